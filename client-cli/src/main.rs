@@ -1,0 +1,3 @@
+//! `sudoku-race`: the terminal client and engine tools.
+
+fn main() {}
