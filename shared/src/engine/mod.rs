@@ -9,6 +9,7 @@
 
 pub mod difficulty;
 pub mod grid;
+pub mod solver;
 
 pub use difficulty::{Difficulty, Level};
 pub use grid::{Cell, Digit, Grid, ParseGridError};
