@@ -10,6 +10,8 @@
 pub mod difficulty;
 pub mod grid;
 pub mod solver;
+pub mod transform;
+pub mod validator;
 
 pub use difficulty::{Difficulty, Level};
 pub use grid::{Cell, Digit, Grid, ParseGridError};
