@@ -8,6 +8,7 @@
 //! - [`validator`]: conflicts on a board, placement checks, complete-solution checks.
 
 pub mod difficulty;
+pub mod generator;
 pub mod grid;
 pub mod solver;
 pub mod transform;
