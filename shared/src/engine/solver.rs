@@ -259,13 +259,17 @@ impl State {
     #[inline]
     fn update(&mut self) -> bool {
         loop {
-            let mut changed = false;
+            let mut dirty = 0u32;
             for i in 0..27 {
+                dirty |= u32::from(self.cand[i] != self.seen[i]) << i;
+            }
+            if dirty == 0 {
+                return true;
+            }
+            while dirty != 0 {
+                let i = dirty.trailing_zeros() as usize;
+                dirty &= dirty - 1;
                 let a = self.cand[i];
-                if a == self.seen[i] {
-                    continue;
-                }
-                changed = true;
                 let occ = u32::from(ROW_OCC[(a & 0x1ff) as usize])
                     | u32::from(ROW_OCC[((a >> 9) & 0x1ff) as usize]) << 3
                     | u32::from(ROW_OCC[(a >> 18) as usize]) << 6;
@@ -297,9 +301,6 @@ impl State {
                     self.cand[d * 3 + (band + 1) % 3] &= !cols;
                     self.cand[d * 3 + (band + 2) % 3] &= !cols;
                 }
-            }
-            if !changed {
-                return true;
             }
         }
     }
