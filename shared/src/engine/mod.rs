@@ -8,6 +8,7 @@
 //! - [`validator`]: conflicts on a board, placement checks, complete-solution checks.
 
 pub mod difficulty;
+pub mod grader;
 pub mod grid;
 
 pub use difficulty::{Difficulty, Level};
