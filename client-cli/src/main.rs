@@ -19,6 +19,10 @@ struct Cli {
 enum Command {
     /// Solve puzzles: one line per puzzle, the solution or `none` or `multiple`.
     Solve(tools::SolveArgs),
+    /// Generate fresh puzzles with exactly one solution at a difficulty.
+    Generate(tools::GenerateArgs),
+    /// Grade puzzles by the techniques a human needs: `LEVEL SCORE` per puzzle.
+    Grade(tools::GradeArgs),
 }
 
 fn main() -> ExitCode {
@@ -35,5 +39,7 @@ fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
     match cli.command {
         Command::Solve(args) => tools::solve(&args),
+        Command::Generate(args) => tools::generate(&args),
+        Command::Grade(args) => tools::grade(&args),
     }
 }

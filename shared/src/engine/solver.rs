@@ -95,7 +95,15 @@ pub fn solve_one(grid: &Grid) -> Option<Grid> {
 /// a box), without any guess. Such a puzzle has exactly one solution.
 pub fn solves_without_guessing(grid: &Grid) -> bool {
     match State::from_grid(grid) {
-        Some(mut state) => state.propagate() && state.unsolved == [0; 3],
+        Some(mut state) => state.propagate::<true>() && state.unsolved == [0; 3],
+        None => false,
+    }
+}
+
+/// Whether naked and hidden singles alone solve `grid`. Such a puzzle has exactly one solution.
+pub fn solves_by_singles(grid: &Grid) -> bool {
+    match State::from_grid(grid) {
+        Some(mut state) => state.propagate::<false>() && state.unsolved == [0; 3],
         None => false,
     }
 }
@@ -305,6 +313,50 @@ impl State {
         }
     }
 
+    /// Hidden singles of rows and boxes, digit-band by digit-band, until no digit-band changes;
+    /// `false` on a contradiction (a row or box left without a place for a digit).
+    fn update_singles(&mut self) -> bool {
+        const BOX: u32 = 0b111 | 0b111 << 9 | 0b111 << 18;
+        loop {
+            let mut dirty = 0u32;
+            for i in 0..27 {
+                dirty |= u32::from(self.cand[i] != self.seen[i]) << i;
+            }
+            if dirty == 0 {
+                return true;
+            }
+            while dirty != 0 {
+                let i = dirty.trailing_zeros() as usize;
+                dirty &= dirty - 1;
+                let a = self.cand[i];
+                self.seen[i] = a;
+                let band = i % 3;
+                let mut solved = 0;
+                for k in 0..3 {
+                    let row = a & (0x1ff << (9 * k));
+                    let bx = a & (BOX << (3 * k));
+                    if row == 0 || bx == 0 {
+                        return false;
+                    }
+                    if row & (row - 1) == 0 {
+                        solved |= row;
+                    }
+                    if bx & (bx - 1) == 0 {
+                        solved |= bx;
+                    }
+                }
+                let mut newly = solved & self.unsolved[band];
+                while newly != 0 {
+                    let bit = newly.trailing_zeros() as usize;
+                    newly &= newly - 1;
+                    if !self.assign(i / 3, band * 27 + bit) {
+                        return false;
+                    }
+                }
+            }
+        }
+    }
+
     /// Place every naked single. `Some(true)` if any was placed, `None` on a contradiction.
     #[inline]
     fn naked_singles(&mut self) -> Option<bool> {
@@ -374,9 +426,17 @@ impl State {
     }
 
     /// Propagate to a fixpoint; `false` on a contradiction.
-    fn propagate(&mut self) -> bool {
+    ///
+    /// With `LOCKED` the band shrink (locked candidates between rows and boxes) runs; without it
+    /// only singles do (naked, and hidden in rows, boxes and columns).
+    fn propagate<const LOCKED: bool>(&mut self) -> bool {
         loop {
-            if !self.update() {
+            let ok = if LOCKED {
+                self.update()
+            } else {
+                self.update_singles()
+            };
+            if !ok {
                 return false;
             }
             match self.naked_singles() {
@@ -460,7 +520,7 @@ struct Search<R> {
 
 impl<R: Rng> Search<R> {
     fn run(&mut self, state: &mut State) {
-        if !state.propagate() {
+        if !state.propagate::<true>() {
             return;
         }
         if state.unsolved == [0; 3] {
