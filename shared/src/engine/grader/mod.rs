@@ -20,6 +20,7 @@ use crate::engine::difficulty::Level;
 use crate::engine::grid::{Cell, Digit, Grid};
 
 mod chains;
+mod combos;
 mod fish;
 mod intersections;
 mod single_digit;
@@ -442,7 +443,7 @@ fn run(puzzle: &Grid, max: Level, record: bool) -> Outcome {
                 if record {
                     out.steps.push(step.clone());
                 }
-                if s.is_broken() {
+                if s.has_dead_cell() {
                     // Only a puzzle without a solution gets here.
                     out.level = Level::Extreme;
                     return out;

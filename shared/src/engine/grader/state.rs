@@ -180,13 +180,10 @@ impl State {
     }
 
     /// Whether the board shows a contradiction: an empty cell without candidates, a digit placed
-    /// twice in a unit, or a unit in which some digit is neither placed nor possible.
+    /// twice in a unit, or a unit in which some digit is neither placed nor possible. Full check,
+    /// for a fresh board; [`State::has_dead_cell`] is the cheap check while solving.
     pub(crate) fn is_broken(&self) -> bool {
-        let mut any = 0u128;
-        for d in 0..9 {
-            any |= self.pos[d];
-        }
-        if self.unsolved & !any != 0 {
+        if self.has_dead_cell() {
             return true;
         }
         for unit in &UNITS {
@@ -207,6 +204,13 @@ impl State {
             }
         }
         false
+    }
+
+    /// Whether some empty cell has no candidate left.
+    #[inline]
+    pub(crate) fn has_dead_cell(&self) -> bool {
+        let any = self.pos.iter().fold(0, |a, p| a | p);
+        self.unsolved & !any != 0
     }
 
     /// The cells with exactly one candidate (bit-sliced count over the digit bitboards).

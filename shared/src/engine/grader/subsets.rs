@@ -4,41 +4,16 @@
 //! cell that sees all `n` cells. Hidden: `n` digits whose places in a unit are the same `n`
 //! cells; every other candidate leaves those cells.
 
+use super::combos;
 use super::state::{Bits, State, PEER_BB, UNIT_BB};
 use super::Step;
 use crate::engine::grid::UNITS;
-
-/// Calls `f(chosen indices)` for each `n`-combination of `0..len`, until `f` returns true.
-fn combinations(len: usize, n: usize, f: &mut impl FnMut(&[usize]) -> bool) -> bool {
-    fn go(
-        start: usize,
-        len: usize,
-        n: usize,
-        acc: &mut [usize; 4],
-        k: usize,
-        f: &mut impl FnMut(&[usize]) -> bool,
-    ) -> bool {
-        if k == n {
-            return f(&acc[..n]);
-        }
-        for i in start..=len - (n - k) {
-            acc[k] = i;
-            if go(i + 1, len, n, acc, k + 1, f) {
-                return true;
-            }
-        }
-        false
-    }
-    if n == 0 || n > 4 || len < n {
-        return false;
-    }
-    go(0, len, n, &mut [0; 4], 0, f)
-}
 
 /// The first naked subset of size `n` (2..=4) that removes something: units in order.
 pub(crate) fn naked(s: &State, n: usize, step: &mut Step) -> bool {
     for unit in &UNITS {
         let mut cells = [0usize; 9];
+        let mut masks = [0u128; 9];
         let mut k = 0;
         let mut empty = 0;
         for &c in unit {
@@ -49,6 +24,7 @@ pub(crate) fn naked(s: &State, n: usize, step: &mut Step) -> bool {
             }
             if (2..=n).contains(&cnt) {
                 cells[k] = c;
+                masks[k] = u128::from(s.cand[c]);
                 k += 1;
             }
         }
@@ -56,17 +32,13 @@ pub(crate) fn naked(s: &State, n: usize, step: &mut Step) -> bool {
         if k < n || empty <= n {
             continue;
         }
-        let found = combinations(k, n, &mut |idx| {
-            let mut digits = 0u16;
+        let found = combos::find(&masks[..k], n, &mut |idx, digits| {
+            let digits = digits as u16;
             let mut area = !0u128;
             let mut pattern = 0u128;
             for &i in idx {
-                digits |= s.cand[cells[i]];
                 area &= PEER_BB[cells[i]];
                 pattern |= 1u128 << cells[i];
-            }
-            if digits.count_ones() as usize != n {
-                return false;
             }
             let mut any = false;
             for d in Bits(digits as u128) {
@@ -112,16 +84,8 @@ pub(crate) fn hidden(s: &State, n: usize, step: &mut Step) -> bool {
         if k < n || free <= n {
             continue;
         }
-        let found = combinations(k, n, &mut |idx| {
-            let mut cells = 0u128;
-            let mut mask = 0u16;
-            for &i in idx {
-                cells |= places[i];
-                mask |= 1 << digits[i];
-            }
-            if cells.count_ones() as usize != n {
-                return false;
-            }
+        let found = combos::find(&places[..k], n, &mut |idx, cells| {
+            let mask = idx.iter().fold(0u16, |m, &i| m | 1 << digits[i]);
             let others: u16 = Bits(cells).fold(0, |a, c| a | s.cand[c]) & !mask;
             if others == 0 {
                 return false;
