@@ -27,10 +27,13 @@ fn strong_links(s: &State, d: usize, partner: &mut [u128; 81]) -> u128 {
 }
 
 /// The first X-chain that removes or places something: digits in order, start cells in order.
-pub(crate) fn x_chain(s: &State, step: &mut Step) -> bool {
+pub(crate) fn x_chain(s: &State, step: &mut Step, clean: &mut u32) -> bool {
     let mut partner = [0u128; 81];
     let mut queue = [(0u8, false); 2 * 81];
     for d in 0..9 {
+        if *clean & (1 << d) != 0 {
+            continue;
+        }
         let p = s.pos[d];
         partner.fill(0);
         let linked = strong_links(s, d, &mut partner);
@@ -83,6 +86,7 @@ pub(crate) fn x_chain(s: &State, step: &mut Step) -> bool {
                 }
             }
         }
+        *clean |= 1 << d;
     }
     false
 }

@@ -8,8 +8,11 @@ use super::Step;
 
 /// The first fish of size `n` (2..=4) that removes something: digits in order, rows as base
 /// before columns.
-pub(crate) fn fish(s: &State, n: usize, step: &mut Step) -> bool {
+pub(crate) fn fish(s: &State, n: usize, step: &mut Step, clean: &mut u32) -> bool {
     for d in 0..9 {
+        if *clean & (1 << d) != 0 {
+            continue;
+        }
         let p = s.pos[d];
         if p == 0 {
             continue;
@@ -53,6 +56,7 @@ pub(crate) fn fish(s: &State, n: usize, step: &mut Step) -> bool {
                 return true;
             }
         }
+        *clean |= 1 << d;
     }
     false
 }

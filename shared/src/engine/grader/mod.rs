@@ -341,9 +341,10 @@ pub fn hint(board: &Grid) -> Option<Step> {
         return None;
     }
     let mut step = Step::empty();
+    let mut memo = Memo::default();
     Technique::ORDER
         .into_iter()
-        .any(|t| find(t, &s, &mut step))
+        .any(|t| find(t, &s, &mut step, &mut memo))
         .then_some(step)
 }
 
@@ -354,30 +355,62 @@ struct Outcome {
     steps: Vec<Step>,
 }
 
+/// What the ladder knows gives nothing: per technique, a bit per unit (techniques that work
+/// unit by unit) or per digit (single-digit techniques) that gave nothing and has not changed
+/// since. Candidates only ever go, so such a unit or digit still gives nothing: skipping it
+/// changes no result, only the time taken.
+#[derive(Default)]
+struct Memo {
+    clean: [u32; Technique::ORDER.len()],
+}
+
+impl Memo {
+    /// Forget what was known of the units and digits whose candidates changed.
+    fn invalidate(&mut self, s: &mut State) {
+        let (units, digits) = s.take_dirty();
+        for t in Technique::ORDER {
+            let by_unit = matches!(
+                t,
+                Technique::Pointing
+                    | Technique::Claiming
+                    | Technique::NakedPair
+                    | Technique::HiddenPair
+                    | Technique::NakedTriple
+                    | Technique::HiddenTriple
+                    | Technique::NakedQuad
+                    | Technique::HiddenQuad
+            );
+            let changed = if by_unit { units } else { u32::from(digits) };
+            self.clean[t as usize] &= !changed;
+        }
+    }
+}
+
 /// Try technique `t` on `s`; on success `step` holds the deduction.
-fn find(t: Technique, s: &State, step: &mut Step) -> bool {
+fn find(t: Technique, s: &State, step: &mut Step, memo: &mut Memo) -> bool {
     step.reset(t);
+    let clean = &mut memo.clean[t as usize];
     let found = match t {
         Technique::NakedSingle => singles::naked_single(s, step),
         Technique::HiddenSingle => singles::hidden_single(s, step),
-        Technique::Pointing => intersections::pointing(s, step),
-        Technique::Claiming => intersections::claiming(s, step),
-        Technique::NakedPair => subsets::naked(s, 2, step),
-        Technique::HiddenPair => subsets::hidden(s, 2, step),
-        Technique::NakedTriple => subsets::naked(s, 3, step),
-        Technique::HiddenTriple => subsets::hidden(s, 3, step),
-        Technique::NakedQuad => subsets::naked(s, 4, step),
-        Technique::HiddenQuad => subsets::hidden(s, 4, step),
-        Technique::XWing => fish::fish(s, 2, step),
-        Technique::Swordfish => fish::fish(s, 3, step),
-        Technique::Jellyfish => fish::fish(s, 4, step),
+        Technique::Pointing => intersections::pointing(s, step, clean),
+        Technique::Claiming => intersections::claiming(s, step, clean),
+        Technique::NakedPair => subsets::naked(s, 2, step, clean),
+        Technique::HiddenPair => subsets::hidden(s, 2, step, clean),
+        Technique::NakedTriple => subsets::naked(s, 3, step, clean),
+        Technique::HiddenTriple => subsets::hidden(s, 3, step, clean),
+        Technique::NakedQuad => subsets::naked(s, 4, step, clean),
+        Technique::HiddenQuad => subsets::hidden(s, 4, step, clean),
+        Technique::XWing => fish::fish(s, 2, step, clean),
+        Technique::Swordfish => fish::fish(s, 3, step, clean),
+        Technique::Jellyfish => fish::fish(s, 4, step, clean),
         Technique::XYWing => wings::xy_wing(s, step),
         Technique::XYZWing => wings::xyz_wing(s, step),
         Technique::WWing => wings::w_wing(s, step),
-        Technique::Skyscraper => single_digit::skyscraper(s, step),
-        Technique::TwoStringKite => single_digit::two_string_kite(s, step),
-        Technique::SimpleColouring => single_digit::simple_colouring(s, step),
-        Technique::XChain => chains::x_chain(s, step),
+        Technique::Skyscraper => single_digit::skyscraper(s, step, clean),
+        Technique::TwoStringKite => single_digit::two_string_kite(s, step, clean),
+        Technique::SimpleColouring => single_digit::simple_colouring(s, step, clean),
+        Technique::XChain => chains::x_chain(s, step, clean),
         Technique::XYChain => chains::xy_chain(s, step),
         Technique::Aic => chains::aic(s, step),
     };
@@ -407,6 +440,7 @@ fn run(puzzle: &Grid, max: Level, record: bool) -> Outcome {
         steps: Vec::new(),
     };
     let mut step = Step::empty();
+    let mut memo = Memo::default();
     if s.is_broken() {
         out.level = Level::Extreme;
         return out;
@@ -428,6 +462,7 @@ fn run(puzzle: &Grid, max: Level, record: bool) -> Outcome {
                 continue;
             }
         }
+        memo.invalidate(&mut s);
         for t in Technique::ORDER {
             if t.level() > max {
                 out.level = next_level(max);
@@ -436,7 +471,7 @@ fn run(puzzle: &Grid, max: Level, record: bool) -> Outcome {
             if !record && t.level() == Level::Easy {
                 continue;
             }
-            if find(t, &s, &mut step) {
+            if find(t, &s, &mut step, &mut memo) {
                 apply(&mut s, &step);
                 out.level = out.level.max(t.level());
                 out.score += t.weight();

@@ -116,6 +116,10 @@ pub(crate) struct State {
     pub(crate) pos: [u128; 9],
     /// The empty cells.
     pub(crate) unsolved: u128,
+    /// Cells whose candidates changed since the last [`State::take_dirty`].
+    dirty_cells: u128,
+    /// Digits whose places changed since the last [`State::take_dirty`].
+    dirty_digits: u16,
 }
 
 impl State {
@@ -127,6 +131,8 @@ impl State {
             value: *bytes,
             pos: [0; 9],
             unsolved: 0,
+            dirty_cells: 0,
+            dirty_digits: 0,
         };
         // Digits present in each unit.
         let mut seen = [0u16; 27];
@@ -153,6 +159,7 @@ impl State {
 
     /// Put digit index `d` in empty cell `c` and remove it from the peers' candidates.
     pub(crate) fn place(&mut self, c: usize, d: usize) {
+        self.dirty_digits |= self.cand[c] | 1 << d;
         for e in Digits(self.cand[c]) {
             self.pos[e] &= !bit(c);
         }
@@ -164,6 +171,7 @@ impl State {
             self.cand[p] &= !(1 << d);
         }
         self.pos[d] &= !hit;
+        self.dirty_cells |= hit | bit(c);
     }
 
     /// Remove candidate `d` from cell `c`.
@@ -171,6 +179,25 @@ impl State {
     pub(crate) fn eliminate(&mut self, c: usize, d: usize) {
         self.cand[c] &= !(1 << d);
         self.pos[d] &= !bit(c);
+        self.dirty_cells |= bit(c);
+        self.dirty_digits |= 1 << d;
+    }
+
+    /// The units (bit `u` for `UNIT_BB[u]`) and digits whose candidates changed since the last
+    /// call; resets the record.
+    pub(crate) fn take_dirty(&mut self) -> (u32, u16) {
+        let mut units = 0u32;
+        if self.dirty_cells != 0 {
+            for (u, &ubb) in UNIT_BB.iter().enumerate() {
+                if ubb & self.dirty_cells != 0 {
+                    units |= 1 << u;
+                }
+            }
+        }
+        let digits = self.dirty_digits;
+        self.dirty_cells = 0;
+        self.dirty_digits = 0;
+        (units, digits)
     }
 
     /// Whether every cell holds a digit.

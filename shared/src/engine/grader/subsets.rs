@@ -3,6 +3,10 @@
 //! Naked: `n` cells of a unit whose candidates together are `n` digits; those digits leave every
 //! cell that sees all `n` cells. Hidden: `n` digits whose places in a unit are the same `n`
 //! cells; every other candidate leaves those cells.
+//!
+//! `clean`: a set bit marks a unit known to give nothing until its candidates change (candidates
+//! only ever go, so a unit that gave nothing still gives nothing); the search skips it and sets
+//! the bits of the units it clears.
 
 use super::combos;
 use super::state::{Bits, State, PEER_BB, UNIT_BB};
@@ -10,8 +14,11 @@ use super::Step;
 use crate::engine::grid::UNITS;
 
 /// The first naked subset of size `n` (2..=4) that removes something: units in order.
-pub(crate) fn naked(s: &State, n: usize, step: &mut Step) -> bool {
-    for unit in &UNITS {
+pub(crate) fn naked(s: &State, n: usize, step: &mut Step, clean: &mut u32) -> bool {
+    for (u, unit) in UNITS.iter().enumerate() {
+        if *clean & (1 << u) != 0 {
+            continue;
+        }
         let mut cells = [0usize; 9];
         let mut masks = [0u128; 9];
         let mut k = 0;
@@ -30,6 +37,7 @@ pub(crate) fn naked(s: &State, n: usize, step: &mut Step) -> bool {
         }
         // A subset must leave at least one other empty cell to eliminate from.
         if k < n || empty <= n {
+            *clean |= 1 << u;
             continue;
         }
         let found = combos::find(&masks[..k], n, &mut |idx, digits| {
@@ -57,13 +65,17 @@ pub(crate) fn naked(s: &State, n: usize, step: &mut Step) -> bool {
         if found {
             return true;
         }
+        *clean |= 1 << u;
     }
     false
 }
 
 /// The first hidden subset of size `n` (2..=4) that removes something: units in order.
-pub(crate) fn hidden(s: &State, n: usize, step: &mut Step) -> bool {
-    for &ubb in &UNIT_BB {
+pub(crate) fn hidden(s: &State, n: usize, step: &mut Step, clean: &mut u32) -> bool {
+    for (u, &ubb) in UNIT_BB.iter().enumerate() {
+        if *clean & (1 << u) != 0 {
+            continue;
+        }
         let mut digits = [0usize; 9];
         let mut places = [0u128; 9];
         let mut k = 0;
@@ -82,6 +94,7 @@ pub(crate) fn hidden(s: &State, n: usize, step: &mut Step) -> bool {
         }
         // A hidden subset of all the unit's free digits would remove nothing.
         if k < n || free <= n {
+            *clean |= 1 << u;
             continue;
         }
         let found = combos::find(&places[..k], n, &mut |idx, cells| {
@@ -100,6 +113,7 @@ pub(crate) fn hidden(s: &State, n: usize, step: &mut Step) -> bool {
         if found {
             return true;
         }
+        *clean |= 1 << u;
     }
     false
 }
