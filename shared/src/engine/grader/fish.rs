@@ -3,7 +3,7 @@
 //! and columns swapped).
 
 use super::combos;
-use super::state::{Bits, State, UNIT_BB};
+use super::state::{Bits, Digits, State, UNIT_BB};
 use super::Step;
 
 /// The first fish of size `n` (2..=4) that removes something: digits in order, rows as base
@@ -26,12 +26,12 @@ pub(crate) fn fish(s: &State, n: usize, step: &mut Step, clean: &mut u32) -> boo
         }
         for (base_off, cover_off, masks) in [(0, 9, &row_cols), (9, 0, &col_rows)] {
             let mut lines = [0usize; 9];
-            let mut line_masks = [0u128; 9];
+            let mut line_masks = [0u16; 9];
             let mut k = 0;
             for (l, m) in masks.iter().enumerate() {
-                if (2..=n).contains(&(m.count_ones() as usize)) {
+                if (2..=n).contains(&combos::pop9(*m)) {
                     lines[k] = l;
-                    line_masks[k] = u128::from(*m);
+                    line_masks[k] = *m;
                     k += 1;
                 }
             }
@@ -42,7 +42,7 @@ pub(crate) fn fish(s: &State, n: usize, step: &mut Step, clean: &mut u32) -> boo
                 let base: u128 = chosen
                     .iter()
                     .fold(0, |a, &i| a | UNIT_BB[base_off + lines[i]]);
-                let cover_bb: u128 = Bits(cover).fold(0, |a, l| a | UNIT_BB[cover_off + l]);
+                let cover_bb: u128 = Digits(cover).fold(0, |a, l| a | UNIT_BB[cover_off + l]);
                 let elim = p & cover_bb & !base;
                 if elim == 0 {
                     return false;

@@ -1,7 +1,7 @@
 //! Single-digit patterns built from strong links (a unit where a digit has exactly two places):
 //! Skyscraper, 2-String Kite and simple colouring.
 
-use super::state::{bit, Bits, State, PEER_BB, UNIT_BB};
+use super::state::{bit, is_two, Bits, State, PEER_BB, UNIT_BB};
 use super::Step;
 
 /// The two cells of a bitboard holding exactly two.
@@ -23,7 +23,7 @@ fn links(
     let mut k = 0;
     for u in units {
         let m = s.pos[d] & UNIT_BB[u];
-        if m.count_ones() == 2 {
+        if is_two(m) {
             out[k] = two(m);
             k += 1;
         }
@@ -122,7 +122,7 @@ pub(crate) fn simple_colouring(s: &State, step: &mut Step, clean: &mut u32) -> b
         let mut linked = 0u128;
         for &u in &UNIT_BB {
             let m = p & u;
-            if m.count_ones() == 2 {
+            if is_two(m) {
                 let (a, b) = two(m);
                 partner[a] |= bit(b);
                 partner[b] |= bit(a);

@@ -57,6 +57,13 @@ pub(crate) const fn bit(c: usize) -> u128 {
     1u128 << c
 }
 
+/// Whether a bitboard has exactly two bits set (cheaper than a software popcount).
+#[inline]
+pub(crate) const fn is_two(m: u128) -> bool {
+    let r = m & m.wrapping_sub(1);
+    r != 0 && r & r.wrapping_sub(1) == 0
+}
+
 /// Iterator over the set bits of a bitboard, lowest first.
 #[derive(Clone, Copy)]
 pub(crate) struct Bits(pub(crate) u128);

@@ -8,8 +8,8 @@
 //! only ever go, so a unit that gave nothing still gives nothing); the search skips it and sets
 //! the bits of the units it clears.
 
-use super::combos;
-use super::state::{Bits, State, PEER_BB, UNIT_BB};
+use super::combos::{self, pop9};
+use super::state::{bit, Digits, State, PEER_BB};
 use super::Step;
 use crate::engine::grid::UNITS;
 
@@ -20,50 +20,47 @@ pub(crate) fn naked(s: &State, n: usize, step: &mut Step, clean: &mut u32) -> bo
             continue;
         }
         let mut cells = [0usize; 9];
-        let mut masks = [0u128; 9];
+        let mut masks = [0u16; 9];
         let mut k = 0;
         let mut empty = 0;
         for &c in unit {
             let c = c as usize;
-            let cnt = s.cand[c].count_ones() as usize;
+            let cnt = pop9(s.cand[c]);
             if cnt > 0 {
                 empty += 1;
             }
             if (2..=n).contains(&cnt) {
                 cells[k] = c;
-                masks[k] = u128::from(s.cand[c]);
+                masks[k] = s.cand[c];
                 k += 1;
             }
         }
         // A subset must leave at least one other empty cell to eliminate from.
-        if k < n || empty <= n {
-            *clean |= 1 << u;
-            continue;
-        }
-        let found = combos::find(&masks[..k], n, &mut |idx, digits| {
-            let digits = digits as u16;
-            let mut area = !0u128;
-            let mut pattern = 0u128;
-            for &i in idx {
-                area &= PEER_BB[cells[i]];
-                pattern |= 1u128 << cells[i];
-            }
-            let mut any = false;
-            for d in Bits(digits as u128) {
-                let elim = s.pos[d] & area;
-                if elim != 0 {
-                    if !any {
-                        step.add_cells(pattern);
-                        step.add_digits(digits);
-                        any = true;
-                    }
-                    step.eliminate_all(elim, d);
+        if k >= n && empty > n {
+            let found = combos::find(&masks[..k], n, &mut |idx, digits| {
+                let mut area = !0u128;
+                let mut pattern = 0u128;
+                for &i in idx {
+                    area &= PEER_BB[cells[i]];
+                    pattern |= bit(cells[i]);
                 }
+                let mut any = false;
+                for d in Digits(digits) {
+                    let elim = s.pos[d] & area;
+                    if elim != 0 {
+                        if !any {
+                            step.add_cells(pattern);
+                            step.add_digits(digits);
+                            any = true;
+                        }
+                        step.eliminate_all(elim, d);
+                    }
+                }
+                any
+            });
+            if found {
+                return true;
             }
-            any
-        });
-        if found {
-            return true;
         }
         *clean |= 1 << u;
     }
@@ -72,46 +69,57 @@ pub(crate) fn naked(s: &State, n: usize, step: &mut Step, clean: &mut u32) -> bo
 
 /// The first hidden subset of size `n` (2..=4) that removes something: units in order.
 pub(crate) fn hidden(s: &State, n: usize, step: &mut Step, clean: &mut u32) -> bool {
-    for (u, &ubb) in UNIT_BB.iter().enumerate() {
+    for (u, unit) in UNITS.iter().enumerate() {
         if *clean & (1 << u) != 0 {
             continue;
         }
+        // Each digit's places in the unit, as a 9-bit mask of positions.
+        let mut places = [0u16; 9];
+        for (i, &c) in unit.iter().enumerate() {
+            for d in Digits(s.cand[c as usize]) {
+                places[d] |= 1 << i;
+            }
+        }
         let mut digits = [0usize; 9];
-        let mut places = [0u128; 9];
+        let mut masks = [0u16; 9];
         let mut k = 0;
         let mut free = 0;
-        for d in 0..9 {
-            let m = s.pos[d] & ubb;
-            let cnt = m.count_ones() as usize;
+        for (d, &m) in places.iter().enumerate() {
+            let cnt = pop9(m);
             if cnt > 0 {
                 free += 1;
             }
             if (2..=n).contains(&cnt) {
                 digits[k] = d;
-                places[k] = m;
+                masks[k] = m;
                 k += 1;
             }
         }
         // A hidden subset of all the unit's free digits would remove nothing.
-        if k < n || free <= n {
-            *clean |= 1 << u;
-            continue;
-        }
-        let found = combos::find(&places[..k], n, &mut |idx, cells| {
-            let mask = idx.iter().fold(0u16, |m, &i| m | 1 << digits[i]);
-            let others: u16 = Bits(cells).fold(0, |a, c| a | s.cand[c]) & !mask;
-            if others == 0 {
-                return false;
+        if k >= n && free > n {
+            let found = combos::find(&masks[..k], n, &mut |idx, where_| {
+                let mask = idx.iter().fold(0u16, |m, &i| m | 1 << digits[i]);
+                let mut cells = 0u128;
+                let mut others = 0u16;
+                for i in Digits(where_) {
+                    let c = unit[i] as usize;
+                    cells |= bit(c);
+                    others |= s.cand[c];
+                }
+                others &= !mask;
+                if others == 0 {
+                    return false;
+                }
+                step.add_cells(cells);
+                step.add_digits(mask);
+                for d in Digits(others) {
+                    step.eliminate_all(s.pos[d] & cells, d);
+                }
+                true
+            });
+            if found {
+                return true;
             }
-            step.add_cells(cells);
-            step.add_digits(mask);
-            for d in Bits(others as u128) {
-                step.eliminate_all(s.pos[d] & cells, d);
-            }
-            true
-        });
-        if found {
-            return true;
         }
         *clean |= 1 << u;
     }
