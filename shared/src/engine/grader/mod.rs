@@ -344,7 +344,7 @@ pub fn hint(board: &Grid) -> Option<Step> {
     let mut memo = Memo::default();
     Technique::ORDER
         .into_iter()
-        .any(|t| find(t, &s, &mut step, &mut memo))
+        .any(|t| find(t, &s, &mut step, &mut memo, &mut None))
         .then_some(step)
 }
 
@@ -386,21 +386,36 @@ impl Memo {
     }
 }
 
-/// Try technique `t` on `s`; on success `step` holds the deduction.
-fn find(t: Technique, s: &State, step: &mut Step, memo: &mut Memo) -> bool {
+/// Try technique `t` on `s`; on success `step` holds the deduction. `places` caches
+/// [`State::unit_places`] for this state (cleared by the caller when the state changes).
+fn find(
+    t: Technique,
+    s: &State,
+    step: &mut Step,
+    memo: &mut Memo,
+    places: &mut Option<[[u16; 9]; 27]>,
+) -> bool {
     step.reset(t);
     let clean = &mut memo.clean[t as usize];
+    if matches!(
+        t,
+        Technique::HiddenPair | Technique::HiddenTriple | Technique::HiddenQuad
+    ) && places.is_none()
+    {
+        *places = Some(s.unit_places());
+    }
+    let places = places.as_ref().map_or(&[[0u16; 9]; 27], |p| p);
     let found = match t {
         Technique::NakedSingle => singles::naked_single(s, step),
         Technique::HiddenSingle => singles::hidden_single(s, step),
         Technique::Pointing => intersections::pointing(s, step, clean),
         Technique::Claiming => intersections::claiming(s, step, clean),
         Technique::NakedPair => subsets::naked(s, 2, step, clean),
-        Technique::HiddenPair => subsets::hidden(s, 2, step, clean),
+        Technique::HiddenPair => subsets::hidden(s, places, 2, step, clean),
         Technique::NakedTriple => subsets::naked(s, 3, step, clean),
-        Technique::HiddenTriple => subsets::hidden(s, 3, step, clean),
+        Technique::HiddenTriple => subsets::hidden(s, places, 3, step, clean),
         Technique::NakedQuad => subsets::naked(s, 4, step, clean),
-        Technique::HiddenQuad => subsets::hidden(s, 4, step, clean),
+        Technique::HiddenQuad => subsets::hidden(s, places, 4, step, clean),
         Technique::XWing => fish::fish(s, 2, step, clean),
         Technique::Swordfish => fish::fish(s, 3, step, clean),
         Technique::Jellyfish => fish::fish(s, 4, step, clean),
@@ -463,6 +478,7 @@ fn run(puzzle: &Grid, max: Level, record: bool) -> Outcome {
             }
         }
         memo.invalidate(&mut s);
+        let mut places = None;
         for t in Technique::ORDER {
             if t.level() > max {
                 out.level = next_level(max);
@@ -471,7 +487,7 @@ fn run(puzzle: &Grid, max: Level, record: bool) -> Outcome {
             if !record && t.level() == Level::Easy {
                 continue;
             }
-            if find(t, &s, &mut step, &mut memo) {
+            if find(t, &s, &mut step, &mut memo, &mut places) {
                 apply(&mut s, &step);
                 out.level = out.level.max(t.level());
                 out.score += t.weight();

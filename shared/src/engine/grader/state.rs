@@ -247,6 +247,23 @@ impl State {
         self.unsolved & !any != 0
     }
 
+    /// Each unit's places for each digit: bit `k` of `[u][d]` when the unit's `k`-th cell
+    /// (in `UNITS` order) may hold digit index `d`.
+    pub(crate) fn unit_places(&self) -> [[u16; 9]; 27] {
+        let mut t = [[0u16; 9]; 27];
+        for c in Bits(self.unsolved) {
+            let [r, col, b] = CELL_UNITS[c];
+            let (in_row, in_col) = (c % 9, c / 9);
+            let in_box = in_col % 3 * 3 + in_row % 3;
+            for d in Digits(self.cand[c]) {
+                t[r as usize][d] |= 1 << in_row;
+                t[col as usize][d] |= 1 << in_col;
+                t[b as usize][d] |= 1 << in_box;
+            }
+        }
+        t
+    }
+
     /// The cells with exactly one candidate (bit-sliced count over the digit bitboards).
     #[inline]
     pub(crate) fn single_cells(&self) -> u128 {

@@ -68,23 +68,22 @@ pub(crate) fn naked(s: &State, n: usize, step: &mut Step, clean: &mut u32) -> bo
 }
 
 /// The first hidden subset of size `n` (2..=4) that removes something: units in order.
-pub(crate) fn hidden(s: &State, n: usize, step: &mut Step, clean: &mut u32) -> bool {
+pub(crate) fn hidden(
+    s: &State,
+    places: &[[u16; 9]; 27],
+    n: usize,
+    step: &mut Step,
+    clean: &mut u32,
+) -> bool {
     for (u, unit) in UNITS.iter().enumerate() {
         if *clean & (1 << u) != 0 {
             continue;
-        }
-        // Each digit's places in the unit, as a 9-bit mask of positions.
-        let mut places = [0u16; 9];
-        for (i, &c) in unit.iter().enumerate() {
-            for d in Digits(s.cand[c as usize]) {
-                places[d] |= 1 << i;
-            }
         }
         let mut digits = [0usize; 9];
         let mut masks = [0u16; 9];
         let mut k = 0;
         let mut free = 0;
-        for (d, &m) in places.iter().enumerate() {
+        for (d, &m) in places[u].iter().enumerate() {
             let cnt = pop9(m);
             if cnt > 0 {
                 free += 1;
