@@ -2,8 +2,9 @@
 //! rest of that line) and claiming (a digit confined to one box within a line is removed from the
 //! rest of that box).
 //!
-//! `clean` masks: a set bit marks a box (pointing) or line (claiming) known to give nothing
-//! until its candidates change; the search skips it and sets the bits of those it clears.
+//! `clean`: bit `u` marks unit `u` (a box for pointing, a line for claiming, numbered as in
+//! `UNIT_BB`) known to give nothing until its candidates change; the search skips such units and
+//! sets the bits of those it clears.
 
 use super::state::{State, UNIT_BB};
 use super::Step;
@@ -18,7 +19,7 @@ fn record(step: &mut Step, d: usize, cells: u128, elim: u128) {
 /// The first pointing step: boxes in order, digits in order, rows before columns.
 pub(crate) fn pointing(s: &State, step: &mut Step, clean: &mut u32) -> bool {
     for b in 0..9 {
-        if *clean & (1 << b) != 0 {
+        if *clean & (1 << (18 + b)) != 0 {
             continue;
         }
         let bx = UNIT_BB[18 + b];
@@ -40,7 +41,7 @@ pub(crate) fn pointing(s: &State, step: &mut Step, clean: &mut u32) -> bool {
                 }
             }
         }
-        *clean |= 1 << b;
+        *clean |= 1 << (18 + b);
     }
     false
 }

@@ -362,6 +362,8 @@ struct Outcome {
 #[derive(Default)]
 struct Memo {
     clean: [u32; Technique::ORDER.len()],
+    /// Forget everything at every pass (tests compare the two).
+    disabled: bool,
 }
 
 impl Memo {
@@ -380,7 +382,13 @@ impl Memo {
                     | Technique::NakedQuad
                     | Technique::HiddenQuad
             );
-            let changed = if by_unit { units } else { u32::from(digits) };
+            let changed = if self.disabled {
+                u32::MAX
+            } else if by_unit {
+                units
+            } else {
+                u32::from(digits)
+            };
             self.clean[t as usize] &= !changed;
         }
     }
@@ -448,6 +456,11 @@ fn apply(s: &mut State, step: &Step) {
 /// Solve with the ladder up to `max`. The level is above `max` when the ladder up to `max` got
 /// stuck (`Extreme` when every technique was allowed).
 fn run(puzzle: &Grid, max: Level, record: bool) -> Outcome {
+    run_with(puzzle, max, record, Memo::default())
+}
+
+/// [`run`] with a given memo (tests run without one to check it changes nothing).
+fn run_with(puzzle: &Grid, max: Level, record: bool, mut memo: Memo) -> Outcome {
     let mut s = State::new(puzzle);
     let mut out = Outcome {
         level: Level::Easy,
@@ -455,7 +468,6 @@ fn run(puzzle: &Grid, max: Level, record: bool) -> Outcome {
         steps: Vec::new(),
     };
     let mut step = Step::empty();
-    let mut memo = Memo::default();
     if s.is_broken() {
         out.level = Level::Extreme;
         return out;
@@ -520,3 +532,34 @@ fn next_level(l: Level) -> Level {
 
 #[cfg(test)]
 pub(crate) mod testing;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The memo only saves time: with and without it, the same steps.
+    #[track_caller]
+    fn check_memo_changes_nothing(lines: &str) {
+        for line in lines.lines().filter(|l| l.len() >= 81) {
+            let g = Grid::parse(line).expect("test puzzle parses");
+            let with = run(&g, Level::Extreme, true);
+            let memo = Memo {
+                disabled: true,
+                ..Memo::default()
+            };
+            let without = run_with(&g, Level::Extreme, true, memo);
+            assert_eq!(with.steps, without.steps, "{line}");
+            assert_eq!((with.level, with.score), (without.level, without.score));
+        }
+    }
+
+    #[test]
+    fn memo_changes_nothing() {
+        check_memo_changes_nothing(include_str!(
+            "../../../tests/data/grader/qqwing_expert_500.txt"
+        ));
+        check_memo_changes_nothing(include_str!(
+            "../../../tests/data/grader/magictour_top1465_sample100.txt"
+        ));
+    }
+}
