@@ -1,21 +1,23 @@
 //! `sudoku-race`: the terminal client and engine tools.
 
 mod cmd;
+mod tools;
 
 use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 
-/// Multiplayer real-time Sudoku races in the terminal.
-#[derive(Parser, Debug)]
-#[command(version, about)]
+/// Multiplayer real-time Sudoku races in the terminal, and the engine tools.
+#[derive(Debug, Parser)]
+#[command(name = "sudoku-race", version, about)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
 }
 
-#[derive(Subcommand, Debug)]
+/// What to do.
+#[derive(Debug, Subcommand)]
 enum Command {
     /// Join a friend's room and race.
     Join(cmd::JoinArgs),
@@ -23,24 +25,31 @@ enum Command {
     Spectate(cmd::SpectateArgs),
     /// List the public rooms waiting for players, then exit.
     Rooms(cmd::RoomsArgs),
+    /// Solve puzzles: one line per puzzle, the solution or `none` or `multiple`.
+    Solve(tools::SolveArgs),
 }
 
 fn main() -> ExitCode {
     match run() {
         Ok(code) => code,
-        Err(e) => {
-            eprintln!("sudoku-race: {e:#}");
+        Err(err) => {
+            eprintln!("sudoku-race: {err:#}");
             ExitCode::FAILURE
         }
     }
 }
 
+/// The async runtime for the network commands.
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Runtime::new().context("cannot start the async runtime")
+}
+
 fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
-    let rt = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     match cli.command {
-        Command::Join(a) => cmd::join(&rt, a),
-        Command::Spectate(a) => cmd::spectate(&rt, a),
-        Command::Rooms(a) => cmd::rooms(&rt, a),
+        Command::Join(a) => cmd::join(&runtime()?, a),
+        Command::Spectate(a) => cmd::spectate(&runtime()?, a),
+        Command::Rooms(a) => cmd::rooms(&runtime()?, a),
+        Command::Solve(args) => tools::solve(&args),
     }
 }
