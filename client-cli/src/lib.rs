@@ -10,8 +10,10 @@
 #![warn(missing_docs)]
 
 pub mod app;
+pub mod bot;
 pub mod net;
 pub mod run;
+pub mod solo;
 pub mod term;
 pub mod ui;
 

@@ -13,6 +13,7 @@ use tokio::sync::mpsc;
 
 use crate::app::{App, Effect, Event};
 use crate::net::{NetEvent, Session};
+use crate::solo::SoloApp;
 
 /// How often the clock ticks (redraws the race clock and fades flashes).
 pub const TICK: Duration = Duration::from_millis(200);
@@ -28,6 +29,16 @@ pub trait Screen {
 impl Screen for App {
     fn update(&mut self, event: Event) -> Vec<Effect> {
         App::update(self, event)
+    }
+
+    fn draw(&self, frame: &mut Frame) {
+        frame.render_widget(self, frame.area());
+    }
+}
+
+impl Screen for SoloApp {
+    fn update(&mut self, event: Event) -> Vec<Effect> {
+        SoloApp::update(self, event)
     }
 
     fn draw(&self, frame: &mut Frame) {
@@ -113,4 +124,38 @@ pub fn spawn_key_reader() -> (KeyReader, mpsc::UnboundedReceiver<Event>) {
         }
     });
     (KeyReader { stop }, rx)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::tests::{PUZZLE, SOLUTION};
+    use crossterm::event::{KeyCode, KeyEvent};
+    use ratatui::backend::TestBackend;
+    use shared::engine::{Difficulty, Grid};
+
+    #[tokio::test]
+    async fn the_loop_feeds_keys_to_the_screen_and_stops_on_quit() {
+        let p = Grid::parse(PUZZLE).expect("grid");
+        let s = Grid::parse(SOLUTION).expect("grid");
+        let mut game = SoloApp::new(p, s, Difficulty::Easy, |_| None);
+        let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("backend");
+        let (tx, rx) = mpsc::unbounded_channel();
+        for c in ['l', 'l', '4', 'q'] {
+            tx.send(Event::Key(KeyEvent::from(KeyCode::Char(c))))
+                .expect("send");
+        }
+        run(&mut terminal, &mut game, rx, None, None)
+            .await
+            .expect("run");
+        assert_eq!(game.board.n_placed(), 1);
+        let screen: String = terminal
+            .backend()
+            .buffer()
+            .content()
+            .iter()
+            .map(|c| c.symbol())
+            .collect();
+        assert!(screen.contains("filled 1/51"), "{screen}");
+    }
 }

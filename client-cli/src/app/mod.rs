@@ -841,4 +841,4 @@ pub fn clock(ms: u64) -> String {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

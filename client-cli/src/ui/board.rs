@@ -35,6 +35,8 @@ pub const PENCIL: Style = Style::new().fg(Color::DarkGray);
 pub const CURSOR_BG: Color = Color::Blue;
 /// Background of a conflicting or rejected cell.
 pub const CONFLICT_BG: Color = Color::Red;
+/// Background of a cell named by a hint.
+pub const HINT_BG: Color = Color::Green;
 /// Style of the borders.
 pub const BORDER: Style = Style::new().fg(Color::Gray);
 
@@ -51,6 +53,8 @@ pub struct BoardView<'a> {
     pub cursor: Option<Cell>,
     /// Cells highlighted as conflicting.
     pub conflicts: &'a [Cell],
+    /// Cells highlighted by a hint.
+    pub highlight: &'a [Cell],
     /// A rejected digit to flash in its cell.
     pub flash: Option<(Cell, Digit)>,
     /// Digits sent and not yet answered.
@@ -68,6 +72,7 @@ impl<'a> BoardView<'a> {
             pencil: None,
             cursor: None,
             conflicts: &[],
+            highlight: &[],
             flash: None,
             pending: &[],
             solution: None,
@@ -179,6 +184,9 @@ impl Widget for BoardView<'_> {
             let y0 = area.y + 1 + (r / 3) * box_h + (r % 3) * ch;
             let (digit, style, marks) = self.cell_content(cell);
             let mut bg = None;
+            if self.highlight.contains(&cell) {
+                bg = Some(HINT_BG);
+            }
             if self.conflicts.contains(&cell) {
                 bg = Some(CONFLICT_BG);
             }

@@ -2,6 +2,7 @@
 //! screens (lobby, countdown, race, results); `solo` draws the offline practice screen.
 
 pub mod board;
+pub mod solo;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
