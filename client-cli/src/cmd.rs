@@ -7,6 +7,7 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 use clap::Args;
 use client::app::App;
+use client::bot::{self, BotConfig, BotRole};
 use client::net::{self, Intent, NetEvent};
 use client::term::{self, TermError, TermGuard};
 use client::DEFAULT_SERVER;
@@ -105,6 +106,73 @@ impl RoomSettings {
         req.resolve().context("invalid room settings")?;
         Ok(req)
     }
+}
+
+/// `sudoku-race bot`.
+#[derive(Args, Debug)]
+pub struct BotArgs {
+    /// The room code to join.
+    pub code: String,
+    #[command(flatten)]
+    server: ServerArg,
+    /// The bot's display name [default: bot-NNNN].
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Mean milliseconds between placements (each pause is 50 % to 150 % of it).
+    #[arg(long, default_value_t = 800)]
+    pub pace_ms: u64,
+    /// Probability that a placement is a deliberate mistake (0 to 1).
+    #[arg(long, default_value_t = 0.0)]
+    pub mistake_rate: f64,
+    /// Races to play before leaving [default: every race until the room closes].
+    #[arg(long)]
+    pub races: Option<u32>,
+    /// RNG seed [default: random].
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+/// `sudoku-race bot CODE`: no screen; logs to stderr, prints a summary.
+pub fn bot(rt: &tokio::runtime::Runtime, a: BotArgs) -> anyhow::Result<ExitCode> {
+    term::log_to_stderr();
+    if !(0.0..=1.0).contains(&a.mistake_rate) {
+        bail!(
+            "--mistake-rate must be between 0 and 1, not {}",
+            a.mistake_rate
+        );
+    }
+    let seed = a.seed.unwrap_or_else(rand::random);
+    let config = BotConfig {
+        name: a
+            .name
+            .unwrap_or_else(|| format!("bot-{:04}", seed % 10_000)),
+        pace: Duration::from_millis(a.pace_ms),
+        mistake_rate: a.mistake_rate,
+        seed,
+        races: a.races,
+    };
+    let name = config.name.clone();
+    let role = BotRole::Join {
+        room: a.code.trim().to_uppercase(),
+    };
+    let report = rt
+        .block_on(bot::run(&a.server.server, config, role))
+        .with_context(|| format!("bot {name}"))?;
+    for r in &report.races {
+        let status = r
+            .status
+            .map_or("-".to_owned(), |s| format!("{s:?}").to_lowercase());
+        let time = r.time_ms.map_or_else(|| "-".to_owned(), client::app::clock);
+        println!("race {}: {status} {time}", r.race_id);
+    }
+    println!(
+        "{name}: {} races, {} placements, {} mistakes, {} rate-limited",
+        report.races.len(),
+        report.placements,
+        report.mistakes,
+        report.rate_limited
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Run the full-screen online client until the user quits.

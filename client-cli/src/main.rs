@@ -25,6 +25,8 @@ enum Command {
     Spectate(cmd::SpectateArgs),
     /// List the public rooms waiting for players, then exit.
     Rooms(cmd::RoomsArgs),
+    /// Join a room as a computer player that solves at a human-like pace (no screen).
+    Bot(cmd::BotArgs),
     /// Solve puzzles: one line per puzzle, the solution or `none` or `multiple`.
     Solve(tools::SolveArgs),
 }
@@ -50,6 +52,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Join(a) => cmd::join(&runtime()?, a),
         Command::Spectate(a) => cmd::spectate(&runtime()?, a),
         Command::Rooms(a) => cmd::rooms(&runtime()?, a),
+        Command::Bot(a) => cmd::bot(&runtime()?, a),
         Command::Solve(args) => tools::solve(&args),
     }
 }

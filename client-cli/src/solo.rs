@@ -20,6 +20,21 @@ pub struct Hint {
 /// Finds the next logical step on a board (the grader's step record in the binary).
 pub type Hinter = fn(&Grid) -> Option<Hint>;
 
+/// The grader's next step on `board`, as a hint: its record (technique, cells, deduction)
+/// as text, and the cells it names and places in highlighted.
+pub fn grader_hint(board: &Grid) -> Option<Hint> {
+    let step = shared::engine::grader::hint(board)?;
+    let mut cells = step.cells.clone();
+    cells.extend(step.placements.iter().map(|&(c, _)| c));
+    cells.extend(step.eliminations.iter().map(|&(c, _)| c));
+    cells.sort();
+    cells.dedup();
+    Some(Hint {
+        text: step.to_string(),
+        cells,
+    })
+}
+
 /// One undoable change to a cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Change {
@@ -349,6 +364,16 @@ mod tests {
             buf[(1 + 2 * 7 + 3, 1 + 1 + 1)].bg,
             crate::ui::board::HINT_BG
         );
+    }
+
+    #[test]
+    fn the_grader_names_a_technique_and_its_cells() {
+        let p = Grid::parse(PUZZLE).expect("grid");
+        let hint = grader_hint(&p).expect("an easy puzzle has a step");
+        assert!(hint.text.contains("single"), "{}", hint.text);
+        assert!(!hint.cells.is_empty());
+        let solved = Grid::parse(SOLUTION).expect("grid");
+        assert_eq!(grader_hint(&solved), None);
     }
 
     #[test]
