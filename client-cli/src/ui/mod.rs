@@ -258,20 +258,20 @@ impl App {
         }
         let s = &room.settings;
         lines.push(Line::raw(format!(
-            "Settings: {} · up to {} players · {} limit",
+            "Settings: {} · {} room · up to {} players · {} limit",
             s.difficulty,
+            if s.public { "public" } else { "private" },
             s.max_players,
             clock(u64::from(s.time_limit_s) * 1000)
         )));
         lines.push(Line::raw(format!(
-            "          {} · {} s penalty per mistake · {}",
+            "          {} · {} s penalty per mistake",
             if s.max_mistakes == 0 {
                 "unlimited mistakes".to_owned()
             } else {
                 format!("out after {} mistakes", s.max_mistakes)
             },
             s.penalty_s,
-            if s.public { "public" } else { "private" }
         )));
         lines.push(Line::raw(""));
         lines.push(Line::styled(
@@ -336,7 +336,7 @@ impl App {
             Line::raw("waiting for the puzzle…").render(area, buf);
             return;
         };
-        let (bw, _) = BoardView::size_for(Rect::new(
+        let (bw, bh) = BoardView::size_for(Rect::new(
             0,
             0,
             area.width.saturating_sub(30),
@@ -344,10 +344,11 @@ impl App {
         ));
         let [left, right] =
             Layout::horizontal([Constraint::Length(bw + 1), Constraint::Min(20)]).areas(area);
-        let [board_area, bar_area, flash_area] = Layout::vertical([
+        let [board_area, bar_area, flash_area, _] = Layout::vertical([
+            Constraint::Length(bh),
+            Constraint::Length(1),
+            Constraint::Length(1),
             Constraint::Min(0),
-            Constraint::Length(1),
-            Constraint::Length(1),
         ])
         .areas(left);
         let conflicts: Vec<Cell> = race
@@ -487,7 +488,7 @@ impl App {
         let Some(results) = &room.results else {
             return;
         };
-        let (bw, _) = BoardView::size_for(Rect::new(
+        let (bw, bh) = BoardView::size_for(Rect::new(
             0,
             0,
             area.width.saturating_sub(40),
@@ -495,8 +496,12 @@ impl App {
         ));
         let [left, right] =
             Layout::horizontal([Constraint::Length(bw + 1), Constraint::Min(30)]).areas(area);
-        let [board_area, legend] =
-            Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(left);
+        let [board_area, legend, _] = Layout::vertical([
+            Constraint::Length(bh),
+            Constraint::Length(1),
+            Constraint::Min(0),
+        ])
+        .areas(left);
         if let Some(race) = &room.race {
             let mut view = BoardView::new(&race.board.puzzle, &race.board.board);
             view.solution = Some(&results.solution);

@@ -29,7 +29,7 @@ impl Widget for &SoloApp {
             Span::raw(format!("  solo practice  ·  {}", self.difficulty)),
         ])
         .render(top, buf);
-        let (bw, _) = BoardView::size_for(Rect::new(
+        let (bw, bh) = BoardView::size_for(Rect::new(
             0,
             0,
             main.width.saturating_sub(30),
@@ -37,8 +37,12 @@ impl Widget for &SoloApp {
         ));
         let [left, right] =
             Layout::horizontal([Constraint::Length(bw + 1), Constraint::Min(20)]).areas(main);
-        let [board_area, bar_area] =
-            Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(left);
+        let [board_area, bar_area, _] = Layout::vertical([
+            Constraint::Length(bh),
+            Constraint::Length(1),
+            Constraint::Min(0),
+        ])
+        .areas(left);
         let hint_cells = self.hint.as_ref().map_or(&[][..], |h| &h.cells[..]);
         let mut view = BoardView::new(&self.board.puzzle, &self.board.board);
         view.pencil = Some(&self.board.pencil);
