@@ -374,7 +374,14 @@ impl App {
                         self.quit = true;
                         return vec![Effect::Quit];
                     }
-                    Some(e) => self.conn = Conn::Closed(Some(e)),
+                    Some(e) => {
+                        self.notice = Some(Notice {
+                            text: format!("connection lost: {e}; press q to quit"),
+                            bad: true,
+                            until_ms: u64::MAX,
+                        });
+                        self.conn = Conn::Closed(Some(e));
+                    }
                 }
                 Vec::new()
             }
@@ -606,9 +613,14 @@ impl App {
                     return;
                 }
                 let sticky = self.room.is_none();
+                let advice = if code == ErrorCode::RaceInProgress {
+                    " (you can watch it with `sudoku-race spectate`)"
+                } else {
+                    ""
+                };
                 self.notice = Some(Notice {
                     text: if sticky {
-                        format!("{}: {message}; press q to quit", code.as_str())
+                        format!("{}: {message}{advice}; press q to quit", code.as_str())
                     } else {
                         format!("{}: {message}", code.as_str())
                     },
