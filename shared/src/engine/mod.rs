@@ -8,7 +8,11 @@
 //! - [`validator`]: conflicts on a board, placement checks, complete-solution checks.
 
 pub mod difficulty;
+pub mod generator;
 pub mod grid;
+pub mod solver;
+pub mod transform;
+pub mod validator;
 
 pub use difficulty::{Difficulty, Level};
 pub use grid::{Cell, Digit, Grid, ParseGridError};
