@@ -20,7 +20,8 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-/// Buffer and queue sizes of the echo server.
+/// Buffer and queue sizes of the echo server; the defaults are the race server's
+/// (`server/src/net/conn.rs`).
 #[derive(Clone, Copy, Debug)]
 pub struct EchoConfig {
     /// Largest incoming message, in bytes.
@@ -37,7 +38,7 @@ impl Default for EchoConfig {
     fn default() -> Self {
         EchoConfig {
             max_message_bytes: shared::protocol::MAX_MESSAGE_BYTES,
-            read_buffer: 4096,
+            read_buffer: 2048,
             write_buffer: 4096,
             queue: 256,
         }
@@ -49,7 +50,7 @@ impl EchoConfig {
         WebSocketConfig::default()
             .read_buffer_size(self.read_buffer)
             .write_buffer_size(self.write_buffer)
-            .max_write_buffer_size(self.write_buffer.max(self.max_message_bytes) * 16)
+            .max_write_buffer_size(256 * 1024)
             .max_message_size(Some(self.max_message_bytes))
             .max_frame_size(Some(self.max_message_bytes))
     }
@@ -169,8 +170,8 @@ async fn handle(
     let solo_tx = tx.clone();
     let members = group.map(|g| groups.join(g, conn, tx));
 
-    // The writer: everything ready goes out in one flush.
-    let writer = async move {
+    // The writer, its own task as in the race server: everything ready goes out in one flush.
+    let writer = tokio::spawn(async move {
         while let Some(msg) = rx.recv().await {
             sink.feed(msg).await?;
             while let Ok(more) = rx.try_recv() {
@@ -180,7 +181,7 @@ async fn handle(
         }
         let _ = sink.close().await;
         anyhow::Ok(())
-    };
+    });
     // The reader owns the senders: when it ends, they are dropped and the writer drains,
     // closes and ends.
     let reader = async move {
@@ -217,7 +218,8 @@ async fn handle(
         }
         result
     };
-    let (written, read) = tokio::join!(writer, reader);
+    let read = reader.await;
+    let written = writer.await.context("echo writer task")?;
     read.and(written)
 }
 

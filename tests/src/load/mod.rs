@@ -2,9 +2,11 @@
 //!
 //! Every run is open-loop: connection `j` of a group sends its `k`-th message at the intended
 //! time `t0 + offset_j + k * interval`, whatever happened to the previous ones, and every
-//! latency is measured from that intended time (no coordinated omission). Because the intended
-//! times are a pure function of `(j, k)`, any member of the group can time a fan-out copy of
-//! message `k` of member `j` without asking the sender.
+//! latency is measured from that intended time (no coordinated omission): a late send is
+//! charged to the latency. The tokio timer fires up to a millisecond after a deadline, so a
+//! sender wakes a millisecond early and, when it sends before the intended time, latency counts
+//! from the actual send. The start time of each message is published to the whole group, so
+//! any member can time its fan-out copy of message `k` of member `j`.
 //!
 //! Each connection also checks its stream: the replies to its own messages arrive once each
 //! and in order, and so do the copies of every member's messages (the race server's `progress`
@@ -64,6 +66,18 @@ impl Schedule {
         self.interval.mul_f64(g as f64 / n.max(1) as f64)
     }
 
+    /// The most messages one connection can send (intended before `end`).
+    pub fn len(&self) -> usize {
+        let span = (self.end - self.t0).as_secs_f64() / self.interval.as_secs_f64().max(1e-9);
+        // Offsets are below one interval: at most one message past the span's floor.
+        span.ceil() as usize + 1
+    }
+
+    /// Whether no message is meant to leave at all.
+    pub fn is_empty(&self) -> bool {
+        self.end <= self.t0
+    }
+
     /// When message `k` of a connection with `offset` is meant to leave.
     pub fn intended(&self, offset: Duration, k: u64) -> Instant {
         let nanos = self.interval.as_nanos().saturating_mul(u128::from(k));
@@ -87,6 +101,10 @@ pub struct Group {
     pub offsets: Vec<Duration>,
     /// Each member's messages sent so far.
     sent: Vec<AtomicU64>,
+    /// When each member's message `k` started: nanoseconds after `base`.
+    started: Vec<Vec<AtomicU64>>,
+    /// The origin of `started`, a second before `t0`.
+    base: Instant,
     /// Members whose sender has finished.
     writers_done: AtomicUsize,
     fanout: Mutex<Fanout>,
@@ -95,9 +113,15 @@ pub struct Group {
 impl Group {
     /// A group whose members have these offsets.
     pub fn new(schedule: Schedule, offsets: Vec<Duration>) -> Group {
+        let per_member = schedule.len();
         Group {
             schedule,
             sent: offsets.iter().map(|_| AtomicU64::new(0)).collect(),
+            started: offsets
+                .iter()
+                .map(|_| (0..per_member).map(|_| AtomicU64::new(0)).collect())
+                .collect(),
+            base: schedule.t0 - Duration::from_secs(1),
             offsets,
             writers_done: AtomicUsize::new(0),
             fanout: Mutex::new(Fanout::default()),
@@ -111,6 +135,26 @@ impl Group {
     /// When member `j`'s message `k` was meant to leave.
     fn intended(&self, j: usize, k: u64) -> Instant {
         self.schedule.intended(self.offsets[j], k)
+    }
+
+    /// Records that member `j`'s message `k` starts at `at` (before it is sent).
+    fn set_started(&self, j: usize, k: u64, at: Instant) {
+        let slot = usize::try_from(k).ok().and_then(|k| self.started[j].get(k));
+        if let Some(slot) = slot {
+            let nanos = at.saturating_duration_since(self.base).as_nanos();
+            slot.store(u64::try_from(nanos).unwrap_or(u64::MAX), Ordering::Release);
+        }
+    }
+
+    /// When member `j`'s message `k` started: its intended time, or its actual send when that
+    /// was earlier.
+    fn started(&self, j: usize, k: u64) -> Instant {
+        let intended = self.intended(j, k);
+        let slot = usize::try_from(k).ok().and_then(|k| self.started[j].get(k));
+        match slot.map(|s| s.load(Ordering::Acquire)) {
+            Some(nanos) if nanos > 0 => intended.min(self.base + Duration::from_nanos(nanos)),
+            _ => intended,
+        }
     }
 
     /// The fan-out latencies: the time until every member had each message.
@@ -245,7 +289,7 @@ impl Tracker {
         self.tally.replies += 1;
         self.tally
             .round_trip
-            .record(now.saturating_duration_since(self.group.intended(self.me, id)));
+            .record(now.saturating_duration_since(self.group.started(self.me, id)));
     }
 
     fn on_copy(&mut self, from: usize, seq: u64, now: Instant) {
@@ -259,7 +303,7 @@ impl Tracker {
         }
         self.tally.lost += seq - *last - 1;
         *last = seq;
-        let delay = now.saturating_duration_since(self.group.intended(from, seq - 1));
+        let delay = now.saturating_duration_since(self.group.started(from, seq - 1));
         self.tally.fanout_member.record(delay);
         let size = self.group.size();
         let mut fanout = self.group.fanout.lock().expect("fanout lock poisoned");
@@ -302,20 +346,25 @@ impl Tracker {
 }
 
 /// Sends member `me`'s messages on schedule until the schedule's end; `make(k)` is the text
-/// of message `k`. Returns the number sent.
+/// of message `k`. Returns the sink and how late each send started (timer slack and
+/// scheduling in this process, included in every latency measured).
 async fn write_loop(
     mut sink: SplitSink<Ws, Message>,
     group: Arc<Group>,
     me: usize,
     mut make: impl FnMut(u64) -> String,
-) -> SplitSink<Ws, Message> {
+) -> (SplitSink<Ws, Message>, Latency) {
+    let mut lag = Latency::new();
     let mut k = 0u64;
     loop {
         let at = group.intended(me, k);
         if at >= group.schedule.end {
             break;
         }
-        tokio::time::sleep_until(at).await;
+        tokio::time::sleep_until(at - Duration::from_millis(1)).await;
+        let now = Instant::now();
+        lag.record(now.saturating_duration_since(at));
+        group.set_started(me, k, now);
         if sink.send(Message::text(make(k))).await.is_err() {
             break;
         }
@@ -323,7 +372,7 @@ async fn write_loop(
         group.sent[me].store(k, Ordering::Release);
     }
     group.writers_done.fetch_add(1, Ordering::AcqRel);
-    sink
+    (sink, lag)
 }
 
 /// Reads member `me`'s stream until everything its group sent has arrived, or `deadline`;
@@ -388,6 +437,8 @@ pub struct RunReport {
     pub server_cpu: Option<Duration>,
     /// This process's CPU time over `window`.
     pub self_cpu: Option<Duration>,
+    /// How late sends started against their intended times.
+    pub send_lag: Latency,
 }
 
 impl RunReport {
@@ -408,7 +459,7 @@ impl RunReport {
     }
 }
 
-type Writer = JoinHandle<SplitSink<Ws, Message>>;
+type Writer = JoinHandle<(SplitSink<Ws, Message>, Latency)>;
 type Reader = JoinHandle<(SplitStream<Ws>, Tally)>;
 
 /// The tasks of a run, started and waiting for `t0`.
@@ -477,8 +528,10 @@ impl Launched {
             fanout_all.merge(&g.fanout_all());
         }
         let mut closing = Vec::with_capacity(n);
+        let mut send_lag = Latency::new();
         for (writer, stream) in self.writers.into_iter().zip(streams) {
-            let sink = writer.await.context("writer task")?;
+            let (sink, lag) = writer.await.context("writer task")?;
+            send_lag.merge(&lag);
             if let Ok(mut ws) = sink.reunite(stream) {
                 closing.push(async move {
                     if leave {
@@ -497,6 +550,7 @@ impl Launched {
             window,
             server_cpu,
             self_cpu,
+            send_lag,
         })
     }
 }

@@ -170,8 +170,8 @@ pub async fn run(addr: SocketAddr, pid: Option<u32>, opts: &RaceOpts) -> Result<
 
     let mut launched = Launched::default();
     for (r, room) in rooms.into_iter().enumerate() {
-        // Until the engine's solver is merged, bots make clashing placements only.
-        let solution: Option<Grid> = None;
+        // Without a unique solution (never, from this server), bots make clashing moves only.
+        let solution = shared::engine::solver::solve_unique(&room.puzzle).ok();
         let offsets = (0..opts.players)
             .map(|j| schedule.offset(r * opts.players + j, n))
             .collect();

@@ -29,6 +29,7 @@ pub fn table(what: &str, opts: &RaceOpts, r: &RunReport) -> String {
          \x20 fan-out all p50 {f50:.3} ms  p99 {f99:.3}  p99.9 {f999:.3}  max {fmax:.3}  (last member of the group)\n\
          \x20 fan-out one p50 {m50:.3} ms  p99 {m99:.3}  (each member)\n\
          \x20 messages out {out} ({ops:.0}/s over {win:.2} s); server CPU {scpu} = {uspm} us/msg; loadgen CPU {lcpu}\n\
+         \x20 send lag    p50 {l50:.3} ms  p99 {l99:.3}  (loadgen timer and scheduling, inside every figure above)\n\
          \x20 errors {err}  lost {lost}  duplicated or out of order {dis}",
         rooms = opts.rooms,
         players = opts.players,
@@ -58,6 +59,8 @@ pub fn table(what: &str, opts: &RaceOpts, r: &RunReport) -> String {
             .cpu_us_per_msg()
             .map_or("n/a".to_owned(), |u| format!("{u:.2}")),
         lcpu = cpu(r.self_cpu),
+        l50 = r.send_lag.quantile_ms(0.5),
+        l99 = r.send_lag.quantile_ms(0.99),
         err = t.errors,
         lost = t.lost,
         dis = t.disorder,
@@ -103,6 +106,8 @@ pub fn race_json(opts: &RaceOpts, race: &RunReport, echo: Option<&RunReport>) ->
         "echo_p99_ms": opt(echo.map(|e| e.tally.round_trip.quantile_ms(0.99)), 3),
         "echo_fanout_p99_ms": opt(echo.map(|e| e.fanout_all.quantile_ms(0.99)), 3),
         "ratio": opt(ratio, 3),
+        "send_lag_p50_ms": round(race.send_lag.quantile_ms(0.5), 3),
+        "send_lag_p99_ms": round(race.send_lag.quantile_ms(0.99), 3),
         "loadgen_cpu_s": opt(race.self_cpu.map(|d| d.as_secs_f64()), 3),
         "errors": t.errors + e_err,
         "lost": t.lost + t.disorder + e_lost + e_dis,
