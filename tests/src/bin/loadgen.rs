@@ -2,7 +2,8 @@
 //! table, then one JSON line (the last line of its output).
 //!
 //! Modes: the race load (default; then the same load against `ws-echo` unless `--no-echo`),
-//! `--idle N` (memory per idle connection), `--churn N` (connect/join/leave cycles).
+//! `--idle N` (memory per idle connection), `--churn N` (connect/join/leave cycles), `--deal N`
+//! (how long race starts wait for a puzzle, per difficulty).
 //! Without `--server` it starts `sudoku-race-server` from beside itself on a free loopback
 //! port; without `--echo`, `ws-echo` likewise. All traffic is to loopback, bounded in time.
 
@@ -15,7 +16,7 @@ use anyhow::{bail, Context, Result};
 use clap::Parser;
 use sudoku_race_tests::load::race::RaceOpts;
 use sudoku_race_tests::load::spawn::{beside_me, Spawned};
-use sudoku_race_tests::load::{churn, echo_load, idle, race, report, RunReport};
+use sudoku_race_tests::load::{churn, deal, echo_load, idle, race, report, RunReport};
 
 /// Load generator for the sudoku-race server, with an echo-server baseline.
 #[derive(Parser, Debug)]
@@ -31,7 +32,8 @@ struct Args {
     #[arg(long)]
     server_bin: Option<PathBuf>,
     /// An extra argument for a server loadgen starts (repeat it; e.g.
-    /// `--server-arg=--rate-limit=1000`).
+    /// `--server-arg=--max-connections=20000`). Unless given here, loadgen sets `--rate-limit`
+    /// to twice each bot's share of `--rate` (at least 20) and `--rate-burst` to twice that.
     #[arg(long, allow_hyphen_values = true)]
     server_arg: Vec<String>,
     /// Echo server to compare with. Without it, loadgen starts `ws-echo` from beside itself.
@@ -76,9 +78,13 @@ struct Args {
     /// Churn mode: N connect/join/leave/close cycles; server memory and fds before and after.
     #[arg(long, value_name = "N")]
     churn: Option<u64>,
-    /// Connections opened at once in idle mode (churn: cycles at once, at most 15).
-    #[arg(long, default_value_t = 64)]
-    concurrency: usize,
+    /// Deal mode: N race starts per difficulty; how long each waits for its puzzle.
+    #[arg(long, value_name = "N")]
+    deal: Option<usize>,
+    /// Work at once: idle connection handshakes [64], churn cycles [8, at most 15], deal race
+    /// starts [4].
+    #[arg(long)]
+    concurrency: Option<usize>,
 }
 
 fn main() -> ExitCode {
@@ -121,6 +127,22 @@ async fn race_server(args: &Args) -> Result<(SocketAddr, Option<u32>, Option<Spa
     let mut server_args: Vec<String> = ["--listen", "{addr}", "--db", "{dir}/race.db"]
         .map(String::from)
         .to_vec();
+    // A bot sends its share of `--rate`; the contract's 20 messages/s would refuse most of it.
+    // Unless told otherwise, the server allows each connection twice its share.
+    let given = |flag: &str| args.server_arg.iter().any(|a| a.starts_with(flag));
+    let per_player = args.rate / (args.rooms * args.players) as f64;
+    let limit = (per_player * 2.0).ceil().max(20.0) as u64;
+    if !given("--rate-limit") {
+        server_args.push(format!("--rate-limit={limit}"));
+    }
+    if !given("--rate-burst") {
+        server_args.push(format!("--rate-burst={}", limit * 2));
+    }
+    // Every room is created from 127.0.0.1.
+    if !given("--max-rooms-per-ip") {
+        let rooms = args.rooms.max(args.deal.unwrap_or(0) * 4) + 16;
+        server_args.push(format!("--max-rooms-per-ip={rooms}"));
+    }
     server_args.extend(args.server_arg.iter().cloned());
     let s = Spawned::start(&bin, &server_args).await?;
     eprintln!(
@@ -153,11 +175,24 @@ async fn run_async(args: Args) -> Result<ExitCode> {
     }
     let (addr, pid, spawned) = race_server(&args).await?;
     let (json, failed) = if let Some(n) = args.idle {
-        let r = idle::run(addr, pid, n, args.concurrency, secs(args.idle_hold)?).await?;
+        let r = idle::run(
+            addr,
+            pid,
+            n,
+            args.concurrency.unwrap_or(64),
+            secs(args.idle_hold)?,
+        )
+        .await?;
         println!("{}", report::idle_table(&r));
         (report::idle_json(&r), r.failed > 0)
+    } else if let Some(n) = args.deal {
+        let r = deal::run(addr, n, args.concurrency.unwrap_or(4)).await?;
+        println!("{}", report::deal_table(&r));
+        let json = report::deal_json(&r);
+        let failed = json["errors"].as_u64() != Some(0);
+        (json, failed)
     } else if let Some(n) = args.churn {
-        let r = churn::run(addr, pid, n, args.concurrency).await?;
+        let r = churn::run(addr, pid, n, args.concurrency.unwrap_or(8)).await?;
         println!("{}", report::churn_table(&r));
         (report::churn_json(&r), r.errors > 0)
     } else {

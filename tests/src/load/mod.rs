@@ -13,6 +13,7 @@
 //! counts `filled + mistakes`, which a bot's placement raises by exactly one).
 
 pub mod churn;
+pub mod deal;
 pub mod echo_load;
 pub mod idle;
 pub mod plan;

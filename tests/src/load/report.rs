@@ -3,6 +3,7 @@
 use serde_json::{json, Value};
 
 use super::churn::ChurnReport;
+use super::deal::DealReport;
 use super::idle::IdleReport;
 use super::race::RaceOpts;
 use super::RunReport;
@@ -191,4 +192,43 @@ pub fn churn_json(r: &ChurnReport) -> Value {
         "fds_end": r.end.map(|s| s.fds),
         "errors": r.errors,
     })
+}
+
+/// A table of the deal waits.
+pub fn deal_table(reports: &[DealReport]) -> String {
+    let mut out = String::from("deal: start_race to race_started, less the announced countdown\n");
+    for r in reports {
+        out.push_str(&format!(
+            "  {:<7} n {:>4}  p50 {:.3} ms  p99 {:.3}  max {:.3}  errors {}\n",
+            r.difficulty.to_string(),
+            r.wait.count(),
+            r.wait.quantile_ms(0.5),
+            r.wait.quantile_ms(0.99),
+            r.wait.max_ms(),
+            r.errors
+        ));
+    }
+    out.trim_end().to_owned()
+}
+
+/// The JSON summary of the deal waits: `deal_p99_ms_<difficulty>` and friends.
+pub fn deal_json(reports: &[DealReport]) -> Value {
+    let mut m = serde_json::Map::new();
+    let mut errors = 0;
+    for r in reports {
+        let d = r.difficulty.to_string();
+        m.insert(format!("deal_n_{d}"), json!(r.wait.count()));
+        m.insert(
+            format!("deal_p50_ms_{d}"),
+            json!(round(r.wait.quantile_ms(0.5), 3)),
+        );
+        m.insert(
+            format!("deal_p99_ms_{d}"),
+            json!(round(r.wait.quantile_ms(0.99), 3)),
+        );
+        m.insert(format!("deal_max_ms_{d}"), json!(round(r.wait.max_ms(), 3)));
+        errors += r.errors;
+    }
+    m.insert("errors".into(), json!(errors));
+    Value::Object(m)
 }
