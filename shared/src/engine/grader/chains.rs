@@ -5,7 +5,8 @@
 //! that sees both goes; reaching `A` itself as true places it. Breadth-first, the chains found
 //! are the shortest from their start.
 
-use super::state::{bit, cell, digit, Bits, Digits, State, CELL_UNITS, PEER_BB, UNIT_BB};
+use super::combos::pop9;
+use super::state::{bit, cell, digit, is_two, Bits, Digits, State, CELL_UNITS, PEER_BB, UNIT_BB};
 use super::Step;
 
 /// For digit `d`: each cell's conjugate partners (the other place of `d` in a unit where `d`
@@ -15,7 +16,7 @@ fn strong_links(s: &State, d: usize, partner: &mut [u128; 81]) -> u128 {
     let mut linked = 0u128;
     for &u in &UNIT_BB {
         let m = p & u;
-        if m.count_ones() == 2 {
+        if is_two(m) {
             let a = m.trailing_zeros() as usize;
             let b = (m & (m - 1)).trailing_zeros() as usize;
             partner[a] |= bit(b);
@@ -27,10 +28,13 @@ fn strong_links(s: &State, d: usize, partner: &mut [u128; 81]) -> u128 {
 }
 
 /// The first X-chain that removes or places something: digits in order, start cells in order.
-pub(crate) fn x_chain(s: &State, step: &mut Step) -> bool {
+pub(crate) fn x_chain(s: &State, step: &mut Step, clean: &mut u32) -> bool {
     let mut partner = [0u128; 81];
     let mut queue = [(0u8, false); 2 * 81];
     for d in 0..9 {
+        if *clean & (1 << d) != 0 {
+            continue;
+        }
         let p = s.pos[d];
         partner.fill(0);
         let linked = strong_links(s, d, &mut partner);
@@ -83,6 +87,7 @@ pub(crate) fn x_chain(s: &State, step: &mut Step) -> bool {
                 }
             }
         }
+        *clean |= 1 << d;
     }
     false
 }
@@ -154,7 +159,16 @@ pub(crate) fn aic(s: &State, step: &mut Step) -> bool {
     let mut queue = [(0u16, false); 2 * 81 * 9];
     let mut pred = [[0u16; 81 * 9]; 2];
     for sc in Bits(s.unsolved) {
+        let bivalue = pop9(s.cand[sc]) == 2;
         for a in Digits(s.cand[sc]) {
+            // A chain starts with a strong link.
+            let linked = bivalue
+                || CELL_UNITS[sc]
+                    .iter()
+                    .any(|&u| is_two(s.pos[a] & UNIT_BB[u as usize]));
+            if !linked {
+                continue;
+            }
             let start = sc * 9 + a;
             let mut vis = [[0u128; 9], [0u128; 9]]; // [off, on][digit]
             vis[0][a] |= bit(sc);
@@ -186,13 +200,13 @@ pub(crate) fn aic(s: &State, step: &mut Step) -> bool {
                 // Strong links to "on": the other digit of a bivalue cell, conjugate partners.
                 let mut targets = [(0usize, 0usize); 4];
                 let mut k = 0;
-                if s.cand[c].count_ones() == 2 {
+                if pop9(s.cand[c]) == 2 {
                     targets[k] = (c, (s.cand[c] & !(1 << d)).trailing_zeros() as usize);
                     k += 1;
                 }
                 for &u in &CELL_UNITS[c] {
                     let m = s.pos[d] & UNIT_BB[u as usize];
-                    if m.count_ones() == 2 {
+                    if is_two(m) {
                         targets[k] = ((m & !bit(c)).trailing_zeros() as usize, d);
                         k += 1;
                     }

@@ -1,6 +1,10 @@
 //! Locked candidates: pointing (a digit confined to one line within a box is removed from the
 //! rest of that line) and claiming (a digit confined to one box within a line is removed from the
 //! rest of that box).
+//!
+//! `clean`: bit `u` marks unit `u` (a box for pointing, a line for claiming, numbered as in
+//! `UNIT_BB`) known to give nothing until its candidates change; the search skips such units and
+//! sets the bits of those it clears.
 
 use super::state::{State, UNIT_BB};
 use super::Step;
@@ -13,8 +17,11 @@ fn record(step: &mut Step, d: usize, cells: u128, elim: u128) {
 }
 
 /// The first pointing step: boxes in order, digits in order, rows before columns.
-pub(crate) fn pointing(s: &State, step: &mut Step) -> bool {
+pub(crate) fn pointing(s: &State, step: &mut Step, clean: &mut u32) -> bool {
     for b in 0..9 {
+        if *clean & (1 << (18 + b)) != 0 {
+            continue;
+        }
         let bx = UNIT_BB[18 + b];
         for d in 0..9 {
             let m = s.pos[d] & bx;
@@ -34,13 +41,17 @@ pub(crate) fn pointing(s: &State, step: &mut Step) -> bool {
                 }
             }
         }
+        *clean |= 1 << (18 + b);
     }
     false
 }
 
 /// The first claiming step: rows then columns, digits in order.
-pub(crate) fn claiming(s: &State, step: &mut Step) -> bool {
-    for &ln in &UNIT_BB[..18] {
+pub(crate) fn claiming(s: &State, step: &mut Step, clean: &mut u32) -> bool {
+    for (l, &ln) in UNIT_BB[..18].iter().enumerate() {
+        if *clean & (1 << l) != 0 {
+            continue;
+        }
         for d in 0..9 {
             let m = s.pos[d] & ln;
             if m == 0 {
@@ -57,6 +68,7 @@ pub(crate) fn claiming(s: &State, step: &mut Step) -> bool {
                 }
             }
         }
+        *clean |= 1 << l;
     }
     false
 }

@@ -20,6 +20,7 @@ use crate::engine::difficulty::Level;
 use crate::engine::grid::{Cell, Digit, Grid};
 
 mod chains;
+mod combos;
 mod fish;
 mod intersections;
 mod single_digit;
@@ -340,9 +341,10 @@ pub fn hint(board: &Grid) -> Option<Step> {
         return None;
     }
     let mut step = Step::empty();
+    let mut memo = Memo::default();
     Technique::ORDER
         .into_iter()
-        .any(|t| find(t, &s, &mut step))
+        .any(|t| find(t, &s, &mut step, &mut memo, &mut None))
         .then_some(step)
 }
 
@@ -353,30 +355,85 @@ struct Outcome {
     steps: Vec<Step>,
 }
 
-/// Try technique `t` on `s`; on success `step` holds the deduction.
-fn find(t: Technique, s: &State, step: &mut Step) -> bool {
+/// What the ladder knows gives nothing: per technique, a bit per unit (techniques that work
+/// unit by unit) or per digit (single-digit techniques) that gave nothing and has not changed
+/// since. Candidates only ever go, so such a unit or digit still gives nothing: skipping it
+/// changes no result, only the time taken.
+#[derive(Default)]
+struct Memo {
+    clean: [u32; Technique::ORDER.len()],
+    /// Forget everything at every pass (tests compare the two).
+    disabled: bool,
+}
+
+impl Memo {
+    /// Forget what was known of the units and digits whose candidates changed.
+    fn invalidate(&mut self, s: &mut State) {
+        let (units, digits) = s.take_dirty();
+        for t in Technique::ORDER {
+            let by_unit = matches!(
+                t,
+                Technique::Pointing
+                    | Technique::Claiming
+                    | Technique::NakedPair
+                    | Technique::HiddenPair
+                    | Technique::NakedTriple
+                    | Technique::HiddenTriple
+                    | Technique::NakedQuad
+                    | Technique::HiddenQuad
+            );
+            let changed = if self.disabled {
+                u32::MAX
+            } else if by_unit {
+                units
+            } else {
+                u32::from(digits)
+            };
+            self.clean[t as usize] &= !changed;
+        }
+    }
+}
+
+/// Try technique `t` on `s`; on success `step` holds the deduction. `places` caches
+/// [`State::unit_places`] for this state (cleared by the caller when the state changes).
+fn find(
+    t: Technique,
+    s: &State,
+    step: &mut Step,
+    memo: &mut Memo,
+    places: &mut Option<[[u16; 9]; 27]>,
+) -> bool {
     step.reset(t);
+    let clean = &mut memo.clean[t as usize];
+    if matches!(
+        t,
+        Technique::HiddenPair | Technique::HiddenTriple | Technique::HiddenQuad
+    ) && places.is_none()
+    {
+        *places = Some(s.unit_places());
+    }
+    let places = places.as_ref().map_or(&[[0u16; 9]; 27], |p| p);
     let found = match t {
         Technique::NakedSingle => singles::naked_single(s, step),
         Technique::HiddenSingle => singles::hidden_single(s, step),
-        Technique::Pointing => intersections::pointing(s, step),
-        Technique::Claiming => intersections::claiming(s, step),
-        Technique::NakedPair => subsets::naked(s, 2, step),
-        Technique::HiddenPair => subsets::hidden(s, 2, step),
-        Technique::NakedTriple => subsets::naked(s, 3, step),
-        Technique::HiddenTriple => subsets::hidden(s, 3, step),
-        Technique::NakedQuad => subsets::naked(s, 4, step),
-        Technique::HiddenQuad => subsets::hidden(s, 4, step),
-        Technique::XWing => fish::fish(s, 2, step),
-        Technique::Swordfish => fish::fish(s, 3, step),
-        Technique::Jellyfish => fish::fish(s, 4, step),
+        Technique::Pointing => intersections::pointing(s, step, clean),
+        Technique::Claiming => intersections::claiming(s, step, clean),
+        Technique::NakedPair => subsets::naked(s, 2, step, clean),
+        Technique::HiddenPair => subsets::hidden(s, places, 2, step, clean),
+        Technique::NakedTriple => subsets::naked(s, 3, step, clean),
+        Technique::HiddenTriple => subsets::hidden(s, places, 3, step, clean),
+        Technique::NakedQuad => subsets::naked(s, 4, step, clean),
+        Technique::HiddenQuad => subsets::hidden(s, places, 4, step, clean),
+        Technique::XWing => fish::fish(s, 2, step, clean),
+        Technique::Swordfish => fish::fish(s, 3, step, clean),
+        Technique::Jellyfish => fish::fish(s, 4, step, clean),
         Technique::XYWing => wings::xy_wing(s, step),
         Technique::XYZWing => wings::xyz_wing(s, step),
         Technique::WWing => wings::w_wing(s, step),
-        Technique::Skyscraper => single_digit::skyscraper(s, step),
-        Technique::TwoStringKite => single_digit::two_string_kite(s, step),
-        Technique::SimpleColouring => single_digit::simple_colouring(s, step),
-        Technique::XChain => chains::x_chain(s, step),
+        Technique::Skyscraper => single_digit::skyscraper(s, step, clean),
+        Technique::TwoStringKite => single_digit::two_string_kite(s, step, clean),
+        Technique::SimpleColouring => single_digit::simple_colouring(s, step, clean),
+        Technique::XChain => chains::x_chain(s, step, clean),
         Technique::XYChain => chains::xy_chain(s, step),
         Technique::Aic => chains::aic(s, step),
     };
@@ -399,6 +456,11 @@ fn apply(s: &mut State, step: &Step) {
 /// Solve with the ladder up to `max`. The level is above `max` when the ladder up to `max` got
 /// stuck (`Extreme` when every technique was allowed).
 fn run(puzzle: &Grid, max: Level, record: bool) -> Outcome {
+    run_with(puzzle, max, record, Memo::default())
+}
+
+/// [`run`] with a given memo (tests run without one to check it changes nothing).
+fn run_with(puzzle: &Grid, max: Level, record: bool, mut memo: Memo) -> Outcome {
     let mut s = State::new(puzzle);
     let mut out = Outcome {
         level: Level::Easy,
@@ -427,6 +489,8 @@ fn run(puzzle: &Grid, max: Level, record: bool) -> Outcome {
                 continue;
             }
         }
+        memo.invalidate(&mut s);
+        let mut places = None;
         for t in Technique::ORDER {
             if t.level() > max {
                 out.level = next_level(max);
@@ -435,14 +499,14 @@ fn run(puzzle: &Grid, max: Level, record: bool) -> Outcome {
             if !record && t.level() == Level::Easy {
                 continue;
             }
-            if find(t, &s, &mut step) {
+            if find(t, &s, &mut step, &mut memo, &mut places) {
                 apply(&mut s, &step);
                 out.level = out.level.max(t.level());
                 out.score += t.weight();
                 if record {
                     out.steps.push(step.clone());
                 }
-                if s.is_broken() {
+                if s.has_dead_cell() {
                     // Only a puzzle without a solution gets here.
                     out.level = Level::Extreme;
                     return out;
@@ -468,3 +532,34 @@ fn next_level(l: Level) -> Level {
 
 #[cfg(test)]
 pub(crate) mod testing;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The memo only saves time: with and without it, the same steps.
+    #[track_caller]
+    fn check_memo_changes_nothing(lines: &str) {
+        for line in lines.lines().filter(|l| l.len() >= 81) {
+            let g = Grid::parse(line).expect("test puzzle parses");
+            let with = run(&g, Level::Extreme, true);
+            let memo = Memo {
+                disabled: true,
+                ..Memo::default()
+            };
+            let without = run_with(&g, Level::Extreme, true, memo);
+            assert_eq!(with.steps, without.steps, "{line}");
+            assert_eq!((with.level, with.score), (without.level, without.score));
+        }
+    }
+
+    #[test]
+    fn memo_changes_nothing() {
+        check_memo_changes_nothing(include_str!(
+            "../../../tests/data/grader/qqwing_expert_500.txt"
+        ));
+        check_memo_changes_nothing(include_str!(
+            "../../../tests/data/grader/magictour_top1465_sample100.txt"
+        ));
+    }
+}

@@ -1,7 +1,7 @@
 //! Single-digit patterns built from strong links (a unit where a digit has exactly two places):
 //! Skyscraper, 2-String Kite and simple colouring.
 
-use super::state::{bit, Bits, State, PEER_BB, UNIT_BB};
+use super::state::{bit, is_two, Bits, State, PEER_BB, UNIT_BB};
 use super::Step;
 
 /// The two cells of a bitboard holding exactly two.
@@ -23,7 +23,7 @@ fn links(
     let mut k = 0;
     for u in units {
         let m = s.pos[d] & UNIT_BB[u];
-        if m.count_ones() == 2 {
+        if is_two(m) {
             out[k] = two(m);
             k += 1;
         }
@@ -40,9 +40,12 @@ fn record(step: &mut Step, d: usize, chain: [usize; 4], elim: u128) {
 
 /// The first Skyscraper that removes something: two row (or column) strong links whose ends meet
 /// in one column (row); the digit leaves every cell seeing both other ends.
-pub(crate) fn skyscraper(s: &State, step: &mut Step) -> bool {
+pub(crate) fn skyscraper(s: &State, step: &mut Step, clean: &mut u32) -> bool {
     let mut ls = [(0, 0); 9];
     for d in 0..9 {
+        if *clean & (1 << d) != 0 {
+            continue;
+        }
         for (units, cross) in [(0..9, 9usize), (9..18, 0usize)] {
             let k = links(s, d, units, &mut ls);
             for i in 0..k {
@@ -65,16 +68,20 @@ pub(crate) fn skyscraper(s: &State, step: &mut Step) -> bool {
                 }
             }
         }
+        *clean |= 1 << d;
     }
     false
 }
 
 /// The first 2-String Kite that removes something: a row strong link and a column strong link
 /// with one end each in the same box; the digit leaves every cell seeing both other ends.
-pub(crate) fn two_string_kite(s: &State, step: &mut Step) -> bool {
+pub(crate) fn two_string_kite(s: &State, step: &mut Step, clean: &mut u32) -> bool {
     let mut rows = [(0, 0); 9];
     let mut cols = [(0, 0); 9];
     for d in 0..9 {
+        if *clean & (1 << d) != 0 {
+            continue;
+        }
         let kr = links(s, d, 0..9, &mut rows);
         let kc = links(s, d, 9..18, &mut cols);
         for &r in &rows[..kr] {
@@ -96,6 +103,7 @@ pub(crate) fn two_string_kite(s: &State, step: &mut Step) -> bool {
                 }
             }
         }
+        *clean |= 1 << d;
     }
     false
 }
@@ -103,15 +111,18 @@ pub(crate) fn two_string_kite(s: &State, step: &mut Step) -> bool {
 /// The first simple-colouring step: for each digit, the strong links are two-coloured per
 /// connected cluster. Colour wrap: two cells of one colour see each other, so that colour is
 /// false everywhere. Colour trap: a cell seeing both colours loses the digit.
-pub(crate) fn simple_colouring(s: &State, step: &mut Step) -> bool {
+pub(crate) fn simple_colouring(s: &State, step: &mut Step, clean: &mut u32) -> bool {
     for d in 0..9 {
+        if *clean & (1 << d) != 0 {
+            continue;
+        }
         let p = s.pos[d];
         // Conjugate partners of each cell.
         let mut partner = [0u128; 81];
         let mut linked = 0u128;
         for &u in &UNIT_BB {
             let m = p & u;
-            if m.count_ones() == 2 {
+            if is_two(m) {
                 let (a, b) = two(m);
                 partner[a] |= bit(b);
                 partner[b] |= bit(a);
@@ -167,6 +178,7 @@ pub(crate) fn simple_colouring(s: &State, step: &mut Step) -> bool {
                 return true;
             }
         }
+        *clean |= 1 << d;
     }
     false
 }

@@ -57,6 +57,13 @@ pub(crate) const fn bit(c: usize) -> u128 {
     1u128 << c
 }
 
+/// Whether a bitboard has exactly two bits set (cheaper than a software popcount).
+#[inline]
+pub(crate) const fn is_two(m: u128) -> bool {
+    let r = m & m.wrapping_sub(1);
+    r != 0 && r & r.wrapping_sub(1) == 0
+}
+
 /// Iterator over the set bits of a bitboard, lowest first.
 #[derive(Clone, Copy)]
 pub(crate) struct Bits(pub(crate) u128);
@@ -116,6 +123,10 @@ pub(crate) struct State {
     pub(crate) pos: [u128; 9],
     /// The empty cells.
     pub(crate) unsolved: u128,
+    /// Cells whose candidates changed since the last [`State::take_dirty`].
+    dirty_cells: u128,
+    /// Digits whose places changed since the last [`State::take_dirty`].
+    dirty_digits: u16,
 }
 
 impl State {
@@ -127,6 +138,8 @@ impl State {
             value: *bytes,
             pos: [0; 9],
             unsolved: 0,
+            dirty_cells: 0,
+            dirty_digits: 0,
         };
         // Digits present in each unit.
         let mut seen = [0u16; 27];
@@ -153,6 +166,7 @@ impl State {
 
     /// Put digit index `d` in empty cell `c` and remove it from the peers' candidates.
     pub(crate) fn place(&mut self, c: usize, d: usize) {
+        self.dirty_digits |= self.cand[c] | 1 << d;
         for e in Digits(self.cand[c]) {
             self.pos[e] &= !bit(c);
         }
@@ -164,6 +178,7 @@ impl State {
             self.cand[p] &= !(1 << d);
         }
         self.pos[d] &= !hit;
+        self.dirty_cells |= hit | bit(c);
     }
 
     /// Remove candidate `d` from cell `c`.
@@ -171,6 +186,25 @@ impl State {
     pub(crate) fn eliminate(&mut self, c: usize, d: usize) {
         self.cand[c] &= !(1 << d);
         self.pos[d] &= !bit(c);
+        self.dirty_cells |= bit(c);
+        self.dirty_digits |= 1 << d;
+    }
+
+    /// The units (bit `u` for `UNIT_BB[u]`) and digits whose candidates changed since the last
+    /// call; resets the record.
+    pub(crate) fn take_dirty(&mut self) -> (u32, u16) {
+        let mut units = 0u32;
+        if self.dirty_cells != 0 {
+            for (u, &ubb) in UNIT_BB.iter().enumerate() {
+                if ubb & self.dirty_cells != 0 {
+                    units |= 1 << u;
+                }
+            }
+        }
+        let digits = self.dirty_digits;
+        self.dirty_cells = 0;
+        self.dirty_digits = 0;
+        (units, digits)
     }
 
     /// Whether every cell holds a digit.
@@ -180,13 +214,10 @@ impl State {
     }
 
     /// Whether the board shows a contradiction: an empty cell without candidates, a digit placed
-    /// twice in a unit, or a unit in which some digit is neither placed nor possible.
+    /// twice in a unit, or a unit in which some digit is neither placed nor possible. Full check,
+    /// for a fresh board; [`State::has_dead_cell`] is the cheap check while solving.
     pub(crate) fn is_broken(&self) -> bool {
-        let mut any = 0u128;
-        for d in 0..9 {
-            any |= self.pos[d];
-        }
-        if self.unsolved & !any != 0 {
+        if self.has_dead_cell() {
             return true;
         }
         for unit in &UNITS {
@@ -207,6 +238,30 @@ impl State {
             }
         }
         false
+    }
+
+    /// Whether some empty cell has no candidate left.
+    #[inline]
+    pub(crate) fn has_dead_cell(&self) -> bool {
+        let any = self.pos.iter().fold(0, |a, p| a | p);
+        self.unsolved & !any != 0
+    }
+
+    /// Each unit's places for each digit: bit `k` of `[u][d]` when the unit's `k`-th cell
+    /// (in `UNITS` order) may hold digit index `d`.
+    pub(crate) fn unit_places(&self) -> [[u16; 9]; 27] {
+        let mut t = [[0u16; 9]; 27];
+        for c in Bits(self.unsolved) {
+            let [r, col, b] = CELL_UNITS[c];
+            let (in_row, in_col) = (c % 9, c / 9);
+            let in_box = in_col % 3 * 3 + in_row % 3;
+            for d in Digits(self.cand[c]) {
+                t[r as usize][d] |= 1 << in_row;
+                t[col as usize][d] |= 1 << in_col;
+                t[b as usize][d] |= 1 << in_box;
+            }
+        }
+        t
     }
 
     /// The cells with exactly one candidate (bit-sliced count over the digit bitboards).

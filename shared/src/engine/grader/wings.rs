@@ -2,7 +2,8 @@
 //! pincers), XYZ-Wing (pivot xyz, pincers xz and yz: z leaves every cell seeing all three) and
 //! W-Wing (two bivalue cells xy joined by a strong link on x: y leaves every cell seeing both).
 
-use super::state::{bit, Bits, State, PEER_BB, UNIT_BB};
+use super::combos::pop9;
+use super::state::{bit, is_two, Bits, State, PEER_BB, UNIT_BB};
 use super::Step;
 
 /// The first XY-Wing that removes something, pivots in cell order.
@@ -14,7 +15,7 @@ pub(crate) fn xy_wing(s: &State, step: &mut Step) -> bool {
         for a in Bits(wings) {
             let am = s.cand[a];
             let shared = am & pm;
-            if shared.count_ones() != 1 {
+            if shared == 0 || shared & (shared - 1) != 0 {
                 continue;
             }
             let z = am & !shared;
@@ -42,7 +43,7 @@ pub(crate) fn xyz_wing(s: &State, step: &mut Step) -> bool {
     let bivalue = s.bivalue_cells();
     for p in Bits(s.unsolved) {
         let pm = s.cand[p];
-        if pm.count_ones() != 3 {
+        if pop9(pm) != 3 {
             continue;
         }
         let wings = bivalue & PEER_BB[p];
@@ -88,7 +89,7 @@ pub(crate) fn w_wing(s: &State, step: &mut Step) -> bool {
                 }
                 for &u in &UNIT_BB {
                     let link = s.pos[x] & u;
-                    if link.count_ones() != 2 || link & ends != 0 {
+                    if !is_two(link) || link & ends != 0 {
                         continue;
                     }
                     let l1 = link.trailing_zeros() as usize;
