@@ -30,7 +30,7 @@
 //! band-oriented fast solvers (JCZSolve and its descendants); this is an independent implementation.
 
 use rand::seq::SliceRandom;
-use rand::Rng;
+use rand::{Rng, RngCore};
 
 use super::grid::{Grid, N_CELLS};
 
@@ -59,7 +59,7 @@ pub fn count_solutions(grid: &Grid, limit: usize) -> usize {
         limit,
         count: 0,
         first: None,
-        rng: None::<&mut rand::rngs::mock::StepRng>,
+        rng: None,
     };
     search.run(&mut state);
     search.count
@@ -74,7 +74,7 @@ pub fn solve_unique(grid: &Grid) -> Result<Grid, SolveError> {
         limit: 2,
         count: 0,
         first: None,
-        rng: None::<&mut rand::rngs::mock::StepRng>,
+        rng: None,
     };
     search.run(&mut state);
     match (search.count, search.first) {
@@ -91,7 +91,7 @@ pub fn solve_one(grid: &Grid) -> Option<Grid> {
         limit: 1,
         count: 0,
         first: None,
-        rng: None::<&mut rand::rngs::mock::StepRng>,
+        rng: None,
     };
     search.run(&mut state);
     search.first
@@ -613,15 +613,15 @@ impl State {
 }
 
 /// A depth-first search that counts solutions up to `limit` and keeps the first.
-struct Search<R> {
+struct Search<'r> {
     limit: usize,
     count: usize,
     first: Option<Grid>,
     /// When set, candidates are tried in random order (for random grids).
-    rng: Option<R>,
+    rng: Option<&'r mut dyn RngCore>,
 }
 
-impl<R: Rng> Search<R> {
+impl Search<'_> {
     fn run(&mut self, state: &mut State) {
         if !state.propagate::<LOCKED>() {
             return;
