@@ -1,7 +1,7 @@
 //! Single-digit patterns built from strong links (a unit where a digit has exactly two places):
 //! Skyscraper, 2-String Kite and simple colouring.
 
-use super::state::{bit, is_two, Bits, State, PEER_BB, UNIT_BB};
+use super::state::{bit, is_two, Bits, State, CELL_UNITS, PEER_BB, UNIT_BB};
 use super::Step;
 
 /// The two cells of a bitboard holding exactly two.
@@ -88,9 +88,12 @@ pub(crate) fn two_string_kite(s: &State, step: &mut Step, clean: &mut u32) -> bo
             for &c in &cols[..kc] {
                 for (a1, a2) in [(r.0, r.1), (r.1, r.0)] {
                     for (b1, b2) in [(c.0, c.1), (c.1, c.0)] {
-                        let cells = bit(a1) | bit(a2) | bit(b1) | bit(b2);
-                        if cells.count_ones() != 4
-                            || super::state::CELL_UNITS[a1][2] != super::state::CELL_UNITS[b1][2]
+                        // Joined in a box, four distinct cells.
+                        if CELL_UNITS[a1][2] != CELL_UNITS[b1][2]
+                            || a1 == b1
+                            || a1 == b2
+                            || a2 == b1
+                            || a2 == b2
                         {
                             continue;
                         }

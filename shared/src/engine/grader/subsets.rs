@@ -37,7 +37,7 @@ pub(crate) fn naked(s: &State, n: usize, step: &mut Step, clean: &mut u32) -> bo
         }
         // A subset must leave at least one other empty cell to eliminate from.
         if k >= n && empty > n {
-            let found = combos::find(&masks[..k], n, &mut |idx, digits| {
+            let mut try_subset = |idx: &[usize], digits: u16| {
                 let mut area = !0u128;
                 let mut pattern = 0u128;
                 for &i in idx {
@@ -57,7 +57,15 @@ pub(crate) fn naked(s: &State, n: usize, step: &mut Step, clean: &mut u32) -> bo
                     }
                 }
                 any
-            });
+            };
+            let found = if n == 2 {
+                // Pairs: two equal two-candidate cells, in the order `combos::find` gives.
+                (0..k).any(|i| {
+                    (i + 1..k).any(|j| masks[i] == masks[j] && try_subset(&[i, j], masks[i]))
+                })
+            } else {
+                combos::find(&masks[..k], n, &mut try_subset)
+            };
             if found {
                 return true;
             }

@@ -74,6 +74,10 @@ pub(crate) fn xyz_wing(s: &State, step: &mut Step) -> bool {
 /// The first W-Wing that removes something.
 pub(crate) fn w_wing(s: &State, step: &mut Step) -> bool {
     let bivalue = s.bivalue_cells();
+    // Each digit's strong links, listed when first needed.
+    let mut links = [[0u128; 27]; 9];
+    let mut n_links = [0usize; 9];
+    let mut listed = 0u16;
     for a in Bits(bivalue) {
         let m = s.cand[a];
         for b in Bits(bivalue & !PEER_BB[a] & !((bit(a) << 1) - 1)) {
@@ -87,9 +91,18 @@ pub(crate) fn w_wing(s: &State, step: &mut Step) -> bool {
                 if elim == 0 {
                     continue;
                 }
-                for &u in &UNIT_BB {
-                    let link = s.pos[x] & u;
-                    if !is_two(link) || link & ends != 0 {
+                if listed & (1 << x) == 0 {
+                    listed |= 1 << x;
+                    for &u in &UNIT_BB {
+                        let link = s.pos[x] & u;
+                        if is_two(link) {
+                            links[x][n_links[x]] = link;
+                            n_links[x] += 1;
+                        }
+                    }
+                }
+                for &link in &links[x][..n_links[x]] {
+                    if link & ends != 0 {
                         continue;
                     }
                     let l1 = link.trailing_zeros() as usize;
