@@ -3,26 +3,32 @@
 //! and columns swapped).
 
 use super::combos;
-use super::state::{Bits, Digits, State, UNIT_BB};
+use super::state::{Digits, State, UNIT_BB};
 use super::Step;
 
 /// The first fish of size `n` (2..=4) that removes something: digits in order, rows as base
 /// before columns.
-pub(crate) fn fish(s: &State, n: usize, step: &mut Step, clean: &mut u32) -> bool {
-    for d in 0..9 {
+/// `places` is [`State::unit_places`].
+pub(crate) fn fish(
+    s: &State,
+    places: &[[u16; 9]; 27],
+    n: usize,
+    step: &mut Step,
+    clean: &mut u32,
+) -> bool {
+    for (d, &p) in s.pos.iter().enumerate() {
         if *clean & (1 << d) != 0 {
             continue;
         }
-        let p = s.pos[d];
         if p == 0 {
             continue;
         }
         // For rows as base: each row's column mask; for columns as base: each column's row mask.
         let mut row_cols = [0u16; 9];
         let mut col_rows = [0u16; 9];
-        for c in Bits(p) {
-            row_cols[c / 9] |= 1 << (c % 9);
-            col_rows[c % 9] |= 1 << (c / 9);
+        for k in 0..9 {
+            row_cols[k] = places[k][d];
+            col_rows[k] = places[9 + k][d];
         }
         for (base_off, cover_off, masks) in [(0, 9, &row_cols), (9, 0, &col_rows)] {
             let mut lines = [0usize; 9];

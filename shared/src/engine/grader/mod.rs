@@ -405,28 +405,35 @@ fn find(
 ) -> bool {
     step.reset(t);
     let clean = &mut memo.clean[t as usize];
-    if matches!(
+    let uses_places = matches!(
         t,
-        Technique::HiddenPair | Technique::HiddenTriple | Technique::HiddenQuad
-    ) && places.is_none()
-    {
+        Technique::Pointing
+            | Technique::Claiming
+            | Technique::HiddenPair
+            | Technique::HiddenTriple
+            | Technique::HiddenQuad
+            | Technique::XWing
+            | Technique::Swordfish
+            | Technique::Jellyfish
+    );
+    if uses_places && places.is_none() {
         *places = Some(s.unit_places());
     }
     let places = places.as_ref().map_or(&[[0u16; 9]; 27], |p| p);
     let found = match t {
         Technique::NakedSingle => singles::naked_single(s, step),
         Technique::HiddenSingle => singles::hidden_single(s, step),
-        Technique::Pointing => intersections::pointing(s, step, clean),
-        Technique::Claiming => intersections::claiming(s, step, clean),
+        Technique::Pointing => intersections::pointing(s, places, step, clean),
+        Technique::Claiming => intersections::claiming(s, places, step, clean),
         Technique::NakedPair => subsets::naked(s, 2, step, clean),
         Technique::HiddenPair => subsets::hidden(s, places, 2, step, clean),
         Technique::NakedTriple => subsets::naked(s, 3, step, clean),
         Technique::HiddenTriple => subsets::hidden(s, places, 3, step, clean),
         Technique::NakedQuad => subsets::naked(s, 4, step, clean),
         Technique::HiddenQuad => subsets::hidden(s, places, 4, step, clean),
-        Technique::XWing => fish::fish(s, 2, step, clean),
-        Technique::Swordfish => fish::fish(s, 3, step, clean),
-        Technique::Jellyfish => fish::fish(s, 4, step, clean),
+        Technique::XWing => fish::fish(s, places, 2, step, clean),
+        Technique::Swordfish => fish::fish(s, places, 3, step, clean),
+        Technique::Jellyfish => fish::fish(s, places, 4, step, clean),
         Technique::XYWing => wings::xy_wing(s, step),
         Technique::XYZWing => wings::xyz_wing(s, step),
         Technique::WWing => wings::w_wing(s, step),
