@@ -8,8 +8,12 @@
 //! - [`validator`]: conflicts on a board, placement checks, complete-solution checks.
 
 pub mod difficulty;
+pub mod generator;
 pub mod grader;
 pub mod grid;
+pub mod solver;
+pub mod transform;
+pub mod validator;
 
 pub use difficulty::{Difficulty, Level};
 pub use grid::{Cell, Digit, Grid, ParseGridError};

@@ -1,1 +1,2 @@
 //! One integration-test binary for everything that crosses crates.
+mod load_smoke;

@@ -1,0 +1,159 @@
+//! The engine tools, run as the real binary: `solve`, `generate`, `grade`.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use shared::engine::{grader, solver, Grid};
+
+const PUZZLE: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+const SOLUTION: &str =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+/// Run `sudoku-race ARGS` with `stdin` as its input.
+fn run(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sudoku-race"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(stdin.as_bytes())
+        .expect("stdin takes the input");
+    child.wait_with_output().expect("the binary finishes")
+}
+
+#[track_caller]
+fn check(args: &[&str], stdin: &str, stdout: &str, stderr: &str, success: bool) {
+    let out = run(args, stdin);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        stdout,
+        "stdout of {args:?}"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        stderr,
+        "stderr of {args:?}"
+    );
+    assert_eq!(out.status.success(), success, "status of {args:?}");
+}
+
+#[test]
+fn solve_answers_solution_none_or_multiple() {
+    let input = format!(
+        "# a comment\n{PUZZLE}\n\n{}\n55{}\n",
+        ".".repeat(81),
+        ".".repeat(79)
+    );
+    check(
+        &["solve"],
+        &input,
+        &format!("{SOLUTION}\nmultiple\nnone\n"),
+        "",
+        true,
+    );
+}
+
+#[test]
+fn solve_reports_bad_lines_and_goes_on() {
+    let input = format!("{PUZZLE}\n123\n{}x\n{PUZZLE}\n", ".".repeat(80));
+    check(
+        &["solve"],
+        &input,
+        &format!("{SOLUTION}\n{SOLUTION}\n"),
+        "line 2: expected 81 characters, found 3\nline 3: bad character 'x' at position 81\n",
+        false,
+    );
+}
+
+#[test]
+fn solve_reads_a_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("puzzles.txt");
+    std::fs::write(&path, format!("{PUZZLE}\n")).expect("write");
+    let path = path.to_str().expect("utf-8 path");
+    check(&["solve", path], "", &format!("{SOLUTION}\n"), "", true);
+    let out = run(&["solve", "/nonexistent/puzzles.txt"], "");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read /nonexistent/puzzles.txt"));
+}
+
+/// The puzzle lines `generate ARGS` prints, checked to be unique.
+fn generated(args: &[&str]) -> Vec<Grid> {
+    let out = run(args, "");
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| Grid::parse(l).expect("generate prints grid lines"))
+        .inspect(|p| assert_eq!(solver::count_solutions(p, 2), 1, "{p}"))
+        .collect()
+}
+
+#[test]
+fn generate_prints_fresh_reproducible_puzzles_at_the_level() {
+    for level in ["easy", "medium", "hard", "expert"] {
+        let args = [
+            "generate",
+            "--difficulty",
+            level,
+            "--count",
+            "3",
+            "--seed",
+            "7",
+        ];
+        let puzzles = generated(&args);
+        assert_eq!(puzzles.len(), 3);
+        assert!(puzzles[0] != puzzles[1] && puzzles[1] != puzzles[2] && puzzles[0] != puzzles[2]);
+        assert_eq!(generated(&args), puzzles, "same seed, same puzzles");
+        for p in &puzzles {
+            assert_eq!(grader::grade(p).level.as_str(), level, "{p}");
+        }
+    }
+    let symmetric = generated(&["generate", "-d", "hard", "--symmetric", "--seed", "1"]);
+    let b = symmetric[0].as_bytes();
+    assert!((0..81).all(|c| (b[c] == 0) == (b[80 - c] == 0)));
+    assert_eq!(generated(&["generate", "-d", "easy"]).len(), 1);
+}
+
+#[test]
+fn generate_refuses_an_unknown_difficulty() {
+    let out = run(&["generate", "--difficulty", "extreme"], "");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown difficulty"));
+}
+
+#[test]
+fn grade_prints_level_and_score_or_invalid() {
+    let easy = Grid::parse(PUZZLE).expect("parses");
+    let expected = grader::grade(&easy);
+    assert_eq!(expected.level.as_str(), "easy");
+    let input = format!("{PUZZLE}\n# skipped\n{}\nbad\n", ".".repeat(81));
+    check(
+        &["grade"],
+        &input,
+        &format!("easy {}\ninvalid\n", expected.score),
+        "line 4: expected 81 characters, found 3\n",
+        false,
+    );
+    let out = run(&["grade", "--explain"], PUZZLE);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some(format!("easy {}", expected.score).as_str())
+    );
+    let steps: Vec<&str> = lines.collect();
+    assert_eq!(steps.len(), expected.steps.len());
+    assert!(steps[0].trim_start().starts_with("1. "), "{}", steps[0]);
+}

@@ -1,0 +1,124 @@
+//! Engine benchmarks: a bench binary that prints a table (run with
+//! `cargo bench -p sudoku-race-shared --bench engine [FILTER]`; the filter picks rows by name,
+//! e.g. `top1465` or `generate`).
+//!
+//! - `solve`: every puzzle of a set parsed and counted up to 2 solutions (uniqueness checked),
+//!   one core; the sets are read from `../shared/data` (the handbook folder beside the
+//!   repository), resolved from `CARGO_MANIFEST_DIR`, or from `$SUDOKU_DATA` when set.
+//! - `generate`: fresh graded puzzles per second per level, plain and symmetric.
+//!
+//! Each figure is the median of several runs. (The grader has its own bench: `--bench grade`.)
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use shared::engine::grid::Grid;
+use shared::engine::{generator, solver, Difficulty};
+
+/// Where the puzzle sets live.
+fn data_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("SUDOKU_DATA") {
+        return PathBuf::from(dir);
+    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data")
+}
+
+/// The non-comment lines of a data file, or `None` when it is missing.
+fn read_lines(name: &str) -> Option<Vec<String>> {
+    let text = std::fs::read_to_string(data_dir().join(name)).ok()?;
+    Some(
+        text.lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .map(str::to_owned)
+            .collect(),
+    )
+}
+
+/// Median of `runs` timings of `f`.
+fn median_time(runs: usize, mut f: impl FnMut()) -> Duration {
+    let mut times: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let start = Instant::now();
+            f();
+            start.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[times.len() / 2]
+}
+
+fn bench_solve(name: &str, expect: usize, runs: usize) {
+    let Some(lines) = read_lines(name) else {
+        println!("{name:<28} missing (looked in {})", data_dir().display());
+        return;
+    };
+    let mut wrong = 0;
+    let t = median_time(runs, || {
+        wrong = 0;
+        for line in &lines {
+            let grid = Grid::parse(line).expect("data files hold valid lines");
+            let n = solver::count_solutions(&grid, 2);
+            if n != expect {
+                wrong += 1;
+            }
+        }
+    });
+    let rate = lines.len() as f64 / t.as_secs_f64();
+    println!(
+        "solve {name:<28} {:>7} puzzles {:>10.0} /s  {:>8.2} us/puzzle  wrong={wrong}",
+        lines.len(),
+        rate,
+        1e6 / rate
+    );
+}
+
+fn bench_generate(difficulty: Difficulty, symmetric: bool, count: usize, runs: usize) {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(2026);
+    let mut clues = 0;
+    let t = median_time(runs, || {
+        clues = 0;
+        for _ in 0..count {
+            clues += generator::generate(&mut rng, difficulty, symmetric)
+                .puzzle
+                .n_filled();
+        }
+    });
+    let rate = count as f64 / t.as_secs_f64();
+    let name = format!("{difficulty}{}", if symmetric { " symmetric" } else { "" });
+    println!(
+        "generate {name:<25} {count:>7} puzzles {rate:>10.0} /s  {:>8.2} us/puzzle  clues={:.1}",
+        1e6 / rate,
+        clues as f64 / count as f64
+    );
+}
+
+fn main() {
+    let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
+    let want = |name: &str| filter.as_deref().is_none_or(|f| name.contains(f));
+    println!("data: {}", data_dir().display());
+    for (set, expect, runs) in [
+        ("17_clue_49158.txt", 1, 5),
+        ("magictour_top1465.txt", 1, 7),
+        ("forum_hardest_1106.txt", 1, 7),
+        ("serg_benchmark_10000.txt", 2, 5),
+        ("qqwing_expert_500.txt", 1, 9),
+    ] {
+        if want(set) {
+            bench_solve(set, expect, runs);
+        }
+    }
+    for (difficulty, count) in [
+        (Difficulty::Easy, 4000),
+        (Difficulty::Medium, 2000),
+        (Difficulty::Hard, 1000),
+        (Difficulty::Expert, 500),
+    ] {
+        for symmetric in [false, true] {
+            if want(&format!("generate {difficulty}")) {
+                bench_generate(difficulty, symmetric, count, 5);
+            }
+        }
+    }
+}

@@ -1,0 +1,221 @@
+//! Validity-preserving transforms: relabel the digits, permute the rows within a band, the bands,
+//! the columns within a stack and the stacks, and transpose. Each maps a puzzle to an equivalent
+//! one with the same number of solutions and the same grade, so one graded puzzle can be dealt
+//! many times looking fresh.
+
+use rand::seq::SliceRandom;
+use rand::Rng;
+
+use super::grid::{Grid, N_CELLS};
+
+/// A transform: `apply` first transposes (when asked), then takes output row `r` from input row
+/// `rows[r]` and output column `c` from input column `cols[c]`, then relabels digit `d` as
+/// `digits[d - 1]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Transform {
+    digits: [u8; 9],
+    rows: [u8; 9],
+    cols: [u8; 9],
+    transpose: bool,
+}
+
+/// Arguments that do not describe a validity-preserving transform.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TransformError {
+    /// The digit map is not a permutation of 1..=9.
+    #[error("the digit map is not a permutation of 1..=9")]
+    Digits,
+    /// A permutation of three (bands, stacks, lines within one) is not a permutation of 0..3.
+    #[error("{0} is not a permutation of 0, 1, 2")]
+    Perm(&'static str),
+}
+
+const IDENTITY9: [u8; 9] = [0, 1, 2, 3, 4, 5, 6, 7, 8];
+
+/// Row (or column) order from a band (stack) permutation and one permutation per band (stack).
+fn line_order(outer: [u8; 3], inner: [[u8; 3]; 3]) -> [u8; 9] {
+    let mut order = [0u8; 9];
+    for (k, slot) in order.iter_mut().enumerate() {
+        let band = outer[k / 3];
+        *slot = band * 3 + inner[k / 3][k % 3];
+    }
+    order
+}
+
+fn is_perm3(p: [u8; 3]) -> bool {
+    let mut sorted = p;
+    sorted.sort_unstable();
+    sorted == [0, 1, 2]
+}
+
+impl Transform {
+    /// The transform that changes nothing.
+    pub const fn identity() -> Transform {
+        Transform {
+            digits: [1, 2, 3, 4, 5, 6, 7, 8, 9],
+            rows: IDENTITY9,
+            cols: IDENTITY9,
+            transpose: false,
+        }
+    }
+
+    /// A transform from its parts: `digits[d - 1]` is the new label of digit `d`; output band `k`
+    /// is input band `bands[k]` and its row `j` is that band's row `rows_in_band[k][j]` (likewise
+    /// for stacks and columns); `transpose` is applied first.
+    pub fn new(
+        digits: [u8; 9],
+        bands: [u8; 3],
+        rows_in_band: [[u8; 3]; 3],
+        stacks: [u8; 3],
+        cols_in_stack: [[u8; 3]; 3],
+        transpose: bool,
+    ) -> Result<Transform, TransformError> {
+        let mut sorted = digits;
+        sorted.sort_unstable();
+        if sorted != [1, 2, 3, 4, 5, 6, 7, 8, 9] {
+            return Err(TransformError::Digits);
+        }
+        if !is_perm3(bands) {
+            return Err(TransformError::Perm("bands"));
+        }
+        if !is_perm3(stacks) {
+            return Err(TransformError::Perm("stacks"));
+        }
+        if !rows_in_band.iter().all(|&p| is_perm3(p)) {
+            return Err(TransformError::Perm("rows in a band"));
+        }
+        if !cols_in_stack.iter().all(|&p| is_perm3(p)) {
+            return Err(TransformError::Perm("columns in a stack"));
+        }
+        Ok(Transform {
+            digits,
+            rows: line_order(bands, rows_in_band),
+            cols: line_order(stacks, cols_in_stack),
+            transpose,
+        })
+    }
+
+    /// A uniformly random transform among the 9! x 6^8 x 2 of them.
+    pub fn random(rng: &mut impl Rng) -> Transform {
+        let mut digits = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+        digits.shuffle(rng);
+        let perm3 = |rng: &mut _| {
+            let mut p = [0u8, 1, 2];
+            p.shuffle(rng);
+            p
+        };
+        let bands = perm3(rng);
+        let rows_in_band = [perm3(rng), perm3(rng), perm3(rng)];
+        let stacks = perm3(rng);
+        let cols_in_stack = [perm3(rng), perm3(rng), perm3(rng)];
+        Transform {
+            digits,
+            rows: line_order(bands, rows_in_band),
+            cols: line_order(stacks, cols_in_stack),
+            transpose: rng.gen(),
+        }
+    }
+
+    /// The transformed grid (empty cells stay empty).
+    pub fn apply(&self, grid: &Grid) -> Grid {
+        let src = grid.as_bytes();
+        let mut out = [0u8; N_CELLS];
+        for (r, &from_row) in self.rows.iter().enumerate() {
+            for (c, &from_col) in self.cols.iter().enumerate() {
+                let (fr, fc) = (usize::from(from_row), usize::from(from_col));
+                let idx = if self.transpose {
+                    fc * 9 + fr
+                } else {
+                    fr * 9 + fc
+                };
+                let d = src[idx];
+                out[r * 9 + c] = if d == 0 {
+                    0
+                } else {
+                    self.digits[usize::from(d - 1)]
+                };
+            }
+        }
+        Grid::from_bytes(out).expect("relabelled digits stay in 1..=9")
+    }
+}
+
+impl Default for Transform {
+    fn default() -> Self {
+        Transform::identity()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SOLUTION: &str =
+        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+    fn grid(line: &str) -> Grid {
+        Grid::parse(line).expect("test grid parses")
+    }
+
+    #[track_caller]
+    fn check(t: Transform, input: &str, expected: &str) {
+        assert_eq!(t.apply(&grid(input)).to_line(), expected);
+    }
+
+    #[test]
+    fn identity_and_parts() {
+        let id = [0, 1, 2];
+        let ids = [id; 3];
+        let digits = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+        check(Transform::identity(), SOLUTION, SOLUTION);
+        let mut one = ".".repeat(81);
+        one.replace_range(1..2, "5"); // r1c2 = 5
+                                      // Transposed: r2c1 = 5.
+        let t = Transform::new(digits, id, ids, id, ids, true).expect("valid");
+        let mut expected = ".".repeat(81);
+        expected.replace_range(9..10, "5");
+        check(t, &one, &expected);
+        // Relabel 5 -> 9 and swap the first two stacks: r1c5 = 9.
+        let relabel = [1, 2, 3, 4, 9, 6, 7, 8, 5];
+        let t = Transform::new(relabel, id, ids, [1, 0, 2], ids, false).expect("valid");
+        let mut expected = ".".repeat(81);
+        expected.replace_range(4..5, "9");
+        check(t, &one, &expected);
+        // Last band first, reversed rows in it: r1 of the output is r9 of the input.
+        let t =
+            Transform::new(digits, [2, 1, 0], [[2, 1, 0], id, id], id, ids, false).expect("valid");
+        let out = t.apply(&grid(SOLUTION)).to_line();
+        assert_eq!(&out[..9], &SOLUTION[72..]);
+    }
+
+    #[test]
+    fn bad_parts_are_refused() {
+        let id = [0, 1, 2];
+        let ids = [id; 3];
+        let digits = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+        let twice = [1, 1, 3, 4, 5, 6, 7, 8, 9];
+        assert_eq!(
+            Transform::new(twice, id, ids, id, ids, false),
+            Err(TransformError::Digits)
+        );
+        assert_eq!(
+            Transform::new(digits, [0, 0, 2], ids, id, ids, false),
+            Err(TransformError::Perm("bands"))
+        );
+        assert_eq!(
+            Transform::new(digits, id, ids, id, [id, id, [0, 1, 3]], false),
+            Err(TransformError::Perm("columns in a stack"))
+        );
+    }
+
+    #[test]
+    fn random_transforms_keep_a_solution_valid() {
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+        for _ in 0..50 {
+            let t = Transform::random(&mut rng);
+            let out = t.apply(&grid(SOLUTION));
+            assert!(crate::engine::validator::is_complete_solution(&out));
+        }
+    }
+}

@@ -1,0 +1,239 @@
+//! `loadgen`: load for the race server and, for comparison, the bare echo server. Prints a
+//! table, then one JSON line (the last line of its output).
+//!
+//! Modes: the race load (default; then the same load against `ws-echo` unless `--no-echo`),
+//! `--idle N` (memory per idle connection), `--churn N` (connect/join/leave cycles), `--deal N`
+//! (how long race starts wait for a puzzle, per difficulty).
+//! Without `--server` it starts `sudoku-race-server` from beside itself on a free loopback
+//! port; without `--echo`, `ws-echo` likewise. All traffic is to loopback, bounded in time.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use clap::Parser;
+use sudoku_race_tests::load::race::RaceOpts;
+use sudoku_race_tests::load::spawn::{beside_me, Spawned};
+use sudoku_race_tests::load::{churn, deal, echo_load, idle, race, report, RunReport};
+
+/// Load generator for the sudoku-race server, with an echo-server baseline.
+#[derive(Parser, Debug)]
+#[command(version, about)]
+struct Args {
+    /// Race server to load (host:port on loopback). Without it, loadgen starts one.
+    #[arg(long)]
+    server: Option<SocketAddr>,
+    /// The race server's pid, for its CPU time and memory when loadgen did not start it.
+    #[arg(long)]
+    server_pid: Option<u32>,
+    /// The race server binary to start (default: `sudoku-race-server` beside loadgen).
+    #[arg(long)]
+    server_bin: Option<PathBuf>,
+    /// An extra argument for a server loadgen starts (repeat it; e.g.
+    /// `--server-arg=--max-connections=20000`). Unless given here, loadgen sets `--rate-limit`
+    /// to twice each bot's share of `--rate` (at least 20) and `--rate-burst` to twice that.
+    #[arg(long, allow_hyphen_values = true)]
+    server_arg: Vec<String>,
+    /// Echo server to compare with. Without it, loadgen starts `ws-echo` from beside itself.
+    #[arg(long)]
+    echo: Option<SocketAddr>,
+    /// The echo server's pid, when loadgen did not start it.
+    #[arg(long)]
+    echo_pid: Option<u32>,
+    /// Skip the echo comparison.
+    #[arg(long)]
+    no_echo: bool,
+    /// Run only the echo load (no race server).
+    #[arg(long, conflicts_with = "no_echo")]
+    echo_only: bool,
+    /// Rooms racing at once (and echo groups).
+    #[arg(long, default_value_t = 25)]
+    rooms: usize,
+    /// Players per room.
+    #[arg(long, default_value_t = 8)]
+    players: usize,
+    /// Target placements per second over all players (open loop).
+    #[arg(long, default_value_t = 10_000.0)]
+    rate: f64,
+    /// Seconds of sending, per server.
+    #[arg(long, default_value_t = 10.0)]
+    duration: f64,
+    /// Seconds to wait after the last send for answers still on their way.
+    #[arg(long, default_value_t = 3.0)]
+    drain: f64,
+    /// Difficulty of the rooms.
+    #[arg(long, default_value = "medium")]
+    difficulty: String,
+    /// Seed of the bots' placement orders.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Idle mode: open N connections and report the server's memory per connection.
+    #[arg(long, value_name = "N")]
+    idle: Option<usize>,
+    /// Seconds the idle connections are held before the memory is read.
+    #[arg(long, default_value_t = 3.0)]
+    idle_hold: f64,
+    /// Churn mode: N connect/join/leave/close cycles; server memory and fds before and after.
+    #[arg(long, value_name = "N")]
+    churn: Option<u64>,
+    /// Deal mode: N race starts per difficulty; how long each waits for its puzzle.
+    #[arg(long, value_name = "N")]
+    deal: Option<usize>,
+    /// Work at once: idle connection handshakes [64], churn cycles [8, at most 15], deal race
+    /// starts [4].
+    #[arg(long)]
+    concurrency: Option<usize>,
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("loadgen: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn secs(s: f64) -> Result<Duration> {
+    Duration::try_from_secs_f64(s).with_context(|| format!("{s} is not a duration in seconds"))
+}
+
+fn run() -> Result<ExitCode> {
+    let args = Args::parse();
+    if args.rooms == 0 || args.players == 0 || !args.rate.is_finite() || args.rate <= 0.0 {
+        bail!("--rooms, --players and --rate must be positive");
+    }
+    // Thousands of connections need as many descriptors.
+    let _ = rlimit::increase_nofile_limit(u64::MAX);
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("start the tokio runtime")?;
+    rt.block_on(run_async(args))
+}
+
+/// The race server to load: the one given, or one started here.
+async fn race_server(args: &Args) -> Result<(SocketAddr, Option<u32>, Option<Spawned>)> {
+    if let Some(addr) = args.server {
+        return Ok((addr, args.server_pid, None));
+    }
+    let bin = match &args.server_bin {
+        Some(b) => b.clone(),
+        None => beside_me("sudoku-race-server")?,
+    };
+    let mut server_args: Vec<String> = ["--listen", "{addr}", "--db", "{dir}/race.db"]
+        .map(String::from)
+        .to_vec();
+    // A bot sends its share of `--rate`; the contract's 20 messages/s would refuse most of it.
+    // Unless told otherwise, the server allows each connection twice its share.
+    let given = |flag: &str| args.server_arg.iter().any(|a| a.starts_with(flag));
+    let per_player = args.rate / (args.rooms * args.players) as f64;
+    let limit = (per_player * 2.0).ceil().max(20.0) as u64;
+    if !given("--rate-limit") {
+        server_args.push(format!("--rate-limit={limit}"));
+    }
+    if !given("--rate-burst") {
+        server_args.push(format!("--rate-burst={}", limit * 2));
+    }
+    // Every room is created from 127.0.0.1.
+    if !given("--max-rooms-per-ip") {
+        let rooms = args.rooms.max(args.deal.unwrap_or(0) * 4) + 16;
+        server_args.push(format!("--max-rooms-per-ip={rooms}"));
+    }
+    server_args.extend(args.server_arg.iter().cloned());
+    let s = Spawned::start(&bin, &server_args).await?;
+    eprintln!(
+        "started {} (pid {}) on {} with {:?}",
+        bin.display(),
+        s.pid(),
+        s.addr,
+        server_args
+    );
+    Ok((s.addr, Some(s.pid()), Some(s)))
+}
+
+async fn run_async(args: Args) -> Result<ExitCode> {
+    let opts = RaceOpts {
+        rooms: args.rooms,
+        players: args.players,
+        rate: args.rate,
+        duration: secs(args.duration)?,
+        difficulty: args.difficulty.clone(),
+        drain: secs(args.drain)?,
+        seed: args.seed,
+        ..RaceOpts::default()
+    };
+    if args.echo_only {
+        let e = echo_run(&args, &opts).await?;
+        println!("{}", report::table("echo", &opts, &e));
+        let json = report::race_json(&opts, &e, Some(&e));
+        let bad = json["errors"].as_u64() != Some(0) || json["lost"].as_u64() != Some(0);
+        return finish(json, bad);
+    }
+    let (addr, pid, spawned) = race_server(&args).await?;
+    let (json, failed) = if let Some(n) = args.idle {
+        let r = idle::run(
+            addr,
+            pid,
+            n,
+            args.concurrency.unwrap_or(64),
+            secs(args.idle_hold)?,
+        )
+        .await?;
+        println!("{}", report::idle_table(&r));
+        (report::idle_json(&r), r.failed > 0)
+    } else if let Some(n) = args.deal {
+        let r = deal::run(addr, n, args.concurrency.unwrap_or(4)).await?;
+        println!("{}", report::deal_table(&r));
+        let json = report::deal_json(&r);
+        let failed = json["errors"].as_u64() != Some(0);
+        (json, failed)
+    } else if let Some(n) = args.churn {
+        let r = churn::run(addr, pid, n, args.concurrency.unwrap_or(8)).await?;
+        println!("{}", report::churn_table(&r));
+        (report::churn_json(&r), r.errors > 0)
+    } else {
+        let race = race::run(addr, pid, &opts).await?;
+        println!("{}", report::table("race server", &opts, &race));
+        drop(spawned);
+        let echo = if args.no_echo {
+            None
+        } else {
+            let e = echo_run(&args, &opts).await?;
+            println!("{}", report::table("echo", &opts, &e));
+            Some(e)
+        };
+        let json = report::race_json(&opts, &race, echo.as_ref());
+        let bad = json["errors"].as_u64() != Some(0) || json["lost"].as_u64() != Some(0);
+        return finish(json, bad);
+    };
+    drop(spawned);
+    finish(json, failed)
+}
+
+/// The echo load against the echo server given, or one started here.
+async fn echo_run(args: &Args, opts: &RaceOpts) -> Result<RunReport> {
+    match args.echo {
+        Some(a) => echo_load::run(a, args.echo_pid, opts).await,
+        None => {
+            let s = Spawned::start(
+                &beside_me("ws-echo")?,
+                &["--listen".to_owned(), "{addr}".to_owned()],
+            )
+            .await?;
+            echo_load::run(s.addr, Some(s.pid()), opts).await
+        }
+    }
+}
+
+fn finish(json: serde_json::Value, failed: bool) -> Result<ExitCode> {
+    println!("{json}");
+    Ok(if failed {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

@@ -1,0 +1,162 @@
+//! The churn load: connect, join a room, leave, close, many times over; the server's memory
+//! and descriptors must come back to where they were.
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use futures::StreamExt;
+use shared::protocol::{ClientMsg, ServerMsg, SettingsRequest};
+use tokio::time::Instant;
+
+use crate::procfs::{self, ProcSample};
+use crate::wsclient;
+
+/// What a churn run measured.
+#[derive(Clone, Debug)]
+pub struct ChurnReport {
+    /// Cycles completed (connect, join, leave, close).
+    pub cycles: u64,
+    /// Cycles that failed at some step.
+    pub errors: u64,
+    /// Wall time of all cycles.
+    pub elapsed: Duration,
+    /// The server before any cycle (one host connection in one room).
+    pub start: Option<ProcSample>,
+    /// After the first `warmup` cycles.
+    pub warm: Option<ProcSample>,
+    /// After every cycle, and a pause.
+    pub end: Option<ProcSample>,
+    /// Cycles counted as warm-up.
+    pub warmup: u64,
+}
+
+/// One cycle: a new connection joins `room` as `name`, leaves, and closes.
+async fn cycle(addr: SocketAddr, room: &str, name: String) -> Result<()> {
+    let t = Duration::from_secs(10);
+    let mut ws = wsclient::connect(addr, "/ws", 1024).await?;
+    wsclient::recv_until(&mut ws, t, |m| {
+        matches!(m, ServerMsg::Welcome { .. }).then_some(())
+    })
+    .await?;
+    wsclient::send(
+        &mut ws,
+        &ClientMsg::JoinRoom {
+            room: room.to_owned(),
+            name,
+        },
+    )
+    .await?;
+    wsclient::recv_until(&mut ws, t, |m| {
+        matches!(m, ServerMsg::RoomJoined { .. }).then_some(())
+    })
+    .await?;
+    wsclient::send(&mut ws, &ClientMsg::Leave).await?;
+    wsclient::close(ws, t).await;
+    Ok(())
+}
+
+/// Runs `cycles` cycles against `addr`, `concurrency` at a time (at most 15: one room), and
+/// reads the server (pid `pid`) before, after a warm-up of a tenth of the cycles, and after.
+pub async fn run(
+    addr: SocketAddr,
+    pid: Option<u32>,
+    cycles: u64,
+    concurrency: usize,
+) -> Result<ChurnReport> {
+    let t = Duration::from_secs(10);
+    let mut host = wsclient::connect(addr, "/ws", 4096).await?;
+    wsclient::recv_until(&mut host, t, |m| {
+        matches!(m, ServerMsg::Welcome { .. }).then_some(())
+    })
+    .await?;
+    wsclient::send(
+        &mut host,
+        &ClientMsg::CreateRoom {
+            name: "host".into(),
+            settings: Some(SettingsRequest {
+                max_players: Some(16),
+                public: Some(false),
+                ..Default::default()
+            }),
+        },
+    )
+    .await?;
+    let room = wsclient::recv_until(&mut host, t, |m| match m {
+        ServerMsg::RoomJoined { room, .. } => Some(room),
+        _ => None,
+    })
+    .await
+    .context("create the churn room")?;
+    // The host reads everything the room tells it, so its queue never fills; a ping now and
+    // then keeps it from the idle timeout.
+    let (mut host_tx, mut host_rx) = host.split();
+    let host_reader = tokio::spawn(async move { while let Some(Ok(_)) = host_rx.next().await {} });
+    let pinger = tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(Duration::from_secs(10)).await;
+            let ping = serde_json::json!({"type": "ping"}).to_string();
+            if futures::SinkExt::send(
+                &mut host_tx,
+                tokio_tungstenite::tungstenite::Message::text(ping),
+            )
+            .await
+            .is_err()
+            {
+                break;
+            }
+        }
+    });
+
+    let start = pid.map(procfs::sample).transpose()?;
+    let warmup = cycles / 10;
+    let next = Arc::new(AtomicU64::new(0));
+    let errors = Arc::new(AtomicU64::new(0));
+    let done = Arc::new(AtomicU64::new(0));
+    let warm_sample = Arc::new(std::sync::Mutex::new(None));
+    let began = Instant::now();
+    let workers: Vec<_> = (0..concurrency.clamp(1, 15))
+        .map(|_| {
+            let (next, errors, done) = (Arc::clone(&next), Arc::clone(&errors), Arc::clone(&done));
+            let (room, warm_sample) = (room.clone(), Arc::clone(&warm_sample));
+            tokio::spawn(async move {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= cycles {
+                        break;
+                    }
+                    if cycle(addr, &room, format!("c{i}")).await.is_err() {
+                        errors.fetch_add(1, Ordering::Relaxed);
+                    }
+                    if done.fetch_add(1, Ordering::Relaxed) + 1 == warmup {
+                        if let Some(pid) = pid {
+                            let s = procfs::sample(pid).ok();
+                            *warm_sample.lock().expect("sample lock poisoned") = s;
+                        }
+                    }
+                }
+            })
+        })
+        .collect();
+    for w in workers {
+        w.await.context("churn worker")?;
+    }
+    let elapsed = began.elapsed();
+    // Closed sockets and freed seats settle before the last reading.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let end = pid.map(procfs::sample).transpose()?;
+    pinger.abort();
+    host_reader.abort();
+    let warm = *warm_sample.lock().expect("sample lock poisoned");
+    Ok(ChurnReport {
+        cycles: done.load(Ordering::Relaxed),
+        errors: errors.load(Ordering::Relaxed),
+        elapsed,
+        start,
+        warm,
+        end,
+        warmup,
+    })
+}

@@ -1,0 +1,91 @@
+//! The idle load: many connections that only say hello, and what they cost the server in
+//! resident memory.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Result;
+use futures::future::join_all;
+use shared::protocol::ServerMsg;
+use tokio::sync::Semaphore;
+
+use crate::procfs;
+use crate::wsclient::{self, Ws};
+
+/// What an idle run measured.
+#[derive(Clone, Debug)]
+pub struct IdleReport {
+    /// Connections asked for.
+    pub wanted: usize,
+    /// Connections open (upgraded and welcomed) at the measurement.
+    pub open: usize,
+    /// Connections that failed to open.
+    pub failed: usize,
+    /// The server's resident memory before the first connection, KiB.
+    pub rss_before_kib: Option<u64>,
+    /// ... with every connection open.
+    pub rss_open_kib: Option<u64>,
+    /// ... after they closed again.
+    pub rss_after_kib: Option<u64>,
+    /// The server's open descriptors before, with the connections open, and after.
+    pub fds: Option<(usize, usize, usize)>,
+}
+
+impl IdleReport {
+    /// Server memory per open connection, in bytes.
+    pub fn bytes_per_conn(&self) -> Option<f64> {
+        let (before, open) = (self.rss_before_kib?, self.rss_open_kib?);
+        (self.open > 0).then(|| (open.saturating_sub(before) * 1024) as f64 / self.open as f64)
+    }
+}
+
+/// Opens `n` idle connections to `addr` (at most `concurrency` handshakes at a time), holds
+/// them for `hold`, and reads the server's memory (pid `pid`) before, during and after.
+pub async fn run(
+    addr: SocketAddr,
+    pid: Option<u32>,
+    n: usize,
+    concurrency: usize,
+    hold: Duration,
+) -> Result<IdleReport> {
+    let before = pid.map(procfs::sample).transpose()?;
+    let permits = Arc::new(Semaphore::new(concurrency.max(1)));
+    let opened: Vec<Option<Ws>> = join_all((0..n).map(|_| {
+        let permits = Arc::clone(&permits);
+        async move {
+            let _permit = permits.acquire().await.ok()?;
+            let mut ws = wsclient::connect(addr, "/ws", 1024).await.ok()?;
+            match wsclient::recv(&mut ws, Duration::from_secs(20)).await {
+                Ok(ServerMsg::Welcome { .. }) => Some(ws),
+                _ => None,
+            }
+        }
+    }))
+    .await;
+    let conns: Vec<Ws> = opened.into_iter().flatten().collect();
+    let open = conns.len();
+    // Let the server settle (allocator caches, tasks parked) before reading.
+    tokio::time::sleep(hold).await;
+    let during = pid.map(procfs::sample).transpose()?;
+    join_all(
+        conns
+            .into_iter()
+            .map(|ws| wsclient::close(ws, Duration::from_secs(5))),
+    )
+    .await;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let after = pid.map(procfs::sample).transpose()?;
+    Ok(IdleReport {
+        wanted: n,
+        open,
+        failed: n - open,
+        rss_before_kib: before.map(|s| s.rss_kib),
+        rss_open_kib: during.map(|s| s.rss_kib),
+        rss_after_kib: after.map(|s| s.rss_kib),
+        fds: before
+            .zip(during)
+            .zip(after)
+            .map(|((b, d), a)| (b.fds, d.fds, a.fds)),
+    })
+}

@@ -1,0 +1,206 @@
+//! The race load: `rooms` rooms of `players` bots each, every room racing, every bot placing
+//! digits open-loop at its share of the target rate. Rooms use `max_mistakes: 0` (unlimited),
+//! `penalty_s: 0` and the longest time limit, so the races last the whole run.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use futures::future::try_join_all;
+use rand::SeedableRng;
+use shared::engine::Grid;
+use shared::protocol::{ClientMsg, MsgId, PlaceReason, ServerMsg, SettingsRequest};
+use tokio::time::Instant;
+
+use super::plan::Plan;
+use super::{Event, Group, Launched, RunReport, Schedule};
+use crate::wsclient::{self, Ws};
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct RaceOpts {
+    /// Rooms racing at once.
+    pub rooms: usize,
+    /// Players per room.
+    pub players: usize,
+    /// Target placements per second, over all players.
+    pub rate: f64,
+    /// How long placements are sent.
+    pub duration: Duration,
+    /// Difficulty of the rooms (`easy` .. `expert`).
+    pub difficulty: String,
+    /// How long to wait after the last send for answers still on their way.
+    pub drain: Duration,
+    /// Longest wait for any one setup step (connect, join, race start).
+    pub step_timeout: Duration,
+    /// Seed of the bots' placement orders.
+    pub seed: u64,
+}
+
+impl Default for RaceOpts {
+    fn default() -> Self {
+        RaceOpts {
+            rooms: 2,
+            players: 8,
+            rate: 100.0,
+            duration: Duration::from_secs(2),
+            difficulty: "medium".into(),
+            drain: Duration::from_secs(3),
+            step_timeout: Duration::from_secs(20),
+            seed: 1,
+        }
+    }
+}
+
+/// One room, set up and racing.
+struct Room {
+    conns: Vec<Ws>,
+    player_ids: Vec<String>,
+    puzzle: Grid,
+}
+
+async fn setup_room(addr: SocketAddr, r: usize, opts: &RaceOpts) -> Result<Room> {
+    let t = opts.step_timeout;
+    let mut conns = Vec::with_capacity(opts.players);
+    let mut player_ids = Vec::with_capacity(opts.players);
+    let mut code = String::new();
+    for j in 0..opts.players {
+        let mut ws = wsclient::connect(addr, "/ws", 16 * 1024).await?;
+        wsclient::recv_until(&mut ws, t, |m| {
+            matches!(m, ServerMsg::Welcome { .. }).then_some(())
+        })
+        .await
+        .context("welcome")?;
+        let name = format!("bot{r}-{j}");
+        let msg = if j == 0 {
+            ClientMsg::CreateRoom {
+                name,
+                settings: Some(SettingsRequest {
+                    difficulty: Some(opts.difficulty.clone()),
+                    max_players: Some(i64::try_from(opts.players).context("players")?),
+                    time_limit_s: Some(7200),
+                    max_mistakes: Some(0),
+                    penalty_s: Some(0),
+                    public: Some(false),
+                }),
+            }
+        } else {
+            ClientMsg::JoinRoom {
+                room: code.clone(),
+                name,
+            }
+        };
+        wsclient::send(&mut ws, &msg).await?;
+        let (room, pid) = wsclient::recv_until(&mut ws, t, |m| match m {
+            ServerMsg::RoomJoined { room, you, .. } => Some((room, you.player_id)),
+            _ => None,
+        })
+        .await
+        .with_context(|| format!("room {r}: player {j} joins"))?;
+        if j == 0 {
+            code = room;
+        }
+        player_ids.push(pid.context("a player has a player_id")?);
+        conns.push(ws);
+    }
+    wsclient::send(&mut conns[0], &ClientMsg::StartRace).await?;
+    let mut puzzle = None;
+    for ws in &mut conns {
+        let p = wsclient::recv_until(ws, t, |m| match m {
+            ServerMsg::RaceStarted { puzzle, .. } => Some(puzzle),
+            _ => None,
+        })
+        .await
+        .with_context(|| format!("room {r}: race start"))?;
+        if puzzle.get_or_insert_with(|| p.clone()) != &p {
+            bail!("room {r}: players got different puzzles");
+        }
+    }
+    let puzzle = puzzle.context("a room has players")?;
+    let puzzle = Grid::parse(&puzzle).with_context(|| format!("room {r}: puzzle {puzzle}"))?;
+    Ok(Room {
+        conns,
+        player_ids,
+        puzzle,
+    })
+}
+
+/// What a bot's stream means to the tracker.
+fn parse(text: &str, ids: &HashMap<String, usize>) -> Event {
+    match serde_json::from_str::<ServerMsg>(text) {
+        Ok(ServerMsg::Placement {
+            id: Some(MsgId::Number(id)),
+            accepted,
+            reason,
+            ..
+        }) => {
+            let mistake = matches!(reason, Some(PlaceReason::Wrong | PlaceReason::Conflict));
+            match id.as_u64() {
+                // `given` or `filled` means the bot's own board went wrong.
+                Some(id) if accepted || mistake => Event::Reply {
+                    id,
+                    accepted,
+                    mistake,
+                },
+                _ => Event::Error,
+            }
+        }
+        Ok(ServerMsg::Progress(p)) => match ids.get(&p.player_id) {
+            Some(&from) => Event::Copy {
+                from,
+                seq: u64::from(p.filled) + u64::from(p.mistakes),
+            },
+            None => Event::Error,
+        },
+        Ok(ServerMsg::Placement { .. } | ServerMsg::Error { .. }) | Err(_) => Event::Error,
+        Ok(_) => Event::Other,
+    }
+}
+
+/// Runs the race load against the server at `addr` (pid `pid`, if known, for its CPU time).
+pub async fn run(addr: SocketAddr, pid: Option<u32>, opts: &RaceOpts) -> Result<RunReport> {
+    let rooms = try_join_all((0..opts.rooms).map(|r| setup_room(addr, r, opts))).await?;
+    let n = opts.rooms * opts.players;
+    let t0 = Instant::now() + Duration::from_millis(200);
+    let schedule = Schedule::new(t0, opts.rate, n, opts.duration);
+    let deadline = schedule.end + opts.drain;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(opts.seed);
+
+    let mut launched = Launched::default();
+    for (r, room) in rooms.into_iter().enumerate() {
+        // Without a unique solution (never, from this server), bots make clashing moves only.
+        let solution = shared::engine::solver::solve_unique(&room.puzzle).ok();
+        let offsets = (0..opts.players)
+            .map(|j| schedule.offset(r * opts.players + j, n))
+            .collect();
+        let group = Arc::new(Group::new(schedule, offsets));
+        launched.groups.push(Arc::clone(&group));
+        let ids: Arc<HashMap<String, usize>> = Arc::new(
+            room.player_ids
+                .iter()
+                .enumerate()
+                .map(|(j, id)| (id.clone(), j))
+                .collect(),
+        );
+        for (j, ws) in room.conns.into_iter().enumerate() {
+            let plan = Plan::new(&room.puzzle, solution.as_ref(), &mut rng)
+                .with_context(|| format!("room {r}: no placement can be made"))?;
+            let ids = Arc::clone(&ids);
+            launched.start(
+                ws,
+                &group,
+                j,
+                deadline,
+                move |k| {
+                    let (cell, digit) = plan.placement(k);
+                    format!(r#"{{"type":"place","cell":{cell},"digit":{digit},"id":{k}}}"#)
+                },
+                move |text| parse(text, &ids),
+            );
+        }
+    }
+    // Leave politely: the races end (everyone left) and their results are stored.
+    launched.measure(t0, pid, true).await
+}
