@@ -208,7 +208,7 @@ pub struct Step {
 }
 
 impl Step {
-    fn empty() -> Step {
+    pub(crate) fn empty() -> Step {
         Step {
             technique: Technique::NakedSingle,
             cells: Vec::new(),
@@ -480,21 +480,11 @@ fn run_with(puzzle: &Grid, max: Level, record: bool, mut memo: Memo) -> Outcome 
         return out;
     }
     'solve: while !s.is_solved() {
-        // Singles inline and without a step record when none is kept: the common case.
-        if !record {
-            let singles = s.single_cells();
-            if singles != 0 {
-                let c = singles.trailing_zeros() as usize;
-                let d = s.cand[c].trailing_zeros() as usize;
-                s.place(c, d);
-                out.score += Technique::NakedSingle.weight();
-                continue;
-            }
-            if let Some((c, d)) = singles::find_hidden_single(&s) {
-                s.place(c, d);
-                out.score += Technique::HiddenSingle.weight();
-                continue;
-            }
+        // Singles by whole waves, outside the ladder: the common case.
+        let steps = if record { Some(&mut out.steps) } else { None };
+        if let Some((t, n)) = singles::wave(&mut s, steps) {
+            out.score += t.weight() * n;
+            continue;
         }
         memo.invalidate(&mut s);
         let mut places = None;
@@ -503,7 +493,7 @@ fn run_with(puzzle: &Grid, max: Level, record: bool, mut memo: Memo) -> Outcome 
                 out.level = next_level(max);
                 return out;
             }
-            if !record && t.level() == Level::Easy {
+            if t.level() == Level::Easy {
                 continue;
             }
             if find(t, &s, &mut step, &mut memo, &mut places) {
