@@ -66,3 +66,39 @@ pub(crate) fn fish(
     }
     false
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::check_step;
+    use super::super::Technique;
+
+    // Each puzzle is the one of the shared sets (qqwing, top1465) that needs the fewest
+    // steps above singles while using the technique.
+
+    #[test]
+    fn x_wing() {
+        check_step(
+            "7......6.12..........28.31..4.6..8..9.5..42............5..4........75....7.3..4.8",
+            Technique::XWing,
+            "x-wing: 8 in r6c1,r6c6,r7c1,r7c6 => r6c2 <> 8, r6c3 <> 8, r6c4 <> 8, r7c3 <> 8, r7c4 <> 8",
+        );
+    }
+
+    #[test]
+    fn swordfish() {
+        check_step(
+            "5..7.........3..7...8..5..36..1..4...8..2..9...9..8..1...4..3...6..9..4...2..6..9",
+            Technique::Swordfish,
+            "swordfish: 4 in r3c1,r3c2,r3c5,r6c1,r6c2,r6c5,r9c1,r9c2 => r1c2 <> 4, r1c5 <> 4, r2c1 <> 4, r2c2 <> 4, r5c1 <> 4",
+        );
+    }
+
+    #[test]
+    fn jellyfish() {
+        check_step(
+            "...27...98...........4.8..132...69.......9.3.7..1....2..........948....6.789...2.",
+            Technique::Jellyfish,
+            "jellyfish: 5 in r3c2,r3c7,r3c8,r6c2,r6c7,r6c8,r7c2,r7c5,r9c5,r9c7 => r1c2 <> 5, r1c8 <> 5, r2c2 <> 5, r2c7 <> 5, r2c8 <> 5, r4c8 <> 5, r5c2 <> 5, r5c7 <> 5, r8c7 <> 5, r8c8 <> 5",
+        );
+    }
+}

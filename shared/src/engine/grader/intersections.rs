@@ -97,3 +97,30 @@ pub(crate) fn claiming(
     }
     false
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::check_step;
+    use super::super::Technique;
+
+    // Each puzzle is the one of the shared sets (qqwing, top1465) that needs the fewest
+    // steps above singles while using the technique.
+
+    #[test]
+    fn pointing_clears_the_rest_of_the_line() {
+        check_step(
+            "...3.7...6.5..9....9...8.1....85.....597....62.....7..163.......8.6.2.5........7.",
+            Technique::Pointing,
+            "pointing: 2 in r3c7,r3c9 => r3c3 <> 2",
+        );
+    }
+
+    #[test]
+    fn claiming_clears_the_rest_of_the_box() {
+        check_step(
+            ".....3.8.3...5..67..68.7.9...9.82.36.6.......81.....7...79...1......6.........2.8",
+            Technique::Claiming,
+            "claiming: 5 in r7c1,r7c2 => r8c1 <> 5, r9c3 <> 5",
+        );
+    }
+}

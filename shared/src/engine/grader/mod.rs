@@ -199,7 +199,7 @@ pub struct Step {
     pub technique: Technique,
     /// The cells forming the pattern (for chains: the chain's cells in order).
     pub cells: Vec<Cell>,
-    /// The digits of the pattern.
+    /// The digits of the pattern (for an AIC: each chain node's digit, parallel to `cells`).
     pub digits: Vec<Digit>,
     /// Digits this step places.
     pub placements: Vec<(Cell, Digit)>,
@@ -261,18 +261,35 @@ fn write_list<T: fmt::Display>(f: &mut fmt::Formatter<'_>, items: &[T]) -> fmt::
 }
 
 impl fmt::Display for Step {
-    /// `hidden single: r3c4 = 7`, or `x-wing: 4 in r2c3,r2c7,r5c3,r5c7 => r7c3 <> 4, r8c7 <> 4`.
+    /// `hidden single: r3c4 = 7`; `x-wing: 4 in r2c3,r2c7,r5c3,r5c7 => r7c3 <> 4, r8c7 <> 4`;
+    /// chains with their links (`=` strong, `-` weak): `x-chain: 1 in r3c2=r3c4-r1c6=r1c9 =>
+    /// ...`, `aic: r1c3(5)=r2c3(5)-r2c3(4)=r6c3(4) => ...`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: ", self.technique.name())?;
-        let single = matches!(
-            self.technique,
-            Technique::NakedSingle | Technique::HiddenSingle
-        );
-        if !single {
-            write_list(f, &self.digits)?;
-            f.write_str(" in ")?;
-            write_list(f, &self.cells)?;
-            f.write_str(" => ")?;
+        match self.technique {
+            Technique::NakedSingle | Technique::HiddenSingle => {}
+            Technique::XChain | Technique::Aic => {
+                if self.technique == Technique::XChain {
+                    write_list(f, &self.digits)?;
+                    f.write_str(" in ")?;
+                }
+                for (i, c) in self.cells.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(if i % 2 == 1 { "=" } else { "-" })?;
+                    }
+                    write!(f, "{c}")?;
+                    if let (Technique::Aic, Some(d)) = (self.technique, self.digits.get(i)) {
+                        write!(f, "({d})")?;
+                    }
+                }
+                f.write_str(" => ")?;
+            }
+            _ => {
+                write_list(f, &self.digits)?;
+                f.write_str(" in ")?;
+                write_list(f, &self.cells)?;
+                f.write_str(" => ")?;
+            }
         }
         let mut first = true;
         for (c, d) in &self.placements {
@@ -548,6 +565,19 @@ mod tests {
             assert_eq!(with.steps, without.steps, "{line}");
             assert_eq!((with.level, with.score), (without.level, without.score));
         }
+    }
+
+    #[test]
+    fn ladder_goes_by_weight_and_level() {
+        let order = Technique::ORDER;
+        for w in order.windows(2) {
+            assert!(w[0].weight() <= w[1].weight(), "{} before {}", w[0], w[1]);
+            assert!(w[0].level() <= w[1].level(), "{} before {}", w[0], w[1]);
+        }
+        let mut seen: Vec<Technique> = order.to_vec();
+        seen.sort();
+        seen.dedup();
+        assert_eq!(seen.len(), order.len());
     }
 
     #[test]

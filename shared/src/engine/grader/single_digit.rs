@@ -185,3 +185,39 @@ pub(crate) fn simple_colouring(s: &State, step: &mut Step, clean: &mut u32) -> b
     }
     false
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::check_step;
+    use super::super::Technique;
+
+    // Each puzzle is the one of the shared sets (qqwing, top1465) that needs the fewest
+    // steps above singles while using the technique.
+
+    #[test]
+    fn skyscraper() {
+        check_step(
+            "..7.5.......2.3.....26..5.3..17.4.2.....65..76.4........69.2.1.....3...4..547.2..",
+            Technique::Skyscraper,
+            "skyscraper: 8 in r8c3,r2c3,r2c9,r9c9 => r8c7 <> 8, r8c8 <> 8, r9c1 <> 8, r9c2 <> 8",
+        );
+    }
+
+    #[test]
+    fn two_string_kite() {
+        check_step(
+            "5..2..3......8..9...2..4..66..1..9...1.....4...7..3..87..3..4...9..7..2...5..6..9",
+            Technique::TwoStringKite,
+            "2-string kite: 9 in r3c4,r3c1,r1c3,r5c3 => r5c4 <> 9",
+        );
+    }
+
+    #[test]
+    fn simple_colouring() {
+        check_step(
+            "..4.2...5.7...1..615..68.79..917.2.....4.9...51...........52...8..........7...9..",
+            Technique::SimpleColouring,
+            "simple colouring: 3 in r2c3,r2c7,r4c9,r5c5,r5c8,r6c3,r6c5,r9c9 => r1c8 <> 3, r7c7 <> 3, r8c7 <> 3",
+        );
+    }
+}

@@ -132,3 +132,66 @@ pub(crate) fn hidden(
     }
     false
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::check_step;
+    use super::super::Technique;
+
+    // Each puzzle is the one of the shared sets (qqwing, top1465) that needs the fewest
+    // steps above singles while using the technique.
+
+    #[test]
+    fn naked_pair() {
+        check_step(
+            ".4..863...1......8....3.......4..681...........5....2...9.2..14.51.6..9..24.....5",
+            Technique::NakedPair,
+            "naked pair: 7,9 in r6c5,r6c9 => r6c2 <> 7, r6c4 <> 7, r6c6 <> 7, r6c2 <> 9, r6c4 <> 9, r6c6 <> 9",
+        );
+    }
+
+    #[test]
+    fn hidden_pair() {
+        check_step(
+            "87.....4..54.....21..2......2...97.8961.8...4....6.3..7.....15..9..1.......5.....",
+            Technique::HiddenPair,
+            "hidden pair: 1,5 in r1c6,r1c9 => r1c6 <> 3, r1c9 <> 3, r1c6 <> 6, r1c9 <> 6, r1c9 <> 9",
+        );
+    }
+
+    #[test]
+    fn naked_triple() {
+        check_step(
+            "..3.8.95.8...9.......7.3..1.3.....46..8.4..2.7....25....26.4......9..3..59.......",
+            Technique::NakedTriple,
+            "naked triple: 1,7,8 in r4c7,r5c7,r7c7 => r9c7 <> 1, r2c7 <> 7, r9c7 <> 7, r3c7 <> 8, r9c7 <> 8",
+        );
+    }
+
+    #[test]
+    fn hidden_triple() {
+        check_step(
+            "3.2.8...6....9.7.8.5.....2.78..4...9..4.......1...2...1...7.....4...637.5..4...9.",
+            Technique::HiddenTriple,
+            "hidden triple: 7,8,9 in r5c4,r5c6,r6c4 => r5c4 <> 1, r5c6 <> 1, r5c4 <> 3, r5c6 <> 3, r6c4 <> 3, r5c4 <> 5, r5c6 <> 5, r6c4 <> 5, r5c4 <> 6, r6c4 <> 6",
+        );
+    }
+
+    #[test]
+    fn naked_quad() {
+        check_step(
+            ".5.69.28.16.8..9..92.....14.....3......1.6......95............9..3...1....524.83.",
+            Technique::NakedQuad,
+            "naked quad: 1,2,6,9 in r4c1,r4c3,r5c3,r6c3 => r6c1 <> 6",
+        );
+    }
+
+    #[test]
+    fn hidden_quad() {
+        check_step(
+            ".237.8...9.....3.8...5.3...............127..6.52....8..69......278..9........21..",
+            Technique::HiddenQuad,
+            "hidden quad: 2,3,4,7 in r4c1,r4c7,r4c8,r4c9 => r4c1 <> 6, r4c7 <> 9, r4c8 <> 9, r4c9 <> 9",
+        );
+    }
+}

@@ -121,3 +121,39 @@ pub(crate) fn w_wing(s: &State, step: &mut Step) -> bool {
     }
     false
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::check_step;
+    use super::super::Technique;
+
+    // Each puzzle is the one of the shared sets (qqwing, top1465) that needs the fewest
+    // steps above singles while using the technique.
+
+    #[test]
+    fn xy_wing() {
+        check_step(
+            "..9....5..2...8.........19.3...72..1.4185..72....4.9........4.92.7....8..5.1.....",
+            Technique::XYWing,
+            "xy-wing: 4,5,7 in r1c4,r3c6,r7c4 => r2c4 <> 5, r7c6 <> 5",
+        );
+    }
+
+    #[test]
+    fn xyz_wing() {
+        check_step(
+            "2.3.17...1.....43.85.2..........13.5....25.8.....4..1...47..52............1...6.7",
+            Technique::XYZWing,
+            "xyz-wing: 3,5,7 in r6c1,r6c2,r9c1 => r5c1 <> 3",
+        );
+    }
+
+    #[test]
+    fn w_wing() {
+        check_step(
+            ".83....9...9..7.63...5....2..81..7...31..92.............2....8.6..8.......721....",
+            Technique::WWing,
+            "w-wing: 5,6 in r4c2,r6c3,r6c7,r7c7 => r7c2 <> 5",
+        );
+    }
+}
