@@ -9,66 +9,77 @@
 //! the bits of the units it clears.
 
 use super::combos::{self, pop9};
-use super::state::{bit, Digits, State, PEER_BB};
+use super::state::{bit, Bits, Digits, State, PEER_BB, UNIT_BB};
 use super::Step;
 use crate::engine::grid::UNITS;
 
+/// Whether bitboard `m` has more than `k` bits set.
+#[inline]
+fn more_than(mut m: u128, k: usize) -> bool {
+    for _ in 0..k {
+        m &= m.wrapping_sub(1);
+    }
+    m != 0
+}
+
 /// The first naked subset of size `n` (2..=4) that removes something: units in order.
 pub(crate) fn naked(s: &State, n: usize, step: &mut Step, clean: &mut u32) -> bool {
-    for (u, unit) in UNITS.iter().enumerate() {
+    // Cells with 2..=n candidates, by a bit-sliced count over the digit bitboards.
+    let mut at_least = [0u128; 6];
+    for &p in &s.pos {
+        for k in (1..=n + 1).rev() {
+            at_least[k] |= at_least[k - 1] & p;
+        }
+        at_least[0] |= p;
+    }
+    let fit = at_least[1] & !at_least[n];
+    for (u, &ubb) in UNIT_BB.iter().enumerate() {
         if *clean & (1 << u) != 0 {
+            continue;
+        }
+        // At least n fitting cells and more than n empty cells, or nothing to find.
+        if !more_than(fit & ubb, n - 1) || !more_than(s.unsolved & ubb, n) {
+            *clean |= 1 << u;
             continue;
         }
         let mut cells = [0usize; 9];
         let mut masks = [0u16; 9];
         let mut k = 0;
-        let mut empty = 0;
-        for &c in unit {
-            let c = c as usize;
-            let cnt = pop9(s.cand[c]);
-            if cnt > 0 {
-                empty += 1;
-            }
-            if (2..=n).contains(&cnt) {
-                cells[k] = c;
-                masks[k] = s.cand[c];
-                k += 1;
-            }
+        for c in Bits(fit & ubb) {
+            cells[k] = c;
+            masks[k] = s.cand[c];
+            k += 1;
         }
-        // A subset must leave at least one other empty cell to eliminate from.
-        if k >= n && empty > n {
-            let mut try_subset = |idx: &[usize], digits: u16| {
-                let mut area = !0u128;
-                let mut pattern = 0u128;
-                for &i in idx {
-                    area &= PEER_BB[cells[i]];
-                    pattern |= bit(cells[i]);
-                }
-                let mut any = false;
-                for d in Digits(digits) {
-                    let elim = s.pos[d] & area;
-                    if elim != 0 {
-                        if !any {
-                            step.add_cells(pattern);
-                            step.add_digits(digits);
-                            any = true;
-                        }
-                        step.eliminate_all(elim, d);
-                    }
-                }
-                any
-            };
-            let found = if n == 2 {
-                // Pairs: two equal two-candidate cells, in the order `combos::find` gives.
-                (0..k).any(|i| {
-                    (i + 1..k).any(|j| masks[i] == masks[j] && try_subset(&[i, j], masks[i]))
-                })
-            } else {
-                combos::find(&masks[..k], n, &mut try_subset)
-            };
-            if found {
-                return true;
+        let mut try_subset = |idx: &[usize], digits: u16| {
+            let mut area = !0u128;
+            let mut pattern = 0u128;
+            for &i in idx {
+                area &= PEER_BB[cells[i]];
+                pattern |= bit(cells[i]);
             }
+            let mut any = false;
+            for d in Digits(digits) {
+                let elim = s.pos[d] & area;
+                if elim != 0 {
+                    if !any {
+                        step.add_cells(pattern);
+                        step.add_digits(digits);
+                        any = true;
+                    }
+                    step.eliminate_all(elim, d);
+                }
+            }
+            any
+        };
+        let found = if n == 2 {
+            // Pairs: two equal two-candidate cells, in the order `combos::find` gives.
+            (0..k)
+                .any(|i| (i + 1..k).any(|j| masks[i] == masks[j] && try_subset(&[i, j], masks[i])))
+        } else {
+            combos::find(&masks[..k], n, &mut try_subset)
+        };
+        if found {
+            return true;
         }
         *clean |= 1 << u;
     }
