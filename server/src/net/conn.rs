@@ -24,7 +24,7 @@ use super::rate::{RateLimiter, Verdict};
 use super::{close, ConnHandle};
 use crate::metrics::Metrics;
 use crate::room::race::check_name;
-use crate::room::{RoomCmd, RoomHandle, RoomMsg};
+use crate::room::{JoinReply, RoomCmd, RoomHandle, RoomMsg};
 use crate::Server;
 
 type Ws = WebSocketStream<TcpStream>;
@@ -357,14 +357,19 @@ impl Reader {
         &mut self,
         room: RoomHandle,
         generation: u64,
-        answer: oneshot::Receiver<bool>,
+        answer: oneshot::Receiver<JoinReply>,
     ) -> bool {
         match answer.await {
-            Ok(true) => {
+            Ok(Some(player_id)) => {
+                let span = tracing::Span::current();
+                span.record("room", &*room.code);
+                if let Some(pid) = &player_id {
+                    span.record("player_id", pid.as_str());
+                }
                 self.link = Some(Link { room, generation });
                 true
             }
-            Ok(false) => false,
+            Ok(None) => false,
             Err(_) => {
                 self.error(ErrorCode::UnknownRoom, "the room has closed");
                 false

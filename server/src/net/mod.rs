@@ -192,7 +192,13 @@ async fn serve_socket(server: Arc<Server>, stream: TcpStream, peer: SocketAddr) 
     match route {
         http::Route::Ws => {
             let id = server.next_conn.fetch_add(1, Relaxed);
-            let span = tracing::info_span!("conn", conn_id = id, peer = %peer);
+            let span = tracing::info_span!(
+                "conn",
+                conn_id = id,
+                peer = %peer,
+                room = tracing::field::Empty,
+                player_id = tracing::field::Empty
+            );
             conn::serve(server, stream, peer, id).instrument(span).await;
         }
         http::Route::Healthz => {

@@ -56,6 +56,10 @@ pub enum RoomMsg {
     Chat(String),
 }
 
+/// A room's answer to a join, create or resume: `None` when refused (the error went to the
+/// connection), else the seat's player id (`None` for a spectator).
+pub type JoinReply = Option<Option<String>>;
+
 /// What a room task receives.
 #[derive(Debug)]
 pub enum RoomCmd {
@@ -67,8 +71,8 @@ pub enum RoomCmd {
         name: Option<String>,
         /// Player or spectator.
         role: Role,
-        /// Joined or not (the error went to the connection).
-        reply: oneshot::Sender<bool>,
+        /// Joined or not.
+        reply: oneshot::Sender<JoinReply>,
     },
     /// Take back a held seat.
     Resume {
@@ -77,7 +81,7 @@ pub enum RoomCmd {
         /// The seat's token.
         token: String,
         /// Resumed or not.
-        reply: oneshot::Sender<bool>,
+        reply: oneshot::Sender<JoinReply>,
     },
     /// Leave on purpose.
     Leave {
@@ -121,6 +125,8 @@ pub struct RoomInfo {
 /// A way to reach a room task.
 #[derive(Clone, Debug)]
 pub struct RoomHandle {
+    /// The room code.
+    pub code: Arc<str>,
     /// Commands to the room.
     pub tx: mpsc::Sender<RoomCmd>,
     /// Summary for `list_rooms` (a std mutex: held only for a copy, never across an await).
@@ -171,7 +177,7 @@ impl Server {
         settings: Settings,
         creator: ConnHandle,
         name: String,
-    ) -> Result<(RoomHandle, oneshot::Receiver<bool>), CreateError> {
+    ) -> Result<(RoomHandle, oneshot::Receiver<JoinReply>), CreateError> {
         if self.rooms.len() >= self.config.limits.max_rooms {
             return Err(CreateError(
                 ErrorCode::ServerFull,
@@ -209,6 +215,7 @@ impl Server {
                 reply,
             });
             let handle = RoomHandle {
+                code: Arc::from(code.as_str()),
                 tx,
                 info: info.clone(),
             };

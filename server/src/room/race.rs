@@ -318,6 +318,14 @@ impl Room {
         self.member(conn).is_some()
     }
 
+    /// The player id of the seat `conn` holds, if any.
+    pub fn player_id_of(&self, conn: ConnId) -> Option<&str> {
+        self.seats
+            .iter()
+            .find(|s| s.conn == Some(conn))
+            .map(|s| s.player_id.as_str())
+    }
+
     /// The next moment [`Room::tick`] has something to do.
     pub fn next_deadline(&self) -> Option<Instant> {
         let mut next: Option<Instant> = None;

@@ -14,7 +14,7 @@ use tokio::time::Instant;
 use tracing::Instrument;
 
 use super::race::{ConnId, Effect, Room, RoomOpts};
-use super::{RoomCmd, RoomInfo, RoomMsg};
+use super::{JoinReply, RoomCmd, RoomInfo, RoomMsg};
 use crate::net::{encode, ConnHandle};
 use crate::Server;
 
@@ -38,6 +38,11 @@ pub(crate) fn spawn(
     tracker.spawn(run(server, room, rx, tx, info, ip).instrument(span));
 }
 
+enum Reply {
+    Join(oneshot::Sender<JoinReply>, JoinReply),
+    Leave(oneshot::Sender<bool>, bool),
+}
+
 struct Task {
     server: Arc<Server>,
     room: Room,
@@ -45,7 +50,7 @@ struct Task {
     tx: mpsc::WeakSender<RoomCmd>,
     /// Answers to send once the command's effects are queued, so that the connection's own
     /// later output (a pong, an error) never overtakes them.
-    replies: Vec<(oneshot::Sender<bool>, bool)>,
+    replies: Vec<Reply>,
     /// Connections that failed to join: forgotten once their error is queued.
     forget: Vec<ConnId>,
 }
@@ -133,7 +138,7 @@ impl Task {
             }
             RoomCmd::Leave { conn, reply } => {
                 let ok = self.room.leave(conn, now);
-                self.replies.push((reply, ok));
+                self.replies.push(Reply::Leave(reply, ok));
             }
             RoomCmd::Dropped { conn } => {
                 self.room.dropped(conn, now);
@@ -150,11 +155,14 @@ impl Task {
         }
     }
 
-    fn joined(&mut self, id: ConnId, ok: bool, reply: oneshot::Sender<bool>) {
-        if !ok {
+    fn joined(&mut self, id: ConnId, ok: bool, reply: oneshot::Sender<JoinReply>) {
+        let answer = if ok {
+            Some(self.room.player_id_of(id).map(str::to_owned))
+        } else {
             self.forget.push(id);
-        }
-        self.replies.push((reply, ok));
+            None
+        };
+        self.replies.push(Reply::Join(reply, answer));
     }
 
     fn deliver(&self, to: &[ConnId], msg: &ServerMsg) {
@@ -183,8 +191,15 @@ impl Task {
                 self.conns.remove(&id);
             }
         }
-        for (reply, ok) in self.replies.drain(..) {
-            let _ = reply.send(ok);
+        for reply in self.replies.drain(..) {
+            match reply {
+                Reply::Join(tx, answer) => {
+                    let _ = tx.send(answer);
+                }
+                Reply::Leave(tx, ok) => {
+                    let _ = tx.send(ok);
+                }
+            }
         }
     }
 
