@@ -191,3 +191,26 @@ impl Pool {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shared::engine::solver;
+
+    #[tokio::test]
+    async fn deals_puzzles_with_their_solution_under_fresh_transforms() {
+        let stop = CancellationToken::new();
+        let pool = Pool::start(1, false, stop.clone());
+        assert!(
+            pool.try_take(Difficulty::Easy).is_none(),
+            "nothing generated unasked"
+        );
+        let a = pool.take(Difficulty::Easy).await;
+        let b = pool.take(Difficulty::Easy).await;
+        for d in [a, b] {
+            assert_eq!(solver::solve_unique(&d.puzzle), Ok(d.solution));
+        }
+        assert_ne!(a.puzzle, b.puzzle, "each deal is transformed afresh");
+        stop.cancel();
+    }
+}
