@@ -6,6 +6,7 @@
 //! resumes like any client), pausing `pace` (±50 %) between placements and re-sending a
 //! placement after `rate_limited`.
 
+use std::future::Future;
 use std::time::Duration;
 
 use rand::rngs::StdRng;
@@ -457,9 +458,15 @@ fn place(id: u64, cell: Cell, digit: Digit) -> ClientMsg {
     }
 }
 
-/// Run one bot against the server at `url` until it has played `config.races` races (then it
-/// sends `leave`), the room closes, or the connection is lost for good.
-pub async fn run(url: &str, config: BotConfig, role: BotRole) -> Result<BotReport, BotError> {
+/// Run one bot against the server at `url` until it has played `config.races` races, or
+/// `shutdown` completes (then it sends `leave`), or the room closes, or the connection is lost
+/// for good.
+pub async fn run(
+    url: &str,
+    config: BotConfig,
+    role: BotRole,
+    shutdown: impl Future<Output = ()>,
+) -> Result<BotReport, BotError> {
     let name = config.name.clone();
     let (intent, start_at) = match role {
         BotRole::Join { room } => (Intent::Join { room, name }, None),
@@ -468,6 +475,8 @@ pub async fn run(url: &str, config: BotConfig, role: BotRole) -> Result<BotRepor
     let (session, mut events) = net::connect(url.to_owned(), intent);
     let mut brain = Brain::new(config, start_at);
     let mut wake_at: Option<Instant> = None;
+    tokio::pin!(shutdown);
+    let mut stopping = false;
     loop {
         let sleep = async {
             match wake_at {
@@ -497,12 +506,13 @@ pub async fn run(url: &str, config: BotConfig, role: BotRole) -> Result<BotRepor
                     session.send(m);
                 }
             }
+            _ = &mut shutdown, if !stopping => stopping = true,
         }
         if let Some(e) = brain.take_error() {
             session.send(ClientMsg::Leave);
             return Err(e);
         }
-        if brain.done() {
+        if brain.done() || stopping {
             session.send(ClientMsg::Leave);
             // Wait for the socket to close after the leave, so the server sees a clean quit.
             let _ = tokio::time::timeout(Duration::from_secs(2), async {
