@@ -1,9 +1,11 @@
 //! `sudoku-race`: the terminal client and engine tools.
 
+mod cmd;
 mod tools;
 
 use std::process::ExitCode;
 
+use anyhow::Context;
 use clap::{Parser, Subcommand};
 
 /// Multiplayer real-time Sudoku races in the terminal, and the engine tools.
@@ -17,8 +19,20 @@ struct Cli {
 /// What to do.
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Join a friend's room and race.
+    Join(cmd::JoinArgs),
+    /// Watch a room's races.
+    Spectate(cmd::SpectateArgs),
+    /// List the public rooms waiting for players, then exit.
+    Rooms(cmd::RoomsArgs),
+    /// Join a room as a computer player that solves at a human-like pace (no screen).
+    Bot(cmd::BotArgs),
     /// Solve puzzles: one line per puzzle, the solution or `none` or `multiple`.
     Solve(tools::SolveArgs),
+    /// Generate fresh puzzles with exactly one solution at a difficulty.
+    Generate(tools::GenerateArgs),
+    /// Grade puzzles by the techniques a human needs: `LEVEL SCORE` per puzzle.
+    Grade(tools::GradeArgs),
 }
 
 fn main() -> ExitCode {
@@ -31,9 +45,20 @@ fn main() -> ExitCode {
     }
 }
 
+/// The async runtime for the network commands.
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Runtime::new().context("cannot start the async runtime")
+}
+
 fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
     match cli.command {
+        Command::Join(a) => cmd::join(&runtime()?, a),
+        Command::Spectate(a) => cmd::spectate(&runtime()?, a),
+        Command::Rooms(a) => cmd::rooms(&runtime()?, a),
+        Command::Bot(a) => cmd::bot(&runtime()?, a),
         Command::Solve(args) => tools::solve(&args),
+        Command::Generate(args) => tools::generate(&args),
+        Command::Grade(args) => tools::grade(&args),
     }
 }

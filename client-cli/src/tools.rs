@@ -1,4 +1,4 @@
-//! The engine tools: `solve` (then `generate` and `grade`).
+//! The engine tools: `solve`, `generate` and `grade`.
 //!
 //! Puzzles are read one per line from a file or stdin; blank lines and lines starting with `#`
 //! are skipped. Output is one line per puzzle on stdout. A malformed line gets a message on
@@ -10,13 +10,42 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Args;
-use shared::engine::{solver, Grid};
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use shared::engine::{generator, grader, solver, Difficulty, Grid};
 
 /// Arguments of `sudoku-race solve`.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
     /// File with one puzzle per line (stdin when absent).
     pub file: Option<PathBuf>,
+}
+
+/// Arguments of `sudoku-race generate`.
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// easy, medium, hard or expert.
+    #[arg(long, short)]
+    pub difficulty: Difficulty,
+    /// How many puzzles to print.
+    #[arg(long, short = 'n', default_value_t = 1)]
+    pub count: u64,
+    /// Seed for a reproducible run (random when absent).
+    #[arg(long, short)]
+    pub seed: Option<u64>,
+    /// Lay the clues out symmetrically (180-degree rotation).
+    #[arg(long)]
+    pub symmetric: bool,
+}
+
+/// Arguments of `sudoku-race grade`.
+#[derive(Debug, Args)]
+pub struct GradeArgs {
+    /// File with one puzzle per line (stdin when absent).
+    pub file: Option<PathBuf>,
+    /// Print the steps of the human solution after each grade.
+    #[arg(long)]
+    pub explain: bool,
 }
 
 /// The whole input: the file, or stdin.
@@ -69,6 +98,40 @@ pub fn solve(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         Ok(solution) => writeln!(out, "{solution}"),
         Err(solver::SolveError::NoSolution) => writeln!(out, "none"),
         Err(solver::SolveError::Multiple) => writeln!(out, "multiple"),
+    })?;
+    out.flush().context("cannot write output")?;
+    Ok(code)
+}
+
+/// `sudoku-race generate`.
+pub fn generate(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
+    let seed = args.seed.unwrap_or_else(|| rand::thread_rng().gen());
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut out = BufWriter::new(io::stdout().lock());
+    for _ in 0..args.count {
+        let generated = generator::generate(&mut rng, args.difficulty, args.symmetric);
+        writeln!(out, "{}", generated.puzzle).context("cannot write output")?;
+    }
+    out.flush().context("cannot write output")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `sudoku-race grade`.
+pub fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
+    let text = read_input(args.file.as_ref())?;
+    let mut out = BufWriter::new(io::stdout().lock());
+    let code = for_each_puzzle(&text, |grid| {
+        if solver::count_solutions(grid, 2) != 1 {
+            return writeln!(out, "invalid");
+        }
+        let grading = grader::grade(grid);
+        writeln!(out, "{} {}", grading.level, grading.score)?;
+        if args.explain {
+            for (n, step) in grading.steps.iter().enumerate() {
+                writeln!(out, "  {:>3}. {step}", n + 1)?;
+            }
+        }
+        Ok(())
     })?;
     out.flush().context("cannot write output")?;
     Ok(code)

@@ -3,6 +3,8 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
+use shared::engine::{grader, solver, Grid};
+
 const PUZZLE: &str =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 const SOLUTION: &str =
@@ -80,4 +82,78 @@ fn solve_reads_a_file() {
     let out = run(&["solve", "/nonexistent/puzzles.txt"], "");
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read /nonexistent/puzzles.txt"));
+}
+
+/// The puzzle lines `generate ARGS` prints, checked to be unique.
+fn generated(args: &[&str]) -> Vec<Grid> {
+    let out = run(args, "");
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| Grid::parse(l).expect("generate prints grid lines"))
+        .inspect(|p| assert_eq!(solver::count_solutions(p, 2), 1, "{p}"))
+        .collect()
+}
+
+#[test]
+fn generate_prints_fresh_reproducible_puzzles_at_the_level() {
+    for level in ["easy", "medium", "hard", "expert"] {
+        let args = [
+            "generate",
+            "--difficulty",
+            level,
+            "--count",
+            "3",
+            "--seed",
+            "7",
+        ];
+        let puzzles = generated(&args);
+        assert_eq!(puzzles.len(), 3);
+        assert!(puzzles[0] != puzzles[1] && puzzles[1] != puzzles[2] && puzzles[0] != puzzles[2]);
+        assert_eq!(generated(&args), puzzles, "same seed, same puzzles");
+        for p in &puzzles {
+            assert_eq!(grader::grade(p).level.as_str(), level, "{p}");
+        }
+    }
+    let symmetric = generated(&["generate", "-d", "hard", "--symmetric", "--seed", "1"]);
+    let b = symmetric[0].as_bytes();
+    assert!((0..81).all(|c| (b[c] == 0) == (b[80 - c] == 0)));
+    assert_eq!(generated(&["generate", "-d", "easy"]).len(), 1);
+}
+
+#[test]
+fn generate_refuses_an_unknown_difficulty() {
+    let out = run(&["generate", "--difficulty", "extreme"], "");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown difficulty"));
+}
+
+#[test]
+fn grade_prints_level_and_score_or_invalid() {
+    let easy = Grid::parse(PUZZLE).expect("parses");
+    let expected = grader::grade(&easy);
+    assert_eq!(expected.level.as_str(), "easy");
+    let input = format!("{PUZZLE}\n# skipped\n{}\nbad\n", ".".repeat(81));
+    check(
+        &["grade"],
+        &input,
+        &format!("easy {}\ninvalid\n", expected.score),
+        "line 4: expected 81 characters, found 3\n",
+        false,
+    );
+    let out = run(&["grade", "--explain"], PUZZLE);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some(format!("easy {}", expected.score).as_str())
+    );
+    let steps: Vec<&str> = lines.collect();
+    assert_eq!(steps.len(), expected.steps.len());
+    assert!(steps[0].trim_start().starts_with("1. "), "{}", steps[0]);
 }

@@ -1,15 +1,21 @@
 //! Engine benchmarks: a bench binary that prints a table (run with
-//! `cargo bench -p sudoku-race-shared --bench engine`).
+//! `cargo bench -p sudoku-race-shared --bench engine [FILTER]`; the filter picks rows by name,
+//! e.g. `top1465` or `generate`).
 //!
-//! Reads the puzzle sets from `../shared/data` (the handbook folder beside the repository),
-//! resolved from `CARGO_MANIFEST_DIR`, or from `$SUDOKU_DATA` when set. Each figure is the median
-//! of several runs; every run parses the lines and checks uniqueness, like a whole process would.
+//! - `solve`: every puzzle of a set parsed and counted up to 2 solutions (uniqueness checked),
+//!   one core; the sets are read from `../shared/data` (the handbook folder beside the
+//!   repository), resolved from `CARGO_MANIFEST_DIR`, or from `$SUDOKU_DATA` when set.
+//! - `generate`: fresh graded puzzles per second per level, plain and symmetric.
+//!
+//! Each figure is the median of several runs. (The grader has its own bench: `--bench grade`.)
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
 use shared::engine::grid::Grid;
-use shared::engine::solver;
+use shared::engine::{generator, solver, Difficulty};
 
 /// Where the puzzle sets live.
 fn data_dir() -> PathBuf {
@@ -68,6 +74,26 @@ fn bench_solve(name: &str, expect: usize, runs: usize) {
     );
 }
 
+fn bench_generate(difficulty: Difficulty, symmetric: bool, count: usize, runs: usize) {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(2026);
+    let mut clues = 0;
+    let t = median_time(runs, || {
+        clues = 0;
+        for _ in 0..count {
+            clues += generator::generate(&mut rng, difficulty, symmetric)
+                .puzzle
+                .n_filled();
+        }
+    });
+    let rate = count as f64 / t.as_secs_f64();
+    let name = format!("{difficulty}{}", if symmetric { " symmetric" } else { "" });
+    println!(
+        "generate {name:<25} {count:>7} puzzles {rate:>10.0} /s  {:>8.2} us/puzzle  clues={:.1}",
+        1e6 / rate,
+        clues as f64 / count as f64
+    );
+}
+
 fn main() {
     let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
     let want = |name: &str| filter.as_deref().is_none_or(|f| name.contains(f));
@@ -81,6 +107,18 @@ fn main() {
     ] {
         if want(set) {
             bench_solve(set, expect, runs);
+        }
+    }
+    for (difficulty, count) in [
+        (Difficulty::Easy, 4000),
+        (Difficulty::Medium, 2000),
+        (Difficulty::Hard, 1000),
+        (Difficulty::Expert, 500),
+    ] {
+        for symmetric in [false, true] {
+            if want(&format!("generate {difficulty}")) {
+                bench_generate(difficulty, symmetric, count, 5);
+            }
         }
     }
 }

@@ -6,9 +6,10 @@ use std::path::PathBuf;
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use shared::engine::generator::{self, Generated};
 use shared::engine::grid::{Cell, Digit, Grid};
 use shared::engine::transform::Transform;
-use shared::engine::{solver, validator};
+use shared::engine::{grader, solver, validator, Difficulty, Level};
 
 fn data_path(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -123,6 +124,76 @@ fn random_board(seed: u64, n_empty: usize, n_changed: usize) -> Grid {
         bytes[rng.gen_range(0..81)] = rng.gen_range(1..=9);
     }
     Grid::from_bytes(bytes).expect("digits")
+}
+
+/// The puzzles (first column) of a QQWing stats sample.
+fn qqwing_puzzles(name: &str) -> Vec<Grid> {
+    let path = data_path(name);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    text.lines()
+        .skip(1)
+        .filter_map(|l| l.split(',').next())
+        .map(|p| Grid::parse(p).unwrap_or_else(|e| panic!("{name}: {e}: {p}")))
+        .collect()
+}
+
+#[track_caller]
+fn check_generated(g: &Generated, difficulty: Difficulty, symmetric: bool) {
+    let p = &g.puzzle;
+    assert_eq!(solver::solve_unique(p), Ok(g.solution), "{p}");
+    assert!(validator::is_solution_of(p, &g.solution));
+    assert_eq!(g.grading.level, Level::from(difficulty), "{p}");
+    // The full grading (with its step record) agrees with the generator's fast path.
+    let full = grader::grade(p);
+    assert_eq!(full.level, Level::from(difficulty), "{p}");
+    assert_eq!(full.score, g.grading.score, "{p}");
+    if symmetric {
+        let b = p.as_bytes();
+        assert!((0..81).all(|c| (b[c] == 0) == (b[80 - c] == 0)), "{p}");
+    }
+}
+
+#[test]
+fn generator_is_reproducible_and_fresh() {
+    for difficulty in Difficulty::ALL {
+        let mut a = Xoshiro256PlusPlus::seed_from_u64(42);
+        let mut b = Xoshiro256PlusPlus::seed_from_u64(42);
+        let first = generator::generate(&mut a, difficulty, false);
+        assert_eq!(first, generator::generate(&mut b, difficulty, false));
+        let second = generator::generate(&mut a, difficulty, false);
+        assert_ne!(first.puzzle, second.puzzle);
+        assert_ne!(first.solution, second.solution);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(6))]
+
+    #[test]
+    fn generated_puzzles_are_unique_at_the_level_asked(seed in any::<u64>(), symmetric in any::<bool>()) {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        for difficulty in Difficulty::ALL {
+            let g = generator::generate(&mut rng, difficulty, symmetric);
+            check_generated(&g, difficulty, symmetric);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    #[test]
+    fn transforms_keep_the_grade(idx in 0usize..400, seed in any::<u64>()) {
+        let sets = ["qqwing_simple_sample_stats.csv", "qqwing_easy_sample_stats.csv",
+            "qqwing_intermediate_sample_stats.csv", "qqwing_expert_sample_stats.csv"];
+        let set = qqwing_puzzles(sets[idx % 4]);
+        let p = &set[(idx / 4) % set.len()];
+        let t = Transform::random(&mut Xoshiro256PlusPlus::seed_from_u64(seed));
+        let q = t.apply(p);
+        prop_assert_eq!(solver::count_solutions(&q, 2), 1);
+        prop_assert_eq!(grader::grade(&q).level, grader::grade(p).level, "{} -> {}", p, q);
+    }
 }
 
 proptest! {

@@ -1,23 +1,77 @@
 //! The unique-puzzle generator: a random complete grid, then clues removed one at a time (or in
-//! symmetric pairs) while a check keeps holding, then the grader confirms the level.
+//! symmetric pairs, for a 180-degree symmetric layout) while a check keeps holding, then the
+//! grader confirms the level; a miss starts again from a new grid, so every puzzle is fresh.
 //!
 //! The check depends on the level asked for, so that the dug puzzle is already close to it:
 //!
-//! - `easy`: the puzzle stays solvable by naked and hidden singles alone;
+//! - `easy`: the puzzle stays solvable by naked and hidden singles alone (always graded easy);
 //! - `medium`: it stays solvable by the solver's propagation without guessing (singles plus
-//!   locked candidates between rows and boxes), which keeps it at medium or below;
+//!   locked candidates between rows and boxes), which keeps it at medium or below. Most such
+//!   puzzles still grade easy; then one more clue is removed that keeps the solution unique.
+//!   Propagation no longer solves the result, so it is not easy, and the grader checks medium;
 //! - `hard`, `expert`: it keeps exactly one solution (the bitboard solver), which digs down to a
-//!   minimal puzzle.
+//!   minimal puzzle; about a sixth of them grade hard and a fifth expert.
 //!
-//! Before any of those, a removal is accepted at once when the removed clue is a naked or hidden
-//! single of the remaining givens: the first step gets it back, so nothing else changes. Most early
-//! removals take this shortcut, which keeps digging cheap.
+//! Before any check runs, a removal is accepted at once when the removed clue is a naked or
+//! hidden single of the remaining givens: the first step gets it back, so nothing else changes.
+//! Most early removals take this shortcut, which keeps digging cheap. The grader runs once per
+//! candidate puzzle, through its fast path that gives up above the level asked for.
 
 use rand::seq::SliceRandom;
 use rand::Rng;
 
-use super::grid::{Grid, N_CELLS, PEERS, UNITS};
+use super::difficulty::{Difficulty, Level};
+use super::grader::{self, Grading};
+use super::grid::{Grid, N_CELLS, UNITS};
 use super::solver;
+
+/// A freshly generated puzzle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Generated {
+    /// The puzzle: exactly one solution.
+    pub puzzle: Grid,
+    /// Its solution.
+    pub solution: Grid,
+    /// Its grade: `level` is the difficulty asked for. `steps` is empty (the generator uses the
+    /// grader's fast path); [`grader::grade`] gives the step record when it is wanted.
+    pub grading: Grading,
+}
+
+/// A fresh puzzle at `difficulty`: a new random complete grid, clues removed while the check for
+/// the level holds (symmetric pairs when `symmetric`), graded, and retried until the grade is
+/// the one asked for. Reproducible from the state of `rng`.
+pub fn generate(rng: &mut impl Rng, difficulty: Difficulty, symmetric: bool) -> Generated {
+    let level = Level::from(difficulty);
+    loop {
+        let solution = solver::random_solution(rng);
+        let mut dug = Dig::new(&solution);
+        match difficulty {
+            Difficulty::Easy => {
+                dig_more(rng, &mut dug, &solution, symmetric, Keep::Singles);
+            }
+            Difficulty::Medium => {
+                dig_more(rng, &mut dug, &solution, symmetric, Keep::Propagation);
+                if let Some(found) = medium_from(rng, &mut dug, &solution, symmetric) {
+                    return found;
+                }
+                continue;
+            }
+            Difficulty::Hard | Difficulty::Expert => {
+                dig_more(rng, &mut dug, &solution, symmetric, Keep::Unique);
+            }
+        }
+        let puzzle = dug.grid();
+        if let Some(grading) = grader::grade_max(&puzzle, level) {
+            if grading.level == level {
+                return Generated {
+                    puzzle,
+                    solution,
+                    grading,
+                };
+            }
+        }
+    }
+}
 
 /// Which property a removal must keep.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,15 +159,88 @@ impl Dig {
     }
 }
 
+/// Medium from a puzzle dug while propagation solves it: graded medium as it is, or else (it is
+/// easy) with one more clue (or pair) removed that keeps it unique and graded medium. Propagation
+/// no longer solves such a puzzle, so singles do not either: it is never easy.
+fn medium_from(
+    rng: &mut impl Rng,
+    dug: &mut Dig,
+    solution: &Grid,
+    symmetric: bool,
+) -> Option<Generated> {
+    let found = |puzzle: Grid| {
+        grader::grade_max(&puzzle, Level::Medium)
+            .filter(|g| g.level == Level::Medium)
+            .map(|grading| Generated {
+                puzzle,
+                solution: *solution,
+                grading,
+            })
+    };
+    let puzzle = dug.grid();
+    let grading = grader::grade_max(&puzzle, Level::Medium)?;
+    if grading.level == Level::Medium {
+        return Some(Generated {
+            puzzle,
+            solution: *solution,
+            grading,
+        });
+    }
+    let sol = solution.as_bytes();
+    let n_slots = if symmetric { N_CELLS / 2 + 1 } else { N_CELLS };
+    let mut order: Vec<usize> = (0..n_slots).filter(|&c| dug.bytes[c] != 0).collect();
+    order.shuffle(rng);
+    for x in order {
+        let y = N_CELLS - 1 - x;
+        let pair = symmetric && y != x;
+        dug.take(x);
+        if pair {
+            dug.take(y);
+        }
+        let puzzle = dug.grid();
+        if solver::count_solutions(&puzzle, 2) == 1 {
+            if let Some(generated) = found(puzzle) {
+                return Some(generated);
+            }
+        }
+        dug.put(x, sol[x]);
+        if pair {
+            dug.put(y, sol[y]);
+        }
+    }
+    None
+}
+
 /// Remove clues from `solution` in random order (symmetric pairs `cell`, `80 - cell` when asked)
 /// while `keep` holds; the result has exactly one solution.
 pub fn dig(rng: &mut impl Rng, solution: &Grid, symmetric: bool, keep: Keep) -> Grid {
     let mut dig = Dig::new(solution);
+    dig_more(rng, &mut dig, solution, symmetric, keep);
+    dig.grid()
+}
+
+/// One pass of [`dig`] over the clues `dig` still holds, in a fresh random order. Returns how
+/// many clues (or pairs) it removed.
+fn dig_more(
+    rng: &mut impl Rng,
+    dig: &mut Dig,
+    solution: &Grid,
+    symmetric: bool,
+    keep: Keep,
+) -> usize {
     let sol = solution.as_bytes();
     let n_slots = if symmetric { N_CELLS / 2 + 1 } else { N_CELLS };
-    let mut order: [u8; N_CELLS] = std::array::from_fn(|i| i as u8);
-    let order = &mut order[..n_slots];
+    let mut order = [0u8; N_CELLS];
+    let mut n = 0;
+    for cell in 0..n_slots {
+        if dig.bytes[cell] != 0 {
+            order[n] = cell as u8;
+            n += 1;
+        }
+    }
+    let order = &mut order[..n];
     order.shuffle(rng);
+    let mut removed = 0;
     for &x in order.iter() {
         let x = usize::from(x);
         let y = N_CELLS - 1 - x;
@@ -141,107 +268,112 @@ pub fn dig(rng: &mut impl Rng, solution: &Grid, symmetric: bool, keep: Keep) -> 
         let kept = shortcut || {
             let grid = dig.grid();
             match keep {
-                Keep::Singles => solves_by_singles(&grid),
+                Keep::Singles => solver::solves_by_singles(&grid),
                 Keep::Propagation => solver::solves_without_guessing(&grid),
                 Keep::Unique => solver::count_solutions(&grid, 2) == 1,
             }
         };
-        if !kept {
+        if kept {
+            removed += 1;
+        } else {
             dig.put(x, sol[x]);
             if pair {
                 dig.put(y, sol[y]);
             }
         }
     }
-    dig.grid()
-}
-
-/// Whether naked and hidden singles alone fill `grid` (which then has exactly one solution).
-pub fn solves_by_singles(grid: &Grid) -> bool {
-    let mut bytes = *grid.as_bytes();
-    let mut cand = [0x1ffu16; N_CELLS];
-    let mut empty = bytes.iter().filter(|&&d| d == 0).count();
-    for cell in 0..N_CELLS {
-        let d = bytes[cell];
-        if d != 0 {
-            let bit = 1u16 << (d - 1);
-            for &p in &PEERS[cell] {
-                let p = usize::from(p);
-                if bytes[p] == d {
-                    return false;
-                }
-                cand[p] &= !bit;
-            }
-        }
-    }
-    let place = |bytes: &mut [u8; N_CELLS], cand: &mut [u16; N_CELLS], cell: usize, bit: u16| {
-        bytes[cell] = bit.trailing_zeros() as u8 + 1;
-        for &p in &PEERS[cell] {
-            cand[usize::from(p)] &= !bit;
-        }
-    };
-    while empty > 0 {
-        let mut progress = false;
-        for cell in 0..N_CELLS {
-            if bytes[cell] != 0 {
-                continue;
-            }
-            let c = cand[cell];
-            if c == 0 {
-                return false;
-            }
-            if c & (c - 1) == 0 {
-                place(&mut bytes, &mut cand, cell, c);
-                empty -= 1;
-                progress = true;
-            }
-        }
-        for unit in &UNITS {
-            let (mut once, mut twice, mut placed) = (0u16, 0u16, 0u16);
-            for &c in unit {
-                let c = usize::from(c);
-                if bytes[c] == 0 {
-                    twice |= once & cand[c];
-                    once |= cand[c];
-                } else {
-                    placed |= 1 << (bytes[c] - 1);
-                }
-            }
-            if (once | placed) != 0x1ff {
-                return false;
-            }
-            let mut singles = once & !twice & !placed;
-            while singles != 0 {
-                let bit = singles & singles.wrapping_neg();
-                singles ^= bit;
-                let Some(&cell) = unit
-                    .iter()
-                    .find(|&&c| bytes[usize::from(c)] == 0 && cand[usize::from(c)] & bit != 0)
-                else {
-                    // An earlier single of this unit took the only cell: a contradiction.
-                    return false;
-                };
-                place(&mut bytes, &mut cand, usize::from(cell), bit);
-                empty -= 1;
-                progress = true;
-            }
-        }
-        if !progress {
-            return false;
-        }
-    }
-    true
+    removed
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::grid::PEERS;
     use rand::SeedableRng;
+
+    /// A plain cell-by-cell singles solver: the oracle for [`solver::solves_by_singles`].
+    fn simple_singles(grid: &Grid) -> bool {
+        let mut bytes = *grid.as_bytes();
+        let mut cand = [0x1ffu16; N_CELLS];
+        let mut empty = bytes.iter().filter(|&&d| d == 0).count();
+        for cell in 0..N_CELLS {
+            let d = bytes[cell];
+            if d != 0 {
+                let bit = 1u16 << (d - 1);
+                for &p in &PEERS[cell] {
+                    let p = usize::from(p);
+                    if bytes[p] == d {
+                        return false;
+                    }
+                    cand[p] &= !bit;
+                }
+            }
+        }
+        let place =
+            |bytes: &mut [u8; N_CELLS], cand: &mut [u16; N_CELLS], cell: usize, bit: u16| {
+                bytes[cell] = bit.trailing_zeros() as u8 + 1;
+                for &p in &PEERS[cell] {
+                    cand[usize::from(p)] &= !bit;
+                }
+            };
+        while empty > 0 {
+            let mut progress = false;
+            for cell in 0..N_CELLS {
+                if bytes[cell] != 0 {
+                    continue;
+                }
+                let c = cand[cell];
+                if c == 0 {
+                    return false;
+                }
+                if c & (c - 1) == 0 {
+                    place(&mut bytes, &mut cand, cell, c);
+                    empty -= 1;
+                    progress = true;
+                }
+            }
+            for unit in &UNITS {
+                let (mut once, mut twice, mut placed) = (0u16, 0u16, 0u16);
+                for &c in unit {
+                    let c = usize::from(c);
+                    if bytes[c] == 0 {
+                        twice |= once & cand[c];
+                        once |= cand[c];
+                    } else {
+                        placed |= 1 << (bytes[c] - 1);
+                    }
+                }
+                if (once | placed) != 0x1ff {
+                    return false;
+                }
+                let mut singles = once & !twice & !placed;
+                while singles != 0 {
+                    let bit = singles & singles.wrapping_neg();
+                    singles ^= bit;
+                    let Some(&cell) = unit
+                        .iter()
+                        .find(|&&c| bytes[usize::from(c)] == 0 && cand[usize::from(c)] & bit != 0)
+                    else {
+                        // An earlier single of this unit took the only cell: a contradiction.
+                        return false;
+                    };
+                    place(&mut bytes, &mut cand, usize::from(cell), bit);
+                    empty -= 1;
+                    progress = true;
+                }
+            }
+            if !progress {
+                return false;
+            }
+        }
+        true
+    }
 
     #[track_caller]
     fn check_singles(puzzle: &str, expected: bool) {
         let grid = Grid::parse(puzzle).expect("test puzzle parses");
-        assert_eq!(solves_by_singles(&grid), expected, "{puzzle}");
+        assert_eq!(simple_singles(&grid), expected, "{puzzle}");
+        assert_eq!(solver::solves_by_singles(&grid), expected, "{puzzle}");
     }
 
     #[test]
@@ -274,7 +406,7 @@ mod tests {
                 assert!((0..N_CELLS).all(|c| (b[c] == 0) == (b[N_CELLS - 1 - c] == 0)));
             }
             match keep {
-                Keep::Singles => assert!(solves_by_singles(&puzzle)),
+                Keep::Singles => assert!(solver::solves_by_singles(&puzzle)),
                 Keep::Propagation => assert!(solver::solves_without_guessing(&puzzle)),
                 Keep::Unique => {}
             }

@@ -9,6 +9,7 @@
 
 pub mod difficulty;
 pub mod generator;
+pub mod grader;
 pub mod grid;
 pub mod solver;
 pub mod transform;

@@ -95,7 +95,15 @@ pub fn solve_one(grid: &Grid) -> Option<Grid> {
 /// a box), without any guess. Such a puzzle has exactly one solution.
 pub fn solves_without_guessing(grid: &Grid) -> bool {
     match State::from_grid(grid) {
-        Some(mut state) => state.propagate() && state.unsolved == [0; 3],
+        Some(mut state) => state.propagate::<true>() && state.unsolved == [0; 3],
+        None => false,
+    }
+}
+
+/// Whether naked and hidden singles alone solve `grid`. Such a puzzle has exactly one solution.
+pub fn solves_by_singles(grid: &Grid) -> bool {
+    match State::from_grid(grid) {
+        Some(mut state) => state.propagate::<false>() && state.unsolved == [0; 3],
         None => false,
     }
 }
@@ -259,13 +267,17 @@ impl State {
     #[inline]
     fn update(&mut self) -> bool {
         loop {
-            let mut changed = false;
+            let mut dirty = 0u32;
             for i in 0..27 {
+                dirty |= u32::from(self.cand[i] != self.seen[i]) << i;
+            }
+            if dirty == 0 {
+                return true;
+            }
+            while dirty != 0 {
+                let i = dirty.trailing_zeros() as usize;
+                dirty &= dirty - 1;
                 let a = self.cand[i];
-                if a == self.seen[i] {
-                    continue;
-                }
-                changed = true;
                 let occ = u32::from(ROW_OCC[(a & 0x1ff) as usize])
                     | u32::from(ROW_OCC[((a >> 9) & 0x1ff) as usize]) << 3
                     | u32::from(ROW_OCC[(a >> 18) as usize]) << 6;
@@ -298,8 +310,49 @@ impl State {
                     self.cand[d * 3 + (band + 2) % 3] &= !cols;
                 }
             }
-            if !changed {
+        }
+    }
+
+    /// Hidden singles of rows and boxes, digit-band by digit-band, until no digit-band changes;
+    /// `false` on a contradiction (a row or box left without a place for a digit).
+    fn update_singles(&mut self) -> bool {
+        const BOX: u32 = 0b111 | 0b111 << 9 | 0b111 << 18;
+        loop {
+            let mut dirty = 0u32;
+            for i in 0..27 {
+                dirty |= u32::from(self.cand[i] != self.seen[i]) << i;
+            }
+            if dirty == 0 {
                 return true;
+            }
+            while dirty != 0 {
+                let i = dirty.trailing_zeros() as usize;
+                dirty &= dirty - 1;
+                let a = self.cand[i];
+                self.seen[i] = a;
+                let band = i % 3;
+                let mut solved = 0;
+                for k in 0..3 {
+                    let row = a & (0x1ff << (9 * k));
+                    let bx = a & (BOX << (3 * k));
+                    if row == 0 || bx == 0 {
+                        return false;
+                    }
+                    if row & (row - 1) == 0 {
+                        solved |= row;
+                    }
+                    if bx & (bx - 1) == 0 {
+                        solved |= bx;
+                    }
+                }
+                let mut newly = solved & self.unsolved[band];
+                while newly != 0 {
+                    let bit = newly.trailing_zeros() as usize;
+                    newly &= newly - 1;
+                    if !self.assign(i / 3, band * 27 + bit) {
+                        return false;
+                    }
+                }
             }
         }
     }
@@ -373,9 +426,17 @@ impl State {
     }
 
     /// Propagate to a fixpoint; `false` on a contradiction.
-    fn propagate(&mut self) -> bool {
+    ///
+    /// With `LOCKED` the band shrink (locked candidates between rows and boxes) runs; without it
+    /// only singles do (naked, and hidden in rows, boxes and columns).
+    fn propagate<const LOCKED: bool>(&mut self) -> bool {
         loop {
-            if !self.update() {
+            let ok = if LOCKED {
+                self.update()
+            } else {
+                self.update_singles()
+            };
+            if !ok {
                 return false;
             }
             match self.naked_singles() {
@@ -459,7 +520,7 @@ struct Search<R> {
 
 impl<R: Rng> Search<R> {
     fn run(&mut self, state: &mut State) {
-        if !state.propagate() {
+        if !state.propagate::<true>() {
             return;
         }
         if state.unsolved == [0; 3] {

@@ -1,0 +1,516 @@
+//! State transitions driven by recorded server messages, and the screens they render
+//! (ratatui `TestBackend` at a fixed size, asserting on the buffer).
+
+use crossterm::event::{KeyCode, KeyEvent};
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::style::Color;
+use ratatui::Terminal;
+use shared::protocol::{
+    ClientMsg, FinishStatus, MsgId, OverReason, Phase, PlaceReason, Player, PlayerStatus, Progress,
+    RaceView, Role, ServerMsg, Settings, Standing, You,
+};
+
+use super::*;
+use crate::net::NetEvent;
+
+pub(crate) const PUZZLE: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+pub(crate) const SOLUTION: &str =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+fn player(id: &str, name: &str) -> Player {
+    Player {
+        player_id: id.into(),
+        name: name.into(),
+        ready: false,
+        connected: true,
+        status: PlayerStatus::Waiting,
+    }
+}
+
+fn joined(me: &str, race: Option<RaceView>, phase: Phase) -> ServerMsg {
+    ServerMsg::RoomJoined {
+        room: "K7QX".into(),
+        you: You {
+            player_id: Some(me.into()),
+            token: Some("secret".into()),
+            role: Role::Player,
+        },
+        host: "p1".into(),
+        settings: Settings::default(),
+        phase,
+        players: vec![player("p1", "ann"), player("p2", "bob")],
+        race,
+    }
+}
+
+fn net(msg: ServerMsg) -> Event {
+    Event::Net(NetEvent::Message(Box::new(msg)))
+}
+
+fn key(c: char) -> Event {
+    Event::Key(KeyEvent::from(KeyCode::Char(c)))
+}
+
+fn code(k: KeyCode) -> Event {
+    Event::Key(KeyEvent::from(k))
+}
+
+/// An app for `ann` (the host, p1) in the lobby of room K7QX with bob.
+fn lobby() -> App {
+    let mut app =
+        App::new("ann").with_join_command("sudoku-race join {code} --server ws://10.1.2.3:7878/ws");
+    app.update(Event::Net(NetEvent::Connected { reconnect: false }));
+    app.update(net(joined("p1", None, Phase::Lobby)));
+    app
+}
+
+/// The lobby app, after the countdown and the race start at local time 1000.
+fn racing() -> App {
+    let mut app = lobby();
+    app.update(net(ServerMsg::Countdown { starts_in_ms: 3000 }));
+    app.update(Event::Tick(1000));
+    app.update(net(ServerMsg::RaceStarted {
+        race_id: "r1".into(),
+        puzzle: PUZZLE.into(),
+        difficulty: Difficulty::Medium,
+        time_limit_s: 1800,
+    }));
+    app
+}
+
+fn race(app: &App) -> &Race {
+    app.room
+        .as_ref()
+        .and_then(|r| r.race.as_ref())
+        .expect("a race")
+}
+
+fn render(app: &App, w: u16, h: u16) -> Buffer {
+    let mut t = Terminal::new(TestBackend::new(w, h)).expect("test backend");
+    t.draw(|f| f.render_widget(app, f.area())).expect("draw");
+    t.backend().buffer().clone()
+}
+
+fn lines(buf: &Buffer) -> Vec<String> {
+    (0..buf.area.height)
+        .map(|y| {
+            (0..buf.area.width)
+                .map(|x| buf[(x, y)].symbol().to_owned())
+                .collect::<String>()
+        })
+        .collect()
+}
+
+/// Position of the first occurrence of `text` on screen.
+fn find(buf: &Buffer, text: &str) -> Option<(u16, u16)> {
+    lines(buf).iter().enumerate().find_map(|(y, l)| {
+        l.find(text)
+            .map(|byte| (l[..byte].chars().count() as u16, y as u16))
+    })
+}
+
+#[track_caller]
+fn check_shows(buf: &Buffer, text: &str) {
+    assert!(
+        find(buf, text).is_some(),
+        "{text:?} not on screen:\n{}",
+        lines(buf).join("\n")
+    );
+}
+
+#[track_caller]
+fn check_effects(effects: Vec<Effect>, expected: &[ClientMsg]) {
+    let sent: Vec<ClientMsg> = effects
+        .into_iter()
+        .filter_map(|e| match e {
+            Effect::Send(m) => Some(m),
+            Effect::Quit => None,
+        })
+        .collect();
+    assert_eq!(sent, expected);
+}
+
+/// Screen position of the centre of `cell` on the big board drawn at the main area's origin
+/// (row 1 of the screen, column 0).
+fn big_cell_centre(row: u16, col: u16) -> (u16, u16) {
+    (
+        1 + (col / 3) * 22 + (col % 3) * 7 + 3,
+        1 + 1 + (row / 3) * 10 + (row % 3) * 3 + 1,
+    )
+}
+
+#[test]
+fn lobby_keys_send_ready_and_start_for_the_host_only() {
+    let mut app = lobby();
+    check_effects(app.update(key('r')), &[ClientMsg::SetReady { ready: true }]);
+    app.update(net(ServerMsg::PlayerUpdated {
+        player: Player {
+            ready: true,
+            ..player("p1", "ann")
+        },
+    }));
+    check_effects(
+        app.update(key('r')),
+        &[ClientMsg::SetReady { ready: false }],
+    );
+    check_effects(app.update(key('s')), &[ClientMsg::StartRace]);
+    app.update(net(ServerMsg::HostChanged {
+        player_id: "p2".into(),
+    }));
+    check_effects(app.update(key('s')), &[]);
+    assert!(app.notice.as_ref().is_some_and(|n| n.bad));
+}
+
+#[test]
+fn lobby_shows_code_join_command_players_and_marks() {
+    let mut app = lobby();
+    app.update(net(ServerMsg::PlayerUpdated {
+        player: Player {
+            ready: true,
+            connected: false,
+            ..player("p2", "bob")
+        },
+    }));
+    let buf = render(&app, 120, 40);
+    check_shows(&buf, "Room code: K7QX");
+    check_shows(&buf, "sudoku-race join K7QX --server ws://10.1.2.3:7878/ws");
+    check_shows(&buf, "ann ★ host (you)");
+    check_shows(&buf, "✓ bob (reconnecting)");
+    check_shows(&buf, "Players (2/8)");
+    check_shows(&buf, "r ready  s start");
+}
+
+#[test]
+fn chat_is_typed_sent_and_shown() {
+    let mut app = lobby();
+    app.update(code(KeyCode::Enter));
+    for c in "gl hf".chars() {
+        check_effects(app.update(key(c)), &[]);
+    }
+    check_effects(
+        app.update(code(KeyCode::Enter)),
+        &[ClientMsg::Chat {
+            text: "gl hf".into(),
+        }],
+    );
+    assert_eq!(app.input, None);
+    app.update(net(ServerMsg::Chat {
+        player_id: Some("p2".into()),
+        name: "bob".into(),
+        text: "you too".into(),
+    }));
+    check_shows(&render(&app, 120, 40), "bob: you too");
+}
+
+#[test]
+fn countdown_then_race_start_puts_the_cursor_top_left() {
+    let mut app = lobby();
+    app.update(Event::Tick(500));
+    app.update(net(ServerMsg::Countdown { starts_in_ms: 3000 }));
+    assert_eq!(app.room.as_ref().map(|r| r.phase), Some(Phase::Countdown));
+    app.update(Event::Tick(1600));
+    check_shows(&render(&app, 120, 40), "The race starts in 2");
+    let app = racing();
+    let r = race(&app);
+    assert_eq!(r.board.cursor, Cell::at(0, 0).expect("cell"));
+    assert_eq!(r.started_at_ms, 1000);
+    assert_eq!(r.progress.len(), 2);
+    assert_eq!(r.progress["p2"].to_fill, 51);
+}
+
+#[test]
+fn digits_are_sent_with_ids_and_accepted_placements_land() {
+    let mut app = racing();
+    app.update(key('l'));
+    app.update(key('l'));
+    let cell = Cell::at(0, 2).expect("cell");
+    check_effects(
+        app.update(key('4')),
+        &[ClientMsg::Place {
+            cell: 2,
+            digit: 4,
+            id: Some(MsgId::Number(1.into())),
+        }],
+    );
+    assert_eq!(race(&app).pending_in(cell), Digit::new(4));
+    check_effects(app.update(key('5')), &[]);
+    app.update(net(ServerMsg::Placement {
+        id: Some(MsgId::Number(1.into())),
+        cell: 2,
+        digit: 4,
+        accepted: true,
+        reason: None,
+        conflicts: vec![],
+        mistakes: 0,
+        penalty_ms: 0,
+    }));
+    let r = race(&app);
+    assert_eq!(r.pending, vec![]);
+    assert_eq!(r.board.board.get(cell), Digit::new(4));
+    // Givens and filled cells are refused locally, without a message.
+    check_effects(app.update(key('4')), &[]);
+    app.update(key('h'));
+    check_effects(app.update(key('1')), &[]);
+}
+
+#[test]
+fn a_conflict_flashes_its_reason_and_highlights_the_clashing_cells() {
+    let mut app = racing();
+    app.update(key('l'));
+    app.update(key('l'));
+    check_effects(
+        app.update(key('5')),
+        &[ClientMsg::Place {
+            cell: 2,
+            digit: 5,
+            id: Some(MsgId::Number(1.into())),
+        }],
+    );
+    app.update(net(ServerMsg::Placement {
+        id: Some(MsgId::Number(1.into())),
+        cell: 2,
+        digit: 5,
+        accepted: false,
+        reason: Some(PlaceReason::Conflict),
+        conflicts: vec![0],
+        mistakes: 1,
+        penalty_ms: 10_000,
+    }));
+    let r = race(&app);
+    assert_eq!(r.mistakes, 1);
+    let flash = r.flash.as_ref().expect("a flash");
+    assert_eq!(flash.conflicts, vec![Cell::at(0, 0).expect("cell")]);
+    let buf = render(&app, 120, 40);
+    check_shows(&buf, "5 at r1c3: conflicts with r1c1");
+    check_shows(&buf, "mistakes 1/3  penalty +10s");
+    let (x, y) = big_cell_centre(0, 0);
+    assert_eq!(buf[(x, y)].symbol(), "5");
+    assert_eq!(
+        buf[(x, y)].bg,
+        Color::Red,
+        "the clashing given is highlighted"
+    );
+    let (x, y) = big_cell_centre(0, 2);
+    assert_eq!(
+        buf[(x, y)].symbol(),
+        "5",
+        "the rejected digit flashes in its cell"
+    );
+    assert_eq!(buf[(x, y)].bg, Color::Red);
+    app.update(Event::Tick(1000 + FLASH_MS + 1));
+    assert_eq!(race(&app).flash, None, "the flash fades");
+}
+
+#[test]
+fn the_board_shows_cursor_givens_and_pencil_marks() {
+    let mut app = racing();
+    app.update(key('p'));
+    app.update(key('j'));
+    app.update(key('l'));
+    app.update(key('4'));
+    app.update(key('7'));
+    assert_eq!(
+        race(&app).board.pencil[Cell::at(1, 1).expect("cell").idx()],
+        Digit::new(4).expect("d").bit() | Digit::new(7).expect("d").bit()
+    );
+    let buf = render(&app, 120, 40);
+    let lines = lines(&buf);
+    assert!(lines[1].starts_with("┏━━━━"), "{}", lines[1]);
+    assert_eq!(buf[(22, 2)].symbol(), "┃", "heavy box border");
+    // Cell r2c2: marks 4 and 7 on the second and third rows of its mini-grid.
+    let (x, y) = big_cell_centre(1, 1);
+    assert_eq!(buf[(x - 2, y)].symbol(), "4");
+    assert_eq!(buf[(x - 2, y + 1)].symbol(), "7");
+    assert_eq!(buf[(x, y)].bg, CURSOR, "the cursor cell");
+    let (x, y) = big_cell_centre(0, 0);
+    assert_eq!(buf[(x, y)].symbol(), "5");
+    assert_eq!(buf[(x, y)].fg, Color::White);
+    check_shows(&buf, " PENCIL ");
+    // Small terminals get the compact board.
+    let small = render(&app, 80, 24);
+    check_shows(&small, "┏━━━━━━━━━┳");
+}
+
+const CURSOR: Color = crate::ui::board::CURSOR_BG;
+
+#[test]
+fn the_side_panel_shows_clock_and_every_players_progress() {
+    let mut app = racing();
+    app.update(net(ServerMsg::Progress(Progress {
+        player_id: "p2".into(),
+        filled: 17,
+        to_fill: 51,
+        mistakes: 2,
+    })));
+    app.update(net(ServerMsg::PlayerUpdated {
+        player: Player {
+            connected: false,
+            status: PlayerStatus::Racing,
+            ..player("p2", "bob")
+        },
+    }));
+    app.update(Event::Tick(1000 + 75_000));
+    let buf = render(&app, 120, 40);
+    check_shows(&buf, "clock 1:15 / 30:00");
+    check_shows(&buf, "bob  racing  ✗2");
+    check_shows(&buf, " 17/51");
+    check_shows(&buf, " 0/51");
+    let (x, y) = find(&buf, "bob  racing").expect("bob");
+    assert_eq!(
+        buf[(x - 2, y)].symbol(),
+        "○",
+        "bob's connection dot is hollow"
+    );
+    assert_eq!(buf[(x - 2, y)].fg, Color::Red);
+}
+
+#[test]
+fn race_over_shows_standings_time_and_the_solution_against_the_board() {
+    let mut app = racing();
+    app.update(net(ServerMsg::PlayerFinished {
+        player_id: "p2".into(),
+        status: FinishStatus::Solved,
+        time_ms: Some(312_000),
+    }));
+    app.update(net(ServerMsg::RaceOver {
+        race_id: "r1".into(),
+        reason: OverReason::AllDone,
+        standings: vec![
+            Standing {
+                rank: 1,
+                player_id: "p2".into(),
+                name: "bob".into(),
+                status: FinishStatus::Solved,
+                time_ms: Some(312_000),
+                filled: 51,
+                mistakes: 0,
+            },
+            Standing {
+                rank: 2,
+                player_id: "p1".into(),
+                name: "ann".into(),
+                status: FinishStatus::Forfeited,
+                time_ms: None,
+                filled: 0,
+                mistakes: 1,
+            },
+        ],
+        solution: SOLUTION.into(),
+    }));
+    let room = app.room.as_ref().expect("room");
+    assert_eq!(room.phase, Phase::Finished);
+    let buf = render(&app, 120, 40);
+    check_shows(&buf, "1   bob        solved     5:12");
+    check_shows(&buf, "5:12");
+    check_shows(&buf, "You forfeited (rank 2)");
+    check_shows(&buf, "s rematch");
+    // r1c3 was empty on ann's board: the solution's 4 is revealed in its own colour.
+    let (x, y) = big_cell_centre(0, 2);
+    assert_eq!(buf[(x, y)].symbol(), "4");
+    assert_eq!(buf[(x, y)].fg, Color::Magenta);
+    check_effects(app.update(key('s')), &[ClientMsg::StartRace]);
+}
+
+#[test]
+fn resume_mid_race_keeps_local_pencil_marks_and_the_clock() {
+    let mut app = racing();
+    app.update(key('p'));
+    app.update(key('l'));
+    app.update(key('l'));
+    app.update(key('1'));
+    app.update(Event::Net(NetEvent::Reconnecting {
+        attempt: 1,
+        delay: std::time::Duration::from_millis(200),
+    }));
+    check_shows(&render(&app, 120, 40), "reconnecting… (attempt 1)");
+    app.update(Event::Tick(20_000));
+    app.update(Event::Net(NetEvent::Connected { reconnect: true }));
+    let mut board = PUZZLE.to_owned();
+    board.replace_range(3..4, "6");
+    app.update(net(joined(
+        "p1",
+        Some(RaceView {
+            race_id: "r1".into(),
+            puzzle: Some(PUZZLE.into()),
+            difficulty: Difficulty::Medium,
+            time_limit_s: 1800,
+            elapsed_ms: 19_500,
+            board: Some(board),
+            mistakes: 1,
+            progress: vec![],
+        }),
+        Phase::Racing,
+    )));
+    assert_eq!(app.conn, Conn::Online);
+    let r = race(&app);
+    assert_eq!(r.board.pencil[2], Digit::new(1).expect("d").bit());
+    assert_eq!(r.board.cursor, Cell::at(0, 2).expect("cell"));
+    assert_eq!(
+        r.board.board.get(Cell::at(0, 3).expect("cell")),
+        Digit::new(6)
+    );
+    assert_eq!(r.elapsed_ms(20_000), 19_500);
+    assert_eq!(r.mistakes, 1);
+}
+
+#[test]
+fn quitting_mid_race_needs_a_second_press_and_sends_leave() {
+    let mut app = racing();
+    check_effects(app.update(key('q')), &[]);
+    assert_eq!(app.confirm, Some(Confirm::Quit));
+    check_effects(app.update(key('j')), &[]);
+    assert_eq!(app.confirm, None);
+    app.update(key('q'));
+    let effects = app.update(key('q'));
+    assert_eq!(effects, vec![Effect::Send(ClientMsg::Leave), Effect::Quit]);
+    let mut app = racing();
+    app.update(key('f'));
+    check_effects(app.update(key('f')), &[ClientMsg::Forfeit]);
+}
+
+#[test]
+fn spectators_see_the_puzzle_but_cannot_place() {
+    let mut app = App::new("eve");
+    app.update(net(ServerMsg::RoomJoined {
+        room: "K7QX".into(),
+        you: You {
+            player_id: None,
+            token: None,
+            role: Role::Spectator,
+        },
+        host: "p1".into(),
+        settings: Settings::default(),
+        phase: Phase::Lobby,
+        players: vec![player("p1", "ann")],
+        race: None,
+    }));
+    app.update(net(ServerMsg::RaceStarted {
+        race_id: "r1".into(),
+        puzzle: PUZZLE.into(),
+        difficulty: Difficulty::Medium,
+        time_limit_s: 1800,
+    }));
+    check_effects(app.update(key('4')), &[]);
+    let buf = render(&app, 120, 40);
+    check_shows(&buf, "spectating");
+    check_shows(&buf, "ann  racing");
+}
+
+#[test]
+fn errors_show_and_a_closed_session_quits() {
+    let mut app = App::new("ann");
+    app.update(net(ServerMsg::Error {
+        code: shared::protocol::ErrorCode::UnknownRoom,
+        message: "no room ZZZZ".into(),
+    }));
+    check_shows(
+        &render(&app, 100, 20),
+        "unknown_room: no room ZZZZ; press q to quit",
+    );
+    assert_eq!(
+        app.update(Event::Net(NetEvent::Closed { error: None })),
+        vec![Effect::Quit]
+    );
+}

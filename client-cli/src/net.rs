@@ -1,0 +1,609 @@
+//! The connection task: one WebSocket to the race server, kept alive across drops.
+//!
+//! [`connect`] spawns a task that owns the socket. The caller sends [`ClientMsg`]s through the
+//! returned [`Session`] and receives [`NetEvent`]s. The task
+//! - sends the [`Intent`] (create, join, spectate) right after `welcome`;
+//! - remembers the seat's resume token from `room_joined`, and after a drop reconnects with
+//!   exponential backoff and sends `resume` (a spectator re-sends `spectate`);
+//! - queues what the caller sends while the socket is down and flushes it after the resume;
+//! - sends a WebSocket ping every [`KEEPALIVE`] so an idle lobby is not closed by the server.
+//!
+//! It never touches the terminal: it is shared by the TUI and the bots.
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use futures::{SinkExt, StreamExt};
+use rand::Rng;
+use shared::protocol::{ClientMsg, ErrorCode, Role, ServerMsg, SettingsRequest};
+use tokio::net::TcpStream;
+use tokio::sync::mpsc;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use tracing::{debug, info, warn};
+
+/// Interval of WebSocket pings on an otherwise idle connection.
+pub const KEEPALIVE: Duration = Duration::from_secs(20);
+
+/// First reconnect delay; doubles up to [`MAX_BACKOFF`].
+pub const FIRST_BACKOFF: Duration = Duration::from_millis(200);
+
+/// Longest reconnect delay.
+pub const MAX_BACKOFF: Duration = Duration::from_secs(5);
+
+/// How long to keep trying after a drop (the server holds a seat for 60 s by default).
+pub const GIVE_UP_AFTER: Duration = Duration::from_secs(75);
+
+/// Most messages queued while the socket is down.
+const MAX_QUEUED: usize = 64;
+
+type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// What the session does right after its first `welcome`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Intent {
+    /// Open a room and become its host.
+    Create {
+        /// Display name.
+        name: String,
+        /// Room settings (server defaults where absent).
+        settings: Option<SettingsRequest>,
+    },
+    /// Join a room as a player.
+    Join {
+        /// Room code.
+        room: String,
+        /// Display name.
+        name: String,
+    },
+    /// Watch a room.
+    Spectate {
+        /// Room code.
+        room: String,
+        /// Display name.
+        name: String,
+    },
+    /// Enter no room (e.g. to list rooms).
+    Nothing,
+}
+
+impl Intent {
+    fn first_message(&self) -> Option<ClientMsg> {
+        match self {
+            Intent::Create { name, settings } => Some(ClientMsg::CreateRoom {
+                name: name.clone(),
+                settings: settings.clone(),
+            }),
+            Intent::Join { room, name } => Some(ClientMsg::JoinRoom {
+                room: room.clone(),
+                name: name.clone(),
+            }),
+            Intent::Spectate { room, name } => Some(ClientMsg::Spectate {
+                room: room.clone(),
+                name: Some(name.clone()),
+            }),
+            Intent::Nothing => None,
+        }
+    }
+}
+
+/// What the connection task reports.
+#[derive(Clone, Debug, PartialEq)]
+pub enum NetEvent {
+    /// The socket is up (first time or after a reconnect); `welcome` follows as a message.
+    Connected {
+        /// True after a drop.
+        reconnect: bool,
+    },
+    /// A message from the server (boxed: `room_joined` is large).
+    Message(Box<ServerMsg>),
+    /// The socket dropped; the next attempt is in `delay`.
+    Reconnecting {
+        /// 1 for the first retry.
+        attempt: u32,
+        /// Wait before the attempt.
+        delay: Duration,
+    },
+    /// The session is over: the caller hung up, the server closed for good, or reconnecting failed.
+    Closed {
+        /// Why, when it was not the caller's doing.
+        error: Option<String>,
+    },
+}
+
+/// The caller's end of a session: dropping it closes the socket.
+#[derive(Clone, Debug)]
+pub struct Session {
+    tx: mpsc::UnboundedSender<ClientMsg>,
+}
+
+impl Session {
+    /// Queue a message for the server. False once the task has ended.
+    pub fn send(&self, msg: ClientMsg) -> bool {
+        self.tx.send(msg).is_ok()
+    }
+}
+
+/// Spawn the connection task for `url` (e.g. `ws://127.0.0.1:7878/ws`).
+///
+/// The first connection failing is reported as [`NetEvent::Closed`] at once (a wrong address
+/// should not spin); later drops are retried.
+pub fn connect(url: String, intent: Intent) -> (Session, mpsc::UnboundedReceiver<NetEvent>) {
+    let (tx, rx) = mpsc::unbounded_channel();
+    let (ev_tx, ev_rx) = mpsc::unbounded_channel();
+    tokio::spawn(run(url, intent, rx, ev_tx));
+    (Session { tx }, ev_rx)
+}
+
+/// What the task remembers across reconnects.
+#[derive(Default)]
+struct Seat {
+    /// Resume token of our player seat.
+    token: Option<String>,
+    /// Room and name when spectating.
+    spectating: Option<(String, String)>,
+}
+
+impl Seat {
+    fn observe(&mut self, msg: &ServerMsg) {
+        if let ServerMsg::RoomJoined { room, you, .. } = msg {
+            match you.role {
+                Role::Player => {
+                    self.token = you.token.clone();
+                    self.spectating = None;
+                }
+                Role::Spectator => {
+                    self.token = None;
+                    let name = self
+                        .spectating
+                        .take()
+                        .map_or_else(|| "spectator".to_owned(), |(_, n)| n);
+                    self.spectating = Some((room.clone(), name));
+                }
+            }
+        }
+        if let ServerMsg::RoomClosed { .. } = msg {
+            self.spectating = None;
+        }
+    }
+
+    fn rejoin_message(&self) -> Option<ClientMsg> {
+        if let Some(token) = &self.token {
+            return Some(ClientMsg::Resume {
+                token: token.clone(),
+            });
+        }
+        self.spectating
+            .as_ref()
+            .map(|(room, name)| ClientMsg::Spectate {
+                room: room.clone(),
+                name: Some(name.clone()),
+            })
+    }
+}
+
+/// How one connection ended.
+enum End {
+    /// The caller dropped its [`Session`] or sent `leave` and hung up: stop.
+    CallerDone,
+    /// The socket dropped or errored: reconnect.
+    Dropped(String),
+    /// The server refused us for good (e.g. `server_full`, or the resume token is gone): stop.
+    Fatal(String),
+}
+
+async fn run(
+    url: String,
+    intent: Intent,
+    mut rx: mpsc::UnboundedReceiver<ClientMsg>,
+    events: mpsc::UnboundedSender<NetEvent>,
+) {
+    let mut seat = Seat::default();
+    if let Intent::Spectate { name, room } = &intent {
+        seat.spectating = Some((room.clone(), name.clone()));
+    }
+    let mut queued: VecDeque<ClientMsg> = VecDeque::new();
+    let mut first = true;
+    loop {
+        let ws = match open(&url, &events, first, &mut rx, &mut queued).await {
+            Some(ws) => ws,
+            None => return,
+        };
+        let _ = events.send(NetEvent::Connected { reconnect: !first });
+        let hello = if first {
+            intent.first_message()
+        } else {
+            seat.rejoin_message()
+        };
+        first = false;
+        let end = serve(ws, hello, &mut seat, &mut rx, &mut queued, &events).await;
+        match end {
+            End::CallerDone => {
+                let _ = events.send(NetEvent::Closed { error: None });
+                return;
+            }
+            End::Fatal(why) => {
+                let _ = events.send(NetEvent::Closed { error: Some(why) });
+                return;
+            }
+            End::Dropped(why) => {
+                info!(%why, "connection dropped");
+                if seat.token.is_none() && seat.spectating.is_none() {
+                    // Nothing to take back: a session in no room just ends.
+                    let _ = events.send(NetEvent::Closed { error: Some(why) });
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Connect, retrying with backoff unless this is the very first connection.
+/// `None` when the session is over (reported already).
+async fn open(
+    url: &str,
+    events: &mpsc::UnboundedSender<NetEvent>,
+    first: bool,
+    rx: &mut mpsc::UnboundedReceiver<ClientMsg>,
+    queued: &mut VecDeque<ClientMsg>,
+) -> Option<Ws> {
+    let started = tokio::time::Instant::now();
+    let mut attempt = 0u32;
+    let mut delay = FIRST_BACKOFF;
+    loop {
+        if !first {
+            attempt += 1;
+            let jitter = rand::thread_rng().gen_range(0..=delay.as_millis() as u64 / 4);
+            let wait = delay + Duration::from_millis(jitter);
+            let _ = events.send(NetEvent::Reconnecting {
+                attempt,
+                delay: wait,
+            });
+            let sleep = tokio::time::sleep(wait);
+            tokio::pin!(sleep);
+            // Keep taking the caller's messages while waiting, so a quit is seen at once.
+            loop {
+                tokio::select! {
+                    _ = &mut sleep => break,
+                    msg = rx.recv() => match msg {
+                        None => {
+                            let _ = events.send(NetEvent::Closed { error: None });
+                            return None;
+                        }
+                        Some(ClientMsg::Leave) => {
+                            let _ = events.send(NetEvent::Closed { error: None });
+                            return None;
+                        }
+                        Some(m) => {
+                            if queued.len() < MAX_QUEUED {
+                                queued.push_back(m);
+                            }
+                        }
+                    }
+                }
+            }
+            delay = (delay * 2).min(MAX_BACKOFF);
+        }
+        match tokio_tungstenite::connect_async(url).await {
+            Ok((ws, _resp)) => return Some(ws),
+            Err(e) => {
+                if first {
+                    let _ = events.send(NetEvent::Closed {
+                        error: Some(format!("cannot connect to {url}: {e}")),
+                    });
+                    return None;
+                }
+                debug!(attempt, error = %e, "reconnect failed");
+                if started.elapsed() > GIVE_UP_AFTER {
+                    let _ = events.send(NetEvent::Closed {
+                        error: Some(format!("gave up reconnecting to {url}: {e}")),
+                    });
+                    return None;
+                }
+            }
+        }
+    }
+}
+
+async fn send(ws: &mut Ws, msg: &ClientMsg) -> Result<(), String> {
+    let text = serde_json::to_string(msg).map_err(|e| format!("encode: {e}"))?;
+    debug!(%text, "send");
+    ws.send(Message::text(text))
+        .await
+        .map_err(|e| format!("send: {e}"))
+}
+
+async fn serve(
+    mut ws: Ws,
+    hello: Option<ClientMsg>,
+    seat: &mut Seat,
+    rx: &mut mpsc::UnboundedReceiver<ClientMsg>,
+    queued: &mut VecDeque<ClientMsg>,
+    events: &mpsc::UnboundedSender<NetEvent>,
+) -> End {
+    let resuming = matches!(hello, Some(ClientMsg::Resume { .. }));
+    if let Some(m) = hello {
+        if let Err(e) = send(&mut ws, &m).await {
+            return End::Dropped(e);
+        }
+    }
+    while let Some(m) = queued.pop_front() {
+        if let Err(e) = send(&mut ws, &m).await {
+            queued.push_front(m);
+            return End::Dropped(e);
+        }
+    }
+    let mut keepalive = tokio::time::interval(KEEPALIVE);
+    keepalive.tick().await;
+    let mut leaving = false;
+    loop {
+        tokio::select! {
+            frame = ws.next() => {
+                let frame = match frame {
+                    None => return if leaving { End::CallerDone } else { End::Dropped("closed".into()) },
+                    Some(Err(e)) => return if leaving { End::CallerDone } else { End::Dropped(e.to_string()) },
+                    Some(Ok(f)) => f,
+                };
+                match frame {
+                    Message::Text(text) => {
+                        let msg: ServerMsg = match serde_json::from_str(text.as_str()) {
+                            Ok(m) => m,
+                            Err(e) => {
+                                warn!(error = %e, %text, "unparsable server message skipped");
+                                continue;
+                            }
+                        };
+                        debug!(?msg, "recv");
+                        seat.observe(&msg);
+                        if let ServerMsg::Error { code, message } = &msg {
+                            match code {
+                                ErrorCode::InvalidToken if resuming => {
+                                    seat.token = None;
+                                    let _ = events.send(NetEvent::Message(Box::new(msg.clone())));
+                                    return End::Fatal(format!("could not take the seat back: {message}"));
+                                }
+                                ErrorCode::ServerFull => {
+                                    let _ = events.send(NetEvent::Message(Box::new(msg.clone())));
+                                    return End::Fatal(format!("server full: {message}"));
+                                }
+                                _ => {}
+                            }
+                        }
+                        if events.send(NetEvent::Message(Box::new(msg))).is_err() {
+                            let _ = ws.close(None).await;
+                            return End::CallerDone;
+                        }
+                    }
+                    Message::Close(frame) => {
+                        if leaving {
+                            return End::CallerDone;
+                        }
+                        // 1000 after a resume elsewhere: our seat moved to another terminal.
+                        if let Some(f) = &frame {
+                            if u16::from(f.code) == 1000 && seat.token.is_some() {
+                                return End::Fatal(format!("connection closed by the server: {}", f.reason));
+                            }
+                        }
+                        return End::Dropped(format!("closed by the server: {frame:?}"));
+                    }
+                    Message::Binary(_) | Message::Ping(_) | Message::Pong(_) | Message::Frame(_) => {}
+                }
+            }
+            msg = rx.recv(), if !leaving => {
+                match msg {
+                    None => {
+                        let _ = ws.close(None).await;
+                        return End::CallerDone;
+                    }
+                    Some(m) => {
+                        let is_leave = matches!(m, ClientMsg::Leave);
+                        if let Err(e) = send(&mut ws, &m).await {
+                            if is_leave {
+                                return End::CallerDone;
+                            }
+                            queued.push_back(m);
+                            return End::Dropped(e);
+                        }
+                        if is_leave {
+                            seat.token = None;
+                            seat.spectating = None;
+                            leaving = true;
+                            let _ = ws.close(None).await;
+                        }
+                    }
+                }
+            }
+            _ = keepalive.tick() => {
+                if let Err(e) = ws.send(Message::Ping(Vec::new().into())).await {
+                    return End::Dropped(format!("ping: {e}"));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shared::protocol::{Phase, Settings, You};
+
+    fn joined(role: Role, token: Option<&str>) -> ServerMsg {
+        ServerMsg::RoomJoined {
+            room: "ABCD".into(),
+            you: You {
+                player_id: token.map(|_| "p1".into()),
+                token: token.map(Into::into),
+                role,
+            },
+            host: "p1".into(),
+            settings: Settings::default(),
+            phase: Phase::Lobby,
+            players: vec![],
+            race: None,
+        }
+    }
+
+    /// A scripted server: each accepted connection gets `welcome`, then `script` decides.
+    async fn fake_server() -> (String, tokio::net::TcpListener) {
+        let l = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let url = format!("ws://{}/ws", l.local_addr().expect("addr"));
+        (url, l)
+    }
+
+    async fn accept(l: &tokio::net::TcpListener) -> WebSocketStream<TcpStream> {
+        let (tcp, _) = l.accept().await.expect("accept");
+        let mut ws = tokio_tungstenite::accept_async(tcp).await.expect("upgrade");
+        let welcome = ServerMsg::Welcome {
+            protocol: 1,
+            server: "fake/0".into(),
+        };
+        ws.send(Message::text(
+            serde_json::to_string(&welcome).expect("json"),
+        ))
+        .await
+        .expect("send");
+        ws
+    }
+
+    async fn recv_client(ws: &mut WebSocketStream<TcpStream>) -> ClientMsg {
+        loop {
+            let f = tokio::time::timeout(Duration::from_secs(5), ws.next())
+                .await
+                .expect("client message in time")
+                .expect("open")
+                .expect("frame");
+            if let Message::Text(t) = f {
+                return serde_json::from_str(t.as_str()).expect("client json");
+            }
+        }
+    }
+
+    async fn next_event(rx: &mut mpsc::UnboundedReceiver<NetEvent>) -> NetEvent {
+        tokio::time::timeout(Duration::from_secs(5), rx.recv())
+            .await
+            .expect("event in time")
+            .expect("event")
+    }
+
+    #[tokio::test]
+    async fn a_dropped_player_reconnects_resumes_and_flushes_what_was_queued() {
+        let (url, listener) = fake_server().await;
+        let (session, mut events) = connect(
+            url,
+            Intent::Create {
+                name: "ann".into(),
+                settings: None,
+            },
+        );
+        let mut ws = accept(&listener).await;
+        assert_eq!(
+            recv_client(&mut ws).await,
+            ClientMsg::CreateRoom {
+                name: "ann".into(),
+                settings: None
+            }
+        );
+        let joined = joined(Role::Player, Some("tok1"));
+        ws.send(Message::text(serde_json::to_string(&joined).expect("json")))
+            .await
+            .expect("send");
+        assert_eq!(
+            next_event(&mut events).await,
+            NetEvent::Connected { reconnect: false }
+        );
+        assert!(
+            matches!(next_event(&mut events).await, NetEvent::Message(m) if matches!(*m, ServerMsg::Welcome { .. }))
+        );
+        assert_eq!(
+            next_event(&mut events).await,
+            NetEvent::Message(Box::new(joined.clone()))
+        );
+        // The server drops the connection without a close frame.
+        drop(ws);
+        assert!(matches!(
+            next_event(&mut events).await,
+            NetEvent::Reconnecting { attempt: 1, .. }
+        ));
+        assert!(session.send(ClientMsg::Chat {
+            text: "back soon".into()
+        }));
+        let mut ws = accept(&listener).await;
+        assert_eq!(
+            recv_client(&mut ws).await,
+            ClientMsg::Resume {
+                token: "tok1".into()
+            }
+        );
+        assert_eq!(
+            recv_client(&mut ws).await,
+            ClientMsg::Chat {
+                text: "back soon".into()
+            }
+        );
+        assert_eq!(
+            next_event(&mut events).await,
+            NetEvent::Connected { reconnect: true }
+        );
+        // A deliberate leave ends the session without reconnecting.
+        session.send(ClientMsg::Leave);
+        assert_eq!(recv_client(&mut ws).await, ClientMsg::Leave);
+        drop(ws);
+        loop {
+            match next_event(&mut events).await {
+                NetEvent::Closed { error } => {
+                    assert_eq!(error, None);
+                    break;
+                }
+                NetEvent::Message(_) => {}
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn a_first_connection_that_fails_is_reported_at_once() {
+        let (url, listener) = fake_server().await;
+        drop(listener);
+        let (_session, mut events) = connect(url, Intent::Nothing);
+        assert!(matches!(
+            next_event(&mut events).await,
+            NetEvent::Closed { error: Some(e) } if e.contains("cannot connect")
+        ));
+    }
+
+    #[track_caller]
+    fn check(seat: &Seat, expected: Option<ClientMsg>) {
+        assert_eq!(seat.rejoin_message(), expected);
+    }
+
+    #[test]
+    fn seat_remembers_how_to_come_back() {
+        let mut seat = Seat::default();
+        check(&seat, None);
+        seat.observe(&joined(Role::Player, Some("tok")));
+        check(
+            &seat,
+            Some(ClientMsg::Resume {
+                token: "tok".into(),
+            }),
+        );
+        let mut seat = Seat {
+            spectating: Some(("XXXX".into(), "eve".into())),
+            ..Seat::default()
+        };
+        seat.observe(&joined(Role::Spectator, None));
+        check(
+            &seat,
+            Some(ClientMsg::Spectate {
+                room: "ABCD".into(),
+                name: Some("eve".into()),
+            }),
+        );
+        seat.observe(&ServerMsg::RoomClosed {
+            room: "ABCD".into(),
+        });
+        check(&seat, None);
+    }
+}

@@ -1,0 +1,396 @@
+//! Solo practice, offline: the state and update of `sudoku-race play`. A timer, undo, pencil
+//! marks, a conflict check, hints that name the technique and the cells, and a give-up that
+//! reveals the solution. Like the online app, [`SoloApp::update`] does no IO.
+
+use crossterm::event::KeyCode;
+use shared::engine::{validator, Cell, Difficulty, Digit, Grid};
+
+use crate::app::board::{BoardState, Marks};
+use crate::app::{digit_key, erase_key, is_ctrl_c, nav_key, Effect, Event, Notice, FLASH_MS};
+
+/// A hint: what to say and which cells to highlight.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hint {
+    /// The technique and its deduction, e.g. `hidden single: r3c5 = 7 (box 2)`.
+    pub text: String,
+    /// The cells the step is about.
+    pub cells: Vec<Cell>,
+}
+
+/// Finds the next logical step on a board (the grader's step record in the binary).
+pub type Hinter = fn(&Grid) -> Option<Hint>;
+
+/// The grader's next step on `board`, as a hint: its record (technique, cells, deduction)
+/// as text, and the cells it names and places in highlighted.
+pub fn grader_hint(board: &Grid) -> Option<Hint> {
+    let step = shared::engine::grader::hint(board)?;
+    let mut cells = step.cells.clone();
+    cells.extend(step.placements.iter().map(|&(c, _)| c));
+    cells.extend(step.eliminations.iter().map(|&(c, _)| c));
+    cells.sort();
+    cells.dedup();
+    Some(Hint {
+        text: step.to_string(),
+        cells,
+    })
+}
+
+/// One undoable change to a cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Change {
+    cell: Cell,
+    digit: Option<Digit>,
+    marks: Marks,
+}
+
+/// How the game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every cell right, in this time.
+    Solved {
+        /// Time taken.
+        time_ms: u64,
+    },
+    /// Gave up: the solution is shown.
+    GaveUp,
+}
+
+/// The solo game's whole state.
+#[derive(Clone, Debug)]
+pub struct SoloApp {
+    /// Board, cursor, pencil marks.
+    pub board: BoardState,
+    /// The puzzle's solution.
+    pub solution: Grid,
+    /// The puzzle's difficulty.
+    pub difficulty: Difficulty,
+    /// Local clock (ms).
+    pub clock_ms: u64,
+    /// Local clock at the first tick.
+    pub started_at_ms: Option<u64>,
+    /// Highlighted conflicting cells (after `c`).
+    pub conflicts: Vec<Cell>,
+    /// The last hint.
+    pub hint: Option<Hint>,
+    /// Set when the game is over.
+    pub outcome: Option<Outcome>,
+    /// Status line.
+    pub notice: Option<Notice>,
+    /// Waiting for a second `g` to give up.
+    pub confirm_give_up: bool,
+    undo: Vec<Change>,
+    hinter: Hinter,
+}
+
+impl SoloApp {
+    /// A game of `puzzle` (whose solution is `solution`).
+    pub fn new(puzzle: Grid, solution: Grid, difficulty: Difficulty, hinter: Hinter) -> SoloApp {
+        SoloApp {
+            board: BoardState::new(puzzle, puzzle),
+            solution,
+            difficulty,
+            clock_ms: 0,
+            started_at_ms: None,
+            conflicts: Vec::new(),
+            hint: None,
+            outcome: None,
+            notice: None,
+            confirm_give_up: false,
+            undo: Vec::new(),
+            hinter,
+        }
+    }
+
+    /// Time shown on the clock.
+    pub fn elapsed_ms(&self) -> u64 {
+        match self.outcome {
+            Some(Outcome::Solved { time_ms }) => time_ms,
+            _ => self
+                .started_at_ms
+                .map_or(0, |s| self.clock_ms.saturating_sub(s)),
+        }
+    }
+
+    /// Undo steps available.
+    pub fn undo_depth(&self) -> usize {
+        self.undo.len()
+    }
+
+    fn notify(&mut self, text: impl Into<String>, bad: bool) {
+        self.notice = Some(Notice {
+            text: text.into(),
+            bad,
+            until_ms: self.clock_ms + FLASH_MS,
+        });
+    }
+
+    fn record(&mut self, cell: Cell) {
+        self.undo.push(Change {
+            cell,
+            digit: self.board.board.get(cell),
+            marks: self.board.pencil[cell.idx()],
+        });
+    }
+
+    /// Apply one event.
+    pub fn update(&mut self, event: Event) -> Vec<Effect> {
+        match event {
+            Event::Tick(now) => {
+                self.clock_ms = self.clock_ms.max(now);
+                self.started_at_ms.get_or_insert(self.clock_ms);
+                if self.notice.as_ref().is_some_and(|n| n.until_ms <= now) {
+                    self.notice = None;
+                }
+                Vec::new()
+            }
+            Event::Key(key) => {
+                if is_ctrl_c(&key) {
+                    return vec![Effect::Quit];
+                }
+                self.on_key(key.code)
+            }
+            Event::Net(_) | Event::Resize => Vec::new(),
+        }
+    }
+
+    fn on_key(&mut self, code: KeyCode) -> Vec<Effect> {
+        if std::mem::take(&mut self.confirm_give_up) {
+            if code == KeyCode::Char('g') {
+                self.outcome = Some(Outcome::GaveUp);
+                self.notify("the solution is shown in magenta", false);
+            } else {
+                self.notice = None;
+            }
+            return Vec::new();
+        }
+        if let Some((dr, dc)) = nav_key(code) {
+            self.board.move_cursor(dr, dc);
+            return Vec::new();
+        }
+        if matches!(code, KeyCode::Char('q') | KeyCode::Esc) {
+            return vec![Effect::Quit];
+        }
+        if self.outcome.is_some() {
+            return Vec::new();
+        }
+        let cell = self.board.cursor;
+        if let Some(d) = digit_key(code) {
+            if self.board.is_given(cell) {
+                self.notify("that cell is a given", true);
+            } else if self.board.pencil_mode {
+                if self.board.board.get(cell).is_none() {
+                    self.record(cell);
+                    self.board.toggle_pencil(cell, d);
+                }
+            } else {
+                self.record(cell);
+                self.board.place(cell, d);
+                self.after_change();
+            }
+            return Vec::new();
+        }
+        if erase_key(code) {
+            if !self.board.is_given(cell) {
+                self.record(cell);
+                if self.board.board.get(cell).is_some() {
+                    self.board.board.set(cell, None);
+                } else {
+                    self.board.clear_pencil(cell);
+                }
+                self.after_change();
+            }
+            return Vec::new();
+        }
+        match code {
+            KeyCode::Char('p') => {
+                self.board.pencil_mode = !self.board.pencil_mode;
+            }
+            KeyCode::Char('u') => match self.undo.pop() {
+                Some(ch) => {
+                    self.board.board.set(ch.cell, ch.digit);
+                    self.board.pencil[ch.cell.idx()] = ch.marks;
+                    self.board.cursor = ch.cell;
+                    self.after_change();
+                }
+                None => self.notify("nothing to undo", true),
+            },
+            KeyCode::Char('c') => {
+                self.conflicts = validator::conflicts(&self.board.board);
+                if self.conflicts.is_empty() {
+                    self.notify("no conflicts", false);
+                } else {
+                    let n = self.conflicts.len();
+                    self.notify(format!("{n} cells clash (highlighted)"), true);
+                }
+            }
+            KeyCode::Char('?') => {
+                self.hint = (self.hinter)(&self.board.board);
+                if self.hint.is_none() {
+                    let msg = if validator::conflicts(&self.board.board).is_empty() {
+                        "no logical step found from here: check your digits with c"
+                    } else {
+                        "the board has conflicts: press c to see them"
+                    };
+                    self.notify(msg, true);
+                }
+            }
+            KeyCode::Char('g') => {
+                self.confirm_give_up = true;
+                self.notice = Some(Notice {
+                    text: "give up and see the solution? press g again".into(),
+                    bad: true,
+                    until_ms: u64::MAX,
+                });
+            }
+            _ => {}
+        }
+        Vec::new()
+    }
+
+    fn after_change(&mut self) {
+        // Highlights and hints describe the old board; clear them when it changes.
+        self.conflicts.clear();
+        self.hint = None;
+        if self.board.board == self.solution {
+            let time_ms = self.elapsed_ms();
+            self.outcome = Some(Outcome::Solved { time_ms });
+            self.notice = Some(Notice {
+                text: format!("solved in {}!", crate::app::clock(time_ms)),
+                bad: false,
+                until_ms: u64::MAX,
+            });
+        } else if self.board.board.is_full() {
+            self.notify("the board is full but something is wrong: press c", true);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::tests::{PUZZLE, SOLUTION};
+    use crossterm::event::KeyEvent;
+
+    fn hinter(_: &Grid) -> Option<Hint> {
+        Some(Hint {
+            text: "naked single: r1c3 = 4".into(),
+            cells: vec![Cell::at(0, 2).expect("cell")],
+        })
+    }
+
+    fn game() -> SoloApp {
+        let p = Grid::parse(PUZZLE).expect("grid");
+        let s = Grid::parse(SOLUTION).expect("grid");
+        let mut g = SoloApp::new(p, s, Difficulty::Easy, hinter);
+        g.update(Event::Tick(100));
+        g
+    }
+
+    fn keys(g: &mut SoloApp, s: &str) {
+        for c in s.chars() {
+            g.update(Event::Key(KeyEvent::from(KeyCode::Char(c))));
+        }
+    }
+
+    #[test]
+    fn place_undo_and_pencil() {
+        let mut g = game();
+        keys(&mut g, "ll9");
+        let c = Cell::at(0, 2).expect("cell");
+        assert_eq!(g.board.board.get(c), Digit::new(9));
+        keys(&mut g, "u");
+        assert_eq!(g.board.board.get(c), None);
+        keys(&mut g, "p12");
+        assert_eq!(g.board.pencil[c.idx()], 0b11);
+        keys(&mut g, "u");
+        assert_eq!(g.board.pencil[c.idx()], 0b1);
+        keys(&mut g, "p4");
+        assert_eq!(g.board.board.get(c), Digit::new(4));
+        assert_eq!(g.board.pencil[c.idx()], 0, "placing clears the marks");
+        keys(&mut g, "u");
+        assert_eq!(g.board.pencil[c.idx()], 0b1, "undo brings them back");
+        assert_eq!(g.undo_depth(), 1);
+    }
+
+    #[test]
+    fn conflicts_are_found_on_request() {
+        let mut g = game();
+        keys(&mut g, "ll5c");
+        let clash: Vec<Cell> = [(0, 0), (0, 2)]
+            .iter()
+            .map(|&(r, c)| Cell::at(r, c).expect("cell"))
+            .collect();
+        for c in &clash {
+            assert!(
+                g.conflicts.contains(c),
+                "{c} should clash: {:?}",
+                g.conflicts
+            );
+        }
+        keys(&mut g, "x");
+        assert!(g.conflicts.is_empty(), "a change clears the highlight");
+    }
+
+    #[test]
+    fn hints_and_give_up() {
+        let mut g = game();
+        keys(&mut g, "?");
+        assert_eq!(
+            g.hint.as_ref().map(|h| h.text.as_str()),
+            Some("naked single: r1c3 = 4")
+        );
+        keys(&mut g, "gj");
+        assert_eq!(g.outcome, None, "a second key other than g cancels");
+        keys(&mut g, "gg");
+        assert_eq!(g.outcome, Some(Outcome::GaveUp));
+        keys(&mut g, "5");
+        assert_eq!(g.board.board, g.board.puzzle, "no play after giving up");
+    }
+
+    #[test]
+    fn the_screen_shows_the_hint_and_highlights_its_cells() {
+        use ratatui::backend::TestBackend;
+        use ratatui::Terminal;
+        let mut g = game();
+        keys(&mut g, "?");
+        let mut t = Terminal::new(TestBackend::new(120, 40)).expect("backend");
+        t.draw(|f| f.render_widget(&g, f.area())).expect("draw");
+        let buf = t.backend().buffer();
+        let text: String = buf.content().iter().map(|c| c.symbol()).collect();
+        assert!(text.contains("naked single: r1c3 = 4"), "{text}");
+        assert!(text.contains("solo practice  ·  easy"));
+        // r1c3's centre on the big board.
+        assert_eq!(
+            buf[(1 + 2 * 7 + 3, 1 + 1 + 1)].bg,
+            crate::ui::board::HINT_BG
+        );
+    }
+
+    #[test]
+    fn the_grader_names_a_technique_and_its_cells() {
+        let p = Grid::parse(PUZZLE).expect("grid");
+        let hint = grader_hint(&p).expect("an easy puzzle has a step");
+        assert!(hint.text.contains("single"), "{}", hint.text);
+        assert!(!hint.cells.is_empty());
+        let solved = Grid::parse(SOLUTION).expect("grid");
+        assert_eq!(grader_hint(&solved), None);
+    }
+
+    #[test]
+    fn filling_the_solution_stops_the_clock() {
+        let mut g = game();
+        let solution = Grid::parse(SOLUTION).expect("grid");
+        for cell in Cell::all() {
+            if g.board.is_given(cell) {
+                continue;
+            }
+            g.board.cursor = cell;
+            let d = solution.get(cell).expect("full");
+            g.update(Event::Tick(100 + u64::from(cell.get()) * 1000));
+            keys(&mut g, &d.to_string());
+        }
+        assert_eq!(g.outcome, Some(Outcome::Solved { time_ms: 78_000 }));
+        g.update(Event::Tick(500_000));
+        assert_eq!(g.elapsed_ms(), 78_000);
+    }
+}

@@ -1,0 +1,243 @@
+//! The 9x9 board widget: heavy box borders, givens / own digits / cursor in distinct styles,
+//! pencil marks as a 3x3 mini-grid, conflict highlights, and the solution shown against the board.
+//!
+//! Two sizes: 7x3 characters per cell (with pencil marks) when the area allows
+//! [`BIG_SIZE`], else 3x1 per cell (pencil marks hidden).
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Widget;
+use shared::engine::{Cell, Digit, Grid};
+
+use crate::app::board::Marks;
+
+/// Width and height of the big board.
+pub const BIG_SIZE: (u16, u16) = (9 * 7 + 4, 9 * 3 + 4);
+
+/// Width and height of the compact board.
+pub const SMALL_SIZE: (u16, u16) = (9 * 3 + 4, 9 + 4);
+
+/// Style of a given.
+pub const GIVEN: Style = Style::new().fg(Color::White).add_modifier(Modifier::BOLD);
+/// Style of the player's own digit.
+pub const MINE: Style = Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD);
+/// Style of a digit sent and not yet answered.
+pub const PENDING: Style = Style::new()
+    .fg(Color::Yellow)
+    .add_modifier(Modifier::ITALIC);
+/// Style of a solution digit revealed in a cell the player had not filled.
+pub const REVEALED: Style = Style::new().fg(Color::Magenta);
+/// Style of a pencil mark.
+pub const PENCIL: Style = Style::new().fg(Color::DarkGray);
+/// Background of the cursor cell.
+pub const CURSOR_BG: Color = Color::Blue;
+/// Background of a conflicting or rejected cell.
+pub const CONFLICT_BG: Color = Color::Red;
+/// Background of a cell named by a hint.
+pub const HINT_BG: Color = Color::Green;
+/// Style of the borders.
+pub const BORDER: Style = Style::new().fg(Color::Gray);
+
+/// Everything the board shows; borrowed from an app's state.
+#[derive(Clone, Copy, Debug)]
+pub struct BoardView<'a> {
+    /// The givens.
+    pub puzzle: &'a Grid,
+    /// Givens plus the player's digits.
+    pub board: &'a Grid,
+    /// Pencil marks, if shown.
+    pub pencil: Option<&'a [Marks; 81]>,
+    /// The cursor, if shown.
+    pub cursor: Option<Cell>,
+    /// Cells highlighted as conflicting.
+    pub conflicts: &'a [Cell],
+    /// Cells highlighted by a hint.
+    pub highlight: &'a [Cell],
+    /// A rejected digit to flash in its cell.
+    pub flash: Option<(Cell, Digit)>,
+    /// Digits sent and not yet answered.
+    pub pending: &'a [(Cell, Digit)],
+    /// The solution, shown in the cells the player had not filled.
+    pub solution: Option<&'a Grid>,
+}
+
+impl<'a> BoardView<'a> {
+    /// A plain view of `puzzle` with `board` on it.
+    pub fn new(puzzle: &'a Grid, board: &'a Grid) -> BoardView<'a> {
+        BoardView {
+            puzzle,
+            board,
+            pencil: None,
+            cursor: None,
+            conflicts: &[],
+            highlight: &[],
+            flash: None,
+            pending: &[],
+            solution: None,
+        }
+    }
+
+    /// The size this view draws at within `area`.
+    pub fn size_for(area: Rect) -> (u16, u16) {
+        if area.width >= BIG_SIZE.0 && area.height >= BIG_SIZE.1 {
+            BIG_SIZE
+        } else {
+            SMALL_SIZE
+        }
+    }
+
+    fn cell_content(&self, cell: Cell) -> (Option<char>, Style, Marks) {
+        if let Some((fc, fd)) = self.flash {
+            if fc == cell {
+                return (
+                    Some(digit_char(fd)),
+                    Style::new()
+                        .fg(Color::White)
+                        .bg(CONFLICT_BG)
+                        .add_modifier(Modifier::BOLD),
+                    0,
+                );
+            }
+        }
+        if let Some(d) = self.puzzle.get(cell) {
+            return (Some(digit_char(d)), GIVEN, 0);
+        }
+        if let Some(d) = self.board.get(cell) {
+            return (Some(digit_char(d)), MINE, 0);
+        }
+        if let Some(&(_, d)) = self.pending.iter().find(|(c, _)| *c == cell) {
+            return (Some(digit_char(d)), PENDING, 0);
+        }
+        if let Some(d) = self.solution.and_then(|s| s.get(cell)) {
+            return (Some(digit_char(d)), REVEALED, 0);
+        }
+        let marks = self.pencil.map_or(0, |p| p[cell.idx()]);
+        (None, PENCIL, marks)
+    }
+}
+
+fn digit_char(d: Digit) -> char {
+    char::from(b'0' + d.get())
+}
+
+fn border_char(row_kind: u8, col_kind: u8) -> char {
+    // row_kind/col_kind: 0 first line, 1 inner line, 2 last line.
+    match (row_kind, col_kind) {
+        (0, 0) => '┏',
+        (0, 1) => '┳',
+        (0, 2) => '┓',
+        (1, 0) => '┣',
+        (1, 1) => '╋',
+        (1, 2) => '┫',
+        (2, 0) => '┗',
+        (2, 1) => '┻',
+        _ => '┛',
+    }
+}
+
+fn kind(i: u16) -> u8 {
+    match i {
+        0 => 0,
+        3 => 2,
+        _ => 1,
+    }
+}
+
+impl Widget for BoardView<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let (w, h) = BoardView::size_for(area);
+        let big = (w, h) == BIG_SIZE;
+        let (cw, ch) = if big { (7u16, 3u16) } else { (3, 1) };
+        let area = Rect::new(area.x, area.y, w.min(area.width), h.min(area.height));
+        if area.width < w || area.height < h {
+            Line::from("terminal too small for the board").render(area, buf);
+            return;
+        }
+        let box_w = 3 * cw + 1;
+        let box_h = 3 * ch + 1;
+        // Borders.
+        for by in 0..4u16 {
+            let y = area.y + by * box_h;
+            for x in 0..w {
+                let c = if x % box_w == 0 {
+                    border_char(kind(by), kind(x / box_w))
+                } else {
+                    '━'
+                };
+                buf[(area.x + x, y)].set_char(c).set_style(BORDER);
+            }
+        }
+        for bx in 0..4u16 {
+            let x = area.x + bx * box_w;
+            for y in 0..h {
+                if y % box_h != 0 {
+                    buf[(x, area.y + y)].set_char('┃').set_style(BORDER);
+                }
+            }
+        }
+        // Cells.
+        for cell in Cell::all() {
+            let (r, c) = (cell.row() as u16, cell.col() as u16);
+            let x0 = area.x + 1 + (c / 3) * box_w + (c % 3) * cw;
+            let y0 = area.y + 1 + (r / 3) * box_h + (r % 3) * ch;
+            let (digit, style, marks) = self.cell_content(cell);
+            let mut bg = None;
+            if self.highlight.contains(&cell) {
+                bg = Some(HINT_BG);
+            }
+            if self.conflicts.contains(&cell) {
+                bg = Some(CONFLICT_BG);
+            }
+            if self.cursor == Some(cell) {
+                bg = Some(CURSOR_BG);
+            }
+            let base = bg.map_or(Style::new(), |b| Style::new().bg(b));
+            for dy in 0..ch {
+                for dx in 0..cw {
+                    buf[(x0 + dx, y0 + dy)].set_char(' ').set_style(base);
+                }
+            }
+            let style = match bg {
+                Some(b) if style.bg.is_none() => style.bg(b),
+                _ => style,
+            };
+            match digit {
+                Some(d) => {
+                    buf[(x0 + cw / 2, y0 + ch / 2)].set_char(d).set_style(style);
+                }
+                None if big && marks != 0 => {
+                    for d in Digit::all() {
+                        if marks & d.bit() != 0 {
+                            let i = u16::from(d.get() - 1);
+                            buf[(x0 + 1 + (i % 3) * 2, y0 + i / 3)]
+                                .set_char(digit_char(d))
+                                .set_style(style);
+                        }
+                    }
+                }
+                None if !big && marks != 0 => {
+                    buf[(x0 + 1, y0)].set_char('·').set_style(style);
+                }
+                None => {}
+            }
+        }
+    }
+}
+
+/// The digit bar: `1 2 3 ... 9`, digits complete on the board dimmed.
+pub fn digit_bar(board: &Grid) -> Line<'static> {
+    let mut spans = vec![Span::raw(" digits: ")];
+    for d in Digit::all() {
+        let n = board.as_bytes().iter().filter(|&&b| b == d.get()).count();
+        let style = if n >= 9 {
+            Style::new().fg(Color::DarkGray).add_modifier(Modifier::DIM)
+        } else {
+            Style::new().fg(Color::White).add_modifier(Modifier::BOLD)
+        };
+        spans.push(Span::styled(d.to_string(), style));
+        spans.push(Span::raw(" "));
+    }
+    Line::from(spans)
+}

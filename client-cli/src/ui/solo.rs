@@ -1,0 +1,121 @@
+//! The solo practice screen: the board, a digit bar, and a panel with the clock, the last hint
+//! and the keys. A pure function of `&SoloApp`.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
+
+use super::board::{digit_bar, BoardView};
+use super::help_line;
+use crate::app::clock;
+use crate::solo::{Outcome, SoloApp};
+
+impl Widget for &SoloApp {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let [top, main, notice, help] = Layout::vertical([
+            Constraint::Length(1),
+            Constraint::Min(0),
+            Constraint::Length(1),
+            Constraint::Length(1),
+        ])
+        .areas(area);
+        Line::from(vec![
+            Span::styled(
+                " sudoku-race ",
+                Style::new().fg(Color::Black).bg(Color::Cyan),
+            ),
+            Span::raw(format!("  solo practice  ·  {}", self.difficulty)),
+        ])
+        .render(top, buf);
+        let (bw, bh) = BoardView::size_for(Rect::new(
+            0,
+            0,
+            main.width.saturating_sub(30),
+            main.height.saturating_sub(1),
+        ));
+        let [left, right] =
+            Layout::horizontal([Constraint::Length(bw + 1), Constraint::Min(20)]).areas(main);
+        let [board_area, bar_area, _] = Layout::vertical([
+            Constraint::Length(bh),
+            Constraint::Length(1),
+            Constraint::Min(0),
+        ])
+        .areas(left);
+        let hint_cells = self.hint.as_ref().map_or(&[][..], |h| &h.cells[..]);
+        let mut view = BoardView::new(&self.board.puzzle, &self.board.board);
+        view.pencil = Some(&self.board.pencil);
+        view.cursor = Some(self.board.cursor);
+        view.conflicts = &self.conflicts;
+        view.highlight = hint_cells;
+        if self.outcome == Some(Outcome::GaveUp) {
+            view.solution = Some(&self.solution);
+        }
+        view.render(board_area, buf);
+        digit_bar(&self.board.board).render(bar_area, buf);
+
+        let to_fill = self.board.puzzle.n_empty();
+        let mut lines = vec![
+            Line::from(vec![
+                Span::raw("clock "),
+                Span::styled(
+                    clock(self.elapsed_ms()),
+                    Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
+                ),
+            ]),
+            Line::raw(format!("filled {}/{to_fill}", self.board.n_placed())),
+            Line::raw(format!(
+                "mode   {}",
+                if self.board.pencil_mode {
+                    "pencil"
+                } else {
+                    "pen"
+                }
+            )),
+            Line::raw(""),
+        ];
+        match self.outcome {
+            Some(Outcome::Solved { time_ms }) => lines.push(Line::styled(
+                format!("Solved in {}!", clock(time_ms)),
+                Style::new().fg(Color::Green).add_modifier(Modifier::BOLD),
+            )),
+            Some(Outcome::GaveUp) => lines.push(Line::styled(
+                "Gave up: the solution is in magenta.",
+                Style::new().fg(Color::Magenta),
+            )),
+            None => {}
+        }
+        if let Some(h) = &self.hint {
+            lines.push(Line::styled(
+                "hint",
+                Style::new().add_modifier(Modifier::BOLD),
+            ));
+            lines.push(Line::styled(h.text.clone(), Style::new().fg(Color::Green)));
+        }
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(Block::new().borders(Borders::ALL).title(" solo "))
+            .render(right, buf);
+        if let Some(n) = &self.notice {
+            let style = if n.bad {
+                Style::new().fg(Color::Red).add_modifier(Modifier::BOLD)
+            } else {
+                Style::new().fg(Color::Green)
+            };
+            Line::styled(n.text.clone(), style).render(notice, buf);
+        }
+        help_line(&[
+            ("hjkl/←↓↑→", "move"),
+            ("1-9", "place"),
+            ("x", "erase"),
+            ("p", "pencil"),
+            ("u", "undo"),
+            ("c", "check"),
+            ("?", "hint"),
+            ("g", "give up"),
+            ("q", "quit"),
+        ])
+        .render(help, buf);
+    }
+}

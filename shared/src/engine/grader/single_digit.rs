@@ -1,0 +1,184 @@
+//! Single-digit patterns built from strong links (a unit where a digit has exactly two places):
+//! Skyscraper, 2-String Kite and simple colouring.
+
+use super::state::{bit, is_two, Bits, State, PEER_BB, UNIT_BB};
+use super::Step;
+
+/// The two cells of a bitboard holding exactly two.
+#[inline]
+fn two(m: u128) -> (usize, usize) {
+    (
+        m.trailing_zeros() as usize,
+        (m & (m - 1)).trailing_zeros() as usize,
+    )
+}
+
+/// Strong links of digit `d` in units `units` (indices into `UNIT_BB`), as cell pairs.
+fn links(
+    s: &State,
+    d: usize,
+    units: std::ops::Range<usize>,
+    out: &mut [(usize, usize); 9],
+) -> usize {
+    let mut k = 0;
+    for u in units {
+        let m = s.pos[d] & UNIT_BB[u];
+        if is_two(m) {
+            out[k] = two(m);
+            k += 1;
+        }
+    }
+    k
+}
+
+/// Record a two-link step: links `(a1, a2)`, `(b1, b2)` joined at `a1`/`b1`.
+fn record(step: &mut Step, d: usize, chain: [usize; 4], elim: u128) {
+    step.cells.extend(chain.map(super::state::cell));
+    step.add_digits(1 << d);
+    step.eliminate_all(elim, d);
+}
+
+/// The first Skyscraper that removes something: two row (or column) strong links whose ends meet
+/// in one column (row); the digit leaves every cell seeing both other ends.
+pub(crate) fn skyscraper(s: &State, step: &mut Step, clean: &mut u32) -> bool {
+    let mut ls = [(0, 0); 9];
+    for d in 0..9 {
+        if *clean & (1 << d) != 0 {
+            continue;
+        }
+        for (units, cross) in [(0..9, 9usize), (9..18, 0usize)] {
+            let k = links(s, d, units, &mut ls);
+            for i in 0..k {
+                for j in i + 1..k {
+                    let (a, b) = (ls[i], ls[j]);
+                    for (a1, a2) in [(a.0, a.1), (a.1, a.0)] {
+                        for (b1, b2) in [(b.0, b.1), (b.1, b.0)] {
+                            // Joined ends share the cross line; free ends must not.
+                            let line = |c: usize| if cross == 9 { c % 9 } else { c / 9 };
+                            if line(a1) != line(b1) || line(a2) == line(b2) {
+                                continue;
+                            }
+                            let elim = s.pos[d] & PEER_BB[a2] & PEER_BB[b2];
+                            if elim != 0 {
+                                record(step, d, [a2, a1, b1, b2], elim);
+                                return true;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        *clean |= 1 << d;
+    }
+    false
+}
+
+/// The first 2-String Kite that removes something: a row strong link and a column strong link
+/// with one end each in the same box; the digit leaves every cell seeing both other ends.
+pub(crate) fn two_string_kite(s: &State, step: &mut Step, clean: &mut u32) -> bool {
+    let mut rows = [(0, 0); 9];
+    let mut cols = [(0, 0); 9];
+    for d in 0..9 {
+        if *clean & (1 << d) != 0 {
+            continue;
+        }
+        let kr = links(s, d, 0..9, &mut rows);
+        let kc = links(s, d, 9..18, &mut cols);
+        for &r in &rows[..kr] {
+            for &c in &cols[..kc] {
+                for (a1, a2) in [(r.0, r.1), (r.1, r.0)] {
+                    for (b1, b2) in [(c.0, c.1), (c.1, c.0)] {
+                        let cells = bit(a1) | bit(a2) | bit(b1) | bit(b2);
+                        if cells.count_ones() != 4
+                            || super::state::CELL_UNITS[a1][2] != super::state::CELL_UNITS[b1][2]
+                        {
+                            continue;
+                        }
+                        let elim = s.pos[d] & PEER_BB[a2] & PEER_BB[b2];
+                        if elim != 0 {
+                            record(step, d, [a2, a1, b1, b2], elim);
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        *clean |= 1 << d;
+    }
+    false
+}
+
+/// The first simple-colouring step: for each digit, the strong links are two-coloured per
+/// connected cluster. Colour wrap: two cells of one colour see each other, so that colour is
+/// false everywhere. Colour trap: a cell seeing both colours loses the digit.
+pub(crate) fn simple_colouring(s: &State, step: &mut Step, clean: &mut u32) -> bool {
+    for d in 0..9 {
+        if *clean & (1 << d) != 0 {
+            continue;
+        }
+        let p = s.pos[d];
+        // Conjugate partners of each cell.
+        let mut partner = [0u128; 81];
+        let mut linked = 0u128;
+        for &u in &UNIT_BB {
+            let m = p & u;
+            if is_two(m) {
+                let (a, b) = two(m);
+                partner[a] |= bit(b);
+                partner[b] |= bit(a);
+                linked |= m;
+            }
+        }
+        let mut done = 0u128;
+        for start in Bits(linked) {
+            if done & bit(start) != 0 {
+                continue;
+            }
+            // Two-colour the cluster of `start` by BFS over whole frontiers.
+            let mut colour = [bit(start), 0u128];
+            let mut frontier = bit(start);
+            let mut side = 0;
+            while frontier != 0 {
+                let next_side = 1 - side;
+                let mut next = 0u128;
+                for c in Bits(frontier) {
+                    next |= partner[c];
+                }
+                next &= !(colour[0] | colour[1]);
+                colour[next_side] |= next;
+                frontier = next;
+                side = next_side;
+            }
+            let cluster = colour[0] | colour[1];
+            done |= cluster;
+            if cluster.count_ones() < 3 {
+                continue;
+            }
+            let mut sees = [0u128; 2];
+            for (k, &col) in colour.iter().enumerate() {
+                for c in Bits(col) {
+                    sees[k] |= PEER_BB[c];
+                }
+            }
+            // Colour wrap.
+            for k in 0..2 {
+                if colour[k] & sees[k] != 0 {
+                    step.add_cells(cluster);
+                    step.add_digits(1 << d);
+                    step.eliminate_all(colour[k], d);
+                    return true;
+                }
+            }
+            // Colour trap.
+            let elim = p & sees[0] & sees[1] & !cluster;
+            if elim != 0 {
+                step.add_cells(cluster);
+                step.add_digits(1 << d);
+                step.eliminate_all(elim, d);
+                return true;
+            }
+        }
+        *clean |= 1 << d;
+    }
+    false
+}

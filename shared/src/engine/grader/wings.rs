@@ -1,0 +1,110 @@
+//! Wings: XY-Wing (bivalue pivot xy, pincers xz and yz: z leaves every cell seeing both
+//! pincers), XYZ-Wing (pivot xyz, pincers xz and yz: z leaves every cell seeing all three) and
+//! W-Wing (two bivalue cells xy joined by a strong link on x: y leaves every cell seeing both).
+
+use super::combos::pop9;
+use super::state::{bit, is_two, Bits, State, PEER_BB, UNIT_BB};
+use super::Step;
+
+/// The first XY-Wing that removes something, pivots in cell order.
+pub(crate) fn xy_wing(s: &State, step: &mut Step) -> bool {
+    let bivalue = s.bivalue_cells();
+    for p in Bits(bivalue) {
+        let pm = s.cand[p];
+        let wings = bivalue & PEER_BB[p];
+        for a in Bits(wings) {
+            let am = s.cand[a];
+            let shared = am & pm;
+            if shared == 0 || shared & (shared - 1) != 0 {
+                continue;
+            }
+            let z = am & !shared;
+            let want = (pm & !shared) | z;
+            for b in Bits(wings & !bit(a)) {
+                if s.cand[b] != want {
+                    continue;
+                }
+                let zd = z.trailing_zeros() as usize;
+                let elim = s.pos[zd] & PEER_BB[a] & PEER_BB[b];
+                if elim != 0 {
+                    step.add_cells(bit(p) | bit(a) | bit(b));
+                    step.add_digits(pm | z);
+                    step.eliminate_all(elim, zd);
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// The first XYZ-Wing that removes something, pivots in cell order.
+pub(crate) fn xyz_wing(s: &State, step: &mut Step) -> bool {
+    let bivalue = s.bivalue_cells();
+    for p in Bits(s.unsolved) {
+        let pm = s.cand[p];
+        if pop9(pm) != 3 {
+            continue;
+        }
+        let wings = bivalue & PEER_BB[p];
+        for a in Bits(wings) {
+            let am = s.cand[a];
+            if am & !pm != 0 {
+                continue;
+            }
+            for b in Bits(wings & !bit(a)) {
+                let bm = s.cand[b];
+                if bm & !pm != 0 || bm == am || b < a {
+                    continue;
+                }
+                let zd = (am & bm).trailing_zeros() as usize;
+                let elim = s.pos[zd] & PEER_BB[p] & PEER_BB[a] & PEER_BB[b];
+                if elim != 0 {
+                    step.add_cells(bit(p) | bit(a) | bit(b));
+                    step.add_digits(pm);
+                    step.eliminate_all(elim, zd);
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// The first W-Wing that removes something.
+pub(crate) fn w_wing(s: &State, step: &mut Step) -> bool {
+    let bivalue = s.bivalue_cells();
+    for a in Bits(bivalue) {
+        let m = s.cand[a];
+        for b in Bits(bivalue & !PEER_BB[a] & !((bit(a) << 1) - 1)) {
+            if s.cand[b] != m {
+                continue;
+            }
+            let ends = bit(a) | bit(b);
+            for x in Bits(m as u128) {
+                let y = (m & !(1 << x)).trailing_zeros() as usize;
+                let elim = s.pos[y] & PEER_BB[a] & PEER_BB[b];
+                if elim == 0 {
+                    continue;
+                }
+                for &u in &UNIT_BB {
+                    let link = s.pos[x] & u;
+                    if !is_two(link) || link & ends != 0 {
+                        continue;
+                    }
+                    let l1 = link.trailing_zeros() as usize;
+                    let l2 = (link & (link - 1)).trailing_zeros() as usize;
+                    let joined = (PEER_BB[a] & bit(l1) != 0 && PEER_BB[b] & bit(l2) != 0)
+                        || (PEER_BB[a] & bit(l2) != 0 && PEER_BB[b] & bit(l1) != 0);
+                    if joined {
+                        step.add_cells(ends | link);
+                        step.add_digits(m);
+                        step.eliminate_all(elim, y);
+                        return true;
+                    }
+                }
+            }
+        }
+    }
+    false
+}
