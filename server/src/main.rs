@@ -1,17 +1,161 @@
-//! `sudoku-race-server`: flags, tracing, then the server library.
+//! `sudoku-race-server`: flags (each with an environment variable), tracing, bind, then
+//! [`server::run`] until SIGINT or SIGTERM.
 
-use clap::Parser;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
 
-/// The sudoku-race server: rooms that deal one puzzle to racing players and verify every placement.
+use anyhow::Context;
+use clap::{Parser, ValueEnum};
+use server::{Config, Limits};
+
+/// The sudoku-race server: rooms that deal one puzzle to racing players and verify every
+/// placement. WebSocket at /ws; plain HTTP GET /healthz and /metrics on the same port.
 #[derive(Parser, Debug)]
 #[command(version, about)]
 struct Args {
-    /// Address to listen on (WebSocket at /ws, plus /healthz and /metrics).
+    /// Address to listen on.
     #[arg(long, env = "SUDOKU_RACE_LISTEN", default_value = "127.0.0.1:7878")]
     listen: String,
+    /// SQLite file for race results [default: the user's data directory, sudoku-race/results.sqlite3].
+    #[arg(long, env = "SUDOKU_RACE_DB")]
+    db: Option<PathBuf>,
+    /// Most open WebSocket connections; more get `server_full` and close 1013.
+    #[arg(long, env = "SUDOKU_RACE_MAX_CONNECTIONS", default_value_t = Limits::default().max_connections)]
+    max_connections: usize,
+    /// Most rooms on the server.
+    #[arg(long, env = "SUDOKU_RACE_MAX_ROOMS", default_value_t = Limits::default().max_rooms)]
+    max_rooms: usize,
+    /// Most open rooms created from one IP address.
+    #[arg(long, env = "SUDOKU_RACE_MAX_ROOMS_PER_IP", default_value_t = Limits::default().max_rooms_per_ip)]
+    max_rooms_per_ip: usize,
+    /// Messages per second allowed per connection (sustained).
+    #[arg(long, env = "SUDOKU_RACE_RATE_LIMIT", default_value_t = Limits::default().rate_limit)]
+    rate_limit: u32,
+    /// Messages a connection may send in a burst.
+    #[arg(long, env = "SUDOKU_RACE_RATE_BURST", default_value_t = Limits::default().rate_burst)]
+    rate_burst: u32,
+    /// Over-limit messages within 10 s that close a connection (1008).
+    #[arg(long, env = "SUDOKU_RACE_RATE_ABUSE", default_value_t = Limits::default().abuse_threshold)]
+    rate_abuse: u32,
+    /// Seconds without any message (pings and pongs count) before a connection is closed (1000).
+    #[arg(long, env = "SUDOKU_RACE_IDLE_TIMEOUT_S", default_value_t = 60)]
+    idle_timeout_s: u64,
+    /// Largest message in bytes (close 1009 above it).
+    #[arg(long, env = "SUDOKU_RACE_MAX_MESSAGE_BYTES", default_value_t = Limits::default().max_message_bytes)]
+    max_message_bytes: usize,
+    /// Outgoing messages queued per connection before a client that does not read is closed (1008).
+    #[arg(long, env = "SUDOKU_RACE_OUT_QUEUE", default_value_t = Limits::default().out_queue)]
+    out_queue: usize,
+    /// Seconds a dropped player's seat is held for `resume`.
+    #[arg(long, env = "SUDOKU_RACE_RESUME_GRACE_S", default_value_t = 60)]
+    resume_grace_s: u64,
+    /// Countdown between `start_race` and `race_started`, in milliseconds.
+    #[arg(long, env = "SUDOKU_RACE_COUNTDOWN_MS", default_value_t = 3000)]
+    countdown_ms: u64,
+    /// Puzzles kept ready per difficulty.
+    #[arg(long, env = "SUDOKU_RACE_POOL_SIZE", default_value_t = Config::default().pool_size)]
+    pool_size: usize,
+    /// Log format on stderr (filter with RUST_LOG, default info).
+    #[arg(long, env = "SUDOKU_RACE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
 }
 
-fn main() {
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum LogFormat {
+    Text,
+    Json,
+}
+
+impl Args {
+    fn config(&self) -> Config {
+        let d = Config::default();
+        Config {
+            db_path: self.db.clone().unwrap_or(d.db_path),
+            limits: Limits {
+                max_connections: self.max_connections,
+                max_rooms: self.max_rooms,
+                max_rooms_per_ip: self.max_rooms_per_ip,
+                rate_limit: self.rate_limit,
+                rate_burst: self.rate_burst,
+                abuse_threshold: self.rate_abuse,
+                idle_timeout: Duration::from_secs(self.idle_timeout_s),
+                max_message_bytes: self.max_message_bytes,
+                out_queue: self.out_queue,
+                ..Limits::default()
+            },
+            resume_grace: Duration::from_secs(self.resume_grace_s),
+            countdown: Duration::from_millis(self.countdown_ms),
+            pool_size: self.pool_size,
+            ..d
+        }
+    }
+}
+
+fn init_tracing(format: LogFormat) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    match format {
+        LogFormat::Text => builder.init(),
+        LogFormat::Json => builder.json().init(),
+    }
+}
+
+/// Completes on SIGINT (ctrl-c) or, on Unix, SIGTERM.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        if let Err(e) = tokio::signal::ctrl_c().await {
+            tracing::error!(error = %e, "cannot listen for ctrl-c");
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "cannot listen for SIGTERM");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = term => {},
+    }
+}
+
+async fn run(args: Args) -> anyhow::Result<()> {
+    let listener = tokio::net::TcpListener::bind(&args.listen)
+        .await
+        .with_context(|| format!("cannot listen on {}", args.listen))?;
+    server::run(listener, args.config(), shutdown_signal())
+        .await
+        .context("server failed")
+}
+
+fn main() -> ExitCode {
     let args = Args::parse();
-    eprintln!("listen on {} (server not built yet)", args.listen);
+    init_tracing(args.log_format);
+    let rt = match tokio::runtime::Runtime::new() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match rt.block_on(run(args)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -1,0 +1,96 @@
+//! Server configuration: every limit of the contract's Limits section, timers, and where
+//! results are stored. `main.rs` fills it from flags; tests build it directly.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Per-connection and server-wide limits (contract defaults in [`Limits::default`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Most open WebSocket connections; over it a new connection gets `server_full`, close 1013.
+    pub max_connections: usize,
+    /// Most rooms on the server; over it `create_room` gets `server_full`.
+    pub max_rooms: usize,
+    /// Most rooms created from one IP address that are still open.
+    pub max_rooms_per_ip: usize,
+    /// Sustained messages per second per connection.
+    pub rate_limit: u32,
+    /// Burst of messages a connection may send at once.
+    pub rate_burst: u32,
+    /// Over-limit messages tolerated within [`Limits::abuse_window`] before close 1008.
+    pub abuse_threshold: u32,
+    /// The window for [`Limits::abuse_threshold`].
+    pub abuse_window: Duration,
+    /// A connection that sends nothing (pings and pongs count) for this long is closed (1000).
+    pub idle_timeout: Duration,
+    /// Largest message accepted (close 1009 above it).
+    pub max_message_bytes: usize,
+    /// Outgoing messages queued for one connection before it is closed as a slow reader (1008).
+    pub out_queue: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_connections: 20_000,
+            max_rooms: 5_000,
+            max_rooms_per_ip: 20,
+            rate_limit: 20,
+            rate_burst: 40,
+            abuse_threshold: 50,
+            abuse_window: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
+            max_message_bytes: shared::protocol::MAX_MESSAGE_BYTES,
+            out_queue: 256,
+        }
+    }
+}
+
+/// Everything `run` needs to know.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// SQLite file for race results (created with its parent directory if missing).
+    pub db_path: PathBuf,
+    /// Connection, room and message limits.
+    pub limits: Limits,
+    /// How long a dropped player's seat is held for `resume`.
+    pub resume_grace: Duration,
+    /// Countdown between `start_race` and `race_started` (not fixed by the contract).
+    pub countdown: Duration,
+    /// Puzzles kept ready per difficulty.
+    pub pool_size: usize,
+    /// Generate every difficulty from start-up (else each once first asked for).
+    pub pool_prewarm: bool,
+    /// `name/version` sent in `welcome`.
+    pub server_name: String,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            db_path: default_db_path(),
+            limits: Limits::default(),
+            resume_grace: Duration::from_secs(60),
+            countdown: Duration::from_secs(3),
+            pool_size: 8,
+            pool_prewarm: true,
+            server_name: concat!("sudoku-race-server/", env!("CARGO_PKG_VERSION")).to_owned(),
+        }
+    }
+}
+
+/// `$XDG_DATA_HOME/sudoku-race/results.sqlite3`, else `~/.local/share/...`, else the current directory.
+pub fn default_db_path() -> PathBuf {
+    let base = std::env::var_os("XDG_DATA_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .filter(|v| !v.is_empty())
+                .map(|h| PathBuf::from(h).join(".local").join("share"))
+        });
+    match base {
+        Some(b) => b.join("sudoku-race").join("results.sqlite3"),
+        None => PathBuf::from("sudoku-race-results.sqlite3"),
+    }
+}

@@ -1,0 +1,476 @@
+//! One WebSocket connection: the handshake, a writer task that drains the bounded outgoing
+//! queue (`feed` every ready message, `flush` once, ping on a timer), and the reader loop that
+//! checks limits, parses client messages and routes them to the connection's room.
+
+use std::net::SocketAddr;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::stream::{SplitSink, SplitStream};
+use futures::{SinkExt, StreamExt};
+use shared::engine::{Cell, Digit};
+use shared::protocol::{ClientMsg, ErrorCode, Role, ServerMsg, MAX_CHAT_CHARS, PROTOCOL_VERSION};
+use tokio::net::TcpStream;
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+use tokio_tungstenite::tungstenite::error::{CapacityError, Error as WsError};
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::protocol::{CloseFrame, WebSocketConfig};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::WebSocketStream;
+
+use super::rate::{RateLimiter, Verdict};
+use super::{close, ConnHandle};
+use crate::metrics::Metrics;
+use crate::room::race::check_name;
+use crate::room::{JoinReply, RoomCmd, RoomHandle, RoomMsg};
+use crate::Server;
+
+type Ws = WebSocketStream<TcpStream>;
+
+/// The WebSocket settings: small buffers so an idle connection costs little.
+pub(crate) fn ws_config(max_message_bytes: usize) -> WebSocketConfig {
+    WebSocketConfig::default()
+        .read_buffer_size(2048)
+        .write_buffer_size(4096)
+        .max_write_buffer_size(256 * 1024)
+        .max_message_size(Some(max_message_bytes))
+        .max_frame_size(Some(max_message_bytes))
+}
+
+/// The room this connection is in, valid while the room has not let go of it.
+struct Link {
+    room: RoomHandle,
+    generation: u64,
+}
+
+struct Reader {
+    server: Arc<Server>,
+    handle: ConnHandle,
+    peer: SocketAddr,
+    link: Option<Link>,
+    warned: bool,
+}
+
+/// Serve one upgraded connection until it closes.
+pub(crate) async fn serve(server: Arc<Server>, stream: TcpStream, peer: SocketAddr, id: u64) {
+    let config = ws_config(server.config.limits.max_message_bytes);
+    let ws = match tokio_tungstenite::accept_async_with_config(stream, Some(config)).await {
+        Ok(ws) => ws,
+        Err(e) => {
+            tracing::debug!(error = %e, "handshake failed");
+            return;
+        }
+    };
+    let metrics = server.metrics.clone();
+    let open = server.open_conns.fetch_add(1, Relaxed);
+    metrics.connections.fetch_add(1, Relaxed);
+    metrics.connections_total.fetch_add(1, Relaxed);
+    let (sink, stream) = ws.split();
+    let (tx, rx) = mpsc::channel(server.config.limits.out_queue.max(4));
+    let handle = ConnHandle::new(id, tx);
+    let ping_every = (server.config.limits.idle_timeout / 2).max(Duration::from_millis(100));
+    let writer = tokio::spawn(write_loop(
+        sink,
+        rx,
+        handle.clone(),
+        ping_every,
+        metrics.clone(),
+    ));
+    handle.send(
+        &ServerMsg::Welcome {
+            protocol: PROTOCOL_VERSION,
+            server: server.config.server_name.clone(),
+        },
+        &metrics,
+    );
+    if open >= server.config.limits.max_connections {
+        tracing::warn!("connection limit reached");
+        handle.send(
+            &ServerMsg::Error {
+                code: ErrorCode::ServerFull,
+                message: "the server is at its connection limit".into(),
+            },
+            &metrics,
+        );
+        handle.close(close::TRY_LATER);
+    } else {
+        tracing::debug!("connected");
+        let mut reader = Reader {
+            server: server.clone(),
+            handle: handle.clone(),
+            peer,
+            link: None,
+            warned: false,
+        };
+        reader.run(stream).await;
+        if let Some(room) = reader.current() {
+            let _ = room.tx.send(RoomCmd::Dropped { conn: handle.id }).await;
+        }
+    }
+    handle.close(0);
+    let _ = writer.await;
+    server.open_conns.fetch_sub(1, Relaxed);
+    metrics.connections.fetch_sub(1, Relaxed);
+    tracing::debug!(code = handle.close_code(), "closed");
+}
+
+fn reason(code: u16) -> &'static str {
+    match code {
+        close::NORMAL => "closing",
+        close::GOING_AWAY => "server shutting down",
+        close::POLICY => "policy violation",
+        close::TOO_BIG => "message too big",
+        close::TRY_LATER => "server full",
+        _ => "",
+    }
+}
+
+async fn write_loop(
+    mut sink: SplitSink<Ws, Message>,
+    mut rx: mpsc::Receiver<Message>,
+    handle: ConnHandle,
+    ping_every: Duration,
+    metrics: Arc<Metrics>,
+) {
+    let mut ping = tokio::time::interval_at(Instant::now() + ping_every, ping_every);
+    ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let closing = handle.closing().clone();
+    loop {
+        let first = tokio::select! {
+            biased;
+            () = closing.cancelled() => break,
+            m = rx.recv() => match m {
+                Some(m) => m,
+                None => break,
+            },
+            _ = ping.tick() => Message::Ping(Default::default()),
+        };
+        let batch = async {
+            sink.feed(first).await?;
+            while let Ok(m) = rx.try_recv() {
+                sink.feed(m).await?;
+            }
+            sink.flush().await
+        };
+        let res = tokio::select! {
+            r = batch => r,
+            // A client that stopped reading blocks the flush: give up on it when asked.
+            () = closing.cancelled() => break,
+        };
+        if let Err(e) = res {
+            if matches!(e, WsError::WriteBufferFull(_)) {
+                handle.close_slow(&metrics);
+            } else {
+                tracing::debug!(error = %e, "write failed");
+                handle.close(0);
+                return;
+            }
+            break;
+        }
+    }
+    let code = handle.close_code();
+    let wind_down = async {
+        if !handle.is_slow() {
+            // Deliver what was queued before the close (welcome + server_full, final results).
+            while let Ok(m) = rx.try_recv() {
+                sink.feed(m).await?;
+            }
+        }
+        if code != 0 {
+            sink.feed(Message::Close(Some(CloseFrame {
+                code: CloseCode::from(code),
+                reason: reason(code).into(),
+            })))
+            .await?;
+        }
+        sink.flush().await?;
+        sink.close().await
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(2), wind_down).await;
+}
+
+impl Reader {
+    fn current(&mut self) -> Option<RoomHandle> {
+        let gen = self.handle.room_gen();
+        match &self.link {
+            Some(l) if l.generation == gen && !l.room.tx.is_closed() => Some(l.room.clone()),
+            Some(_) => {
+                self.link = None;
+                None
+            }
+            None => None,
+        }
+    }
+
+    fn send(&self, msg: &ServerMsg) {
+        self.handle.send(msg, &self.server.metrics);
+    }
+
+    fn error(&mut self, code: ErrorCode, message: impl Into<String>) {
+        let message = message.into();
+        if matches!(code, ErrorCode::BadMessage | ErrorCode::RateLimited) && !self.warned {
+            self.warned = true;
+            tracing::warn!(?code, message, "misbehaving client");
+        }
+        self.send(&ServerMsg::Error { code, message });
+    }
+
+    async fn run(&mut self, mut stream: SplitStream<Ws>) {
+        let limits = self.server.config.limits.clone();
+        let mut rate = RateLimiter::new(
+            limits.rate_limit,
+            limits.rate_burst,
+            limits.abuse_threshold,
+            limits.abuse_window,
+            Instant::now(),
+        );
+        let closing = self.handle.closing().clone();
+        let shutdown = self.server.shutdown.clone();
+        let mut last_seen = Instant::now();
+        loop {
+            let next = tokio::select! {
+                biased;
+                () = closing.cancelled() => return,
+                () = shutdown.cancelled() => {
+                    self.handle.close(close::GOING_AWAY);
+                    return;
+                }
+                () = tokio::time::sleep_until(last_seen + limits.idle_timeout) => {
+                    tracing::info!("idle timeout");
+                    self.handle.close(close::NORMAL);
+                    return;
+                }
+                m = stream.next() => m,
+            };
+            let msg = match next {
+                None => return,
+                Some(Ok(m)) => m,
+                Some(Err(WsError::Capacity(CapacityError::MessageTooLong {
+                    size,
+                    max_size: max,
+                }))) => {
+                    tracing::warn!(size, max, "message too big");
+                    self.handle.close(close::TOO_BIG);
+                    return;
+                }
+                Some(Err(WsError::Protocol(e))) => {
+                    tracing::warn!(error = %e, "websocket protocol error");
+                    self.handle.close(close::PROTOCOL);
+                    return;
+                }
+                Some(Err(e)) => {
+                    tracing::debug!(error = %e, "read failed");
+                    return;
+                }
+            };
+            let now = Instant::now();
+            last_seen = now;
+            let text = match msg {
+                Message::Text(t) => Some(t),
+                Message::Binary(_) => None,
+                Message::Ping(_) | Message::Pong(_) | Message::Frame(_) => continue,
+                Message::Close(_) => return,
+            };
+            self.server.metrics.messages_in.fetch_add(1, Relaxed);
+            match rate.check(now) {
+                Verdict::Allow => {}
+                Verdict::Limited => {
+                    self.server.metrics.rate_limited.fetch_add(1, Relaxed);
+                    self.error(ErrorCode::RateLimited, "too many messages; slow down");
+                    continue;
+                }
+                Verdict::Abuse => {
+                    self.server.metrics.rate_limited.fetch_add(1, Relaxed);
+                    self.server.metrics.rate_limit_closes.fetch_add(1, Relaxed);
+                    tracing::warn!("flooding past the rate limit: closing");
+                    self.handle.close(close::POLICY);
+                    return;
+                }
+            }
+            match text {
+                None => self.error(ErrorCode::BadMessage, "binary frames are not accepted"),
+                Some(t) => match serde_json::from_str::<ClientMsg>(&t) {
+                    Ok(m) => {
+                        tracing::debug!(msg = ?m, "received");
+                        self.handle_msg(m).await;
+                    }
+                    Err(e) => self.error(ErrorCode::BadMessage, e.to_string()),
+                },
+            }
+        }
+    }
+
+    async fn handle_msg(&mut self, msg: ClientMsg) {
+        match msg {
+            ClientMsg::Ping { id } => self.send(&ServerMsg::Pong { id }),
+            ClientMsg::ListRooms => self.send(&ServerMsg::RoomList {
+                rooms: self.server.list_rooms(),
+            }),
+            ClientMsg::CreateRoom { name, settings } => self.create(name, settings).await,
+            ClientMsg::JoinRoom { room, name } => {
+                self.enter(&room, Some(name), Role::Player).await;
+            }
+            ClientMsg::Spectate { room, name } => self.enter(&room, name, Role::Spectator).await,
+            ClientMsg::Resume { token } => self.resume(token).await,
+            ClientMsg::Leave => self.leave().await,
+            ClientMsg::SetReady { ready } => self.forward(RoomMsg::SetReady(ready)).await,
+            ClientMsg::StartRace => self.forward(RoomMsg::StartRace).await,
+            ClientMsg::Forfeit => self.forward(RoomMsg::Forfeit).await,
+            ClientMsg::Place { cell, digit, id } => {
+                let (Ok(c), Ok(d)) = (Cell::try_from(cell), Digit::try_from(digit)) else {
+                    self.error(ErrorCode::BadMessage, "cell must be 0..=80 and digit 1..=9");
+                    return;
+                };
+                self.forward(RoomMsg::Place {
+                    cell: c,
+                    digit: d,
+                    id,
+                })
+                .await;
+            }
+            ClientMsg::Chat { text } => {
+                let n = text.chars().count();
+                if n == 0 || n > MAX_CHAT_CHARS {
+                    self.error(
+                        ErrorCode::BadMessage,
+                        "chat text must be 1..=200 characters",
+                    );
+                    return;
+                }
+                self.forward(RoomMsg::Chat(text)).await;
+            }
+        }
+    }
+
+    fn already_in_room(&mut self) -> bool {
+        if self.current().is_some() {
+            self.error(ErrorCode::AlreadyInRoom, "leave your room first");
+            return true;
+        }
+        false
+    }
+
+    /// Wait for the room's answer to a join, create or resume; link on success.
+    async fn linked(
+        &mut self,
+        room: RoomHandle,
+        generation: u64,
+        answer: oneshot::Receiver<JoinReply>,
+    ) -> bool {
+        match answer.await {
+            Ok(Some(player_id)) => {
+                let span = tracing::Span::current();
+                span.record("room", &*room.code);
+                if let Some(pid) = &player_id {
+                    span.record("player_id", pid.as_str());
+                }
+                self.link = Some(Link { room, generation });
+                true
+            }
+            Ok(None) => false,
+            Err(_) => {
+                self.error(ErrorCode::UnknownRoom, "the room has closed");
+                false
+            }
+        }
+    }
+
+    async fn create(&mut self, name: String, settings: Option<shared::protocol::SettingsRequest>) {
+        if self.already_in_room() {
+            return;
+        }
+        let settings = match settings.unwrap_or_default().resolve() {
+            Ok(s) => s,
+            Err(e) => return self.error(ErrorCode::InvalidSettings, e.to_string()),
+        };
+        let name = match check_name(&name) {
+            Ok(n) => n,
+            Err(why) => return self.error(ErrorCode::InvalidName, why),
+        };
+        let generation = self.handle.room_gen();
+        match self
+            .server
+            .create_room(self.peer.ip(), settings, self.handle.clone(), name)
+        {
+            Ok((room, answer)) => {
+                self.linked(room, generation, answer).await;
+            }
+            Err(e) => self.error(e.0, e.1),
+        }
+    }
+
+    async fn enter(&mut self, code: &str, name: Option<String>, role: Role) {
+        if self.already_in_room() {
+            return;
+        }
+        let Some(room) = self.server.room(code) else {
+            return self.error(ErrorCode::UnknownRoom, format!("no room {code:?}"));
+        };
+        let generation = self.handle.room_gen();
+        let (reply, answer) = oneshot::channel();
+        let cmd = RoomCmd::Join {
+            conn: self.handle.clone(),
+            name,
+            role,
+            reply,
+        };
+        if room.tx.send(cmd).await.is_err() {
+            return self.error(ErrorCode::UnknownRoom, format!("no room {code:?}"));
+        }
+        self.linked(room, generation, answer).await;
+    }
+
+    async fn resume(&mut self, token: String) {
+        if self.already_in_room() {
+            return;
+        }
+        let Some(room) = self.server.room_for_token(&token) else {
+            return self.error(ErrorCode::InvalidToken, "unknown or expired token");
+        };
+        let generation = self.handle.room_gen();
+        let (reply, answer) = oneshot::channel();
+        let cmd = RoomCmd::Resume {
+            conn: self.handle.clone(),
+            token,
+            reply,
+        };
+        if room.tx.send(cmd).await.is_err() {
+            return self.error(ErrorCode::InvalidToken, "unknown or expired token");
+        }
+        self.linked(room, generation, answer).await;
+    }
+
+    async fn leave(&mut self) {
+        let Some(room) = self.current() else {
+            return self.error(ErrorCode::NotInRoom, "not in a room");
+        };
+        self.link = None;
+        let (reply, answer) = oneshot::channel();
+        let cmd = RoomCmd::Leave {
+            conn: self.handle.id,
+            reply,
+        };
+        if room.tx.send(cmd).await.is_err() {
+            return self.error(ErrorCode::NotInRoom, "not in a room");
+        }
+        if !matches!(answer.await, Ok(true)) {
+            self.error(ErrorCode::NotInRoom, "not in a room");
+        }
+    }
+
+    async fn forward(&mut self, msg: RoomMsg) {
+        let Some(room) = self.current() else {
+            return self.error(ErrorCode::NotInRoom, "not in a room");
+        };
+        let cmd = RoomCmd::Msg {
+            conn: self.handle.id,
+            msg,
+        };
+        if room.tx.send(cmd).await.is_err() {
+            self.link = None;
+            self.error(ErrorCode::NotInRoom, "not in a room");
+        }
+    }
+}

@@ -1,0 +1,112 @@
+//! Per-connection rate limit: a token bucket (`rate` per second, `burst` deep), and a count of
+//! messages over the limit within a window that closes a flooding connection (1008).
+
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+/// What to do with one incoming message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Process it.
+    Allow,
+    /// Refuse it with `rate_limited`.
+    Limited,
+    /// Refuse it and close the connection with 1008.
+    Abuse,
+}
+
+/// One connection's bucket.
+#[derive(Debug)]
+pub struct RateLimiter {
+    rate: f64,
+    burst: f64,
+    tokens: f64,
+    last: Instant,
+    threshold: u32,
+    window: Duration,
+    over: u32,
+    window_start: Instant,
+}
+
+impl RateLimiter {
+    /// A full bucket.
+    pub fn new(rate: u32, burst: u32, threshold: u32, window: Duration, now: Instant) -> Self {
+        RateLimiter {
+            rate: f64::from(rate),
+            burst: f64::from(burst.max(1)),
+            tokens: f64::from(burst.max(1)),
+            last: now,
+            threshold,
+            window,
+            over: 0,
+            window_start: now,
+        }
+    }
+
+    /// Account for one message arriving at `now`.
+    pub fn check(&mut self, now: Instant) -> Verdict {
+        let dt = now.saturating_duration_since(self.last).as_secs_f64();
+        self.last = now;
+        self.tokens = (self.tokens + dt * self.rate).min(self.burst);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            return Verdict::Allow;
+        }
+        if now.saturating_duration_since(self.window_start) > self.window {
+            self.window_start = now;
+            self.over = 0;
+        }
+        self.over += 1;
+        if self.over > self.threshold {
+            Verdict::Abuse
+        } else {
+            Verdict::Limited
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[track_caller]
+    fn check(verdicts: &[Verdict], expected: (usize, usize, usize)) {
+        let count = |v: Verdict| verdicts.iter().filter(|&&x| x == v).count();
+        assert_eq!(
+            (
+                count(Verdict::Allow),
+                count(Verdict::Limited),
+                count(Verdict::Abuse)
+            ),
+            expected
+        );
+    }
+
+    #[test]
+    fn burst_then_limited_then_abuse() {
+        let t0 = Instant::now();
+        let mut r = RateLimiter::new(20, 40, 50, Duration::from_secs(10), t0);
+        let v: Vec<_> = (0..100).map(|_| r.check(t0)).collect();
+        check(&v, (40, 50, 10));
+    }
+
+    #[test]
+    fn refills_at_the_rate() {
+        let t0 = Instant::now();
+        let mut r = RateLimiter::new(20, 40, 50, Duration::from_secs(10), t0);
+        let v: Vec<_> = (0..41).map(|_| r.check(t0)).collect();
+        check(&v, (40, 1, 0));
+        // Half a second later: 10 more tokens.
+        let t1 = t0 + Duration::from_millis(500);
+        let v: Vec<_> = (0..11).map(|_| r.check(t1)).collect();
+        check(&v, (10, 1, 0));
+        // The over-limit count restarts after the window.
+        let t2 = t1 + Duration::from_secs(11);
+        let mut r2 = RateLimiter::new(1, 1, 2, Duration::from_secs(10), t0);
+        let v: Vec<_> = (0..4).map(|_| r2.check(t0)).collect();
+        check(&v, (1, 2, 1));
+        let v: Vec<_> = (0..3).map(|_| r2.check(t2)).collect();
+        check(&v, (1, 2, 0));
+    }
+}

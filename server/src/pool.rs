@@ -1,0 +1,216 @@
+//! Puzzle pools, one per difficulty, filled by a background OS thread so that the async
+//! workers never run the generator and `start_race` never waits on it (unless a pool is still
+//! empty right after start-up).
+//!
+//! Each deal takes a pooled puzzle and applies a fresh random [`Transform`] to the puzzle and
+//! its solution alike, so two races never see the same grid even when the pool runs low: the
+//! last generated puzzle of each difficulty is kept and re-dealt under new transforms.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Condvar, Mutex};
+
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use shared::engine::generator;
+use shared::engine::transform::Transform;
+use shared::engine::Difficulty;
+use tokio::sync::Notify;
+use tokio_util::sync::CancellationToken;
+
+use crate::room::race::Dealt;
+
+#[derive(Default)]
+struct Shelf {
+    ready: VecDeque<Dealt>,
+    /// The last puzzle generated, re-dealt under a new transform when `ready` is empty.
+    last: Option<Dealt>,
+    /// Deals waiting for this difficulty's first puzzle: generate it before anything else.
+    waiting: usize,
+    /// Kept full: prewarmed at start-up, or asked for at least once.
+    wanted: bool,
+}
+
+struct Shelves {
+    shelves: [Shelf; 4],
+    stop: bool,
+}
+
+/// The pools of every difficulty.
+pub struct Pool {
+    target: usize,
+    state: Mutex<Shelves>,
+    /// Wakes the generator thread when a pool dropped below its target.
+    wake: Condvar,
+    /// Wakes async deals waiting for a difficulty's first puzzle.
+    arrived: Notify,
+}
+
+impl std::fmt::Debug for Pool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Pool")
+            .field("target", &self.target)
+            .finish()
+    }
+}
+
+fn slot(d: Difficulty) -> usize {
+    match d {
+        Difficulty::Easy => 0,
+        Difficulty::Medium => 1,
+        Difficulty::Hard => 2,
+        Difficulty::Expert => 3,
+    }
+}
+
+fn transformed(d: &Dealt) -> Dealt {
+    let t = Transform::random(&mut rand::thread_rng());
+    Dealt {
+        puzzle: t.apply(&d.puzzle),
+        solution: t.apply(&d.solution),
+    }
+}
+
+impl Pool {
+    /// Pools that keep `target` puzzles ready per difficulty, filled by a thread started
+    /// here that stops when `shutdown` is cancelled. With `prewarm`, every difficulty is
+    /// filled from the start; otherwise a difficulty is filled once it is first asked for.
+    pub fn start(target: usize, prewarm: bool, shutdown: CancellationToken) -> Arc<Pool> {
+        let mut shelves: [Shelf; 4] = Default::default();
+        for s in &mut shelves {
+            s.wanted = prewarm;
+        }
+        let pool = Arc::new(Pool {
+            target: target.max(1),
+            state: Mutex::new(Shelves {
+                shelves,
+                stop: false,
+            }),
+            wake: Condvar::new(),
+            arrived: Notify::new(),
+        });
+        let worker = pool.clone();
+        let spawned = std::thread::Builder::new()
+            .name("puzzle-pool".into())
+            .spawn(move || worker.fill());
+        if let Err(e) = spawned {
+            tracing::error!(error = %e, "cannot start the puzzle generator thread");
+        }
+        let stopper = pool.clone();
+        tokio::spawn(async move {
+            shutdown.cancelled().await;
+            if let Ok(mut s) = stopper.state.lock() {
+                s.stop = true;
+            }
+            stopper.wake.notify_all();
+        });
+        pool
+    }
+
+    /// A puzzle of `difficulty` now, if one was ever generated.
+    pub fn try_take(&self, difficulty: Difficulty) -> Option<Dealt> {
+        let mut s = self.state.lock().ok()?;
+        let shelf = &mut s.shelves[slot(difficulty)];
+        shelf.wanted = true;
+        let base = match shelf.ready.pop_front() {
+            Some(d) => {
+                shelf.last = Some(d);
+                d
+            }
+            None => shelf.last?,
+        };
+        drop(s);
+        self.wake.notify_one();
+        Some(transformed(&base))
+    }
+
+    /// A puzzle of `difficulty`, waiting for the first one to be generated if need be.
+    pub async fn take(&self, difficulty: Difficulty) -> Dealt {
+        if let Ok(mut s) = self.state.lock() {
+            let shelf = &mut s.shelves[slot(difficulty)];
+            shelf.waiting += 1;
+            shelf.wanted = true;
+        }
+        self.wake.notify_one();
+        let dealt = loop {
+            let notified = self.arrived.notified();
+            if let Some(d) = self.try_take(difficulty) {
+                break d;
+            }
+            notified.await;
+        };
+        if let Ok(mut s) = self.state.lock() {
+            let w = &mut s.shelves[slot(difficulty)].waiting;
+            *w = w.saturating_sub(1);
+        }
+        dealt
+    }
+
+    /// The generator thread: top up the neediest pool, sleep when all are full.
+    fn fill(&self) {
+        let seed: u64 = rand::thread_rng().gen();
+        tracing::info!(seed, "puzzle generator started");
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        loop {
+            let next = {
+                let Ok(mut s) = self.state.lock() else { return };
+                loop {
+                    if s.stop {
+                        return;
+                    }
+                    // Waiting deals first, then empty pools, then the emptiest.
+                    let pick = Difficulty::ALL
+                        .into_iter()
+                        .filter(|&d| {
+                            let sh = &s.shelves[slot(d)];
+                            sh.wanted && sh.ready.len() < self.target
+                        })
+                        .min_by_key(|&d| {
+                            let sh = &s.shelves[slot(d)];
+                            (sh.waiting == 0, sh.last.is_some(), sh.ready.len())
+                        });
+                    match pick {
+                        Some(d) => break d,
+                        None => match self.wake.wait(s) {
+                            Ok(g) => s = g,
+                            Err(_) => return,
+                        },
+                    }
+                }
+            };
+            let g = generator::generate(&mut rng, next, true);
+            let dealt = Dealt {
+                puzzle: g.puzzle,
+                solution: g.solution,
+            };
+            let Ok(mut s) = self.state.lock() else { return };
+            let shelf = &mut s.shelves[slot(next)];
+            shelf.ready.push_back(dealt);
+            shelf.last.get_or_insert(dealt);
+            drop(s);
+            self.arrived.notify_waiters();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shared::engine::solver;
+
+    #[tokio::test]
+    async fn deals_puzzles_with_their_solution_under_fresh_transforms() {
+        let stop = CancellationToken::new();
+        let pool = Pool::start(1, false, stop.clone());
+        assert!(
+            pool.try_take(Difficulty::Easy).is_none(),
+            "nothing generated unasked"
+        );
+        let a = pool.take(Difficulty::Easy).await;
+        let b = pool.take(Difficulty::Easy).await;
+        for d in [a, b] {
+            assert_eq!(solver::solve_unique(&d.puzzle), Ok(d.solution));
+        }
+        assert_ne!(a.puzzle, b.puzzle, "each deal is transformed afresh");
+        stop.cancel();
+    }
+}

@@ -1,0 +1,490 @@
+//! State-machine tests: no sockets, time given explicitly.
+
+use super::*;
+
+const PUZZLE: &str =
+    "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+const SOLUTION: &str =
+    "483921657967345821251876493548132976729564138136798245372689514814253769695417382";
+
+fn dealt() -> Dealt {
+    Dealt {
+        puzzle: Grid::parse(PUZZLE).unwrap(),
+        solution: Grid::parse(SOLUTION).unwrap(),
+    }
+}
+
+fn settings() -> Settings {
+    Settings {
+        max_players: 3,
+        ..Settings::default()
+    }
+}
+
+fn room(settings: Settings) -> Room {
+    Room::new(
+        "ABCDE".into(),
+        settings,
+        RoomOpts {
+            countdown: Duration::from_millis(100),
+            resume_grace: Duration::from_secs(5),
+        },
+        Arc::new(Metrics::default()),
+    )
+}
+
+/// Messages sent to `conn` in these effects.
+fn to(fx: &[Effect], conn: ConnId) -> Vec<ServerMsg> {
+    fx.iter()
+        .filter_map(|f| match f {
+            Effect::Send(c, m) if c.contains(&conn) => Some(m.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[track_caller]
+fn check_error(fx: &[Effect], conn: ConnId, expected: ErrorCode) {
+    let msgs = to(fx, conn);
+    assert!(
+        matches!(msgs.as_slice(), [ServerMsg::Error { code, .. }] if *code == expected),
+        "expected {expected:?}, got {msgs:?}"
+    );
+}
+
+/// Room with players on conns 1..=n (1 is host), in a race that has started at `t0`.
+fn racing(n: u64, settings: Settings, t0: Instant) -> Room {
+    let mut r = room(settings);
+    let before = t0 - Duration::from_millis(100);
+    for c in 1..=n {
+        assert!(r.join(c, Some(&format!("p{c}")), Role::Player, before));
+    }
+    r.start_race(1, before);
+    let fx = r.take_effects();
+    let race_id = fx
+        .iter()
+        .find_map(|f| match f {
+            Effect::NeedPuzzle(id) => Some(id.clone()),
+            _ => None,
+        })
+        .unwrap();
+    r.puzzle_ready(&race_id, dealt(), before);
+    assert_eq!(r.phase(), Phase::Countdown);
+    r.tick(t0);
+    assert_eq!(r.phase(), Phase::Racing);
+    r.take_effects();
+    r
+}
+
+fn cell(i: u8) -> Cell {
+    Cell::new(i).unwrap()
+}
+
+fn digit(d: u8) -> Digit {
+    Digit::new(d).unwrap()
+}
+
+fn solution_digit(i: u8) -> Digit {
+    digit(SOLUTION.as_bytes()[usize::from(i)] - b'0')
+}
+
+fn empty_cells() -> Vec<u8> {
+    (0..81u8)
+        .filter(|&i| PUZZLE.as_bytes()[usize::from(i)] == b'.')
+        .collect()
+}
+
+#[test]
+fn names_are_checked() {
+    assert_eq!(check_name("  ann "), Ok("ann".to_owned()));
+    assert!(check_name("   ").is_err());
+    assert!(check_name("a\u{7}b").is_err());
+    assert!(check_name(&"x".repeat(25)).is_err());
+    assert!(check_name(&"é".repeat(24)).is_ok());
+}
+
+#[test]
+fn lobby_join_rules() {
+    let t = Instant::now();
+    let mut r = room(settings());
+    assert!(r.join(1, Some("ann"), Role::Player, t));
+    let fx = r.take_effects();
+    assert!(
+        matches!(&to(&fx, 1)[0], ServerMsg::RoomJoined { host, you, .. } if host == "p1" && you.token.as_ref().is_some_and(|t| t.len() == 32))
+    );
+    assert!(!r.join(2, Some("ANN"), Role::Player, t));
+    check_error(&r.take_effects(), 2, ErrorCode::NameTaken);
+    assert!(
+        r.join(2, Some("\tbob "), Role::Player, t),
+        "names are trimmed"
+    );
+    r.take_effects();
+    assert!(!r.join(3, Some("b\u{0}b"), Role::Player, t));
+    check_error(&r.take_effects(), 3, ErrorCode::InvalidName);
+    assert!(r.join(4, Some("cy"), Role::Player, t));
+    let fx = r.take_effects();
+    assert!(matches!(&to(&fx, 1)[0], ServerMsg::PlayerJoined { player } if player.name == "cy"));
+    assert!(!r.join(5, Some("dee"), Role::Player, t));
+    check_error(&r.take_effects(), 5, ErrorCode::RoomFull);
+    assert!(r.join(6, None, Role::Spectator, t));
+    let fx = r.take_effects();
+    assert!(
+        matches!(&to(&fx, 6)[0], ServerMsg::RoomJoined { you, .. } if you.player_id.is_none() && you.role == Role::Spectator)
+    );
+    r.set_ready(6, true);
+    check_error(&r.take_effects(), 6, ErrorCode::NotPlayer);
+    r.start_race(2, t);
+    check_error(&r.take_effects(), 2, ErrorCode::NotHost);
+    r.place(1, cell(0), digit(4), None, t);
+    check_error(&r.take_effects(), 1, ErrorCode::WrongPhase);
+}
+
+#[test]
+fn placement_outcomes_penalties_and_solve() {
+    let t0 = Instant::now();
+    let s = Settings {
+        max_mistakes: 0,
+        penalty_s: 10,
+        ..settings()
+    };
+    let mut r = racing(2, s, t0);
+    let t = t0 + Duration::from_secs(1);
+    // Cell 2 holds a given 3.
+    r.place(1, cell(2), digit(3), Some(MsgId::String("a".into())), t);
+    let fx = r.take_effects();
+    assert!(matches!(
+        &to(&fx, 1)[..],
+        [ServerMsg::Placement {
+            reason: Some(PlaceReason::Given),
+            accepted: false,
+            mistakes: 0,
+            id: Some(_),
+            ..
+        }]
+    ));
+    assert!(to(&fx, 2).is_empty(), "no progress for a given");
+    // Cell 0 (solution 4): a 3 clashes with the given 3 at cell 2 and at cell 3*9=27? check cells.
+    r.place(1, cell(0), digit(3), None, t);
+    let fx = r.take_effects();
+    match &to(&fx, 1)[0] {
+        ServerMsg::Placement {
+            reason,
+            conflicts,
+            mistakes,
+            penalty_ms,
+            ..
+        } => {
+            assert_eq!(*reason, Some(PlaceReason::Conflict));
+            assert!(conflicts.contains(&2));
+            assert_eq!((*mistakes, *penalty_ms), (1, 10_000));
+        }
+        m => panic!("{m:?}"),
+    }
+    assert!(matches!(&to(&fx, 2)[0], ServerMsg::Progress(p) if p.mistakes == 1));
+    // Cell 0: a 5 clashes with nothing on the board but is not the solution's 4.
+    let d5 = digit(5);
+    assert!(clashes(&Grid::parse(PUZZLE).unwrap(), cell(0), d5).is_empty());
+    r.place(1, cell(0), d5, None, t);
+    let fx = r.take_effects();
+    assert!(matches!(
+        &to(&fx, 1)[0],
+        ServerMsg::Placement {
+            reason: Some(PlaceReason::Wrong),
+            mistakes: 2,
+            penalty_ms: 20_000,
+            ..
+        }
+    ));
+    // Accepted, then filled.
+    r.place(1, cell(0), digit(4), None, t);
+    let fx = r.take_effects();
+    assert!(matches!(
+        &to(&fx, 1)[0],
+        ServerMsg::Placement {
+            accepted: true,
+            reason: None,
+            ..
+        }
+    ));
+    assert!(matches!(&to(&fx, 2)[0], ServerMsg::Progress(p) if p.filled == 1));
+    r.place(1, cell(0), digit(4), None, t);
+    let fx = r.take_effects();
+    assert!(matches!(
+        &to(&fx, 1)[0],
+        ServerMsg::Placement {
+            reason: Some(PlaceReason::Filled),
+            ..
+        }
+    ));
+    // Solve the rest at t = 61 s: time_ms = 61_000 + 2 mistakes * 10 s.
+    let t = t0 + Duration::from_secs(61);
+    for i in empty_cells().into_iter().filter(|&i| i != 0) {
+        r.place(1, cell(i), solution_digit(i), None, t);
+    }
+    let fx = r.take_effects();
+    let finished = to(&fx, 2)
+        .into_iter()
+        .find(|m| matches!(m, ServerMsg::PlayerFinished { .. }))
+        .unwrap();
+    assert_eq!(
+        finished,
+        ServerMsg::PlayerFinished {
+            player_id: "p1".into(),
+            status: FinishStatus::Solved,
+            time_ms: Some(81_000)
+        }
+    );
+    assert!(
+        !to(&fx, 2)
+            .iter()
+            .any(|m| matches!(m, ServerMsg::RaceOver { .. } | ServerMsg::Solution { .. })),
+        "the solution never reaches a racing player"
+    );
+    // p2 forfeits: gets the solution; the race is over, stored before it is announced.
+    r.forfeit(2, t);
+    let fx = r.take_effects();
+    let store_at = fx
+        .iter()
+        .position(|f| matches!(f, Effect::Store(_)))
+        .unwrap();
+    let over_at = fx
+        .iter()
+        .position(|f| matches!(f, Effect::Send(_, ServerMsg::RaceOver { .. })))
+        .unwrap();
+    assert!(store_at < over_at);
+    assert!(matches!(&to(&fx, 2)[1], ServerMsg::Solution { solution } if solution == SOLUTION));
+    assert!(!to(&fx, 1)
+        .iter()
+        .any(|m| matches!(m, ServerMsg::Solution { .. })));
+    match &fx[over_at] {
+        Effect::Send(
+            _,
+            ServerMsg::RaceOver {
+                reason, standings, ..
+            },
+        ) => {
+            assert_eq!(*reason, OverReason::AllDone);
+            assert_eq!(standings[0].status, FinishStatus::Solved);
+            assert_eq!(standings[1].status, FinishStatus::Forfeited);
+        }
+        _ => unreachable!(),
+    }
+    assert_eq!(r.phase(), Phase::Finished);
+}
+
+#[test]
+fn elimination_at_max_mistakes_reveals_solution_to_that_player() {
+    let t0 = Instant::now();
+    let s = Settings {
+        max_mistakes: 2,
+        ..settings()
+    };
+    let mut r = racing(2, s, t0);
+    r.place(2, cell(0), digit(5), None, t0);
+    r.take_effects();
+    r.place(2, cell(0), digit(6), None, t0);
+    let fx = r.take_effects();
+    let p2 = to(&fx, 2);
+    assert!(matches!(p2[0], ServerMsg::Placement { mistakes: 2, .. }));
+    assert!(p2.iter().any(|m| matches!(
+        m,
+        ServerMsg::PlayerFinished {
+            status: FinishStatus::Eliminated,
+            ..
+        }
+    )));
+    assert!(p2.iter().any(|m| matches!(m, ServerMsg::Solution { .. })));
+    assert!(!to(&fx, 1)
+        .iter()
+        .any(|m| matches!(m, ServerMsg::Solution { .. })));
+    r.place(2, cell(0), digit(4), None, t0);
+    check_error(&r.take_effects(), 2, ErrorCode::WrongPhase);
+    assert_eq!(r.phase(), Phase::Racing);
+}
+
+#[test]
+fn time_limit_times_out_racers() {
+    let t0 = Instant::now();
+    let mut r = racing(2, settings(), t0);
+    r.place(1, cell(0), digit(4), None, t0);
+    r.take_effects();
+    assert_eq!(r.next_deadline(), Some(t0 + Duration::from_secs(1800)));
+    r.tick(t0 + Duration::from_secs(1800));
+    let fx = r.take_effects();
+    let msgs = to(&fx, 1);
+    assert_eq!(
+        msgs.iter()
+            .filter(|m| matches!(
+                m,
+                ServerMsg::PlayerFinished {
+                    status: FinishStatus::TimedOut,
+                    ..
+                }
+            ))
+            .count(),
+        2
+    );
+    match msgs.last().unwrap() {
+        ServerMsg::RaceOver {
+            reason, standings, ..
+        } => {
+            assert_eq!(*reason, OverReason::TimeLimit);
+            assert_eq!(standings[0].player_id, "p1");
+            assert_eq!((standings[0].rank, standings[1].rank), (1, 2));
+        }
+        m => panic!("{m:?}"),
+    }
+}
+
+#[test]
+fn held_seat_resume_and_expiry() {
+    let t0 = Instant::now();
+    let mut r = racing(2, settings(), t0);
+    let token = |r: &mut Room, c: ConnId| {
+        r.seats
+            .iter()
+            .find(|s| s.conn == Some(c))
+            .unwrap()
+            .token
+            .clone()
+    };
+    let tok1 = token(&mut r, 1);
+    r.place(1, cell(0), digit(4), None, t0);
+    r.dropped(1, t0);
+    let fx = r.take_effects();
+    assert!(
+        matches!(&to(&fx, 2).last().unwrap(), ServerMsg::PlayerUpdated { player } if !player.connected)
+    );
+    // Resume within the grace period: same board, mistakes and clock.
+    let t1 = t0 + Duration::from_secs(4);
+    assert!(r.resume(7, &tok1, t1));
+    let fx = r.take_effects();
+    match &to(&fx, 7)[0] {
+        ServerMsg::RoomJoined {
+            race: Some(view), ..
+        } => {
+            assert_eq!(view.elapsed_ms, 4000);
+            assert_eq!(view.board.as_deref().unwrap().as_bytes()[0], b'4');
+        }
+        m => panic!("{m:?}"),
+    }
+    // A second resume moves the seat and closes the old connection with 1000.
+    assert!(r.resume(8, &tok1, t1));
+    let fx = r.take_effects();
+    assert!(fx.iter().any(|f| matches!(f, Effect::Close(7, 1000))));
+    assert!(!r.resume(9, "00000000000000000000000000000000", t1));
+    check_error(&r.take_effects(), 9, ErrorCode::InvalidToken);
+    // The host (p1, conn 8) drops and its seat expires: forfeited, p2 becomes host.
+    r.dropped(8, t1);
+    r.take_effects();
+    assert_eq!(r.next_deadline(), Some(t1 + Duration::from_secs(5)));
+    r.tick(t1 + Duration::from_secs(5));
+    let fx = r.take_effects();
+    let msgs = to(&fx, 2);
+    assert!(msgs.iter().any(|m| matches!(m, ServerMsg::PlayerFinished { player_id, status: FinishStatus::Forfeited, .. } if player_id == "p1")));
+    assert!(msgs
+        .iter()
+        .any(|m| matches!(m, ServerMsg::PlayerLeft { player_id } if player_id == "p1")));
+    assert!(msgs
+        .iter()
+        .any(|m| matches!(m, ServerMsg::HostChanged { player_id } if player_id == "p2")));
+    assert!(fx
+        .iter()
+        .any(|f| matches!(f, Effect::TokenRevoked(t) if *t == tok1)));
+    assert_eq!(r.phase(), Phase::Racing);
+}
+
+#[test]
+fn last_leaver_ends_race_and_closes_room() {
+    let t0 = Instant::now();
+    let mut r = racing(1, settings(), t0);
+    assert!(r.join(5, Some("watcher"), Role::Spectator, t0));
+    r.take_effects();
+    r.chat(5, "hi".into());
+    let fx = r.take_effects();
+    assert!(
+        matches!(&to(&fx, 1)[0], ServerMsg::Chat { player_id: None, name, .. } if name == "watcher")
+    );
+    assert!(!r.join(6, Some("late"), Role::Player, t0));
+    check_error(&r.take_effects(), 6, ErrorCode::RaceInProgress);
+    assert!(r.leave(1, t0));
+    let fx = r.take_effects();
+    let spec = to(&fx, 5);
+    let kinds: Vec<&str> = spec
+        .iter()
+        .map(|m| match m {
+            ServerMsg::PlayerFinished { .. } => "finished",
+            ServerMsg::PlayerLeft { .. } => "left",
+            ServerMsg::RaceOver { .. } => "over",
+            ServerMsg::RoomClosed { .. } => "closed",
+            _ => "other",
+        })
+        .collect();
+    assert_eq!(kinds, ["finished", "left", "over", "closed"]);
+    assert!(r.is_empty());
+}
+
+#[test]
+fn rematch_from_finished() {
+    let t0 = Instant::now();
+    let mut r = racing(1, settings(), t0);
+    r.forfeit(1, t0);
+    r.take_effects();
+    assert_eq!(r.phase(), Phase::Finished);
+    assert!(r.join(2, Some("bo"), Role::Player, t0));
+    r.take_effects();
+    r.start_race(1, t0);
+    let fx = r.take_effects();
+    assert!(matches!(
+        &to(&fx, 2)[0],
+        ServerMsg::Countdown { starts_in_ms: 100 }
+    ));
+    assert_eq!(r.phase(), Phase::Countdown);
+    // No puzzle yet: the countdown waits for it.
+    r.tick(t0 + Duration::from_secs(1));
+    assert_eq!(r.phase(), Phase::Countdown);
+}
+
+#[track_caller]
+fn check_ranks(rows: &[(&str, FinishStatus, Option<u64>, u32, u32)], expected: &[(&str, u32)]) {
+    let rows: Vec<_> = rows
+        .iter()
+        .map(|r| ResultRow {
+            player_id: r.0.to_owned(),
+            name: r.0.to_owned(),
+            status: r.1,
+            time_ms: r.2,
+            filled: r.3,
+            mistakes: r.4,
+        })
+        .collect();
+    let got: Vec<(String, u32)> = standings(&rows)
+        .into_iter()
+        .map(|s| (s.player_id, s.rank))
+        .collect();
+    let expected: Vec<(String, u32)> = expected.iter().map(|e| (e.0.to_owned(), e.1)).collect();
+    assert_eq!(got, expected);
+}
+
+#[test]
+fn standings_rank_and_share_ties() {
+    use FinishStatus::*;
+    check_ranks(
+        &[
+            ("d", Forfeited, None, 10, 1),
+            ("a", Solved, Some(5000), 50, 0),
+            ("c", TimedOut, None, 10, 1),
+            ("b", Solved, Some(6000), 50, 3),
+            ("e", Eliminated, None, 20, 3),
+        ],
+        &[("a", 1), ("b", 2), ("e", 3), ("d", 4), ("c", 4)],
+    );
+    check_ranks(
+        &[
+            ("a", Solved, Some(1), 1, 0),
+            ("b", Solved, Some(1), 1, 0),
+            ("c", TimedOut, None, 0, 0),
+        ],
+        &[("a", 1), ("b", 1), ("c", 3)],
+    );
+}

@@ -1,0 +1,38 @@
+//! Plain HTTP on the WebSocket port: `/healthz`, `/metrics`, and anything else.
+
+use serde_json::{json, Value};
+
+use crate::support::{create, TestServer};
+
+#[tokio::test]
+async fn healthz_and_metrics() {
+    let srv = TestServer::start().await;
+    let (status, body) = srv.http_get("/healthz").await.unwrap();
+    assert_eq!(status, "HTTP/1.1 200 OK");
+    let v: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v, json!({"rooms": 0, "connections": 0}));
+
+    let mut a = srv.client().await;
+    create(&mut a, "ann", json!({})).await;
+    let (_, body) = srv.http_get("/healthz").await.unwrap();
+    let v: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v, json!({"rooms": 1, "connections": 1}));
+
+    let (status, body) = srv.http_get("/metrics").await.unwrap();
+    assert_eq!(status, "HTTP/1.1 200 OK");
+    for name in [
+        "sudoku_race_connections 1",
+        "sudoku_race_rooms 1",
+        "sudoku_race_races_started_total 0",
+        "sudoku_race_races_finished_total 0",
+        "sudoku_race_messages_in_total 1",
+        "sudoku_race_messages_out_total 2",
+        "sudoku_race_placements_total{outcome=\"accepted\"} 0",
+        "sudoku_race_rate_limited_total 0",
+        "sudoku_race_slow_consumer_closes_total 0",
+    ] {
+        assert!(body.lines().any(|l| l == name), "{name} missing in\n{body}");
+    }
+    let (status, _) = srv.http_get("/nope").await.unwrap();
+    assert_eq!(status, "HTTP/1.1 404 Not Found");
+}

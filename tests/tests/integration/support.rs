@@ -1,0 +1,380 @@
+//! Test support: the real server on 127.0.0.1:0 with a temp-dir database, and a JSON
+//! WebSocket client whose every receive is bounded by a timeout.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{anyhow, bail, Context, Result};
+use futures::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use server::{Config, Store};
+use shared::engine::{solver, Grid};
+use shared::protocol::ServerMsg;
+use tokio::net::{TcpSocket, TcpStream};
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::WebSocketStream;
+
+/// How long any single receive may take before the test fails.
+pub const RECV_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A running server.
+pub struct TestServer {
+    /// Where it listens.
+    pub addr: SocketAddr,
+    /// Its results database.
+    pub db: PathBuf,
+    _dir: tempfile::TempDir,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<Result<(), server::ServerError>>>,
+}
+
+/// The config tests use: a short countdown, a high rate limit (bots place fast), puzzles
+/// generated only for the difficulties a test asks for.
+pub fn test_config() -> Config {
+    let d = Config::default();
+    Config {
+        countdown: Duration::from_millis(20),
+        limits: server::Limits {
+            rate_limit: 10_000,
+            rate_burst: 10_000,
+            ..d.limits.clone()
+        },
+        pool_size: 2,
+        pool_prewarm: false,
+        ..d
+    }
+}
+
+impl TestServer {
+    /// Start with [`test_config`].
+    pub async fn start() -> TestServer {
+        TestServer::start_with(|_| {}).await
+    }
+
+    /// Start with [`test_config`] changed by `f`.
+    pub async fn start_with(f: impl FnOnce(&mut Config)) -> TestServer {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut config = test_config();
+        config.db_path = dir.path().join("results.sqlite3");
+        f(&mut config);
+        let db = config.db_path.clone();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind loopback");
+        let addr = listener.local_addr().expect("local addr");
+        let (stop, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(server::run(listener, config, async move {
+            let _ = stopped.await;
+        }));
+        TestServer {
+            addr,
+            db,
+            _dir: dir,
+            stop: Some(stop),
+            task: Some(task),
+        }
+    }
+
+    /// The WebSocket URL.
+    pub fn url(&self) -> String {
+        format!("ws://{}/ws", self.addr)
+    }
+
+    /// A connected client, past `welcome`.
+    pub async fn client(&self) -> Client {
+        let mut c = self.raw_client().await;
+        let w = c.recv().await.expect("welcome");
+        assert_eq!(w["type"], "welcome", "{w}");
+        assert_eq!(w["protocol"], 1);
+        c
+    }
+
+    /// A connected client that has not read `welcome` yet.
+    pub async fn raw_client(&self) -> Client {
+        let stream = TcpStream::connect(self.addr).await.expect("connect");
+        Client::over(stream, &self.url()).await
+    }
+
+    /// A client whose socket has a tiny receive buffer (for clients that do not read).
+    pub async fn small_buffer_client(&self) -> Client {
+        let sock = TcpSocket::new_v4().expect("socket");
+        sock.set_recv_buffer_size(4096).expect("rcvbuf");
+        let stream = sock.connect(self.addr).await.expect("connect");
+        let mut c = Client::over(stream, &self.url()).await;
+        let w = c.recv().await.expect("welcome");
+        assert_eq!(w["type"], "welcome");
+        c
+    }
+
+    /// Ask for shutdown and wait until `run` returns.
+    pub async fn shutdown(&mut self) -> Result<()> {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        match self.task.take() {
+            Some(t) => tokio::time::timeout(Duration::from_secs(30), t)
+                .await
+                .context("shutdown timed out")?
+                .context("server task panicked")?
+                .context("server failed"),
+            None => Ok(()),
+        }
+    }
+
+    /// The results store (a second connection to the server's database).
+    pub fn store(&self) -> Store {
+        Store::open(&self.db).expect("open results db")
+    }
+
+    /// `GET path` over plain HTTP: (status line, body).
+    pub async fn http_get(&self, path: &str) -> Result<(String, String)> {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let mut s = TcpStream::connect(self.addr).await?;
+        s.write_all(format!("GET {path} HTTP/1.1\r\nHost: x\r\n\r\n").as_bytes())
+            .await?;
+        let mut buf = String::new();
+        tokio::time::timeout(RECV_TIMEOUT, s.read_to_string(&mut buf)).await??;
+        let (head, body) = buf
+            .split_once("\r\n\r\n")
+            .ok_or_else(|| anyhow!("no head"))?;
+        Ok((
+            head.lines().next().unwrap_or("").to_owned(),
+            body.to_owned(),
+        ))
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+/// A WebSocket client speaking JSON.
+pub struct Client {
+    ws: WebSocketStream<TcpStream>,
+    timeout: Duration,
+}
+
+/// How a connection ended, as the client saw it.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Closed {
+    /// A close frame with this code.
+    Code(u16),
+    /// The stream ended without a close frame.
+    NoFrame,
+}
+
+impl Client {
+    async fn over(stream: TcpStream, url: &str) -> Client {
+        let (ws, _) = tokio_tungstenite::client_async(url, stream)
+            .await
+            .expect("websocket handshake");
+        Client {
+            ws,
+            timeout: RECV_TIMEOUT,
+        }
+    }
+
+    /// Change the receive timeout (paused-clock tests need a long one).
+    pub fn set_timeout(&mut self, t: Duration) {
+        self.timeout = t;
+    }
+
+    /// Send a JSON value as a text frame.
+    pub async fn send(&mut self, v: Value) {
+        self.ws
+            .send(Message::Text(v.to_string().into()))
+            .await
+            .expect("send");
+    }
+
+    /// Send any frame.
+    pub async fn send_raw(&mut self, m: Message) {
+        self.ws.send(m).await.expect("send");
+    }
+
+    /// The next message, which must be a text frame holding a valid [`ServerMsg`].
+    pub async fn recv(&mut self) -> Result<Value> {
+        loop {
+            let next = tokio::time::timeout(self.timeout, self.ws.next())
+                .await
+                .context("timed out waiting for a message")?;
+            match next {
+                Some(Ok(Message::Text(t))) => {
+                    let v: Value = serde_json::from_str(&t)?;
+                    serde_json::from_value::<ServerMsg>(v.clone())
+                        .with_context(|| format!("not a contract message: {v}"))?;
+                    return Ok(v);
+                }
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                Some(Ok(m)) => bail!("unexpected frame {m:?}"),
+                Some(Err(e)) => bail!("read error: {e}"),
+                None => bail!("connection ended"),
+            }
+        }
+    }
+
+    /// The next message, which must have this `type`.
+    #[track_caller]
+    pub fn expect<'a>(&'a mut self, ty: &'a str) -> impl std::future::Future<Output = Value> + 'a {
+        let caller = std::panic::Location::caller();
+        async move {
+            let v = self
+                .recv()
+                .await
+                .unwrap_or_else(|e| panic!("{caller}: expected {ty}: {e:#}"));
+            assert_eq!(v["type"], ty, "{caller}: expected {ty}, got {v}");
+            v
+        }
+    }
+
+    /// The next `error`, which must have this code.
+    #[track_caller]
+    pub fn expect_error<'a>(
+        &'a mut self,
+        code: &'a str,
+    ) -> impl std::future::Future<Output = Value> + 'a {
+        let caller = std::panic::Location::caller();
+        async move {
+            let v = self
+                .recv()
+                .await
+                .unwrap_or_else(|e| panic!("{caller}: expected error {code}: {e:#}"));
+            assert_eq!(
+                v["type"], "error",
+                "{caller}: expected error {code}, got {v}"
+            );
+            assert_eq!(v["code"], code, "{caller}: got {v}");
+            v
+        }
+    }
+
+    /// Skip messages until one of this `type` arrives.
+    pub async fn until(&mut self, ty: &str) -> Value {
+        loop {
+            let v = self
+                .recv()
+                .await
+                .unwrap_or_else(|e| panic!("waiting for {ty}: {e:#}"));
+            if v["type"] == ty {
+                return v;
+            }
+        }
+    }
+
+    /// Every message up to and including the first of type `ty`.
+    pub async fn collect_until(&mut self, ty: &str) -> Vec<Value> {
+        let mut out = Vec::new();
+        loop {
+            let v = self
+                .recv()
+                .await
+                .unwrap_or_else(|e| panic!("waiting for {ty}: {e:#}; got {out:?}"));
+            let done = v["type"] == ty;
+            out.push(v);
+            if done {
+                return out;
+            }
+        }
+    }
+
+    /// Read until the connection ends; text frames before it are skipped.
+    pub async fn closed(&mut self) -> Closed {
+        loop {
+            let next = tokio::time::timeout(self.timeout, self.ws.next())
+                .await
+                .expect("timed out waiting for the close");
+            match next {
+                Some(Ok(Message::Close(Some(f)))) => return Closed::Code(u16::from(f.code)),
+                Some(Ok(Message::Close(None))) => return Closed::NoFrame,
+                Some(Ok(_)) => continue,
+                Some(Err(_)) | None => return Closed::NoFrame,
+            }
+        }
+    }
+
+    /// Round trip a `ping`: everything the server had queued before it has been read.
+    pub async fn sync(&mut self) -> Vec<Value> {
+        self.send(json!({"type": "ping", "id": "sync"})).await;
+        let mut seen = Vec::new();
+        loop {
+            let v = self.recv().await.expect("pong");
+            if v["type"] == "pong" && v["id"] == "sync" {
+                return seen;
+            }
+            seen.push(v);
+        }
+    }
+
+    /// Drop the TCP connection without a close frame.
+    pub fn vanish(self) {
+        drop(self);
+    }
+
+    /// Close cleanly with 1000 and wait for the server's close reply.
+    pub async fn close(mut self) -> Closed {
+        let _ = self
+            .ws
+            .close(Some(tokio_tungstenite::tungstenite::protocol::CloseFrame {
+                code: CloseCode::Normal,
+                reason: "bye".into(),
+            }))
+            .await;
+        self.closed().await
+    }
+}
+
+/// Create a room as `name` with these settings; returns (room code, room_joined).
+pub async fn create(c: &mut Client, name: &str, settings: Value) -> (String, Value) {
+    c.send(json!({"type": "create_room", "name": name, "settings": settings}))
+        .await;
+    let j = c.expect("room_joined").await;
+    (j["room"].as_str().expect("room code").to_owned(), j)
+}
+
+/// Join `room` as a player.
+pub async fn join(c: &mut Client, room: &str, name: &str) -> Value {
+    c.send(json!({"type": "join_room", "room": room, "name": name}))
+        .await;
+    c.expect("room_joined").await
+}
+
+/// The solution of a dealt puzzle line.
+pub fn solve(puzzle: &str) -> String {
+    let g = Grid::parse(puzzle).expect("puzzle grid");
+    solver::solve_unique(&g).expect("unique solution").to_line()
+}
+
+/// The empty cells of a puzzle line, with their solution digits.
+pub fn to_fill(puzzle: &str, solution: &str) -> Vec<(usize, u8)> {
+    puzzle
+        .bytes()
+        .zip(solution.bytes())
+        .enumerate()
+        .filter(|(_, (p, _))| *p == b'.')
+        .map(|(i, (_, s))| (i, s - b'0'))
+        .collect()
+}
+
+/// A digit that is wrong at `cell` but clashes with nothing on `board` (if any).
+pub fn wrong_digit(board: &str, solution: &str, cell: usize) -> Option<u8> {
+    let b = board.as_bytes();
+    let right = solution.as_bytes()[cell] - b'0';
+    let (r, c) = (cell / 9, cell % 9);
+    (1..=9u8).find(|&d| {
+        d != right
+            && (0..81).all(|o| {
+                let (or, oc) = (o / 9, o % 9);
+                let peer =
+                    o != cell && (or == r || oc == c || (or / 3 == r / 3 && oc / 3 == c / 3));
+                !peer || b[o] != b'0' + d
+            })
+    })
+}
