@@ -271,14 +271,15 @@ impl State {
     /// (in `UNITS` order) may hold digit index `d`.
     pub(crate) fn unit_places(&self) -> [[u16; 9]; 27] {
         let mut t = [[0u16; 9]; 27];
-        for c in Bits(self.unsolved) {
-            let [r, col, b] = CELL_UNITS[c];
-            let (in_row, in_col) = (c % 9, c / 9);
-            let in_box = in_col % 3 * 3 + in_row % 3;
-            for d in Digits(self.cand[c]) {
-                t[r as usize][d] |= 1 << in_row;
-                t[col as usize][d] |= 1 << in_col;
-                t[b as usize][d] |= 1 << in_box;
+        for (d, &p) in self.pos.iter().enumerate() {
+            // A row's places are its nine bits of the bitboard.
+            for (r, row) in t[..9].iter_mut().enumerate() {
+                row[d] = ((p >> (9 * r)) & 0x1ff) as u16;
+            }
+            for c in Bits(p) {
+                let (r, col) = (c / 9, c % 9);
+                t[9 + col][d] |= 1 << r;
+                t[18 + BOX_OF[c] as usize][d] |= 1 << (r % 3 * 3 + col % 3);
             }
         }
         t
