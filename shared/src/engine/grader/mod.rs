@@ -500,7 +500,8 @@ fn run_with(puzzle: &Grid, max: Level, record: bool, mut memo: Memo) -> Outcome 
     let mut out = Outcome {
         level: Level::Easy,
         score: 0,
-        steps: Vec::new(),
+        // One step per empty cell at least, and some eliminations.
+        steps: Vec::with_capacity(if record { puzzle.n_empty() + 16 } else { 0 }),
     };
     let mut step = Step::empty();
     if s.is_broken() {
@@ -529,7 +530,7 @@ fn run_with(puzzle: &Grid, max: Level, record: bool, mut memo: Memo) -> Outcome 
                 out.level = out.level.max(t.level());
                 out.score += t.weight();
                 if record {
-                    out.steps.push(step.clone());
+                    out.steps.push(std::mem::replace(&mut step, Step::empty()));
                 }
                 if s.has_dead_cell() {
                     // Only a puzzle without a solution gets here.
