@@ -598,7 +598,7 @@ mod tests {
             "../../../tests/data/grader/qqwing_expert_500.txt"
         ));
         check_memo_changes_nothing(include_str!(
-            "../../../tests/data/grader/magictour_top1465_sample100.txt"
+            "../../../tests/data/grader/magictour_top1465_every15th.txt"
         ));
     }
 }
