@@ -6,6 +6,7 @@
 //! resumes like any client), pausing `pace` (±50 %) between placements and re-sending a
 //! placement after `rate_limited`.
 
+use std::future::Future;
 use std::time::Duration;
 
 use rand::rngs::StdRng;
@@ -457,9 +458,15 @@ fn place(id: u64, cell: Cell, digit: Digit) -> ClientMsg {
     }
 }
 
-/// Run one bot against the server at `url` until it has played `config.races` races (then it
-/// sends `leave`), the room closes, or the connection is lost for good.
-pub async fn run(url: &str, config: BotConfig, role: BotRole) -> Result<BotReport, BotError> {
+/// Run one bot against the server at `url` until it has played `config.races` races, or
+/// `shutdown` completes (then it sends `leave`), or the room closes, or the connection is lost
+/// for good.
+pub async fn run(
+    url: &str,
+    config: BotConfig,
+    role: BotRole,
+    shutdown: impl Future<Output = ()>,
+) -> Result<BotReport, BotError> {
     let name = config.name.clone();
     let (intent, start_at) = match role {
         BotRole::Join { room } => (Intent::Join { room, name }, None),
@@ -468,6 +475,8 @@ pub async fn run(url: &str, config: BotConfig, role: BotRole) -> Result<BotRepor
     let (session, mut events) = net::connect(url.to_owned(), intent);
     let mut brain = Brain::new(config, start_at);
     let mut wake_at: Option<Instant> = None;
+    tokio::pin!(shutdown);
+    let mut stopping = false;
     loop {
         let sleep = async {
             match wake_at {
@@ -497,12 +506,13 @@ pub async fn run(url: &str, config: BotConfig, role: BotRole) -> Result<BotRepor
                     session.send(m);
                 }
             }
+            _ = &mut shutdown, if !stopping => stopping = true,
         }
         if let Some(e) = brain.take_error() {
             session.send(ClientMsg::Leave);
             return Err(e);
         }
-        if brain.done() {
+        if brain.done() || stopping {
             session.send(ClientMsg::Leave);
             // Wait for the socket to close after the leave, so the server sees a clean quit.
             let _ = tokio::time::timeout(Duration::from_secs(2), async {
@@ -652,6 +662,107 @@ mod tests {
         assert_eq!(brain.take_wake(), Some(Duration::ZERO));
         assert_eq!(brain.next_move(), Some(ClientMsg::StartRace));
         assert_eq!(brain.next_move(), None);
+    }
+
+    #[tokio::test]
+    async fn run_races_against_a_scripted_server_then_leaves() {
+        use crate::net::tests::{accept, fake_server, recv_client};
+        use futures::SinkExt;
+        use tokio_tungstenite::tungstenite::Message;
+
+        let (url, listener) = fake_server().await;
+        let config = BotConfig {
+            pace: Duration::from_millis(1),
+            mistake_rate: 0.2,
+            seed: 3,
+            ..BotConfig::default()
+        };
+        let bot = tokio::spawn(async move {
+            run(
+                &url,
+                config,
+                BotRole::Join {
+                    room: "K7QX".into(),
+                },
+                std::future::pending(),
+            )
+            .await
+        });
+        let mut ws = accept(&listener).await;
+        async fn say(
+            ws: &mut tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>,
+            m: &ServerMsg,
+        ) {
+            ws.send(Message::text(serde_json::to_string(m).expect("json")))
+                .await
+                .expect("send");
+        }
+        assert!(matches!(
+            recv_client(&mut ws).await,
+            ClientMsg::JoinRoom { .. }
+        ));
+        say(&mut ws, &joined("h")).await;
+        say(&mut ws, &started()).await;
+        let mut board = Grid::parse(PUZZLE).expect("grid");
+        let mut limited_once = false;
+        while board.to_line() != SOLUTION {
+            let m = recv_client(&mut ws).await;
+            if !limited_once {
+                // The first placement is refused for the rate: the bot must send it again.
+                limited_once = true;
+                say(
+                    &mut ws,
+                    &ServerMsg::Error {
+                        code: ErrorCode::RateLimited,
+                        message: "slow down".into(),
+                    },
+                )
+                .await;
+                assert_eq!(recv_client(&mut ws).await, m);
+            }
+            let reply = answer(&mut board, &m);
+            say(&mut ws, &reply).await;
+        }
+        say(
+            &mut ws,
+            &ServerMsg::PlayerFinished {
+                player_id: "b1".into(),
+                status: FinishStatus::Solved,
+                time_ms: Some(1234),
+            },
+        )
+        .await;
+        let standing = Standing {
+            rank: 1,
+            player_id: "b1".into(),
+            name: "bot".into(),
+            status: FinishStatus::Solved,
+            time_ms: Some(1234),
+            filled: 51,
+            mistakes: 0,
+        };
+        say(
+            &mut ws,
+            &ServerMsg::RaceOver {
+                race_id: "r1".into(),
+                reason: shared::protocol::OverReason::AllDone,
+                standings: vec![standing],
+                solution: SOLUTION.into(),
+            },
+        )
+        .await;
+        assert_eq!(recv_client(&mut ws).await, ClientMsg::Leave);
+        drop(ws);
+        let report = tokio::time::timeout(Duration::from_secs(5), bot)
+            .await
+            .expect("bot ends")
+            .expect("task")
+            .expect("ok");
+        assert_eq!(report.rate_limited, 1);
+        assert_eq!(report.races.len(), 1);
+        assert_eq!(report.races[0].status, Some(FinishStatus::Solved));
+        assert_eq!(report.races[0].time_ms, Some(1234));
+        assert_eq!(report.placements, 51 + report.mistakes);
     }
 
     #[test]

@@ -156,7 +156,9 @@ pub fn bot(rt: &tokio::runtime::Runtime, a: BotArgs) -> anyhow::Result<ExitCode>
         room: a.code.trim().to_uppercase(),
     };
     let report = rt
-        .block_on(bot::run(&a.server.server, config, role))
+        .block_on(bot::run(&a.server.server, config, role, async {
+            let _ = tokio::signal::ctrl_c().await;
+        }))
         .with_context(|| format!("bot {name}"))?;
     for r in &report.races {
         let status = r

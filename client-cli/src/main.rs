@@ -1,6 +1,7 @@
 //! `sudoku-race`: the terminal client and engine tools.
 
 mod cmd;
+mod play;
 mod tools;
 
 use std::process::ExitCode;
@@ -25,6 +26,8 @@ enum Command {
     Spectate(cmd::SpectateArgs),
     /// List the public rooms waiting for players, then exit.
     Rooms(cmd::RoomsArgs),
+    /// Solo practice offline: timer, undo, pencil marks, conflict check, hints, give-up.
+    Play(play::PlayArgs),
     /// Join a room as a computer player that solves at a human-like pace (no screen).
     Bot(cmd::BotArgs),
     /// Solve puzzles: one line per puzzle, the solution or `none` or `multiple`.
@@ -56,6 +59,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Join(a) => cmd::join(&runtime()?, a),
         Command::Spectate(a) => cmd::spectate(&runtime()?, a),
         Command::Rooms(a) => cmd::rooms(&runtime()?, a),
+        Command::Play(a) => play::play(a),
         Command::Bot(a) => cmd::bot(&runtime()?, a),
         Command::Solve(args) => tools::solve(&args),
         Command::Generate(args) => tools::generate(&args),

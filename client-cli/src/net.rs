@@ -423,7 +423,7 @@ async fn serve(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use shared::protocol::{Phase, Settings, You};
 
@@ -444,7 +444,7 @@ mod tests {
     }
 
     /// A scripted server: each accepted connection gets `welcome`, then `script` decides.
-    async fn fake_server() -> (String, tokio::net::TcpListener) {
+    pub(crate) async fn fake_server() -> (String, tokio::net::TcpListener) {
         let l = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");
@@ -452,7 +452,7 @@ mod tests {
         (url, l)
     }
 
-    async fn accept(l: &tokio::net::TcpListener) -> WebSocketStream<TcpStream> {
+    pub(crate) async fn accept(l: &tokio::net::TcpListener) -> WebSocketStream<TcpStream> {
         let (tcp, _) = l.accept().await.expect("accept");
         let mut ws = tokio_tungstenite::accept_async(tcp).await.expect("upgrade");
         let welcome = ServerMsg::Welcome {
@@ -467,7 +467,7 @@ mod tests {
         ws
     }
 
-    async fn recv_client(ws: &mut WebSocketStream<TcpStream>) -> ClientMsg {
+    pub(crate) async fn recv_client(ws: &mut WebSocketStream<TcpStream>) -> ClientMsg {
         loop {
             let f = tokio::time::timeout(Duration::from_secs(5), ws.next())
                 .await

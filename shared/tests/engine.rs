@@ -138,6 +138,45 @@ fn qqwing_puzzles(name: &str) -> Vec<Grid> {
         .collect()
 }
 
+/// The rows of a QQWing stats sample: puzzle, and the columns after it.
+fn qqwing_rows(name: &str) -> Vec<(Grid, Vec<String>)> {
+    let path = data_path(name);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    text.lines()
+        .skip(1)
+        .map(|l| {
+            let mut cols = l.split(',').map(str::to_owned);
+            let p = cols.next().unwrap_or_default();
+            let grid = Grid::parse(&p).unwrap_or_else(|e| panic!("{name}: {e}: {p}"));
+            (grid, cols.collect())
+        })
+        .collect()
+}
+
+#[test]
+fn propagation_levels_nest_and_match_qqwing() {
+    for level in ["simple", "easy", "intermediate", "expert"] {
+        for (p, cols) in qqwing_rows(&format!("qqwing_{level}_sample_stats.csv")) {
+            let singles = solver::solves_by_singles(&p);
+            let bands = solver::solves_without_guessing(&p);
+            let locked = solver::solves_by_locked_candidates(&p);
+            assert!(!singles || bands, "{p}");
+            assert!(!bands || locked, "{p}");
+            let grade = grader::grade(&p).level;
+            assert_eq!(singles, grade == Level::Easy, "{p}");
+            assert!(!locked || grade <= Level::Medium, "{p}");
+            // QQWing: columns Naked Pairs, Hidden Pairs (indices 3, 4 after the puzzle), rating.
+            let no_pairs = cols[3] == "0" && cols[4] == "0";
+            match cols[9].as_str() {
+                "Simple" | "Easy" => assert!(singles, "{p}"),
+                "Intermediate" if no_pairs => assert!(locked && !singles, "{p}"),
+                _ => {}
+            }
+        }
+    }
+}
+
 #[track_caller]
 fn check_generated(g: &Generated, difficulty: Difficulty, symmetric: bool) {
     let p = &g.puzzle;

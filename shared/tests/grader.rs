@@ -4,7 +4,10 @@
 
 use std::collections::BTreeMap;
 
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
 use shared::engine::grader::{grade, grade_max, hint, Grading};
+use shared::engine::transform::Transform;
 use shared::engine::{Grid, Level};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/grader/");
@@ -21,52 +24,9 @@ fn puzzles(name: &str) -> Vec<Grid> {
         .collect()
 }
 
-/// The unique solution by plain backtracking (most constrained cell first).
+/// The unique solution, from the engine's solver.
 fn solve(g: &Grid) -> Option<Grid> {
-    fn go(b: &mut [u8; 81], found: &mut Vec<[u8; 81]>) {
-        if found.len() > 1 {
-            return;
-        }
-        let mut best: Option<(usize, u16)> = None;
-        for c in 0..81 {
-            if b[c] != 0 {
-                continue;
-            }
-            let (r, col) = (c / 9, c % 9);
-            let (br, bc) = (r / 3 * 3, col / 3 * 3);
-            let mut used = 0u16;
-            for k in 0..9 {
-                for v in [
-                    b[r * 9 + k],
-                    b[k * 9 + col],
-                    b[(br + k / 3) * 9 + bc + k % 3],
-                ] {
-                    if v != 0 {
-                        used |= 1 << (v - 1);
-                    }
-                }
-            }
-            let free = 0x1ff & !used;
-            if best.is_none_or(|(_, m)| free.count_ones() < m.count_ones()) {
-                best = Some((c, free));
-            }
-        }
-        let Some((c, free)) = best else {
-            found.push(*b);
-            return;
-        };
-        for d in 0..9 {
-            if free & (1 << d) != 0 {
-                b[c] = d + 1;
-                go(b, found);
-                b[c] = 0;
-            }
-        }
-    }
-    let mut b = *g.as_bytes();
-    let mut found = Vec::new();
-    go(&mut b, &mut found);
-    (found.len() == 1).then(|| Grid::from_bytes(found[0]).expect("digits are 1-9"))
+    shared::engine::solver::solve_unique(g).ok()
 }
 
 /// Every step of `grading` is sound against `solution`, and a grading below extreme fills every cell.
@@ -272,4 +232,29 @@ fn boards_without_one_solution_do_not_panic() {
     assert_eq!(grade(&clash).level, Level::Extreme);
     assert_eq!(hint(&clash), None);
     assert_eq!(grade_max(&clash, Level::Expert), None);
+}
+
+#[test]
+fn transforms_keep_the_level_and_easy_scores() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
+    for (name, same_score) in [
+        ("qqwing_easy_500.txt", true),
+        ("qqwing_simple_500.txt", true),
+        ("qqwing_intermediate_500.txt", false),
+        ("qqwing_expert_500.txt", false),
+        ("magictour_top1465_sample100.txt", false),
+    ] {
+        for p in puzzles(name).iter().take(100) {
+            let g = grade_max(p, Level::Extreme).expect("no limit");
+            for _ in 0..3 {
+                let q = Transform::random(&mut rng).apply(p);
+                let h = grade_max(&q, Level::Extreme).expect("no limit");
+                assert_eq!(h.level, g.level, "{p} -> {q}");
+                if same_score {
+                    // Singles go by whole waves, so their count does not depend on cell order.
+                    assert_eq!(h.score, g.score, "{p} -> {q}");
+                }
+            }
+        }
+    }
 }

@@ -5,10 +5,9 @@
 //! The check depends on the level asked for, so that the dug puzzle is already close to it:
 //!
 //! - `easy`: the puzzle stays solvable by naked and hidden singles alone (always graded easy);
-//! - `medium`: it stays solvable by the solver's propagation without guessing (singles plus
-//!   locked candidates between rows and boxes), which keeps it at medium or below. Most such
-//!   puzzles still grade easy; then one more clue is removed that keeps the solution unique.
-//!   Propagation no longer solves the result, so it is not easy, and the grader checks medium;
+//! - `medium`: it stays solvable by singles and locked candidates (the solver's bitboard
+//!   propagation, [`solver::solves_by_locked_candidates`]), which keeps it at medium or below;
+//!   about a quarter of these need more than singles, and those are kept;
 //! - `hard`, `expert`: it keeps exactly one solution (the bitboard solver), which digs down to a
 //!   minimal puzzle; about a sixth of them grade hard and a fifth expert.
 //!
@@ -50,11 +49,7 @@ pub fn generate(rng: &mut impl Rng, difficulty: Difficulty, symmetric: bool) -> 
                 dig_more(rng, &mut dug, &solution, symmetric, Keep::Singles);
             }
             Difficulty::Medium => {
-                dig_more(rng, &mut dug, &solution, symmetric, Keep::Propagation);
-                if let Some(found) = medium_from(rng, &mut dug, &solution, symmetric) {
-                    return found;
-                }
-                continue;
+                dig_more(rng, &mut dug, &solution, symmetric, Keep::LockedCandidates);
             }
             Difficulty::Hard | Difficulty::Expert => {
                 dig_more(rng, &mut dug, &solution, symmetric, Keep::Unique);
@@ -78,8 +73,8 @@ pub fn generate(rng: &mut impl Rng, difficulty: Difficulty, symmetric: bool) -> 
 pub enum Keep {
     /// Solvable by naked and hidden singles.
     Singles,
-    /// Solvable by the solver's propagation without a guess.
-    Propagation,
+    /// Solvable by singles and locked candidates (pointing, claiming).
+    LockedCandidates,
     /// Exactly one solution.
     Unique,
 }
@@ -159,58 +154,6 @@ impl Dig {
     }
 }
 
-/// Medium from a puzzle dug while propagation solves it: graded medium as it is, or else (it is
-/// easy) with one more clue (or pair) removed that keeps it unique and graded medium. Propagation
-/// no longer solves such a puzzle, so singles do not either: it is never easy.
-fn medium_from(
-    rng: &mut impl Rng,
-    dug: &mut Dig,
-    solution: &Grid,
-    symmetric: bool,
-) -> Option<Generated> {
-    let found = |puzzle: Grid| {
-        grader::grade_max(&puzzle, Level::Medium)
-            .filter(|g| g.level == Level::Medium)
-            .map(|grading| Generated {
-                puzzle,
-                solution: *solution,
-                grading,
-            })
-    };
-    let puzzle = dug.grid();
-    let grading = grader::grade_max(&puzzle, Level::Medium)?;
-    if grading.level == Level::Medium {
-        return Some(Generated {
-            puzzle,
-            solution: *solution,
-            grading,
-        });
-    }
-    let sol = solution.as_bytes();
-    let n_slots = if symmetric { N_CELLS / 2 + 1 } else { N_CELLS };
-    let mut order: Vec<usize> = (0..n_slots).filter(|&c| dug.bytes[c] != 0).collect();
-    order.shuffle(rng);
-    for x in order {
-        let y = N_CELLS - 1 - x;
-        let pair = symmetric && y != x;
-        dug.take(x);
-        if pair {
-            dug.take(y);
-        }
-        let puzzle = dug.grid();
-        if solver::count_solutions(&puzzle, 2) == 1 {
-            if let Some(generated) = found(puzzle) {
-                return Some(generated);
-            }
-        }
-        dug.put(x, sol[x]);
-        if pair {
-            dug.put(y, sol[y]);
-        }
-    }
-    None
-}
-
 /// Remove clues from `solution` in random order (symmetric pairs `cell`, `80 - cell` when asked)
 /// while `keep` holds; the result has exactly one solution.
 pub fn dig(rng: &mut impl Rng, solution: &Grid, symmetric: bool, keep: Keep) -> Grid {
@@ -269,7 +212,7 @@ fn dig_more(
             let grid = dig.grid();
             match keep {
                 Keep::Singles => solver::solves_by_singles(&grid),
-                Keep::Propagation => solver::solves_without_guessing(&grid),
+                Keep::LockedCandidates => solver::solves_by_locked_candidates(&grid),
                 Keep::Unique => solver::count_solutions(&grid, 2) == 1,
             }
         };
@@ -394,7 +337,7 @@ mod tests {
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
         for (keep, symmetric) in [
             (Keep::Singles, false),
-            (Keep::Propagation, true),
+            (Keep::LockedCandidates, true),
             (Keep::Unique, false),
             (Keep::Unique, true),
         ] {
@@ -407,7 +350,7 @@ mod tests {
             }
             match keep {
                 Keep::Singles => assert!(solver::solves_by_singles(&puzzle)),
-                Keep::Propagation => assert!(solver::solves_without_guessing(&puzzle)),
+                Keep::LockedCandidates => assert!(solver::solves_by_locked_candidates(&puzzle)),
                 Keep::Unique => {}
             }
         }

@@ -95,7 +95,16 @@ pub fn solve_one(grid: &Grid) -> Option<Grid> {
 /// a box), without any guess. Such a puzzle has exactly one solution.
 pub fn solves_without_guessing(grid: &Grid) -> bool {
     match State::from_grid(grid) {
-        Some(mut state) => state.propagate::<true>() && state.unsolved == [0; 3],
+        Some(mut state) => state.propagate::<BANDS>() && state.unsolved == [0; 3],
+        None => false,
+    }
+}
+
+/// Whether singles and locked candidates (pointing and claiming, along rows and columns) solve
+/// `grid`: a puzzle graded easy or medium. Such a puzzle has exactly one solution.
+pub fn solves_by_locked_candidates(grid: &Grid) -> bool {
+    match State::from_grid(grid) {
+        Some(mut state) => state.propagate::<LOCKED>() && state.unsolved == [0; 3],
         None => false,
     }
 }
@@ -103,7 +112,7 @@ pub fn solves_without_guessing(grid: &Grid) -> bool {
 /// Whether naked and hidden singles alone solve `grid`. Such a puzzle has exactly one solution.
 pub fn solves_by_singles(grid: &Grid) -> bool {
     match State::from_grid(grid) {
-        Some(mut state) => state.propagate::<false>() && state.unsolved == [0; 3],
+        Some(mut state) => state.propagate::<SINGLES>() && state.unsolved == [0; 3],
         None => false,
     }
 }
@@ -133,6 +142,13 @@ pub fn random_solution(rng: &mut impl Rng) -> Grid {
         .first
         .expect("a grid with only its diagonal boxes filled always has a solution")
 }
+
+/// [`State::propagate`] with singles only.
+const SINGLES: u8 = 0;
+/// [`State::propagate`] with singles and the band shrink (the solver's propagation).
+const BANDS: u8 = 1;
+/// [`State::propagate`] with singles, the band shrink and the stack shrink.
+const LOCKED: u8 = 2;
 
 /// The 27 bits of a band.
 const BAND: u32 = (1 << 27) - 1;
@@ -427,14 +443,15 @@ impl State {
 
     /// Propagate to a fixpoint; `false` on a contradiction.
     ///
-    /// With `LOCKED` the band shrink (locked candidates between rows and boxes) runs; without it
-    /// only singles do (naked, and hidden in rows, boxes and columns).
-    fn propagate<const LOCKED: bool>(&mut self) -> bool {
+    /// `MODE` is [`SINGLES`] (naked singles, hidden singles in rows, boxes and columns),
+    /// [`BANDS`] (also the band shrink: the solver's propagation) or [`LOCKED`] (also the stack
+    /// shrink: every pointing and claiming move).
+    fn propagate<const MODE: u8>(&mut self) -> bool {
         loop {
-            let ok = if LOCKED {
-                self.update()
-            } else {
+            let ok = if MODE == SINGLES {
                 self.update_singles()
+            } else {
+                self.update()
             };
             if !ok {
                 return false;
@@ -450,9 +467,57 @@ impl State {
             match self.column_singles() {
                 None => return false,
                 Some(true) => continue,
+                Some(false) => {}
+            }
+            if MODE != LOCKED {
+                return true;
+            }
+            match self.stack_shrink() {
+                None => return false,
+                Some(true) => continue,
                 Some(false) => return true,
             }
         }
+    }
+
+    /// The band shrink turned sideways: within a stack a digit occupies one cell in each of the
+    /// 3 columns and each of the 3 boxes, so the columns pick the bands by a permutation; a column
+    /// of a band outside every valid permutation loses the digit. `Some(true)` when a candidate
+    /// went, `None` on a contradiction.
+    fn stack_shrink(&mut self) -> Option<bool> {
+        let mut changed = false;
+        for d in 0..9 {
+            let fold = |a: u32| (a | a >> 9 | a >> 18) & 0x1ff;
+            let cols = [
+                fold(self.cand[d * 3]),
+                fold(self.cand[d * 3 + 1]),
+                fold(self.cand[d * 3 + 2]),
+            ];
+            for stack in 0..3 {
+                // Bit `3 * column_in_stack + band`: the mini-column holds a candidate.
+                let mut occ = 0usize;
+                for (band, &c) in cols.iter().enumerate() {
+                    for j in 0..3 {
+                        occ |= ((c >> (3 * stack + j)) as usize & 1) << (3 * j + band);
+                    }
+                }
+                let allowed = SHRINK[occ];
+                if allowed == 0 {
+                    return None;
+                }
+                for band in 0..3 {
+                    for j in 0..3 {
+                        if (occ >> (3 * j + band)) & 1 == 1
+                            && allowed & (1 << (9 * j + 3 * band)) == 0
+                        {
+                            self.cand[d * 3 + band] &= !(SPREAD << (3 * stack + j));
+                            changed = true;
+                        }
+                    }
+                }
+            }
+        }
+        Some(changed)
     }
 
     /// The unsolved cell to branch on: the first bivalue cell, else one with fewest candidates.
@@ -520,7 +585,7 @@ struct Search<R> {
 
 impl<R: Rng> Search<R> {
     fn run(&mut self, state: &mut State) {
-        if !state.propagate::<true>() {
+        if !state.propagate::<BANDS>() {
             return;
         }
         if state.unsolved == [0; 3] {

@@ -36,6 +36,9 @@ struct Args {
     /// to twice each bot's share of `--rate` (at least 20) and `--rate-burst` to twice that.
     #[arg(long, allow_hyphen_values = true)]
     server_arg: Vec<String>,
+    /// Append the standard error of the servers loadgen starts to this file.
+    #[arg(long)]
+    server_log: Option<PathBuf>,
     /// Echo server to compare with. Without it, loadgen starts `ws-echo` from beside itself.
     #[arg(long)]
     echo: Option<SocketAddr>,
@@ -144,7 +147,7 @@ async fn race_server(args: &Args) -> Result<(SocketAddr, Option<u32>, Option<Spa
         server_args.push(format!("--max-rooms-per-ip={rooms}"));
     }
     server_args.extend(args.server_arg.iter().cloned());
-    let s = Spawned::start(&bin, &server_args).await?;
+    let s = Spawned::start(&bin, &server_args, args.server_log.as_deref()).await?;
     eprintln!(
         "started {} (pid {}) on {} with {:?}",
         bin.display(),
@@ -222,6 +225,7 @@ async fn echo_run(args: &Args, opts: &RaceOpts) -> Result<RunReport> {
             let s = Spawned::start(
                 &beside_me("ws-echo")?,
                 &["--listen".to_owned(), "{addr}".to_owned()],
+                args.server_log.as_deref(),
             )
             .await?;
             echo_load::run(s.addr, Some(s.pid()), opts).await

@@ -204,3 +204,56 @@ pub async fn run(addr: SocketAddr, pid: Option<u32>, opts: &RaceOpts) -> Result<
     // Leave politely: the races end (everyone left) and their results are stored.
     launched.measure(t0, pid, true).await
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[track_caller]
+    fn check(text: &str, expected: &str) {
+        let ids: HashMap<String, usize> = [("p1".to_owned(), 0), ("p2".to_owned(), 1)].into();
+        let got = match parse(text, &ids) {
+            Event::Reply {
+                id,
+                accepted,
+                mistake,
+            } => format!("reply {id} {accepted} {mistake}"),
+            Event::Copy { from, seq } => format!("copy {from} {seq}"),
+            Event::ReplyAndCopy { id } => format!("both {id}"),
+            Event::Other => "other".to_owned(),
+            Event::Error => "error".to_owned(),
+        };
+        assert_eq!(got, expected, "{text}");
+    }
+
+    #[test]
+    fn server_messages_become_events() {
+        let placement = |id: &str, accepted: bool, reason: &str| {
+            format!(
+                r#"{{"type":"placement","id":{id},"cell":3,"digit":4,"accepted":{accepted},"reason":{reason},"conflicts":[],"mistakes":0,"penalty_ms":0}}"#
+            )
+        };
+        check(&placement("7", true, "null"), "reply 7 true false");
+        check(
+            &placement("8", false, r#""conflict""#),
+            "reply 8 false true",
+        );
+        check(&placement("9", false, r#""wrong""#), "reply 9 false true");
+        check(&placement("9", false, r#""given""#), "error");
+        check(&placement("null", true, "null"), "error");
+        check(
+            r#"{"type":"progress","player_id":"p2","filled":3,"to_fill":50,"mistakes":4}"#,
+            "copy 1 7",
+        );
+        check(
+            r#"{"type":"progress","player_id":"p9","filled":3,"to_fill":50,"mistakes":4}"#,
+            "error",
+        );
+        check(
+            r#"{"type":"error","code":"rate_limited","message":"slow down"}"#,
+            "error",
+        );
+        check(r#"{"type":"pong","id":null}"#, "other");
+        check("not json", "error");
+    }
+}

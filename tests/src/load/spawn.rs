@@ -2,7 +2,7 @@
 //! port, stopped (SIGTERM, then SIGKILL) when dropped.
 
 use std::net::{SocketAddr, TcpListener};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
@@ -32,8 +32,9 @@ pub fn free_port() -> Result<u16> {
 
 impl Spawned {
     /// Starts `bin` with `args`, in which `{addr}` becomes the chosen `127.0.0.1:PORT` and
-    /// `{dir}` a fresh temporary directory, and waits (up to 15 s) until it accepts.
-    pub async fn start(bin: &PathBuf, args: &[String]) -> Result<Spawned> {
+    /// `{dir}` a fresh temporary directory, and waits (up to 15 s) until it accepts. Its
+    /// standard error goes to `log` (appended), or nowhere.
+    pub async fn start(bin: &PathBuf, args: &[String], log: Option<&Path>) -> Result<Spawned> {
         let dir = tempfile::tempdir().context("temporary directory")?;
         let addr: SocketAddr = ([127, 0, 0, 1], free_port()?).into();
         let args: Vec<String> = args
@@ -43,10 +44,21 @@ impl Spawned {
                     .replace("{dir}", &dir.path().display().to_string())
             })
             .collect();
+        let stderr = match log {
+            Some(path) => Stdio::from(
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .with_context(|| format!("open {}", path.display()))?,
+            ),
+            None => Stdio::null(),
+        };
         let mut child = Command::new(bin)
             .args(&args)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
+            .stderr(stderr)
             .spawn()
             .with_context(|| format!("start {}", bin.display()))?;
         let deadline = tokio::time::Instant::now() + Duration::from_secs(15);

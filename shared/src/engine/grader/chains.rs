@@ -263,3 +263,39 @@ fn record_aic(s: &State, step: &mut Step, (sc, a): (usize, usize), (v, e): (usiz
     }
     !step.eliminations.is_empty()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::check_step;
+    use super::super::Technique;
+
+    // Each puzzle is the one of the shared sets (qqwing, top1465) that needs the fewest
+    // steps above singles while using the technique.
+
+    #[test]
+    fn x_chain() {
+        check_step(
+            "......8...7..9..1...3..7..51..6......5..2..4...8..9..74.....2...6..1..5......6..3",
+            Technique::XChain,
+            "x-chain: 1 in r3c2=r3c4-r1c6=r5c6-r5c9=r7c9 => r7c2 <> 1",
+        );
+    }
+
+    #[test]
+    fn xy_chain() {
+        check_step(
+            ".2..9.....74..6..39..784..5.......3...6..34.....457...4..2......32..9.....8..57..",
+            Technique::XYChain,
+            "xy-chain: 8 in r2c7,r4c7,r3c7,r3c8,r8c8 => r2c8 <> 8",
+        );
+    }
+
+    #[test]
+    fn aic() {
+        check_step(
+            ".2...3..48..7..39...7....61..3.7...8..6..213.5.........4.8....6..8.1..2..5...9...",
+            Technique::Aic,
+            "aic: r1c3(5)=r2c3(5)-r2c3(4)=r6c3(4)-r6c8(4)=r6c8(7)-r1c8(7)=r1c7(7) => r1c7 <> 5",
+        );
+    }
+}

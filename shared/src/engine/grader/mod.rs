@@ -199,7 +199,7 @@ pub struct Step {
     pub technique: Technique,
     /// The cells forming the pattern (for chains: the chain's cells in order).
     pub cells: Vec<Cell>,
-    /// The digits of the pattern.
+    /// The digits of the pattern (for an AIC: each chain node's digit, parallel to `cells`).
     pub digits: Vec<Digit>,
     /// Digits this step places.
     pub placements: Vec<(Cell, Digit)>,
@@ -208,7 +208,7 @@ pub struct Step {
 }
 
 impl Step {
-    fn empty() -> Step {
+    pub(crate) fn empty() -> Step {
         Step {
             technique: Technique::NakedSingle,
             cells: Vec::new(),
@@ -261,18 +261,35 @@ fn write_list<T: fmt::Display>(f: &mut fmt::Formatter<'_>, items: &[T]) -> fmt::
 }
 
 impl fmt::Display for Step {
-    /// `hidden single: r3c4 = 7`, or `x-wing: 4 in r2c3,r2c7,r5c3,r5c7 => r7c3 <> 4, r8c7 <> 4`.
+    /// `hidden single: r3c4 = 7`; `x-wing: 4 in r2c3,r2c7,r5c3,r5c7 => r7c3 <> 4, r8c7 <> 4`;
+    /// chains with their links (`=` strong, `-` weak): `x-chain: 1 in r3c2=r3c4-r1c6=r1c9 =>
+    /// ...`, `aic: r1c3(5)=r2c3(5)-r2c3(4)=r6c3(4) => ...`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: ", self.technique.name())?;
-        let single = matches!(
-            self.technique,
-            Technique::NakedSingle | Technique::HiddenSingle
-        );
-        if !single {
-            write_list(f, &self.digits)?;
-            f.write_str(" in ")?;
-            write_list(f, &self.cells)?;
-            f.write_str(" => ")?;
+        match self.technique {
+            Technique::NakedSingle | Technique::HiddenSingle => {}
+            Technique::XChain | Technique::Aic => {
+                if self.technique == Technique::XChain {
+                    write_list(f, &self.digits)?;
+                    f.write_str(" in ")?;
+                }
+                for (i, c) in self.cells.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(if i % 2 == 1 { "=" } else { "-" })?;
+                    }
+                    write!(f, "{c}")?;
+                    if let (Technique::Aic, Some(d)) = (self.technique, self.digits.get(i)) {
+                        write!(f, "({d})")?;
+                    }
+                }
+                f.write_str(" => ")?;
+            }
+            _ => {
+                write_list(f, &self.digits)?;
+                f.write_str(" in ")?;
+                write_list(f, &self.cells)?;
+                f.write_str(" => ")?;
+            }
         }
         let mut first = true;
         for (c, d) in &self.placements {
@@ -405,28 +422,35 @@ fn find(
 ) -> bool {
     step.reset(t);
     let clean = &mut memo.clean[t as usize];
-    if matches!(
+    let uses_places = matches!(
         t,
-        Technique::HiddenPair | Technique::HiddenTriple | Technique::HiddenQuad
-    ) && places.is_none()
-    {
+        Technique::Pointing
+            | Technique::Claiming
+            | Technique::HiddenPair
+            | Technique::HiddenTriple
+            | Technique::HiddenQuad
+            | Technique::XWing
+            | Technique::Swordfish
+            | Technique::Jellyfish
+    );
+    if uses_places && places.is_none() {
         *places = Some(s.unit_places());
     }
     let places = places.as_ref().map_or(&[[0u16; 9]; 27], |p| p);
     let found = match t {
         Technique::NakedSingle => singles::naked_single(s, step),
         Technique::HiddenSingle => singles::hidden_single(s, step),
-        Technique::Pointing => intersections::pointing(s, step, clean),
-        Technique::Claiming => intersections::claiming(s, step, clean),
+        Technique::Pointing => intersections::pointing(s, places, step, clean),
+        Technique::Claiming => intersections::claiming(s, places, step, clean),
         Technique::NakedPair => subsets::naked(s, 2, step, clean),
         Technique::HiddenPair => subsets::hidden(s, places, 2, step, clean),
         Technique::NakedTriple => subsets::naked(s, 3, step, clean),
         Technique::HiddenTriple => subsets::hidden(s, places, 3, step, clean),
         Technique::NakedQuad => subsets::naked(s, 4, step, clean),
         Technique::HiddenQuad => subsets::hidden(s, places, 4, step, clean),
-        Technique::XWing => fish::fish(s, 2, step, clean),
-        Technique::Swordfish => fish::fish(s, 3, step, clean),
-        Technique::Jellyfish => fish::fish(s, 4, step, clean),
+        Technique::XWing => fish::fish(s, places, 2, step, clean),
+        Technique::Swordfish => fish::fish(s, places, 3, step, clean),
+        Technique::Jellyfish => fish::fish(s, places, 4, step, clean),
         Technique::XYWing => wings::xy_wing(s, step),
         Technique::XYZWing => wings::xyz_wing(s, step),
         Technique::WWing => wings::w_wing(s, step),
@@ -473,21 +497,11 @@ fn run_with(puzzle: &Grid, max: Level, record: bool, mut memo: Memo) -> Outcome 
         return out;
     }
     'solve: while !s.is_solved() {
-        // Singles inline and without a step record when none is kept: the common case.
-        if !record {
-            let singles = s.single_cells();
-            if singles != 0 {
-                let c = singles.trailing_zeros() as usize;
-                let d = s.cand[c].trailing_zeros() as usize;
-                s.place(c, d);
-                out.score += Technique::NakedSingle.weight();
-                continue;
-            }
-            if let Some((c, d)) = singles::find_hidden_single(&s) {
-                s.place(c, d);
-                out.score += Technique::HiddenSingle.weight();
-                continue;
-            }
+        // Singles by whole waves, outside the ladder: the common case.
+        let steps = if record { Some(&mut out.steps) } else { None };
+        if let Some((t, n)) = singles::wave(&mut s, steps) {
+            out.score += t.weight() * n;
+            continue;
         }
         memo.invalidate(&mut s);
         let mut places = None;
@@ -496,7 +510,7 @@ fn run_with(puzzle: &Grid, max: Level, record: bool, mut memo: Memo) -> Outcome 
                 out.level = next_level(max);
                 return out;
             }
-            if !record && t.level() == Level::Easy {
+            if t.level() == Level::Easy {
                 continue;
             }
             if find(t, &s, &mut step, &mut memo, &mut places) {
@@ -551,6 +565,19 @@ mod tests {
             assert_eq!(with.steps, without.steps, "{line}");
             assert_eq!((with.level, with.score), (without.level, without.score));
         }
+    }
+
+    #[test]
+    fn ladder_goes_by_weight_and_level() {
+        let order = Technique::ORDER;
+        for w in order.windows(2) {
+            assert!(w[0].weight() <= w[1].weight(), "{} before {}", w[0], w[1]);
+            assert!(w[0].level() <= w[1].level(), "{} before {}", w[0], w[1]);
+        }
+        let mut seen: Vec<Technique> = order.to_vec();
+        seen.sort();
+        seen.dedup();
+        assert_eq!(seen.len(), order.len());
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Single-digit patterns built from strong links (a unit where a digit has exactly two places):
 //! Skyscraper, 2-String Kite and simple colouring.
 
-use super::state::{bit, is_two, Bits, State, PEER_BB, UNIT_BB};
+use super::state::{bit, is_two, Bits, State, CELL_UNITS, PEER_BB, UNIT_BB};
 use super::Step;
 
 /// The two cells of a bitboard holding exactly two.
@@ -88,9 +88,12 @@ pub(crate) fn two_string_kite(s: &State, step: &mut Step, clean: &mut u32) -> bo
             for &c in &cols[..kc] {
                 for (a1, a2) in [(r.0, r.1), (r.1, r.0)] {
                     for (b1, b2) in [(c.0, c.1), (c.1, c.0)] {
-                        let cells = bit(a1) | bit(a2) | bit(b1) | bit(b2);
-                        if cells.count_ones() != 4
-                            || super::state::CELL_UNITS[a1][2] != super::state::CELL_UNITS[b1][2]
+                        // Joined in a box, four distinct cells.
+                        if CELL_UNITS[a1][2] != CELL_UNITS[b1][2]
+                            || a1 == b1
+                            || a1 == b2
+                            || a2 == b1
+                            || a2 == b2
                         {
                             continue;
                         }
@@ -181,4 +184,40 @@ pub(crate) fn simple_colouring(s: &State, step: &mut Step, clean: &mut u32) -> b
         *clean |= 1 << d;
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::check_step;
+    use super::super::Technique;
+
+    // Each puzzle is the one of the shared sets (qqwing, top1465) that needs the fewest
+    // steps above singles while using the technique.
+
+    #[test]
+    fn skyscraper() {
+        check_step(
+            "..7.5.......2.3.....26..5.3..17.4.2.....65..76.4........69.2.1.....3...4..547.2..",
+            Technique::Skyscraper,
+            "skyscraper: 8 in r8c3,r2c3,r2c9,r9c9 => r8c7 <> 8, r8c8 <> 8, r9c1 <> 8, r9c2 <> 8",
+        );
+    }
+
+    #[test]
+    fn two_string_kite() {
+        check_step(
+            "5..2..3......8..9...2..4..66..1..9...1.....4...7..3..87..3..4...9..7..2...5..6..9",
+            Technique::TwoStringKite,
+            "2-string kite: 9 in r3c4,r3c1,r1c3,r5c3 => r5c4 <> 9",
+        );
+    }
+
+    #[test]
+    fn simple_colouring() {
+        check_step(
+            "..4.2...5.7...1..615..68.79..917.2.....4.9...51...........52...8..........7...9..",
+            Technique::SimpleColouring,
+            "simple colouring: 3 in r2c3,r2c7,r4c9,r5c5,r5c8,r6c3,r6c5,r9c9 => r1c8 <> 3, r7c7 <> 3, r8c7 <> 3",
+        );
+    }
 }
