@@ -57,7 +57,7 @@ pub fn host(rt: &tokio::runtime::Runtime, a: HostArgs) -> anyhow::Result<ExitCod
         Some(friend),
     );
     let _ = stop.send(());
-    match rt.block_on(tokio::time::timeout(Duration::from_secs(3), server)) {
+    match rt.block_on(async { tokio::time::timeout(Duration::from_secs(3), server).await }) {
         Ok(Ok(Ok(()))) => {}
         Ok(Ok(Err(e))) => eprintln!("sudoku-race: the server stopped with an error: {e}"),
         Ok(Err(e)) => eprintln!("sudoku-race: the server task failed: {e}"),
