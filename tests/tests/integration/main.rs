@@ -6,6 +6,7 @@ mod support;
 mod bots;
 
 mod server_bad_input;
+mod server_contract;
 mod server_http;
 mod server_race;
 mod server_resume;

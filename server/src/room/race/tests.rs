@@ -487,4 +487,23 @@ fn standings_rank_and_share_ties() {
         ],
         &[("a", 1), ("b", 1), ("c", 3)],
     );
+    // The contract's example: 1, 2, 2, 4 (ties among the unsolved share a rank too).
+    check_ranks(
+        &[
+            ("d", TimedOut, None, 30, 0),
+            ("b", Solved, Some(9000), 50, 1),
+            ("a", Solved, Some(4000), 50, 0),
+            ("c", Solved, Some(9000), 50, 2),
+        ],
+        &[("a", 1), ("b", 2), ("c", 2), ("d", 4)],
+    );
+    check_ranks(
+        &[
+            ("a", Solved, Some(4000), 50, 0),
+            ("b", Forfeited, None, 30, 2),
+            ("c", Eliminated, None, 30, 2),
+            ("d", TimedOut, None, 30, 3),
+        ],
+        &[("a", 1), ("b", 2), ("c", 2), ("d", 4)],
+    );
 }
