@@ -1,6 +1,7 @@
 //! Per-connection rate limit: a token bucket (`rate` per second, `burst` deep), and a count of
-//! messages over the limit within a window that closes a flooding connection (1008).
+//! messages over the limit within a sliding window that closes a flooding connection (1008).
 
+use std::collections::VecDeque;
 use std::time::Duration;
 
 use tokio::time::Instant;
@@ -25,8 +26,9 @@ pub struct RateLimiter {
     last: Instant,
     threshold: u32,
     window: Duration,
-    over: u32,
-    window_start: Instant,
+    /// When the latest over-limit messages arrived (at most `threshold` kept; empty, and
+    /// unallocated, for a connection that never went over).
+    over: VecDeque<Instant>,
 }
 
 impl RateLimiter {
@@ -39,8 +41,7 @@ impl RateLimiter {
             last: now,
             threshold,
             window,
-            over: 0,
-            window_start: now,
+            over: VecDeque::new(),
         }
     }
 
@@ -53,16 +54,20 @@ impl RateLimiter {
             self.tokens -= 1.0;
             return Verdict::Allow;
         }
-        if now.saturating_duration_since(self.window_start) > self.window {
-            self.window_start = now;
-            self.over = 0;
+        // "More than `threshold` over the limit within `window`", at any moment: this one plus
+        // the over-limit messages still inside the window ending now.
+        while self
+            .over
+            .front()
+            .is_some_and(|&t| now.saturating_duration_since(t) >= self.window)
+        {
+            self.over.pop_front();
         }
-        self.over += 1;
-        if self.over > self.threshold {
-            Verdict::Abuse
-        } else {
-            Verdict::Limited
+        if self.over.len() >= self.threshold as usize {
+            return Verdict::Abuse;
         }
+        self.over.push_back(now);
+        Verdict::Limited
     }
 }
 
@@ -108,5 +113,27 @@ mod tests {
         check(&v, (1, 2, 1));
         let v: Vec<_> = (0..3).map(|_| r2.check(t2)).collect();
         check(&v, (1, 2, 0));
+    }
+
+    #[test]
+    fn the_abuse_window_slides() {
+        // 50 over the limit at the end of one 10 s stretch and 1 at the start of the next are
+        // 51 within 10 s: closed, wherever a fixed window would have cut.
+        let t0 = Instant::now();
+        let mut r = RateLimiter::new(0, 1, 50, Duration::from_secs(10), t0);
+        assert_eq!(r.check(t0), Verdict::Allow);
+        let t1 = t0 + Duration::from_millis(9_900);
+        let v: Vec<_> = (0..50).map(|_| r.check(t1)).collect();
+        check(&v, (0, 50, 0));
+        let t2 = t0 + Duration::from_millis(10_100);
+        assert_eq!(r.check(t2), Verdict::Abuse);
+        // 10 s after that burst it has slid out of the window.
+        let mut r = RateLimiter::new(0, 1, 50, Duration::from_secs(10), t0);
+        r.check(t0);
+        let v: Vec<_> = (0..50).map(|_| r.check(t1)).collect();
+        check(&v, (0, 50, 0));
+        let t3 = t1 + Duration::from_secs(10);
+        let v: Vec<_> = (0..50).map(|_| r.check(t3)).collect();
+        check(&v, (0, 50, 0));
     }
 }
