@@ -474,3 +474,67 @@ async fn a_client_that_answers_pings_is_not_idle() {
     a.send(json!({"type": "ping", "id": 1})).await;
     assert_eq!(a.expect("pong").await["id"], 1);
 }
+
+#[tokio::test]
+async fn a_token_dies_with_a_deliberate_leave_and_a_terminal_switch_is_not_a_drop() {
+    let srv = TestServer::start().await;
+    let (mut a, mut b) = (srv.client().await, srv.client().await);
+    let (room, ja) = create(&mut a, "ann", json!({})).await;
+    let jb = join(&mut b, &room, "bob").await;
+    a.expect("player_joined").await;
+    // ann switches terminals: her old connection closes 1000, bob sees no drop.
+    let token = ja["you"]["token"].as_str().unwrap().to_owned();
+    let mut a2 = srv.client().await;
+    a2.send(json!({"type": "resume", "token": token})).await;
+    a2.expect("room_joined").await;
+    assert_eq!(a.closed().await, crate::support::Closed::Code(1000));
+    let seen = b.sync().await;
+    assert!(
+        !seen.iter().any(|m| m["player"]["connected"] == false),
+        "{seen:?}"
+    );
+    // bob leaves on purpose: his token no longer works.
+    b.send(json!({"type": "leave"})).await;
+    b.expect("player_left").await;
+    b.send(json!({"type": "resume", "token": jb["you"]["token"]}))
+        .await;
+    b.expect_error("invalid_token").await;
+    assert_eq!(
+        a2.until("player_left").await["player_id"],
+        jb["you"]["player_id"]
+    );
+}
+
+#[tokio::test]
+async fn leaving_during_the_countdown() {
+    let srv = TestServer::start_with(|c| c.countdown = Duration::from_millis(300)).await;
+    let (mut a, mut b, mut s) = (srv.client().await, srv.client().await, srv.client().await);
+    let (room, _) = create(&mut a, "ann", json!({"difficulty": "easy"})).await;
+    let jb = join(&mut b, &room, "bob").await;
+    a.expect("player_joined").await;
+    s.send(json!({"type": "spectate", "room": room})).await;
+    s.expect("room_joined").await;
+    a.send(json!({"type": "start_race"})).await;
+    a.expect("countdown").await;
+    // The host leaves during the countdown: bob is host and races alone.
+    a.send(json!({"type": "leave"})).await;
+    a.expect("player_left").await;
+    let msgs = b.collect_until("race_started").await;
+    assert!(
+        msgs.iter()
+            .any(|m| m["type"] == "host_changed" && m["player_id"] == jb["you"]["player_id"]),
+        "{msgs:?}"
+    );
+    s.until("race_started").await;
+    b.send(json!({"type": "forfeit"})).await;
+    let over = s.until("race_over").await;
+    assert_eq!(over["standings"].as_array().unwrap().len(), 1, "{over}");
+    // A new countdown that every player leaves: the room closes, its spectator is told.
+    b.send(json!({"type": "start_race"})).await;
+    b.until("countdown").await;
+    b.send(json!({"type": "leave"})).await;
+    assert_eq!(s.until("room_closed").await["room"], room.as_str());
+    let mut x = srv.client().await;
+    x.send(json!({"type": "spectate", "room": room})).await;
+    x.expect_error("unknown_room").await;
+}
