@@ -52,6 +52,10 @@ struct Task {
     replies: Vec<Reply>,
     /// Connections that failed to join: forgotten once their error is queued.
     forget: Vec<ConnId>,
+    /// The address that created the room (its rooms-per-address count).
+    ip: IpAddr,
+    /// Whether the room is out of the registry already.
+    unregistered: bool,
 }
 
 async fn run(
@@ -71,6 +75,8 @@ async fn run(
         tx,
         replies: Vec::new(),
         forget: Vec::new(),
+        ip,
+        unregistered: false,
     };
     loop {
         let deadline = t.room.next_deadline();
@@ -95,12 +101,7 @@ async fn run(
             break;
         }
     }
-    // Closed: nobody can find the room any more; queued commands see a closed channel.
-    let code = t.room.code().to_owned();
-    t.server.rooms.remove(&code);
-    // Every seat is gone by now, and each seat's token was revoked as it went.
-    t.server.release_ip(ip);
-    t.server.metrics.rooms.dec();
+    t.unregister();
     // Commands still queued are dropped with the receiver: a pending join's reply channel
     // closes, and its connection answers `unknown_room`.
     rx.close();
@@ -176,8 +177,25 @@ impl Task {
         }
     }
 
+    /// Take the room out of the registry: nobody can find it any more, and it no longer
+    /// counts against the server's or its creator's room limits.
+    fn unregister(&mut self) {
+        if std::mem::replace(&mut self.unregistered, true) {
+            return;
+        }
+        self.server.rooms.remove(self.room.code());
+        // Every seat is gone by now, and each seat's token was revoked as it went.
+        self.server.release_ip(self.ip);
+        self.server.metrics.rooms.dec();
+    }
+
     /// Carry out the state machine's effects, in order.
     async fn apply(&mut self) {
+        if self.room.is_empty() {
+            // Before anyone hears of it (`player_left`, the leave's answer): a client that
+            // reacts by creating a room must find the limits already freed.
+            self.unregister();
+        }
         loop {
             let effects = self.room.take_effects();
             if effects.is_empty() {

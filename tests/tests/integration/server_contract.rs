@@ -538,3 +538,21 @@ async fn leaving_during_the_countdown() {
     x.send(json!({"type": "spectate", "room": room})).await;
     x.expect_error("unknown_room").await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_closed_room_no_longer_counts_against_its_address() {
+    let srv = TestServer::start_with(|c| {
+        c.limits.max_rooms_per_ip = 1;
+        c.limits.max_rooms = 1;
+    })
+    .await;
+    let mut a = srv.client().await;
+    // Leave is answered once the room is gone: the next create never sees it.
+    for _ in 0..200 {
+        create(&mut a, "ann", json!({})).await;
+        a.send(json!({"type": "leave"})).await;
+        a.expect("player_left").await;
+    }
+    let (_, health) = srv.http_get("/healthz").await.unwrap();
+    assert_eq!(health, r#"{"rooms":0,"connections":1}"#);
+}
