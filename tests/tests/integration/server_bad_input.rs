@@ -261,7 +261,7 @@ async fn a_client_that_never_reads_is_closed_and_does_not_stall_the_room() {
     let mut a = srv.client().await;
     let (room, _) = create(&mut a, "ann", json!({})).await;
     let mut slow = srv.small_buffer_client().await;
-    join(&mut slow, &room, "slow").await;
+    let token = join(&mut slow, &room, "slow").await["you"]["token"].clone();
     a.expect("player_joined").await;
     let text = "é".repeat(200);
     let mut updated = None;
@@ -287,7 +287,15 @@ async fn a_client_that_never_reads_is_closed_and_does_not_stall_the_room() {
         metrics.contains("sudoku_race_slow_consumer_closes_total 1"),
         "{metrics}"
     );
-    drop(slow);
+    // Once it reads again, what was already on its way arrives, then the close: 1008.
+    assert_eq!(slow.closed().await, Closed::Code(1008));
+    // Its seat is held like any drop's.
+    let mut back = srv.client().await;
+    back.send(json!({"type": "resume", "token": token})).await;
+    assert_eq!(
+        back.until("room_joined").await["players"][1]["name"],
+        "slow"
+    );
 }
 
 #[tokio::test]
