@@ -556,3 +556,26 @@ async fn a_closed_room_no_longer_counts_against_its_address() {
     let (_, health) = srv.http_get("/healthz").await.unwrap();
     assert_eq!(health, r#"{"rooms":0,"connections":1}"#);
 }
+
+#[tokio::test]
+async fn a_dealt_puzzle_has_one_solution_and_the_asked_difficulty() {
+    use shared::engine::{grader, Grid};
+    let srv = TestServer::start().await;
+    for difficulty in ["easy", "medium", "hard", "expert"] {
+        let mut a = srv.client().await;
+        a.set_timeout(Duration::from_secs(60));
+        create(&mut a, "ann", json!({"difficulty": difficulty})).await;
+        let rs = start(&mut a, &mut []).await;
+        assert_eq!(rs["difficulty"], difficulty);
+        let puzzle = Grid::parse(rs["puzzle"].as_str().unwrap()).unwrap();
+        solve(&puzzle.to_line());
+        let level = grader::grade(&puzzle).level;
+        assert_eq!(
+            level.difficulty().map(|d| d.as_str()),
+            Some(difficulty),
+            "graded {level:?}"
+        );
+        a.send(json!({"type": "leave"})).await;
+        a.until("player_left").await;
+    }
+}
