@@ -579,3 +579,40 @@ async fn a_dealt_puzzle_has_one_solution_and_the_asked_difficulty() {
         a.until("player_left").await;
     }
 }
+
+#[tokio::test]
+async fn ids_are_echoed_verbatim_and_unknown_fields_are_ignored() {
+    let srv = TestServer::start().await;
+    let mut a = srv.client().await;
+    for id in [
+        json!(1.5),
+        json!(-3),
+        json!(12_345_678_901_234_567_890u64),
+        json!(""),
+        json!("élan"),
+    ] {
+        a.send(json!({"type": "ping", "id": id})).await;
+        assert_eq!(a.expect("pong").await["id"], id);
+    }
+    a.send(
+        json!({"type": "create_room", "name": "ann", "colour": "red",
+                  "settings": {"difficulty": "easy", "theme": "dark"}}),
+    )
+    .await;
+    assert_eq!(
+        a.expect("room_joined").await["settings"]["difficulty"],
+        "easy"
+    );
+    let rs = start(&mut a, &mut []).await;
+    let given = rs["puzzle"].as_str().unwrap().find(|c| c != '.').unwrap();
+    a.send(json!({"type": "place", "cell": given, "digit": 1, "id": null, "why": 1}))
+        .await;
+    let p = a.expect("placement").await;
+    assert_eq!(
+        (p["id"].clone(), p["reason"].clone()),
+        (Value::Null, json!("given"))
+    );
+    a.send(json!({"type": "place", "cell": given, "digit": 1, "id": {"a": 1}}))
+        .await;
+    a.expect_error("bad_message").await;
+}
