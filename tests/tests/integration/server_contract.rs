@@ -616,3 +616,52 @@ async fn ids_are_echoed_verbatim_and_unknown_fields_are_ignored() {
         .await;
     a.expect_error("bad_message").await;
 }
+
+#[tokio::test]
+async fn a_conflict_is_judged_on_the_players_own_board() {
+    let srv = TestServer::start().await;
+    let (mut a, mut b) = (srv.client().await, srv.client().await);
+    let (room, _) = create(
+        &mut a,
+        "ann",
+        json!({"difficulty": "easy", "max_mistakes": 0}),
+    )
+    .await;
+    join(&mut b, &room, "bob").await;
+    a.expect("player_joined").await;
+    let rs = start(&mut a, &mut [&mut b]).await;
+    let puzzle = rs["puzzle"].as_str().unwrap().to_owned();
+    let solution = solve(&puzzle);
+    // Two empty peer cells x, y where the digit of x clashes with no given around y.
+    let empty: Vec<usize> = (0..81).filter(|&i| puzzle.as_bytes()[i] == b'.').collect();
+    let (x, y, d) = empty
+        .iter()
+        .flat_map(|&x| empty.iter().map(move |&y| (x, y)))
+        .find_map(|(x, y)| {
+            let d = solution.as_bytes()[x] - b'0';
+            let peer = x != y
+                && (x / 9 == y / 9
+                    || x % 9 == y % 9
+                    || (x / 27 == y / 27 && x % 9 / 3 == y % 9 / 3));
+            (peer && peers_with(&puzzle, y, d).is_empty()).then_some((x, y, d))
+        })
+        .expect("an easy puzzle has such a pair");
+    a.send(json!({"type": "place", "cell": x, "digit": d}))
+        .await;
+    assert_eq!(a.expect("placement").await["accepted"], true);
+    // ann's own digit at x makes d at y a conflict for her; bob's board has no d there.
+    a.send(json!({"type": "place", "cell": y, "digit": d}))
+        .await;
+    let p = a.until("placement").await;
+    assert_eq!(
+        (p["reason"].clone(), p["conflicts"].clone()),
+        (json!("conflict"), json!([x]))
+    );
+    b.send(json!({"type": "place", "cell": y, "digit": d}))
+        .await;
+    let p = b.until("placement").await;
+    assert_eq!(
+        (p["reason"].clone(), p["conflicts"].clone()),
+        (json!("wrong"), json!([]))
+    );
+}
