@@ -1,5 +1,5 @@
-//! The real `sudoku-race-server` binary: SIGTERM in the middle of a race closes every
-//! connection with 1001, stores the running race, and exits 0.
+//! The real `sudoku-race-server` binary: SIGTERM (or SIGINT) in the middle of a race closes
+//! every connection with 1001, stores the running race, and exits 0.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -110,6 +110,15 @@ fn wait_exit(child: &mut Child) -> std::process::ExitStatus {
 
 #[tokio::test]
 async fn sigterm_mid_race_closes_1001_stores_the_race_and_exits_0() {
+    check_signal("-TERM").await;
+}
+
+#[tokio::test]
+async fn sigint_mid_race_closes_1001_stores_the_race_and_exits_0() {
+    check_signal("-INT").await;
+}
+
+async fn check_signal(signal: &str) {
     let dir = tempfile::tempdir().expect("temp dir");
     let db = dir.path().join("results.sqlite3");
     let child = Command::new(env!("CARGO_BIN_EXE_sudoku-race-server"))
@@ -180,7 +189,7 @@ async fn sigterm_mid_race_closes_1001_stores_the_race_and_exits_0() {
 
     let pid = child.0.id().to_string();
     let killed = Command::new("kill")
-        .args(["-TERM", &pid])
+        .args([signal, &pid])
         .status()
         .expect("run kill");
     assert!(killed.success());
@@ -204,4 +213,37 @@ async fn sigterm_mid_race_closes_1001_stores_the_race_and_exits_0() {
     assert_eq!(st.len(), 2);
     assert_eq!(st.iter().find(|r| r.name == "ann").expect("ann").filled, 2);
     assert_eq!(store.placement_count(&race_id).expect("placements"), 2);
+}
+
+#[test]
+fn help_explains_every_flag() {
+    let out = Command::new(env!("CARGO_BIN_EXE_sudoku-race-server"))
+        .arg("--help")
+        .output()
+        .expect("run --help");
+    assert!(out.status.success());
+    let help = String::from_utf8_lossy(&out.stdout);
+    for flag in [
+        "--listen",
+        "--db",
+        "--max-connections",
+        "--max-rooms",
+        "--max-rooms-per-ip",
+        "--rate-limit",
+        "--rate-burst",
+        "--idle-timeout-s",
+        "--max-message-bytes",
+        "--resume-grace-s",
+        "--log-format",
+    ] {
+        assert!(
+            help.lines().any(|l| l.trim_start().starts_with(flag)),
+            "{flag} missing in\n{help}"
+        );
+        let env = format!(
+            "[env: SUDOKU_RACE_{}",
+            flag[2..].to_ascii_uppercase().replace('-', "_")
+        );
+        assert!(help.contains(&env), "{env} missing in\n{help}");
+    }
 }
