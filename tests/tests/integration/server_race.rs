@@ -103,9 +103,12 @@ async fn three_players_race_to_race_over_and_results_are_stored() {
     let (race_id, puzzle) = start(&mut a, &mut [&mut b, &mut c, &mut s]).await;
     let solution = solve(&puzzle);
     let cells = to_fill(&puzzle, &solution);
-    // ann makes one mistake first (a wrong digit that clashes with nothing).
-    let (first, _) = cells[0];
-    let wrong = wrong_digit(&puzzle, &solution, first).expect("a wrong digit");
+    // ann makes one mistake first (a wrong digit that clashes with nothing; a cell's givens
+    // can rule out every wrong digit, so take the first cell that has one).
+    let (first, wrong) = cells
+        .iter()
+        .find_map(|&(c, _)| wrong_digit(&puzzle, &solution, c).map(|w| (c, w)))
+        .expect("a cell with a wrong digit");
     let p = place(&mut a, first, wrong).await;
     assert_eq!(p["reason"], "wrong");
     assert_eq!(p["penalty_ms"], 10_000);
