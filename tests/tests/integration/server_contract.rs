@@ -280,9 +280,13 @@ async fn time_ms_includes_penalties_and_a_solved_player_is_out_of_the_race() {
     let cells = to_fill(&puzzle, &solution);
 
     // A conflict lists every clashing cell on the player's own board.
-    let (cell, right) = cells[0];
-    let clash = (1..=9u8)
-        .find(|&d| d != right && !peers_with(&puzzle, cell, d).is_empty())
+    let (cell, clash) = cells
+        .iter()
+        .find_map(|&(c, right)| {
+            (1..=9u8)
+                .find(|&d| d != right && !peers_with(&puzzle, c, d).is_empty())
+                .map(|d| (c, d))
+        })
         .expect("some digit clashes with a given");
     a.send(json!({"type": "place", "cell": cell, "digit": clash}))
         .await;
@@ -507,7 +511,8 @@ async fn a_token_dies_with_a_deliberate_leave_and_a_terminal_switch_is_not_a_dro
 
 #[tokio::test]
 async fn leaving_during_the_countdown() {
-    let srv = TestServer::start_with(|c| c.countdown = Duration::from_millis(300)).await;
+    // Long enough that the leaves below land within it on a busy machine.
+    let srv = TestServer::start_with(|c| c.countdown = Duration::from_millis(1500)).await;
     let (mut a, mut b, mut s) = (srv.client().await, srv.client().await, srv.client().await);
     let (room, _) = create(&mut a, "ann", json!({"difficulty": "easy"})).await;
     let jb = join(&mut b, &room, "bob").await;
