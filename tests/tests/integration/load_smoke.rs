@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use sudoku_race_tests::echo::{self, EchoConfig};
 use sudoku_race_tests::load::race::RaceOpts;
-use sudoku_race_tests::load::{echo_load, RunReport};
+use sudoku_race_tests::load::{churn, deal, echo_load, idle, race, RunReport};
 use tokio::net::TcpListener;
 
 fn small() -> RaceOpts {
@@ -52,4 +52,79 @@ async fn echo_load_loses_nothing() {
     assert!(report.server_cpu.is_some());
     let _ = stop.send(());
     server.await.unwrap().unwrap();
+}
+
+/// A race server on loopback with its results in a temporary directory, and its stop switch.
+struct RaceServer {
+    addr: std::net::SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    task: tokio::task::JoinHandle<Result<(), server::ServerError>>,
+    _dir: tempfile::TempDir,
+}
+
+impl RaceServer {
+    async fn start() -> RaceServer {
+        let dir = tempfile::tempdir().unwrap();
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let config = server::Config {
+            db_path: dir.path().join("results.sqlite3"),
+            countdown: Duration::from_millis(100),
+            ..server::Config::default()
+        };
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let task = tokio::spawn(server::run(listener, config, async {
+            let _ = stopped.await;
+        }));
+        RaceServer {
+            addr,
+            stop: Some(stop),
+            task,
+            _dir: dir,
+        }
+    }
+
+    async fn stop(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        (&mut self.task).await.unwrap().unwrap();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn race_load_loses_nothing() {
+    let server = RaceServer::start().await;
+    let opts = small();
+    let report = race::run(server.addr, Some(std::process::id()), &opts)
+        .await
+        .unwrap();
+    check_clean(&report);
+    // Each placement: a `placement` to the placer and a `progress` to the 3 players.
+    assert_eq!(report.tally.received, report.tally.sent * 4);
+    assert_eq!(
+        report.tally.accepted + report.tally.mistakes,
+        report.tally.sent
+    );
+    assert!(report.tally.accepted > 0, "the bots place correct digits");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_churn_and_deal_runs_complete() {
+    let server = RaceServer::start().await;
+    let pid = Some(std::process::id());
+    let idle = idle::run(server.addr, pid, 20, 8, Duration::ZERO)
+        .await
+        .unwrap();
+    assert_eq!((idle.open, idle.failed), (20, 0));
+    assert!(idle.bytes_per_conn().is_some());
+    let churn = churn::run(server.addr, pid, 40, 4).await.unwrap();
+    assert_eq!((churn.cycles, churn.errors), (40, 0));
+    let deals = deal::run(server.addr, 1, 2).await.unwrap();
+    assert_eq!(deals.len(), 4);
+    for d in &deals {
+        assert_eq!((d.wait.count(), d.errors), (1, 0), "{:?}", d.difficulty);
+    }
+    server.stop().await;
 }
