@@ -514,3 +514,43 @@ fn errors_show_and_a_closed_session_quits() {
         vec![Effect::Quit]
     );
 }
+
+#[test]
+fn refusals_before_a_room_stay_on_screen_with_advice() {
+    let mut app = App::new("bob");
+    app.update(net(ServerMsg::Error {
+        code: shared::protocol::ErrorCode::RaceInProgress,
+        message: "a race is running".into(),
+    }));
+    let notice = app.notice.clone().expect("a notice");
+    assert!(
+        notice.text.contains("sudoku-race spectate"),
+        "{}",
+        notice.text
+    );
+    app.update(Event::Tick(60_000));
+    assert!(app.notice.is_some(), "sticky until the user quits");
+    assert_eq!(app.update(key('q')), vec![Effect::Quit]);
+}
+
+#[test]
+fn a_closed_room_or_a_lost_connection_is_said_once_and_q_quits() {
+    let mut app = lobby();
+    app.update(net(ServerMsg::RoomClosed {
+        room: "K7QX".into(),
+    }));
+    assert_eq!(app.room, None);
+    check_shows(&render(&app, 100, 20), "room K7QX was closed");
+    let mut app = racing();
+    app.update(Event::Net(NetEvent::Closed {
+        error: Some("gave up reconnecting".into()),
+    }));
+    let buf = render(&app, 120, 40);
+    check_shows(&buf, "disconnected");
+    check_shows(
+        &buf,
+        "connection lost: gave up reconnecting; press q to quit",
+    );
+    // No `leave` is sent over a dead connection, and no confirmation is asked.
+    assert_eq!(app.update(key('q')), vec![Effect::Quit]);
+}
