@@ -554,3 +554,29 @@ fn a_closed_room_or_a_lost_connection_is_said_once_and_q_quits() {
     // No `leave` is sent over a dead connection, and no confirmation is asked.
     assert_eq!(app.update(key('q')), vec![Effect::Quit]);
 }
+
+#[test]
+fn every_screen_draws_at_any_size_without_panicking() {
+    let mut finished = racing();
+    finished.update(net(ServerMsg::RaceOver {
+        race_id: "r1".into(),
+        reason: OverReason::TimeLimit,
+        standings: vec![],
+        solution: SOLUTION.into(),
+    }));
+    let mut countdown = lobby();
+    countdown.update(net(ServerMsg::Countdown { starts_in_ms: 3000 }));
+    for app in [lobby(), countdown, racing(), finished, App::new("x")] {
+        for (w, h) in [
+            (1, 1),
+            (10, 3),
+            (31, 13),
+            (40, 16),
+            (67, 31),
+            (90, 30),
+            (200, 60),
+        ] {
+            render(&app, w, h);
+        }
+    }
+}
