@@ -401,8 +401,12 @@ fn race_over_shows_standings_time_and_the_solution_against_the_board() {
     }));
     let room = app.room.as_ref().expect("room");
     assert_eq!(room.phase, Phase::Finished);
+    // At the size of a common terminal the table's words fit whole.
+    let small = render(&app, 110, 36);
+    check_shows(&small, "forfeited");
+    check_shows(&small, "cells");
     let buf = render(&app, 120, 40);
-    check_shows(&buf, "1   bob        solved     5:12");
+    check_shows(&buf, "solved");
     check_shows(&buf, "5:12");
     check_shows(&buf, "You forfeited (rank 2)");
     check_shows(&buf, "s rematch");
