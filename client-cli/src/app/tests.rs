@@ -403,7 +403,14 @@ fn race_over_shows_standings_time_and_the_solution_against_the_board() {
     assert_eq!(room.phase, Phase::Finished);
     // At the size of a common terminal the table's words fit whole.
     let small = render(&app, 110, 36);
-    check_shows(&small, "forfeited");
+    let table: Vec<String> = lines(&small)
+        .into_iter()
+        .filter(|l| l.contains(" ann "))
+        .collect();
+    assert!(
+        table.iter().any(|l| l.contains("forfeited")),
+        "status cut: {table:?}"
+    );
     check_shows(&small, "cells");
     let buf = render(&app, 120, 40);
     check_shows(&buf, "solved");
