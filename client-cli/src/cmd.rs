@@ -25,7 +25,8 @@ pub struct NameArg {
 }
 
 impl NameArg {
-    fn get(&self) -> String {
+    /// The name given, else the login name.
+    pub fn get(&self) -> String {
         self.name.clone().unwrap_or_else(client::default_name)
     }
 }
@@ -90,8 +91,6 @@ pub struct RoomSettings {
     pub private: bool,
 }
 
-// `host` (which needs the server library) is the user; until it lands only the tests call this.
-#[allow(dead_code)]
 impl RoomSettings {
     /// The settings as the wire sends them, checked here first for a clear error.
     pub fn request(&self) -> anyhow::Result<SettingsRequest> {

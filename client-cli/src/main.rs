@@ -1,6 +1,7 @@
 //! `sudoku-race`: the terminal client and engine tools.
 
 mod cmd;
+mod host;
 mod play;
 mod tools;
 
@@ -20,6 +21,8 @@ struct Cli {
 /// What to do.
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Host a room: start the server in-process and open the lobby as its host.
+    Host(host::HostArgs),
     /// Join a friend's room and race.
     Join(cmd::JoinArgs),
     /// Watch a room's races.
@@ -56,6 +59,7 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
 fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
     match cli.command {
+        Command::Host(a) => host::host(&runtime()?, a),
         Command::Join(a) => cmd::join(&runtime()?, a),
         Command::Spectate(a) => cmd::spectate(&runtime()?, a),
         Command::Rooms(a) => cmd::rooms(&runtime()?, a),

@@ -1,150 +1,143 @@
-//! Server counters and gauges, kept as atomics (no lock on the hot path) and rendered in the
-//! Prometheus text exposition format for `GET /metrics`.
+//! Server counters and gauges for `GET /metrics`, kept in a `prometheus-client` registry
+//! (atomics: no lock on the hot path) and rendered in the OpenMetrics text format.
 
-use std::fmt::Write as _;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-
+use prometheus_client::encoding::text::encode;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::registry::Registry;
 use shared::protocol::PlaceReason;
 
+/// Content type of [`Metrics::render`].
+pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+
 /// Every counter the server exports.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Metrics {
-    /// Open WebSocket connections (gauge).
-    pub connections: AtomicU64,
-    /// Open rooms (gauge).
-    pub rooms: AtomicU64,
+    registry: Registry,
+    /// Open WebSocket connections.
+    pub connections: Gauge,
+    /// Open rooms.
+    pub rooms: Gauge,
     /// Connections accepted since start.
-    pub connections_total: AtomicU64,
+    pub connections_total: Counter,
     /// Races started.
-    pub races_started: AtomicU64,
+    pub races_started: Counter,
     /// Races finished (stored and announced).
-    pub races_finished: AtomicU64,
+    pub races_finished: Counter,
     /// Client messages received (text and binary frames).
-    pub messages_in: AtomicU64,
+    pub messages_in: Counter,
     /// Messages queued to clients.
-    pub messages_out: AtomicU64,
-    /// Placements accepted.
-    pub placements_accepted: AtomicU64,
-    /// Placements refused: wrong digit.
-    pub placements_wrong: AtomicU64,
-    /// Placements refused: conflict.
-    pub placements_conflict: AtomicU64,
-    /// Placements refused: given cell.
-    pub placements_given: AtomicU64,
-    /// Placements refused: already filled.
-    pub placements_filled: AtomicU64,
+    pub messages_out: Counter,
     /// Messages refused with `rate_limited`.
-    pub rate_limited: AtomicU64,
+    pub rate_limited: Counter,
     /// Connections closed 1008 for flooding past the rate limit.
-    pub rate_limit_closes: AtomicU64,
-    /// Connections closed 1008 because their outgoing queue was full.
-    pub slow_consumer_closes: AtomicU64,
+    pub rate_limit_closes: Counter,
+    /// Connections closed 1008 because they did not read.
+    pub slow_consumer_closes: Counter,
     /// Results writes that failed.
-    pub store_errors: AtomicU64,
+    pub store_errors: Counter,
+    /// Placements by outcome: accepted, wrong, conflict, given, filled (in that order).
+    placements: [Counter; 5],
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Metrics::new()
+    }
 }
 
 impl Metrics {
-    /// Count one placement outcome (`None` = accepted).
-    pub fn placement(&self, reason: Option<PlaceReason>) {
-        let c = match reason {
-            None => &self.placements_accepted,
-            Some(PlaceReason::Wrong) => &self.placements_wrong,
-            Some(PlaceReason::Conflict) => &self.placements_conflict,
-            Some(PlaceReason::Given) => &self.placements_given,
-            Some(PlaceReason::Filled) => &self.placements_filled,
+    /// Fresh metrics, registered.
+    pub fn new() -> Metrics {
+        let mut registry = Registry::with_prefix("sudoku_race");
+        let mut gauge = |name: &str, help: &str| {
+            let g = Gauge::default();
+            registry.register(name, help, g.clone());
+            g
         };
-        c.fetch_add(1, Relaxed);
+        let connections = gauge("connections", "Open WebSocket connections");
+        let rooms = gauge("rooms", "Open rooms");
+        let mut counter = |name: &str, help: &str| {
+            let c = Counter::default();
+            registry.register(name, help, c.clone());
+            c
+        };
+        let connections_total = counter("connections_accepted", "WebSocket connections accepted");
+        let races_started = counter("races_started", "Races started");
+        let races_finished = counter("races_finished", "Races finished and stored");
+        let messages_in = counter("messages_in", "Client messages received");
+        let messages_out = counter("messages_out", "Messages queued to clients");
+        let rate_limited = counter("rate_limited", "Messages refused with rate_limited");
+        let rate_limit_closes = counter("rate_limit_closes", "Connections closed for flooding");
+        let slow_consumer_closes = counter(
+            "slow_consumer_closes",
+            "Connections closed because they did not read",
+        );
+        let store_errors = counter("store_errors", "Failed results writes");
+        let family = Family::<Vec<(&'static str, &'static str)>, Counter>::default();
+        registry.register("placements", "Placements by outcome", family.clone());
+        let placements = ["accepted", "wrong", "conflict", "given", "filled"]
+            .map(|outcome| family.get_or_create(&vec![("outcome", outcome)]).clone());
+        Metrics {
+            registry,
+            connections,
+            rooms,
+            connections_total,
+            races_started,
+            races_finished,
+            messages_in,
+            messages_out,
+            rate_limited,
+            rate_limit_closes,
+            slow_consumer_closes,
+            store_errors,
+            placements,
+        }
     }
 
-    /// The Prometheus text exposition (version 0.0.4).
-    pub fn render(&self) -> String {
-        let mut out = String::with_capacity(2048);
-        let mut one = |name: &str, kind: &str, help: &str, v: &AtomicU64| {
-            // Writing to a String cannot fail.
-            let _ = writeln!(
-                out,
-                "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {}",
-                v.load(Relaxed)
-            );
+    /// Count one placement outcome (`None` = accepted).
+    pub fn placement(&self, reason: Option<PlaceReason>) {
+        let i = match reason {
+            None => 0,
+            Some(PlaceReason::Wrong) => 1,
+            Some(PlaceReason::Conflict) => 2,
+            Some(PlaceReason::Given) => 3,
+            Some(PlaceReason::Filled) => 4,
         };
-        one(
-            "sudoku_race_connections",
-            "gauge",
-            "Open WebSocket connections.",
-            &self.connections,
-        );
-        one("sudoku_race_rooms", "gauge", "Open rooms.", &self.rooms);
-        one(
-            "sudoku_race_connections_total",
-            "counter",
-            "WebSocket connections accepted.",
-            &self.connections_total,
-        );
-        one(
-            "sudoku_race_races_started_total",
-            "counter",
-            "Races started.",
-            &self.races_started,
-        );
-        one(
-            "sudoku_race_races_finished_total",
-            "counter",
-            "Races finished.",
-            &self.races_finished,
-        );
-        one(
-            "sudoku_race_messages_in_total",
-            "counter",
-            "Client messages received.",
-            &self.messages_in,
-        );
-        one(
-            "sudoku_race_messages_out_total",
-            "counter",
-            "Messages queued to clients.",
-            &self.messages_out,
-        );
-        one(
-            "sudoku_race_rate_limited_total",
-            "counter",
-            "Messages refused with rate_limited.",
-            &self.rate_limited,
-        );
-        one(
-            "sudoku_race_rate_limit_closes_total",
-            "counter",
-            "Connections closed for flooding.",
-            &self.rate_limit_closes,
-        );
-        one(
-            "sudoku_race_slow_consumer_closes_total",
-            "counter",
-            "Connections closed because they did not read.",
-            &self.slow_consumer_closes,
-        );
-        one(
-            "sudoku_race_store_errors_total",
-            "counter",
-            "Failed results writes.",
-            &self.store_errors,
-        );
-        let _ = writeln!(
-            out,
-            "# HELP sudoku_race_placements_total Placements by outcome.\n# TYPE sudoku_race_placements_total counter"
-        );
-        for (outcome, v) in [
-            ("accepted", &self.placements_accepted),
-            ("wrong", &self.placements_wrong),
-            ("conflict", &self.placements_conflict),
-            ("given", &self.placements_given),
-            ("filled", &self.placements_filled),
-        ] {
-            let _ = writeln!(
-                out,
-                "sudoku_race_placements_total{{outcome=\"{outcome}\"}} {}",
-                v.load(Relaxed)
-            );
+        self.placements[i].inc();
+    }
+
+    /// The OpenMetrics text exposition ([`CONTENT_TYPE`]).
+    pub fn render(&self) -> String {
+        let mut out = String::with_capacity(4096);
+        if let Err(e) = encode(&mut out, &self.registry) {
+            // Writing to a String cannot fail; a failure here is a bug.
+            tracing::error!(error = %e, "cannot encode metrics");
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_counters_gauges_and_outcomes() {
+        let m = Metrics::new();
+        m.connections.inc();
+        m.races_started.inc();
+        m.placement(Some(PlaceReason::Conflict));
+        let text = m.render();
+        for line in [
+            "sudoku_race_connections 1",
+            "sudoku_race_races_started_total 1",
+            "sudoku_race_placements_total{outcome=\"conflict\"} 1",
+            "sudoku_race_placements_total{outcome=\"accepted\"} 0",
+            "# EOF",
+        ] {
+            assert!(text.lines().any(|l| l == line), "{line} missing in\n{text}");
+        }
     }
 }

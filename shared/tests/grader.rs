@@ -183,16 +183,15 @@ fn emerentius_sets_are_sound() {
 }
 
 #[test]
-fn magictour_sample_is_sound_and_never_easy() {
-    // top1465 is hard for backtracking solvers, not all of it for people: about half of this
-    // sample falls to locked candidates and pairs (every step checked sound above).
-    let levels = grade_set("magictour_top1465_sample100.txt", None);
+fn magictour_sample_is_sound_and_mostly_expert_or_extreme() {
+    // Every 15th puzzle of top1465. The whole list grades 308 medium, 119 hard, 190 expert and
+    // 848 extreme: it is hard for backtracking solvers, and a fifth of it falls to locked
+    // candidates and pairs (every step checked sound above).
+    let levels = grade_set("magictour_top1465_every15th.txt", None);
     assert_eq!(levels.get(&Level::Easy), None, "{levels:?}");
+    let n: usize = levels.values().sum();
     let hardest: usize = levels.range(Level::Expert..).map(|(_, n)| n).sum();
-    assert!(
-        hardest * 4 > 100,
-        "top1465 often expert/extreme: {levels:?}"
-    );
+    assert!(hardest * 2 > n, "top1465 mostly expert/extreme: {levels:?}");
 }
 
 #[test]
@@ -242,7 +241,7 @@ fn transforms_keep_the_level_and_easy_scores() {
         ("qqwing_simple_500.txt", true),
         ("qqwing_intermediate_500.txt", false),
         ("qqwing_expert_500.txt", false),
-        ("magictour_top1465_sample100.txt", false),
+        ("magictour_top1465_every15th.txt", false),
     ] {
         for p in puzzles(name).iter().take(100) {
             let g = grade_max(p, Level::Extreme).expect("no limit");
@@ -255,6 +254,31 @@ fn transforms_keep_the_level_and_easy_scores() {
                     assert_eq!(h.score, g.score, "{p} -> {q}");
                 }
             }
+        }
+    }
+}
+
+#[test]
+fn arbitrary_boards_never_panic() {
+    use rand::Rng;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+    let base = puzzles("qqwing_expert_500.txt");
+    for i in 0..300 {
+        let mut board = base[i % base.len()];
+        // Digits put anywhere (clashes, dead ends) or taken away (several solutions).
+        for _ in 0..rng.gen_range(0..30) {
+            let cell = shared::engine::Cell::new(rng.gen_range(0..81)).expect("below 81");
+            let digit = if i % 2 == 0 { rng.gen_range(1..=9) } else { 0 };
+            board.set(cell, shared::engine::Digit::new(digit));
+        }
+        let g = grade(&board);
+        assert!(g.steps.len() <= 81 * 9, "{board}");
+        let _ = grade_max(&board, Level::Hard);
+        if let Some(step) = hint(&board) {
+            assert!(
+                !step.placements.is_empty() || !step.eliminations.is_empty(),
+                "{board}"
+            );
         }
     }
 }

@@ -65,8 +65,8 @@ pub(crate) async fn serve(server: Arc<Server>, stream: TcpStream, peer: SocketAd
     };
     let metrics = server.metrics.clone();
     let open = server.open_conns.fetch_add(1, Relaxed);
-    metrics.connections.fetch_add(1, Relaxed);
-    metrics.connections_total.fetch_add(1, Relaxed);
+    metrics.connections.inc();
+    metrics.connections_total.inc();
     let (sink, stream) = ws.split();
     let (tx, rx) = mpsc::channel(server.config.limits.out_queue.max(4));
     let handle = ConnHandle::new(id, tx);
@@ -112,7 +112,7 @@ pub(crate) async fn serve(server: Arc<Server>, stream: TcpStream, peer: SocketAd
     handle.close(0);
     let _ = writer.await;
     server.open_conns.fetch_sub(1, Relaxed);
-    metrics.connections.fetch_sub(1, Relaxed);
+    metrics.connections.dec();
     tracing::debug!(code = handle.close_code(), "closed");
 }
 
@@ -273,17 +273,17 @@ impl Reader {
                 Message::Ping(_) | Message::Pong(_) | Message::Frame(_) => continue,
                 Message::Close(_) => return,
             };
-            self.server.metrics.messages_in.fetch_add(1, Relaxed);
+            self.server.metrics.messages_in.inc();
             match rate.check(now) {
                 Verdict::Allow => {}
                 Verdict::Limited => {
-                    self.server.metrics.rate_limited.fetch_add(1, Relaxed);
+                    self.server.metrics.rate_limited.inc();
                     self.error(ErrorCode::RateLimited, "too many messages; slow down");
                     continue;
                 }
                 Verdict::Abuse => {
-                    self.server.metrics.rate_limited.fetch_add(1, Relaxed);
-                    self.server.metrics.rate_limit_closes.fetch_add(1, Relaxed);
+                    self.server.metrics.rate_limited.inc();
+                    self.server.metrics.rate_limit_closes.inc();
                     tracing::warn!("flooding past the rate limit: closing");
                     self.handle.close(close::POLICY);
                     return;

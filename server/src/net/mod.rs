@@ -98,7 +98,7 @@ impl ConnHandle {
     pub fn send_text(&self, text: Utf8Bytes, metrics: &Metrics) -> bool {
         match self.tx.try_send(Message::Text(text)) {
             Ok(()) => {
-                metrics.messages_out.fetch_add(1, Relaxed);
+                metrics.messages_out.inc();
                 true
             }
             Err(TrySendError::Full(_)) => {
@@ -137,7 +137,7 @@ impl ConnHandle {
 
     /// Close a client that does not read (1008), without draining its queue.
     pub fn close_slow(&self, metrics: &Metrics) {
-        metrics.slow_consumer_closes.fetch_add(1, Relaxed);
+        metrics.slow_consumer_closes.inc();
         tracing::warn!(
             conn_id = self.id,
             "client does not read its messages: closing"
@@ -205,13 +205,13 @@ async fn serve_socket(server: Arc<Server>, stream: TcpStream, peer: SocketAddr) 
             let body = format!(
                 "{{\"rooms\":{},\"connections\":{}}}",
                 server.rooms.len(),
-                server.metrics.connections.load(Relaxed)
+                server.metrics.connections.get()
             );
             http::respond(stream, "200 OK", "application/json", &body).await;
         }
         http::Route::Metrics => {
             let body = server.metrics.render();
-            http::respond(stream, "200 OK", "text/plain; version=0.0.4", &body).await;
+            http::respond(stream, "200 OK", crate::metrics::CONTENT_TYPE, &body).await;
         }
         http::Route::NotFound => {
             http::respond(stream, "404 Not Found", "text/plain", "not found\n").await;

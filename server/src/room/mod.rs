@@ -220,9 +220,7 @@ impl Server {
                 info: info.clone(),
             };
             slot.insert(handle.clone());
-            self.metrics
-                .rooms
-                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.metrics.rooms.inc();
             task::spawn(
                 self.clone(),
                 code,

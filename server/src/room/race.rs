@@ -769,9 +769,7 @@ impl Room {
             log: Vec::new(),
         });
         self.state = State::Racing;
-        self.metrics
-            .races_started
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.metrics.races_started.inc();
         tracing::info!(room = %self.code, race_id, "race started");
         self.send_all(ServerMsg::RaceStarted {
             race_id,

@@ -5,7 +5,6 @@
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Arc, Mutex};
 
 use shared::protocol::{ServerMsg, Settings};
@@ -101,7 +100,7 @@ async fn run(
     t.server.rooms.remove(&code);
     // Every seat is gone by now, and each seat's token was revoked as it went.
     t.server.release_ip(ip);
-    t.server.metrics.rooms.fetch_sub(1, Relaxed);
+    t.server.metrics.rooms.dec();
     // Commands still queued are dropped with the receiver: a pending join's reply channel
     // closes, and its connection answers `unknown_room`.
     rx.close();
@@ -233,14 +232,14 @@ impl Task {
                     let res = tokio::task::spawn_blocking(move || store.save(&record)).await;
                     match res {
                         Ok(Ok(())) => {
-                            self.server.metrics.races_finished.fetch_add(1, Relaxed);
+                            self.server.metrics.races_finished.inc();
                         }
                         Ok(Err(e)) => {
-                            self.server.metrics.store_errors.fetch_add(1, Relaxed);
+                            self.server.metrics.store_errors.inc();
                             tracing::error!(race_id, error = %e, "storing the race results failed");
                         }
                         Err(e) => {
-                            self.server.metrics.store_errors.fetch_add(1, Relaxed);
+                            self.server.metrics.store_errors.inc();
                             tracing::error!(race_id, error = %e, "the results writer panicked");
                         }
                     }

@@ -3,6 +3,8 @@
 mod load_smoke;
 mod support;
 
+mod bots;
+
 mod server_bad_input;
 mod server_http;
 mod server_race;

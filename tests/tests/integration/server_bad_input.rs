@@ -181,6 +181,18 @@ async fn full_room_and_list_rooms() {
     x.expect_error("room_full").await;
     a.expect("player_joined").await;
     assert!(a.sync().await.is_empty());
+    // A held seat still counts; a room that is racing is not listed.
+    b.vanish();
+    a.until("player_updated").await;
+    x.send(json!({"type": "list_rooms"})).await;
+    assert_eq!(x.expect("room_list").await["rooms"][0]["players"], 2);
+    x.send(json!({"type": "join_room", "room": room, "name": "cy"}))
+        .await;
+    x.expect_error("room_full").await;
+    a.send(json!({"type": "start_race"})).await;
+    a.until("countdown").await;
+    x.send(json!({"type": "list_rooms"})).await;
+    assert_eq!(x.expect("room_list").await["rooms"], json!([]));
 }
 
 #[tokio::test]

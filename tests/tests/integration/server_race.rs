@@ -442,3 +442,33 @@ async fn graceful_shutdown_closes_1001_and_stores_the_running_race() {
     assert_eq!(st.iter().find(|r| r.name == "ann").unwrap().filled, 3);
     assert_eq!(srv.store().placement_count(&race_id).unwrap(), 3);
 }
+
+#[tokio::test]
+async fn a_failed_results_write_is_logged_and_the_race_still_ends() {
+    let srv = TestServer::start().await;
+    // Once a client is welcome the server has opened its store; break it under the server:
+    // its next results write fails.
+    let mut a = srv.client().await;
+    let db = rusqlite::Connection::open(&srv.db).unwrap();
+    db.execute_batch("DROP TABLE placements; DROP TABLE standings; DROP TABLE races;")
+        .unwrap();
+    create(&mut a, "ann", json!({"difficulty": "easy"})).await;
+    let (race_id, _) = start(&mut a, &mut []).await;
+    a.send(json!({"type": "forfeit"})).await;
+    let over = a.until("race_over").await;
+    assert_eq!(over["race_id"], race_id.as_str());
+    assert_eq!(over["standings"][0]["status"], "forfeited");
+    let (_, metrics) = srv.http_get("/metrics").await.unwrap();
+    assert!(
+        metrics
+            .lines()
+            .any(|l| l == "sudoku_race_store_errors_total 1"),
+        "{metrics}"
+    );
+    assert!(
+        metrics
+            .lines()
+            .any(|l| l == "sudoku_race_races_finished_total 0"),
+        "{metrics}"
+    );
+}

@@ -16,11 +16,15 @@ pub(crate) fn naked_single(s: &State, step: &mut Step) -> bool {
     true
 }
 
-/// Per digit index, the cells where that digit is the only place left in some unit.
-fn hidden_singles(s: &State) -> [u128; 9] {
+/// Per digit index, the cells where that digit is the only place left in one of `units`
+/// (bit `u` for `UNIT_BB[u]`).
+fn hidden_singles(s: &State, units: u32) -> [u128; 9] {
     let mut out = [0u128; 9];
-    for (d, &p) in s.pos.iter().enumerate() {
-        for &unit in &UNIT_BB {
+    for (u, &unit) in UNIT_BB.iter().enumerate() {
+        if units & (1 << u) == 0 {
+            continue;
+        }
+        for (d, &p) in s.pos.iter().enumerate() {
             let m = p & unit;
             if m != 0 && m & (m - 1) == 0 {
                 out[d] |= m;
@@ -29,6 +33,9 @@ fn hidden_singles(s: &State) -> [u128; 9] {
     }
     out
 }
+
+/// Every unit's bit.
+const ALL_UNITS: u32 = (1 << 27) - 1;
 
 /// The lowest cell holding a hidden single, with its (lowest) digit.
 fn first_hidden_single(hs: &[u128; 9]) -> Option<(usize, usize)> {
@@ -40,7 +47,7 @@ fn first_hidden_single(hs: &[u128; 9]) -> Option<(usize, usize)> {
 
 /// The first hidden single: lowest cell, then lowest digit.
 pub(crate) fn hidden_single(s: &State, step: &mut Step) -> bool {
-    match first_hidden_single(&hidden_singles(s)) {
+    match first_hidden_single(&hidden_singles(s, ALL_UNITS)) {
         Some((c, d)) => {
             record(step, c, d);
             true
@@ -83,7 +90,9 @@ pub(crate) fn wave(s: &mut State, mut steps: Option<&mut Vec<Step>>) -> Option<(
         }
         return (n > 0).then_some((Technique::NakedSingle, n));
     }
-    let hs = hidden_singles(s);
+    // Units that have not changed since the last look hold no hidden single.
+    let units = s.take_unsettled();
+    let hs = hidden_singles(s, units);
     let any = hs.iter().fold(0, |a, h| a | h);
     if any == 0 {
         return None;

@@ -112,6 +112,19 @@ pub(crate) fn digit(d: usize) -> Digit {
     Digit::new(d as u8 + 1).expect("digit indices are below 9")
 }
 
+/// The units (bit `u` for `UNIT_BB[u]`) holding any of `cells`.
+fn units_touching(cells: u128) -> u32 {
+    let mut units = 0u32;
+    if cells != 0 {
+        for (u, &ubb) in UNIT_BB.iter().enumerate() {
+            if ubb & cells != 0 {
+                units |= 1 << u;
+            }
+        }
+    }
+    units
+}
+
 /// Candidates of a board being solved.
 #[derive(Clone, Debug)]
 pub(crate) struct State {
@@ -125,6 +138,8 @@ pub(crate) struct State {
     pub(crate) unsolved: u128,
     /// Cells whose candidates changed since the last [`State::take_dirty`].
     dirty_cells: u128,
+    /// Cells whose candidates changed since the last [`State::take_unsettled`].
+    unsettled: u128,
     /// Digits whose places changed since the last [`State::take_dirty`].
     dirty_digits: u16,
 }
@@ -139,6 +154,7 @@ impl State {
             pos: [0; 9],
             unsolved: 0,
             dirty_cells: 0,
+            unsettled: 0,
             dirty_digits: 0,
         };
         // Digits present in each unit.
@@ -156,6 +172,7 @@ impl State {
                 let m = ALL_DIGITS & !(seen[r as usize] | seen[col as usize] | seen[b as usize]);
                 s.cand[c] = m;
                 s.unsolved |= bit(c);
+                s.unsettled |= bit(c);
                 for d in Digits(m) {
                     s.pos[d] |= bit(c);
                 }
@@ -179,6 +196,7 @@ impl State {
         }
         self.pos[d] &= !hit;
         self.dirty_cells |= hit | bit(c);
+        self.unsettled |= hit | bit(c);
     }
 
     /// Remove candidate `d` from cell `c`.
@@ -187,20 +205,22 @@ impl State {
         self.cand[c] &= !(1 << d);
         self.pos[d] &= !bit(c);
         self.dirty_cells |= bit(c);
+        self.unsettled |= bit(c);
         self.dirty_digits |= 1 << d;
+    }
+
+    /// The units (bit `u` for `UNIT_BB[u]`) whose candidates changed since the last call (all of
+    /// them at the first call); resets the record. The hidden-single search looks only there: a
+    /// unit without a hidden single that has not changed still has none.
+    pub(crate) fn take_unsettled(&mut self) -> u32 {
+        let cells = std::mem::replace(&mut self.unsettled, 0);
+        units_touching(cells)
     }
 
     /// The units (bit `u` for `UNIT_BB[u]`) and digits whose candidates changed since the last
     /// call; resets the record.
     pub(crate) fn take_dirty(&mut self) -> (u32, u16) {
-        let mut units = 0u32;
-        if self.dirty_cells != 0 {
-            for (u, &ubb) in UNIT_BB.iter().enumerate() {
-                if ubb & self.dirty_cells != 0 {
-                    units |= 1 << u;
-                }
-            }
-        }
+        let units = units_touching(self.dirty_cells);
         let digits = self.dirty_digits;
         self.dirty_cells = 0;
         self.dirty_digits = 0;
@@ -251,14 +271,15 @@ impl State {
     /// (in `UNITS` order) may hold digit index `d`.
     pub(crate) fn unit_places(&self) -> [[u16; 9]; 27] {
         let mut t = [[0u16; 9]; 27];
-        for c in Bits(self.unsolved) {
-            let [r, col, b] = CELL_UNITS[c];
-            let (in_row, in_col) = (c % 9, c / 9);
-            let in_box = in_col % 3 * 3 + in_row % 3;
-            for d in Digits(self.cand[c]) {
-                t[r as usize][d] |= 1 << in_row;
-                t[col as usize][d] |= 1 << in_col;
-                t[b as usize][d] |= 1 << in_box;
+        for (d, &p) in self.pos.iter().enumerate() {
+            // A row's places are its nine bits of the bitboard.
+            for (r, row) in t[..9].iter_mut().enumerate() {
+                row[d] = ((p >> (9 * r)) & 0x1ff) as u16;
+            }
+            for c in Bits(p) {
+                let (r, col) = (c / 9, c % 9);
+                t[9 + col][d] |= 1 << r;
+                t[18 + BOX_OF[c] as usize][d] |= 1 << (r % 3 * 3 + col % 3);
             }
         }
         t

@@ -3,10 +3,10 @@
 //! W-Wing (two bivalue cells xy joined by a strong link on x: y leaves every cell seeing both).
 
 use super::combos::pop9;
-use super::state::{bit, is_two, Bits, State, PEER_BB, UNIT_BB};
+use super::state::{bit, cell, is_two, Bits, State, PEER_BB, UNIT_BB};
 use super::Step;
 
-/// The first XY-Wing that removes something, pivots in cell order.
+/// The first XY-Wing that removes something, pivots in cell order; cells: pivot, pincers.
 pub(crate) fn xy_wing(s: &State, step: &mut Step) -> bool {
     let bivalue = s.bivalue_cells();
     for p in Bits(bivalue) {
@@ -27,7 +27,7 @@ pub(crate) fn xy_wing(s: &State, step: &mut Step) -> bool {
                 let zd = z.trailing_zeros() as usize;
                 let elim = s.pos[zd] & PEER_BB[a] & PEER_BB[b];
                 if elim != 0 {
-                    step.add_cells(bit(p) | bit(a) | bit(b));
+                    step.cells.extend([p, a, b].map(cell));
                     step.add_digits(pm | z);
                     step.eliminate_all(elim, zd);
                     return true;
@@ -38,7 +38,7 @@ pub(crate) fn xy_wing(s: &State, step: &mut Step) -> bool {
     false
 }
 
-/// The first XYZ-Wing that removes something, pivots in cell order.
+/// The first XYZ-Wing that removes something, pivots in cell order; cells: pivot, pincers.
 pub(crate) fn xyz_wing(s: &State, step: &mut Step) -> bool {
     let bivalue = s.bivalue_cells();
     for p in Bits(s.unsolved) {
@@ -60,7 +60,7 @@ pub(crate) fn xyz_wing(s: &State, step: &mut Step) -> bool {
                 let zd = (am & bm).trailing_zeros() as usize;
                 let elim = s.pos[zd] & PEER_BB[p] & PEER_BB[a] & PEER_BB[b];
                 if elim != 0 {
-                    step.add_cells(bit(p) | bit(a) | bit(b));
+                    step.cells.extend([p, a, b].map(cell));
                     step.add_digits(pm);
                     step.eliminate_all(elim, zd);
                     return true;
@@ -71,7 +71,7 @@ pub(crate) fn xyz_wing(s: &State, step: &mut Step) -> bool {
     false
 }
 
-/// The first W-Wing that removes something.
+/// The first W-Wing that removes something; cells: one wing, the strong link, the other wing.
 pub(crate) fn w_wing(s: &State, step: &mut Step) -> bool {
     let bivalue = s.bivalue_cells();
     // Each digit's strong links, listed when first needed.
@@ -107,10 +107,17 @@ pub(crate) fn w_wing(s: &State, step: &mut Step) -> bool {
                     }
                     let l1 = link.trailing_zeros() as usize;
                     let l2 = (link & (link - 1)).trailing_zeros() as usize;
-                    let joined = (PEER_BB[a] & bit(l1) != 0 && PEER_BB[b] & bit(l2) != 0)
-                        || (PEER_BB[a] & bit(l2) != 0 && PEER_BB[b] & bit(l1) != 0);
-                    if joined {
-                        step.add_cells(ends | link);
+                    // The link's end that sees `a`, then the one that sees `b`.
+                    let sees = |x: usize, y: usize| PEER_BB[x] & bit(y) != 0;
+                    let joined = if sees(a, l1) && sees(b, l2) {
+                        Some((l1, l2))
+                    } else if sees(a, l2) && sees(b, l1) {
+                        Some((l2, l1))
+                    } else {
+                        None
+                    };
+                    if let Some((la, lb)) = joined {
+                        step.cells.extend([a, la, lb, b].map(cell));
                         step.add_digits(m);
                         step.eliminate_all(elim, y);
                         return true;

@@ -1,0 +1,153 @@
+//! `sudoku-race host`: start the race server in-process (the `server` library) on `--listen`,
+//! then open the lobby of a new room as its host. The lobby shows the room code and the command a
+//! friend types, with this machine's address when the listener is not loopback-only.
+
+use std::net::{IpAddr, SocketAddr};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::Args;
+use client::net::Intent;
+use client::term::{self, TermError};
+
+use crate::cmd::{join_command, tui, NameArg, RoomSettings, EXIT_NOT_A_TERMINAL};
+
+/// `sudoku-race host`.
+#[derive(Args, Debug)]
+pub struct HostArgs {
+    /// Address the in-process server listens on; `0.0.0.0:7878` lets friends on your network join.
+    #[arg(long, default_value = "127.0.0.1:7878")]
+    pub listen: String,
+    #[command(flatten)]
+    settings: RoomSettings,
+    #[command(flatten)]
+    name: NameArg,
+}
+
+/// Run `sudoku-race host`.
+pub fn host(rt: &tokio::runtime::Runtime, a: HostArgs) -> anyhow::Result<ExitCode> {
+    if !term::is_interactive() {
+        eprintln!("sudoku-race: {}", TermError::NotATerminal);
+        return Ok(ExitCode::from(EXIT_NOT_A_TERMINAL));
+    }
+    let settings = a.settings.request()?;
+    let listener = rt
+        .block_on(tokio::net::TcpListener::bind(&a.listen))
+        .with_context(|| format!("cannot listen on {}", a.listen))?;
+    let local = listener.local_addr().context("listener address")?;
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = rt.spawn(server::run(
+        listener,
+        server::Config::default(),
+        async move {
+            let _ = stopped.await;
+        },
+    ));
+    let name = a.name.get();
+    let friend = join_command("{code}", &advertised_url(local));
+    let code = tui(
+        rt,
+        connect_url(local),
+        Intent::Create {
+            name: name.clone(),
+            settings: Some(settings),
+        },
+        name,
+        Some(friend),
+    );
+    let _ = stop.send(());
+    match rt.block_on(async { tokio::time::timeout(Duration::from_secs(3), server).await }) {
+        Ok(Ok(Ok(()))) => {}
+        Ok(Ok(Err(e))) => eprintln!("sudoku-race: the server stopped with an error: {e}"),
+        Ok(Err(e)) => eprintln!("sudoku-race: the server task failed: {e}"),
+        Err(_) => eprintln!("sudoku-race: the server did not stop within 3 s"),
+    }
+    code
+}
+
+/// The URL the host itself connects to.
+pub fn connect_url(local: SocketAddr) -> String {
+    let ip = match local.ip() {
+        IpAddr::V4(v4) if v4.is_unspecified() => IpAddr::from([127, 0, 0, 1]),
+        IpAddr::V6(v6) if v6.is_unspecified() => IpAddr::V6(std::net::Ipv6Addr::LOCALHOST),
+        ip => ip,
+    };
+    format!("ws://{}/ws", SocketAddr::new(ip, local.port()))
+}
+
+/// The URL a friend uses: the listener's own address, or this machine's first non-loopback
+/// address when listening on all interfaces.
+pub fn advertised_url(local: SocketAddr) -> String {
+    if local.ip().is_unspecified() {
+        let host = machine_addresses()
+            .into_iter()
+            .next()
+            .map(|ip| ip.to_string())
+            .or_else(hostname)
+            .unwrap_or_else(|| "THIS-MACHINE".to_owned());
+        return format!("ws://{host}:{}/ws", local.port());
+    }
+    connect_url(local)
+}
+
+/// This machine's IPv4 addresses other than loopback, from `/proc/net/fib_trie` (Linux).
+pub fn machine_addresses() -> Vec<IpAddr> {
+    std::fs::read_to_string("/proc/net/fib_trie")
+        .map(|t| local_addresses_in_fib_trie(&t))
+        .unwrap_or_default()
+}
+
+/// The `/32 host LOCAL` addresses in a `fib_trie` dump, loopback excluded, deduplicated.
+pub fn local_addresses_in_fib_trie(text: &str) -> Vec<IpAddr> {
+    let mut out: Vec<IpAddr> = Vec::new();
+    let mut last: Option<IpAddr> = None;
+    for line in text.lines() {
+        let t = line.trim_start_matches([' ', '|', '+', '-']).trim();
+        if let Ok(ip) = t.parse::<IpAddr>() {
+            last = Some(ip);
+            continue;
+        }
+        if t.contains("host LOCAL") {
+            if let Some(ip) = last {
+                if !ip.is_loopback() && !out.contains(&ip) {
+                    out.push(ip);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn hostname() -> Option<String> {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .map(|h| h.trim().to_owned())
+        .filter(|h| !h.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_for_the_host_and_for_friends() {
+        let lo: SocketAddr = "127.0.0.1:7878".parse().expect("addr");
+        assert_eq!(connect_url(lo), "ws://127.0.0.1:7878/ws");
+        assert_eq!(advertised_url(lo), "ws://127.0.0.1:7878/ws");
+        let lan: SocketAddr = "192.168.1.20:9000".parse().expect("addr");
+        assert_eq!(advertised_url(lan), "ws://192.168.1.20:9000/ws");
+        let any: SocketAddr = "0.0.0.0:7878".parse().expect("addr");
+        assert_eq!(connect_url(any), "ws://127.0.0.1:7878/ws");
+        assert!(!advertised_url(any).contains("0.0.0.0"));
+    }
+
+    #[test]
+    fn fib_trie_local_addresses() {
+        let dump = "Main:\n  +-- 0.0.0.0/0 3 0 5\n     |-- 10.0.2.15\n        /32 host LOCAL\n     |-- 10.0.2.255\n        /32 link BROADCAST\n     |-- 127.0.0.1\n        /32 host LOCAL\nLocal:\n     |-- 10.0.2.15\n        /32 host LOCAL\n";
+        assert_eq!(
+            local_addresses_in_fib_trie(dump),
+            vec!["10.0.2.15".parse::<IpAddr>().expect("ip")]
+        );
+    }
+}

@@ -1,0 +1,191 @@
+//! End to end over real sockets: a host (the terminal client's `App`, driven by key presses) and
+//! two bots race to `race_over` on a server started on 127.0.0.1:0, with the server's default
+//! rate limits.
+
+use std::time::Duration;
+
+use client::app::{App, Effect, Event};
+use client::bot::{self, BotConfig, BotRole};
+use client::net::{self, Intent, NetEvent, Session};
+use crossterm::event::{KeyCode, KeyEvent};
+use shared::engine::{solver, Cell, Grid};
+use shared::protocol::{FinishStatus, Phase, SettingsRequest};
+use tokio::sync::mpsc::UnboundedReceiver;
+
+use crate::support::TestServer;
+
+/// Upper bound on any single wait: a hang fails the test instead of blocking CI.
+const WAIT: Duration = Duration::from_secs(30);
+
+/// The host: the client's state machine wired to a real session, as the TUI's run loop does.
+struct Host {
+    app: App,
+    session: Session,
+    events: UnboundedReceiver<NetEvent>,
+    started: tokio::time::Instant,
+}
+
+impl Host {
+    fn tick(&mut self) {
+        let now = self.started.elapsed().as_millis() as u64;
+        self.app.update(Event::Tick(now));
+    }
+
+    fn apply(&mut self, effects: Vec<Effect>) {
+        for e in effects {
+            if let Effect::Send(m) = e {
+                self.session.send(m);
+            }
+        }
+    }
+
+    fn key(&mut self, code: KeyCode) {
+        self.tick();
+        let effects = self.app.update(Event::Key(KeyEvent::from(code)));
+        self.apply(effects);
+    }
+
+    /// Feed server messages to the app until `done(app)` holds.
+    async fn until(&mut self, what: &str, done: impl Fn(&App) -> bool) {
+        let wait = async {
+            while !done(&self.app) {
+                let ev = self.events.recv().await.expect("the session ended early");
+                self.tick();
+                let effects = self.app.update(Event::Net(ev));
+                self.apply(effects);
+            }
+        };
+        tokio::time::timeout(WAIT, wait)
+            .await
+            .unwrap_or_else(|_| panic!("timed out waiting for {what}"));
+    }
+}
+
+fn phase(app: &App) -> Option<Phase> {
+    app.room.as_ref().map(|r| r.phase)
+}
+
+#[tokio::test]
+async fn a_host_and_two_bots_race_to_race_over() {
+    // The real rate limits, so fast bots meet `rate_limited` and must re-send.
+    let mut server = TestServer::start_with(|c| c.limits = server::Limits::default()).await;
+    let url = server.url();
+
+    let settings = SettingsRequest {
+        difficulty: Some("easy".into()),
+        max_mistakes: Some(0),
+        ..SettingsRequest::default()
+    };
+    let (session, events) = net::connect(
+        url.clone(),
+        Intent::Create {
+            name: "host".into(),
+            settings: Some(settings),
+        },
+    );
+    let mut host = Host {
+        app: App::new("host"),
+        session,
+        events,
+        started: tokio::time::Instant::now(),
+    };
+    host.until("room_joined", |a| a.room.is_some()).await;
+    let code = host.app.room.as_ref().expect("room").code.clone();
+
+    let mut bots = Vec::new();
+    for (i, mistake_rate) in [(1u64, 0.0), (2, 0.1)] {
+        let config = BotConfig {
+            name: format!("bot{i}"),
+            pace: Duration::from_millis(10),
+            mistake_rate,
+            seed: i,
+            races: Some(1),
+        };
+        let url = url.clone();
+        let room = code.clone();
+        bots.push(tokio::spawn(async move {
+            bot::run(&url, config, BotRole::Join { room }, std::future::pending()).await
+        }));
+    }
+    host.until("both bots seated", |a| {
+        a.room.as_ref().is_some_and(|r| r.players.len() == 3)
+    })
+    .await;
+
+    host.key(KeyCode::Char('s'));
+    host.until("race_started", |a| phase(a) == Some(Phase::Racing))
+        .await;
+
+    // The host places one right digit with the keys: to the first empty cell, then its digit.
+    let race = host
+        .app
+        .room
+        .as_ref()
+        .and_then(|r| r.race.as_ref())
+        .expect("race");
+    let puzzle: Grid = race.board.puzzle;
+    let solution = solver::solve_unique(&puzzle).expect("a unique puzzle");
+    let target = Cell::all()
+        .find(|&c| puzzle.get(c).is_none())
+        .expect("an empty cell");
+    for _ in 0..target.row() {
+        host.key(KeyCode::Char('j'));
+    }
+    for _ in 0..target.col() {
+        host.key(KeyCode::Char('l'));
+    }
+    let digit = solution.get(target).expect("solved");
+    host.key(KeyCode::Char(char::from(b'0' + digit.get())));
+    host.until("the placement is accepted", |a| {
+        a.room
+            .as_ref()
+            .and_then(|r| r.race.as_ref())
+            .is_some_and(|r| r.board.board.get(target) == Some(digit))
+    })
+    .await;
+
+    // Then gives up (f twice), and watches the bots finish.
+    host.key(KeyCode::Char('f'));
+    host.key(KeyCode::Char('f'));
+    host.until("race_over", |a| {
+        a.room.as_ref().is_some_and(|r| r.results.is_some())
+    })
+    .await;
+
+    let room = host.app.room.as_ref().expect("room");
+    let results = room.results.as_ref().expect("results");
+    assert_eq!(results.solution, solution);
+    assert_eq!(results.standings.len(), 3);
+    let host_row = results
+        .standings
+        .iter()
+        .find(|s| s.name == "host")
+        .expect("host in standings");
+    assert_eq!(host_row.status, FinishStatus::Forfeited);
+    assert_eq!(host_row.rank, 3);
+    assert_eq!(host_row.filled, 1);
+
+    for b in bots {
+        let report = tokio::time::timeout(WAIT, b)
+            .await
+            .expect("bot finished in time")
+            .expect("bot task")
+            .expect("bot ran");
+        assert_eq!(report.races.len(), 1);
+        let race = &report.races[0];
+        assert_eq!(race.status, Some(FinishStatus::Solved), "{report:?}");
+        let t = race.time_ms.expect("a solved time");
+        let me = report.player_id.as_deref().expect("seated");
+        let row = results
+            .standings
+            .iter()
+            .find(|s| s.player_id == me)
+            .expect("bot in standings");
+        assert_eq!((row.status, row.time_ms), (FinishStatus::Solved, Some(t)));
+        assert!(row.rank <= 2);
+        assert_eq!(row.filled, 81 - puzzle.n_filled() as u32);
+        assert_eq!(row.mistakes, report.mistakes);
+    }
+
+    server.shutdown().await.expect("server stopped cleanly");
+}
