@@ -272,14 +272,24 @@ impl State {
     pub(crate) fn unit_places(&self) -> [[u16; 9]; 27] {
         let mut t = [[0u16; 9]; 27];
         for (d, &p) in self.pos.iter().enumerate() {
-            // A row's places are its nine bits of the bitboard.
-            for (r, row) in t[..9].iter_mut().enumerate() {
-                row[d] = ((p >> (9 * r)) & 0x1ff) as u16;
+            // A row's places are its nine bits of the bitboard; boxes take three bits of three
+            // rows; columns gather a bit of each row.
+            let mut rows = [0u16; 9];
+            let mut cols = [0u16; 9];
+            for (r, row) in rows.iter_mut().enumerate() {
+                *row = ((p >> (9 * r)) & 0x1ff) as u16;
+                t[r][d] = *row;
+                for c in Digits(*row) {
+                    cols[c] |= 1 << r;
+                }
             }
-            for c in Bits(p) {
-                let (r, col) = (c / 9, c % 9);
-                t[9 + col][d] |= 1 << r;
-                t[18 + BOX_OF[c] as usize][d] |= 1 << (r % 3 * 3 + col % 3);
+            for (c, &col) in cols.iter().enumerate() {
+                t[9 + c][d] = col;
+            }
+            for b in 0..9 {
+                let (r0, c0) = (b / 3 * 3, b % 3 * 3);
+                let part = |r: usize| (rows[r] >> c0) & 0o7;
+                t[18 + b][d] = part(r0) | part(r0 + 1) << 3 | part(r0 + 2) << 6;
             }
         }
         t

@@ -115,7 +115,7 @@ pub(crate) fn hidden(
         }
         // A hidden subset of all the unit's free digits would remove nothing.
         if k >= n && free > n {
-            let found = combos::find(&masks[..k], n, &mut |idx, where_| {
+            let mut try_subset = |idx: &[usize], where_: u16| {
                 let mask = idx.iter().fold(0u16, |m, &i| m | 1 << digits[i]);
                 let mut cells = 0u128;
                 let mut others = 0u16;
@@ -134,7 +134,15 @@ pub(crate) fn hidden(
                     step.eliminate_all(s.pos[d] & cells, d);
                 }
                 true
-            });
+            };
+            let found = if n == 2 {
+                // Pairs: two digits with the same two places, in the order `combos::find` gives.
+                (0..k).any(|i| {
+                    (i + 1..k).any(|j| masks[i] == masks[j] && try_subset(&[i, j], masks[i]))
+                })
+            } else {
+                combos::find(&masks[..k], n, &mut try_subset)
+            };
             if found {
                 return true;
             }
