@@ -15,8 +15,8 @@ use rand::{Rng, SeedableRng};
 use shared::engine::solver;
 use shared::engine::{Cell, Digit, Grid};
 use shared::protocol::{
-    ClientMsg, ErrorCode, FinishStatus, MsgId, PlaceReason, Role, ServerMsg, SettingsRequest,
-    Standing,
+    ClientMsg, ErrorCode, FinishStatus, MsgId, Phase, PlaceReason, Role, ServerMsg,
+    SettingsRequest, Standing,
 };
 use tokio::time::Instant;
 use tracing::{debug, info, warn};
@@ -141,6 +141,7 @@ pub struct Brain {
     config: BotConfig,
     rng: StdRng,
     host_start_at: Option<usize>,
+    phase: Phase,
     me: Option<String>,
     host: Option<String>,
     players: Vec<String>,
@@ -164,6 +165,7 @@ impl Brain {
             config,
             rng,
             host_start_at,
+            phase: Phase::Lobby,
             me: None,
             host: None,
             players: Vec::new(),
@@ -206,7 +208,7 @@ impl Brain {
 
     fn maybe_start(&mut self) {
         let Some(n) = self.host_start_at else { return };
-        let idle = self.race.as_ref().is_none_or(|r| r.out.is_some());
+        let idle = matches!(self.phase, Phase::Lobby | Phase::Finished);
         if self.am_host() && idle && !self.done() && self.players.len() >= n && !self.start_wanted {
             self.start_wanted = true;
             self.wake = Some(if self.report.races.is_empty() {
@@ -249,11 +251,13 @@ impl Brain {
                 host,
                 players,
                 race,
+                phase,
                 ..
             } => {
                 if you.role != Role::Player {
                     return Vec::new();
                 }
+                self.phase = *phase;
                 self.report.room = Some(room.clone());
                 self.report.player_id.clone_from(&you.player_id);
                 self.me.clone_from(&you.player_id);
@@ -289,10 +293,14 @@ impl Brain {
                 self.host = Some(player_id.clone());
                 self.maybe_start();
             }
+            ServerMsg::Countdown { .. } => self.phase = Phase::Countdown,
             ServerMsg::RaceStarted {
                 race_id, puzzle, ..
             } => match Grid::parse(puzzle) {
-                Ok(g) => self.begin(race_id.clone(), g, g),
+                Ok(g) => {
+                    self.phase = Phase::Racing;
+                    self.begin(race_id.clone(), g, g);
+                }
                 Err(e) => {
                     warn!(error = %e, "malformed puzzle; forfeiting");
                     return vec![ClientMsg::Forfeit];
@@ -370,6 +378,7 @@ impl Brain {
                     ));
                 }
                 self.in_flight = None;
+                self.phase = Phase::Finished;
                 info!(race = %race_id, status = ?mine.map(|s| s.status), "race over");
                 self.maybe_start();
             }
@@ -661,6 +670,24 @@ mod tests {
         });
         assert_eq!(brain.take_wake(), Some(Duration::ZERO));
         assert_eq!(brain.next_move(), Some(ClientMsg::StartRace));
+        assert_eq!(brain.next_move(), None);
+        brain.on_msg(&ServerMsg::Countdown { starts_in_ms: 100 });
+        brain.on_msg(&started());
+        // Out of the race early, the host does not start another while others still race.
+        brain.on_msg(&ServerMsg::PlayerFinished {
+            player_id: "b1".into(),
+            status: FinishStatus::Forfeited,
+            time_ms: None,
+        });
+        brain.on_msg(&ServerMsg::PlayerJoined {
+            player: Player {
+                player_id: "b3".into(),
+                name: "late".into(),
+                ready: false,
+                connected: true,
+                status: PlayerStatus::Waiting,
+            },
+        });
         assert_eq!(brain.next_move(), None);
     }
 

@@ -377,6 +377,18 @@ mod tests {
     }
 
     #[test]
+    fn the_solo_screen_draws_at_any_size() {
+        use ratatui::backend::TestBackend;
+        use ratatui::Terminal;
+        let mut g = game();
+        keys(&mut g, "?gg");
+        for (w, h) in [(1, 1), (10, 3), (31, 13), (67, 31), (200, 60)] {
+            let mut t = Terminal::new(TestBackend::new(w, h)).expect("backend");
+            t.draw(|f| f.render_widget(&g, f.area())).expect("draw");
+        }
+    }
+
+    #[test]
     fn filling_the_solution_stops_the_clock() {
         let mut g = game();
         let solution = Grid::parse(SOLUTION).expect("grid");

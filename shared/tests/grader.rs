@@ -1,4 +1,4 @@
-//! The grader against the shared puzzle sets (small copies under `tests/data/grader/`):
+//! The grader against the shared puzzle sets (small copies under `tests/data/` and `tests/data/grader/`):
 //! QQWing's ratings, soundness of every step against the solution, and `grade_max`/`hint`
 //! agreeing with `grade`.
 
@@ -169,12 +169,18 @@ fn grade_set(name: &str, solutions: Option<&str>) -> BTreeMap<Level, usize> {
 
 #[test]
 fn emerentius_sets_are_sound() {
-    grade_set("emerentius_easy.txt", Some("emerentius_easy_solutions.txt"));
     grade_set(
-        "emerentius_medium.txt",
-        Some("emerentius_medium_solutions.txt"),
+        "../emerentius_easy.txt",
+        Some("../emerentius_easy_solutions.txt"),
     );
-    let hard = grade_set("emerentius_hard.txt", Some("emerentius_hard_solutions.txt"));
+    grade_set(
+        "../emerentius_medium.txt",
+        Some("../emerentius_medium_solutions.txt"),
+    );
+    let hard = grade_set(
+        "../emerentius_hard.txt",
+        Some("../emerentius_hard_solutions.txt"),
+    );
     let hardest: usize = hard.range(Level::Expert..).map(|(_, n)| n).sum();
     assert!(
         hardest * 2 > 20,

@@ -718,7 +718,7 @@ impl App {
             && room.race.as_ref().is_some_and(|r| r.finished.is_none());
         match key.code {
             KeyCode::Char('q') | KeyCode::Esc => {
-                if racing_me {
+                if racing_me && !matches!(self.conn, Conn::Closed(_)) {
                     self.confirm = Some(Confirm::Quit);
                     self.notice = Some(Notice {
                         text: "leave the race? press q again (any other key cancels)".into(),

@@ -401,8 +401,19 @@ fn race_over_shows_standings_time_and_the_solution_against_the_board() {
     }));
     let room = app.room.as_ref().expect("room");
     assert_eq!(room.phase, Phase::Finished);
+    // At the size of a common terminal the table's words fit whole.
+    let small = render(&app, 110, 36);
+    let table: Vec<String> = lines(&small)
+        .into_iter()
+        .filter(|l| l.contains(" ann "))
+        .collect();
+    assert!(
+        table.iter().any(|l| l.contains("forfeited")),
+        "status cut: {table:?}"
+    );
+    check_shows(&small, "cells");
     let buf = render(&app, 120, 40);
-    check_shows(&buf, "1   bob        solved     5:12");
+    check_shows(&buf, "solved");
     check_shows(&buf, "5:12");
     check_shows(&buf, "You forfeited (rank 2)");
     check_shows(&buf, "s rematch");
@@ -513,4 +524,70 @@ fn errors_show_and_a_closed_session_quits() {
         app.update(Event::Net(NetEvent::Closed { error: None })),
         vec![Effect::Quit]
     );
+}
+
+#[test]
+fn refusals_before_a_room_stay_on_screen_with_advice() {
+    let mut app = App::new("bob");
+    app.update(net(ServerMsg::Error {
+        code: shared::protocol::ErrorCode::RaceInProgress,
+        message: "a race is running".into(),
+    }));
+    let notice = app.notice.clone().expect("a notice");
+    assert!(
+        notice.text.contains("sudoku-race spectate"),
+        "{}",
+        notice.text
+    );
+    app.update(Event::Tick(60_000));
+    assert!(app.notice.is_some(), "sticky until the user quits");
+    assert_eq!(app.update(key('q')), vec![Effect::Quit]);
+}
+
+#[test]
+fn a_closed_room_or_a_lost_connection_is_said_once_and_q_quits() {
+    let mut app = lobby();
+    app.update(net(ServerMsg::RoomClosed {
+        room: "K7QX".into(),
+    }));
+    assert_eq!(app.room, None);
+    check_shows(&render(&app, 100, 20), "room K7QX was closed");
+    let mut app = racing();
+    app.update(Event::Net(NetEvent::Closed {
+        error: Some("gave up reconnecting".into()),
+    }));
+    let buf = render(&app, 120, 40);
+    check_shows(&buf, "disconnected");
+    check_shows(
+        &buf,
+        "connection lost: gave up reconnecting; press q to quit",
+    );
+    // No `leave` is sent over a dead connection, and no confirmation is asked.
+    assert_eq!(app.update(key('q')), vec![Effect::Quit]);
+}
+
+#[test]
+fn every_screen_draws_at_any_size_without_panicking() {
+    let mut finished = racing();
+    finished.update(net(ServerMsg::RaceOver {
+        race_id: "r1".into(),
+        reason: OverReason::TimeLimit,
+        standings: vec![],
+        solution: SOLUTION.into(),
+    }));
+    let mut countdown = lobby();
+    countdown.update(net(ServerMsg::Countdown { starts_in_ms: 3000 }));
+    for app in [lobby(), countdown, racing(), finished, App::new("x")] {
+        for (w, h) in [
+            (1, 1),
+            (10, 3),
+            (31, 13),
+            (40, 16),
+            (67, 31),
+            (90, 30),
+            (200, 60),
+        ] {
+            render(&app, w, h);
+        }
+    }
 }

@@ -543,16 +543,17 @@ impl App {
         Table::new(
             rows,
             [
-                Constraint::Length(3),
-                Constraint::Min(8),
+                // Narrow enough for the side panel (40 columns inside at 110x36).
+                Constraint::Length(2),
+                Constraint::Min(6),
                 Constraint::Length(10),
-                Constraint::Length(8),
-                Constraint::Length(6),
-                Constraint::Length(8),
+                Constraint::Length(7),
+                Constraint::Length(5),
+                Constraint::Length(2),
             ],
         )
         .header(
-            Row::new(vec!["#", "name", "status", "time", "cells", "mistakes"])
+            Row::new(vec!["#", "name", "status", "time", "cells", "✗"])
                 .style(Style::new().add_modifier(Modifier::UNDERLINED)),
         )
         .block(Block::new().borders(Borders::ALL).title(title))

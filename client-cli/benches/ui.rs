@@ -1,0 +1,180 @@
+//! Client benchmarks: a bench binary that prints a table
+//! (`cargo bench -p sudoku-race --bench ui`).
+//!
+//! - `render race 120x40` / `render race 80x24`: one full frame of the race screen (board with
+//!   pencil marks, side panel with 8 players, chat) drawn into a ratatui `TestBackend`.
+//! - `update progress`: `App::update` on one server `progress` message.
+//! - `bot solve`: a bot brain choosing and confirming every placement of a 51-cell puzzle.
+//!
+//! Each figure is the median of 7 runs.
+
+use std::time::{Duration, Instant};
+
+use client::app::{App, Event};
+use client::bot::{BotConfig, Brain};
+use client::net::NetEvent;
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+use shared::engine::{Cell, Difficulty, Digit, Grid};
+use shared::protocol::{
+    ClientMsg, Phase, Player, PlayerStatus, Progress, Role, ServerMsg, Settings, You,
+};
+
+const PUZZLE: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+const SOLUTION: &str =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+fn msg(m: ServerMsg) -> Event {
+    Event::Net(NetEvent::Message(Box::new(m)))
+}
+
+fn racing_app() -> App {
+    let mut app = App::new("p0");
+    let players = (0..8)
+        .map(|i| Player {
+            player_id: format!("p{i}"),
+            name: format!("player{i}"),
+            ready: true,
+            connected: i != 3,
+            status: PlayerStatus::Waiting,
+        })
+        .collect();
+    app.update(msg(ServerMsg::RoomJoined {
+        room: "K7QX".into(),
+        you: You {
+            player_id: Some("p0".into()),
+            token: Some("t".into()),
+            role: Role::Player,
+        },
+        host: "p0".into(),
+        settings: Settings::default(),
+        phase: Phase::Lobby,
+        players,
+        race: None,
+    }));
+    app.update(msg(ServerMsg::RaceStarted {
+        race_id: "r".into(),
+        puzzle: PUZZLE.into(),
+        difficulty: Difficulty::Medium,
+        time_limit_s: 1800,
+    }));
+    for i in 0..8 {
+        app.update(msg(ServerMsg::Progress(Progress {
+            player_id: format!("p{i}"),
+            filled: i * 6,
+            to_fill: 51,
+            mistakes: i % 3,
+        })));
+        app.update(msg(ServerMsg::Chat {
+            player_id: Some(format!("p{i}")),
+            name: format!("player{i}"),
+            text: "good luck, have fun".into(),
+        }));
+    }
+    if let Some(race) = app.room.as_mut().and_then(|r| r.race.as_mut()) {
+        for c in Cell::all().filter(|c| race.board.puzzle.get(*c).is_none()) {
+            race.board.pencil[c.idx()] = 0b1_0110_1011;
+        }
+    }
+    app
+}
+
+/// Median time per iteration of `f`, over 7 runs of `iters` iterations.
+fn median(iters: u32, mut f: impl FnMut()) -> Duration {
+    let mut runs: Vec<Duration> = (0..7)
+        .map(|_| {
+            let t = Instant::now();
+            for _ in 0..iters {
+                f();
+            }
+            t.elapsed() / iters
+        })
+        .collect();
+    runs.sort();
+    runs[3]
+}
+
+fn bot_solve() {
+    let solution = Grid::parse(SOLUTION).expect("grid");
+    let mut brain = Brain::new(BotConfig::default(), None);
+    brain.on_msg(&ServerMsg::RoomJoined {
+        room: "K7QX".into(),
+        you: You {
+            player_id: Some("b".into()),
+            token: Some("t".into()),
+            role: Role::Player,
+        },
+        host: "h".into(),
+        settings: Settings::default(),
+        phase: Phase::Lobby,
+        players: vec![],
+        race: None,
+    });
+    brain.on_msg(&ServerMsg::RaceStarted {
+        race_id: "r".into(),
+        puzzle: PUZZLE.into(),
+        difficulty: Difficulty::Easy,
+        time_limit_s: 1800,
+    });
+    while let Some(ClientMsg::Place { cell, digit, id }) = brain.next_move() {
+        let (Ok(c), Ok(d)) = (Cell::try_from(cell), Digit::try_from(digit)) else {
+            break;
+        };
+        let ok = solution.get(c) == Some(d);
+        brain.on_msg(&ServerMsg::Placement {
+            id,
+            cell: c.get(),
+            digit: d.get(),
+            accepted: ok,
+            reason: None,
+            conflicts: vec![],
+            mistakes: 0,
+            penalty_ms: 0,
+        });
+    }
+}
+
+fn main() {
+    let filter = std::env::args().nth(1).filter(|a| !a.starts_with('-'));
+    let app = racing_app();
+    let mut rows: Vec<(&str, Duration)> = Vec::new();
+    let want = |name: &str| filter.as_deref().is_none_or(|f| name.contains(f));
+    for (name, w, h) in [
+        ("render race 120x40", 120, 40),
+        ("render race 80x24", 80, 24),
+    ] {
+        if want(name) {
+            let mut t = Terminal::new(TestBackend::new(w, h)).expect("backend");
+            rows.push((
+                name,
+                median(200, || {
+                    t.draw(|f| f.render_widget(&app, f.area())).expect("draw");
+                }),
+            ));
+        }
+    }
+    if want("update progress") {
+        let mut app = racing_app();
+        let mut n = 0u32;
+        rows.push((
+            "update progress",
+            median(100_000, || {
+                n = (n + 1) % 51;
+                app.update(msg(ServerMsg::Progress(Progress {
+                    player_id: "p1".into(),
+                    filled: n,
+                    to_fill: 51,
+                    mistakes: 0,
+                })));
+            }),
+        ));
+    }
+    if want("bot solve") {
+        rows.push(("bot solve (51 cells)", median(200, bot_solve)));
+    }
+    println!("{:<24} {:>12}", "bench", "median");
+    for (name, d) in rows {
+        println!("{name:<24} {:>9.1} µs", d.as_secs_f64() * 1e6);
+    }
+}
