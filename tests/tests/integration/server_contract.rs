@@ -670,3 +670,22 @@ async fn a_conflict_is_judged_on_the_players_own_board() {
         (json!("wrong"), json!([]))
     );
 }
+
+#[tokio::test]
+async fn the_51st_message_over_the_limit_within_10_s_closes_1008() {
+    // No refill: the first message takes the one token, every later one is over the limit.
+    let srv = TestServer::start_with(|c| {
+        c.limits.rate_limit = 0;
+        c.limits.rate_burst = 1;
+    })
+    .await;
+    let mut a = srv.client().await;
+    for i in 0..52 {
+        a.send(json!({"type": "ping", "id": i})).await;
+    }
+    assert_eq!(a.expect("pong").await["id"], 0);
+    for _ in 0..50 {
+        a.expect_error("rate_limited").await;
+    }
+    assert_eq!(a.closed().await, crate::support::Closed::Code(1008));
+}
