@@ -689,3 +689,69 @@ async fn the_51st_message_over_the_limit_within_10_s_closes_1008() {
     }
     assert_eq!(a.closed().await, crate::support::Closed::Code(1008));
 }
+
+#[tokio::test]
+async fn after_a_race_views_stay_and_a_rematch_starts_fresh() {
+    let srv = TestServer::start().await;
+    let (mut a, mut b) = (srv.client().await, srv.client().await);
+    let (room, ja) = create(&mut a, "ann", json!({"difficulty": "easy"})).await;
+    join(&mut b, &room, "bob").await;
+    a.expect("player_joined").await;
+    let rs = start(&mut a, &mut [&mut b]).await;
+    let puzzle = rs["puzzle"].as_str().unwrap().to_owned();
+    let solution = solve(&puzzle);
+    let (cell, d) = to_fill(&puzzle, &solution)[0];
+    a.send(json!({"type": "place", "cell": cell, "digit": d}))
+        .await;
+    a.until("placement").await;
+    a.send(json!({"type": "forfeit"})).await;
+    b.send(json!({"type": "forfeit"})).await;
+    a.until("race_over").await;
+    b.until("race_over").await;
+    // Finished: a resume and a spectator see the race that was; it is no longer listed.
+    let token = ja["you"]["token"].as_str().unwrap().to_owned();
+    let mut a2 = srv.client().await;
+    a2.send(json!({"type": "resume", "token": token})).await;
+    let j = a2.expect("room_joined").await;
+    assert_eq!(j["phase"], "finished");
+    assert_eq!(j["race"]["race_id"], rs["race_id"]);
+    assert_eq!(
+        j["race"]["board"].as_str().unwrap().as_bytes()[cell],
+        b'0' + d
+    );
+    let me = j["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["player_id"] == ja["you"]["player_id"])
+        .cloned()
+        .unwrap();
+    assert_eq!(me["status"], "forfeited");
+    let mut s = srv.client().await;
+    s.send(json!({"type": "spectate", "room": room})).await;
+    let js = s.expect("room_joined").await;
+    assert_eq!(
+        js["race"]["elapsed_ms"], j["race"]["elapsed_ms"],
+        "the clock stopped"
+    );
+    s.send(json!({"type": "list_rooms"})).await;
+    assert_eq!(s.expect("room_list").await["rooms"], json!([]));
+    // The rematch: a new race id, a fresh board, everyone racing again.
+    let rs2 = start(&mut a2, &mut [&mut b, &mut s]).await;
+    assert_ne!(rs2["race_id"], rs["race_id"]);
+    let puzzle2 = rs2["puzzle"].as_str().unwrap().to_owned();
+    let solution2 = solve(&puzzle2);
+    let (cell2, d2) = to_fill(&puzzle2, &solution2)[0];
+    b.send(json!({"type": "place", "cell": cell2, "digit": d2}))
+        .await;
+    let p = b.until("placement").await;
+    assert_eq!(
+        (p["accepted"].clone(), p["mistakes"].clone()),
+        (json!(true), json!(0))
+    );
+    let pr = s.until("progress").await;
+    assert_eq!(
+        (pr["filled"].clone(), pr["mistakes"].clone()),
+        (json!(1), json!(0))
+    );
+}
