@@ -41,20 +41,42 @@ pub struct SettingsRequest {
     #[serde(default)]
     pub difficulty: Option<String>,
     /// 1..=16.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "int_setting")]
     pub max_players: Option<i64>,
     /// 60..=7200.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "int_setting")]
     pub time_limit_s: Option<i64>,
     /// 0..=10, 0 = unlimited.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "int_setting")]
     pub max_mistakes: Option<i64>,
     /// 0..=120.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "int_setting")]
     pub penalty_s: Option<i64>,
     /// Listed in `room_list` while in the lobby.
     #[serde(default)]
     pub public: Option<bool>,
+}
+
+/// An integer setting: any JSON number with no fraction is well-typed (`8`, `8.0`, `1e20`); one
+/// beyond `i64` saturates, so that `resolve` calls it out of range (`invalid_settings`) rather
+/// than mistyped. A string, a bool or a fraction is the wrong type (`bad_message`).
+fn int_setting<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+    let Some(n) = Option::<serde_json::Number>::deserialize(d)? else {
+        return Ok(None);
+    };
+    if let Some(v) = n.as_i64() {
+        return Ok(Some(v));
+    }
+    if n.as_u64().is_some() {
+        return Ok(Some(i64::MAX));
+    }
+    match n.as_f64() {
+        // `as` saturates at the bounds of i64.
+        Some(f) if f.is_finite() && f.fract() == 0.0 => Ok(Some(f as i64)),
+        _ => Err(serde::de::Error::custom(format!(
+            "invalid type: {n}, expected an integer"
+        ))),
+    }
 }
 
 /// A room's settings, complete and in range.
@@ -689,5 +711,40 @@ mod tests {
         };
         let s = ok.resolve().unwrap();
         assert_eq!((s.max_mistakes, s.public), (0, false));
+    }
+
+    #[track_caller]
+    fn check_int_setting(json: &str, expected: Option<Option<i64>>) {
+        let got = serde_json::from_str::<SettingsRequest>(json)
+            .ok()
+            .map(|r| r.max_players);
+        assert_eq!(got, expected, "{json}");
+    }
+
+    #[test]
+    fn integer_settings_are_any_whole_number() {
+        check_int_setting(r#"{"max_players":8}"#, Some(Some(8)));
+        check_int_setting(r#"{"max_players":8.0}"#, Some(Some(8)));
+        check_int_setting(r#"{"max_players":-3}"#, Some(Some(-3)));
+        check_int_setting(r#"{"max_players":null}"#, Some(None));
+        check_int_setting(r#"{}"#, Some(None));
+        check_int_setting(
+            r#"{"max_players":18446744073709551615}"#,
+            Some(Some(i64::MAX)),
+        );
+        check_int_setting(r#"{"max_players":1e20}"#, Some(Some(i64::MAX)));
+        check_int_setting(r#"{"max_players":-1e20}"#, Some(Some(i64::MIN)));
+        check_int_setting(r#"{"max_players":8.5}"#, None);
+        check_int_setting(r#"{"max_players":"8"}"#, None);
+        check_int_setting(r#"{"max_players":true}"#, None);
+        // Inside a client message too (internally tagged: buffered before it is read).
+        let m: ClientMsg = serde_json::from_str(
+            r#"{"type":"create_room","name":"x","settings":{"penalty_s":1e3}}"#,
+        )
+        .unwrap();
+        let ClientMsg::CreateRoom { settings, .. } = m else {
+            panic!("create_room")
+        };
+        assert_eq!(settings.unwrap().penalty_s, Some(1000));
     }
 }

@@ -99,6 +99,12 @@ async fn settings_wrong_type_is_bad_message_out_of_range_is_invalid_settings() {
         check_settings(json!({"max_mistakes": -1}), "invalid_settings"),
         check_settings(json!({"penalty_s": -1}), "invalid_settings"),
         check_settings(json!({"penalty_s": 121}), "invalid_settings"),
+        check_settings(json!({"max_players": 2.5}), "bad_message"),
+        check_settings(
+            json!({"time_limit_s": null, "max_players": 1e20}),
+            "invalid_settings",
+        ),
+        check_settings(json!({"max_players": u64::MAX}), "invalid_settings"),
     ];
     for (settings, code) in cases {
         x.send(json!({"type": "create_room", "name": "x", "settings": settings}))
@@ -112,13 +118,17 @@ async fn settings_wrong_type_is_bad_message_out_of_range_is_invalid_settings() {
                "penalty_s": 0, "public": false}),
         json!({"difficulty": "expert", "max_players": 16, "time_limit_s": 7200,
                "max_mistakes": 10, "penalty_s": 120}),
-        json!({"difficulty": "hard"}),
+        json!({"difficulty": "hard", "max_players": 4.0}),
     ] {
         x.send(json!({"type": "create_room", "name": "x", "settings": settings}))
             .await;
         let j = x.expect("room_joined").await;
         for (k, v) in settings.as_object().unwrap() {
-            assert_eq!(&j["settings"][k], v, "{k}");
+            match v.as_f64() {
+                // `4.0` is a whole number: sent back as `4`.
+                Some(f) => assert_eq!(j["settings"][k].as_f64(), Some(f), "{k}"),
+                None => assert_eq!(&j["settings"][k], v, "{k}"),
+            }
         }
         x.send(json!({"type": "leave"})).await;
         x.expect("player_left").await;
