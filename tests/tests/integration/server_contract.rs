@@ -765,3 +765,26 @@ async fn after_a_race_views_stay_and_a_rematch_starts_fresh() {
         (json!(1), json!(0))
     );
 }
+
+#[tokio::test]
+async fn a_closed_connection_frees_its_place_under_the_connection_limit() {
+    let srv = TestServer::start_with(|c| c.limits.max_connections = 1).await;
+    let a = srv.client().await;
+    let mut refused = srv.raw_client().await;
+    refused.expect("welcome").await;
+    refused.expect_error("server_full").await;
+    assert_eq!(refused.closed().await, crate::support::Closed::Code(1013));
+    assert_eq!(a.close().await, crate::support::Closed::Code(1000));
+    // The server counts the close once its side is done: retry a bounded number of times.
+    for attempt in 0.. {
+        let mut b = srv.client().await;
+        b.send(json!({"type": "ping", "id": 1})).await;
+        let v = b.recv().await.expect("an answer");
+        if v["type"] == "pong" {
+            break;
+        }
+        assert_eq!(v["code"], "server_full", "{v}");
+        assert!(attempt < 100, "the place was never freed");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
