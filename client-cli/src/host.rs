@@ -19,6 +19,9 @@ pub struct HostArgs {
     /// Address the in-process server listens on; `0.0.0.0:7878` lets friends on your network join.
     #[arg(long, default_value = "127.0.0.1:7878")]
     pub listen: String,
+    /// SQLite file for the race results [default: the server's, in the user's data directory].
+    #[arg(long, env = "SUDOKU_RACE_DB")]
+    pub db: Option<std::path::PathBuf>,
     #[command(flatten)]
     settings: RoomSettings,
     #[command(flatten)]
@@ -37,13 +40,13 @@ pub fn host(rt: &tokio::runtime::Runtime, a: HostArgs) -> anyhow::Result<ExitCod
         .with_context(|| format!("cannot listen on {}", a.listen))?;
     let local = listener.local_addr().context("listener address")?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = rt.spawn(server::run(
-        listener,
-        server::Config::default(),
-        async move {
-            let _ = stopped.await;
-        },
-    ));
+    let mut config = server::Config::default();
+    if let Some(db) = a.db {
+        config.db_path = db;
+    }
+    let server = rt.spawn(server::run(listener, config, async move {
+        let _ = stopped.await;
+    }));
     let name = a.name.get();
     let friend = join_command("{code}", &advertised_url(local));
     let code = tui(
