@@ -95,7 +95,11 @@ pub fn solve(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     let text = read_input(args.file.as_ref())?;
     let mut out = BufWriter::new(io::stdout().lock());
     let code = for_each_puzzle(&text, |grid| match solver::solve_unique(grid) {
-        Ok(solution) => writeln!(out, "{solution}"),
+        Ok(solution) => {
+            let mut line = [b'\n'; 82];
+            line[..81].copy_from_slice(&solution.to_line_bytes());
+            out.write_all(&line)
+        }
         Err(solver::SolveError::NoSolution) => writeln!(out, "none"),
         Err(solver::SolveError::Multiple) => writeln!(out, "multiple"),
     })?;
