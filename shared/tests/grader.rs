@@ -8,7 +8,7 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use shared::engine::grader::{grade, grade_max, hint, Grading};
 use shared::engine::transform::Transform;
-use shared::engine::{Grid, Level};
+use shared::engine::{solver, validator, Grid, Level};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/grader/");
 
@@ -287,4 +287,35 @@ fn arbitrary_boards_never_panic() {
             );
         }
     }
+}
+
+/// A grid the techniques filled validly is the only solution: the tools skip the solver's
+/// uniqueness check on it. Checked on puzzles with one solution and on the serg sample (several).
+#[test]
+fn a_validly_filled_grid_is_the_only_solution() {
+    let unique = read("qqwing_expert_500.txt");
+    let serg = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/serg_sample.txt"
+    ))
+    .expect("test data file is readable");
+    let mut filled_valid = 0;
+    for line in unique.lines().chain(serg.lines()).filter(|l| l.len() >= 81) {
+        let puzzle = Grid::parse(line).expect("data line parses");
+        let grading = grade_max(&puzzle, Level::Extreme).expect("nothing is above extreme");
+        let count = solver::count_solutions(&puzzle, 2);
+        match grading.filled {
+            Some(filled) if validator::is_solution_of(&puzzle, &filled) => {
+                filled_valid += 1;
+                assert_eq!(count, 1, "{line}");
+                assert_eq!(solver::solve_unique(&puzzle), Ok(filled));
+            }
+            Some(_) => panic!("sound techniques filled an invalid grid: {line}"),
+            None => assert!(grading.level == Level::Extreme || count != 1, "{line}"),
+        }
+    }
+    assert!(
+        filled_valid > 400,
+        "most expert puzzles are solved by the techniques"
+    );
 }

@@ -330,6 +330,10 @@ pub struct Grading {
     pub score: u32,
     /// Every step, in order (empty from [`grade_max`], which keeps no record).
     pub steps: Vec<Step>,
+    /// The full grid the techniques reached, when they filled every cell. Every technique is
+    /// sound and none assumes uniqueness, so when this grid is a complete valid solution of
+    /// the puzzle it is its only one: a caller can skip the solver's uniqueness check.
+    pub filled: Option<Grid>,
 }
 
 /// Grade a puzzle (assumed to have exactly one solution), keeping every step.
@@ -342,6 +346,7 @@ pub fn grade(puzzle: &Grid) -> Grading {
         level: out.level,
         score: out.score,
         steps: out.steps,
+        filled: out.filled,
     }
 }
 
@@ -357,6 +362,7 @@ pub fn grade_max(puzzle: &Grid, max: Level) -> Option<Grading> {
         level: out.level,
         score: out.score,
         steps: Vec::new(),
+        filled: out.filled,
     })
 }
 
@@ -381,6 +387,7 @@ struct Outcome {
     level: Level,
     score: u32,
     steps: Vec<Step>,
+    filled: Option<Grid>,
 }
 
 /// What the ladder knows gives nothing: per technique, a bit per unit (techniques that work
@@ -502,6 +509,7 @@ fn run_with(puzzle: &Grid, max: Level, record: bool, mut memo: Memo) -> Outcome 
         score: 0,
         // One step per empty cell at least, and some eliminations.
         steps: Vec::with_capacity(if record { puzzle.n_empty() + 16 } else { 0 }),
+        filled: None,
     };
     let mut step = Step::empty();
     if s.is_broken() {
@@ -543,6 +551,7 @@ fn run_with(puzzle: &Grid, max: Level, record: bool, mut memo: Memo) -> Outcome 
         out.level = Level::Extreme;
         return out;
     }
+    out.filled = Grid::from_bytes(s.value);
     out
 }
 
