@@ -38,6 +38,32 @@ fn record(step: &mut Step, d: usize, chain: [usize; 4], elim: u128) {
     step.eliminate_all(elim, d);
 }
 
+/// Links `a` and `b` of digit `d`, each tried both ways round: the first orientation whose ends
+/// pass `joined(a1, a2, b1, b2)` (`a1`/`b1` the joined ends, `a2`/`b2` the free ends) and whose
+/// free ends both see a cell holding the candidate removes it there.
+fn join_links(
+    s: &State,
+    step: &mut Step,
+    d: usize,
+    a: (usize, usize),
+    b: (usize, usize),
+    joined: impl Fn(usize, usize, usize, usize) -> bool,
+) -> bool {
+    for (a1, a2) in [(a.0, a.1), (a.1, a.0)] {
+        for (b1, b2) in [(b.0, b.1), (b.1, b.0)] {
+            if !joined(a1, a2, b1, b2) {
+                continue;
+            }
+            let elim = s.pos[d] & PEER_BB[a2] & PEER_BB[b2];
+            if elim != 0 {
+                record(step, d, [a2, a1, b1, b2], elim);
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// The first Skyscraper that removes something: two row (or column) strong links whose ends meet
 /// in one column (row); the digit leaves every cell seeing both other ends.
 pub(crate) fn skyscraper(s: &State, step: &mut Step, clean: &mut u32) -> bool {
@@ -50,20 +76,11 @@ pub(crate) fn skyscraper(s: &State, step: &mut Step, clean: &mut u32) -> bool {
             let k = links(s, d, units, &mut ls);
             for i in 0..k {
                 for j in i + 1..k {
-                    let (a, b) = (ls[i], ls[j]);
-                    for (a1, a2) in [(a.0, a.1), (a.1, a.0)] {
-                        for (b1, b2) in [(b.0, b.1), (b.1, b.0)] {
-                            // Joined ends share the cross line; free ends must not.
-                            let line = |c: usize| if cross == 9 { c % 9 } else { c / 9 };
-                            if line(a1) != line(b1) || line(a2) == line(b2) {
-                                continue;
-                            }
-                            let elim = s.pos[d] & PEER_BB[a2] & PEER_BB[b2];
-                            if elim != 0 {
-                                record(step, d, [a2, a1, b1, b2], elim);
-                                return true;
-                            }
-                        }
+                    // Joined ends share the cross line; free ends must not.
+                    let line = |c: usize| if cross == 9 { c % 9 } else { c / 9 };
+                    let joined = |a1, a2, b1, b2| line(a1) == line(b1) && line(a2) != line(b2);
+                    if join_links(s, step, d, ls[i], ls[j], joined) {
+                        return true;
                     }
                 }
             }
@@ -86,23 +103,16 @@ pub(crate) fn two_string_kite(s: &State, step: &mut Step, clean: &mut u32) -> bo
         let kc = links(s, d, 9..18, &mut cols);
         for &r in &rows[..kr] {
             for &c in &cols[..kc] {
-                for (a1, a2) in [(r.0, r.1), (r.1, r.0)] {
-                    for (b1, b2) in [(c.0, c.1), (c.1, c.0)] {
-                        // Joined in a box, four distinct cells.
-                        if CELL_UNITS[a1][2] != CELL_UNITS[b1][2]
-                            || a1 == b1
-                            || a1 == b2
-                            || a2 == b1
-                            || a2 == b2
-                        {
-                            continue;
-                        }
-                        let elim = s.pos[d] & PEER_BB[a2] & PEER_BB[b2];
-                        if elim != 0 {
-                            record(step, d, [a2, a1, b1, b2], elim);
-                            return true;
-                        }
-                    }
+                // Joined in a box, four distinct cells.
+                let joined = |a1: usize, a2: usize, b1: usize, b2: usize| {
+                    CELL_UNITS[a1][2] == CELL_UNITS[b1][2]
+                        && a1 != b1
+                        && a1 != b2
+                        && a2 != b1
+                        && a2 != b2
+                };
+                if join_links(s, step, d, r, c, joined) {
+                    return true;
                 }
             }
         }
