@@ -301,14 +301,21 @@ impl State {
         true
     }
 
+    /// The digit-bands whose candidates changed since they were last looked at, one bit each.
+    #[inline]
+    fn changed(&self) -> u32 {
+        let mut dirty = 0u32;
+        for i in 0..27 {
+            dirty |= u32::from(self.cand[i] != self.seen[i]) << i;
+        }
+        dirty
+    }
+
     /// Band shrink and row singles until no digit-band changes; `false` on a contradiction.
     #[inline]
     fn update(&mut self) -> bool {
         loop {
-            let mut dirty = 0u32;
-            for i in 0..27 {
-                dirty |= u32::from(self.cand[i] != self.seen[i]) << i;
-            }
+            let mut dirty = self.changed();
             if dirty == 0 {
                 return true;
             }
@@ -356,10 +363,7 @@ impl State {
     fn update_singles(&mut self) -> bool {
         const BOX: u32 = 0b111 | 0b111 << 9 | 0b111 << 18;
         loop {
-            let mut dirty = 0u32;
-            for i in 0..27 {
-                dirty |= u32::from(self.cand[i] != self.seen[i]) << i;
-            }
+            let mut dirty = self.changed();
             if dirty == 0 {
                 return true;
             }
