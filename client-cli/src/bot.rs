@@ -314,10 +314,7 @@ impl Brain {
                 reason,
                 ..
             } => {
-                let answered = match id {
-                    Some(MsgId::Number(n)) => n.as_u64(),
-                    _ => None,
-                };
+                let answered = id.as_ref().and_then(MsgId::as_u64);
                 if self.in_flight.map(|(i, _, _)| i) == answered {
                     self.in_flight = None;
                     self.resend = false;

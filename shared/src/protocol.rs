@@ -33,6 +33,16 @@ pub enum MsgId {
     String(String),
 }
 
+impl MsgId {
+    /// The id as a whole number, when it is one (clients that number their messages).
+    pub fn as_u64(&self) -> Option<u64> {
+        match self {
+            MsgId::Number(n) => n.as_u64(),
+            MsgId::String(_) => None,
+        }
+    }
+}
+
 /// Room settings as a client sends them: every field optional; the server fills defaults and
 /// checks ranges (`invalid_settings`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

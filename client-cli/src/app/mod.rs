@@ -495,10 +495,7 @@ impl App {
                 let (Some(c), Some(d)) = (Cell::new(cell), Digit::new(digit)) else {
                     return;
                 };
-                match id.as_ref().and_then(|id| match id {
-                    MsgId::Number(n) => n.as_u64(),
-                    MsgId::String(_) => None,
-                }) {
+                match id.as_ref().and_then(MsgId::as_u64) {
                     Some(n) => race.pending.retain(|(i, _, _)| *i != n),
                     None => race.pending.retain(|(_, pc, _)| *pc != c),
                 }
