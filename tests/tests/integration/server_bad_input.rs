@@ -6,15 +6,11 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::support::{create, join, Client, Closed, TestServer};
+use crate::support::{ann_and_bob, create, join, Client, Closed, TestServer};
 
 /// A room with a host `a` and a player `b`, both past the joins.
 async fn pair(srv: &TestServer) -> (Client, Client, String) {
-    let (mut a, mut b) = (srv.client().await, srv.client().await);
-    let (room, _) = create(&mut a, "ann", json!({"difficulty": "easy"})).await;
-    join(&mut b, &room, "bob").await;
-    a.expect("player_joined").await;
-    (a, b, room)
+    ann_and_bob(srv, json!({"difficulty": "easy"})).await
 }
 
 #[track_caller]

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::support::{create, join, solve, to_fill, wrong_digit, Client, TestServer};
+use crate::support::{ann_and_bob, create, join, solve, to_fill, wrong_digit, Client, TestServer};
 
 /// Start from the host; every client in `all` (the host included) gets `countdown` then
 /// `race_started`. Returns the `race_started` message.
@@ -190,10 +190,7 @@ async fn room_codes_are_upper_cased() {
 #[tokio::test]
 async fn countdown_refuses_joins_and_hides_the_puzzle() {
     let srv = TestServer::start_with(|c| c.countdown = Duration::from_secs(3600)).await;
-    let (mut a, mut b) = (srv.client().await, srv.client().await);
-    let (room, _) = create(&mut a, "ann", json!({"difficulty": "easy"})).await;
-    join(&mut b, &room, "bob").await;
-    a.expect("player_joined").await;
+    let (mut a, mut b, room) = ann_and_bob(&srv, json!({"difficulty": "easy"})).await;
     a.send(json!({"type": "start_race"})).await;
     assert_eq!(a.expect("countdown").await["starts_in_ms"], 3_600_000);
     b.expect("countdown").await;
@@ -274,15 +271,11 @@ async fn spectators_see_progress_and_cannot_play() {
 #[tokio::test]
 async fn time_ms_includes_penalties_and_a_solved_player_is_out_of_the_race() {
     let srv = TestServer::start().await;
-    let (mut a, mut b) = (srv.client().await, srv.client().await);
-    let (room, _) = create(
-        &mut a,
-        "ann",
+    let (mut a, mut b, _) = ann_and_bob(
+        &srv,
         json!({"difficulty": "easy", "max_mistakes": 0, "penalty_s": 30}),
     )
     .await;
-    join(&mut b, &room, "bob").await;
-    a.expect("player_joined").await;
     let before = Instant::now();
     let rs = start(&mut a, &mut [&mut b]).await;
     let puzzle = rs["puzzle"].as_str().unwrap().to_owned();
@@ -635,15 +628,8 @@ async fn ids_are_echoed_verbatim_and_unknown_fields_are_ignored() {
 #[tokio::test]
 async fn a_conflict_is_judged_on_the_players_own_board() {
     let srv = TestServer::start().await;
-    let (mut a, mut b) = (srv.client().await, srv.client().await);
-    let (room, _) = create(
-        &mut a,
-        "ann",
-        json!({"difficulty": "easy", "max_mistakes": 0}),
-    )
-    .await;
-    join(&mut b, &room, "bob").await;
-    a.expect("player_joined").await;
+    let (mut a, mut b, _) =
+        ann_and_bob(&srv, json!({"difficulty": "easy", "max_mistakes": 0})).await;
     let rs = start(&mut a, &mut [&mut b]).await;
     let puzzle = rs["puzzle"].as_str().unwrap().to_owned();
     let solution = solve(&puzzle);

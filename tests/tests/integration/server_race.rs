@@ -5,7 +5,9 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::support::{create, join, solve, to_fill, wrong_digit, Client, Closed, TestServer};
+use crate::support::{
+    ann_and_bob, create, join, solve, to_fill, wrong_digit, Client, Closed, TestServer,
+};
 
 /// Start the race from the host and wait for `race_started` on every client.
 async fn start(host: &mut Client, others: &mut [&mut Client]) -> (String, String) {
@@ -183,15 +185,11 @@ async fn three_players_race_to_race_over_and_results_are_stored() {
 #[tokio::test]
 async fn every_placement_outcome_and_progress() {
     let srv = TestServer::start().await;
-    let (mut a, mut b) = (srv.client().await, srv.client().await);
-    let (room, _) = create(
-        &mut a,
-        "ann",
+    let (mut a, mut b, _) = ann_and_bob(
+        &srv,
         json!({"difficulty": "easy", "max_mistakes": 0, "penalty_s": 7}),
     )
     .await;
-    join(&mut b, &room, "bob").await;
-    a.expect("player_joined").await;
     let (_, puzzle) = start(&mut a, &mut [&mut b]).await;
     let solution = solve(&puzzle);
     let given = puzzle.find(|ch| ch != '.').unwrap();
@@ -267,15 +265,8 @@ async fn every_placement_outcome_and_progress() {
 #[tokio::test]
 async fn elimination_at_max_mistakes_sends_solution_to_that_player_only() {
     let srv = TestServer::start().await;
-    let (mut a, mut b) = (srv.client().await, srv.client().await);
-    let (room, _) = create(
-        &mut a,
-        "ann",
-        json!({"difficulty": "easy", "max_mistakes": 1}),
-    )
-    .await;
-    join(&mut b, &room, "bob").await;
-    a.expect("player_joined").await;
+    let (mut a, mut b, _) =
+        ann_and_bob(&srv, json!({"difficulty": "easy", "max_mistakes": 1})).await;
     let (_, puzzle) = start(&mut a, &mut [&mut b]).await;
     let solution = solve(&puzzle);
     let (cell, right) = to_fill(&puzzle, &solution)[0];
@@ -386,15 +377,8 @@ async fn time_limit_ends_the_race_on_a_paused_clock() {
         c.resume_grace = Duration::from_secs(86_400);
     })
     .await;
-    let (mut a, mut b) = (srv.client().await, srv.client().await);
-    let (room, _) = create(
-        &mut a,
-        "ann",
-        json!({"difficulty": "easy", "time_limit_s": 60}),
-    )
-    .await;
-    join(&mut b, &room, "bob").await;
-    a.expect("player_joined").await;
+    let (mut a, mut b, _) =
+        ann_and_bob(&srv, json!({"difficulty": "easy", "time_limit_s": 60})).await;
     let (race_id, puzzle) = start(&mut a, &mut [&mut b]).await;
     let solution = solve(&puzzle);
     let (cell, d) = to_fill(&puzzle, &solution)[0];
@@ -424,10 +408,7 @@ async fn time_limit_ends_the_race_on_a_paused_clock() {
 #[tokio::test]
 async fn graceful_shutdown_closes_1001_and_stores_the_running_race() {
     let mut srv = TestServer::start().await;
-    let (mut a, mut b) = (srv.client().await, srv.client().await);
-    let (room, _) = create(&mut a, "ann", json!({"difficulty": "easy"})).await;
-    join(&mut b, &room, "bob").await;
-    a.expect("player_joined").await;
+    let (mut a, mut b, _) = ann_and_bob(&srv, json!({"difficulty": "easy"})).await;
     let (race_id, puzzle) = start(&mut a, &mut [&mut b]).await;
     let solution = solve(&puzzle);
     for &(cell, d) in to_fill(&puzzle, &solution).iter().take(3) {

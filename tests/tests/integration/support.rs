@@ -339,6 +339,15 @@ pub async fn create(c: &mut Client, name: &str, settings: Value) -> (String, Val
     (j["room"].as_str().expect("room code").to_owned(), j)
 }
 
+/// Ann creates a room with `settings` and Bob joins it; Ann has seen him arrive.
+pub async fn ann_and_bob(srv: &TestServer, settings: Value) -> (Client, Client, String) {
+    let (mut a, mut b) = (srv.client().await, srv.client().await);
+    let (room, _) = create(&mut a, "ann", settings).await;
+    join(&mut b, &room, "bob").await;
+    a.expect("player_joined").await;
+    (a, b, room)
+}
+
 /// Join `room` as a player.
 pub async fn join(c: &mut Client, room: &str, name: &str) -> Value {
     c.send(json!({"type": "join_room", "room": room, "name": name}))
