@@ -205,59 +205,31 @@ fn clashes(board: &Grid, cell: Cell, digit: Digit) -> Vec<u8> {
         .collect()
 }
 
-/// One player's result, before ranking.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ResultRow {
-    /// Whose.
-    pub player_id: String,
-    /// Their name.
-    pub name: String,
-    /// How their race ended.
-    pub status: FinishStatus,
-    /// Time with penalties, when solved.
-    pub time_ms: Option<u64>,
-    /// Correct cells.
-    pub filled: u32,
-    /// Mistakes.
-    pub mistakes: u32,
-}
-
 /// Standings by the contract: solved first by time, then by filled (more first), then
-/// mistakes (fewer first); equal rows share a rank and the next rank skips.
-pub fn standings(rows: &[ResultRow]) -> Vec<Standing> {
+/// mistakes (fewer first); equal rows share a rank and the next rank skips. The rows come in
+/// unranked (their `rank` is set here) and `time_ms` is kept only for solved players.
+pub fn standings(mut rows: Vec<Standing>) -> Vec<Standing> {
     type Key = (u8, u64, u32, u32);
-    let key = |r: &ResultRow| -> Key {
+    let key = |r: &Standing| -> Key {
         match (r.status, r.time_ms) {
             (FinishStatus::Solved, Some(t)) => (0, t, 0, 0),
             _ => (1, 0, u32::MAX - r.filled, r.mistakes),
         }
     };
-    let mut sorted: Vec<&ResultRow> = rows.iter().collect();
-    sorted.sort_by_key(|r| key(r));
-    let mut out: Vec<Standing> = Vec::with_capacity(sorted.len());
-    let mut prev: Option<Key> = None;
-    for (i, r) in sorted.iter().enumerate() {
+    rows.sort_by_key(key);
+    let mut prev: Option<(Key, u32)> = None;
+    for (i, r) in rows.iter_mut().enumerate() {
         let k = key(r);
-        let rank = match (prev, out.last()) {
-            (Some(p), Some(last)) if p == k => last.rank,
+        r.rank = match prev {
+            Some((p, rank)) if p == k => rank,
             _ => i as u32 + 1,
         };
-        prev = Some(k);
-        out.push(Standing {
-            rank,
-            player_id: r.player_id.clone(),
-            name: r.name.clone(),
-            status: r.status,
-            time_ms: if r.status == FinishStatus::Solved {
-                r.time_ms
-            } else {
-                None
-            },
-            filled: r.filled,
-            mistakes: r.mistakes,
-        });
+        prev = Some((k, r.rank));
+        if r.status != FinishStatus::Solved {
+            r.time_ms = None;
+        }
     }
-    out
+    rows
 }
 
 impl Room {
@@ -978,7 +950,8 @@ impl Room {
         let rows: Vec<_> = race
             .entries
             .iter()
-            .map(|e| ResultRow {
+            .map(|e| Standing {
+                rank: 0,
                 player_id: e.player_id.clone(),
                 name: e.name.clone(),
                 status: finish_status(e.status),
@@ -987,7 +960,7 @@ impl Room {
                 mistakes: e.mistakes,
             })
             .collect();
-        let table = standings(&rows);
+        let table = standings(rows);
         let record = RaceRecord {
             race_id: race.race_id.clone(),
             room: self.code.clone(),

@@ -449,7 +449,8 @@ fn rematch_from_finished() {
 fn check_ranks(rows: &[(&str, FinishStatus, Option<u64>, u32, u32)], expected: &[(&str, u32)]) {
     let rows: Vec<_> = rows
         .iter()
-        .map(|r| ResultRow {
+        .map(|r| Standing {
+            rank: 0,
             player_id: r.0.to_owned(),
             name: r.0.to_owned(),
             status: r.1,
@@ -458,7 +459,7 @@ fn check_ranks(rows: &[(&str, FinishStatus, Option<u64>, u32, u32)], expected: &
             mistakes: r.4,
         })
         .collect();
-    let got: Vec<(String, u32)> = standings(&rows)
+    let got: Vec<(String, u32)> = standings(rows)
         .into_iter()
         .map(|s| (s.player_id, s.rank))
         .collect();
