@@ -13,12 +13,10 @@ use std::time::{Duration, Instant};
 use client::app::{App, Event};
 use client::bot::{BotConfig, Brain};
 use client::net::NetEvent;
+use protocol::{ClientMsg, Phase, Player, PlayerStatus, Progress, Role, ServerMsg, Settings, You};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use shared::engine::{Cell, Difficulty, Digit, Grid};
-use shared::protocol::{
-    ClientMsg, Phase, Player, PlayerStatus, Progress, Role, ServerMsg, Settings, You,
-};
 
 const PUZZLE: &str =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
@@ -33,15 +31,15 @@ fn racing_app() -> App {
     let mut app = App::new("p0");
     let players = (0..8)
         .map(|i| Player {
-            player_id: format!("p{i}"),
-            name: format!("player{i}"),
+            player_id: format!("p{i}").into(),
+            name: format!("player{i}").try_into().unwrap(),
             ready: true,
             connected: i != 3,
             status: PlayerStatus::Waiting,
         })
         .collect();
     app.update(msg(ServerMsg::RoomJoined {
-        room: "K7QX".into(),
+        room: "K7QX".try_into().unwrap(),
         you: You {
             player_id: Some("p0".into()),
             token: Some("t".into()),
@@ -55,20 +53,20 @@ fn racing_app() -> App {
     }));
     app.update(msg(ServerMsg::RaceStarted {
         race_id: "r".into(),
-        puzzle: PUZZLE.into(),
+        puzzle: PUZZLE.parse().unwrap(),
         difficulty: Difficulty::Medium,
         time_limit_s: 1800,
     }));
     for i in 0..8 {
         app.update(msg(ServerMsg::Progress(Progress {
-            player_id: format!("p{i}"),
+            player_id: format!("p{i}").into(),
             filled: i * 6,
             to_fill: 51,
             mistakes: i % 3,
         })));
         app.update(msg(ServerMsg::Chat {
-            player_id: Some(format!("p{i}")),
-            name: format!("player{i}"),
+            player_id: Some(format!("p{i}").into()),
+            name: format!("player{i}").try_into().unwrap(),
             text: "good luck, have fun".into(),
         }));
     }
@@ -99,7 +97,7 @@ fn bot_solve() {
     let solution = Grid::parse(SOLUTION).expect("grid");
     let mut brain = Brain::new(BotConfig::default(), None);
     brain.on_msg(&ServerMsg::RoomJoined {
-        room: "K7QX".into(),
+        room: "K7QX".try_into().unwrap(),
         you: You {
             player_id: Some("b".into()),
             token: Some("t".into()),
@@ -113,7 +111,7 @@ fn bot_solve() {
     });
     brain.on_msg(&ServerMsg::RaceStarted {
         race_id: "r".into(),
-        puzzle: PUZZLE.into(),
+        puzzle: PUZZLE.parse().unwrap(),
         difficulty: Difficulty::Easy,
         time_limit_s: 1800,
     });
@@ -124,8 +122,8 @@ fn bot_solve() {
         let ok = solution.get(c) == Some(d);
         brain.on_msg(&ServerMsg::Placement {
             id,
-            cell: c.get(),
-            digit: d.get(),
+            cell: c,
+            digit: d,
             accepted: ok,
             reason: None,
             conflicts: vec![],

@@ -9,15 +9,15 @@
 use std::future::Future;
 use std::time::Duration;
 
+use protocol::{
+    ClientMsg, ErrorCode, FinishStatus, MsgId, Phase, PlaceReason, PlayerId, RaceId, Role,
+    RoomCode, ServerMsg, SettingsRequest, Standing,
+};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use shared::engine::solver;
 use shared::engine::{Cell, Digit, Grid};
-use shared::protocol::{
-    ClientMsg, ErrorCode, FinishStatus, MsgId, Phase, PlaceReason, Role, ServerMsg,
-    SettingsRequest, Standing,
-};
 use tokio::time::Instant;
 use tracing::{debug, info, warn};
 
@@ -77,7 +77,7 @@ pub enum BotRole {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RaceResult {
     /// The race's id.
-    pub race_id: String,
+    pub race_id: RaceId,
     /// The bot's status at the end.
     pub status: Option<FinishStatus>,
     /// The bot's time (solved only).
@@ -90,9 +90,9 @@ pub struct RaceResult {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BotReport {
     /// Room code.
-    pub room: Option<String>,
+    pub room: Option<RoomCode>,
     /// The bot's player id.
-    pub player_id: Option<String>,
+    pub player_id: Option<PlayerId>,
     /// One entry per finished race.
     pub races: Vec<RaceResult>,
     /// Placements sent (re-sends after `rate_limited` excluded).
@@ -125,7 +125,7 @@ pub enum BotError {
 /// The race the brain is solving.
 #[derive(Clone, Debug)]
 struct Solving {
-    race_id: String,
+    race_id: RaceId,
     board: Grid,
     solution: Option<Grid>,
     /// Cells still to fill, in the order the bot will try them (last first).
@@ -142,9 +142,9 @@ pub struct Brain {
     rng: StdRng,
     host_start_at: Option<usize>,
     phase: Phase,
-    me: Option<String>,
-    host: Option<String>,
-    players: Vec<String>,
+    me: Option<PlayerId>,
+    host: Option<PlayerId>,
+    players: Vec<PlayerId>,
     race: Option<Solving>,
     in_flight: Option<(u64, Cell, Digit)>,
     resend: bool,
@@ -219,7 +219,7 @@ impl Brain {
         }
     }
 
-    fn begin(&mut self, race_id: String, puzzle: Grid, board: Grid) {
+    fn begin(&mut self, race_id: RaceId, puzzle: Grid, board: Grid) {
         let solution = match solver::solve_unique(&puzzle) {
             Ok(s) => Some(s),
             Err(e) => {
@@ -265,9 +265,7 @@ impl Brain {
                 self.players = players.iter().map(|p| p.player_id.clone()).collect();
                 if let Some(rv) = race {
                     let same = self.race.as_ref().is_some_and(|r| r.race_id == rv.race_id);
-                    let puzzle = rv.puzzle.as_deref().and_then(|p| Grid::parse(p).ok());
-                    let board = rv.board.as_deref().and_then(|p| Grid::parse(p).ok());
-                    if let (Some(puzzle), Some(board)) = (puzzle, board) {
+                    if let (Some(puzzle), Some(board)) = (rv.puzzle, rv.board) {
                         if !same || self.race.as_ref().is_some_and(|r| r.out.is_none()) {
                             // A resume: continue from the server's board.
                             let out = self.race.as_ref().and_then(|r| r.out);
@@ -296,16 +294,10 @@ impl Brain {
             ServerMsg::Countdown { .. } => self.phase = Phase::Countdown,
             ServerMsg::RaceStarted {
                 race_id, puzzle, ..
-            } => match Grid::parse(puzzle) {
-                Ok(g) => {
-                    self.phase = Phase::Racing;
-                    self.begin(race_id.clone(), g, g);
-                }
-                Err(e) => {
-                    warn!(error = %e, "malformed puzzle; forfeiting");
-                    return vec![ClientMsg::Forfeit];
-                }
-            },
+            } => {
+                self.phase = Phase::Racing;
+                self.begin(race_id.clone(), *puzzle, *puzzle);
+            }
             ServerMsg::Placement {
                 id,
                 cell,
@@ -319,9 +311,7 @@ impl Brain {
                     self.in_flight = None;
                     self.resend = false;
                 }
-                let (Some(c), Some(d)) = (Cell::new(*cell), Digit::new(*digit)) else {
-                    return Vec::new();
-                };
+                let (c, d) = (*cell, *digit);
                 if let Some(r) = self.race.as_mut() {
                     if *accepted {
                         r.board.set(c, Some(d));
@@ -541,11 +531,11 @@ pub async fn run(
 mod tests {
     use super::*;
     use crate::app::tests::{PUZZLE, SOLUTION};
-    use shared::protocol::{Phase, Player, PlayerStatus, Settings, You};
+    use protocol::{Phase, Player, PlayerStatus, Settings, You};
 
     fn joined(host: &str) -> ServerMsg {
         ServerMsg::RoomJoined {
-            room: "K7QX".into(),
+            room: "K7QX".try_into().unwrap(),
             you: You {
                 player_id: Some("b1".into()),
                 token: Some("t".into()),
@@ -556,7 +546,7 @@ mod tests {
             phase: Phase::Lobby,
             players: vec![Player {
                 player_id: "b1".into(),
-                name: "bot".into(),
+                name: "bot".try_into().unwrap(),
                 ready: false,
                 connected: true,
                 status: PlayerStatus::Waiting,
@@ -568,7 +558,7 @@ mod tests {
     fn started() -> ServerMsg {
         ServerMsg::RaceStarted {
             race_id: "r1".into(),
-            puzzle: PUZZLE.into(),
+            puzzle: PUZZLE.parse().unwrap(),
             difficulty: shared::engine::Difficulty::Easy,
             time_limit_s: 1800,
         }
@@ -588,8 +578,8 @@ mod tests {
         }
         ServerMsg::Placement {
             id: id.clone(),
-            cell: c.get(),
-            digit: d.get(),
+            cell: c,
+            digit: d,
             accepted: ok,
             reason: (!ok).then_some(PlaceReason::Wrong),
             conflicts: vec![],
@@ -659,7 +649,7 @@ mod tests {
         brain.on_msg(&ServerMsg::PlayerJoined {
             player: Player {
                 player_id: "b2".into(),
-                name: "other".into(),
+                name: "other".try_into().unwrap(),
                 ready: false,
                 connected: true,
                 status: PlayerStatus::Waiting,
@@ -679,7 +669,7 @@ mod tests {
         brain.on_msg(&ServerMsg::PlayerJoined {
             player: Player {
                 player_id: "b3".into(),
-                name: "late".into(),
+                name: "late".try_into().unwrap(),
                 ready: false,
                 connected: true,
                 status: PlayerStatus::Waiting,
@@ -759,7 +749,7 @@ mod tests {
         let standing = Standing {
             rank: 1,
             player_id: "b1".into(),
-            name: "bot".into(),
+            name: "bot".try_into().unwrap(),
             status: FinishStatus::Solved,
             time_ms: Some(1234),
             filled: 51,
@@ -769,9 +759,9 @@ mod tests {
             &mut ws,
             &ServerMsg::RaceOver {
                 race_id: "r1".into(),
-                reason: shared::protocol::OverReason::AllDone,
+                reason: protocol::OverReason::AllDone,
                 standings: vec![standing],
-                solution: SOLUTION.into(),
+                solution: SOLUTION.parse().unwrap(),
             },
         )
         .await;

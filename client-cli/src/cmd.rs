@@ -11,7 +11,7 @@ use client::bot::{self, BotConfig, BotRole};
 use client::net::{self, Intent, NetEvent};
 use client::term::{self, TermError, TermGuard};
 use client::DEFAULT_SERVER;
-use shared::protocol::{ClientMsg, ServerMsg, SettingsRequest};
+use protocol::{ClientMsg, ServerMsg, SettingsRequest};
 
 /// Exit code when the command needs a terminal and has none.
 pub const EXIT_NOT_A_TERMINAL: u8 = 2;
@@ -302,7 +302,7 @@ pub fn rooms(rt: &tokio::runtime::Runtime, a: RoomsArgs) -> anyhow::Result<ExitC
 }
 
 /// The `rooms` table.
-pub fn rooms_table(rooms: &[shared::protocol::RoomSummary]) -> String {
+pub fn rooms_table(rooms: &[protocol::RoomSummary]) -> String {
     if rooms.is_empty() {
         return "no public rooms are waiting for players\n".to_owned();
     }
@@ -321,13 +321,13 @@ pub fn rooms_table(rooms: &[shared::protocol::RoomSummary]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use protocol::RoomSummary;
     use shared::engine::Difficulty;
-    use shared::protocol::RoomSummary;
 
     #[test]
     fn rooms_print_as_a_table() {
         let rooms = [RoomSummary {
-            room: "K7QX".into(),
+            room: "K7QX".try_into().unwrap(),
             players: 2,
             max_players: 8,
             difficulty: Difficulty::Hard,

@@ -28,7 +28,7 @@ pub fn default_name() -> String {
         .map(|n| {
             n.trim()
                 .chars()
-                .take(shared::protocol::MAX_NAME_CHARS)
+                .take(protocol::MAX_NAME_CHARS)
                 .collect::<String>()
         })
         .find(|n| !n.is_empty())

@@ -14,8 +14,8 @@ use std::collections::VecDeque;
 use std::time::Duration;
 
 use futures::{SinkExt, StreamExt};
+use protocol::{ClientMsg, ErrorCode, Role, ServerMsg, SettingsRequest};
 use rand::Rng;
-use shared::protocol::{ClientMsg, ErrorCode, Role, ServerMsg, SettingsRequest};
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::Message;
@@ -139,7 +139,7 @@ pub fn connect(url: String, intent: Intent) -> (Session, mpsc::UnboundedReceiver
 #[derive(Default)]
 struct Seat {
     /// Resume token of our player seat.
-    token: Option<String>,
+    token: Option<protocol::ResumeToken>,
     /// Room and name when spectating.
     spectating: Option<(String, String)>,
 }
@@ -158,7 +158,7 @@ impl Seat {
                         .spectating
                         .take()
                         .map_or_else(|| "spectator".to_owned(), |(_, n)| n);
-                    self.spectating = Some((room.clone(), name));
+                    self.spectating = Some((room.to_string(), name));
                 }
             }
         }
@@ -170,7 +170,7 @@ impl Seat {
     fn rejoin_message(&self) -> Option<ClientMsg> {
         if let Some(token) = &self.token {
             return Some(ClientMsg::Resume {
-                token: token.clone(),
+                token: token.to_string(),
             });
         }
         self.spectating
@@ -425,11 +425,11 @@ async fn serve(
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use shared::protocol::{Phase, Settings, You};
+    use protocol::{Phase, Settings, You};
 
     fn joined(role: Role, token: Option<&str>) -> ServerMsg {
         ServerMsg::RoomJoined {
-            room: "ABCD".into(),
+            room: "ABCD".try_into().unwrap(),
             you: You {
                 player_id: token.map(|_| "p1".into()),
                 token: token.map(Into::into),
@@ -602,7 +602,7 @@ pub(crate) mod tests {
             }),
         );
         seat.observe(&ServerMsg::RoomClosed {
-            room: "ABCD".into(),
+            room: "ABCD".try_into().unwrap(),
         });
         check(&seat, None);
     }

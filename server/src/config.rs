@@ -40,7 +40,7 @@ impl Default for Limits {
             abuse_threshold: 50,
             abuse_window: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(60),
-            max_message_bytes: shared::protocol::MAX_MESSAGE_BYTES,
+            max_message_bytes: protocol::MAX_MESSAGE_BYTES,
             out_queue: 256,
         }
     }

@@ -51,9 +51,9 @@ pub(crate) struct Server {
     pub(crate) config: Config,
     pub(crate) metrics: Arc<metrics::Metrics>,
     /// Room code -> room.
-    pub(crate) rooms: DashMap<String, room::RoomHandle>,
+    pub(crate) rooms: DashMap<protocol::RoomCode, room::RoomHandle>,
     /// Resume token -> room code.
-    pub(crate) tokens: DashMap<String, String>,
+    pub(crate) tokens: DashMap<protocol::ResumeToken, protocol::RoomCode>,
     /// Open rooms created from each address.
     pub(crate) rooms_per_ip: DashMap<IpAddr, usize>,
     pub(crate) pool: Arc<pool::Pool>,

@@ -8,8 +8,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+use protocol::{FinishStatus, Standing};
 use rusqlite::{params, Connection};
-use shared::protocol::{FinishStatus, Standing};
 
 /// A results-store failure.
 #[derive(Debug, thiserror::Error)]
@@ -182,8 +182,8 @@ impl Store {
                 st.execute(params![
                     rec.race_id,
                     s.rank,
-                    s.player_id,
-                    s.name,
+                    s.player_id.as_str(),
+                    s.name.as_str(),
                     status_str(s.status),
                     s.time_ms.map(|t| t as i64),
                     s.filled,
@@ -272,7 +272,7 @@ mod tests {
             standings: vec![Standing {
                 rank: 1,
                 player_id: "p1".into(),
-                name: "ann".into(),
+                name: "ann".try_into().unwrap(),
                 status: FinishStatus::Solved,
                 time_ms: Some(1234),
                 filled: 50,

@@ -37,7 +37,7 @@ pub struct EchoConfig {
 impl Default for EchoConfig {
     fn default() -> Self {
         EchoConfig {
-            max_message_bytes: shared::protocol::MAX_MESSAGE_BYTES,
+            max_message_bytes: protocol::MAX_MESSAGE_BYTES,
             read_buffer: 2048,
             write_buffer: 4096,
             queue: 256,

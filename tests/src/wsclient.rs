@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use futures::{SinkExt, StreamExt};
-use shared::protocol::{ClientMsg, ServerMsg};
+use protocol::{ClientMsg, ServerMsg};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;

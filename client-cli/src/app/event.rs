@@ -1,7 +1,7 @@
 //! The closed set of inputs to the apps ([`Event`]) and what they ask the run loop to do ([`Effect`]).
 
 use crossterm::event::KeyEvent;
-use shared::protocol::ClientMsg;
+use protocol::ClientMsg;
 
 use crate::net::NetEvent;
 

@@ -10,11 +10,12 @@ pub mod event;
 use std::collections::HashMap;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use shared::engine::{Cell, Difficulty, Digit, Grid};
-use shared::protocol::{
-    ClientMsg, ErrorCode, FinishStatus, MsgId, OverReason, Phase, PlaceReason, Player,
-    PlayerStatus, Progress, RaceView, Role, ServerMsg, Settings, Standing, MAX_CHAT_CHARS,
+use protocol::{
+    ClientMsg, ErrorCode, FinishStatus, MsgId, OverReason, Phase, PlaceReason, Player, PlayerId,
+    PlayerName, PlayerStatus, Progress, RaceId, RaceView, Role, RoomCode, ServerMsg, Settings,
+    Standing, MAX_CHAT_CHARS,
 };
+use shared::engine::{Cell, Difficulty, Digit, Grid};
 
 pub use board::BoardState;
 pub use event::{Effect, Event};
@@ -58,7 +59,7 @@ pub struct Notice {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChatLine {
     /// Speaker's name.
-    pub name: String,
+    pub name: PlayerName,
     /// What they said.
     pub text: String,
 }
@@ -82,7 +83,7 @@ pub struct Flash {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Race {
     /// Opaque race id.
-    pub race_id: String,
+    pub race_id: RaceId,
     /// Difficulty dealt.
     pub difficulty: Difficulty,
     /// Time limit in seconds.
@@ -98,7 +99,7 @@ pub struct Race {
     /// Our total penalty.
     pub penalty_ms: u64,
     /// Every player's progress, by player id.
-    pub progress: HashMap<String, Progress>,
+    pub progress: HashMap<PlayerId, Progress>,
     /// Placements sent and not yet answered: (id, cell, digit).
     pub pending: Vec<(u64, Cell, Digit)>,
     /// The last rejected placement.
@@ -111,7 +112,7 @@ pub struct Race {
 
 impl Race {
     fn new(
-        race_id: String,
+        race_id: RaceId,
         puzzle: Grid,
         board: Grid,
         difficulty: Difficulty,
@@ -166,13 +167,13 @@ pub struct Results {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Room {
     /// Room code.
-    pub code: String,
+    pub code: RoomCode,
     /// Our player id (None for a spectator).
-    pub me: Option<String>,
+    pub me: Option<PlayerId>,
     /// Player or spectator.
     pub role: Role,
     /// The host's player id.
-    pub host: String,
+    pub host: PlayerId,
     /// Room settings.
     pub settings: Settings,
     /// Room phase.
@@ -285,10 +286,6 @@ pub fn erase_key(code: KeyCode) -> bool {
 /// Whether the key is Ctrl-C.
 pub fn is_ctrl_c(key: &KeyEvent) -> bool {
     key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c')
-}
-
-fn parse_grid(line: &str) -> Option<Grid> {
-    Grid::parse(line).ok()
 }
 
 impl App {
@@ -454,10 +451,7 @@ impl App {
                 difficulty,
                 time_limit_s,
             } => {
-                let Some(grid) = parse_grid(&puzzle) else {
-                    self.notify("the server sent a malformed puzzle", true);
-                    return;
-                };
+                let grid = puzzle;
                 if let Some(room) = self.room.as_mut() {
                     room.phase = Phase::Racing;
                     room.countdown_until_ms = None;
@@ -492,9 +486,7 @@ impl App {
                 let Some(race) = self.room.as_mut().and_then(|r| r.race.as_mut()) else {
                     return;
                 };
-                let (Some(c), Some(d)) = (Cell::new(cell), Digit::new(digit)) else {
-                    return;
-                };
+                let (c, d) = (cell, digit);
                 match id.as_ref().and_then(MsgId::as_u64) {
                     Some(n) => race.pending.retain(|(i, _, _)| *i != n),
                     None => race.pending.retain(|(_, pc, _)| *pc != c),
@@ -512,7 +504,7 @@ impl App {
                         cell: c,
                         digit: d,
                         reason,
-                        conflicts: conflicts.into_iter().filter_map(Cell::new).collect(),
+                        conflicts,
                         until_ms: now + FLASH_MS,
                     });
                 }
@@ -560,7 +552,7 @@ impl App {
                     return;
                 };
                 room.phase = Phase::Finished;
-                let solution = parse_grid(&solution);
+                let solution = Some(solution);
                 if let Some(race) = room.race.as_mut() {
                     race.stopped_at_ms.get_or_insert(now);
                     race.solution = solution.or(race.solution);
@@ -584,7 +576,7 @@ impl App {
             }
             ServerMsg::Solution { solution } => {
                 if let Some(race) = self.room.as_mut().and_then(|r| r.race.as_mut()) {
-                    race.solution = parse_grid(&solution);
+                    race.solution = Some(solution);
                 }
             }
             ServerMsg::Chat { name, text, .. } => {
@@ -630,8 +622,8 @@ impl App {
 
     fn race_from_view(&self, rv: RaceView, old: Option<&Room>) -> Option<Race> {
         let now = self.clock_ms;
-        let puzzle = rv.puzzle.as_deref().and_then(parse_grid)?;
-        let board = rv.board.as_deref().and_then(parse_grid).unwrap_or(puzzle);
+        let puzzle = rv.puzzle?;
+        let board = rv.board.unwrap_or(puzzle);
         let mut race = Race::new(
             rv.race_id,
             puzzle,

@@ -2,14 +2,14 @@
 //! (ratatui `TestBackend` at a fixed size, asserting on the buffer).
 
 use crossterm::event::{KeyCode, KeyEvent};
+use protocol::{
+    ClientMsg, FinishStatus, MsgId, OverReason, Phase, PlaceReason, Player, PlayerStatus, Progress,
+    RaceView, Role, ServerMsg, Settings, Standing, You,
+};
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::style::Color;
 use ratatui::Terminal;
-use shared::protocol::{
-    ClientMsg, FinishStatus, MsgId, OverReason, Phase, PlaceReason, Player, PlayerStatus, Progress,
-    RaceView, Role, ServerMsg, Settings, Standing, You,
-};
 
 use super::*;
 use crate::net::NetEvent;
@@ -22,7 +22,7 @@ pub(crate) const SOLUTION: &str =
 fn player(id: &str, name: &str) -> Player {
     Player {
         player_id: id.into(),
-        name: name.into(),
+        name: name.try_into().unwrap(),
         ready: false,
         connected: true,
         status: PlayerStatus::Waiting,
@@ -31,7 +31,7 @@ fn player(id: &str, name: &str) -> Player {
 
 fn joined(me: &str, race: Option<RaceView>, phase: Phase) -> ServerMsg {
     ServerMsg::RoomJoined {
-        room: "K7QX".into(),
+        room: "K7QX".try_into().unwrap(),
         you: You {
             player_id: Some(me.into()),
             token: Some("secret".into()),
@@ -73,7 +73,7 @@ fn racing() -> App {
     app.update(Event::Tick(1000));
     app.update(net(ServerMsg::RaceStarted {
         race_id: "r1".into(),
-        puzzle: PUZZLE.into(),
+        puzzle: PUZZLE.parse().unwrap(),
         difficulty: Difficulty::Medium,
         time_limit_s: 1800,
     }));
@@ -198,7 +198,7 @@ fn chat_is_typed_sent_and_shown() {
     assert_eq!(app.input, None);
     app.update(net(ServerMsg::Chat {
         player_id: Some("p2".into()),
-        name: "bob".into(),
+        name: "bob".try_into().unwrap(),
         text: "you too".into(),
     }));
     check_shows(&render(&app, 120, 40), "bob: you too");
@@ -238,8 +238,8 @@ fn digits_are_sent_with_ids_and_accepted_placements_land() {
     check_effects(app.update(key('5')), &[]);
     app.update(net(ServerMsg::Placement {
         id: Some(MsgId::Number(1.into())),
-        cell: 2,
-        digit: 4,
+        cell: Cell::new(2).unwrap(),
+        digit: Digit::new(4).unwrap(),
         accepted: true,
         reason: None,
         conflicts: vec![],
@@ -270,11 +270,11 @@ fn a_conflict_flashes_its_reason_and_highlights_the_clashing_cells() {
     );
     app.update(net(ServerMsg::Placement {
         id: Some(MsgId::Number(1.into())),
-        cell: 2,
-        digit: 5,
+        cell: Cell::new(2).unwrap(),
+        digit: Digit::new(5).unwrap(),
         accepted: false,
         reason: Some(PlaceReason::Conflict),
-        conflicts: vec![0],
+        conflicts: vec![Cell::new(0).unwrap()],
         mistakes: 1,
         penalty_ms: 10_000,
     }));
@@ -381,7 +381,7 @@ fn race_over_shows_standings_time_and_the_solution_against_the_board() {
             Standing {
                 rank: 1,
                 player_id: "p2".into(),
-                name: "bob".into(),
+                name: "bob".try_into().unwrap(),
                 status: FinishStatus::Solved,
                 time_ms: Some(312_000),
                 filled: 51,
@@ -390,14 +390,14 @@ fn race_over_shows_standings_time_and_the_solution_against_the_board() {
             Standing {
                 rank: 2,
                 player_id: "p1".into(),
-                name: "ann".into(),
+                name: "ann".try_into().unwrap(),
                 status: FinishStatus::Forfeited,
                 time_ms: None,
                 filled: 0,
                 mistakes: 1,
             },
         ],
-        solution: SOLUTION.into(),
+        solution: SOLUTION.parse().unwrap(),
     }));
     let room = app.room.as_ref().expect("room");
     assert_eq!(room.phase, Phase::Finished);
@@ -444,11 +444,11 @@ fn resume_mid_race_keeps_local_pencil_marks_and_the_clock() {
         "p1",
         Some(RaceView {
             race_id: "r1".into(),
-            puzzle: Some(PUZZLE.into()),
+            puzzle: Some(PUZZLE.parse().unwrap()),
             difficulty: Difficulty::Medium,
             time_limit_s: 1800,
             elapsed_ms: 19_500,
-            board: Some(board),
+            board: Some(board.parse().unwrap()),
             mistakes: 1,
             progress: vec![],
         }),
@@ -485,7 +485,7 @@ fn quitting_mid_race_needs_a_second_press_and_sends_leave() {
 fn spectators_see_the_puzzle_but_cannot_place() {
     let mut app = App::new("eve");
     app.update(net(ServerMsg::RoomJoined {
-        room: "K7QX".into(),
+        room: "K7QX".try_into().unwrap(),
         you: You {
             player_id: None,
             token: None,
@@ -499,7 +499,7 @@ fn spectators_see_the_puzzle_but_cannot_place() {
     }));
     app.update(net(ServerMsg::RaceStarted {
         race_id: "r1".into(),
-        puzzle: PUZZLE.into(),
+        puzzle: PUZZLE.parse().unwrap(),
         difficulty: Difficulty::Medium,
         time_limit_s: 1800,
     }));
@@ -513,7 +513,7 @@ fn spectators_see_the_puzzle_but_cannot_place() {
 fn errors_show_and_a_closed_session_quits() {
     let mut app = App::new("ann");
     app.update(net(ServerMsg::Error {
-        code: shared::protocol::ErrorCode::UnknownRoom,
+        code: protocol::ErrorCode::UnknownRoom,
         message: "no room ZZZZ".into(),
     }));
     check_shows(
@@ -530,7 +530,7 @@ fn errors_show_and_a_closed_session_quits() {
 fn refusals_before_a_room_stay_on_screen_with_advice() {
     let mut app = App::new("bob");
     app.update(net(ServerMsg::Error {
-        code: shared::protocol::ErrorCode::RaceInProgress,
+        code: protocol::ErrorCode::RaceInProgress,
         message: "a race is running".into(),
     }));
     let notice = app.notice.clone().expect("a notice");
@@ -548,7 +548,7 @@ fn refusals_before_a_room_stay_on_screen_with_advice() {
 fn a_closed_room_or_a_lost_connection_is_said_once_and_q_quits() {
     let mut app = lobby();
     app.update(net(ServerMsg::RoomClosed {
-        room: "K7QX".into(),
+        room: "K7QX".try_into().unwrap(),
     }));
     assert_eq!(app.room, None);
     check_shows(&render(&app, 100, 20), "room K7QX was closed");
@@ -573,7 +573,7 @@ fn every_screen_draws_at_any_size_without_panicking() {
         race_id: "r1".into(),
         reason: OverReason::TimeLimit,
         standings: vec![],
-        solution: SOLUTION.into(),
+        solution: SOLUTION.parse().unwrap(),
     }));
     let mut countdown = lobby();
     countdown.update(net(ServerMsg::Countdown { starts_in_ms: 3000 }));

@@ -4,13 +4,13 @@
 pub mod board;
 pub mod solo;
 
+use protocol::{FinishStatus, Phase, Player, PlayerStatus, Role};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Row, Table, Widget, Wrap};
 use shared::engine::Cell;
-use shared::protocol::{FinishStatus, Phase, Player, PlayerStatus, Role};
 
 use crate::app::{clock, App, Conn, Race, Room};
 use board::{digit_bar, BoardView};
@@ -195,7 +195,7 @@ impl App {
                 } else {
                     Style::new()
                 };
-                spans.push(Span::styled(p.name.clone(), name_style));
+                spans.push(Span::styled(p.name.to_string(), name_style));
                 if p.player_id == room.host {
                     spans.push(Span::styled(" ★ host", Style::new().fg(Color::Yellow)));
                 }
@@ -240,7 +240,7 @@ impl App {
             Line::from(vec![
                 Span::raw("Room code: "),
                 Span::styled(
-                    room.code.clone(),
+                    room.code.to_string(),
                     Style::new()
                         .fg(Color::Yellow)
                         .add_modifier(Modifier::BOLD | Modifier::REVERSED),
@@ -375,13 +375,13 @@ impl App {
         }
         if let Some(f) = &race.flash {
             let why = match f.reason {
-                shared::protocol::PlaceReason::Wrong => "wrong digit".to_owned(),
-                shared::protocol::PlaceReason::Conflict => {
+                protocol::PlaceReason::Wrong => "wrong digit".to_owned(),
+                protocol::PlaceReason::Conflict => {
                     let cells: Vec<String> = f.conflicts.iter().map(ToString::to_string).collect();
                     format!("conflicts with {}", cells.join(", "))
                 }
-                shared::protocol::PlaceReason::Given => "that cell is a given".to_owned(),
-                shared::protocol::PlaceReason::Filled => "that cell is already filled".to_owned(),
+                protocol::PlaceReason::Given => "that cell is a given".to_owned(),
+                protocol::PlaceReason::Filled => "that cell is already filled".to_owned(),
             };
             status.push(Span::styled(
                 format!("{} at {}: {why}", f.digit, f.cell),
@@ -454,7 +454,7 @@ impl App {
             let me = room.me.as_deref() == Some(p.player_id.as_str());
             let mut head = vec![dot(p), Span::raw(" ")];
             head.push(Span::styled(
-                p.name.clone(),
+                p.name.to_string(),
                 if me {
                     Style::new().add_modifier(Modifier::BOLD)
                 } else {
@@ -528,7 +528,7 @@ impl App {
             };
             Row::new(vec![
                 format!("{}", s.rank),
-                s.name.clone(),
+                s.name.to_string(),
                 finish_word(s.status).to_owned(),
                 s.time_ms.map_or_else(|| "-".to_owned(), clock),
                 s.filled.to_string(),
@@ -537,8 +537,8 @@ impl App {
             .style(style)
         });
         let title = match results.reason {
-            shared::protocol::OverReason::AllDone => " results ",
-            shared::protocol::OverReason::TimeLimit => " results (time limit) ",
+            protocol::OverReason::AllDone => " results ",
+            protocol::OverReason::TimeLimit => " results (time limit) ",
         };
         Table::new(
             rows,

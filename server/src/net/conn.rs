@@ -9,8 +9,7 @@ use std::time::Duration;
 
 use futures::stream::{SplitSink, SplitStream};
 use futures::{SinkExt, StreamExt};
-use shared::engine::{Cell, Digit};
-use shared::protocol::{ClientMsg, ErrorCode, Role, ServerMsg, MAX_CHAT_CHARS, PROTOCOL_VERSION};
+use protocol::{ClientMsg, ErrorCode, Role, ServerMsg, MAX_CHAT_CHARS, PROTOCOL_VERSION};
 use tokio::net::TcpStream;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
@@ -23,7 +22,6 @@ use tokio_tungstenite::WebSocketStream;
 use super::rate::{RateLimiter, Verdict};
 use super::{close, ConnHandle};
 use crate::metrics::Metrics;
-use crate::room::race::check_name;
 use crate::room::{JoinReply, RoomCmd, RoomHandle, RoomMsg};
 use crate::Server;
 
@@ -319,9 +317,9 @@ impl Reader {
             ClientMsg::StartRace => self.forward(RoomMsg::StartRace).await,
             ClientMsg::Forfeit => self.forward(RoomMsg::Forfeit).await,
             ClientMsg::Place { cell, digit, id } => {
-                let (Ok(c), Ok(d)) = (Cell::try_from(cell), Digit::try_from(digit)) else {
-                    self.error(ErrorCode::BadMessage, "cell must be 0..=80 and digit 1..=9");
-                    return;
+                let (c, d) = match protocol::convert::place_target(cell, digit) {
+                    Ok(t) => t,
+                    Err(e) => return self.error(ErrorCode::BadMessage, e.to_string()),
                 };
                 self.forward(RoomMsg::Place {
                     cell: c,
@@ -377,7 +375,7 @@ impl Reader {
         }
     }
 
-    async fn create(&mut self, name: String, settings: Option<shared::protocol::SettingsRequest>) {
+    async fn create(&mut self, name: String, settings: Option<protocol::SettingsRequest>) {
         if self.already_in_room() {
             return;
         }
@@ -385,9 +383,9 @@ impl Reader {
             Ok(s) => s,
             Err(e) => return self.error(ErrorCode::InvalidSettings, e.to_string()),
         };
-        let name = match check_name(&name) {
-            Ok(n) => n,
-            Err(why) => return self.error(ErrorCode::InvalidName, why),
+        let name = match protocol::PlayerName::try_from(name.as_str()) {
+            Ok(n) => n.to_string(),
+            Err(why) => return self.error(ErrorCode::InvalidName, why.to_string()),
         };
         let generation = self.handle.room_gen();
         match self

@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64};
 use std::sync::Arc;
 use std::time::Duration;
 
-use shared::protocol::ServerMsg;
+use protocol::ServerMsg;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::mpsc::{self, error::TrySendError};
 use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};

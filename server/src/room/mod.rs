@@ -11,9 +11,9 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
 use dashmap::mapref::entry::Entry;
+use protocol::{ErrorCode, MsgId, Phase, Role, RoomCode, RoomSummary, Settings};
 use rand::Rng;
 use shared::engine::{Cell, Digit};
-use shared::protocol::{ErrorCode, MsgId, Phase, Role, RoomSummary, Settings};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::net::ConnHandle;
@@ -27,11 +27,12 @@ pub const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 pub const CODE_LEN: usize = 5;
 
 /// A fresh random room code.
-pub fn new_code() -> String {
+pub fn new_code() -> RoomCode {
     let mut rng = rand::thread_rng();
-    (0..CODE_LEN)
+    let code: String = (0..CODE_LEN)
         .map(|_| char::from(CODE_ALPHABET[rng.gen_range(0..CODE_ALPHABET.len())]))
-        .collect()
+        .collect();
+    RoomCode::try_from(code).expect("the alphabet and length make a valid room code")
 }
 
 /// A player's message to the room they are in.
@@ -105,7 +106,7 @@ pub enum RoomCmd {
     /// The puzzle for a race arrived from the pool.
     PuzzleReady {
         /// The race it is for.
-        race_id: String,
+        race_id: protocol::RaceId,
         /// The puzzle.
         dealt: Dealt,
     },
@@ -141,7 +142,7 @@ impl Server {
     /// The room with this code (upper-cased), if open.
     pub(crate) fn room(&self, code: &str) -> Option<RoomHandle> {
         self.rooms
-            .get(&code.trim().to_ascii_uppercase())
+            .get(&RoomCode::try_from(code).ok()?)
             .map(|r| r.value().clone())
     }
 

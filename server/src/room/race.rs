@@ -9,13 +9,14 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use protocol::{
+    ErrorCode, FinishStatus, MsgId, OverReason, Phase, PlaceReason, Player, PlayerId, PlayerName,
+    PlayerStatus, Progress, RaceId, RaceView, ResumeToken, Role, RoomCode, ServerMsg, Settings,
+    Standing, You,
+};
 use rand::Rng;
 use shared::engine::validator::placement_conflicts;
 use shared::engine::{Cell, Digit, Grid};
-use shared::protocol::{
-    ErrorCode, FinishStatus, MsgId, OverReason, Phase, PlaceReason, Player, PlayerStatus, Progress,
-    RaceView, Role, ServerMsg, Settings, Standing, You,
-};
 use tokio::time::Instant;
 
 use crate::metrics::Metrics;
@@ -46,13 +47,13 @@ pub enum Effect {
     /// The connection is no longer in this room: close it with this WebSocket close code.
     Close(ConnId, u16),
     /// Ask the puzzle pool for a puzzle of the room's difficulty for this race.
-    NeedPuzzle(String),
+    NeedPuzzle(RaceId),
     /// Store a finished race before carrying out any later effect.
     Store(Box<RaceRecord>),
     /// A seat's resume token now exists.
-    TokenIssued(String),
+    TokenIssued(ResumeToken),
     /// A seat's resume token no longer works.
-    TokenRevoked(String),
+    TokenRevoked(ResumeToken),
 }
 
 /// Timers and names the room needs from the server config.
@@ -66,9 +67,9 @@ pub struct RoomOpts {
 
 #[derive(Debug)]
 struct Seat {
-    player_id: String,
-    name: String,
-    token: String,
+    player_id: PlayerId,
+    name: PlayerName,
+    token: ResumeToken,
     conn: Option<ConnId>,
     ready: bool,
     status: PlayerStatus,
@@ -90,13 +91,13 @@ impl Seat {
 #[derive(Debug)]
 struct Spectator {
     conn: ConnId,
-    name: String,
+    name: PlayerName,
 }
 
 #[derive(Debug)]
 struct Entry {
-    player_id: String,
-    name: String,
+    player_id: PlayerId,
+    name: PlayerName,
     board: Grid,
     filled: u32,
     mistakes: u32,
@@ -106,7 +107,7 @@ struct Entry {
 
 #[derive(Debug)]
 struct Race {
-    race_id: String,
+    race_id: RaceId,
     dealt: Dealt,
     started_at: Instant,
     started_unix_ms: i64,
@@ -122,7 +123,7 @@ struct Race {
 enum State {
     Lobby,
     Countdown {
-        race_id: String,
+        race_id: RaceId,
         ends_at: Instant,
         dealt: Option<Dealt>,
     },
@@ -133,11 +134,11 @@ enum State {
 /// One room's whole state.
 #[derive(Debug)]
 pub struct Room {
-    code: String,
+    code: RoomCode,
     settings: Settings,
     opts: RoomOpts,
     metrics: Arc<Metrics>,
-    host: String,
+    host: PlayerId,
     seats: Vec<Seat>,
     spectators: Vec<Spectator>,
     state: State,
@@ -151,24 +152,9 @@ enum Member {
     Spectator(usize),
 }
 
-/// Why a name is refused (rule 6), or the trimmed name.
-pub fn check_name(raw: &str) -> Result<String, &'static str> {
-    let name = raw.trim();
-    let n = name.chars().count();
-    if n == 0 {
-        Err("name is empty")
-    } else if n > shared::protocol::MAX_NAME_CHARS {
-        Err("name is longer than 24 characters")
-    } else if name.chars().any(char::is_control) {
-        Err("name has control characters")
-    } else {
-        Ok(name.to_owned())
-    }
-}
-
 /// A fresh unguessable token: 128 random bits from the thread's CSPRNG, as 32 hex digits.
-pub fn new_token() -> String {
-    format!("{:032x}", rand::thread_rng().gen::<u128>())
+pub fn new_token() -> ResumeToken {
+    ResumeToken::from(format!("{:032x}", rand::thread_rng().gen::<u128>()))
 }
 
 fn ms(d: Duration) -> u64 {
@@ -198,11 +184,8 @@ fn reason_str(r: Option<PlaceReason>) -> &'static str {
 }
 
 /// The cells on `board` that hold `digit` in the row, column or box of `cell`.
-fn clashes(board: &Grid, cell: Cell, digit: Digit) -> Vec<u8> {
+fn clashes(board: &Grid, cell: Cell, digit: Digit) -> Vec<Cell> {
     placement_conflicts(board, cell, digit)
-        .into_iter()
-        .map(Cell::get)
-        .collect()
 }
 
 /// Standings by the contract: solved first by time, then by filled (more first), then
@@ -234,13 +217,13 @@ pub fn standings(mut rows: Vec<Standing>) -> Vec<Standing> {
 
 impl Room {
     /// An empty room; the first player to join becomes its host.
-    pub fn new(code: String, settings: Settings, opts: RoomOpts, metrics: Arc<Metrics>) -> Room {
+    pub fn new(code: RoomCode, settings: Settings, opts: RoomOpts, metrics: Arc<Metrics>) -> Room {
         Room {
             code,
             settings,
             opts,
             metrics,
-            host: String::new(),
+            host: PlayerId::from(""),
             seats: Vec::new(),
             spectators: Vec::new(),
             state: State::Lobby,
@@ -256,7 +239,7 @@ impl Room {
     }
 
     /// The room code.
-    pub fn code(&self) -> &str {
+    pub fn code(&self) -> &RoomCode {
         &self.code
     }
 
@@ -398,11 +381,11 @@ impl Room {
                 let entry = viewer.and_then(|id| race.entries.iter().find(|e| e.player_id == id));
                 Some(RaceView {
                     race_id: race.race_id.clone(),
-                    puzzle: Some(race.dealt.puzzle.to_line()),
+                    puzzle: Some(race.dealt.puzzle),
                     difficulty: self.settings.difficulty,
                     time_limit_s: self.settings.time_limit_s,
                     elapsed_ms: ms(end.saturating_duration_since(race.started_at)),
-                    board: entry.map(|e| e.board.to_line()),
+                    board: entry.map(|e| e.board),
                     mistakes: entry.map_or(0, |e| e.mistakes),
                     progress: race.entries.iter().map(|e| self.progress(e)).collect(),
                 })
@@ -430,10 +413,10 @@ impl Room {
             self.error(conn, ErrorCode::AlreadyInRoom, "already in this room");
             return false;
         }
-        let name = match check_name(raw_name.unwrap_or("spectator")) {
+        let name = match PlayerName::try_from(raw_name.unwrap_or("spectator")) {
             Ok(n) => n,
             Err(why) => {
-                self.error(conn, ErrorCode::InvalidName, why);
+                self.error(conn, ErrorCode::InvalidName, why.to_string());
                 return false;
             }
         };
@@ -472,7 +455,7 @@ impl Room {
             );
             return false;
         }
-        let player_id = format!("p{}", self.next_player);
+        let player_id = PlayerId::from(format!("p{}", self.next_player));
         self.next_player += 1;
         let token = new_token();
         if self.seats.is_empty() {
@@ -653,7 +636,11 @@ impl Room {
             self.error(conn, ErrorCode::WrongPhase, "a race is already under way");
             return;
         }
-        let race_id = format!("{}-{:016x}", self.code, rand::thread_rng().gen::<u64>());
+        let race_id = RaceId::from(format!(
+            "{}-{:016x}",
+            self.code,
+            rand::thread_rng().gen::<u64>()
+        ));
         self.state = State::Countdown {
             race_id: race_id.clone(),
             ends_at: now + self.opts.countdown,
@@ -669,7 +656,7 @@ impl Room {
     }
 
     /// The pool delivered the puzzle for `race_id`.
-    pub fn puzzle_ready(&mut self, race_id: &str, puzzle: Dealt, now: Instant) {
+    pub fn puzzle_ready(&mut self, race_id: &RaceId, puzzle: Dealt, now: Instant) {
         if let State::Countdown {
             race_id: id, dealt, ..
         } = &mut self.state
@@ -709,7 +696,7 @@ impl Room {
         }
     }
 
-    fn begin_race(&mut self, race_id: String, dealt: Dealt, now: Instant) {
+    fn begin_race(&mut self, race_id: RaceId, dealt: Dealt, now: Instant) {
         let to_fill = dealt.puzzle.n_empty() as u32;
         let entries = self
             .seats
@@ -742,10 +729,10 @@ impl Room {
         });
         self.state = State::Racing;
         self.metrics.races_started.inc();
-        tracing::info!(room = %self.code, race_id, "race started");
+        tracing::info!(room = %self.code, %race_id, "race started");
         self.send_all(ServerMsg::RaceStarted {
             race_id,
-            puzzle: dealt.puzzle.to_line(),
+            puzzle: dealt.puzzle,
             difficulty: self.settings.difficulty,
             time_limit_s: self.settings.time_limit_s,
         });
@@ -812,7 +799,7 @@ impl Room {
             Some(_) => {}
         }
         race.log.push(PlacementRecord {
-            player_id: e.player_id.clone(),
+            player_id: e.player_id.to_string(),
             at_ms,
             cell: cell.get(),
             digit: digit.get(),
@@ -838,13 +825,13 @@ impl Room {
             to_fill: race.to_fill,
             mistakes: e.mistakes,
         });
-        let solution = race.dealt.solution.to_line();
+        let solution = race.dealt.solution;
         self.send(
             conn,
             ServerMsg::Placement {
                 id,
-                cell: cell.get(),
-                digit: digit.get(),
+                cell,
+                digit,
                 accepted: reason.is_none(),
                 reason,
                 conflicts,
@@ -879,7 +866,7 @@ impl Room {
         };
         race.entries[ei].status = PlayerStatus::Forfeited;
         let player_id = race.entries[ei].player_id.clone();
-        let solution = race.dealt.solution.to_line();
+        let solution = race.dealt.solution;
         self.seats[seat].status = PlayerStatus::Forfeited;
         self.send_all(ServerMsg::PlayerFinished {
             player_id,
@@ -962,8 +949,8 @@ impl Room {
             .collect();
         let table = standings(rows);
         let record = RaceRecord {
-            race_id: race.race_id.clone(),
-            room: self.code.clone(),
+            race_id: race.race_id.to_string(),
+            room: self.code.to_string(),
             difficulty: self.settings.difficulty.as_str(),
             puzzle: race.dealt.puzzle.to_line(),
             solution: race.dealt.solution.to_line(),
@@ -974,14 +961,14 @@ impl Room {
             placements: std::mem::take(&mut race.log),
         };
         let race_id = race.race_id.clone();
-        let solution = race.dealt.solution.to_line();
+        let solution = race.dealt.solution;
         for s in &mut self.seats {
             if timed_out.contains(&s.player_id) {
                 s.status = PlayerStatus::TimedOut;
             }
         }
         self.state = State::Finished;
-        tracing::info!(room = %self.code, race_id, reason, "race over");
+        tracing::info!(room = %self.code, %race_id, reason, "race over");
         if announce {
             for player_id in timed_out {
                 self.send_all(ServerMsg::PlayerFinished {

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
-use shared::protocol::{ServerMsg, Settings};
+use protocol::{ServerMsg, Settings};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 use tracing::Instrument;
@@ -20,7 +20,7 @@ use crate::Server;
 /// Start the task for a new room.
 pub(crate) fn spawn(
     server: Arc<Server>,
-    code: String,
+    code: protocol::RoomCode,
     settings: Settings,
     rx: mpsc::Receiver<RoomCmd>,
     tx: mpsc::WeakSender<RoomCmd>,
@@ -236,9 +236,7 @@ impl Task {
                     }
                 }
                 Effect::TokenIssued(token) => {
-                    self.server
-                        .tokens
-                        .insert(token, self.room.code().to_owned());
+                    self.server.tokens.insert(token, self.room.code().clone());
                 }
                 Effect::TokenRevoked(token) => {
                     self.server.tokens.remove(&token);
@@ -267,7 +265,7 @@ impl Task {
     }
 
     /// Take a puzzle from the pool now if one is ready, else have one delivered later.
-    fn need_puzzle(&mut self, race_id: String) {
+    fn need_puzzle(&mut self, race_id: protocol::RaceId) {
         let difficulty = self.room.settings().difficulty;
         if let Some(dealt) = self.server.pool.try_take(difficulty) {
             // Its effects (race_started, when the countdown is zero) are applied by `apply`'s loop.

@@ -3,11 +3,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Serialize};
-
 /// A difficulty a puzzle can be generated at (and a race can ask for).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Difficulty {
     /// Naked and hidden singles suffice.
     Easy,
@@ -62,8 +59,7 @@ impl FromStr for Difficulty {
 
 /// What the grader says of a puzzle: a [`Difficulty`], or `Extreme` when the technique set
 /// cannot solve it (grading only; never generated for races).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Level {
     /// See [`Difficulty::Easy`].
     Easy,

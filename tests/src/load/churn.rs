@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use futures::StreamExt;
-use shared::protocol::{ClientMsg, ServerMsg, SettingsRequest};
+use protocol::{ClientMsg, ServerMsg, SettingsRequest};
 use tokio::time::Instant;
 
 use crate::procfs::{self, ProcSample};

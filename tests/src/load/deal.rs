@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use futures::future::join_all;
+use protocol::{ClientMsg, ServerMsg, SettingsRequest};
 use shared::engine::Difficulty;
-use shared::protocol::{ClientMsg, ServerMsg, SettingsRequest};
 use tokio::sync::Semaphore;
 use tokio::time::Instant;
 

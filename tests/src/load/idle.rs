@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 use futures::future::join_all;
-use shared::protocol::ServerMsg;
+use protocol::ServerMsg;
 use tokio::sync::Semaphore;
 
 use crate::procfs;

@@ -32,7 +32,7 @@ use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Message;
 
 use anyhow::{Context, Result};
-use shared::protocol::ClientMsg;
+use protocol::ClientMsg;
 use tokio::task::JoinHandle;
 
 use crate::hist::Latency;

@@ -9,9 +9,9 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use futures::future::try_join_all;
+use protocol::{ClientMsg, MsgId, PlaceReason, ServerMsg, SettingsRequest};
 use rand::SeedableRng;
 use shared::engine::Grid;
-use shared::protocol::{ClientMsg, MsgId, PlaceReason, ServerMsg, SettingsRequest};
 use tokio::time::Instant;
 
 use super::plan::Plan;
@@ -57,7 +57,7 @@ impl Default for RaceOpts {
 /// One room, set up and racing.
 struct Room {
     conns: Vec<Ws>,
-    player_ids: Vec<String>,
+    player_ids: Vec<protocol::PlayerId>,
     puzzle: Grid,
 }
 
@@ -65,7 +65,7 @@ async fn setup_room(addr: SocketAddr, r: usize, opts: &RaceOpts) -> Result<Room>
     let t = opts.step_timeout;
     let mut conns = Vec::with_capacity(opts.players);
     let mut player_ids = Vec::with_capacity(opts.players);
-    let mut code = String::new();
+    let mut code = None;
     for j in 0..opts.players {
         let mut ws = wsclient::connect(addr, "/ws", 16 * 1024).await?;
         wsclient::recv_until(&mut ws, t, |m| {
@@ -88,7 +88,7 @@ async fn setup_room(addr: SocketAddr, r: usize, opts: &RaceOpts) -> Result<Room>
             }
         } else {
             ClientMsg::JoinRoom {
-                room: code.clone(),
+                room: code.clone().map(String::from).unwrap_or_default(),
                 name,
             }
         };
@@ -100,7 +100,7 @@ async fn setup_room(addr: SocketAddr, r: usize, opts: &RaceOpts) -> Result<Room>
         .await
         .with_context(|| format!("room {r}: player {j} joins"))?;
         if j == 0 {
-            code = room;
+            code = Some(room);
         }
         player_ids.push(pid.context("a player has a player_id")?);
         conns.push(ws);
@@ -114,12 +114,11 @@ async fn setup_room(addr: SocketAddr, r: usize, opts: &RaceOpts) -> Result<Room>
         })
         .await
         .with_context(|| format!("room {r}: race start"))?;
-        if puzzle.get_or_insert_with(|| p.clone()) != &p {
+        if *puzzle.get_or_insert(p) != p {
             bail!("room {r}: players got different puzzles");
         }
     }
     let puzzle = puzzle.context("a room has players")?;
-    let puzzle = Grid::parse(&puzzle).with_context(|| format!("room {r}: puzzle {puzzle}"))?;
     Ok(Room {
         conns,
         player_ids,
@@ -128,7 +127,7 @@ async fn setup_room(addr: SocketAddr, r: usize, opts: &RaceOpts) -> Result<Room>
 }
 
 /// What a bot's stream means to the tracker.
-fn parse(text: &str, ids: &HashMap<String, usize>) -> Event {
+fn parse(text: &str, ids: &HashMap<protocol::PlayerId, usize>) -> Event {
     match serde_json::from_str::<ServerMsg>(text) {
         Ok(ServerMsg::Placement {
             id: Some(MsgId::Number(id)),
@@ -177,7 +176,7 @@ pub async fn run(addr: SocketAddr, pid: Option<u32>, opts: &RaceOpts) -> Result<
             .collect();
         let group = Arc::new(Group::new(schedule, offsets));
         launched.groups.push(Arc::clone(&group));
-        let ids: Arc<HashMap<String, usize>> = Arc::new(
+        let ids: Arc<HashMap<protocol::PlayerId, usize>> = Arc::new(
             room.player_ids
                 .iter()
                 .enumerate()
@@ -211,7 +210,7 @@ mod tests {
 
     #[track_caller]
     fn check(text: &str, expected: &str) {
-        let ids: HashMap<String, usize> = [("p1".to_owned(), 0), ("p2".to_owned(), 1)].into();
+        let ids: HashMap<protocol::PlayerId, usize> = [("p1".into(), 0), ("p2".into(), 1)].into();
         let got = match parse(text, &ids) {
             Event::Reply {
                 id,

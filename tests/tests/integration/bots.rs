@@ -8,8 +8,8 @@ use client::app::{App, Effect, Event};
 use client::bot::{self, BotConfig, BotRole};
 use client::net::{self, Intent, NetEvent, Session};
 use crossterm::event::{KeyCode, KeyEvent};
+use protocol::{FinishStatus, Phase, SettingsRequest};
 use shared::engine::{solver, Cell, Grid};
-use shared::protocol::{FinishStatus, Phase, SettingsRequest};
 use tokio::sync::mpsc::UnboundedReceiver;
 
 use crate::support::TestServer;
@@ -102,7 +102,7 @@ async fn a_host_and_two_bots_race_to_race_over() {
             races: Some(1),
         };
         let url = url.clone();
-        let room = code.clone();
+        let room = code.to_string();
         bots.push(tokio::spawn(async move {
             bot::run(&url, config, BotRole::Join { room }, std::future::pending()).await
         }));

@@ -7,10 +7,10 @@ use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context, Result};
 use futures::{SinkExt, StreamExt};
+use protocol::ServerMsg;
 use serde_json::{json, Value};
 use server::{Config, Store};
 use shared::engine::{solver, Grid};
-use shared::protocol::ServerMsg;
 use tokio::net::{TcpSocket, TcpStream};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;

@@ -1,0 +1,77 @@
+//! What clients send: [`ClientMsg`].
+//!
+//! Room codes and names stay strings here: the server checks them ([`crate::RoomCode`],
+//! [`crate::PlayerName`]) so that a bad one gets its own error code, not `bad_message`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::ids::MsgId;
+use crate::SettingsRequest;
+
+/// A message from a client to the server.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ClientMsg {
+    /// Open a room; the sender becomes its host and a player.
+    CreateRoom {
+        /// The creator's display name.
+        name: String,
+        /// Room settings; defaults where absent.
+        #[serde(default)]
+        settings: Option<SettingsRequest>,
+    },
+    /// Join a room as a player (lobby or between races).
+    JoinRoom {
+        /// Room code (upper-cased by the server).
+        room: String,
+        /// Display name.
+        name: String,
+    },
+    /// Watch a room, any phase.
+    Spectate {
+        /// Room code.
+        room: String,
+        /// Display name (default `spectator`).
+        #[serde(default)]
+        name: Option<String>,
+    },
+    /// Take back a held seat.
+    Resume {
+        /// The seat's token from `room_joined`.
+        token: String,
+    },
+    /// Ask for the public rooms in the lobby.
+    ListRooms,
+    /// Mark oneself ready (or not) in the lobby.
+    SetReady {
+        /// Ready or not.
+        ready: bool,
+    },
+    /// Host: start the countdown (from the lobby, or a rematch from `finished`).
+    StartRace,
+    /// Place a digit while racing.
+    Place {
+        /// Cell 0..=80 (checked by the server).
+        cell: i64,
+        /// Digit 1..=9 (checked by the server).
+        digit: i64,
+        /// Echoed back in `placement`.
+        #[serde(default)]
+        id: Option<MsgId>,
+    },
+    /// Give up the race; the solution is sent to the forfeiter at once.
+    Forfeit,
+    /// Say something to the room.
+    Chat {
+        /// 1..=200 characters.
+        text: String,
+    },
+    /// Leave the room (a deliberate quit; no seat is held).
+    Leave,
+    /// Liveness check; answered with `pong`.
+    Ping {
+        /// Echoed back.
+        #[serde(default)]
+        id: Option<MsgId>,
+    },
+}

@@ -1,0 +1,58 @@
+//! The codes of the `error` message.
+
+use serde::{Deserialize, Serialize};
+
+/// Error codes of the `error` message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// Not JSON, not an object, unknown type, missing or mistyped field, out-of-range cell or
+    /// digit, bad chat length, a binary frame.
+    BadMessage,
+    /// No room with that code.
+    UnknownRoom,
+    /// The room has `max_players` players.
+    RoomFull,
+    /// Joining as a player during countdown or racing.
+    RaceInProgress,
+    /// A room message from a connection in no room.
+    NotInRoom,
+    /// A second room for one connection.
+    AlreadyInRoom,
+    /// A host-only message from someone else.
+    NotHost,
+    /// A player's message from a spectator.
+    NotPlayer,
+    /// Right role, wrong moment.
+    WrongPhase,
+    /// A setting out of range.
+    InvalidSettings,
+    /// An empty, too long or control-character name.
+    InvalidName,
+    /// The name is already in the room.
+    NameTaken,
+    /// An unknown or expired resume token.
+    InvalidToken,
+    /// Over the message rate limit.
+    RateLimited,
+    /// A server-wide limit is reached.
+    ServerFull,
+}
+
+crate::wire_names!(ErrorCode {
+    BadMessage => "bad_message",
+    UnknownRoom => "unknown_room",
+    RoomFull => "room_full",
+    RaceInProgress => "race_in_progress",
+    NotInRoom => "not_in_room",
+    AlreadyInRoom => "already_in_room",
+    NotHost => "not_host",
+    NotPlayer => "not_player",
+    WrongPhase => "wrong_phase",
+    InvalidSettings => "invalid_settings",
+    InvalidName => "invalid_name",
+    NameTaken => "name_taken",
+    InvalidToken => "invalid_token",
+    RateLimited => "rate_limited",
+    ServerFull => "server_full",
+});

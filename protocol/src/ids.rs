@@ -1,0 +1,234 @@
+//! Newtypes for the contract's identifiers, so a bad one cannot travel past the edge.
+//!
+//! [`RoomCode`] and [`PlayerName`] come from clients: their `TryFrom` carries the contract's
+//! rules (a code is upper-cased and 4 to 8 of `A-Z`, `2-9`; a name is trimmed, 1 to 24
+//! characters, no control characters). [`PlayerId`], [`RaceId`] and [`ResumeToken`] are
+//! minted by the server and opaque to clients. A [`ResumeToken`] is a secret: its `Debug`
+//! hides it, so it cannot reach a log by accident.
+
+use std::borrow::Borrow;
+use std::fmt;
+use std::ops::Deref;
+
+use serde::{Deserialize, Serialize};
+
+use crate::MAX_NAME_CHARS;
+
+/// A client's message id: any JSON number or string, echoed back verbatim.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum MsgId {
+    /// A JSON number.
+    Number(serde_json::Number),
+    /// A JSON string.
+    String(String),
+}
+
+impl MsgId {
+    /// The id as a whole number, when it is one (clients that number their messages).
+    pub fn as_u64(&self) -> Option<u64> {
+        match self {
+            MsgId::Number(n) => n.as_u64(),
+            MsgId::String(_) => None,
+        }
+    }
+}
+
+/// The string-like surface every id shares: `&str` views, comparison with strings, `Display`.
+macro_rules! str_newtype {
+    ($ty:ident) => {
+        impl $ty {
+            /// The id as text.
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+        impl Deref for $ty {
+            type Target = str;
+            fn deref(&self) -> &str {
+                &self.0
+            }
+        }
+        impl AsRef<str> for $ty {
+            fn as_ref(&self) -> &str {
+                &self.0
+            }
+        }
+        impl Borrow<str> for $ty {
+            fn borrow(&self) -> &str {
+                &self.0
+            }
+        }
+        impl PartialEq<str> for $ty {
+            fn eq(&self, other: &str) -> bool {
+                self.0 == other
+            }
+        }
+        impl PartialEq<&str> for $ty {
+            fn eq(&self, other: &&str) -> bool {
+                self.0 == *other
+            }
+        }
+        impl PartialEq<String> for $ty {
+            fn eq(&self, other: &String) -> bool {
+                &self.0 == other
+            }
+        }
+        impl From<$ty> for String {
+            fn from(v: $ty) -> String {
+                v.0
+            }
+        }
+    };
+}
+
+/// An opaque id minted by the server: any string converts.
+macro_rules! opaque_id {
+    ($(#[$doc:meta])* $ty:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[serde(transparent)]
+        pub struct $ty(String);
+        str_newtype!($ty);
+        impl fmt::Display for $ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.pad(&self.0)
+            }
+        }
+        impl From<String> for $ty {
+            fn from(s: String) -> $ty {
+                $ty(s)
+            }
+        }
+        impl From<&str> for $ty {
+            fn from(s: &str) -> $ty {
+                $ty(s.to_owned())
+            }
+        }
+    };
+}
+
+opaque_id!(
+    /// A player's id within a room (`p1`, `p2`, …), opaque to clients.
+    PlayerId
+);
+opaque_id!(
+    /// A race's id, opaque to clients.
+    RaceId
+);
+
+/// A seat's resume token: a secret bearer string. `Debug` does not show it.
+#[derive(Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ResumeToken(String);
+str_newtype!(ResumeToken);
+
+impl fmt::Debug for ResumeToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ResumeToken(…)")
+    }
+}
+
+impl From<String> for ResumeToken {
+    fn from(s: String) -> ResumeToken {
+        ResumeToken(s)
+    }
+}
+
+impl From<&str> for ResumeToken {
+    fn from(s: &str) -> ResumeToken {
+        ResumeToken(s.to_owned())
+    }
+}
+
+/// A room code: 4 to 8 characters from `A-Z` and `2-9`, upper-cased from what a client sent.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct RoomCode(String);
+str_newtype!(RoomCode);
+
+impl fmt::Display for RoomCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(&self.0)
+    }
+}
+
+/// A string that is not a room code.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("a room code is 4 to 8 letters and digits")]
+pub struct InvalidRoomCode;
+
+impl TryFrom<&str> for RoomCode {
+    type Error = InvalidRoomCode;
+    /// Trimmed and upper-cased, then checked.
+    fn try_from(raw: &str) -> Result<RoomCode, InvalidRoomCode> {
+        let code = raw.trim().to_ascii_uppercase();
+        let ok = (4..=8).contains(&code.len())
+            && code
+                .bytes()
+                .all(|b| b.is_ascii_uppercase() || (b'2'..=b'9').contains(&b));
+        if ok {
+            Ok(RoomCode(code))
+        } else {
+            Err(InvalidRoomCode)
+        }
+    }
+}
+
+impl TryFrom<String> for RoomCode {
+    type Error = InvalidRoomCode;
+    fn try_from(raw: String) -> Result<RoomCode, InvalidRoomCode> {
+        RoomCode::try_from(raw.as_str())
+    }
+}
+
+/// A display name that follows the contract's rules: trimmed, 1 to 24 characters, no control
+/// characters.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct PlayerName(String);
+str_newtype!(PlayerName);
+
+impl fmt::Display for PlayerName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(&self.0)
+    }
+}
+
+/// Why a name is refused (`invalid_name`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum InvalidName {
+    /// Nothing but white space.
+    #[error("name is empty")]
+    Empty,
+    /// Over [`MAX_NAME_CHARS`] characters after trimming.
+    #[error("name is longer than 24 characters")]
+    TooLong,
+    /// A control character.
+    #[error("name has control characters")]
+    Control,
+}
+
+impl TryFrom<&str> for PlayerName {
+    type Error = InvalidName;
+    fn try_from(raw: &str) -> Result<PlayerName, InvalidName> {
+        let name = raw.trim();
+        let n = name.chars().count();
+        if n == 0 {
+            Err(InvalidName::Empty)
+        } else if n > MAX_NAME_CHARS {
+            Err(InvalidName::TooLong)
+        } else if name.chars().any(char::is_control) {
+            Err(InvalidName::Control)
+        } else {
+            Ok(PlayerName(name.to_owned()))
+        }
+    }
+}
+
+impl TryFrom<String> for PlayerName {
+    type Error = InvalidName;
+    fn try_from(raw: String) -> Result<PlayerName, InvalidName> {
+        PlayerName::try_from(raw.as_str())
+    }
+}

@@ -1,0 +1,68 @@
+//! The wire contract (version 1) between the race server and its clients, as serde types.
+//!
+//! One JSON object per WebSocket text frame, tagged by `"type"`. [`ClientMsg`] is what clients
+//! send, [`ServerMsg`] what the server sends. Unknown fields are ignored on both sides.
+//! Optional fields serialize as `null`, never omitted, so clients can rely on every documented key.
+//!
+//! - [`client`]: [`ClientMsg`]. Numbers a client sends (cells, digits, settings) are parsed as wide
+//!   integers and checked by the server, so that an out-of-range value gets its own error code.
+//! - [`server`]: [`ServerMsg`] and its payloads.
+//! - [`settings`]: room settings as requested and as resolved.
+//! - [`error`]: the `error` message's codes.
+//! - [`ids`]: newtypes for room codes, player and race ids, resume tokens and names; their
+//!   `TryFrom` carries the contract's rules (upper-casing, name rules).
+//! - [`convert`]: the one place wire values become engine values (a puzzle is a
+//!   [`shared::engine::Grid`], a cell a [`shared::engine::Cell`]).
+#![warn(missing_docs)]
+
+pub mod client;
+pub mod convert;
+pub mod error;
+pub mod ids;
+pub mod server;
+pub mod settings;
+
+pub use client::ClientMsg;
+pub use error::ErrorCode;
+pub use ids::{
+    InvalidName, InvalidRoomCode, MsgId, PlayerId, PlayerName, RaceId, ResumeToken, RoomCode,
+};
+pub use server::{
+    FinishStatus, OverReason, Phase, PlaceReason, Player, PlayerStatus, Progress, RaceView, Role,
+    RoomSummary, ServerMsg, Standing, You,
+};
+pub use settings::{InvalidSettings, Settings, SettingsRequest};
+
+/// Protocol version sent in `welcome`.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// Largest text frame the server accepts, in bytes (close 1009 above it).
+pub const MAX_MESSAGE_BYTES: usize = 4096;
+
+/// Longest chat text, in characters.
+pub const MAX_CHAT_CHARS: usize = 200;
+
+/// Longest name, in characters, after trimming.
+pub const MAX_NAME_CHARS: usize = 24;
+
+#[cfg(test)]
+mod tests;
+
+/// `as_str` (the wire name, the same as serde's) and `ALL` (every variant) for a wire enum.
+/// A test checks each name against serde's, so the two spellings cannot drift apart.
+macro_rules! wire_names {
+    ($ty:ident { $($var:ident => $name:literal),+ $(,)? }) => {
+        impl $ty {
+            /// Every variant, in declaration order.
+            pub const ALL: &'static [$ty] = &[$($ty::$var),+];
+
+            /// The wire name, as serde writes it.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $($ty::$var => $name),+
+                }
+            }
+        }
+    };
+}
+pub(crate) use wire_names;

@@ -1,0 +1,382 @@
+//! What the server sends: [`ServerMsg`] and its payloads.
+
+use serde::{Deserialize, Serialize};
+use shared::engine::{Cell, Difficulty, Digit, Grid};
+
+use crate::ids::{MsgId, PlayerId, PlayerName, RaceId, ResumeToken, RoomCode};
+use crate::{ErrorCode, Settings};
+
+/// A connection's role in a room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// Races.
+    Player,
+    /// Watches.
+    Spectator,
+}
+
+/// A room's phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Waiting for the host to start.
+    Lobby,
+    /// Counting down to the race start.
+    Countdown,
+    /// Racing.
+    Racing,
+    /// Between races: results are in.
+    Finished,
+}
+
+/// A player's status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlayerStatus {
+    /// In the lobby, or waiting for the next race.
+    Waiting,
+    /// In the race.
+    Racing,
+    /// Filled every cell.
+    Solved,
+    /// Gave up, or left during the race.
+    Forfeited,
+    /// Reached the room's `max_mistakes`.
+    Eliminated,
+    /// Still racing when the time limit was reached.
+    TimedOut,
+}
+
+/// A player as others see them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Player {
+    /// Opaque id.
+    pub player_id: PlayerId,
+    /// Display name.
+    pub name: PlayerName,
+    /// Ready mark in the lobby.
+    pub ready: bool,
+    /// False while the seat is held after a drop.
+    pub connected: bool,
+    /// Race status.
+    pub status: PlayerStatus,
+}
+
+/// Who you are in the room you joined.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct You {
+    /// Your player id; null for a spectator.
+    pub player_id: Option<PlayerId>,
+    /// Your resume token; null for a spectator.
+    pub token: Option<ResumeToken>,
+    /// Player or spectator.
+    pub role: Role,
+}
+
+/// A player's progress, as broadcast after each placement.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Progress {
+    /// Whose.
+    pub player_id: PlayerId,
+    /// Correct non-given cells.
+    pub filled: u32,
+    /// Empty cells in the puzzle.
+    pub to_fill: u32,
+    /// Mistakes so far.
+    pub mistakes: u32,
+}
+
+/// The race as seen by someone joining or resuming mid-race.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RaceView {
+    /// Opaque race id.
+    pub race_id: RaceId,
+    /// The puzzle; null during the countdown.
+    #[serde(with = "crate::convert::opt_grid")]
+    pub puzzle: Option<Grid>,
+    /// The race's difficulty.
+    #[serde(with = "crate::convert::difficulty")]
+    pub difficulty: Difficulty,
+    /// Time limit in seconds.
+    pub time_limit_s: u32,
+    /// Race time elapsed (0 during the countdown).
+    pub elapsed_ms: u64,
+    /// This player's board (givens plus accepted digits); null for spectators and during the countdown.
+    #[serde(with = "crate::convert::opt_grid")]
+    pub board: Option<Grid>,
+    /// This player's mistakes (0 for spectators).
+    pub mistakes: u32,
+    /// Every player's progress.
+    pub progress: Vec<Progress>,
+}
+
+/// One row of `room_list`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoomSummary {
+    /// Room code.
+    pub room: RoomCode,
+    /// Players present (held seats included).
+    pub players: u32,
+    /// The room's `max_players`.
+    pub max_players: u8,
+    /// The room's difficulty.
+    #[serde(with = "crate::convert::difficulty")]
+    pub difficulty: Difficulty,
+}
+
+/// Why a placement was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlaceReason {
+    /// Not the solution's digit (a mistake).
+    Wrong,
+    /// Clashes with a digit on the player's board (a mistake).
+    Conflict,
+    /// The cell holds a given.
+    Given,
+    /// The cell already holds an accepted digit.
+    Filled,
+}
+
+/// How a player's race ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FinishStatus {
+    /// Filled every cell.
+    Solved,
+    /// Gave up or left.
+    Forfeited,
+    /// Reached `max_mistakes`.
+    Eliminated,
+    /// Still racing at the time limit.
+    TimedOut,
+}
+
+impl From<FinishStatus> for PlayerStatus {
+    fn from(s: FinishStatus) -> PlayerStatus {
+        match s {
+            FinishStatus::Solved => PlayerStatus::Solved,
+            FinishStatus::Forfeited => PlayerStatus::Forfeited,
+            FinishStatus::Eliminated => PlayerStatus::Eliminated,
+            FinishStatus::TimedOut => PlayerStatus::TimedOut,
+        }
+    }
+}
+
+/// Why a race ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OverReason {
+    /// Every player solved, forfeited, was eliminated or left.
+    AllDone,
+    /// The race clock reached the time limit.
+    TimeLimit,
+}
+
+/// One row of the final standings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Standing {
+    /// 1-based; equal standings share a rank and the next rank skips.
+    pub rank: u32,
+    /// Whose.
+    pub player_id: PlayerId,
+    /// Their name.
+    pub name: PlayerName,
+    /// How their race ended.
+    pub status: FinishStatus,
+    /// Time with penalties; null unless solved.
+    pub time_ms: Option<u64>,
+    /// Correct non-given cells.
+    pub filled: u32,
+    /// Mistakes.
+    pub mistakes: u32,
+}
+
+/// A message from the server to a client.
+// Grids travel inline (81 bytes each): a message is built, serialized once and dropped, so boxing
+// the large variants would add an allocation to every message to save stack space.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMsg {
+    /// First message on every connection.
+    Welcome {
+        /// Protocol version ([`PROTOCOL_VERSION`]).
+        protocol: u32,
+        /// `name/version` of the server.
+        server: String,
+    },
+    /// You are in a room (after create, join, spectate or resume).
+    RoomJoined {
+        /// Room code.
+        room: RoomCode,
+        /// Your identity in the room.
+        you: You,
+        /// The host's player id.
+        host: PlayerId,
+        /// The room's settings.
+        settings: Settings,
+        /// The room's phase.
+        phase: Phase,
+        /// Everyone seated (held seats included).
+        players: Vec<Player>,
+        /// The current or last race; null in the lobby before any race.
+        race: Option<RaceView>,
+    },
+    /// Answer to `list_rooms`.
+    RoomList {
+        /// Public rooms in the lobby.
+        rooms: Vec<RoomSummary>,
+    },
+    /// Someone took a seat.
+    PlayerJoined {
+        /// Who.
+        player: Player,
+    },
+    /// A seat was given up or expired.
+    PlayerLeft {
+        /// Whose.
+        player_id: PlayerId,
+    },
+    /// A player's ready mark or connection changed.
+    PlayerUpdated {
+        /// The player now.
+        player: Player,
+    },
+    /// The host changed.
+    HostChanged {
+        /// The new host.
+        player_id: PlayerId,
+    },
+    /// The race starts in this long.
+    Countdown {
+        /// Milliseconds to the start.
+        starts_in_ms: u64,
+    },
+    /// The race has started: here is the puzzle.
+    RaceStarted {
+        /// Opaque race id.
+        race_id: RaceId,
+        /// The puzzle grid.
+        #[serde(with = "crate::convert::grid")]
+        puzzle: Grid,
+        /// Its difficulty.
+        #[serde(with = "crate::convert::difficulty")]
+        difficulty: Difficulty,
+        /// Time limit in seconds.
+        time_limit_s: u32,
+    },
+    /// The outcome of your `place`.
+    Placement {
+        /// Your id, echoed; null if you sent none.
+        id: Option<MsgId>,
+        /// The cell.
+        #[serde(with = "crate::convert::cell")]
+        cell: Cell,
+        /// The digit.
+        #[serde(with = "crate::convert::digit")]
+        digit: Digit,
+        /// Whether the digit is now on your board.
+        accepted: bool,
+        /// Why not, when not accepted.
+        reason: Option<PlaceReason>,
+        /// Cells on your board that clash (only with `conflict`).
+        #[serde(with = "crate::convert::cells")]
+        conflicts: Vec<Cell>,
+        /// Your mistakes so far.
+        mistakes: u32,
+        /// Your total penalty so far.
+        penalty_ms: u64,
+    },
+    /// A player's progress changed.
+    Progress(Progress),
+    /// A player is out of the race (or solved it).
+    PlayerFinished {
+        /// Who.
+        player_id: PlayerId,
+        /// How.
+        status: FinishStatus,
+        /// Time with penalties; null unless solved.
+        time_ms: Option<u64>,
+    },
+    /// The race is over.
+    RaceOver {
+        /// Which race.
+        race_id: RaceId,
+        /// Why it ended.
+        reason: OverReason,
+        /// Final standings.
+        standings: Vec<Standing>,
+        /// The solution grid.
+        #[serde(with = "crate::convert::grid")]
+        solution: Grid,
+    },
+    /// The solution, for a player who is out of the race.
+    Solution {
+        /// The solution grid.
+        #[serde(with = "crate::convert::grid")]
+        solution: Grid,
+    },
+    /// A chat line.
+    Chat {
+        /// The speaker; null for a spectator.
+        player_id: Option<PlayerId>,
+        /// The speaker's name.
+        name: PlayerName,
+        /// What they said.
+        text: String,
+    },
+    /// The room you are watching is gone.
+    RoomClosed {
+        /// Its code.
+        room: RoomCode,
+    },
+    /// Answer to `ping`.
+    Pong {
+        /// The ping's id, echoed.
+        id: Option<MsgId>,
+    },
+    /// Your last message failed.
+    Error {
+        /// What kind of failure.
+        code: ErrorCode,
+        /// Human-readable detail.
+        message: String,
+    },
+}
+
+crate::wire_names!(Role {
+    Player => "player",
+    Spectator => "spectator",
+});
+crate::wire_names!(Phase {
+    Lobby => "lobby",
+    Countdown => "countdown",
+    Racing => "racing",
+    Finished => "finished",
+});
+crate::wire_names!(PlayerStatus {
+    Waiting => "waiting",
+    Racing => "racing",
+    Solved => "solved",
+    Forfeited => "forfeited",
+    Eliminated => "eliminated",
+    TimedOut => "timed_out",
+});
+crate::wire_names!(PlaceReason {
+    Wrong => "wrong",
+    Conflict => "conflict",
+    Given => "given",
+    Filled => "filled",
+});
+crate::wire_names!(FinishStatus {
+    Solved => "solved",
+    Forfeited => "forfeited",
+    Eliminated => "eliminated",
+    TimedOut => "timed_out",
+});
+crate::wire_names!(OverReason {
+    AllDone => "all_done",
+    TimeLimit => "time_limit",
+});

@@ -1,0 +1,205 @@
+use shared::engine::{Cell, Digit, Grid};
+
+use serde::Serialize;
+
+use super::*;
+
+#[test]
+fn client_messages_parse_from_contract_examples() {
+    let m: ClientMsg =
+        serde_json::from_str(r#"{"type":"place","cell":80,"digit":9,"id":"a1","extra":1}"#)
+            .unwrap();
+    assert_eq!(
+        m,
+        ClientMsg::Place {
+            cell: 80,
+            digit: 9,
+            id: Some(MsgId::String("a1".into()))
+        }
+    );
+    let m: ClientMsg = serde_json::from_str(r#"{"type":"list_rooms"}"#).unwrap();
+    assert_eq!(m, ClientMsg::ListRooms);
+    let m: ClientMsg = serde_json::from_str(r#"{"type":"create_room","name":"ann"}"#).unwrap();
+    assert!(matches!(m, ClientMsg::CreateRoom { settings: None, .. }));
+    assert!(serde_json::from_str::<ClientMsg>(r#"{"type":"place","cell":"x","digit":1}"#).is_err());
+    assert!(serde_json::from_str::<ClientMsg>(r#"{"type":"nope"}"#).is_err());
+}
+
+#[test]
+fn server_messages_keep_null_fields() {
+    let m = ServerMsg::Placement {
+        id: None,
+        cell: Cell::new(3).unwrap(),
+        digit: Digit::new(4).unwrap(),
+        accepted: true,
+        reason: None,
+        conflicts: vec![],
+        mistakes: 0,
+        penalty_ms: 0,
+    };
+    let s = serde_json::to_string(&m).unwrap();
+    assert_eq!(
+        s,
+        r#"{"type":"placement","id":null,"cell":3,"digit":4,"accepted":true,"reason":null,"conflicts":[],"mistakes":0,"penalty_ms":0}"#
+    );
+    let p = ServerMsg::Progress(Progress {
+        player_id: "p1".into(),
+        filled: 1,
+        to_fill: 50,
+        mistakes: 0,
+    });
+    assert_eq!(
+        serde_json::to_string(&p).unwrap(),
+        r#"{"type":"progress","player_id":"p1","filled":1,"to_fill":50,"mistakes":0}"#
+    );
+    assert_eq!(
+        serde_json::from_str::<ServerMsg>(&serde_json::to_string(&p).unwrap()).unwrap(),
+        p
+    );
+}
+
+#[test]
+fn settings_resolve_defaults_and_reject_out_of_range() {
+    assert_eq!(
+        SettingsRequest::default().resolve().unwrap(),
+        Settings::default()
+    );
+    let bad = SettingsRequest {
+        max_players: Some(17),
+        ..Default::default()
+    };
+    assert_eq!(bad.resolve().unwrap_err().field, "max_players");
+    let bad = SettingsRequest {
+        difficulty: Some("insane".into()),
+        ..Default::default()
+    };
+    assert_eq!(bad.resolve().unwrap_err().field, "difficulty");
+    let ok = SettingsRequest {
+        max_mistakes: Some(0),
+        public: Some(false),
+        ..Default::default()
+    };
+    let s = ok.resolve().unwrap();
+    assert_eq!((s.max_mistakes, s.public), (0, false));
+}
+
+#[track_caller]
+fn check_int_setting(json: &str, expected: Option<Option<i64>>) {
+    let got = serde_json::from_str::<SettingsRequest>(json)
+        .ok()
+        .map(|r| r.max_players);
+    assert_eq!(got, expected, "{json}");
+}
+
+#[test]
+fn integer_settings_are_any_whole_number() {
+    check_int_setting(r#"{"max_players":8}"#, Some(Some(8)));
+    check_int_setting(r#"{"max_players":8.0}"#, Some(Some(8)));
+    check_int_setting(r#"{"max_players":-3}"#, Some(Some(-3)));
+    check_int_setting(r#"{"max_players":null}"#, Some(None));
+    check_int_setting(r#"{}"#, Some(None));
+    check_int_setting(
+        r#"{"max_players":18446744073709551615}"#,
+        Some(Some(i64::MAX)),
+    );
+    check_int_setting(r#"{"max_players":1e20}"#, Some(Some(i64::MAX)));
+    check_int_setting(r#"{"max_players":-1e20}"#, Some(Some(i64::MIN)));
+    check_int_setting(r#"{"max_players":8.5}"#, None);
+    check_int_setting(r#"{"max_players":"8"}"#, None);
+    check_int_setting(r#"{"max_players":true}"#, None);
+    // Inside a client message too (internally tagged: buffered before it is read).
+    let m: ClientMsg =
+        serde_json::from_str(r#"{"type":"create_room","name":"x","settings":{"penalty_s":1e3}}"#)
+            .unwrap();
+    let ClientMsg::CreateRoom { settings, .. } = m else {
+        panic!("create_room")
+    };
+    assert_eq!(settings.unwrap().penalty_s, Some(1000));
+}
+
+/// Every wire enum's `as_str` is serde's name for it.
+#[track_caller]
+fn check_names<T: Serialize + Copy>(all: &[T], as_str: impl Fn(T) -> &'static str) {
+    for &v in all {
+        assert_eq!(serde_json::to_value(v).unwrap(), as_str(v));
+    }
+}
+
+#[test]
+fn wire_names_equal_serde_names() {
+    check_names(ErrorCode::ALL, ErrorCode::as_str);
+    check_names(Role::ALL, Role::as_str);
+    check_names(Phase::ALL, Phase::as_str);
+    check_names(PlayerStatus::ALL, PlayerStatus::as_str);
+    check_names(PlaceReason::ALL, PlaceReason::as_str);
+    check_names(FinishStatus::ALL, FinishStatus::as_str);
+    check_names(OverReason::ALL, OverReason::as_str);
+    assert_eq!(ErrorCode::ALL.len(), 15);
+}
+
+#[test]
+fn room_codes_are_upper_cased_and_checked() {
+    assert_eq!(RoomCode::try_from(" abcd2 ").unwrap(), "ABCD2");
+    assert!(RoomCode::try_from("ABC").is_err());
+    assert!(RoomCode::try_from("ABCDEFGHJ").is_err());
+    assert!(RoomCode::try_from("AB1CD").is_err());
+    assert!(RoomCode::try_from("AB-CD").is_err());
+    assert!(serde_json::from_str::<RoomCode>(r#""wxyz""#).is_ok());
+    assert!(serde_json::from_str::<RoomCode>(r#""w""#).is_err());
+}
+
+#[test]
+fn names_follow_the_rules() {
+    assert_eq!(PlayerName::try_from("  ann ").unwrap(), "ann");
+    assert_eq!(PlayerName::try_from("   "), Err(InvalidName::Empty));
+    assert_eq!(PlayerName::try_from("a\u{7}b"), Err(InvalidName::Control));
+    assert_eq!(
+        PlayerName::try_from("x".repeat(25).as_str()),
+        Err(InvalidName::TooLong)
+    );
+    assert!(PlayerName::try_from("é".repeat(24).as_str()).is_ok());
+}
+
+#[test]
+fn resume_tokens_stay_out_of_debug_output() {
+    let t = ResumeToken::from("00112233445566778899aabbccddeeff".to_owned());
+    assert!(!format!("{t:?}").contains("0011"));
+    assert_eq!(
+        serde_json::to_string(&t).unwrap(),
+        r#""00112233445566778899aabbccddeeff""#
+    );
+}
+
+#[test]
+fn puzzles_and_cells_become_engine_values() {
+    let line = "1".repeat(81);
+    let json = format!(
+        r#"{{"type":"race_started","race_id":"R-1","puzzle":"{line}","difficulty":"hard","time_limit_s":60}}"#
+    );
+    let m: ServerMsg = serde_json::from_str(&json).unwrap();
+    let ServerMsg::RaceStarted {
+        puzzle, difficulty, ..
+    } = &m
+    else {
+        panic!("race_started")
+    };
+    assert_eq!(*puzzle, Grid::parse(&line).unwrap());
+    assert_eq!(difficulty.as_str(), "hard");
+    assert_eq!(serde_json::to_string(&m).unwrap(), json);
+    let bad = json.replace(&line, "12");
+    assert!(serde_json::from_str::<ServerMsg>(&bad).is_err());
+    let p = r#"{"type":"placement","id":7,"cell":80,"digit":9,"accepted":false,"reason":"conflict","conflicts":[0,80],"mistakes":1,"penalty_ms":0}"#;
+    let m: ServerMsg = serde_json::from_str(p).unwrap();
+    let ServerMsg::Placement { conflicts, .. } = &m else {
+        panic!("placement")
+    };
+    assert_eq!(conflicts, &[Cell::new(0).unwrap(), Cell::new(80).unwrap()]);
+    assert_eq!(serde_json::to_string(&m).unwrap(), p);
+    assert!(serde_json::from_str::<ServerMsg>(&p.replace("[0,80]", "[81]")).is_err());
+    assert_eq!(
+        convert::place_target(80, 9),
+        Ok((Cell::new(80).unwrap(), Digit::new(9).unwrap()))
+    );
+    assert!(convert::place_target(81, 9).is_err());
+    assert!(convert::place_target(0, 0).is_err());
+}
