@@ -15,7 +15,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::error::{CapacityError, Error as WsError};
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
-use tokio_tungstenite::tungstenite::protocol::{CloseFrame, WebSocketConfig};
+use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::WebSocketStream;
 
@@ -26,16 +26,6 @@ use crate::room::{JoinReply, RoomCmd, RoomHandle, RoomMsg};
 use crate::Server;
 
 type Ws = WebSocketStream<TcpStream>;
-
-/// The WebSocket settings: small buffers so an idle connection costs little.
-pub(crate) fn ws_config(max_message_bytes: usize) -> WebSocketConfig {
-    WebSocketConfig::default()
-        .read_buffer_size(2048)
-        .write_buffer_size(4096)
-        .max_write_buffer_size(256 * 1024)
-        .max_message_size(Some(max_message_bytes))
-        .max_frame_size(Some(max_message_bytes))
-}
 
 /// The room this connection is in, valid while the room has not let go of it.
 struct Link {
@@ -53,7 +43,7 @@ struct Reader {
 
 /// Serve one upgraded connection until it closes.
 pub(crate) async fn serve(server: Arc<Server>, stream: TcpStream, peer: SocketAddr, id: u64) {
-    let config = ws_config(server.config.limits.max_message_bytes);
+    let config = super::tuning::websocket_config(server.config.limits.max_message_bytes);
     let ws = match tokio_tungstenite::accept_async_with_config(stream, Some(config)).await {
         Ok(ws) => ws,
         Err(e) => {

@@ -4,10 +4,12 @@
 //! - [`http`]: request-line routing, `/healthz`, `/metrics`.
 //! - [`conn`]: one connection's reader and writer.
 //! - [`rate`]: the per-connection rate limit.
+//! - [`tuning`]: WebSocket, socket and queue settings (shared with the echo baseline).
 
 pub mod conn;
 pub mod http;
 pub mod rate;
+pub mod tuning;
 
 use std::net::SocketAddr;
 use std::sync::atomic::Ordering::Relaxed;
@@ -181,9 +183,7 @@ pub(crate) async fn accept_loop(server: Arc<Server>, listener: TcpListener) {
 }
 
 async fn serve_socket(server: Arc<Server>, stream: TcpStream, peer: SocketAddr) {
-    if let Err(e) = stream.set_nodelay(true) {
-        tracing::debug!(error = %e, "cannot set TCP_NODELAY");
-    }
+    tuning::tune_socket(&stream);
     let routed = tokio::select! {
         r = tokio::time::timeout(Duration::from_secs(10), http::peek_route(&stream)) => r,
         () = server.shutdown.cancelled() => return,
