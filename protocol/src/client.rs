@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::ids::MsgId;
-use crate::SettingsRequest;
+use crate::settings::SettingsRequest;
 
 /// A message from a client to the server.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

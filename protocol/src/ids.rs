@@ -12,7 +12,7 @@ use std::ops::Deref;
 
 use serde::{Deserialize, Serialize};
 
-use crate::MAX_NAME_CHARS;
+use crate::limits::MAX_NAME_CHARS;
 
 /// A client's message id: any JSON number or string, echoed back verbatim.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -9,6 +9,7 @@
 //! - [`server`]: [`ServerMsg`] and its payloads.
 //! - [`settings`]: room settings as requested and as resolved.
 //! - [`error`]: the `error` message's codes.
+//! - [`limits`]: the protocol version and the contract's size limits.
 //! - [`ids`]: newtypes for room codes, player and race ids, resume tokens and names; their
 //!   `TryFrom` carries the contract's rules (upper-casing, name rules).
 //! - [`convert`]: the one place wire values become engine values (a puzzle is a
@@ -19,6 +20,7 @@ pub mod client;
 pub mod convert;
 pub mod error;
 pub mod ids;
+pub mod limits;
 pub mod server;
 pub mod settings;
 
@@ -27,23 +29,12 @@ pub use error::ErrorCode;
 pub use ids::{
     InvalidName, InvalidRoomCode, MsgId, PlayerId, PlayerName, RaceId, ResumeToken, RoomCode,
 };
+pub use limits::{MAX_CHAT_CHARS, MAX_MESSAGE_BYTES, MAX_NAME_CHARS, PROTOCOL_VERSION};
 pub use server::{
     FinishStatus, OverReason, Phase, PlaceReason, Player, PlayerStatus, Progress, RaceView, Role,
     RoomSummary, ServerMsg, Standing, You,
 };
 pub use settings::{InvalidSettings, Settings, SettingsRequest};
-
-/// Protocol version sent in `welcome`.
-pub const PROTOCOL_VERSION: u32 = 1;
-
-/// Largest text frame the server accepts, in bytes (close 1009 above it).
-pub const MAX_MESSAGE_BYTES: usize = 4096;
-
-/// Longest chat text, in characters.
-pub const MAX_CHAT_CHARS: usize = 200;
-
-/// Longest name, in characters, after trimming.
-pub const MAX_NAME_CHARS: usize = 24;
 
 #[cfg(test)]
 mod tests;

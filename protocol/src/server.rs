@@ -3,8 +3,9 @@
 use serde::{Deserialize, Serialize};
 use shared::engine::{Cell, Difficulty, Digit, Grid};
 
+use crate::error::ErrorCode;
 use crate::ids::{MsgId, PlayerId, PlayerName, RaceId, ResumeToken, RoomCode};
-use crate::{ErrorCode, Settings};
+use crate::settings::Settings;
 
 /// A connection's role in a room.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -202,7 +203,7 @@ pub struct Standing {
 pub enum ServerMsg {
     /// First message on every connection.
     Welcome {
-        /// Protocol version ([`PROTOCOL_VERSION`]).
+        /// Protocol version ([`crate::PROTOCOL_VERSION`]).
         protocol: u32,
         /// `name/version` of the server.
         server: String,

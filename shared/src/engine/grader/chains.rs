@@ -7,7 +7,7 @@
 
 use super::combos::pop9;
 use super::state::{bit, cell, digit, is_two, Bits, Digits, State, CELL_UNITS, PEER_BB, UNIT_BB};
-use super::Step;
+use super::step::Step;
 
 /// For digit `d`: each cell's conjugate partners (the other place of `d` in a unit where `d`
 /// has two places), and the cells with any partner.

@@ -4,7 +4,7 @@
 
 use super::combos;
 use super::state::{Digits, State, UNIT_BB};
-use super::Step;
+use super::step::Step;
 
 /// The first fish of size `n` (2..=4) that removes something: digits in order, rows as base
 /// before columns.

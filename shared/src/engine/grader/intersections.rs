@@ -7,7 +7,7 @@
 //! sets the bits of those it clears.
 
 use super::state::{State, UNIT_BB};
-use super::Step;
+use super::step::Step;
 
 /// Record a locked-candidates step: `d` confined to `cells` in the base unit, removed from `elim`.
 fn record(step: &mut Step, d: usize, cells: u128, elim: u128) {

@@ -2,7 +2,7 @@
 //! Skyscraper, 2-String Kite and simple colouring.
 
 use super::state::{bit, is_two, Bits, State, CELL_UNITS, PEER_BB, UNIT_BB};
-use super::Step;
+use super::step::Step;
 
 /// The two cells of a bitboard holding exactly two.
 #[inline]

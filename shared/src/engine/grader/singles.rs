@@ -2,7 +2,7 @@
 //! a digit in a unit). These are most of every grading, so they are bitboard scans.
 
 use super::state::{bit, cell, digit, Bits, State, UNIT_BB};
-use super::{Step, Technique};
+use super::step::{Step, Technique};
 
 /// The first naked single: lowest cell with one candidate.
 pub(crate) fn naked_single(s: &State, step: &mut Step) -> bool {

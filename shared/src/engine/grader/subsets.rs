@@ -10,7 +10,7 @@
 
 use super::combos::{self, pop9};
 use super::state::{bit, Bits, Digits, State, PEER_BB, UNIT_BB};
-use super::Step;
+use super::step::Step;
 use crate::engine::grid::UNITS;
 
 /// Whether bitboard `m` has more than `k` bits set.
