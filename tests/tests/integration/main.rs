@@ -1,6 +1,5 @@
 //! One integration-test binary for everything that crosses crates.
 
-mod load_smoke;
 mod support;
 
 mod bots;
