@@ -3,6 +3,7 @@
 mod support;
 
 mod bots;
+mod layout;
 
 mod server_bad_input;
 mod server_contract;
