@@ -1,9 +1,9 @@
 //! One integration-test binary for everything that crosses crates.
 
-mod load_smoke;
 mod support;
 
 mod bots;
+mod layout;
 
 mod server_bad_input;
 mod server_contract;

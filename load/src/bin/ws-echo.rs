@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::Parser;
-use sudoku_race_tests::echo::{self, EchoConfig};
+use load::echo::{self, EchoConfig};
 
 /// A bare WebSocket echo server: the ceiling of this stack on this machine.
 #[derive(Parser, Debug)]

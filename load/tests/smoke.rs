@@ -3,9 +3,9 @@
 
 use std::time::Duration;
 
-use sudoku_race_tests::echo::{self, EchoConfig};
-use sudoku_race_tests::load::race::RaceOpts;
-use sudoku_race_tests::load::{churn, deal, echo_load, idle, race, RunReport};
+use load::echo::{self, EchoConfig};
+use load::run::race::RaceOpts;
+use load::run::{churn, deal, echo_load, idle, race, RunReport};
 use tokio::net::TcpListener;
 
 fn small() -> RaceOpts {

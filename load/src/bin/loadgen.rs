@@ -14,9 +14,9 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
-use sudoku_race_tests::load::race::RaceOpts;
-use sudoku_race_tests::load::spawn::{beside_me, Spawned};
-use sudoku_race_tests::load::{churn, deal, echo_load, idle, race, report, RunReport};
+use load::run::race::RaceOpts;
+use load::run::spawn::{beside_me, Spawned};
+use load::run::{churn, deal, echo_load, idle, race, report, RunReport};
 
 /// Load generator for the sudoku-race server, with an echo-server baseline.
 #[derive(Parser, Debug)]

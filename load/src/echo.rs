@@ -1,6 +1,7 @@
-//! A bare WebSocket echo server on the race server's stack (tokio, tokio-tungstenite, the same
-//! socket and buffer settings, the same reader + batching-writer shape per connection): the
-//! ceiling for this stack on this machine, against which the race server's cost is compared.
+//! A bare WebSocket echo server on the race server's stack (tokio, tokio-tungstenite, the socket
+//! and buffer settings of `server::net::tuning` itself, the same reader + batching-writer shape
+//! per connection): the ceiling for this stack on this machine, against which the race server's
+//! cost is compared.
 //!
 //! A connection to `/ws?group=K` joins group `K`: each text frame it sends goes to every member
 //! of the group, itself included, so a group of 8 mirrors a room's fan-out. A connection with
@@ -20,8 +21,10 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-/// Buffer and queue sizes of the echo server; the defaults are the race server's
-/// (`server/src/net/conn.rs`).
+use server::net::tuning;
+
+/// Buffer and queue sizes of the echo server. The defaults are the race server's own
+/// (`server::net::tuning`), read from there so that the baseline cannot drift from it.
 #[derive(Clone, Copy, Debug)]
 pub struct EchoConfig {
     /// Largest incoming message, in bytes.
@@ -36,23 +39,28 @@ pub struct EchoConfig {
 
 impl Default for EchoConfig {
     fn default() -> Self {
+        let max_message_bytes = protocol::MAX_MESSAGE_BYTES;
+        let server = tuning::websocket_config(max_message_bytes);
         EchoConfig {
-            max_message_bytes: protocol::MAX_MESSAGE_BYTES,
-            read_buffer: 2048,
-            write_buffer: 4096,
-            queue: 256,
+            max_message_bytes,
+            read_buffer: server.read_buffer_size,
+            write_buffer: server.write_buffer_size,
+            queue: tuning::OUT_QUEUE,
         }
     }
 }
 
 impl EchoConfig {
+    /// The race server's WebSocket settings, with only the sizes this config changes replaced.
     fn websocket(&self) -> WebSocketConfig {
-        WebSocketConfig::default()
-            .read_buffer_size(self.read_buffer)
-            .write_buffer_size(self.write_buffer)
-            .max_write_buffer_size(256 * 1024)
-            .max_message_size(Some(self.max_message_bytes))
-            .max_frame_size(Some(self.max_message_bytes))
+        let mut ws = tuning::websocket_config(self.max_message_bytes);
+        if self.read_buffer != ws.read_buffer_size {
+            ws = ws.read_buffer_size(self.read_buffer);
+        }
+        if self.write_buffer != ws.write_buffer_size {
+            ws = ws.write_buffer_size(self.write_buffer);
+        }
+        ws
     }
 }
 
@@ -153,7 +161,7 @@ async fn handle(
     groups: &Groups,
     cancel: CancellationToken,
 ) -> Result<()> {
-    tcp.set_nodelay(true).context("set TCP_NODELAY")?;
+    tuning::tune_socket(&tcp);
     let mut group = None;
     let ws = tokio_tungstenite::accept_hdr_async_with_config(
         tcp,
@@ -238,5 +246,30 @@ mod tests {
         check(Some("group=7"), Some(7));
         check(Some("x=1&group=12"), Some(12));
         check(Some("group=x"), None);
+    }
+
+    #[test]
+    fn default_websocket_settings_are_the_race_servers() {
+        let echo = EchoConfig::default().websocket();
+        let server = tuning::websocket_config(protocol::MAX_MESSAGE_BYTES);
+        assert_eq!(echo.read_buffer_size, server.read_buffer_size);
+        assert_eq!(echo.write_buffer_size, server.write_buffer_size);
+        assert_eq!(echo.max_write_buffer_size, server.max_write_buffer_size);
+        assert_eq!(echo.max_message_size, server.max_message_size);
+        assert_eq!(echo.max_frame_size, server.max_frame_size);
+        assert_eq!(EchoConfig::default().queue, tuning::OUT_QUEUE);
+    }
+
+    #[test]
+    fn a_changed_size_replaces_only_itself() {
+        let config = EchoConfig {
+            read_buffer: 512,
+            ..EchoConfig::default()
+        };
+        let (echo, server) = (config.websocket(), EchoConfig::default().websocket());
+        assert_eq!(echo.read_buffer_size, 512);
+        assert_eq!(echo.write_buffer_size, server.write_buffer_size);
+        assert_eq!(echo.max_write_buffer_size, server.max_write_buffer_size);
+        assert_eq!(echo.max_message_size, server.max_message_size);
     }
 }

@@ -1,0 +1,95 @@
+//! ARCHITECTURE invariants about the crate graph, read from the manifests (`cargo metadata`):
+//! the engine does no IO and does not know the protocol, and the protocol crate stays plain
+//! data (no async runtime, no sockets, no database). Dev-dependencies do not count.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+/// The workspace's packages, as `cargo metadata --no-deps` lists them.
+fn packages() -> Vec<Value> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = Command::new(cargo)
+        .args(["metadata", "--format-version", "1", "--no-deps"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run cargo metadata");
+    assert!(
+        out.status.success(),
+        "cargo metadata failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let meta: Value = serde_json::from_slice(&out.stdout).expect("cargo metadata prints JSON");
+    meta["packages"]
+        .as_array()
+        .expect("cargo metadata lists packages")
+        .clone()
+}
+
+/// The packages `package` depends on outside its dev-dependencies.
+fn normal_deps(packages: &[Value], package: &str) -> Vec<String> {
+    let pkg = packages
+        .iter()
+        .find(|p| p["name"] == package)
+        .unwrap_or_else(|| panic!("no package {package} in the workspace"));
+    pkg["dependencies"]
+        .as_array()
+        .expect("a package lists its dependencies")
+        .iter()
+        .filter(|d| d["kind"] != "dev")
+        .map(|d| {
+            d["name"]
+                .as_str()
+                .expect("a dependency has a name")
+                .to_owned()
+        })
+        .collect()
+}
+
+#[track_caller]
+fn check_no_normal_deps(package: &str, forbidden: &[&str]) {
+    let deps = normal_deps(&packages(), package);
+    let found: Vec<&String> = deps
+        .iter()
+        .filter(|d| forbidden.contains(&d.as_str()))
+        .collect();
+    assert!(found.is_empty(), "{package} depends on {found:?}");
+}
+
+#[test]
+fn the_engine_has_no_protocol_async_or_io_crate() {
+    check_no_normal_deps(
+        "sudoku-race-shared",
+        &[
+            "serde",
+            "serde_json",
+            "tokio",
+            "tokio-tungstenite",
+            "futures",
+            "rusqlite",
+            "sudoku-race-protocol",
+        ],
+    );
+}
+
+#[test]
+fn the_protocol_has_no_async_or_io_crate() {
+    check_no_normal_deps(
+        "sudoku-race-protocol",
+        &["tokio", "tokio-tungstenite", "rusqlite", "futures"],
+    );
+}
+
+#[test]
+fn the_dependency_lists_are_read() {
+    // The checks above pass trivially if the names were never read: the server must show its own.
+    let deps = normal_deps(&packages(), "sudoku-race-server");
+    for name in [
+        "sudoku-race-shared",
+        "sudoku-race-protocol",
+        "tokio",
+        "rusqlite",
+    ] {
+        assert!(deps.iter().any(|d| d == name), "server deps {deps:?}");
+    }
+}
