@@ -4,21 +4,21 @@
 //! [`standings`] (the ranking).
 //!
 //! It does no IO and reads no clock or global RNG: every method takes the current
-//! `tokio::time::Instant` (and the wall clock where a race may start), the room draws race
-//! ids and race seeds (which decide the deal's transform) from the seeded RNG it is given,
-//! and resume tokens come from the minting function it is given. It pushes [`Effect`]s (messages to send, connections to close,
-//! results to store) that the room task carries out in order. Unit tests drive it directly.
+//! `tokio::time::Instant` (and the wall clock where a race may start); race ids and race
+//! seeds (which decide the deal's transform) come from the seeded RNG it is given, resume
+//! tokens from the minting function it is given. It pushes [`Effect`]s (messages to send,
+//! connections to close, results to store) that the room task carries out in order.
 
+pub mod effect;
 pub mod race;
 pub mod seats;
 pub mod standings;
 
-use std::fmt;
 use std::time::Duration;
 
 use protocol::{
-    ErrorCode, FinishStatus, MsgId, Phase, PlaceReason, PlayerId, PlayerStatus, RaceId, RaceView,
-    ResumeToken, Role, RoomCode, ServerMsg, Settings, You,
+    ErrorCode, FinishStatus, MsgId, Phase, PlayerId, PlayerName, PlayerStatus, RaceId, RaceView,
+    Role, RoomCode, ServerMsg, Settings, You,
 };
 use rand::Rng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -27,58 +27,11 @@ use tokio::time::Instant;
 
 use crate::outbox::{CloseCode, ConnId};
 use crate::pool::Dealt;
-use crate::store::RaceRecord;
+use effect::Effects;
+pub use effect::{Effect, RoomOpts};
 use race::{ms, EndReason, Race};
+pub use seats::MintToken;
 use seats::{parse_name, Member, Refusal, Seats};
-
-/// Something the room task must do, in order.
-// `Send` is by far the most common effect; boxing its message would add an allocation to
-// every broadcast to shrink the rare ones.
-#[allow(clippy::large_enum_variant)]
-#[derive(Debug)]
-pub enum Effect {
-    /// Send `msg` to these connections (serialized once).
-    Send(Vec<ConnId>, ServerMsg),
-    /// The connection is no longer in this room.
-    Detach(ConnId),
-    /// The connection is no longer in this room: close it with this code.
-    Close(ConnId, CloseCode),
-    /// Ask the puzzle pool for a puzzle of the room's difficulty for this race, dealt under
-    /// the transform `seed` draws ([`Dealt::transformed`]).
-    NeedPuzzle {
-        /// The race it is for.
-        race_id: RaceId,
-        /// The race's seed.
-        seed: u64,
-    },
-    /// Store a finished race before carrying out any later effect.
-    Store(Box<RaceRecord>),
-    /// A seat's resume token no longer works.
-    TokenRevoked(ResumeToken),
-    /// A race started (for the metrics).
-    RaceStarted,
-    /// A placement was judged: `None` accepted (for the metrics).
-    Placed(Option<PlaceReason>),
-}
-
-/// Timers the room needs from the server config.
-#[derive(Clone, Debug)]
-pub struct RoomOpts {
-    /// How long `start_race` counts down.
-    pub countdown: Duration,
-    /// How long a dropped seat is held.
-    pub resume_grace: Duration,
-}
-
-/// Mints a registered resume token for a new seat (the directory's CSPRNG, never the room's
-/// seeded RNG: a token is a secret).
-pub struct MintToken(pub Box<dyn FnMut() -> ResumeToken + Send>);
-
-impl fmt::Debug for MintToken {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("MintToken")
-    }
-}
 
 // One room has one state; its size does not matter.
 #[allow(clippy::large_enum_variant)]
@@ -103,11 +56,10 @@ pub struct Room {
     settings: Settings,
     opts: RoomOpts,
     rng: Xoshiro256PlusPlus,
-    mint: MintToken,
     seats: Seats,
     state: State,
     race: Option<Race>,
-    fx: Vec<Effect>,
+    fx: Effects,
 }
 
 impl Room {
@@ -125,17 +77,16 @@ impl Room {
             settings,
             opts,
             rng,
-            mint,
-            seats: Seats::new(),
+            seats: Seats::new(mint),
             state: State::Lobby,
             race: None,
-            fx: Vec::new(),
+            fx: Effects::default(),
         }
     }
 
     /// The effects pushed since the last call, in order.
     pub fn take_effects(&mut self) -> Vec<Effect> {
-        std::mem::take(&mut self.fx)
+        self.fx.take()
     }
 
     /// The room code.
@@ -212,34 +163,23 @@ impl Room {
         self.fx.push(Effect::Send(vec![conn], msg));
     }
 
-    fn error(&mut self, conn: ConnId, code: ErrorCode, message: impl Into<String>) {
-        self.send(
-            conn,
-            ServerMsg::Error {
-                code,
-                message: message.into(),
-            },
-        );
+    fn player_finished(&mut self, player_id: PlayerId, status: FinishStatus, time_ms: Option<u64>) {
+        self.send_all(ServerMsg::PlayerFinished {
+            player_id,
+            status,
+            time_ms,
+        });
     }
 
     fn refuse(&mut self, conn: ConnId, why: Refusal) -> bool {
-        self.error(conn, why.code, why.message);
+        self.fx.error(conn, why.code, why.message);
         false
     }
 
     fn race_view(&self, viewer: Option<&PlayerId>, now: Instant) -> Option<RaceView> {
         match &self.state {
             State::Lobby => None,
-            State::Countdown { race_id, .. } => Some(RaceView {
-                race_id: race_id.clone(),
-                puzzle: None,
-                difficulty: self.settings.difficulty,
-                time_limit_s: self.settings.time_limit_s,
-                elapsed_ms: 0,
-                board: None,
-                mistakes: 0,
-                progress: Vec::new(),
-            }),
+            State::Countdown { race_id, .. } => Some(Race::countdown_view(race_id, &self.settings)),
             State::Racing | State::Finished => {
                 Some(self.race.as_ref()?.view(viewer, &self.settings, now))
             }
@@ -259,17 +199,37 @@ impl Room {
         }
     }
 
+    /// The checks a join must pass, in the contract's order; the name it joins under.
+    fn admit(
+        &self,
+        conn: ConnId,
+        raw_name: Option<&str>,
+        role: Role,
+    ) -> Result<PlayerName, Refusal> {
+        if self.has_conn(conn) {
+            return Err(Refusal::new(
+                ErrorCode::AlreadyInRoom,
+                "already in this room",
+            ));
+        }
+        let name = parse_name(raw_name)?;
+        if role == Role::Player {
+            if matches!(self.state, State::Countdown { .. } | State::Racing) {
+                return Err(Refusal::new(
+                    ErrorCode::RaceInProgress,
+                    "a race is in progress; spectate instead",
+                ));
+            }
+            self.seats.check_seat(&name, self.settings.max_players)?;
+        }
+        Ok(name)
+    }
+
     /// A connection joins as a player or spectator. Returns whether it is now in the room
     /// (errors are sent to it as effects).
     pub fn join(&mut self, conn: ConnId, raw_name: Option<&str>, role: Role, now: Instant) -> bool {
-        if self.has_conn(conn) {
-            return self.refuse(
-                conn,
-                Refusal::new(ErrorCode::AlreadyInRoom, "already in this room"),
-            );
-        }
-        let name = match parse_name(raw_name) {
-            Ok(n) => n,
+        let name = match self.admit(conn, raw_name, role) {
+            Ok(name) => name,
             Err(why) => return self.refuse(conn, why),
         };
         if role == Role::Spectator {
@@ -283,26 +243,8 @@ impl Room {
             self.send(conn, msg);
             return true;
         }
-        if matches!(self.state, State::Countdown { .. } | State::Racing) {
-            return self.refuse(
-                conn,
-                Refusal::new(
-                    ErrorCode::RaceInProgress,
-                    "a race is in progress; spectate instead",
-                ),
-            );
-        }
-        if let Err(why) = self.seats.check_seat(&name, self.settings.max_players) {
-            return self.refuse(conn, why);
-        }
-        let token = (self.mint.0)();
-        let seat = self.seats.add_seat(conn, name, token);
-        let player = seat.player();
-        let you = You {
-            player_id: Some(seat.player_id.clone()),
-            token: Some(seat.token.clone()),
-            role: Role::Player,
-        };
+        let seat = self.seats.add_seat(conn, name);
+        let (player, you) = (seat.player(), seat.you());
         let msg = self.room_joined(you, now);
         self.send(conn, msg);
         self.send_all_except(conn, ServerMsg::PlayerJoined { player });
@@ -328,12 +270,7 @@ impl Room {
             self.fx.push(Effect::Close(old, CloseCode::Normal));
         }
         let seat = self.seats.seat(i);
-        let you = You {
-            player_id: Some(seat.player_id.clone()),
-            token: Some(seat.token.clone()),
-            role: Role::Player,
-        };
-        let player = seat.player();
+        let (player, you) = (seat.player(), seat.you());
         let msg = self.room_joined(you, now);
         self.send(conn, msg);
         if was_dropped || old.is_none() {
@@ -380,11 +317,7 @@ impl Room {
                 .as_mut()
                 .is_some_and(|r| r.forfeit(&seat.player_id))
         {
-            self.send_all(ServerMsg::PlayerFinished {
-                player_id: seat.player_id.clone(),
-                status: FinishStatus::Forfeited,
-                time_ms: None,
-            });
+            self.player_finished(seat.player_id.clone(), FinishStatus::Forfeited, None);
         }
         self.send_all(ServerMsg::PlayerLeft {
             player_id: seat.player_id.clone(),
@@ -411,11 +344,12 @@ impl Room {
         match self.seats.member(conn) {
             Some(Member::Seat(i)) => Some(i),
             Some(Member::Spectator(_)) => {
-                self.error(conn, ErrorCode::NotPlayer, "spectators cannot do that");
+                self.fx
+                    .error(conn, ErrorCode::NotPlayer, "spectators cannot do that");
                 None
             }
             None => {
-                self.error(conn, ErrorCode::NotInRoom, "not in a room");
+                self.fx.error(conn, ErrorCode::NotInRoom, "not in a room");
                 None
             }
         }
@@ -425,7 +359,8 @@ impl Room {
     pub fn set_ready(&mut self, conn: ConnId, ready: bool) {
         let Some(i) = self.seat_of(conn) else { return };
         if !matches!(self.state, State::Lobby) {
-            self.error(conn, ErrorCode::WrongPhase, "ready marks are for the lobby");
+            self.fx
+                .error(conn, ErrorCode::WrongPhase, "ready marks are for the lobby");
             return;
         }
         self.seats.seat_mut(i).ready = ready;
@@ -437,11 +372,13 @@ impl Room {
     pub fn start_race(&mut self, conn: ConnId, now: Instant) {
         let Some(i) = self.seat_of(conn) else { return };
         if self.seats.seat(i).player_id != *self.seats.host() {
-            self.error(conn, ErrorCode::NotHost, "only the host can start the race");
+            self.fx
+                .error(conn, ErrorCode::NotHost, "only the host can start the race");
             return;
         }
         if !matches!(self.state, State::Lobby | State::Finished) {
-            self.error(conn, ErrorCode::WrongPhase, "a race is already under way");
+            self.fx
+                .error(conn, ErrorCode::WrongPhase, "a race is already under way");
             return;
         }
         let race_id = RaceId::from(format!("{}-{:016x}", self.code, self.rng.gen::<u64>()));
@@ -452,9 +389,7 @@ impl Room {
             ends_at: now + self.opts.countdown,
             dealt: None,
         };
-        for s in self.seats.iter_mut() {
-            s.status = PlayerStatus::Waiting;
-        }
+        self.seats.set_status(PlayerStatus::Waiting, |_| true);
         self.send_all(ServerMsg::Countdown {
             starts_in_ms: ms(self.opts.countdown),
         });
@@ -504,14 +439,7 @@ impl Room {
     }
 
     fn begin_race(&mut self, race_id: RaceId, seed: u64, dealt: Dealt, now: Instant, unix_ms: i64) {
-        let racers: Vec<_> = self
-            .seats
-            .iter_mut()
-            .map(|s| {
-                s.status = PlayerStatus::Racing;
-                (s.player_id.clone(), s.name.clone())
-            })
-            .collect();
+        let racers = self.seats.set_status(PlayerStatus::Racing, |_| true);
         self.race = Some(Race::new(race_id.clone(), dealt, racers, now, unix_ms));
         self.state = State::Racing;
         self.fx.push(Effect::RaceStarted);
@@ -528,12 +456,14 @@ impl Room {
     fn racer(&mut self, conn: ConnId) -> Option<(usize, PlayerId)> {
         let i = self.seat_of(conn)?;
         if !matches!(self.state, State::Racing) {
-            self.error(conn, ErrorCode::WrongPhase, "no race is running");
+            self.fx
+                .error(conn, ErrorCode::WrongPhase, "no race is running");
             return None;
         }
         let id = self.seats.seat(i).player_id.clone();
         if !self.race.as_ref().is_some_and(|r| r.is_racing(&id)) {
-            self.error(conn, ErrorCode::WrongPhase, "you are not racing");
+            self.fx
+                .error(conn, ErrorCode::WrongPhase, "you are not racing");
             return None;
         }
         Some((i, id))
@@ -554,34 +484,18 @@ impl Room {
         let Some(race) = self.race.as_mut() else {
             return;
         };
-        let Some(p) = race.place(&player, cell, digit, &self.settings, now) else {
+        let Some(p) = race.place(&player, cell, digit, id, &self.settings, now) else {
             return;
         };
         let solution = race.dealt().solution;
         self.fx.push(Effect::Placed(p.reason));
-        self.send(
-            conn,
-            ServerMsg::Placement {
-                id,
-                cell,
-                digit,
-                accepted: p.reason.is_none(),
-                reason: p.reason,
-                conflicts: p.conflicts,
-                mistakes: p.mistakes,
-                penalty_ms: p.penalty_ms,
-            },
-        );
+        self.send(conn, p.reply);
         if let Some(progress) = p.progress {
             self.send_all(ServerMsg::Progress(progress));
         }
         if let Some((status, time_ms)) = p.finished {
             self.seats.seat_mut(seat).status = status.into();
-            self.send_all(ServerMsg::PlayerFinished {
-                player_id: p.player_id,
-                status,
-                time_ms,
-            });
+            self.player_finished(player, status, time_ms);
             if status == FinishStatus::Eliminated {
                 self.send(conn, ServerMsg::Solution { solution });
             }
@@ -600,11 +514,7 @@ impl Room {
         race.forfeit(&player_id);
         let solution = race.dealt().solution;
         self.seats.seat_mut(seat).status = PlayerStatus::Forfeited;
-        self.send_all(ServerMsg::PlayerFinished {
-            player_id,
-            status: FinishStatus::Forfeited,
-            time_ms: None,
-        });
+        self.player_finished(player_id, FinishStatus::Forfeited, None);
         self.send(conn, ServerMsg::Solution { solution });
         self.check_race_end(now);
     }
@@ -612,7 +522,7 @@ impl Room {
     /// `chat` from `conn` (text already checked for length).
     pub fn chat(&mut self, conn: ConnId, text: String) {
         let Some((player_id, name)) = self.seats.speaker(conn) else {
-            self.error(conn, ErrorCode::NotInRoom, "not in a room");
+            self.fx.error(conn, ErrorCode::NotInRoom, "not in a room");
             return;
         };
         self.send_all(ServerMsg::Chat {
@@ -634,26 +544,17 @@ impl Room {
         let Some(race) = self.race.as_mut() else {
             return;
         };
-        let timed_out = race.finish(now);
-        let table = race.standings();
-        let record = race.record(&self.code, &self.settings, reason, table.clone(), now);
+        let (timed_out, table, record) = race.end(&self.code, &self.settings, reason, now);
         let race_id = race.race_id().clone();
         let solution = race.dealt().solution;
-        for s in self.seats.iter_mut() {
-            if timed_out.contains(&s.player_id) {
-                s.status = PlayerStatus::TimedOut;
-            }
-        }
+        self.seats
+            .set_status(PlayerStatus::TimedOut, |id| timed_out.contains(id));
         self.state = State::Finished;
         tracing::info!(room = %self.code, %race_id, reason = reason.as_str(), "race over");
         let announced = reason.announced();
         if announced.is_some() {
             for player_id in timed_out {
-                self.send_all(ServerMsg::PlayerFinished {
-                    player_id,
-                    status: FinishStatus::TimedOut,
-                    time_ms: None,
-                });
+                self.player_finished(player_id, FinishStatus::TimedOut, None);
             }
         }
         self.fx.push(Effect::Store(Box::new(record)));

@@ -5,8 +5,8 @@
 use std::time::Duration;
 
 use protocol::{
-    FinishStatus, OverReason, PlaceReason, PlayerId, PlayerName, PlayerStatus, Progress, RaceId,
-    RaceView, Settings, Standing,
+    FinishStatus, MsgId, OverReason, PlaceReason, PlayerId, PlayerName, PlayerStatus, Progress,
+    RaceId, RaceView, ServerMsg, Settings, Standing,
 };
 use shared::engine::validator::placement_conflicts;
 use shared::engine::{Cell, Digit, Grid};
@@ -65,16 +65,10 @@ struct Entry {
 /// What a placement came to.
 #[derive(Debug)]
 pub(super) struct Placed {
-    /// Who placed.
-    pub(super) player_id: PlayerId,
     /// `None`: accepted.
     pub(super) reason: Option<PlaceReason>,
-    /// The clashing cells, for a conflict.
-    pub(super) conflicts: Vec<Cell>,
-    /// The placer's mistakes so far.
-    pub(super) mistakes: u32,
-    /// Their penalty so far.
-    pub(super) penalty_ms: u64,
+    /// The `placement` answer to the placer.
+    pub(super) reply: ServerMsg,
     /// Their progress, when the placement changed it.
     pub(super) progress: Option<Progress>,
     /// When it ended their race: how, and their time.
@@ -127,6 +121,20 @@ impl Race {
         }
     }
 
+    /// What a race counting down shows: no puzzle yet.
+    pub(super) fn countdown_view(race_id: &RaceId, settings: &Settings) -> RaceView {
+        RaceView {
+            race_id: race_id.clone(),
+            puzzle: None,
+            difficulty: settings.difficulty,
+            time_limit_s: settings.time_limit_s,
+            elapsed_ms: 0,
+            board: None,
+            mistakes: 0,
+            progress: Vec::new(),
+        }
+    }
+
     pub(super) fn race_id(&self) -> &RaceId {
         &self.race_id
     }
@@ -169,12 +177,13 @@ impl Race {
         }
     }
 
-    /// `player` (racing) places `digit` in `cell` at `now`.
+    /// `player` (racing) places `digit` in `cell` at `now` (`id` is echoed in the reply).
     pub(super) fn place(
         &mut self,
         player: &PlayerId,
         cell: Cell,
         digit: Digit,
+        id: Option<MsgId>,
         settings: &Settings,
         now: Instant,
     ) -> Option<Placed> {
@@ -232,19 +241,41 @@ impl Race {
             to_fill: self.to_fill,
             mistakes: e.mistakes,
         });
-        Some(Placed {
-            player_id: e.player_id.clone(),
+        let reply = ServerMsg::Placement {
+            id,
+            cell,
+            digit,
+            accepted: reason.is_none(),
             reason,
             conflicts,
             mistakes: e.mistakes,
             penalty_ms,
+        };
+        Some(Placed {
+            reason,
+            reply,
             progress,
             finished,
         })
     }
 
-    /// End the race at `now`: whoever still races is timed out (returned, in entry order).
-    pub(super) fn finish(&mut self, now: Instant) -> Vec<PlayerId> {
+    /// End the race at `now` for `reason`: who was timed out (in entry order), the
+    /// standings, and the record to store.
+    pub(super) fn end(
+        &mut self,
+        room: &str,
+        settings: &Settings,
+        reason: EndReason,
+        now: Instant,
+    ) -> (Vec<PlayerId>, Vec<Standing>, RaceRecord) {
+        let timed_out = self.finish(now);
+        let table = self.standings();
+        let record = self.record(room, settings, reason, table.clone(), now);
+        (timed_out, table, record)
+    }
+
+    /// Whoever still races is timed out (returned, in entry order).
+    fn finish(&mut self, now: Instant) -> Vec<PlayerId> {
         let mut timed_out = Vec::new();
         for e in self.entries.iter_mut() {
             if e.status == PlayerStatus::Racing {
@@ -257,7 +288,7 @@ impl Race {
     }
 
     /// The ranking, as it stands.
-    pub(super) fn standings(&self) -> Vec<Standing> {
+    fn standings(&self) -> Vec<Standing> {
         let rows = self
             .entries
             .iter()
@@ -275,7 +306,7 @@ impl Race {
     }
 
     /// What the store keeps of the finished race (its placement log moves into it).
-    pub(super) fn record(
+    fn record(
         &mut self,
         room: &str,
         settings: &Settings,

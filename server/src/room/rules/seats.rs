@@ -2,12 +2,23 @@
 //! marks, the spectators, the host and its hand-over, and the checks a new seat must pass.
 //! It knows nothing of races: a seat's status is only what the room last set on it.
 
+use std::fmt;
 use std::time::Duration;
 
-use protocol::{ErrorCode, Player, PlayerId, PlayerName, PlayerStatus, ResumeToken};
+use protocol::{ErrorCode, Player, PlayerId, PlayerName, PlayerStatus, ResumeToken, Role, You};
 use tokio::time::Instant;
 
 use crate::outbox::ConnId;
+
+/// Mints a registered resume token for a new seat (the directory's CSPRNG, never the room's
+/// seeded RNG: a token is a secret).
+pub struct MintToken(pub Box<dyn FnMut() -> ResumeToken + Send>);
+
+impl fmt::Debug for MintToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("MintToken")
+    }
+}
 
 /// Why a connection cannot have what it asked for.
 #[derive(Debug, PartialEq, Eq)]
@@ -50,6 +61,15 @@ impl Seat {
             status: self.status,
         }
     }
+
+    /// The seat's holder as `room_joined` tells them.
+    pub(super) fn you(&self) -> You {
+        You {
+            player_id: Some(self.player_id.clone()),
+            token: Some(self.token.clone()),
+            role: Role::Player,
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -71,6 +91,7 @@ pub(super) struct Seats {
     spectators: Vec<Spectator>,
     host: PlayerId,
     next_player: u32,
+    mint: MintToken,
 }
 
 /// A name as sent (a spectator may send none), checked.
@@ -80,12 +101,13 @@ pub(super) fn parse_name(raw: Option<&str>) -> Result<PlayerName, Refusal> {
 }
 
 impl Seats {
-    pub(super) fn new() -> Seats {
+    pub(super) fn new(mint: MintToken) -> Seats {
         Seats {
             seats: Vec::new(),
             spectators: Vec::new(),
             host: PlayerId::from(""),
             next_player: 1,
+            mint,
         }
     }
 
@@ -109,8 +131,20 @@ impl Seats {
         &mut self.seats[i]
     }
 
-    pub(super) fn iter_mut(&mut self) -> impl Iterator<Item = &mut Seat> {
-        self.seats.iter_mut()
+    /// Set the status of the seats whose player `which` picks; their ids and names.
+    pub(super) fn set_status(
+        &mut self,
+        status: PlayerStatus,
+        which: impl Fn(&PlayerId) -> bool,
+    ) -> Vec<(PlayerId, PlayerName)> {
+        self.seats
+            .iter_mut()
+            .filter(|s| which(&s.player_id))
+            .map(|s| {
+                s.status = status;
+                (s.player_id.clone(), s.name.clone())
+            })
+            .collect()
     }
 
     /// Every seat on the wire.
@@ -175,8 +209,10 @@ impl Seats {
         Ok(())
     }
 
-    /// Seat `conn` under `name` (checked by [`Seats::check_seat`]); the first seat is host.
-    pub(super) fn add_seat(&mut self, conn: ConnId, name: PlayerName, token: ResumeToken) -> &Seat {
+    /// Seat `conn` under `name` (checked by [`Seats::check_seat`]) with a fresh token; the
+    /// first seat is host.
+    pub(super) fn add_seat(&mut self, conn: ConnId, name: PlayerName) -> &Seat {
+        let token = (self.mint.0)();
         let player_id = PlayerId::from(format!("p{}", self.next_player));
         self.next_player += 1;
         if self.seats.is_empty() {
