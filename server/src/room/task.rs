@@ -80,6 +80,7 @@ pub fn open(
     env.metrics.rooms.inc();
     let handle = opened.handle;
     let code = handle.code.clone();
+    // Logged when the room opens: the room's race ids and race seeds replay from it.
     let seed: u64 = rand::rngs::OsRng.gen();
     let dir = env.directory.clone();
     let token_room = code.clone();

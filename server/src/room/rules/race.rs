@@ -30,10 +30,9 @@ pub enum EndReason {
 impl EndReason {
     /// The name the store keeps.
     pub const fn as_str(self) -> &'static str {
-        match self {
-            EndReason::AllDone => "all_done",
-            EndReason::TimeLimit => "time_limit",
-            EndReason::Shutdown => "shutdown",
+        match self.announced() {
+            Some(over) => over.as_str(),
+            None => "shutdown",
         }
     }
 

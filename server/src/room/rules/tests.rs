@@ -562,3 +562,20 @@ fn the_room_seed_decides_race_ids_and_deals() {
     assert_ne!(a, c);
     assert_ne!(dealt().transformed(a.1), dealt().transformed(c.1));
 }
+
+#[test]
+fn end_reasons_as_stored_and_announced() {
+    use super::race::EndReason;
+    let names = [
+        EndReason::AllDone,
+        EndReason::TimeLimit,
+        EndReason::Shutdown,
+    ]
+    .map(EndReason::as_str);
+    assert_eq!(names, ["all_done", "time_limit", "shutdown"]);
+    assert_eq!(
+        EndReason::TimeLimit.announced(),
+        Some(OverReason::TimeLimit)
+    );
+    assert_eq!(EndReason::Shutdown.announced(), None);
+}
