@@ -41,7 +41,7 @@ impl Default for Limits {
             abuse_window: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(60),
             max_message_bytes: protocol::MAX_MESSAGE_BYTES,
-            out_queue: crate::net::tuning::OUT_QUEUE,
+            out_queue: crate::outbox::OUT_QUEUE,
         }
     }
 }

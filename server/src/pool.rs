@@ -2,9 +2,10 @@
 //! workers never run the generator and `start_race` never waits on it (unless a pool is still
 //! empty right after start-up).
 //!
-//! Each deal takes a pooled puzzle and applies a fresh random [`Transform`] to the puzzle and
-//! its solution alike, so two races never see the same grid even when the pool runs low: the
-//! last generated puzzle of each difficulty is kept and re-dealt under new transforms.
+//! The pool hands out puzzles as generated; each race's deal applies its own [`Transform`],
+//! drawn from the race's seed ([`Dealt::transformed`]), to the puzzle and its solution alike, so two
+//! races never see the same grid even when the pool runs low (the last generated puzzle of
+//! each difficulty is kept and re-dealt), and a deal can be replayed from its seed.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex};
@@ -13,11 +14,29 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use shared::engine::generator;
 use shared::engine::transform::Transform;
-use shared::engine::Difficulty;
+use shared::engine::{Difficulty, Grid};
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
-use crate::room::race::Dealt;
+/// A puzzle dealt to a race, with its solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dealt {
+    /// The puzzle (givens only).
+    pub puzzle: Grid,
+    /// Its unique solution.
+    pub solution: Grid,
+}
+
+impl Dealt {
+    /// The same puzzle under the transform that `seed` draws: the same seed, the same grid.
+    pub fn transformed(&self, seed: u64) -> Dealt {
+        let t = Transform::random(&mut Xoshiro256PlusPlus::seed_from_u64(seed));
+        Dealt {
+            puzzle: t.apply(&self.puzzle),
+            solution: t.apply(&self.solution),
+        }
+    }
+}
 
 #[derive(Default)]
 struct Shelf {
@@ -62,14 +81,6 @@ fn slot(d: Difficulty) -> usize {
     }
 }
 
-fn transformed(d: &Dealt) -> Dealt {
-    let t = Transform::random(&mut rand::thread_rng());
-    Dealt {
-        puzzle: t.apply(&d.puzzle),
-        solution: t.apply(&d.solution),
-    }
-}
-
 impl Pool {
     /// Pools that keep `target` puzzles ready per difficulty, filled by a thread started
     /// here that stops when `shutdown` is cancelled. With `prewarm`, every difficulty is
@@ -106,7 +117,7 @@ impl Pool {
         pool
     }
 
-    /// A puzzle of `difficulty` now, if one was ever generated.
+    /// A puzzle of `difficulty` now, if one was ever generated (as generated: untransformed).
     pub fn try_take(&self, difficulty: Difficulty) -> Option<Dealt> {
         let mut s = self.state.lock().ok()?;
         let shelf = &mut s.shelves[slot(difficulty)];
@@ -120,7 +131,7 @@ impl Pool {
         };
         drop(s);
         self.wake.notify_one();
-        Some(transformed(&base))
+        Some(base)
     }
 
     /// A puzzle of `difficulty`, waiting for the first one to be generated if need be.
@@ -147,7 +158,7 @@ impl Pool {
 
     /// The generator thread: top up the neediest pool, sleep when all are full.
     fn fill(&self) {
-        let seed: u64 = rand::thread_rng().gen();
+        let seed: u64 = rand::rngs::OsRng.gen();
         tracing::info!(seed, "puzzle generator started");
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         loop {
@@ -198,19 +209,25 @@ mod tests {
     use shared::engine::solver;
 
     #[tokio::test]
-    async fn deals_puzzles_with_their_solution_under_fresh_transforms() {
+    async fn deals_puzzles_with_their_solution_under_each_races_transform() {
         let stop = CancellationToken::new();
         let pool = Pool::start(1, false, stop.clone());
         assert!(
             pool.try_take(Difficulty::Easy).is_none(),
             "nothing generated unasked"
         );
-        let a = pool.take(Difficulty::Easy).await;
-        let b = pool.take(Difficulty::Easy).await;
+        let a = pool.take(Difficulty::Easy).await.transformed(1);
+        let b = pool.take(Difficulty::Easy).await.transformed(2);
         for d in [a, b] {
             assert_eq!(solver::solve_unique(&d.puzzle), Ok(d.solution));
         }
         assert_ne!(a.puzzle, b.puzzle, "each deal is transformed afresh");
+        let base = pool.take(Difficulty::Easy).await;
+        assert_eq!(
+            base.transformed(7),
+            base.transformed(7),
+            "a seed replays its deal"
+        );
         stop.cancel();
     }
 }

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use protocol::{FinishStatus, Standing};
+use protocol::Standing;
 use rusqlite::{params, Connection};
 
 /// A results-store failure.
@@ -129,15 +129,6 @@ CREATE TABLE IF NOT EXISTS placements (
 );
 ";
 
-fn status_str(s: FinishStatus) -> &'static str {
-    match s {
-        FinishStatus::Solved => "solved",
-        FinishStatus::Forfeited => "forfeited",
-        FinishStatus::Eliminated => "eliminated",
-        FinishStatus::TimedOut => "timed_out",
-    }
-}
-
 impl Store {
     /// Open (or create) the database at `path`, in WAL mode, with the schema.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
@@ -184,7 +175,7 @@ impl Store {
                     s.rank,
                     s.player_id.as_str(),
                     s.name.as_str(),
-                    status_str(s.status),
+                    s.status.as_str(),
                     s.time_ms.map(|t| t as i64),
                     s.filled,
                     s.mistakes
@@ -255,6 +246,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use protocol::FinishStatus;
 
     #[test]
     fn save_and_read_back() {

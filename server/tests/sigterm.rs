@@ -1,5 +1,7 @@
 //! The real `sudoku-race-server` binary: SIGTERM (or SIGINT) in the middle of a race closes
 //! every connection with 1001, stores the running race, and exits 0.
+// A test of a real process waits on the real clock.
+#![allow(clippy::disallowed_methods)]
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};

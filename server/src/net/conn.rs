@@ -14,16 +14,17 @@ use tokio::net::TcpStream;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::error::{CapacityError, Error as WsError};
-use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode as WsCloseCode;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::WebSocketStream;
 
 use super::rate::{RateLimiter, Verdict};
-use super::{close, ConnHandle};
+use super::Transport;
 use crate::metrics::Metrics;
-use crate::room::{JoinReply, RoomCmd, RoomHandle, RoomMsg};
-use crate::Server;
+use crate::outbox::{CloseCode, ConnId, Outbox};
+use crate::room::handle::{JoinOutcome, RoomCmd, RoomHandle, RoomMsg};
+use crate::room::task;
 
 type Ws = WebSocketStream<TcpStream>;
 
@@ -34,15 +35,15 @@ struct Link {
 }
 
 struct Reader {
-    server: Arc<Server>,
-    handle: ConnHandle,
+    server: Arc<Transport>,
+    handle: Outbox,
     peer: SocketAddr,
     link: Option<Link>,
     warned: bool,
 }
 
 /// Serve one upgraded connection until it closes.
-pub(crate) async fn serve(server: Arc<Server>, stream: TcpStream, peer: SocketAddr, id: u64) {
+pub(super) async fn serve(server: Arc<Transport>, stream: TcpStream, peer: SocketAddr, id: ConnId) {
     let config = super::tuning::websocket_config(server.config.limits.max_message_bytes);
     let ws = match tokio_tungstenite::accept_async_with_config(stream, Some(config)).await {
         Ok(ws) => ws,
@@ -57,7 +58,7 @@ pub(crate) async fn serve(server: Arc<Server>, stream: TcpStream, peer: SocketAd
     metrics.connections_total.inc();
     let (sink, stream) = ws.split();
     let (tx, rx) = mpsc::channel(server.config.limits.out_queue.max(4));
-    let handle = ConnHandle::new(id, tx);
+    let handle = Outbox::new(id, tx);
     let ping_every = (server.config.limits.idle_timeout / 2).max(Duration::from_millis(100));
     let writer = tokio::spawn(write_loop(
         sink,
@@ -82,7 +83,7 @@ pub(crate) async fn serve(server: Arc<Server>, stream: TcpStream, peer: SocketAd
             },
             &metrics,
         );
-        handle.close(close::TRY_LATER);
+        handle.close(CloseCode::TryLater);
     } else {
         tracing::debug!("connected");
         let mut reader = Reader {
@@ -97,28 +98,19 @@ pub(crate) async fn serve(server: Arc<Server>, stream: TcpStream, peer: SocketAd
             let _ = room.tx.send(RoomCmd::Dropped { conn: handle.id }).await;
         }
     }
-    handle.close(0);
+    handle.close_quietly();
     let _ = writer.await;
     server.open_conns.fetch_sub(1, Relaxed);
     metrics.connections.dec();
-    tracing::debug!(code = handle.close_code(), "closed");
+    let code = handle.close_code().map_or(0, CloseCode::as_u16);
+    tracing::debug!(code, "closed");
 }
 
-fn reason(code: u16) -> &'static str {
-    match code {
-        close::NORMAL => "closing",
-        close::GOING_AWAY => "server shutting down",
-        close::POLICY => "policy violation",
-        close::TOO_BIG => "message too big",
-        close::TRY_LATER => "server full",
-        _ => "",
-    }
-}
-
+#[allow(clippy::disallowed_methods)] // the ping timer starts now: transport reads the clock
 async fn write_loop(
     mut sink: SplitSink<Ws, Message>,
     mut rx: mpsc::Receiver<Message>,
-    handle: ConnHandle,
+    handle: Outbox,
     ping_every: Duration,
     metrics: Arc<Metrics>,
 ) {
@@ -152,7 +144,7 @@ async fn write_loop(
                 handle.close_slow(&metrics);
             } else {
                 tracing::debug!(error = %e, "write failed");
-                handle.close(0);
+                handle.close_quietly();
                 return;
             }
             break;
@@ -166,10 +158,10 @@ async fn write_loop(
                 sink.feed(m).await?;
             }
         }
-        if code != 0 {
+        if let Some(code) = code {
             sink.feed(Message::Close(Some(CloseFrame {
-                code: CloseCode::from(code),
-                reason: reason(code).into(),
+                code: WsCloseCode::from(code.as_u16()),
+                reason: code.reason().into(),
             })))
             .await?;
         }
@@ -205,6 +197,7 @@ impl Reader {
         self.send(&ServerMsg::Error { code, message });
     }
 
+    #[allow(clippy::disallowed_methods)] // idle and rate timers: transport reads the clock
     async fn run(&mut self, mut stream: SplitStream<Ws>) {
         let limits = self.server.config.limits.clone();
         let mut rate = RateLimiter::new(
@@ -222,12 +215,12 @@ impl Reader {
                 biased;
                 () = closing.cancelled() => return,
                 () = shutdown.cancelled() => {
-                    self.handle.close(close::GOING_AWAY);
+                    self.handle.close(CloseCode::GoingAway);
                     return;
                 }
                 () = tokio::time::sleep_until(last_seen + limits.idle_timeout) => {
                     tracing::info!("idle timeout");
-                    self.handle.close(close::NORMAL);
+                    self.handle.close(CloseCode::Normal);
                     return;
                 }
                 m = stream.next() => m,
@@ -240,12 +233,12 @@ impl Reader {
                     max_size: max,
                 }))) => {
                     tracing::warn!(size, max, "message too big");
-                    self.handle.close(close::TOO_BIG);
+                    self.handle.close(CloseCode::TooBig);
                     return;
                 }
                 Some(Err(WsError::Protocol(e))) => {
                     tracing::warn!(error = %e, "websocket protocol error");
-                    self.handle.close(close::PROTOCOL);
+                    self.handle.close(CloseCode::Protocol);
                     return;
                 }
                 Some(Err(e)) => {
@@ -273,7 +266,7 @@ impl Reader {
                     self.server.metrics.rate_limited.inc();
                     self.server.metrics.rate_limit_closes.inc();
                     tracing::warn!("flooding past the rate limit: closing");
-                    self.handle.close(close::POLICY);
+                    self.handle.close(CloseCode::Policy);
                     return;
                 }
             }
@@ -294,7 +287,7 @@ impl Reader {
         match msg {
             ClientMsg::Ping { id } => self.send(&ServerMsg::Pong { id }),
             ClientMsg::ListRooms => self.send(&ServerMsg::RoomList {
-                rooms: self.server.list_rooms(),
+                rooms: self.server.rooms.directory.list_public(),
             }),
             ClientMsg::CreateRoom { name, settings } => self.create(name, settings).await,
             ClientMsg::JoinRoom { room, name } => {
@@ -345,19 +338,19 @@ impl Reader {
         &mut self,
         room: RoomHandle,
         generation: u64,
-        answer: oneshot::Receiver<JoinReply>,
+        answer: oneshot::Receiver<JoinOutcome>,
     ) -> bool {
         match answer.await {
-            Ok(Some(player_id)) => {
+            Ok(JoinOutcome::Refused) => false,
+            Ok(joined) => {
                 let span = tracing::Span::current();
-                span.record("room", &*room.code);
-                if let Some(pid) = &player_id {
+                span.record("room", room.code.as_str());
+                if let JoinOutcome::Player(pid) = &joined {
                     span.record("player_id", pid.as_str());
                 }
                 self.link = Some(Link { room, generation });
                 true
             }
-            Ok(None) => false,
             Err(_) => {
                 self.error(ErrorCode::UnknownRoom, "the room has closed");
                 false
@@ -378,14 +371,17 @@ impl Reader {
             Err(why) => return self.error(ErrorCode::InvalidName, why.to_string()),
         };
         let generation = self.handle.room_gen();
-        match self
-            .server
-            .create_room(self.peer.ip(), settings, self.handle.clone(), name)
-        {
+        match task::open(
+            &self.server.rooms,
+            self.peer.ip(),
+            settings,
+            self.handle.clone(),
+            name,
+        ) {
             Ok((room, answer)) => {
                 self.linked(room, generation, answer).await;
             }
-            Err(e) => self.error(e.0, e.1),
+            Err(e) => self.error(e.code(), e.to_string()),
         }
     }
 
@@ -393,7 +389,10 @@ impl Reader {
         if self.already_in_room() {
             return;
         }
-        let Some(room) = self.server.room(code) else {
+        let found = protocol::RoomCode::try_from(code)
+            .ok()
+            .and_then(|c| self.server.rooms.directory.find(&c));
+        let Some(room) = found else {
             return self.error(ErrorCode::UnknownRoom, format!("no room {code:?}"));
         };
         let generation = self.handle.room_gen();
@@ -414,7 +413,8 @@ impl Reader {
         if self.already_in_room() {
             return;
         }
-        let Some(room) = self.server.room_for_token(&token) else {
+        let token = protocol::ResumeToken::from(token);
+        let Some(room) = self.server.rooms.directory.find_by_token(&token) else {
             return self.error(ErrorCode::InvalidToken, "unknown or expired token");
         };
         let generation = self.handle.room_gen();

@@ -72,6 +72,7 @@ impl RateLimiter {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests pick their own instants
 mod tests {
     use super::*;
 

@@ -5,8 +5,8 @@
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
-/// Outgoing messages queued per connection before it counts as not reading.
-pub const OUT_QUEUE: usize = 256;
+/// Outgoing messages queued per connection before it counts as not reading (the outbox's).
+pub use crate::outbox::OUT_QUEUE;
 
 /// The WebSocket settings: small buffers so an idle connection costs little.
 pub fn websocket_config(max_message_bytes: usize) -> WebSocketConfig {

@@ -1,52 +1,127 @@
-//! The room task: the one owner of a room's [`Room`] state. It receives [`RoomCmd`]s, drives
-//! the state machine's timers, and carries out its effects in order: each broadcast is
-//! serialized once and the same bytes are queued to every recipient; a finished race is
-//! stored (on a blocking thread) before anything after it is sent.
+//! The room task: the one owner of a room's [`Room`] state. It receives [`RoomCmd`]s, reads
+//! the clocks, drives the state machine's timers, and carries out its effects in order: each
+//! broadcast is serialized once and the same bytes are queued to every recipient; a finished
+//! race is stored (on a blocking thread) before anything after it is sent. It counts the
+//! room's metrics from those effects.
+//!
+//! [`open`] creates a room in the [`Directory`] and starts its task.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
-use protocol::{ServerMsg, Settings};
+use protocol::{Role, ServerMsg, Settings};
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
 use tracing::Instrument;
 
-use super::race::{ConnId, Effect, Room, RoomOpts};
-use super::{JoinReply, RoomCmd, RoomInfo, RoomMsg};
-use crate::net::{encode, ConnHandle};
-use crate::Server;
+use super::directory::{Directory, OpenError};
+use super::handle::{JoinOutcome, RoomCmd, RoomHandle, RoomInfo, RoomMsg};
+use super::rules::{Effect, MintToken, Room, RoomOpts};
+use crate::metrics::Metrics;
+use crate::outbox::{encode, ConnId, Outbox};
+use crate::pool::Pool;
+use crate::store::Store;
 
-/// Start the task for a new room.
-pub(crate) fn spawn(
-    server: Arc<Server>,
-    code: protocol::RoomCode,
-    settings: Settings,
-    rx: mpsc::Receiver<RoomCmd>,
-    tx: mpsc::WeakSender<RoomCmd>,
-    info: Arc<Mutex<RoomInfo>>,
+/// Everything a room task needs from the server.
+#[derive(Debug)]
+pub struct RoomEnv {
+    /// Where rooms and tokens are registered.
+    pub directory: Arc<Directory>,
+    /// Puzzles.
+    pub pool: Arc<Pool>,
+    /// Race results.
+    pub store: Arc<Store>,
+    /// Counters.
+    pub metrics: Arc<Metrics>,
+    /// Timers every room gets.
+    pub opts: RoomOpts,
+    /// Cancelled when the server begins to shut down.
+    pub shutdown: CancellationToken,
+    /// Every room task and puzzle wait, so shutdown can wait for them.
+    pub tasks: TaskTracker,
+}
+
+/// The monotonic clock: read here, never by the rules.
+#[allow(clippy::disallowed_methods)] // the room task is where a room's clock is read
+fn now() -> Instant {
+    Instant::now()
+}
+
+/// The wall clock in Unix milliseconds, for the race record.
+#[allow(clippy::disallowed_methods)] // the room task is where a room's clock is read
+fn unix_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// Open a room created from `ip` with `creator` (named `name`) as its host, and start its
+/// task; answers whether the creator got in.
+pub fn open(
+    env: &Arc<RoomEnv>,
     ip: IpAddr,
-) {
-    let opts = RoomOpts {
-        countdown: server.config.countdown,
-        resume_grace: server.config.resume_grace,
+    settings: Settings,
+    creator: Outbox,
+    name: String,
+) -> Result<(RoomHandle, oneshot::Receiver<JoinOutcome>), OpenError> {
+    let (reply, answer) = oneshot::channel();
+    let first = RoomCmd::Join {
+        conn: creator,
+        name: Some(name),
+        role: Role::Player,
+        reply,
     };
-    let room = Room::new(code.clone(), settings, opts, server.metrics.clone());
+    let opened = env.directory.open(ip, &settings, first)?;
+    env.metrics.rooms.inc();
+    let handle = opened.handle;
+    let code = handle.code.clone();
+    // Logged when the room opens: the room's race ids and race seeds replay from it.
+    let seed: u64 = rand::rngs::OsRng.gen();
+    let dir = env.directory.clone();
+    let token_room = code.clone();
+    let mint = MintToken(Box::new(move || dir.issue_token(&token_room)));
+    let room = Room::new(
+        code.clone(),
+        settings,
+        env.opts.clone(),
+        Xoshiro256PlusPlus::seed_from_u64(seed),
+        mint,
+    );
     let span = tracing::info_span!("room", room = %code);
-    let tracker = server.room_tasks.clone();
-    tracker.spawn(run(server, room, rx, tx, info, ip).instrument(span));
+    let task = Task {
+        env: env.clone(),
+        room,
+        conns: HashMap::new(),
+        tx: handle.tx.downgrade(),
+        info: handle.info.clone(),
+        replies: Vec::new(),
+        forget: Vec::new(),
+        ip,
+        unregistered: false,
+    };
+    env.tasks.spawn(run(task, opened.rx, seed).instrument(span));
+    Ok((handle, answer))
 }
 
 enum Reply {
-    Join(oneshot::Sender<JoinReply>, JoinReply),
+    Join(oneshot::Sender<JoinOutcome>, JoinOutcome),
     Leave(oneshot::Sender<bool>, bool),
 }
 
 struct Task {
-    server: Arc<Server>,
+    env: Arc<RoomEnv>,
     room: Room,
-    conns: HashMap<ConnId, ConnHandle>,
+    conns: HashMap<ConnId, Outbox>,
+    /// A weak sender to the room itself (for puzzles that arrive later): the room must still
+    /// close once no connection holds it.
     tx: mpsc::WeakSender<RoomCmd>,
+    /// The summary `list_rooms` shows.
+    info: Arc<Mutex<RoomInfo>>,
     /// Answers to send once the command's effects are queued, so that the connection's own
     /// later output (a pong, an error) never overtakes them.
     replies: Vec<Reply>,
@@ -54,30 +129,14 @@ struct Task {
     forget: Vec<ConnId>,
     /// The address that created the room (its rooms-per-address count).
     ip: IpAddr,
-    /// Whether the room is out of the registry already.
+    /// Whether the room is out of the directory already.
     unregistered: bool,
 }
 
-async fn run(
-    server: Arc<Server>,
-    room: Room,
-    mut rx: mpsc::Receiver<RoomCmd>,
-    tx: mpsc::WeakSender<RoomCmd>,
-    info: Arc<Mutex<RoomInfo>>,
-    ip: IpAddr,
-) {
-    tracing::info!(settings = ?room.settings(), "room opened");
-    let shutdown = server.shutdown.clone();
-    let mut t = Task {
-        server,
-        room,
-        conns: HashMap::new(),
-        tx,
-        replies: Vec::new(),
-        forget: Vec::new(),
-        ip,
-        unregistered: false,
-    };
+async fn run(mut t: Task, mut rx: mpsc::Receiver<RoomCmd>, seed: u64) {
+    tracing::info!(settings = ?t.room.settings(), seed, "room opened");
+    let shutdown = t.env.shutdown.clone();
+    let info = t.info.clone();
     loop {
         let deadline = t.room.next_deadline();
         tokio::select! {
@@ -85,9 +144,9 @@ async fn run(
                 Some(cmd) => t.command(cmd),
                 None => break,
             },
-            () = sleep_until(deadline) => t.room.tick(Instant::now()),
+            () = sleep_until(deadline) => t.room.tick(now(), unix_ms()),
             () = shutdown.cancelled() => {
-                t.room.shutdown(Instant::now());
+                t.room.shutdown(now());
                 t.apply().await;
                 break;
             }
@@ -117,7 +176,7 @@ async fn sleep_until(deadline: Option<Instant>) {
 
 impl Task {
     fn command(&mut self, cmd: RoomCmd) {
-        let now = Instant::now();
+        let now = now();
         match cmd {
             RoomCmd::Join {
                 conn,
@@ -151,16 +210,21 @@ impl Task {
                 RoomMsg::Forfeit => self.room.forfeit(conn, now),
                 RoomMsg::Chat(text) => self.room.chat(conn, text),
             },
-            RoomCmd::PuzzleReady { race_id, dealt } => self.room.puzzle_ready(&race_id, dealt, now),
+            RoomCmd::PuzzleReady { race_id, dealt } => {
+                self.room.puzzle_ready(&race_id, dealt, now, unix_ms());
+            }
         }
     }
 
-    fn joined(&mut self, id: ConnId, ok: bool, reply: oneshot::Sender<JoinReply>) {
+    fn joined(&mut self, id: ConnId, ok: bool, reply: oneshot::Sender<JoinOutcome>) {
         let answer = if ok {
-            Some(self.room.player_id_of(id).map(str::to_owned))
+            match self.room.player_id_of(id) {
+                Some(p) => JoinOutcome::Player(p.clone()),
+                None => JoinOutcome::Spectator,
+            }
         } else {
             self.forget.push(id);
-            None
+            JoinOutcome::Refused
         };
         self.replies.push(Reply::Join(reply, answer));
     }
@@ -172,21 +236,20 @@ impl Task {
         let bytes = encode(msg);
         for id in to {
             if let Some(c) = self.conns.get(id) {
-                c.send_text(bytes.clone(), &self.server.metrics);
+                c.send_text(bytes.clone(), &self.env.metrics);
             }
         }
     }
 
-    /// Take the room out of the registry: nobody can find it any more, and it no longer
+    /// Take the room out of the directory: nobody can find it any more, and it no longer
     /// counts against the server's or its creator's room limits.
     fn unregister(&mut self) {
         if std::mem::replace(&mut self.unregistered, true) {
             return;
         }
-        self.server.rooms.remove(self.room.code());
         // Every seat is gone by now, and each seat's token was revoked as it went.
-        self.server.release_ip(self.ip);
-        self.server.metrics.rooms.dec();
+        self.env.directory.close(self.room.code(), self.ip);
+        self.env.metrics.rooms.dec();
     }
 
     /// Carry out the state machine's effects, in order.
@@ -221,6 +284,7 @@ impl Task {
     }
 
     async fn apply_batch(&mut self, effects: Vec<Effect>) {
+        let metrics = self.env.metrics.clone();
         for fx in effects {
             match fx {
                 Effect::Send(to, msg) => self.deliver(&to, &msg),
@@ -235,27 +299,26 @@ impl Task {
                         c.close(code);
                     }
                 }
-                Effect::TokenIssued(token) => {
-                    self.server.tokens.insert(token, self.room.code().clone());
+                Effect::TokenRevoked(token) => self.env.directory.revoke_token(&token),
+                Effect::RaceStarted => {
+                    metrics.races_started.inc();
                 }
-                Effect::TokenRevoked(token) => {
-                    self.server.tokens.remove(&token);
-                }
-                Effect::NeedPuzzle(race_id) => self.need_puzzle(race_id),
+                Effect::Placed(reason) => metrics.placement(reason),
+                Effect::NeedPuzzle { race_id, seed } => self.need_puzzle(race_id, seed),
                 Effect::Store(record) => {
-                    let store = self.server.store.clone();
+                    let store = self.env.store.clone();
                     let race_id = record.race_id.clone();
                     let res = tokio::task::spawn_blocking(move || store.save(&record)).await;
                     match res {
                         Ok(Ok(())) => {
-                            self.server.metrics.races_finished.inc();
+                            metrics.races_finished.inc();
                         }
                         Ok(Err(e)) => {
-                            self.server.metrics.store_errors.inc();
+                            metrics.store_errors.inc();
                             tracing::error!(race_id, error = %e, "storing the race results failed");
                         }
                         Err(e) => {
-                            self.server.metrics.store_errors.inc();
+                            metrics.store_errors.inc();
                             tracing::error!(race_id, error = %e, "the results writer panicked");
                         }
                     }
@@ -264,20 +327,23 @@ impl Task {
         }
     }
 
-    /// Take a puzzle from the pool now if one is ready, else have one delivered later.
-    fn need_puzzle(&mut self, race_id: protocol::RaceId) {
+    /// Take a puzzle from the pool now if one is ready, else have one delivered later; either
+    /// way it is dealt under the transform the race's `seed` draws.
+    fn need_puzzle(&mut self, race_id: protocol::RaceId, seed: u64) {
         let difficulty = self.room.settings().difficulty;
-        if let Some(dealt) = self.server.pool.try_take(difficulty) {
+        if let Some(base) = self.env.pool.try_take(difficulty) {
             // Its effects (race_started, when the countdown is zero) are applied by `apply`'s loop.
-            self.room.puzzle_ready(&race_id, dealt, Instant::now());
+            self.room
+                .puzzle_ready(&race_id, base.transformed(seed), now(), unix_ms());
             return;
         }
-        let pool = self.server.pool.clone();
+        let pool = self.env.pool.clone();
         let tx = self.tx.clone();
-        let shutdown = self.server.shutdown.clone();
-        self.server.room_tasks.spawn(async move {
+        let shutdown = self.env.shutdown.clone();
+        self.env.tasks.spawn(async move {
             tokio::select! {
-                dealt = pool.take(difficulty) => {
+                base = pool.take(difficulty) => {
+                    let dealt = base.transformed(seed);
                     if let Some(tx) = tx.upgrade() {
                         let _ = tx.send(RoomCmd::PuzzleReady { race_id, dealt }).await;
                     }

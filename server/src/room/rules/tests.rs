@@ -1,6 +1,23 @@
 //! State-machine tests: no sockets, time given explicitly.
+// Tests pick their own instants.
+#![allow(clippy::disallowed_methods)]
 
-use super::*;
+use std::time::Duration;
+
+use protocol::{
+    ErrorCode, FinishStatus, MsgId, OverReason, Phase, PlaceReason, ResumeToken, Role, ServerMsg,
+    Settings, Standing,
+};
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use shared::engine::validator::placement_conflicts;
+use shared::engine::{Cell, Digit, Grid};
+use tokio::time::Instant;
+
+use super::standings::standings;
+use super::{Effect, MintToken, Room, RoomOpts};
+use crate::outbox::{CloseCode, ConnId};
+use crate::pool::Dealt;
 
 const PUZZLE: &str =
     "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
@@ -21,7 +38,16 @@ fn settings() -> Settings {
     }
 }
 
-fn room(settings: Settings) -> Room {
+/// Tokens numbered from 1, as 32 hex digits like the directory's.
+fn mint() -> MintToken {
+    let mut n = 0u128;
+    MintToken(Box::new(move || {
+        n += 1;
+        ResumeToken::from(format!("{n:032x}"))
+    }))
+}
+
+fn room_seeded(settings: Settings, seed: u64) -> Room {
     Room::new(
         "ABCDE".try_into().unwrap(),
         settings,
@@ -29,12 +55,18 @@ fn room(settings: Settings) -> Room {
             countdown: Duration::from_millis(100),
             resume_grace: Duration::from_secs(5),
         },
-        Arc::new(Metrics::default()),
+        Xoshiro256PlusPlus::seed_from_u64(seed),
+        mint(),
     )
 }
 
+fn room(settings: Settings) -> Room {
+    room_seeded(settings, 1)
+}
+
 /// Messages sent to `conn` in these effects.
-fn to(fx: &[Effect], conn: ConnId) -> Vec<ServerMsg> {
+fn to(fx: &[Effect], conn: u64) -> Vec<ServerMsg> {
+    let conn = ConnId(conn);
     fx.iter()
         .filter_map(|f| match f {
             Effect::Send(c, m) if c.contains(&conn) => Some(m.clone()),
@@ -44,7 +76,7 @@ fn to(fx: &[Effect], conn: ConnId) -> Vec<ServerMsg> {
 }
 
 #[track_caller]
-fn check_error(fx: &[Effect], conn: ConnId, expected: ErrorCode) {
+fn check_error(fx: &[Effect], conn: u64, expected: ErrorCode) {
     let msgs = to(fx, conn);
     assert!(
         matches!(msgs.as_slice(), [ServerMsg::Error { code, .. }] if *code == expected),
@@ -57,20 +89,20 @@ fn racing(n: u64, settings: Settings, t0: Instant) -> Room {
     let mut r = room(settings);
     let before = t0 - Duration::from_millis(100);
     for c in 1..=n {
-        assert!(r.join(c, Some(&format!("p{c}")), Role::Player, before));
+        assert!(r.join(ConnId(c), Some(&format!("p{c}")), Role::Player, before));
     }
-    r.start_race(1, before);
+    r.start_race(ConnId(1), before);
     let fx = r.take_effects();
     let race_id = fx
         .iter()
         .find_map(|f| match f {
-            Effect::NeedPuzzle(id) => Some(id.clone()),
+            Effect::NeedPuzzle { race_id, .. } => Some(race_id.clone()),
             _ => None,
         })
         .unwrap();
-    r.puzzle_ready(&race_id, dealt(), before);
+    r.puzzle_ready(&race_id, dealt(), before, 0);
     assert_eq!(r.phase(), Phase::Countdown);
-    r.tick(t0);
+    r.tick(t0, 0);
     assert_eq!(r.phase(), Phase::Racing);
     r.take_effects();
     r
@@ -98,35 +130,35 @@ fn empty_cells() -> Vec<u8> {
 fn lobby_join_rules() {
     let t = Instant::now();
     let mut r = room(settings());
-    assert!(r.join(1, Some("ann"), Role::Player, t));
+    assert!(r.join(ConnId(1), Some("ann"), Role::Player, t));
     let fx = r.take_effects();
     assert!(
         matches!(&to(&fx, 1)[0], ServerMsg::RoomJoined { host, you, .. } if host == "p1" && you.token.as_ref().is_some_and(|t| t.len() == 32))
     );
-    assert!(!r.join(2, Some("ANN"), Role::Player, t));
+    assert!(!r.join(ConnId(2), Some("ANN"), Role::Player, t));
     check_error(&r.take_effects(), 2, ErrorCode::NameTaken);
     assert!(
-        r.join(2, Some("\tbob "), Role::Player, t),
+        r.join(ConnId(2), Some("\tbob "), Role::Player, t),
         "names are trimmed"
     );
     r.take_effects();
-    assert!(!r.join(3, Some("b\u{0}b"), Role::Player, t));
+    assert!(!r.join(ConnId(3), Some("b\u{0}b"), Role::Player, t));
     check_error(&r.take_effects(), 3, ErrorCode::InvalidName);
-    assert!(r.join(4, Some("cy"), Role::Player, t));
+    assert!(r.join(ConnId(4), Some("cy"), Role::Player, t));
     let fx = r.take_effects();
     assert!(matches!(&to(&fx, 1)[0], ServerMsg::PlayerJoined { player } if player.name == "cy"));
-    assert!(!r.join(5, Some("dee"), Role::Player, t));
+    assert!(!r.join(ConnId(5), Some("dee"), Role::Player, t));
     check_error(&r.take_effects(), 5, ErrorCode::RoomFull);
-    assert!(r.join(6, None, Role::Spectator, t));
+    assert!(r.join(ConnId(6), None, Role::Spectator, t));
     let fx = r.take_effects();
     assert!(
         matches!(&to(&fx, 6)[0], ServerMsg::RoomJoined { you, .. } if you.player_id.is_none() && you.role == Role::Spectator)
     );
-    r.set_ready(6, true);
+    r.set_ready(ConnId(6), true);
     check_error(&r.take_effects(), 6, ErrorCode::NotPlayer);
-    r.start_race(2, t);
+    r.start_race(ConnId(2), t);
     check_error(&r.take_effects(), 2, ErrorCode::NotHost);
-    r.place(1, cell(0), digit(4), None, t);
+    r.place(ConnId(1), cell(0), digit(4), None, t);
     check_error(&r.take_effects(), 1, ErrorCode::WrongPhase);
 }
 
@@ -141,7 +173,13 @@ fn placement_outcomes_penalties_and_solve() {
     let mut r = racing(2, s, t0);
     let t = t0 + Duration::from_secs(1);
     // Cell 2 holds a given 3.
-    r.place(1, cell(2), digit(3), Some(MsgId::String("a".into())), t);
+    r.place(
+        ConnId(1),
+        cell(2),
+        digit(3),
+        Some(MsgId::String("a".into())),
+        t,
+    );
     let fx = r.take_effects();
     assert!(matches!(
         &to(&fx, 1)[..],
@@ -155,7 +193,7 @@ fn placement_outcomes_penalties_and_solve() {
     ));
     assert!(to(&fx, 2).is_empty(), "no progress for a given");
     // Cell 0 (solution 4): a 3 clashes with the given 3 at cell 2 and at cell 3*9=27? check cells.
-    r.place(1, cell(0), digit(3), None, t);
+    r.place(ConnId(1), cell(0), digit(3), None, t);
     let fx = r.take_effects();
     match &to(&fx, 1)[0] {
         ServerMsg::Placement {
@@ -174,8 +212,8 @@ fn placement_outcomes_penalties_and_solve() {
     assert!(matches!(&to(&fx, 2)[0], ServerMsg::Progress(p) if p.mistakes == 1));
     // Cell 0: a 5 clashes with nothing on the board but is not the solution's 4.
     let d5 = digit(5);
-    assert!(clashes(&Grid::parse(PUZZLE).unwrap(), cell(0), d5).is_empty());
-    r.place(1, cell(0), d5, None, t);
+    assert!(placement_conflicts(&Grid::parse(PUZZLE).unwrap(), cell(0), d5).is_empty());
+    r.place(ConnId(1), cell(0), d5, None, t);
     let fx = r.take_effects();
     assert!(matches!(
         &to(&fx, 1)[0],
@@ -187,7 +225,7 @@ fn placement_outcomes_penalties_and_solve() {
         }
     ));
     // Accepted, then filled.
-    r.place(1, cell(0), digit(4), None, t);
+    r.place(ConnId(1), cell(0), digit(4), None, t);
     let fx = r.take_effects();
     assert!(matches!(
         &to(&fx, 1)[0],
@@ -198,7 +236,7 @@ fn placement_outcomes_penalties_and_solve() {
         }
     ));
     assert!(matches!(&to(&fx, 2)[0], ServerMsg::Progress(p) if p.filled == 1));
-    r.place(1, cell(0), digit(4), None, t);
+    r.place(ConnId(1), cell(0), digit(4), None, t);
     let fx = r.take_effects();
     assert!(matches!(
         &to(&fx, 1)[0],
@@ -210,7 +248,7 @@ fn placement_outcomes_penalties_and_solve() {
     // Solve the rest at t = 61 s: time_ms = 61_000 + 2 mistakes * 10 s.
     let t = t0 + Duration::from_secs(61);
     for i in empty_cells().into_iter().filter(|&i| i != 0) {
-        r.place(1, cell(i), solution_digit(i), None, t);
+        r.place(ConnId(1), cell(i), solution_digit(i), None, t);
     }
     let fx = r.take_effects();
     let finished = to(&fx, 2)
@@ -232,7 +270,7 @@ fn placement_outcomes_penalties_and_solve() {
         "the solution never reaches a racing player"
     );
     // p2 forfeits: gets the solution; the race is over, stored before it is announced.
-    r.forfeit(2, t);
+    r.forfeit(ConnId(2), t);
     let fx = r.take_effects();
     let store_at = fx
         .iter()
@@ -273,9 +311,9 @@ fn elimination_at_max_mistakes_reveals_solution_to_that_player() {
         ..settings()
     };
     let mut r = racing(2, s, t0);
-    r.place(2, cell(0), digit(5), None, t0);
+    r.place(ConnId(2), cell(0), digit(5), None, t0);
     r.take_effects();
-    r.place(2, cell(0), digit(6), None, t0);
+    r.place(ConnId(2), cell(0), digit(6), None, t0);
     let fx = r.take_effects();
     let p2 = to(&fx, 2);
     assert!(matches!(p2[0], ServerMsg::Placement { mistakes: 2, .. }));
@@ -290,7 +328,7 @@ fn elimination_at_max_mistakes_reveals_solution_to_that_player() {
     assert!(!to(&fx, 1)
         .iter()
         .any(|m| matches!(m, ServerMsg::Solution { .. })));
-    r.place(2, cell(0), digit(4), None, t0);
+    r.place(ConnId(2), cell(0), digit(4), None, t0);
     check_error(&r.take_effects(), 2, ErrorCode::WrongPhase);
     assert_eq!(r.phase(), Phase::Racing);
 }
@@ -299,10 +337,10 @@ fn elimination_at_max_mistakes_reveals_solution_to_that_player() {
 fn time_limit_times_out_racers() {
     let t0 = Instant::now();
     let mut r = racing(2, settings(), t0);
-    r.place(1, cell(0), digit(4), None, t0);
+    r.place(ConnId(1), cell(0), digit(4), None, t0);
     r.take_effects();
     assert_eq!(r.next_deadline(), Some(t0 + Duration::from_secs(1800)));
-    r.tick(t0 + Duration::from_secs(1800));
+    r.tick(t0 + Duration::from_secs(1800), 0);
     let fx = r.take_effects();
     let msgs = to(&fx, 1);
     assert_eq!(
@@ -333,24 +371,17 @@ fn time_limit_times_out_racers() {
 fn held_seat_resume_and_expiry() {
     let t0 = Instant::now();
     let mut r = racing(2, settings(), t0);
-    let token = |r: &mut Room, c: ConnId| {
-        r.seats
-            .iter()
-            .find(|s| s.conn == Some(c))
-            .unwrap()
-            .token
-            .clone()
-    };
+    let token = |r: &mut Room, c: u64| r.seats.seat_of_conn(ConnId(c)).unwrap().token.clone();
     let tok1 = token(&mut r, 1);
-    r.place(1, cell(0), digit(4), None, t0);
-    r.dropped(1, t0);
+    r.place(ConnId(1), cell(0), digit(4), None, t0);
+    r.dropped(ConnId(1), t0);
     let fx = r.take_effects();
     assert!(
         matches!(&to(&fx, 2).last().unwrap(), ServerMsg::PlayerUpdated { player } if !player.connected)
     );
     // Resume within the grace period: same board, mistakes and clock.
     let t1 = t0 + Duration::from_secs(4);
-    assert!(r.resume(7, &tok1, t1));
+    assert!(r.resume(ConnId(7), &tok1, t1));
     let fx = r.take_effects();
     match &to(&fx, 7)[0] {
         ServerMsg::RoomJoined {
@@ -362,16 +393,18 @@ fn held_seat_resume_and_expiry() {
         m => panic!("{m:?}"),
     }
     // A second resume moves the seat and closes the old connection with 1000.
-    assert!(r.resume(8, &tok1, t1));
+    assert!(r.resume(ConnId(8), &tok1, t1));
     let fx = r.take_effects();
-    assert!(fx.iter().any(|f| matches!(f, Effect::Close(7, 1000))));
-    assert!(!r.resume(9, "00000000000000000000000000000000", t1));
+    assert!(fx
+        .iter()
+        .any(|f| matches!(f, Effect::Close(ConnId(7), CloseCode::Normal))));
+    assert!(!r.resume(ConnId(9), "00000000000000000000000000000000", t1));
     check_error(&r.take_effects(), 9, ErrorCode::InvalidToken);
     // The host (p1, conn 8) drops and its seat expires: forfeited, p2 becomes host.
-    r.dropped(8, t1);
+    r.dropped(ConnId(8), t1);
     r.take_effects();
     assert_eq!(r.next_deadline(), Some(t1 + Duration::from_secs(5)));
-    r.tick(t1 + Duration::from_secs(5));
+    r.tick(t1 + Duration::from_secs(5), 0);
     let fx = r.take_effects();
     let msgs = to(&fx, 2);
     assert!(msgs.iter().any(|m| matches!(m, ServerMsg::PlayerFinished { player_id, status: FinishStatus::Forfeited, .. } if player_id == "p1")));
@@ -391,16 +424,16 @@ fn held_seat_resume_and_expiry() {
 fn last_leaver_ends_race_and_closes_room() {
     let t0 = Instant::now();
     let mut r = racing(1, settings(), t0);
-    assert!(r.join(5, Some("watcher"), Role::Spectator, t0));
+    assert!(r.join(ConnId(5), Some("watcher"), Role::Spectator, t0));
     r.take_effects();
-    r.chat(5, "hi".into());
+    r.chat(ConnId(5), "hi".into());
     let fx = r.take_effects();
     assert!(
         matches!(&to(&fx, 1)[0], ServerMsg::Chat { player_id: None, name, .. } if name == "watcher")
     );
-    assert!(!r.join(6, Some("late"), Role::Player, t0));
+    assert!(!r.join(ConnId(6), Some("late"), Role::Player, t0));
     check_error(&r.take_effects(), 6, ErrorCode::RaceInProgress);
-    assert!(r.leave(1, t0));
+    assert!(r.leave(ConnId(1), t0));
     let fx = r.take_effects();
     let spec = to(&fx, 5);
     let kinds: Vec<&str> = spec
@@ -421,12 +454,12 @@ fn last_leaver_ends_race_and_closes_room() {
 fn rematch_from_finished() {
     let t0 = Instant::now();
     let mut r = racing(1, settings(), t0);
-    r.forfeit(1, t0);
+    r.forfeit(ConnId(1), t0);
     r.take_effects();
     assert_eq!(r.phase(), Phase::Finished);
-    assert!(r.join(2, Some("bo"), Role::Player, t0));
+    assert!(r.join(ConnId(2), Some("bo"), Role::Player, t0));
     r.take_effects();
-    r.start_race(1, t0);
+    r.start_race(ConnId(1), t0);
     let fx = r.take_effects();
     assert!(matches!(
         &to(&fx, 2)[0],
@@ -434,7 +467,7 @@ fn rematch_from_finished() {
     ));
     assert_eq!(r.phase(), Phase::Countdown);
     // No puzzle yet: the countdown waits for it.
-    r.tick(t0 + Duration::from_secs(1));
+    r.tick(t0 + Duration::from_secs(1), 0);
     assert_eq!(r.phase(), Phase::Countdown);
 }
 
@@ -500,4 +533,49 @@ fn standings_rank_and_share_ties() {
         ],
         &[("a", 1), ("b", 2), ("c", 2), ("d", 4)],
     );
+}
+
+/// The race id and the seed the deal comes from, as a new race in `r` asks for them.
+fn race_seed(r: &mut Room, t: Instant) -> (String, u64) {
+    r.start_race(ConnId(1), t);
+    r.take_effects()
+        .into_iter()
+        .find_map(|f| match f {
+            Effect::NeedPuzzle { race_id, seed } => Some((race_id.to_string(), seed)),
+            _ => None,
+        })
+        .unwrap()
+}
+
+#[test]
+fn the_room_seed_decides_race_ids_and_deals() {
+    let t = Instant::now();
+    let seeded = |seed| {
+        let mut r = room_seeded(settings(), seed);
+        assert!(r.join(ConnId(1), Some("ann"), Role::Player, t));
+        race_seed(&mut r, t)
+    };
+    let (a, b) = (seeded(7), seeded(7));
+    assert_eq!(a, b, "same room seed, same race id and race seed");
+    assert_eq!(dealt().transformed(a.1), dealt().transformed(b.1));
+    let c = seeded(8);
+    assert_ne!(a, c);
+    assert_ne!(dealt().transformed(a.1), dealt().transformed(c.1));
+}
+
+#[test]
+fn end_reasons_as_stored_and_announced() {
+    use super::race::EndReason;
+    let names = [
+        EndReason::AllDone,
+        EndReason::TimeLimit,
+        EndReason::Shutdown,
+    ]
+    .map(EndReason::as_str);
+    assert_eq!(names, ["all_done", "time_limit", "shutdown"]);
+    assert_eq!(
+        EndReason::TimeLimit.announced(),
+        Some(OverReason::TimeLimit)
+    );
+    assert_eq!(EndReason::Shutdown.announced(), None);
 }

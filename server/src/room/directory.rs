@@ -1,0 +1,272 @@
+//! The room directory: the one owner of which rooms exist (code -> handle), which resume
+//! token belongs to which room, how many open rooms each address created, and the public
+//! summaries `list_rooms` shows. It mints room codes and resume tokens.
+//!
+//! Its surface ([`Directory::open`], [`Directory::close`], [`Directory::find`],
+//! [`Directory::find_by_token`], [`Directory::issue_token`], [`Directory::revoke_token`],
+//! [`Directory::list_public`], [`Directory::len`]) is the seam a shared directory (Redis)
+//! will implement for many nodes.
+
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
+
+use dashmap::mapref::entry::Entry;
+use dashmap::DashMap;
+use protocol::{ErrorCode, Phase, ResumeToken, RoomCode, RoomSummary, Settings};
+use rand::Rng;
+use tokio::sync::mpsc;
+
+use super::handle::{RoomCmd, RoomHandle, RoomInfo};
+
+/// Letters and digits that cannot be misread: no 0/O, 1/I/L.
+pub const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+
+/// Length of new room codes (the contract allows 4 to 8).
+pub const CODE_LEN: usize = 5;
+
+/// Codes tried before a crowded server gives up on finding a free one.
+const CODE_TRIES: u32 = 64;
+
+/// Commands queued to one room before senders wait.
+const ROOM_QUEUE: usize = 1024;
+
+/// Why a room could not be opened.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OpenError {
+    /// The server holds as many rooms as it may.
+    #[error("too many rooms on this server")]
+    ServerFull {
+        /// The server's room limit.
+        limit: usize,
+    },
+    /// The address has as many open rooms as it may.
+    #[error("too many rooms from your address")]
+    AddressFull {
+        /// The creating address.
+        ip: IpAddr,
+        /// The per-address limit.
+        limit: usize,
+    },
+    /// Every code tried was taken.
+    #[error("no free room code")]
+    NoFreeCode {
+        /// How many codes were tried.
+        tries: u32,
+    },
+}
+
+impl OpenError {
+    /// The error code the client gets.
+    pub fn code(&self) -> ErrorCode {
+        ErrorCode::ServerFull
+    }
+}
+
+/// A room just opened: its handle, and the receiving end of its commands for its task.
+#[derive(Debug)]
+pub struct Opened {
+    /// How to reach the room.
+    pub handle: RoomHandle,
+    /// The commands, starting with the creator's.
+    pub rx: mpsc::Receiver<RoomCmd>,
+}
+
+/// Every open room on this server.
+#[derive(Debug)]
+pub struct Directory {
+    max_rooms: usize,
+    max_rooms_per_ip: usize,
+    /// Room code -> room.
+    rooms: DashMap<RoomCode, RoomHandle>,
+    /// Resume token -> room code.
+    tokens: DashMap<ResumeToken, RoomCode>,
+    /// Open rooms created from each address.
+    rooms_per_ip: DashMap<IpAddr, usize>,
+}
+
+/// A fresh random room code.
+#[allow(clippy::disallowed_methods)] // codes must not be guessable: the thread CSPRNG
+fn new_code() -> RoomCode {
+    let mut rng = rand::thread_rng();
+    let code: String = (0..CODE_LEN)
+        .map(|_| char::from(CODE_ALPHABET[rng.gen_range(0..CODE_ALPHABET.len())]))
+        .collect();
+    RoomCode::try_from(code).expect("the alphabet and length make a valid room code")
+}
+
+impl Directory {
+    /// An empty directory that opens at most `max_rooms` rooms, `max_rooms_per_ip` of them
+    /// from any one address.
+    pub fn new(max_rooms: usize, max_rooms_per_ip: usize) -> Directory {
+        Directory {
+            max_rooms,
+            max_rooms_per_ip,
+            rooms: DashMap::new(),
+            tokens: DashMap::new(),
+            rooms_per_ip: DashMap::new(),
+        }
+    }
+
+    /// Open rooms.
+    pub fn len(&self) -> usize {
+        self.rooms.len()
+    }
+
+    /// No room is open.
+    pub fn is_empty(&self) -> bool {
+        self.rooms.is_empty()
+    }
+
+    /// The open room with this code.
+    pub fn find(&self, code: &RoomCode) -> Option<RoomHandle> {
+        self.rooms.get(code).map(|r| r.value().clone())
+    }
+
+    /// The room a resume token belongs to.
+    pub fn find_by_token(&self, token: &ResumeToken) -> Option<RoomHandle> {
+        let code = self.tokens.get(token)?.value().clone();
+        self.find(&code)
+    }
+
+    /// Open a room created from `ip`, under a fresh code. `first` is queued before the room
+    /// can be found by anyone else, so the creator's join is always its first command.
+    pub fn open(
+        &self,
+        ip: IpAddr,
+        settings: &Settings,
+        first: RoomCmd,
+    ) -> Result<Opened, OpenError> {
+        if self.rooms.len() >= self.max_rooms {
+            return Err(OpenError::ServerFull {
+                limit: self.max_rooms,
+            });
+        }
+        {
+            let mut n = self.rooms_per_ip.entry(ip).or_insert(0);
+            if *n >= self.max_rooms_per_ip {
+                return Err(OpenError::AddressFull {
+                    ip,
+                    limit: self.max_rooms_per_ip,
+                });
+            }
+            *n += 1;
+        }
+        for _ in 0..CODE_TRIES {
+            let code = new_code();
+            let Entry::Vacant(slot) = self.rooms.entry(code.clone()) else {
+                continue;
+            };
+            let (tx, rx) = mpsc::channel(ROOM_QUEUE);
+            // The channel is new: it has room.
+            let _ = tx.try_send(first);
+            let handle = RoomHandle {
+                code,
+                tx,
+                info: Arc::new(Mutex::new(RoomInfo {
+                    phase: Phase::Lobby,
+                    players: 1,
+                    settings: settings.clone(),
+                })),
+            };
+            slot.insert(handle.clone());
+            return Ok(Opened { handle, rx });
+        }
+        self.release_ip(ip);
+        Err(OpenError::NoFreeCode { tries: CODE_TRIES })
+    }
+
+    /// The room is gone: nobody can find it any more, and it no longer counts against the
+    /// server's or its creator's (`ip`) room limits.
+    pub fn close(&self, code: &RoomCode, ip: IpAddr) {
+        self.rooms.remove(code);
+        self.release_ip(ip);
+    }
+
+    fn release_ip(&self, ip: IpAddr) {
+        if let Entry::Occupied(mut e) = self.rooms_per_ip.entry(ip) {
+            *e.get_mut() = e.get().saturating_sub(1);
+            if *e.get() == 0 {
+                e.remove();
+            }
+        }
+    }
+
+    /// A fresh unguessable token for a seat in room `code`, already registered: 128 random
+    /// bits from the thread's CSPRNG, as 32 hex digits.
+    #[allow(clippy::disallowed_methods)] // a token is a secret: the thread CSPRNG
+    pub fn issue_token(&self, code: &RoomCode) -> ResumeToken {
+        let token = ResumeToken::from(format!("{:032x}", rand::thread_rng().gen::<u128>()));
+        self.tokens.insert(token.clone(), code.clone());
+        token
+    }
+
+    /// The token no longer works.
+    pub fn revoke_token(&self, token: &ResumeToken) {
+        self.tokens.remove(token);
+    }
+
+    /// Public rooms in the lobby, by code.
+    pub fn list_public(&self) -> Vec<RoomSummary> {
+        let mut out: Vec<RoomSummary> = self
+            .rooms
+            .iter()
+            .filter_map(|r| {
+                let info = r.value().info.lock().ok()?.clone();
+                (info.phase == Phase::Lobby && info.settings.public).then(|| RoomSummary {
+                    room: r.key().clone(),
+                    players: info.players,
+                    max_players: info.settings.max_players,
+                    difficulty: info.settings.difficulty,
+                })
+            })
+            .collect();
+        out.sort_by(|a, b| a.room.cmp(&b.room));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::sync::oneshot;
+
+    fn cmd() -> RoomCmd {
+        let (reply, _) = oneshot::channel();
+        RoomCmd::Leave {
+            conn: crate::outbox::ConnId(1),
+            reply,
+        }
+    }
+
+    #[test]
+    fn limits_codes_and_tokens() {
+        let dir = Directory::new(2, 1);
+        let (a, b): (IpAddr, IpAddr) = ([10, 0, 0, 1].into(), [10, 0, 0, 2].into());
+        let s = Settings::default();
+        let one = dir.open(a, &s, cmd()).unwrap();
+        assert_eq!(one.handle.code.len(), CODE_LEN);
+        assert_eq!(
+            dir.open(a, &s, cmd()).unwrap_err(),
+            OpenError::AddressFull { ip: a, limit: 1 }
+        );
+        let two = dir.open(b, &s, cmd()).unwrap();
+        assert_eq!(
+            dir.open(b, &s, cmd()).unwrap_err(),
+            OpenError::ServerFull { limit: 2 }
+        );
+        let token = dir.issue_token(&two.handle.code);
+        assert_eq!(token.len(), 32);
+        let found = dir.find_by_token(&token).unwrap();
+        assert_eq!(found.code, two.handle.code);
+        dir.revoke_token(&token);
+        assert!(dir.find_by_token(&token).is_none());
+        assert_eq!(dir.list_public().len(), 2);
+        dir.close(&one.handle.code, a);
+        assert!(dir.find(&one.handle.code).is_none());
+        assert_eq!(dir.len(), 1);
+        assert!(
+            dir.open(a, &s, cmd()).is_ok(),
+            "the address's room was released"
+        );
+    }
+}

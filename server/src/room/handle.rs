@@ -1,0 +1,117 @@
+//! How a connection reaches a room task: the [`RoomHandle`] the directory hands out, the
+//! [`RoomCmd`]s it carries, and the [`JoinOutcome`] a room answers a join with.
+
+use std::sync::{Arc, Mutex};
+
+use protocol::{MsgId, Phase, PlayerId, RaceId, ResumeToken, Role, RoomCode, Settings};
+use shared::engine::{Cell, Digit};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::outbox::{ConnId, Outbox};
+use crate::pool::Dealt;
+
+/// A player's message to the room they are in.
+#[derive(Debug)]
+pub enum RoomMsg {
+    /// `set_ready`.
+    SetReady(bool),
+    /// `start_race`.
+    StartRace,
+    /// `place`, with cell and digit already checked.
+    Place {
+        /// The cell.
+        cell: Cell,
+        /// The digit.
+        digit: Digit,
+        /// Echoed back.
+        id: Option<MsgId>,
+    },
+    /// `forfeit`.
+    Forfeit,
+    /// `chat`, length already checked.
+    Chat(String),
+}
+
+/// A room's answer to a join, create or resume.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JoinOutcome {
+    /// Not let in; the error went to the connection.
+    Refused,
+    /// In the room, holding this seat.
+    Player(PlayerId),
+    /// In the room, watching.
+    Spectator,
+}
+
+/// What a room task receives.
+#[derive(Debug)]
+pub enum RoomCmd {
+    /// Take a seat or watch; the reply says whether the connection is now in the room.
+    Join {
+        /// The connection.
+        conn: Outbox,
+        /// Requested name (None: a spectator's default).
+        name: Option<String>,
+        /// Player or spectator.
+        role: Role,
+        /// Joined or not.
+        reply: oneshot::Sender<JoinOutcome>,
+    },
+    /// Take back a held seat.
+    Resume {
+        /// The new connection.
+        conn: Outbox,
+        /// The seat's token.
+        token: ResumeToken,
+        /// Resumed or not.
+        reply: oneshot::Sender<JoinOutcome>,
+    },
+    /// Leave on purpose.
+    Leave {
+        /// Who.
+        conn: ConnId,
+        /// Answered once the room has let the connection go.
+        reply: oneshot::Sender<bool>,
+    },
+    /// The connection's transport is gone.
+    Dropped {
+        /// Who.
+        conn: ConnId,
+    },
+    /// A message from a member.
+    Msg {
+        /// Who.
+        conn: ConnId,
+        /// What.
+        msg: RoomMsg,
+    },
+    /// The puzzle for a race arrived from the pool.
+    PuzzleReady {
+        /// The race it is for.
+        race_id: RaceId,
+        /// The puzzle, dealt under the race's seed.
+        dealt: Dealt,
+    },
+}
+
+/// What `list_rooms` shows of a room, kept current by the room task.
+#[derive(Clone, Debug)]
+pub struct RoomInfo {
+    /// Phase.
+    pub phase: Phase,
+    /// Seats, held ones included.
+    pub players: u32,
+    /// Settings.
+    pub settings: Settings,
+}
+
+/// A way to reach a room task.
+#[derive(Clone, Debug)]
+pub struct RoomHandle {
+    /// The room code.
+    pub code: RoomCode,
+    /// Commands to the room.
+    pub tx: mpsc::Sender<RoomCmd>,
+    /// Summary for `list_rooms` (a std mutex: held only for a copy, never across an await).
+    pub info: Arc<Mutex<RoomInfo>>,
+}

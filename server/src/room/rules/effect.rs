@@ -1,0 +1,68 @@
+//! What the rules exchange with the room task: the [`RoomOpts`] it gives them, and the
+//! [`Effect`]s they hand back, collected in order.
+
+use std::time::Duration;
+
+use protocol::{ErrorCode, PlaceReason, RaceId, ResumeToken, ServerMsg};
+
+use crate::outbox::{CloseCode, ConnId};
+use crate::store::RaceRecord;
+
+/// Something the room task must do, in order.
+// `Send` is by far the most common effect; boxing its message would add an allocation to
+// every broadcast to shrink the rare ones.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum Effect {
+    /// Send `msg` to these connections (serialized once).
+    Send(Vec<ConnId>, ServerMsg),
+    /// The connection is no longer in this room.
+    Detach(ConnId),
+    /// The connection is no longer in this room: close it with this code.
+    Close(ConnId, CloseCode),
+    /// Ask the puzzle pool for a puzzle of the room's difficulty for this race, dealt under
+    /// the transform `seed` draws ([`crate::pool::Dealt::transformed`]).
+    NeedPuzzle {
+        /// The race it is for.
+        race_id: RaceId,
+        /// The race's seed.
+        seed: u64,
+    },
+    /// Store a finished race before carrying out any later effect.
+    Store(Box<RaceRecord>),
+    /// A seat's resume token no longer works.
+    TokenRevoked(ResumeToken),
+    /// A race started (for the metrics).
+    RaceStarted,
+    /// A placement was judged: `None` accepted (for the metrics).
+    Placed(Option<PlaceReason>),
+}
+
+/// Timers the room needs from the server config.
+#[derive(Clone, Debug)]
+pub struct RoomOpts {
+    /// How long `start_race` counts down.
+    pub countdown: Duration,
+    /// How long a dropped seat is held.
+    pub resume_grace: Duration,
+}
+
+/// The effects pushed since the task last took them.
+#[derive(Debug, Default)]
+pub(super) struct Effects(Vec<Effect>);
+
+impl Effects {
+    pub(super) fn push(&mut self, fx: Effect) {
+        self.0.push(fx);
+    }
+
+    /// An `error` message to `conn`.
+    pub(super) fn error(&mut self, conn: ConnId, code: ErrorCode, message: impl Into<String>) {
+        let message = message.into();
+        self.push(Effect::Send(vec![conn], ServerMsg::Error { code, message }));
+    }
+
+    pub(super) fn take(&mut self) -> Vec<Effect> {
+        std::mem::take(&mut self.0)
+    }
+}

@@ -1,0 +1,581 @@
+//! The room's rules as a plain state machine: phases (Lobby -> Countdown -> Racing ->
+//! Finished -> Countdown for a rematch), timers, and the effects they produce, composed from
+//! [`seats`] (who is in the room), [`race`] (one race's boards and verification) and
+//! [`standings`] (the ranking).
+//!
+//! It does no IO and reads no clock or global RNG: every method takes the current
+//! `tokio::time::Instant` (and the wall clock where a race may start); race ids and race
+//! seeds (which decide the deal's transform) come from the seeded RNG it is given, resume
+//! tokens from the minting function it is given. It pushes [`Effect`]s (messages to send,
+//! connections to close, results to store) that the room task carries out in order.
+
+pub mod effect;
+pub mod race;
+pub mod seats;
+pub mod standings;
+
+use std::time::Duration;
+
+use protocol::{
+    ErrorCode, FinishStatus, MsgId, Phase, PlayerId, PlayerName, PlayerStatus, RaceId, RaceView,
+    Role, RoomCode, ServerMsg, Settings, You,
+};
+use rand::Rng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use shared::engine::{Cell, Digit};
+use tokio::time::Instant;
+
+use crate::outbox::{CloseCode, ConnId};
+use crate::pool::Dealt;
+use effect::Effects;
+pub use effect::{Effect, RoomOpts};
+use race::{ms, EndReason, Race};
+pub use seats::MintToken;
+use seats::{parse_name, Member, Refusal, Seats};
+
+// One room has one state; its size does not matter.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+enum State {
+    Lobby,
+    Countdown {
+        race_id: RaceId,
+        /// Drew the deal's transform: the race can be replayed from it.
+        seed: u64,
+        ends_at: Instant,
+        dealt: Option<Dealt>,
+    },
+    Racing,
+    Finished,
+}
+
+/// One room's whole state.
+#[derive(Debug)]
+pub struct Room {
+    code: RoomCode,
+    settings: Settings,
+    opts: RoomOpts,
+    rng: Xoshiro256PlusPlus,
+    seats: Seats,
+    state: State,
+    race: Option<Race>,
+    fx: Effects,
+}
+
+impl Room {
+    /// An empty room; the first player to join becomes its host. `rng` draws race ids and
+    /// seeds; `mint` makes seats' resume tokens.
+    pub fn new(
+        code: RoomCode,
+        settings: Settings,
+        opts: RoomOpts,
+        rng: Xoshiro256PlusPlus,
+        mint: MintToken,
+    ) -> Room {
+        Room {
+            code,
+            settings,
+            opts,
+            rng,
+            seats: Seats::new(mint),
+            state: State::Lobby,
+            race: None,
+            fx: Effects::default(),
+        }
+    }
+
+    /// The effects pushed since the last call, in order.
+    pub fn take_effects(&mut self) -> Vec<Effect> {
+        self.fx.take()
+    }
+
+    /// The room code.
+    pub fn code(&self) -> &RoomCode {
+        &self.code
+    }
+
+    /// The room's settings.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The phase on the wire.
+    pub fn phase(&self) -> Phase {
+        match self.state {
+            State::Lobby => Phase::Lobby,
+            State::Countdown { .. } => Phase::Countdown,
+            State::Racing => Phase::Racing,
+            State::Finished => Phase::Finished,
+        }
+    }
+
+    /// Seats, held ones included.
+    pub fn n_players(&self) -> usize {
+        self.seats.len()
+    }
+
+    /// No seats left (held ones included): the room is to be removed.
+    pub fn is_empty(&self) -> bool {
+        self.seats.is_empty()
+    }
+
+    /// Whether `conn` is in this room.
+    pub fn has_conn(&self, conn: ConnId) -> bool {
+        self.seats.member(conn).is_some()
+    }
+
+    /// The player id of the seat `conn` holds, if any.
+    pub fn player_id_of(&self, conn: ConnId) -> Option<&PlayerId> {
+        self.seats.seat_of_conn(conn).map(|s| &s.player_id)
+    }
+
+    /// The next moment [`Room::tick`] has something to do.
+    pub fn next_deadline(&self) -> Option<Instant> {
+        let phase = match &self.state {
+            State::Countdown {
+                ends_at,
+                dealt: Some(_),
+                ..
+            } => Some(*ends_at),
+            State::Racing => self.race.as_ref().map(|r| r.deadline(self.time_limit())),
+            _ => None,
+        };
+        let expiry = self.seats.next_expiry(self.opts.resume_grace);
+        phase.into_iter().chain(expiry).min()
+    }
+
+    fn time_limit(&self) -> Duration {
+        Duration::from_secs(u64::from(self.settings.time_limit_s))
+    }
+
+    fn send_all(&mut self, msg: ServerMsg) {
+        let to = self.seats.audience();
+        self.fx.push(Effect::Send(to, msg));
+    }
+
+    fn send_all_except(&mut self, conn: ConnId, msg: ServerMsg) {
+        let mut to = self.seats.audience();
+        to.retain(|&c| c != conn);
+        self.fx.push(Effect::Send(to, msg));
+    }
+
+    fn send(&mut self, conn: ConnId, msg: ServerMsg) {
+        self.fx.push(Effect::Send(vec![conn], msg));
+    }
+
+    fn player_finished(&mut self, player_id: PlayerId, status: FinishStatus, time_ms: Option<u64>) {
+        self.send_all(ServerMsg::PlayerFinished {
+            player_id,
+            status,
+            time_ms,
+        });
+    }
+
+    fn refuse(&mut self, conn: ConnId, why: Refusal) -> bool {
+        self.fx.error(conn, why.code, why.message);
+        false
+    }
+
+    fn race_view(&self, viewer: Option<&PlayerId>, now: Instant) -> Option<RaceView> {
+        match &self.state {
+            State::Lobby => None,
+            State::Countdown { race_id, .. } => Some(Race::countdown_view(race_id, &self.settings)),
+            State::Racing | State::Finished => {
+                Some(self.race.as_ref()?.view(viewer, &self.settings, now))
+            }
+        }
+    }
+
+    fn room_joined(&self, you: You, now: Instant) -> ServerMsg {
+        let viewer = you.player_id.clone();
+        ServerMsg::RoomJoined {
+            room: self.code.clone(),
+            you,
+            host: self.seats.host().clone(),
+            settings: self.settings.clone(),
+            phase: self.phase(),
+            players: self.seats.players(),
+            race: self.race_view(viewer.as_ref(), now),
+        }
+    }
+
+    /// The checks a join must pass, in the contract's order; the name it joins under.
+    fn admit(
+        &self,
+        conn: ConnId,
+        raw_name: Option<&str>,
+        role: Role,
+    ) -> Result<PlayerName, Refusal> {
+        if self.has_conn(conn) {
+            return Err(Refusal::new(
+                ErrorCode::AlreadyInRoom,
+                "already in this room",
+            ));
+        }
+        let name = parse_name(raw_name)?;
+        if role == Role::Player {
+            if matches!(self.state, State::Countdown { .. } | State::Racing) {
+                return Err(Refusal::new(
+                    ErrorCode::RaceInProgress,
+                    "a race is in progress; spectate instead",
+                ));
+            }
+            self.seats.check_seat(&name, self.settings.max_players)?;
+        }
+        Ok(name)
+    }
+
+    /// A connection joins as a player or spectator. Returns whether it is now in the room
+    /// (errors are sent to it as effects).
+    pub fn join(&mut self, conn: ConnId, raw_name: Option<&str>, role: Role, now: Instant) -> bool {
+        let name = match self.admit(conn, raw_name, role) {
+            Ok(name) => name,
+            Err(why) => return self.refuse(conn, why),
+        };
+        if role == Role::Spectator {
+            self.seats.add_spectator(conn, name);
+            let you = You {
+                player_id: None,
+                token: None,
+                role: Role::Spectator,
+            };
+            let msg = self.room_joined(you, now);
+            self.send(conn, msg);
+            return true;
+        }
+        let seat = self.seats.add_seat(conn, name);
+        let (player, you) = (seat.player(), seat.you());
+        let msg = self.room_joined(you, now);
+        self.send(conn, msg);
+        self.send_all_except(conn, ServerMsg::PlayerJoined { player });
+        true
+    }
+
+    /// A connection takes back the seat `token` belongs to.
+    pub fn resume(&mut self, conn: ConnId, token: &str, now: Instant) -> bool {
+        if self.has_conn(conn) {
+            return self.refuse(
+                conn,
+                Refusal::new(ErrorCode::AlreadyInRoom, "already in this room"),
+            );
+        }
+        let Some(i) = self.seats.by_token(token) else {
+            return self.refuse(
+                conn,
+                Refusal::new(ErrorCode::InvalidToken, "unknown or expired token"),
+            );
+        };
+        let (old, was_dropped) = self.seats.reconnect(i, conn);
+        if let Some(old) = old {
+            self.fx.push(Effect::Close(old, CloseCode::Normal));
+        }
+        let seat = self.seats.seat(i);
+        let (player, you) = (seat.player(), seat.you());
+        let msg = self.room_joined(you, now);
+        self.send(conn, msg);
+        if was_dropped || old.is_none() {
+            self.send_all_except(conn, ServerMsg::PlayerUpdated { player });
+        }
+        true
+    }
+
+    /// A connection's transport dropped: a player's seat is held, a spectator is gone.
+    pub fn dropped(&mut self, conn: ConnId, now: Instant) {
+        if let Some(player) = self.seats.drop_conn(conn, now) {
+            self.send_all(ServerMsg::PlayerUpdated { player });
+        }
+    }
+
+    /// A connection leaves on purpose. Returns whether it was in the room.
+    pub fn leave(&mut self, conn: ConnId, now: Instant) -> bool {
+        match self.seats.member(conn) {
+            Some(Member::Seat(i)) => {
+                let player_id = self.seats.seat(i).player_id.clone();
+                self.send(conn, ServerMsg::PlayerLeft { player_id });
+                self.fx.push(Effect::Detach(conn));
+                self.seats.seat_mut(i).conn = None;
+                self.remove_seat(i, now);
+                true
+            }
+            Some(Member::Spectator(i)) => {
+                self.seats.remove_spectator(i);
+                self.fx.push(Effect::Detach(conn));
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Remove seat `i` (left or expired): forfeit its race, hand over the host, end the race
+    /// or close the room when that follows.
+    fn remove_seat(&mut self, i: usize, now: Instant) {
+        let (seat, new_host) = self.seats.remove_seat(i);
+        self.fx.push(Effect::TokenRevoked(seat.token.clone()));
+        if matches!(self.state, State::Racing)
+            && self
+                .race
+                .as_mut()
+                .is_some_and(|r| r.forfeit(&seat.player_id))
+        {
+            self.player_finished(seat.player_id.clone(), FinishStatus::Forfeited, None);
+        }
+        self.send_all(ServerMsg::PlayerLeft {
+            player_id: seat.player_id.clone(),
+        });
+        if let Some(player_id) = new_host {
+            self.send_all(ServerMsg::HostChanged { player_id });
+        }
+        self.check_race_end(now);
+        if self.seats.is_empty() {
+            if let State::Countdown { .. } = self.state {
+                self.state = State::Lobby;
+            }
+            let room = self.code.clone();
+            let specs = self.seats.drain_spectators();
+            self.fx
+                .push(Effect::Send(specs.clone(), ServerMsg::RoomClosed { room }));
+            for c in specs {
+                self.fx.push(Effect::Detach(c));
+            }
+        }
+    }
+
+    fn seat_of(&mut self, conn: ConnId) -> Option<usize> {
+        match self.seats.member(conn) {
+            Some(Member::Seat(i)) => Some(i),
+            Some(Member::Spectator(_)) => {
+                self.fx
+                    .error(conn, ErrorCode::NotPlayer, "spectators cannot do that");
+                None
+            }
+            None => {
+                self.fx.error(conn, ErrorCode::NotInRoom, "not in a room");
+                None
+            }
+        }
+    }
+
+    /// `set_ready` from `conn`.
+    pub fn set_ready(&mut self, conn: ConnId, ready: bool) {
+        let Some(i) = self.seat_of(conn) else { return };
+        if !matches!(self.state, State::Lobby) {
+            self.fx
+                .error(conn, ErrorCode::WrongPhase, "ready marks are for the lobby");
+            return;
+        }
+        self.seats.seat_mut(i).ready = ready;
+        let player = self.seats.seat(i).player();
+        self.send_all(ServerMsg::PlayerUpdated { player });
+    }
+
+    /// `start_race` from `conn`: the host starts the countdown.
+    pub fn start_race(&mut self, conn: ConnId, now: Instant) {
+        let Some(i) = self.seat_of(conn) else { return };
+        if self.seats.seat(i).player_id != *self.seats.host() {
+            self.fx
+                .error(conn, ErrorCode::NotHost, "only the host can start the race");
+            return;
+        }
+        if !matches!(self.state, State::Lobby | State::Finished) {
+            self.fx
+                .error(conn, ErrorCode::WrongPhase, "a race is already under way");
+            return;
+        }
+        let race_id = RaceId::from(format!("{}-{:016x}", self.code, self.rng.gen::<u64>()));
+        let seed = self.rng.gen();
+        self.state = State::Countdown {
+            race_id: race_id.clone(),
+            seed,
+            ends_at: now + self.opts.countdown,
+            dealt: None,
+        };
+        self.seats.set_status(PlayerStatus::Waiting, |_| true);
+        self.send_all(ServerMsg::Countdown {
+            starts_in_ms: ms(self.opts.countdown),
+        });
+        self.fx.push(Effect::NeedPuzzle { race_id, seed });
+    }
+
+    /// The puzzle for `race_id` is dealt (under its seed's transform). `unix_ms` is the wall
+    /// clock at `now`, recorded if the race starts.
+    pub fn puzzle_ready(&mut self, race_id: &RaceId, puzzle: Dealt, now: Instant, unix_ms: i64) {
+        if let State::Countdown {
+            race_id: id, dealt, ..
+        } = &mut self.state
+        {
+            if id == race_id {
+                *dealt = Some(puzzle);
+            }
+        }
+        self.tick(now, unix_ms);
+    }
+
+    /// Carry out whatever is due at `now` (`unix_ms` on the wall clock): race start, time
+    /// limit, expired seats.
+    pub fn tick(&mut self, now: Instant, unix_ms: i64) {
+        if let State::Countdown {
+            race_id,
+            seed,
+            ends_at,
+            dealt: Some(dealt),
+        } = &self.state
+        {
+            if now >= *ends_at {
+                let (race_id, seed, dealt) = (race_id.clone(), *seed, *dealt);
+                self.begin_race(race_id, seed, dealt, now, unix_ms);
+            }
+        }
+        if matches!(self.state, State::Racing)
+            && self
+                .race
+                .as_ref()
+                .is_some_and(|r| now >= r.deadline(self.time_limit()))
+        {
+            self.end_race(EndReason::TimeLimit, now);
+        }
+        while let Some(i) = self.seats.expired(now, self.opts.resume_grace) {
+            self.remove_seat(i, now);
+        }
+    }
+
+    fn begin_race(&mut self, race_id: RaceId, seed: u64, dealt: Dealt, now: Instant, unix_ms: i64) {
+        let racers = self.seats.set_status(PlayerStatus::Racing, |_| true);
+        self.race = Some(Race::new(race_id.clone(), dealt, racers, now, unix_ms));
+        self.state = State::Racing;
+        self.fx.push(Effect::RaceStarted);
+        tracing::info!(room = %self.code, %race_id, seed, "race started");
+        self.send_all(ServerMsg::RaceStarted {
+            race_id,
+            puzzle: dealt.puzzle,
+            difficulty: self.settings.difficulty,
+            time_limit_s: self.settings.time_limit_s,
+        });
+    }
+
+    /// The seat of `conn` if it is racing (else the error is sent).
+    fn racer(&mut self, conn: ConnId) -> Option<(usize, PlayerId)> {
+        let i = self.seat_of(conn)?;
+        if !matches!(self.state, State::Racing) {
+            self.fx
+                .error(conn, ErrorCode::WrongPhase, "no race is running");
+            return None;
+        }
+        let id = self.seats.seat(i).player_id.clone();
+        if !self.race.as_ref().is_some_and(|r| r.is_racing(&id)) {
+            self.fx
+                .error(conn, ErrorCode::WrongPhase, "you are not racing");
+            return None;
+        }
+        Some((i, id))
+    }
+
+    /// `place` from `conn`: rule 2, then rules 3 and 4.
+    pub fn place(
+        &mut self,
+        conn: ConnId,
+        cell: Cell,
+        digit: Digit,
+        id: Option<MsgId>,
+        now: Instant,
+    ) {
+        let Some((seat, player)) = self.racer(conn) else {
+            return;
+        };
+        let Some(race) = self.race.as_mut() else {
+            return;
+        };
+        let Some(p) = race.place(&player, cell, digit, id, &self.settings, now) else {
+            return;
+        };
+        let solution = race.dealt().solution;
+        self.fx.push(Effect::Placed(p.reason));
+        self.send(conn, p.reply);
+        if let Some(progress) = p.progress {
+            self.send_all(ServerMsg::Progress(progress));
+        }
+        if let Some((status, time_ms)) = p.finished {
+            self.seats.seat_mut(seat).status = status.into();
+            self.player_finished(player, status, time_ms);
+            if status == FinishStatus::Eliminated {
+                self.send(conn, ServerMsg::Solution { solution });
+            }
+            self.check_race_end(now);
+        }
+    }
+
+    /// `forfeit` from `conn`.
+    pub fn forfeit(&mut self, conn: ConnId, now: Instant) {
+        let Some((seat, player_id)) = self.racer(conn) else {
+            return;
+        };
+        let Some(race) = self.race.as_mut() else {
+            return;
+        };
+        race.forfeit(&player_id);
+        let solution = race.dealt().solution;
+        self.seats.seat_mut(seat).status = PlayerStatus::Forfeited;
+        self.player_finished(player_id, FinishStatus::Forfeited, None);
+        self.send(conn, ServerMsg::Solution { solution });
+        self.check_race_end(now);
+    }
+
+    /// `chat` from `conn` (text already checked for length).
+    pub fn chat(&mut self, conn: ConnId, text: String) {
+        let Some((player_id, name)) = self.seats.speaker(conn) else {
+            self.fx.error(conn, ErrorCode::NotInRoom, "not in a room");
+            return;
+        };
+        self.send_all(ServerMsg::Chat {
+            player_id,
+            name,
+            text,
+        });
+    }
+
+    fn check_race_end(&mut self, now: Instant) {
+        if matches!(self.state, State::Racing) && self.race.as_ref().is_some_and(Race::all_done) {
+            self.end_race(EndReason::AllDone, now);
+        }
+    }
+
+    /// End the race: time out whoever still races, store the result, then announce it
+    /// (unless the server is stopping).
+    fn end_race(&mut self, reason: EndReason, now: Instant) {
+        let Some(race) = self.race.as_mut() else {
+            return;
+        };
+        let (timed_out, table, record) = race.end(&self.code, &self.settings, reason, now);
+        let race_id = race.race_id().clone();
+        let solution = race.dealt().solution;
+        self.seats
+            .set_status(PlayerStatus::TimedOut, |id| timed_out.contains(id));
+        self.state = State::Finished;
+        tracing::info!(room = %self.code, %race_id, reason = reason.as_str(), "race over");
+        let announced = reason.announced();
+        if announced.is_some() {
+            for player_id in timed_out {
+                self.player_finished(player_id, FinishStatus::TimedOut, None);
+            }
+        }
+        self.fx.push(Effect::Store(Box::new(record)));
+        if let Some(reason) = announced {
+            self.send_all(ServerMsg::RaceOver {
+                race_id,
+                reason,
+                standings: table,
+                solution,
+            });
+        }
+    }
+
+    /// The server is stopping: a running race is stored (reason `shutdown`, still-racing
+    /// players as `timed_out`) without announcement; connections are closed by their tasks.
+    pub fn shutdown(&mut self, now: Instant) {
+        if matches!(self.state, State::Racing) {
+            self.end_race(EndReason::Shutdown, now);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,359 @@
+//! One race: every racer's board, the verification of a placement (rule 2, then rules 3 and
+//! 4) into a [`Placed`] outcome, finishing, timing out, the wire view, and the record the
+//! store keeps. It knows nothing of seats or connections: racers are player ids.
+
+use std::time::Duration;
+
+use protocol::{
+    FinishStatus, MsgId, OverReason, PlaceReason, PlayerId, PlayerName, PlayerStatus, Progress,
+    RaceId, RaceView, ServerMsg, Settings, Standing,
+};
+use shared::engine::validator::placement_conflicts;
+use shared::engine::{Cell, Digit, Grid};
+use tokio::time::Instant;
+
+use super::standings::{finish_status, standings};
+use crate::pool::Dealt;
+use crate::store::{PlacementRecord, RaceRecord};
+
+/// Why a race ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndReason {
+    /// Every racer solved, forfeited, was eliminated or left.
+    AllDone,
+    /// The race clock reached the time limit.
+    TimeLimit,
+    /// The server stopped mid-race (stored, never announced).
+    Shutdown,
+}
+
+impl EndReason {
+    /// The name the store keeps.
+    pub const fn as_str(self) -> &'static str {
+        match self.announced() {
+            Some(over) => over.as_str(),
+            None => "shutdown",
+        }
+    }
+
+    /// The reason announced in `race_over` (none at shutdown).
+    pub const fn announced(self) -> Option<OverReason> {
+        match self {
+            EndReason::AllDone => Some(OverReason::AllDone),
+            EndReason::TimeLimit => Some(OverReason::TimeLimit),
+            EndReason::Shutdown => None,
+        }
+    }
+}
+
+pub(super) fn ms(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+#[derive(Debug)]
+struct Entry {
+    player_id: PlayerId,
+    name: PlayerName,
+    board: Grid,
+    filled: u32,
+    mistakes: u32,
+    status: PlayerStatus,
+    time_ms: Option<u64>,
+}
+
+/// What a placement came to.
+#[derive(Debug)]
+pub(super) struct Placed {
+    /// `None`: accepted.
+    pub(super) reason: Option<PlaceReason>,
+    /// The `placement` answer to the placer.
+    pub(super) reply: ServerMsg,
+    /// Their progress, when the placement changed it.
+    pub(super) progress: Option<Progress>,
+    /// When it ended their race: how, and their time.
+    pub(super) finished: Option<(FinishStatus, Option<u64>)>,
+}
+
+/// A race under way or just finished.
+#[derive(Debug)]
+pub(super) struct Race {
+    race_id: RaceId,
+    dealt: Dealt,
+    started_at: Instant,
+    started_unix_ms: i64,
+    ended_at: Option<Instant>,
+    to_fill: u32,
+    entries: Vec<Entry>,
+    log: Vec<PlacementRecord>,
+}
+
+impl Race {
+    /// A race on `dealt` between `racers`, started at `now` (`unix_ms` on the wall clock).
+    pub(super) fn new(
+        race_id: RaceId,
+        dealt: Dealt,
+        racers: impl IntoIterator<Item = (PlayerId, PlayerName)>,
+        now: Instant,
+        unix_ms: i64,
+    ) -> Race {
+        let entries = racers
+            .into_iter()
+            .map(|(player_id, name)| Entry {
+                player_id,
+                name,
+                board: dealt.puzzle,
+                filled: 0,
+                mistakes: 0,
+                status: PlayerStatus::Racing,
+                time_ms: None,
+            })
+            .collect();
+        Race {
+            race_id,
+            dealt,
+            started_at: now,
+            started_unix_ms: unix_ms,
+            ended_at: None,
+            to_fill: dealt.puzzle.n_empty() as u32,
+            entries,
+            log: Vec::new(),
+        }
+    }
+
+    /// What a race counting down shows: no puzzle yet.
+    pub(super) fn countdown_view(race_id: &RaceId, settings: &Settings) -> RaceView {
+        RaceView {
+            race_id: race_id.clone(),
+            puzzle: None,
+            difficulty: settings.difficulty,
+            time_limit_s: settings.time_limit_s,
+            elapsed_ms: 0,
+            board: None,
+            mistakes: 0,
+            progress: Vec::new(),
+        }
+    }
+
+    pub(super) fn race_id(&self) -> &RaceId {
+        &self.race_id
+    }
+
+    pub(super) fn dealt(&self) -> &Dealt {
+        &self.dealt
+    }
+
+    /// When the time limit ends it.
+    pub(super) fn deadline(&self, limit: Duration) -> Instant {
+        self.started_at + limit
+    }
+
+    /// Whether `player` is still racing.
+    pub(super) fn is_racing(&self, player: &PlayerId) -> bool {
+        self.entries
+            .iter()
+            .any(|e| e.player_id == *player && e.status == PlayerStatus::Racing)
+    }
+
+    /// Nobody races any more.
+    pub(super) fn all_done(&self) -> bool {
+        self.entries
+            .iter()
+            .all(|e| e.status != PlayerStatus::Racing)
+    }
+
+    /// `player` (racing) gives up or leaves.
+    pub(super) fn forfeit(&mut self, player: &PlayerId) -> bool {
+        match self
+            .entries
+            .iter_mut()
+            .find(|e| e.player_id == *player && e.status == PlayerStatus::Racing)
+        {
+            Some(e) => {
+                e.status = PlayerStatus::Forfeited;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// `player` (racing) places `digit` in `cell` at `now` (`id` is echoed in the reply).
+    pub(super) fn place(
+        &mut self,
+        player: &PlayerId,
+        cell: Cell,
+        digit: Digit,
+        id: Option<MsgId>,
+        settings: &Settings,
+        now: Instant,
+    ) -> Option<Placed> {
+        let penalty_ms_each = u64::from(settings.penalty_s) * 1000;
+        let max_mistakes = u32::from(settings.max_mistakes);
+        let at_ms = ms(now.saturating_duration_since(self.started_at));
+        let e = self
+            .entries
+            .iter_mut()
+            .find(|e| e.player_id == *player && e.status == PlayerStatus::Racing)?;
+        let mut conflicts = Vec::new();
+        let reason = if self.dealt.puzzle.get(cell).is_some() {
+            Some(PlaceReason::Given)
+        } else if e.board.get(cell).is_some() {
+            Some(PlaceReason::Filled)
+        } else {
+            conflicts = placement_conflicts(&e.board, cell, digit);
+            if !conflicts.is_empty() {
+                Some(PlaceReason::Conflict)
+            } else if self.dealt.solution.get(cell) != Some(digit) {
+                Some(PlaceReason::Wrong)
+            } else {
+                None
+            }
+        };
+        match reason {
+            None => {
+                e.board.set(cell, Some(digit));
+                e.filled += 1;
+            }
+            Some(PlaceReason::Wrong | PlaceReason::Conflict) => e.mistakes += 1,
+            Some(_) => {}
+        }
+        self.log.push(PlacementRecord {
+            player_id: e.player_id.to_string(),
+            at_ms,
+            cell: cell.get(),
+            digit: digit.get(),
+            outcome: reason.map_or("accepted", PlaceReason::as_str),
+        });
+        let penalty_ms = u64::from(e.mistakes) * penalty_ms_each;
+        let changed = !matches!(reason, Some(PlaceReason::Given | PlaceReason::Filled));
+        let mut finished = None;
+        if reason.is_none() && e.filled == self.to_fill {
+            e.status = PlayerStatus::Solved;
+            e.time_ms = Some(at_ms + penalty_ms);
+            finished = Some((FinishStatus::Solved, e.time_ms));
+        } else if changed && reason.is_some() && max_mistakes > 0 && e.mistakes >= max_mistakes {
+            e.status = PlayerStatus::Eliminated;
+            finished = Some((FinishStatus::Eliminated, None));
+        }
+        let progress = changed.then(|| Progress {
+            player_id: e.player_id.clone(),
+            filled: e.filled,
+            to_fill: self.to_fill,
+            mistakes: e.mistakes,
+        });
+        let reply = ServerMsg::Placement {
+            id,
+            cell,
+            digit,
+            accepted: reason.is_none(),
+            reason,
+            conflicts,
+            mistakes: e.mistakes,
+            penalty_ms,
+        };
+        Some(Placed {
+            reason,
+            reply,
+            progress,
+            finished,
+        })
+    }
+
+    /// End the race at `now` for `reason`: who was timed out (in entry order), the
+    /// standings, and the record to store.
+    pub(super) fn end(
+        &mut self,
+        room: &str,
+        settings: &Settings,
+        reason: EndReason,
+        now: Instant,
+    ) -> (Vec<PlayerId>, Vec<Standing>, RaceRecord) {
+        let timed_out = self.finish(now);
+        let table = self.standings();
+        let record = self.record(room, settings, reason, table.clone(), now);
+        (timed_out, table, record)
+    }
+
+    /// Whoever still races is timed out (returned, in entry order).
+    fn finish(&mut self, now: Instant) -> Vec<PlayerId> {
+        let mut timed_out = Vec::new();
+        for e in self.entries.iter_mut() {
+            if e.status == PlayerStatus::Racing {
+                e.status = PlayerStatus::TimedOut;
+                timed_out.push(e.player_id.clone());
+            }
+        }
+        self.ended_at = Some(now);
+        timed_out
+    }
+
+    /// The ranking, as it stands.
+    fn standings(&self) -> Vec<Standing> {
+        let rows = self
+            .entries
+            .iter()
+            .map(|e| Standing {
+                rank: 0,
+                player_id: e.player_id.clone(),
+                name: e.name.clone(),
+                status: finish_status(e.status),
+                time_ms: e.time_ms,
+                filled: e.filled,
+                mistakes: e.mistakes,
+            })
+            .collect();
+        standings(rows)
+    }
+
+    /// What the store keeps of the finished race (its placement log moves into it).
+    fn record(
+        &mut self,
+        room: &str,
+        settings: &Settings,
+        reason: EndReason,
+        standings: Vec<Standing>,
+        now: Instant,
+    ) -> RaceRecord {
+        RaceRecord {
+            race_id: self.race_id.to_string(),
+            room: room.to_owned(),
+            difficulty: settings.difficulty.as_str(),
+            puzzle: self.dealt.puzzle.to_line(),
+            solution: self.dealt.solution.to_line(),
+            started_unix_ms: self.started_unix_ms,
+            duration_ms: ms(now.saturating_duration_since(self.started_at)),
+            reason: reason.as_str(),
+            standings,
+            placements: std::mem::take(&mut self.log),
+        }
+    }
+
+    /// The race as `viewer` (a player, or nobody) sees it at `now`.
+    pub(super) fn view(
+        &self,
+        viewer: Option<&PlayerId>,
+        settings: &Settings,
+        now: Instant,
+    ) -> RaceView {
+        let end = self.ended_at.unwrap_or(now);
+        let entry = viewer.and_then(|id| self.entries.iter().find(|e| e.player_id == *id));
+        RaceView {
+            race_id: self.race_id.clone(),
+            puzzle: Some(self.dealt.puzzle),
+            difficulty: settings.difficulty,
+            time_limit_s: settings.time_limit_s,
+            elapsed_ms: ms(end.saturating_duration_since(self.started_at)),
+            board: entry.map(|e| e.board),
+            mistakes: entry.map_or(0, |e| e.mistakes),
+            progress: self
+                .entries
+                .iter()
+                .map(|e| Progress {
+                    player_id: e.player_id.clone(),
+                    filled: e.filled,
+                    to_fill: self.to_fill,
+                    mistakes: e.mistakes,
+                })
+                .collect(),
+        }
+    }
+}

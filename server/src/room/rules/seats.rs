@@ -1,0 +1,300 @@
+//! Who is in a room: the seats (held ones included) with their names, tokens and ready
+//! marks, the spectators, the host and its hand-over, and the checks a new seat must pass.
+//! It knows nothing of races: a seat's status is only what the room last set on it.
+
+use std::fmt;
+use std::time::Duration;
+
+use protocol::{ErrorCode, Player, PlayerId, PlayerName, PlayerStatus, ResumeToken, Role, You};
+use tokio::time::Instant;
+
+use crate::outbox::ConnId;
+
+/// Mints a registered resume token for a new seat (the directory's CSPRNG, never the room's
+/// seeded RNG: a token is a secret).
+pub struct MintToken(pub Box<dyn FnMut() -> ResumeToken + Send>);
+
+impl fmt::Debug for MintToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("MintToken")
+    }
+}
+
+/// Why a connection cannot have what it asked for.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// The error code sent.
+    pub code: ErrorCode,
+    /// The message sent.
+    pub message: String,
+}
+
+impl Refusal {
+    pub(super) fn new(code: ErrorCode, message: impl Into<String>) -> Refusal {
+        Refusal {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+/// One player's place in the room, kept while they are dropped.
+#[derive(Debug)]
+pub(super) struct Seat {
+    pub(super) player_id: PlayerId,
+    pub(super) name: PlayerName,
+    pub(super) token: ResumeToken,
+    pub(super) conn: Option<ConnId>,
+    pub(super) ready: bool,
+    pub(super) status: PlayerStatus,
+    pub(super) dropped_at: Option<Instant>,
+}
+
+impl Seat {
+    /// The seat on the wire.
+    pub(super) fn player(&self) -> Player {
+        Player {
+            player_id: self.player_id.clone(),
+            name: self.name.clone(),
+            ready: self.ready,
+            connected: self.conn.is_some(),
+            status: self.status,
+        }
+    }
+
+    /// The seat's holder as `room_joined` tells them.
+    pub(super) fn you(&self) -> You {
+        You {
+            player_id: Some(self.player_id.clone()),
+            token: Some(self.token.clone()),
+            role: Role::Player,
+        }
+    }
+}
+
+#[derive(Debug)]
+struct Spectator {
+    conn: ConnId,
+    name: PlayerName,
+}
+
+/// What a connection is in the room.
+pub(super) enum Member {
+    Seat(usize),
+    Spectator(usize),
+}
+
+/// The seats and spectators of one room.
+#[derive(Debug)]
+pub(super) struct Seats {
+    seats: Vec<Seat>,
+    spectators: Vec<Spectator>,
+    host: PlayerId,
+    next_player: u32,
+    mint: MintToken,
+}
+
+/// A name as sent (a spectator may send none), checked.
+pub(super) fn parse_name(raw: Option<&str>) -> Result<PlayerName, Refusal> {
+    PlayerName::try_from(raw.unwrap_or("spectator"))
+        .map_err(|why| Refusal::new(ErrorCode::InvalidName, why.to_string()))
+}
+
+impl Seats {
+    pub(super) fn new(mint: MintToken) -> Seats {
+        Seats {
+            seats: Vec::new(),
+            spectators: Vec::new(),
+            host: PlayerId::from(""),
+            next_player: 1,
+            mint,
+        }
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.seats.len()
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.seats.is_empty()
+    }
+
+    pub(super) fn host(&self) -> &PlayerId {
+        &self.host
+    }
+
+    pub(super) fn seat(&self, i: usize) -> &Seat {
+        &self.seats[i]
+    }
+
+    pub(super) fn seat_mut(&mut self, i: usize) -> &mut Seat {
+        &mut self.seats[i]
+    }
+
+    /// Set the status of the seats whose player `which` picks; their ids and names.
+    pub(super) fn set_status(
+        &mut self,
+        status: PlayerStatus,
+        which: impl Fn(&PlayerId) -> bool,
+    ) -> Vec<(PlayerId, PlayerName)> {
+        self.seats
+            .iter_mut()
+            .filter(|s| which(&s.player_id))
+            .map(|s| {
+                s.status = status;
+                (s.player_id.clone(), s.name.clone())
+            })
+            .collect()
+    }
+
+    /// Every seat on the wire.
+    pub(super) fn players(&self) -> Vec<Player> {
+        self.seats.iter().map(Seat::player).collect()
+    }
+
+    pub(super) fn member(&self, conn: ConnId) -> Option<Member> {
+        if let Some(i) = self.seats.iter().position(|s| s.conn == Some(conn)) {
+            return Some(Member::Seat(i));
+        }
+        self.spectators
+            .iter()
+            .position(|s| s.conn == conn)
+            .map(Member::Spectator)
+    }
+
+    /// The seat `conn` holds, if any.
+    pub(super) fn seat_of_conn(&self, conn: ConnId) -> Option<&Seat> {
+        self.seats.iter().find(|s| s.conn == Some(conn))
+    }
+
+    /// The name a member chats under, and their player id if they hold a seat.
+    pub(super) fn speaker(&self, conn: ConnId) -> Option<(Option<PlayerId>, PlayerName)> {
+        match self.member(conn)? {
+            Member::Seat(i) => Some((
+                Some(self.seats[i].player_id.clone()),
+                self.seats[i].name.clone(),
+            )),
+            Member::Spectator(i) => Some((None, self.spectators[i].name.clone())),
+        }
+    }
+
+    /// Every connected member.
+    pub(super) fn audience(&self) -> Vec<ConnId> {
+        self.seats
+            .iter()
+            .filter_map(|s| s.conn)
+            .chain(self.spectators.iter().map(|s| s.conn))
+            .collect()
+    }
+
+    pub(super) fn add_spectator(&mut self, conn: ConnId, name: PlayerName) {
+        self.spectators.push(Spectator { conn, name });
+    }
+
+    /// Whether a new seat named `name` fits among `max_players`.
+    pub(super) fn check_seat(&self, name: &PlayerName, max_players: u8) -> Result<(), Refusal> {
+        if self.seats.len() >= usize::from(max_players) {
+            return Err(Refusal::new(ErrorCode::RoomFull, "the room is full"));
+        }
+        if self
+            .seats
+            .iter()
+            .any(|s| s.name.to_lowercase() == name.to_lowercase())
+        {
+            return Err(Refusal::new(
+                ErrorCode::NameTaken,
+                "that name is taken in this room",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Seat `conn` under `name` (checked by [`Seats::check_seat`]) with a fresh token; the
+    /// first seat is host.
+    pub(super) fn add_seat(&mut self, conn: ConnId, name: PlayerName) -> &Seat {
+        let token = (self.mint.0)();
+        let player_id = PlayerId::from(format!("p{}", self.next_player));
+        self.next_player += 1;
+        if self.seats.is_empty() {
+            self.host = player_id.clone();
+        }
+        self.seats.push(Seat {
+            player_id,
+            name,
+            token,
+            conn: Some(conn),
+            ready: false,
+            status: PlayerStatus::Waiting,
+            dropped_at: None,
+        });
+        &self.seats[self.seats.len() - 1]
+    }
+
+    /// The seat `token` belongs to.
+    pub(super) fn by_token(&self, token: &str) -> Option<usize> {
+        self.seats.iter().position(|s| s.token == token)
+    }
+
+    /// Seat `i` is now on `conn`: the connection it had before, if any, and whether it was
+    /// held (dropped).
+    pub(super) fn reconnect(&mut self, i: usize, conn: ConnId) -> (Option<ConnId>, bool) {
+        let old = self.seats[i].conn.replace(conn);
+        let was_dropped = self.seats[i].dropped_at.take().is_some();
+        (old, was_dropped)
+    }
+
+    /// The transport of `conn` dropped: a seat is held (its player returned), a spectator
+    /// is gone.
+    pub(super) fn drop_conn(&mut self, conn: ConnId, now: Instant) -> Option<Player> {
+        match self.member(conn)? {
+            Member::Seat(i) => {
+                let seat = &mut self.seats[i];
+                seat.conn = None;
+                seat.dropped_at = Some(now);
+                Some(seat.player())
+            }
+            Member::Spectator(i) => {
+                self.spectators.remove(i);
+                None
+            }
+        }
+    }
+
+    pub(super) fn remove_spectator(&mut self, i: usize) {
+        self.spectators.remove(i);
+    }
+
+    /// Every spectator leaves; their connections.
+    pub(super) fn drain_spectators(&mut self) -> Vec<ConnId> {
+        self.spectators.drain(..).map(|s| s.conn).collect()
+    }
+
+    /// Remove seat `i`; when it was the host's and a seat remains, the new host.
+    pub(super) fn remove_seat(&mut self, i: usize) -> (Seat, Option<PlayerId>) {
+        let seat = self.seats.remove(i);
+        let mut new_host = None;
+        if seat.player_id == self.host {
+            if let Some(next) = self.seats.first() {
+                self.host = next.player_id.clone();
+                new_host = Some(self.host.clone());
+            }
+        }
+        (seat, new_host)
+    }
+
+    /// A held seat whose grace ran out by `now`.
+    pub(super) fn expired(&self, now: Instant, grace: Duration) -> Option<usize> {
+        self.seats
+            .iter()
+            .position(|s| s.dropped_at.is_some_and(|d| now >= d + grace))
+    }
+
+    /// When the first held seat expires.
+    pub(super) fn next_expiry(&self, grace: Duration) -> Option<Instant> {
+        self.seats
+            .iter()
+            .filter_map(|s| s.dropped_at)
+            .min()
+            .map(|d| d + grace)
+    }
+}
