@@ -20,6 +20,8 @@
 pub mod client;
 pub mod convert;
 pub mod error;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod ids;
 pub mod limits;
 pub mod server;
