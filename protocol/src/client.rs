@@ -75,3 +75,27 @@ pub enum ClientMsg {
         id: Option<MsgId>,
     },
 }
+
+impl ClientMsg {
+    /// Parse one text frame. An `id` that serde_json would print back differently (a float such
+    /// as `1.50`, an integer beyond 64 bits) is kept as the exact text sent, so it is echoed
+    /// byte for byte (Amendment A3); the common small integer ids cost no second look.
+    pub fn from_json(text: &str) -> serde_json::Result<ClientMsg> {
+        let mut msg: ClientMsg = serde_json::from_str(text)?;
+        if let ClientMsg::Place { id: Some(id), .. } | ClientMsg::Ping { id: Some(id) } = &mut msg {
+            if let MsgId::Number(n) = id {
+                if n.as_u64().is_none() && n.as_i64().is_none() {
+                    #[derive(Deserialize)]
+                    struct RawId<'a> {
+                        #[serde(borrow)]
+                        id: &'a serde_json::value::RawValue,
+                    }
+                    if let Ok(raw) = serde_json::from_str::<RawId<'_>>(text) {
+                        *id = MsgId::Raw(raw.id.to_owned());
+                    }
+                }
+            }
+        }
+        Ok(msg)
+    }
+}

@@ -1,8 +1,8 @@
 //! Newtypes for the contract's identifiers, so a bad one cannot travel past the edge.
 //!
 //! [`RoomCode`] and [`PlayerName`] come from clients: their `TryFrom` carries the contract's
-//! rules (a code is upper-cased and 4 to 8 of `A-Z`, `2-9`; a name is trimmed, 1 to 24
-//! characters, no control characters). [`PlayerId`], [`RaceId`] and [`ResumeToken`] are
+//! rules (a code is upper-cased and 4 to 8 of `A-Z`, `2-9`; a name follows Amendment A3, see
+//! [`crate::text`]). [`PlayerId`], [`RaceId`] and [`ResumeToken`] are
 //! minted by the server and opaque to clients. A [`ResumeToken`] is a secret: its `Debug`
 //! hides it, so it cannot reach a log by accident.
 
@@ -15,13 +15,29 @@ use serde::{Deserialize, Serialize};
 use crate::limits::MAX_NAME_CHARS;
 
 /// A client's message id: any JSON number or string, echoed back verbatim.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum MsgId {
     /// A JSON number.
     Number(serde_json::Number),
     /// A JSON string.
     String(String),
+    /// A number kept as the exact text the client sent (a float, or an integer beyond 64 bits,
+    /// that would not print back digit for digit). Made by [`crate::ClientMsg::from_json`];
+    /// never read from a server message.
+    #[serde(skip_deserializing)]
+    Raw(Box<serde_json::value::RawValue>),
+}
+
+impl PartialEq for MsgId {
+    fn eq(&self, other: &MsgId) -> bool {
+        match (self, other) {
+            (MsgId::Number(a), MsgId::Number(b)) => a == b,
+            (MsgId::String(a), MsgId::String(b)) => a == b,
+            (MsgId::Raw(a), MsgId::Raw(b)) => a.get() == b.get(),
+            _ => false,
+        }
+    }
 }
 
 impl MsgId {
@@ -30,6 +46,7 @@ impl MsgId {
         match self {
             MsgId::Number(n) => n.as_u64(),
             MsgId::String(_) => None,
+            MsgId::Raw(r) => r.get().parse().ok(),
         }
     }
 }
@@ -182,12 +199,20 @@ impl TryFrom<String> for RoomCode {
     }
 }
 
-/// A display name that follows the contract's rules: trimmed, 1 to 24 characters, no control
-/// characters.
+/// A display name that follows the contract's rules (Amendment A3): NFC, trimmed, 1 to 24
+/// characters, at least one visible character, no control, format or private-use characters.
+/// Two names are the same name when their [`PlayerName::key`]s are equal.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub struct PlayerName(String);
 str_newtype!(PlayerName);
+
+impl PlayerName {
+    /// The key for uniqueness in a room: case-folded confusable skeleton (Unicode TS #39).
+    pub fn key(&self) -> String {
+        crate::text::name_key(&self.0)
+    }
+}
 
 impl fmt::Display for PlayerName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -204,24 +229,30 @@ pub enum InvalidName {
     /// Over [`MAX_NAME_CHARS`] characters after trimming.
     #[error("name is longer than 24 characters")]
     TooLong,
-    /// A control character.
-    #[error("name has control characters")]
+    /// A control (Cc), format (Cf), private-use (Co) or unassigned character, or a line or
+    /// paragraph separator.
+    #[error("name has control, format or private-use characters")]
     Control,
+    /// Only combining marks or other characters that show nothing by themselves.
+    #[error("name has no visible character")]
+    Invisible,
 }
 
 impl TryFrom<&str> for PlayerName {
     type Error = InvalidName;
     fn try_from(raw: &str) -> Result<PlayerName, InvalidName> {
-        let name = raw.trim();
+        let name = crate::text::normalize_name(raw);
         let n = name.chars().count();
         if n == 0 {
             Err(InvalidName::Empty)
         } else if n > MAX_NAME_CHARS {
             Err(InvalidName::TooLong)
-        } else if name.chars().any(char::is_control) {
+        } else if name.chars().any(crate::text::is_forbidden_in_name) {
             Err(InvalidName::Control)
+        } else if !name.chars().any(crate::text::is_visible) {
+            Err(InvalidName::Invisible)
         } else {
-            Ok(PlayerName(name.to_owned()))
+            Ok(PlayerName(name))
         }
     }
 }

@@ -12,6 +12,7 @@
 //! - [`limits`]: the protocol version and the contract's size limits.
 //! - [`ids`]: newtypes for room codes, player and race ids, resume tokens and names; their
 //!   `TryFrom` carries the contract's rules (upper-casing, name rules).
+//! - [`text`]: the A3 rules for names and chat, and the scrub for terminals.
 //! - [`convert`]: the one place wire values become engine values (a puzzle is a
 //!   [`shared::engine::Grid`], a cell a [`shared::engine::Cell`]).
 #![warn(missing_docs)]
@@ -19,10 +20,13 @@
 pub mod client;
 pub mod convert;
 pub mod error;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod ids;
 pub mod limits;
 pub mod server;
 pub mod settings;
+pub mod text;
 
 pub use client::ClientMsg;
 pub use error::ErrorCode;

@@ -153,6 +153,28 @@ fn names_follow_the_rules() {
     assert_eq!(PlayerName::try_from("  ann ").unwrap(), "ann");
     assert_eq!(PlayerName::try_from("   "), Err(InvalidName::Empty));
     assert_eq!(PlayerName::try_from("a\u{7}b"), Err(InvalidName::Control));
+    // A3: format characters (bidi, zero-width, soft hyphen, BOM) and private use are refused.
+    for bad in [
+        "ann\u{202E}",
+        "\u{2066}ann",
+        "an\u{200B}n",
+        "an\u{00AD}n",
+        "\u{FEFF}ann",
+        "an\u{E000}n",
+        "a\u{2028}b",
+    ] {
+        assert_eq!(
+            PlayerName::try_from(bad),
+            Err(InvalidName::Control),
+            "{bad:?}"
+        );
+    }
+    assert_eq!(
+        PlayerName::try_from("\u{0301}\u{0301}"),
+        Err(InvalidName::Invisible)
+    );
+    // NFC: a decomposed é is stored composed (one character).
+    assert_eq!(PlayerName::try_from("e\u{0301}").unwrap(), "\u{e9}");
     assert_eq!(
         PlayerName::try_from("x".repeat(25).as_str()),
         Err(InvalidName::TooLong)
@@ -202,4 +224,88 @@ fn puzzles_and_cells_become_engine_values() {
     );
     assert!(convert::place_target(81, 9).is_err());
     assert!(convert::place_target(0, 0).is_err());
+}
+
+#[test]
+fn names_that_look_alike_share_a_key() {
+    let key = |s: &str| PlayerName::try_from(s).unwrap().key();
+    assert_eq!(key("host"), key("HOST"));
+    assert_eq!(key("host"), key("h\u{043E}st")); // Cyrillic о
+    assert_eq!(key("host"), key("Host"));
+    assert_ne!(key("host"), key("hose"));
+    assert_ne!(key("ann"), key("bob"));
+}
+
+#[test]
+fn chat_refuses_controls_and_bidi() {
+    use crate::text::{check_chat, BadChat};
+    assert_eq!(check_chat("gl hf"), Ok(()));
+    assert_eq!(check_chat(""), Err(BadChat::Length));
+    assert_eq!(check_chat(&"x".repeat(201)), Err(BadChat::Length));
+    assert_eq!(check_chat(&"é".repeat(200)), Ok(()));
+    for bad in [
+        "\u{1b}]0;pwned\u{7}",
+        "\u{1b}[2J",
+        "a\nb",
+        "abc\u{202E}def",
+        "x\u{2067}",
+    ] {
+        assert_eq!(check_chat(bad), Err(BadChat::Control), "{bad:?}");
+    }
+}
+
+#[test]
+fn terminal_text_carries_no_control_characters() {
+    use crate::text::terminal_safe;
+    assert!(matches!(
+        terminal_safe("plain"),
+        std::borrow::Cow::Borrowed("plain")
+    ));
+    let scrubbed = terminal_safe("\u{1b}]0;title\u{7}\u{1b}[2Jhi\u{9b}31m\u{202E}");
+    assert!(!scrubbed
+        .chars()
+        .any(|c| c.is_control() || crate::text::is_bidi_control(c)));
+    assert!(scrubbed.contains("hi"));
+    assert_eq!(
+        terminal_safe("\u{1F468}\u{200D}\u{1F469}"),
+        "\u{1F468}\u{200D}\u{1F469}"
+    );
+}
+
+#[track_caller]
+fn check_id_echo(id: &str) {
+    let m = ClientMsg::from_json(&format!(r#"{{"type":"ping","id":{id}}}"#)).unwrap();
+    let ClientMsg::Ping { id: got } = m else {
+        panic!("ping")
+    };
+    let pong = serde_json::to_string(&ServerMsg::Pong { id: got }).unwrap();
+    assert_eq!(pong, format!(r#"{{"type":"pong","id":{id}}}"#));
+}
+
+#[test]
+fn ids_echo_byte_for_byte() {
+    for id in [
+        "7",
+        "-3",
+        "18446744073709551615",
+        "18446744073709551616",
+        "123456789012345678901234567890",
+        "1.50",
+        "1e2",
+        "-0.0",
+        "3.141592653589793238462643383279",
+        r#""a1""#,
+        "null",
+    ] {
+        check_id_echo(id);
+    }
+    let m = ClientMsg::from_json(r#"{"type":"place","cell":1,"digit":2,"id":1.0}"#).unwrap();
+    assert!(matches!(
+        m,
+        ClientMsg::Place {
+            id: Some(MsgId::Raw(_)),
+            ..
+        }
+    ));
+    assert!(ClientMsg::from_json(r#"{"type":"ping","id":{}}"#).is_err());
 }
