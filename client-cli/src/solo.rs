@@ -128,7 +128,7 @@ impl SoloApp {
         self.undo.push(Change {
             cell,
             digit: self.board.board.get(cell),
-            marks: self.board.pencil[cell.idx()],
+            marks: self.board.desk.pencil[cell.idx()],
         });
     }
 
@@ -173,11 +173,11 @@ impl SoloApp {
         if self.outcome.is_some() {
             return Vec::new();
         }
-        let cell = self.board.cursor;
+        let cell = self.board.desk.cursor;
         if let Some(d) = digit_key(code) {
             if self.board.is_given(cell) {
                 self.notify("that cell is a given", true);
-            } else if self.board.pencil_mode {
+            } else if self.board.desk.pencil_mode {
                 if self.board.board.get(cell).is_none() {
                     self.record(cell);
                     self.board.toggle_pencil(cell, d);
@@ -203,13 +203,13 @@ impl SoloApp {
         }
         match code {
             KeyCode::Char('p') => {
-                self.board.pencil_mode = !self.board.pencil_mode;
+                self.board.desk.pencil_mode = !self.board.desk.pencil_mode;
             }
             KeyCode::Char('u') => match self.undo.pop() {
                 Some(ch) => {
                     self.board.board.set(ch.cell, ch.digit);
-                    self.board.pencil[ch.cell.idx()] = ch.marks;
-                    self.board.cursor = ch.cell;
+                    self.board.desk.pencil[ch.cell.idx()] = ch.marks;
+                    self.board.desk.cursor = ch.cell;
                     self.after_change();
                 }
                 None => self.notify("nothing to undo", true),
@@ -301,14 +301,14 @@ mod tests {
         keys(&mut g, "u");
         assert_eq!(g.board.board.get(c), None);
         keys(&mut g, "p12");
-        assert_eq!(g.board.pencil[c.idx()], 0b11);
+        assert_eq!(g.board.desk.pencil[c.idx()], 0b11);
         keys(&mut g, "u");
-        assert_eq!(g.board.pencil[c.idx()], 0b1);
+        assert_eq!(g.board.desk.pencil[c.idx()], 0b1);
         keys(&mut g, "p4");
         assert_eq!(g.board.board.get(c), Digit::new(4));
-        assert_eq!(g.board.pencil[c.idx()], 0, "placing clears the marks");
+        assert_eq!(g.board.desk.pencil[c.idx()], 0, "placing clears the marks");
         keys(&mut g, "u");
-        assert_eq!(g.board.pencil[c.idx()], 0b1, "undo brings them back");
+        assert_eq!(g.board.desk.pencil[c.idx()], 0b1, "undo brings them back");
         assert_eq!(g.undo_depth(), 1);
     }
 
@@ -396,7 +396,7 @@ mod tests {
             if g.board.is_given(cell) {
                 continue;
             }
-            g.board.cursor = cell;
+            g.board.desk.cursor = cell;
             let d = solution.get(cell).expect("full");
             g.update(Event::Tick(100 + u64::from(cell.get()) * 1000));
             keys(&mut g, &d.to_string());
