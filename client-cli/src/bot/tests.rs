@@ -1,4 +1,5 @@
 //! The brain against scripted server messages, and the driver against a scripted server.
+
 use super::*;
 use crate::app::tests::{PUZZLE, SOLUTION};
 use protocol::{ErrorCode, PlaceReason, Role, ServerMsg};

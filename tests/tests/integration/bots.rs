@@ -69,7 +69,7 @@ fn phase(app: &App) -> Option<Phase> {
 async fn a_host_and_two_bots_race_to_race_over() {
     // The real rate limits, so fast bots meet `rate_limited` and must re-send.
     let mut server = TestServer::start_with(|c| c.limits = server::Limits::default()).await;
-    let url = server.url();
+    let url: net::ServerUrl = server.url().parse().expect("the test server URL");
 
     let settings = SettingsRequest {
         difficulty: Some("easy".into()),
