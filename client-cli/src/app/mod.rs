@@ -3,6 +3,11 @@
 //! [`App::update`] takes one [`Event`] (a key, a server message, a tick of the local clock)
 //! and returns the [`Effect`]s for the run loop (messages to send, quit). It does no IO, so
 //! tests drive it with recorded server messages. Rendering (`crate::ui`) reads `&App` only.
+//!
+//! What the server said lives in the [`Mirror`] (`mirror`); this module owns what the screen
+//! adds to it: the [`Play`] beside the board (pencil marks, cursor, pending placements, the
+//! last refusal), notices, chat, confirmations and the connection state. Keys go through the
+//! one table in `keys`; `board` holds the board-and-desk state that solo shares.
 
 pub mod board;
 pub mod event;
