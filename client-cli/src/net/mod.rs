@@ -9,7 +9,7 @@
 //! - sends a WebSocket ping every [`KEEPALIVE`] so an idle lobby is not closed by the server.
 //!
 //! It never touches the terminal: it is shared by the TUI and the bots. The coming-back part
-//! (the seat's memory, the backoff loop) is [`rejoin`]; the server's address is [`ServerUrl`].
+//! (the seat's memory, the backoff loop) is `rejoin`; the server's address is [`ServerUrl`].
 
 mod rejoin;
 pub mod url;

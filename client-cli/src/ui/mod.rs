@@ -1,7 +1,7 @@
 //! Rendering: a pure function of the app state. `impl Widget for &App` draws the frame (the
 //! top line, the notice and the footer from the key table) and hands the main area to the
-//! screen of the room's phase: [`lobby`], [`countdown`], [`race`] (with its [`panel`]),
-//! [`results`]. [`board`] is the board widget they share with [`solo`], the offline screen.
+//! screen of the room's phase: `lobby`, `countdown`, `race` (with its `panel`),
+//! `results`. [`board`] is the board widget they share with [`solo`], the offline screen.
 //! The helpers here (help line, progress bar, player and chat lines) serve every screen.
 
 pub mod board;

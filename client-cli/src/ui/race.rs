@@ -1,5 +1,5 @@
 //! The race screen: our board (the server's digits under our pencil marks and cursor), the digit
-//! bar, the pen/pencil mode and the last refusal, beside the side [`panel`](super::panel).
+//! bar, the pen/pencil mode and the last refusal, beside the side `panel`.
 
 use protocol::Role;
 use ratatui::buffer::Buffer;
