@@ -70,9 +70,9 @@ fn racing_app() -> App {
             text: "good luck, have fun".into(),
         }));
     }
-    if let Some(race) = app.room.as_mut().and_then(|r| r.race.as_mut()) {
-        for c in Cell::all().filter(|c| race.board.puzzle.get(*c).is_none()) {
-            race.board.pencil[c.idx()] = 0b1_0110_1011;
+    if let Some(puzzle) = app.race().map(|r| r.puzzle) {
+        for c in Cell::all().filter(|c| puzzle.get(*c).is_none()) {
+            app.play.desk.pencil[c.idx()] = 0b1_0110_1011;
         }
     }
     app

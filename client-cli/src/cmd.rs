@@ -1,5 +1,7 @@
-//! The network and play subcommands of the binary: `host`, `join`, `spectate`, `rooms`, `play`,
-//! `bot`. Flags are parsed here; the work is done by the `client` library.
+//! The network subcommands of the binary: `join`, `spectate`, `rooms` and `bot`, the flags they
+//! share with `host` (`--name`, `--server`, the room settings) and the full-screen client they
+//! all open ([`tui`]). Flags are parsed here; the work is done by the `client` library. (`host`
+//! and `play` have their own modules.)
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -8,7 +10,7 @@ use anyhow::{bail, Context};
 use clap::Args;
 use client::app::App;
 use client::bot::{self, BotConfig, BotRole};
-use client::net::{self, Intent, NetEvent};
+use client::net::{self, Intent, NetEvent, ServerUrl, UrlError};
 use client::term::{self, TermError, TermGuard};
 use client::DEFAULT_SERVER;
 use protocol::{ClientMsg, ServerMsg, SettingsRequest};
@@ -37,6 +39,15 @@ pub struct ServerArg {
     /// The server's WebSocket URL.
     #[arg(long, env = "SUDOKU_RACE_SERVER", default_value = DEFAULT_SERVER)]
     pub server: String,
+}
+
+impl ServerArg {
+    /// The URL given. Parsed when the command starts rather than by the flag parser, so a bad
+    /// URL still ends the command with the connection's message (`cannot connect to …`) and
+    /// exit code 1, as it did when the connection found it out.
+    pub fn url(&self) -> Result<ServerUrl, UrlError> {
+        self.server.parse()
+    }
 }
 
 /// `sudoku-race join`.
@@ -154,11 +165,13 @@ pub fn bot(rt: &tokio::runtime::Runtime, a: BotArgs) -> anyhow::Result<ExitCode>
     let role = BotRole::Join {
         room: a.code.trim().to_uppercase(),
     };
-    let report = rt
-        .block_on(bot::run(&a.server.server, config, role, async {
+    let report = match a.server.url() {
+        Ok(url) => rt.block_on(bot::run(&url, config, role, async {
             let _ = tokio::signal::ctrl_c().await;
-        }))
-        .with_context(|| format!("bot {name}"))?;
+        })),
+        Err(e) => Err(bot::BotError::Connection(e.to_string())),
+    }
+    .with_context(|| format!("bot {name}"))?;
     for r in &report.races {
         let status = r
             .status
@@ -179,7 +192,7 @@ pub fn bot(rt: &tokio::runtime::Runtime, a: BotArgs) -> anyhow::Result<ExitCode>
 /// Run the full-screen online client until the user quits.
 pub fn tui(
     rt: &tokio::runtime::Runtime,
-    url: String,
+    url: ServerUrl,
     intent: Intent,
     name: String,
     join_command: Option<String>,
@@ -230,10 +243,11 @@ pub fn tui(
 pub fn join(rt: &tokio::runtime::Runtime, a: JoinArgs) -> anyhow::Result<ExitCode> {
     let code = a.code.trim().to_uppercase();
     let name = a.name.get();
-    let join = join_command(&code, &a.server.server);
+    let url = a.server.url()?;
+    let join = join_command(&code, &url);
     tui(
         rt,
-        a.server.server,
+        url,
         Intent::Join {
             room: code,
             name: name.clone(),
@@ -249,7 +263,7 @@ pub fn spectate(rt: &tokio::runtime::Runtime, a: SpectateArgs) -> anyhow::Result
     let name = a.name.get();
     tui(
         rt,
-        a.server.server,
+        a.server.url()?,
         Intent::Spectate {
             room: code,
             name: name.clone(),
@@ -260,8 +274,8 @@ pub fn spectate(rt: &tokio::runtime::Runtime, a: SpectateArgs) -> anyhow::Result
 }
 
 /// The command a friend types to join `code` on `server`.
-pub fn join_command(code: &str, server: &str) -> String {
-    if server == DEFAULT_SERVER {
+pub fn join_command(code: &str, server: &ServerUrl) -> String {
+    if server.as_str() == DEFAULT_SERVER {
         format!("sudoku-race join {code}")
     } else {
         format!("sudoku-race join {code} --server {server}")
@@ -271,7 +285,7 @@ pub fn join_command(code: &str, server: &str) -> String {
 /// `sudoku-race rooms`: print the public rooms as a table.
 pub fn rooms(rt: &tokio::runtime::Runtime, a: RoomsArgs) -> anyhow::Result<ExitCode> {
     term::log_to_stderr();
-    let url = a.server.server;
+    let url = a.server.url()?;
     let rooms = rt.block_on(async {
         let (session, mut events) = net::connect(url.clone(), Intent::Nothing);
         session.send(ClientMsg::ListRooms);
@@ -345,11 +359,11 @@ mod tests {
     #[test]
     fn join_command_names_the_server_unless_default() {
         assert_eq!(
-            join_command("AB23", DEFAULT_SERVER),
+            join_command("AB23", &ServerUrl::default()),
             "sudoku-race join AB23"
         );
         assert_eq!(
-            join_command("AB23", "ws://10.0.0.5:7878/ws"),
+            join_command("AB23", &"ws://10.0.0.5:7878/ws".parse().expect("url")),
             "sudoku-race join AB23 --server ws://10.0.0.5:7878/ws"
         );
     }

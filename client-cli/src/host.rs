@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::Args;
-use client::net::Intent;
+use client::net::{Intent, ServerUrl};
 use client::term::{self, TermError};
 
 use crate::cmd::{join_command, tui, NameArg, RoomSettings, EXIT_NOT_A_TERMINAL};
@@ -70,18 +70,18 @@ pub fn host(rt: &tokio::runtime::Runtime, a: HostArgs) -> anyhow::Result<ExitCod
 }
 
 /// The URL the host itself connects to.
-pub fn connect_url(local: SocketAddr) -> String {
+pub fn connect_url(local: SocketAddr) -> ServerUrl {
     let ip = match local.ip() {
         IpAddr::V4(v4) if v4.is_unspecified() => IpAddr::from([127, 0, 0, 1]),
         IpAddr::V6(v6) if v6.is_unspecified() => IpAddr::V6(std::net::Ipv6Addr::LOCALHOST),
         ip => ip,
     };
-    format!("ws://{}/ws", SocketAddr::new(ip, local.port()))
+    ServerUrl::local(SocketAddr::new(ip, local.port()))
 }
 
 /// The URL a friend uses: the listener's own address, or this machine's first non-loopback
 /// address when listening on all interfaces.
-pub fn advertised_url(local: SocketAddr) -> String {
+pub fn advertised_url(local: SocketAddr) -> ServerUrl {
     if local.ip().is_unspecified() {
         let host = machine_addresses()
             .into_iter()
@@ -89,7 +89,10 @@ pub fn advertised_url(local: SocketAddr) -> String {
             .map(|ip| ip.to_string())
             .or_else(hostname)
             .unwrap_or_else(|| "THIS-MACHINE".to_owned());
-        return format!("ws://{host}:{}/ws", local.port());
+        // A host name that makes no URL (it should not happen) falls back to the local one.
+        return format!("ws://{host}:{}/ws", local.port())
+            .parse()
+            .unwrap_or_else(|_| connect_url(local));
     }
     connect_url(local)
 }
@@ -136,13 +139,13 @@ mod tests {
     #[test]
     fn urls_for_the_host_and_for_friends() {
         let lo: SocketAddr = "127.0.0.1:7878".parse().expect("addr");
-        assert_eq!(connect_url(lo), "ws://127.0.0.1:7878/ws");
-        assert_eq!(advertised_url(lo), "ws://127.0.0.1:7878/ws");
+        assert_eq!(connect_url(lo).as_str(), "ws://127.0.0.1:7878/ws");
+        assert_eq!(advertised_url(lo).as_str(), "ws://127.0.0.1:7878/ws");
         let lan: SocketAddr = "192.168.1.20:9000".parse().expect("addr");
-        assert_eq!(advertised_url(lan), "ws://192.168.1.20:9000/ws");
+        assert_eq!(advertised_url(lan).as_str(), "ws://192.168.1.20:9000/ws");
         let any: SocketAddr = "0.0.0.0:7878".parse().expect("addr");
-        assert_eq!(connect_url(any), "ws://127.0.0.1:7878/ws");
-        assert!(!advertised_url(any).contains("0.0.0.0"));
+        assert_eq!(connect_url(any).as_str(), "ws://127.0.0.1:7878/ws");
+        assert!(!advertised_url(any).as_str().contains("0.0.0.0"));
     }
 
     #[test]

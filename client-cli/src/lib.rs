@@ -1,11 +1,15 @@
-//! The sudoku-race terminal client as a library, so the end-to-end tests and the load tools can
-//! reuse its pieces:
+//! The sudoku-race terminal client as a library, so the binary and the end-to-end tests share
+//! its pieces:
 //!
-//! - [`net`]: the connection task (WebSocket, reconnect with backoff, `resume`). No terminal.
-//! - [`app`]: the online app's state; `App::update(Event) -> Vec<Effect>` does no IO.
-//! - [`ui`]: rendering, a pure function of the app state.
+//! - [`net`]: the connection task (WebSocket, reconnect with backoff, `resume`) and the
+//!   [`ServerUrl`](net::ServerUrl) it dials. No terminal.
+//! - [`app`]: the online app's state; `App::update(Event) -> Vec<Effect>` does no IO. Its
+//!   [`Mirror`](app::Mirror) folds in what the server said; [`app::keys`] is the key table.
+//! - [`ui`]: rendering, a pure function of the app state, one module per screen.
 //! - [`run`]: the event loop over terminal keys, server messages and ticks, generic over the
 //!   ratatui backend.
+//! - [`bot`]: computer players: a no-IO `Brain` on the app's mirror, driven over a session.
+//! - [`solo`]: offline practice (its own app state; drawn by `ui::solo`).
 //! - [`term`]: terminal setup and restore (panic hook included), logging to a file.
 #![warn(missing_docs)]
 
@@ -17,20 +21,20 @@ pub mod solo;
 pub mod term;
 pub mod ui;
 
-/// The server URL used when `--server` is not given.
-pub const DEFAULT_SERVER: &str = "ws://127.0.0.1:7878/ws";
+use protocol::PlayerName;
 
-/// The default display name: the login name, else `player`.
+pub use net::DEFAULT_SERVER;
+
+/// The default display name: the login name, else `player` (kept to the wire's name rules).
 pub fn default_name() -> String {
     ["USER", "LOGNAME", "USERNAME"]
         .iter()
         .filter_map(|k| std::env::var(k).ok())
-        .map(|n| {
-            n.trim()
-                .chars()
-                .take(protocol::MAX_NAME_CHARS)
-                .collect::<String>()
+        .find_map(|n| {
+            // A long login name is cut to fit, as it always was; one the rules refuse otherwise
+            // (empty, control characters) gives way to the next variable.
+            let cut: String = n.trim().chars().take(protocol::MAX_NAME_CHARS).collect();
+            PlayerName::try_from(cut.as_str()).ok()
         })
-        .find(|n| !n.is_empty())
-        .unwrap_or_else(|| "player".to_owned())
+        .map_or_else(|| "player".to_owned(), |n| n.to_string())
 }

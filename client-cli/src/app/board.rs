@@ -1,19 +1,16 @@
-//! A board being played: the puzzle, the digits on it, local pencil marks and the cursor.
-//! Shared by the race and the solo screens; no IO, no protocol.
+//! A board being played: the puzzle, the digits on it, and the [`Desk`] (local pencil marks and
+//! the cursor). The race screen keeps a `Desk` beside the server's board; solo keeps a whole
+//! [`BoardState`]. No IO, no protocol.
 
 use shared::engine::{Cell, Digit, Grid};
 
 /// Pencil marks of one cell: bit `d - 1` set for each candidate `d`.
 pub type Marks = u16;
 
-/// The player's working board.
+/// The local part of a board being played: pencil marks, the cursor, pen or pencil. Never sent.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BoardState {
-    /// The givens.
-    pub puzzle: Grid,
-    /// Givens plus the player's digits.
-    pub board: Grid,
-    /// Pencil marks per cell (local only; never sent).
+pub struct Desk {
+    /// Pencil marks per cell.
     pub pencil: [Marks; 81],
     /// The cell under the cursor (starts top-left).
     pub cursor: Cell,
@@ -21,18 +18,17 @@ pub struct BoardState {
     pub pencil_mode: bool,
 }
 
-impl BoardState {
-    /// A fresh board for `puzzle`, with `board` (givens plus digits already placed).
-    pub fn new(puzzle: Grid, board: Grid) -> BoardState {
-        BoardState {
-            puzzle,
-            board,
+impl Default for Desk {
+    fn default() -> Desk {
+        Desk {
             pencil: [0; 81],
             cursor: Cell::at(0, 0).expect("0,0 is a cell"),
             pencil_mode: false,
         }
     }
+}
 
+impl Desk {
     /// Move the cursor by `dr` rows and `dc` columns, wrapping around the edges.
     pub fn move_cursor(&mut self, dr: i8, dc: i8) {
         let row = (self.cursor.row() as i16 + i16::from(dr)).rem_euclid(9) as u8;
@@ -42,14 +38,9 @@ impl BoardState {
         }
     }
 
-    /// Whether `cell` holds a given.
-    pub fn is_given(&self, cell: Cell) -> bool {
-        self.puzzle.get(cell).is_some()
-    }
-
-    /// Toggle pencil mark `digit` in `cell` (only on empty cells). True if it changed.
-    pub fn toggle_pencil(&mut self, cell: Cell, digit: Digit) -> bool {
-        if self.board.get(cell).is_some() {
+    /// Toggle pencil mark `digit` in `cell` (only where `board` is empty). True if it changed.
+    pub fn toggle_pencil(&mut self, board: &Grid, cell: Cell, digit: Digit) -> bool {
+        if board.get(cell).is_some() {
             return false;
         }
         self.pencil[cell.idx()] ^= digit.bit();
@@ -61,13 +52,69 @@ impl BoardState {
         self.pencil[cell.idx()] = 0;
     }
 
-    /// Put `digit` on the board: the cell's marks go, and so does `digit` from its peers' marks.
-    pub fn place(&mut self, cell: Cell, digit: Digit) {
-        self.board.set(cell, Some(digit));
+    /// `digit` went into `cell`: the cell's marks go, and so does `digit` from its peers' marks.
+    pub fn placed(&mut self, cell: Cell, digit: Digit) {
         self.pencil[cell.idx()] = 0;
         for &p in cell.peers() {
             self.pencil[p as usize] &= !digit.bit();
         }
+    }
+
+    /// Drop the marks of every cell filled on `board`.
+    pub fn clear_filled(&mut self, board: &Grid) {
+        for (cell, d) in board.as_bytes().iter().enumerate() {
+            if *d != 0 {
+                self.pencil[cell] = 0;
+            }
+        }
+    }
+}
+
+/// The player's working board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardState {
+    /// The givens.
+    pub puzzle: Grid,
+    /// Givens plus the player's digits.
+    pub board: Grid,
+    /// Pencil marks, cursor and mode.
+    pub desk: Desk,
+}
+
+impl BoardState {
+    /// A fresh board for `puzzle`, with `board` (givens plus digits already placed).
+    pub fn new(puzzle: Grid, board: Grid) -> BoardState {
+        BoardState {
+            puzzle,
+            board,
+            desk: Desk::default(),
+        }
+    }
+
+    /// Move the cursor by `dr` rows and `dc` columns, wrapping around the edges.
+    pub fn move_cursor(&mut self, dr: i8, dc: i8) {
+        self.desk.move_cursor(dr, dc);
+    }
+
+    /// Whether `cell` holds a given.
+    pub fn is_given(&self, cell: Cell) -> bool {
+        self.puzzle.get(cell).is_some()
+    }
+
+    /// Toggle pencil mark `digit` in `cell` (only on empty cells). True if it changed.
+    pub fn toggle_pencil(&mut self, cell: Cell, digit: Digit) -> bool {
+        self.desk.toggle_pencil(&self.board, cell, digit)
+    }
+
+    /// Clear the pencil marks of `cell`.
+    pub fn clear_pencil(&mut self, cell: Cell) {
+        self.desk.clear_pencil(cell);
+    }
+
+    /// Put `digit` on the board: the cell's marks go, and so does `digit` from its peers' marks.
+    pub fn place(&mut self, cell: Cell, digit: Digit) {
+        self.board.set(cell, Some(digit));
+        self.desk.placed(cell, digit);
     }
 
     /// How many times `digit` is on the board.
@@ -112,7 +159,7 @@ mod tests {
         for &(dr, dc) in moves {
             b.move_cursor(dr, dc);
         }
-        assert_eq!(b.cursor, cell(expected.0, expected.1));
+        assert_eq!(b.desk.cursor, cell(expected.0, expected.1));
     }
 
     #[test]
@@ -134,9 +181,9 @@ mod tests {
         assert!(b.toggle_pencil(cell(8, 2), d(4)));
         assert!(b.toggle_pencil(cell(4, 4), d(4)));
         b.place(cell(0, 3), d(4));
-        assert_eq!(b.pencil[cell(0, 2).idx()], d(1).bit());
-        assert_eq!(b.pencil[cell(8, 2).idx()], d(4).bit(), "not a peer");
-        assert_eq!(b.pencil[cell(4, 4).idx()], d(4).bit(), "not a peer");
+        assert_eq!(b.desk.pencil[cell(0, 2).idx()], d(1).bit());
+        assert_eq!(b.desk.pencil[cell(8, 2).idx()], d(4).bit(), "not a peer");
+        assert_eq!(b.desk.pencil[cell(4, 4).idx()], d(4).bit(), "not a peer");
         assert_eq!(b.n_placed(), 1);
         assert_eq!(b.count(d(5)), 3);
         assert!(!b.digit_complete(d(5)));

@@ -3,22 +3,28 @@
 //! [`App::update`] takes one [`Event`] (a key, a server message, a tick of the local clock)
 //! and returns the [`Effect`]s for the run loop (messages to send, quit). It does no IO, so
 //! tests drive it with recorded server messages. Rendering (`crate::ui`) reads `&App` only.
+//!
+//! What the server said lives in the [`Mirror`] (`mirror`); this module owns what the screen
+//! adds to it: the [`Play`] beside the board (pencil marks, cursor, pending placements, the
+//! last refusal), notices, chat, confirmations and the connection state. Keys go through the
+//! one table in `keys`; `board` holds the board-and-desk state that solo shares.
 
 pub mod board;
 pub mod event;
+pub mod keys;
+pub mod mirror;
 
-use std::collections::HashMap;
-
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{KeyCode, KeyEvent};
 use protocol::{
-    ClientMsg, ErrorCode, FinishStatus, MsgId, OverReason, Phase, PlaceReason, Player, PlayerId,
-    PlayerName, PlayerStatus, Progress, RaceId, RaceView, Role, RoomCode, ServerMsg, Settings,
-    Standing, MAX_CHAT_CHARS,
+    ClientMsg, ErrorCode, FinishStatus, MsgId, Phase, PlaceReason, PlayerName, Role, ServerMsg,
+    MAX_CHAT_CHARS,
 };
-use shared::engine::{Cell, Difficulty, Digit, Grid};
+use shared::engine::{Cell, Digit};
 
-pub use board::BoardState;
+pub use board::{BoardState, Desk};
 pub use event::{Effect, Event};
+pub use keys::{digit_key, erase_key, is_ctrl_c, nav_key, Action, Context};
+pub use mirror::{Mirror, Race, Results, Room};
 
 use crate::net::NetEvent;
 
@@ -79,144 +85,25 @@ pub struct Flash {
     pub until_ms: u64,
 }
 
-/// The race in progress (or just finished) in this room.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Race {
-    /// Opaque race id.
-    pub race_id: RaceId,
-    /// Difficulty dealt.
-    pub difficulty: Difficulty,
-    /// Time limit in seconds.
-    pub time_limit_s: u32,
-    /// Local clock at race time 0.
-    pub started_at_ms: u64,
-    /// Local clock when the clock stopped for us (our finish, or the race's end).
-    pub stopped_at_ms: Option<u64>,
-    /// The board, cursor and pencil marks (spectators see the puzzle only).
-    pub board: BoardState,
-    /// Our mistakes.
-    pub mistakes: u32,
-    /// Our total penalty.
-    pub penalty_ms: u64,
-    /// Every player's progress, by player id.
-    pub progress: HashMap<PlayerId, Progress>,
+/// Our side of the race on screen, beside the server's board: the desk (pencil marks, cursor),
+/// placements not yet answered, the last refusal.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Play {
+    /// Pencil marks, cursor and mode.
+    pub desk: Desk,
     /// Placements sent and not yet answered: (id, cell, digit).
     pub pending: Vec<(u64, Cell, Digit)>,
     /// The last rejected placement.
     pub flash: Option<Flash>,
-    /// The solution, once the server sends it (out of the race, or race over).
-    pub solution: Option<Grid>,
-    /// Our final status and time, once we are out of the race.
-    pub finished: Option<(FinishStatus, Option<u64>)>,
 }
 
-impl Race {
-    fn new(
-        race_id: RaceId,
-        puzzle: Grid,
-        board: Grid,
-        difficulty: Difficulty,
-        time_limit_s: u32,
-        now: u64,
-    ) -> Race {
-        Race {
-            race_id,
-            difficulty,
-            time_limit_s,
-            started_at_ms: now,
-            stopped_at_ms: None,
-            board: BoardState::new(puzzle, board),
-            mistakes: 0,
-            penalty_ms: 0,
-            progress: HashMap::new(),
-            pending: Vec::new(),
-            flash: None,
-            solution: None,
-            finished: None,
-        }
-    }
-
-    /// Race time shown on the clock at local time `now` (stops at our finish or the time limit).
-    pub fn elapsed_ms(&self, now: u64) -> u64 {
-        let end = self.stopped_at_ms.unwrap_or(now);
-        end.saturating_sub(self.started_at_ms)
-            .min(u64::from(self.time_limit_s) * 1000)
-    }
-
+impl Play {
     /// The digit pending in `cell`, if a placement there is unanswered.
     pub fn pending_in(&self, cell: Cell) -> Option<Digit> {
         self.pending
             .iter()
             .find(|(_, c, _)| *c == cell)
             .map(|&(_, _, d)| d)
-    }
-}
-
-/// The final results of the last race.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Results {
-    /// Why it ended.
-    pub reason: OverReason,
-    /// Final standings.
-    pub standings: Vec<Standing>,
-    /// The solution.
-    pub solution: Grid,
-}
-
-/// The room we are in.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Room {
-    /// Room code.
-    pub code: RoomCode,
-    /// Our player id (None for a spectator).
-    pub me: Option<PlayerId>,
-    /// Player or spectator.
-    pub role: Role,
-    /// The host's player id.
-    pub host: PlayerId,
-    /// Room settings.
-    pub settings: Settings,
-    /// Room phase.
-    pub phase: Phase,
-    /// Seated players, held seats included, in arrival order.
-    pub players: Vec<Player>,
-    /// Local clock when the countdown ends.
-    pub countdown_until_ms: Option<u64>,
-    /// The current or last race.
-    pub race: Option<Race>,
-    /// Results of the last race.
-    pub results: Option<Results>,
-}
-
-impl Room {
-    /// Whether we are the host.
-    pub fn am_host(&self) -> bool {
-        self.me.as_deref() == Some(self.host.as_str())
-    }
-
-    /// Our player record.
-    pub fn me_player(&self) -> Option<&Player> {
-        let me = self.me.as_deref()?;
-        self.players.iter().find(|p| p.player_id == me)
-    }
-
-    /// The name of a player id, if seated.
-    pub fn name_of(&self, player_id: &str) -> Option<&str> {
-        self.players
-            .iter()
-            .find(|p| p.player_id == player_id)
-            .map(|p| p.name.as_str())
-    }
-
-    fn upsert(&mut self, player: Player) {
-        match self
-            .players
-            .iter_mut()
-            .find(|p| p.player_id == player.player_id)
-        {
-            Some(p) => *p = player,
-            None => self.players.push(player),
-        }
     }
 }
 
@@ -240,8 +127,10 @@ pub struct App {
     pub clock_ms: u64,
     /// Connection state.
     pub conn: Conn,
-    /// The room, once joined.
-    pub room: Option<Room>,
+    /// What the server said: the room and its race.
+    pub mirror: Mirror,
+    /// Our side of the race on screen.
+    pub play: Play,
     /// Chat, oldest first.
     pub chat: Vec<ChatLine>,
     /// The chat line being typed, when typing.
@@ -256,38 +145,6 @@ pub struct App {
     pub quit: bool,
 }
 
-/// The direction a navigation key moves the cursor.
-pub fn nav_key(code: KeyCode) -> Option<(i8, i8)> {
-    match code {
-        KeyCode::Left | KeyCode::Char('h') => Some((0, -1)),
-        KeyCode::Right | KeyCode::Char('l') => Some((0, 1)),
-        KeyCode::Up | KeyCode::Char('k') => Some((-1, 0)),
-        KeyCode::Down | KeyCode::Char('j') => Some((1, 0)),
-        _ => None,
-    }
-}
-
-/// The digit a key types, if any.
-pub fn digit_key(code: KeyCode) -> Option<Digit> {
-    match code {
-        KeyCode::Char(c @ '1'..='9') => Digit::new(c as u8 - b'0'),
-        _ => None,
-    }
-}
-
-/// Whether the key erases (pencil marks, or a solo digit).
-pub fn erase_key(code: KeyCode) -> bool {
-    matches!(
-        code,
-        KeyCode::Char('0') | KeyCode::Char('x') | KeyCode::Backspace | KeyCode::Delete
-    )
-}
-
-/// Whether the key is Ctrl-C.
-pub fn is_ctrl_c(key: &KeyEvent) -> bool {
-    key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c')
-}
-
 impl App {
     /// A new app for a player called `name`, before any connection.
     pub fn new(name: impl Into<String>) -> App {
@@ -296,7 +153,8 @@ impl App {
             join_command: None,
             clock_ms: 0,
             conn: Conn::Connecting,
-            room: None,
+            mirror: Mirror::default(),
+            play: Play::default(),
             chat: Vec::new(),
             input: None,
             notice: None,
@@ -310,6 +168,16 @@ impl App {
     pub fn with_join_command(mut self, cmd: impl Into<String>) -> App {
         self.join_command = Some(cmd.into());
         self
+    }
+
+    /// The room, once joined.
+    pub fn room(&self) -> Option<&Room> {
+        self.mirror.room.as_ref()
+    }
+
+    /// The current or last race in the room.
+    pub fn race(&self) -> Option<&Race> {
+        self.mirror.race()
     }
 
     fn notify(&mut self, text: impl Into<String>, bad: bool) {
@@ -339,10 +207,8 @@ impl App {
         if self.notice.as_ref().is_some_and(|n| n.until_ms <= now) {
             self.notice = None;
         }
-        if let Some(race) = self.room.as_mut().and_then(|r| r.race.as_mut()) {
-            if race.flash.as_ref().is_some_and(|f| f.until_ms <= now) {
-                race.flash = None;
-            }
+        if self.play.flash.as_ref().is_some_and(|f| f.until_ms <= now) {
+            self.play.flash = None;
         }
     }
 
@@ -357,11 +223,9 @@ impl App {
             }
             NetEvent::Reconnecting { attempt, .. } => {
                 self.conn = Conn::Reconnecting { attempt };
-                if let Some(race) = self.room.as_mut().and_then(|r| r.race.as_mut()) {
-                    // Unanswered placements are re-sent by the connection task; their answers
-                    // may be lost with the old socket, so stop showing them as pending.
-                    race.pending.clear();
-                }
+                // Unanswered placements are re-sent by the connection task; their answers
+                // may be lost with the old socket, so stop showing them as pending.
+                self.play.pending.clear();
                 Vec::new()
             }
             NetEvent::Closed { error } => {
@@ -389,90 +253,39 @@ impl App {
         }
     }
 
-    /// Apply one server message.
+    /// Apply one server message: the mirror takes what the server said, then the screen's own
+    /// state (desk, pending placements, flash, notices, chat) follows.
     pub fn on_server(&mut self, msg: ServerMsg) {
         let now = self.clock_ms;
+        // Read before the mirror forgets it: the leaving player's name, the race we were in.
+        let left = match &msg {
+            ServerMsg::PlayerLeft { player_id } => self
+                .room()
+                .and_then(|r| r.name_of(player_id))
+                .map(str::to_owned),
+            _ => None,
+        };
+        let prev_race = self.race().map(|r| r.race_id.clone());
+        self.mirror.apply(&msg, now);
         match msg {
-            ServerMsg::Welcome { .. } | ServerMsg::Pong { .. } | ServerMsg::RoomList { .. } => {}
-            ServerMsg::RoomJoined {
-                room,
-                you,
-                host,
-                settings,
-                phase,
-                players,
-                race,
-            } => {
-                let old = self.room.take();
-                let race = race.and_then(|rv| self.race_from_view(rv, old.as_ref()));
-                self.room = Some(Room {
-                    code: room,
-                    me: you.player_id,
-                    role: you.role,
-                    host,
-                    settings,
-                    phase,
-                    players,
-                    countdown_until_ms: None,
-                    race,
-                    results: old.and_then(|o| o.results),
-                });
-            }
-            ServerMsg::PlayerJoined { player } | ServerMsg::PlayerUpdated { player } => {
-                if let Some(room) = self.room.as_mut() {
-                    room.upsert(player);
-                }
-            }
-            ServerMsg::PlayerLeft { player_id } => {
-                if let Some(room) = self.room.as_mut() {
-                    if let Some(name) = room.name_of(&player_id) {
-                        let text = format!("{name} left");
-                        room.players.retain(|p| p.player_id != player_id);
-                        self.notify(text, false);
+            ServerMsg::RoomJoined { .. } => {
+                let desk = std::mem::take(&mut self.play.desk);
+                self.play = Play::default();
+                // Coming back to the same race (a resume): keep the local pencil marks and cursor.
+                if let Some(race) = self.mirror.race() {
+                    if prev_race.as_ref() == Some(&race.race_id) {
+                        self.play.desk = desk;
+                        self.play.desk.clear_filled(&race.board);
                     }
                 }
             }
-            ServerMsg::HostChanged { player_id } => {
-                if let Some(room) = self.room.as_mut() {
-                    room.host = player_id;
+            ServerMsg::PlayerLeft { .. } => {
+                if let Some(name) = left {
+                    self.notify(format!("{name} left"), false);
                 }
             }
-            ServerMsg::Countdown { starts_in_ms } => {
-                if let Some(room) = self.room.as_mut() {
-                    room.phase = Phase::Countdown;
-                    room.countdown_until_ms = Some(now + starts_in_ms);
-                    room.race = None;
-                }
-                self.confirm = None;
-            }
-            ServerMsg::RaceStarted {
-                race_id,
-                puzzle,
-                difficulty,
-                time_limit_s,
-            } => {
-                let grid = puzzle;
-                if let Some(room) = self.room.as_mut() {
-                    room.phase = Phase::Racing;
-                    room.countdown_until_ms = None;
-                    room.results = None;
-                    let mut race = Race::new(race_id, grid, grid, difficulty, time_limit_s, now);
-                    let to_fill = grid.n_empty() as u32;
-                    for p in room.players.iter_mut() {
-                        p.status = PlayerStatus::Racing;
-                        race.progress.insert(
-                            p.player_id.clone(),
-                            Progress {
-                                player_id: p.player_id.clone(),
-                                filled: 0,
-                                to_fill,
-                                mistakes: 0,
-                            },
-                        );
-                    }
-                    room.race = Some(race);
-                }
-            }
+            ServerMsg::Countdown { .. } => self.confirm = None,
+            ServerMsg::RaceStarted { .. } => self.play = Play::default(),
             ServerMsg::Placement {
                 id,
                 cell,
@@ -480,38 +293,29 @@ impl App {
                 accepted,
                 reason,
                 conflicts,
-                mistakes,
-                penalty_ms,
+                ..
             } => {
-                let Some(race) = self.room.as_mut().and_then(|r| r.race.as_mut()) else {
+                if self.mirror.race().is_none() {
                     return;
-                };
-                let (c, d) = (cell, digit);
-                match id.as_ref().and_then(MsgId::as_u64) {
-                    Some(n) => race.pending.retain(|(i, _, _)| *i != n),
-                    None => race.pending.retain(|(_, pc, _)| *pc != c),
                 }
-                race.mistakes = mistakes;
-                race.penalty_ms = penalty_ms;
+                let play = &mut self.play;
+                match id.as_ref().and_then(MsgId::as_u64) {
+                    Some(n) => play.pending.retain(|(i, _, _)| *i != n),
+                    None => play.pending.retain(|(_, pc, _)| *pc != cell),
+                }
                 if accepted {
-                    race.board.place(c, d);
-                    if race.flash.as_ref().is_some_and(|f| f.cell == c) {
-                        race.flash = None;
+                    play.desk.placed(cell, digit);
+                    if play.flash.as_ref().is_some_and(|f| f.cell == cell) {
+                        play.flash = None;
                     }
                 } else {
-                    let reason = reason.unwrap_or(PlaceReason::Wrong);
-                    race.flash = Some(Flash {
-                        cell: c,
-                        digit: d,
-                        reason,
+                    play.flash = Some(Flash {
+                        cell,
+                        digit,
+                        reason: reason.unwrap_or(PlaceReason::Wrong),
                         conflicts,
                         until_ms: now + FLASH_MS,
                     });
-                }
-            }
-            ServerMsg::Progress(p) => {
-                if let Some(race) = self.room.as_mut().and_then(|r| r.race.as_mut()) {
-                    race.progress.insert(p.player_id.clone(), p);
                 }
             }
             ServerMsg::PlayerFinished {
@@ -519,20 +323,10 @@ impl App {
                 status,
                 time_ms,
             } => {
-                let Some(room) = self.room.as_mut() else {
+                let Some(room) = self.room() else {
                     return;
                 };
-                if let Some(p) = room.players.iter_mut().find(|p| p.player_id == player_id) {
-                    p.status = status.into();
-                }
-                let mine = room.me.as_deref() == Some(player_id.as_str());
                 let name = room.name_of(&player_id).unwrap_or("someone").to_owned();
-                if mine {
-                    if let Some(race) = room.race.as_mut() {
-                        race.finished = Some((status, time_ms));
-                        race.stopped_at_ms = Some(now);
-                    }
-                }
                 let text = match (status, time_ms) {
                     (FinishStatus::Solved, Some(t)) => format!("{name} solved it in {}", clock(t)),
                     (FinishStatus::Solved, None) => format!("{name} solved it"),
@@ -542,42 +336,13 @@ impl App {
                 };
                 self.notify(text, false);
             }
-            ServerMsg::RaceOver {
-                reason,
-                standings,
-                solution,
-                ..
-            } => {
-                let Some(room) = self.room.as_mut() else {
+            ServerMsg::RaceOver { .. } => {
+                if self.room().is_none() {
                     return;
-                };
-                room.phase = Phase::Finished;
-                let solution = Some(solution);
-                if let Some(race) = room.race.as_mut() {
-                    race.stopped_at_ms.get_or_insert(now);
-                    race.solution = solution.or(race.solution);
-                    race.pending.clear();
-                    race.flash = None;
                 }
-                for s in &standings {
-                    if let Some(p) = room.players.iter_mut().find(|p| p.player_id == s.player_id) {
-                        p.status = s.status.into();
-                        p.ready = false;
-                    }
-                }
-                if let Some(solution) = solution {
-                    room.results = Some(Results {
-                        reason,
-                        standings,
-                        solution,
-                    });
-                }
+                self.play.pending.clear();
+                self.play.flash = None;
                 self.confirm = None;
-            }
-            ServerMsg::Solution { solution } => {
-                if let Some(race) = self.room.as_mut().and_then(|r| r.race.as_mut()) {
-                    race.solution = Some(solution);
-                }
             }
             ServerMsg::Chat { name, text, .. } => {
                 self.chat.push(ChatLine { name, text });
@@ -586,7 +351,6 @@ impl App {
                 }
             }
             ServerMsg::RoomClosed { room } => {
-                self.room = None;
                 self.notice = Some(Notice {
                     text: format!("room {room} was closed; press q to quit"),
                     bad: true,
@@ -595,13 +359,11 @@ impl App {
             }
             ServerMsg::Error { code, message } => {
                 if code == ErrorCode::RateLimited {
-                    if let Some(race) = self.room.as_mut().and_then(|r| r.race.as_mut()) {
-                        race.pending.clear();
-                    }
+                    self.play.pending.clear();
                     self.notify("slow down: too many messages", true);
                     return;
                 }
-                let sticky = self.room.is_none();
+                let sticky = self.room().is_none();
                 let advice = if code == ErrorCode::RaceInProgress {
                     " (you can watch it with `sudoku-race spectate`)"
                 } else {
@@ -617,45 +379,31 @@ impl App {
                     until_ms: if sticky { u64::MAX } else { now + FLASH_MS },
                 });
             }
+            ServerMsg::Welcome { .. }
+            | ServerMsg::Pong { .. }
+            | ServerMsg::RoomList { .. }
+            | ServerMsg::PlayerJoined { .. }
+            | ServerMsg::PlayerUpdated { .. }
+            | ServerMsg::HostChanged { .. }
+            | ServerMsg::Progress(_)
+            | ServerMsg::Solution { .. } => {}
         }
     }
 
-    fn race_from_view(&self, rv: RaceView, old: Option<&Room>) -> Option<Race> {
-        let now = self.clock_ms;
-        let puzzle = rv.puzzle?;
-        let board = rv.board.unwrap_or(puzzle);
-        let mut race = Race::new(
-            rv.race_id,
-            puzzle,
-            board,
-            rv.difficulty,
-            rv.time_limit_s,
-            now.saturating_sub(rv.elapsed_ms),
-        );
-        race.mistakes = rv.mistakes;
-        race.progress = rv
-            .progress
-            .into_iter()
-            .map(|p| (p.player_id.clone(), p))
-            .collect();
-        // Coming back to the same race (a resume): keep the local pencil marks and cursor.
-        if let Some(prev) = old.and_then(|o| o.race.as_ref()) {
-            if prev.race_id == race.race_id {
-                race.board.pencil = prev.board.pencil;
-                race.board.cursor = prev.board.cursor;
-                race.board.pencil_mode = prev.board.pencil_mode;
-                race.penalty_ms = prev.penalty_ms;
-                race.solution = prev.solution;
-                race.finished = prev.finished;
-                race.stopped_at_ms = prev.stopped_at_ms;
-                for (cell, d) in board.as_bytes().iter().enumerate() {
-                    if *d != 0 {
-                        race.board.pencil[cell] = 0;
-                    }
-                }
-            }
+    /// Where the key table stands: phase, role, host, still racing.
+    pub fn key_context(&self) -> Context {
+        let Some(room) = self.room() else {
+            return Context::default();
+        };
+        let player = room.role == Role::Player;
+        Context {
+            phase: Some(room.phase),
+            player,
+            host: room.am_host(),
+            racing: room.phase == Phase::Racing
+                && player
+                && room.race.as_ref().is_some_and(|r| r.finished.is_none()),
         }
-        Some(race)
     }
 
     fn on_key(&mut self, key: KeyEvent) -> Vec<Effect> {
@@ -694,20 +442,19 @@ impl App {
                 }
             }
         }
-        let Some(room) = self.room.as_ref() else {
-            return match key.code {
-                KeyCode::Char('q') | KeyCode::Esc => self.leave(),
-                _ => Vec::new(),
-            };
-        };
-        let phase = room.phase;
-        let is_player = room.role == Role::Player;
-        let racing_me = phase == Phase::Racing
-            && is_player
-            && room.race.as_ref().is_some_and(|r| r.finished.is_none());
-        match key.code {
-            KeyCode::Char('q') | KeyCode::Esc => {
-                if racing_me && !matches!(self.conn, Conn::Closed(_)) {
+        let ctx = self.key_context();
+        match keys::action(&ctx, key.code) {
+            Some(action) => self.act(action, &ctx),
+            None => Vec::new(),
+        }
+    }
+
+    fn act(&mut self, action: Action, ctx: &Context) -> Vec<Effect> {
+        let has_race = self.race().is_some();
+        let cursor = self.play.desk.cursor;
+        match action {
+            Action::Quit => {
+                if ctx.racing && !matches!(self.conn, Conn::Closed(_)) {
                     self.confirm = Some(Confirm::Quit);
                     self.notice = Some(Notice {
                         text: "leave the race? press q again (any other key cancels)".into(),
@@ -718,97 +465,34 @@ impl App {
                 }
                 return self.leave();
             }
-            KeyCode::Enter => {
-                self.input = Some(String::new());
-                return Vec::new();
+            Action::Chat => self.input = Some(String::new()),
+            Action::Ready => {
+                let ready = self
+                    .room()
+                    .and_then(Room::me_player)
+                    .is_some_and(|p| p.ready);
+                return vec![Effect::Send(ClientMsg::SetReady { ready: !ready })];
             }
-            _ => {}
-        }
-        match phase {
-            Phase::Lobby | Phase::Finished => match key.code {
-                KeyCode::Char('r') if is_player && phase == Phase::Lobby => {
-                    let ready = room.me_player().is_some_and(|p| p.ready);
-                    vec![Effect::Send(ClientMsg::SetReady { ready: !ready })]
+            Action::Start if ctx.host => return vec![Effect::Send(ClientMsg::StartRace)],
+            Action::Start => self.notify("only the host can start the race", true),
+            Action::Move(dr, dc) => {
+                if has_race {
+                    self.play.desk.move_cursor(dr, dc);
                 }
-                KeyCode::Char('s') if room.am_host() => vec![Effect::Send(ClientMsg::StartRace)],
-                KeyCode::Char('s') if is_player => {
-                    self.notify("only the host can start the race", true);
-                    Vec::new()
-                }
-                other => {
-                    if let Some((dr, dc)) = nav_key(other) {
-                        if let Some(race) = self.room.as_mut().and_then(|r| r.race.as_mut()) {
-                            race.board.move_cursor(dr, dc);
-                        }
-                    }
-                    Vec::new()
-                }
-            },
-            Phase::Countdown => Vec::new(),
-            Phase::Racing => self.race_key(key.code, racing_me),
-        }
-    }
-
-    fn race_key(&mut self, code: KeyCode, racing_me: bool) -> Vec<Effect> {
-        let now = self.clock_ms;
-        let Some(race) = self.room.as_mut().and_then(|r| r.race.as_mut()) else {
-            return Vec::new();
-        };
-        if let Some((dr, dc)) = nav_key(code) {
-            race.board.move_cursor(dr, dc);
-            return Vec::new();
-        }
-        if !racing_me {
-            return Vec::new();
-        }
-        let cell = race.board.cursor;
-        if let Some(digit) = digit_key(code) {
-            if race.board.pencil_mode {
-                race.board.toggle_pencil(cell, digit);
-                return Vec::new();
             }
-            if race.board.is_given(cell) {
-                self.notify("that cell is a given", true);
-                return Vec::new();
-            }
-            if race.board.board.get(cell).is_some() {
-                self.notify("that cell is already filled", true);
-                return Vec::new();
-            }
-            if race.pending_in(cell).is_some() {
-                return Vec::new();
-            }
-            let id = self.next_id;
-            self.next_id += 1;
-            race.pending.push((id, cell, digit));
-            if race.flash.as_ref().is_some_and(|f| f.cell == cell) {
-                race.flash = None;
-            }
-            return vec![Effect::Send(ClientMsg::Place {
-                cell: i64::from(cell.get()),
-                digit: i64::from(digit.get()),
-                id: Some(MsgId::Number(id.into())),
-            })];
-        }
-        if erase_key(code) {
-            race.board.clear_pencil(cell);
-            return Vec::new();
-        }
-        match code {
-            KeyCode::Char('p') => {
-                race.board.pencil_mode = !race.board.pencil_mode;
-                let text = if race.board.pencil_mode {
+            Action::Place(digit) => return self.place(cursor, digit),
+            Action::Erase => self.play.desk.clear_pencil(cursor),
+            Action::Pencil => {
+                let desk = &mut self.play.desk;
+                desk.pencil_mode = !desk.pencil_mode;
+                let text = if desk.pencil_mode {
                     "pencil mode: digits toggle marks"
                 } else {
                     "pen mode: digits are placed"
                 };
-                self.notice = Some(Notice {
-                    text: text.into(),
-                    bad: false,
-                    until_ms: now + FLASH_MS,
-                });
+                self.notify(text, false);
             }
-            KeyCode::Char('f') => {
+            Action::Forfeit => {
                 self.confirm = Some(Confirm::Forfeit);
                 self.notice = Some(Notice {
                     text: "give up this race? press f again (any other key cancels)".into(),
@@ -816,14 +500,46 @@ impl App {
                     until_ms: u64::MAX,
                 });
             }
-            _ => {}
         }
         Vec::new()
     }
 
+    /// A digit key in `cell`: a pencil mark, or a placement sent to the server.
+    fn place(&mut self, cell: Cell, digit: Digit) -> Vec<Effect> {
+        let Some((puzzle, board)) = self.race().map(|r| (r.puzzle, r.board)) else {
+            return Vec::new();
+        };
+        if self.play.desk.pencil_mode {
+            self.play.desk.toggle_pencil(&board, cell, digit);
+            return Vec::new();
+        }
+        if puzzle.get(cell).is_some() {
+            self.notify("that cell is a given", true);
+            return Vec::new();
+        }
+        if board.get(cell).is_some() {
+            self.notify("that cell is already filled", true);
+            return Vec::new();
+        }
+        if self.play.pending_in(cell).is_some() {
+            return Vec::new();
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        self.play.pending.push((id, cell, digit));
+        if self.play.flash.as_ref().is_some_and(|f| f.cell == cell) {
+            self.play.flash = None;
+        }
+        vec![Effect::Send(ClientMsg::Place {
+            cell: i64::from(cell.get()),
+            digit: i64::from(digit.get()),
+            id: Some(MsgId::Number(id.into())),
+        })]
+    }
+
     fn leave(&mut self) -> Vec<Effect> {
         self.quit = true;
-        if self.room.is_some() && self.conn == Conn::Online {
+        if self.room().is_some() && self.conn == Conn::Online {
             vec![Effect::Send(ClientMsg::Leave), Effect::Quit]
         } else {
             vec![Effect::Quit]

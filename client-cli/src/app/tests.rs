@@ -13,6 +13,7 @@ use ratatui::Terminal;
 
 use super::*;
 use crate::net::NetEvent;
+use shared::engine::Difficulty;
 
 pub(crate) const PUZZLE: &str =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
@@ -81,10 +82,7 @@ fn racing() -> App {
 }
 
 fn race(app: &App) -> &Race {
-    app.room
-        .as_ref()
-        .and_then(|r| r.race.as_ref())
-        .expect("a race")
+    app.race().expect("a race")
 }
 
 fn render(app: &App, w: u16, h: u16) -> Buffer {
@@ -209,12 +207,12 @@ fn countdown_then_race_start_puts_the_cursor_top_left() {
     let mut app = lobby();
     app.update(Event::Tick(500));
     app.update(net(ServerMsg::Countdown { starts_in_ms: 3000 }));
-    assert_eq!(app.room.as_ref().map(|r| r.phase), Some(Phase::Countdown));
+    assert_eq!(app.room().map(|r| r.phase), Some(Phase::Countdown));
     app.update(Event::Tick(1600));
     check_shows(&render(&app, 120, 40), "The race starts in 2");
     let app = racing();
     let r = race(&app);
-    assert_eq!(r.board.cursor, Cell::at(0, 0).expect("cell"));
+    assert_eq!(app.play.desk.cursor, Cell::at(0, 0).expect("cell"));
     assert_eq!(r.started_at_ms, 1000);
     assert_eq!(r.progress.len(), 2);
     assert_eq!(r.progress["p2"].to_fill, 51);
@@ -234,7 +232,7 @@ fn digits_are_sent_with_ids_and_accepted_placements_land() {
             id: Some(MsgId::Number(1.into())),
         }],
     );
-    assert_eq!(race(&app).pending_in(cell), Digit::new(4));
+    assert_eq!(app.play.pending_in(cell), Digit::new(4));
     check_effects(app.update(key('5')), &[]);
     app.update(net(ServerMsg::Placement {
         id: Some(MsgId::Number(1.into())),
@@ -247,8 +245,8 @@ fn digits_are_sent_with_ids_and_accepted_placements_land() {
         penalty_ms: 0,
     }));
     let r = race(&app);
-    assert_eq!(r.pending, vec![]);
-    assert_eq!(r.board.board.get(cell), Digit::new(4));
+    assert_eq!(app.play.pending, vec![]);
+    assert_eq!(r.board.get(cell), Digit::new(4));
     // Givens and filled cells are refused locally, without a message.
     check_effects(app.update(key('4')), &[]);
     app.update(key('h'));
@@ -280,7 +278,7 @@ fn a_conflict_flashes_its_reason_and_highlights_the_clashing_cells() {
     }));
     let r = race(&app);
     assert_eq!(r.mistakes, 1);
-    let flash = r.flash.as_ref().expect("a flash");
+    let flash = app.play.flash.as_ref().expect("a flash");
     assert_eq!(flash.conflicts, vec![Cell::at(0, 0).expect("cell")]);
     let buf = render(&app, 120, 40);
     check_shows(&buf, "5 at r1c3: conflicts with r1c1");
@@ -300,7 +298,7 @@ fn a_conflict_flashes_its_reason_and_highlights_the_clashing_cells() {
     );
     assert_eq!(buf[(x, y)].bg, Color::Red);
     app.update(Event::Tick(1000 + FLASH_MS + 1));
-    assert_eq!(race(&app).flash, None, "the flash fades");
+    assert_eq!(app.play.flash, None, "the flash fades");
 }
 
 #[test]
@@ -312,7 +310,7 @@ fn the_board_shows_cursor_givens_and_pencil_marks() {
     app.update(key('4'));
     app.update(key('7'));
     assert_eq!(
-        race(&app).board.pencil[Cell::at(1, 1).expect("cell").idx()],
+        app.play.desk.pencil[Cell::at(1, 1).expect("cell").idx()],
         Digit::new(4).expect("d").bit() | Digit::new(7).expect("d").bit()
     );
     let buf = render(&app, 120, 40);
@@ -399,7 +397,7 @@ fn race_over_shows_standings_time_and_the_solution_against_the_board() {
         ],
         solution: SOLUTION.parse().unwrap(),
     }));
-    let room = app.room.as_ref().expect("room");
+    let room = app.room().expect("room");
     assert_eq!(room.phase, Phase::Finished);
     // At the size of a common terminal the table's words fit whole.
     let small = render(&app, 110, 36);
@@ -456,12 +454,9 @@ fn resume_mid_race_keeps_local_pencil_marks_and_the_clock() {
     )));
     assert_eq!(app.conn, Conn::Online);
     let r = race(&app);
-    assert_eq!(r.board.pencil[2], Digit::new(1).expect("d").bit());
-    assert_eq!(r.board.cursor, Cell::at(0, 2).expect("cell"));
-    assert_eq!(
-        r.board.board.get(Cell::at(0, 3).expect("cell")),
-        Digit::new(6)
-    );
+    assert_eq!(app.play.desk.pencil[2], Digit::new(1).expect("d").bit());
+    assert_eq!(app.play.desk.cursor, Cell::at(0, 2).expect("cell"));
+    assert_eq!(r.board.get(Cell::at(0, 3).expect("cell")), Digit::new(6));
     assert_eq!(r.elapsed_ms(20_000), 19_500);
     assert_eq!(r.mistakes, 1);
 }
@@ -550,7 +545,7 @@ fn a_closed_room_or_a_lost_connection_is_said_once_and_q_quits() {
     app.update(net(ServerMsg::RoomClosed {
         room: "K7QX".try_into().unwrap(),
     }));
-    assert_eq!(app.room, None);
+    assert_eq!(app.room(), None);
     check_shows(&render(&app, 100, 20), "room K7QX was closed");
     let mut app = racing();
     app.update(Event::Net(NetEvent::Closed {

@@ -45,8 +45,8 @@ impl Widget for &SoloApp {
         .areas(left);
         let hint_cells = self.hint.as_ref().map_or(&[][..], |h| &h.cells[..]);
         let mut view = BoardView::new(&self.board.puzzle, &self.board.board);
-        view.pencil = Some(&self.board.pencil);
-        view.cursor = Some(self.board.cursor);
+        view.pencil = Some(&self.board.desk.pencil);
+        view.cursor = Some(self.board.desk.cursor);
         view.conflicts = &self.conflicts;
         view.highlight = hint_cells;
         if self.outcome == Some(Outcome::GaveUp) {
@@ -67,7 +67,7 @@ impl Widget for &SoloApp {
             Line::raw(format!("filled {}/{to_fill}", self.board.n_placed())),
             Line::raw(format!(
                 "mode   {}",
-                if self.board.pencil_mode {
+                if self.board.desk.pencil_mode {
                     "pencil"
                 } else {
                     "pen"

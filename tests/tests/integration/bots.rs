@@ -62,14 +62,14 @@ impl Host {
 }
 
 fn phase(app: &App) -> Option<Phase> {
-    app.room.as_ref().map(|r| r.phase)
+    app.room().map(|r| r.phase)
 }
 
 #[tokio::test]
 async fn a_host_and_two_bots_race_to_race_over() {
     // The real rate limits, so fast bots meet `rate_limited` and must re-send.
     let mut server = TestServer::start_with(|c| c.limits = server::Limits::default()).await;
-    let url = server.url();
+    let url: net::ServerUrl = server.url().parse().expect("the test server URL");
 
     let settings = SettingsRequest {
         difficulty: Some("easy".into()),
@@ -89,8 +89,8 @@ async fn a_host_and_two_bots_race_to_race_over() {
         events,
         started: tokio::time::Instant::now(),
     };
-    host.until("room_joined", |a| a.room.is_some()).await;
-    let code = host.app.room.as_ref().expect("room").code.clone();
+    host.until("room_joined", |a| a.room().is_some()).await;
+    let code = host.app.room().expect("room").code.clone();
 
     let mut bots = Vec::new();
     for (i, mistake_rate) in [(1u64, 0.0), (2, 0.1)] {
@@ -108,7 +108,7 @@ async fn a_host_and_two_bots_race_to_race_over() {
         }));
     }
     host.until("both bots seated", |a| {
-        a.room.as_ref().is_some_and(|r| r.players.len() == 3)
+        a.room().is_some_and(|r| r.players.len() == 3)
     })
     .await;
 
@@ -117,13 +117,8 @@ async fn a_host_and_two_bots_race_to_race_over() {
         .await;
 
     // The host places one right digit with the keys: to the first empty cell, then its digit.
-    let race = host
-        .app
-        .room
-        .as_ref()
-        .and_then(|r| r.race.as_ref())
-        .expect("race");
-    let puzzle: Grid = race.board.puzzle;
+    let race = host.app.race().expect("race");
+    let puzzle: Grid = race.puzzle;
     let solution = solver::solve_unique(&puzzle).expect("a unique puzzle");
     let target = Cell::all()
         .find(|&c| puzzle.get(c).is_none())
@@ -137,10 +132,7 @@ async fn a_host_and_two_bots_race_to_race_over() {
     let digit = solution.get(target).expect("solved");
     host.key(KeyCode::Char(char::from(b'0' + digit.get())));
     host.until("the placement is accepted", |a| {
-        a.room
-            .as_ref()
-            .and_then(|r| r.race.as_ref())
-            .is_some_and(|r| r.board.board.get(target) == Some(digit))
+        a.race().is_some_and(|r| r.board.get(target) == Some(digit))
     })
     .await;
 
@@ -148,11 +140,11 @@ async fn a_host_and_two_bots_race_to_race_over() {
     host.key(KeyCode::Char('f'));
     host.key(KeyCode::Char('f'));
     host.until("race_over", |a| {
-        a.room.as_ref().is_some_and(|r| r.results.is_some())
+        a.room().is_some_and(|r| r.results.is_some())
     })
     .await;
 
-    let room = host.app.room.as_ref().expect("room");
+    let room = host.app.room().expect("room");
     let results = room.results.as_ref().expect("results");
     assert_eq!(results.solution, solution);
     assert_eq!(results.standings.len(), 3);

@@ -8,35 +8,34 @@
 //! - queues what the caller sends while the socket is down and flushes it after the resume;
 //! - sends a WebSocket ping every [`KEEPALIVE`] so an idle lobby is not closed by the server.
 //!
-//! It never touches the terminal: it is shared by the TUI and the bots.
+//! It never touches the terminal: it is shared by the TUI and the bots. The coming-back part
+//! (the seat's memory, the backoff loop) is `rejoin`; the server's address is [`ServerUrl`].
+
+mod rejoin;
+pub mod url;
 
 use std::collections::VecDeque;
 use std::time::Duration;
 
 use futures::{SinkExt, StreamExt};
-use protocol::{ClientMsg, ErrorCode, Role, ServerMsg, SettingsRequest};
-use rand::Rng;
+use protocol::{ClientMsg, ErrorCode, ServerMsg, SettingsRequest};
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use tracing::{debug, info, warn};
 
+use rejoin::{open, Seat};
+pub use rejoin::{FIRST_BACKOFF, GIVE_UP_AFTER, MAX_BACKOFF};
+pub use url::{ServerUrl, UrlError, DEFAULT_SERVER};
+
 /// Interval of WebSocket pings on an otherwise idle connection.
 pub const KEEPALIVE: Duration = Duration::from_secs(20);
-
-/// First reconnect delay; doubles up to [`MAX_BACKOFF`].
-pub const FIRST_BACKOFF: Duration = Duration::from_millis(200);
-
-/// Longest reconnect delay.
-pub const MAX_BACKOFF: Duration = Duration::from_secs(5);
-
-/// How long to keep trying after a drop (the server holds a seat for 60 s by default).
-pub const GIVE_UP_AFTER: Duration = Duration::from_secs(75);
 
 /// Most messages queued while the socket is down.
 const MAX_QUEUED: usize = 64;
 
+/// The socket of one connection.
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// What the session does right after its first `welcome`.
@@ -128,58 +127,11 @@ impl Session {
 ///
 /// The first connection failing is reported as [`NetEvent::Closed`] at once (a wrong address
 /// should not spin); later drops are retried.
-pub fn connect(url: String, intent: Intent) -> (Session, mpsc::UnboundedReceiver<NetEvent>) {
+pub fn connect(url: ServerUrl, intent: Intent) -> (Session, mpsc::UnboundedReceiver<NetEvent>) {
     let (tx, rx) = mpsc::unbounded_channel();
     let (ev_tx, ev_rx) = mpsc::unbounded_channel();
     tokio::spawn(run(url, intent, rx, ev_tx));
     (Session { tx }, ev_rx)
-}
-
-/// What the task remembers across reconnects.
-#[derive(Default)]
-struct Seat {
-    /// Resume token of our player seat.
-    token: Option<protocol::ResumeToken>,
-    /// Room and name when spectating.
-    spectating: Option<(String, String)>,
-}
-
-impl Seat {
-    fn observe(&mut self, msg: &ServerMsg) {
-        if let ServerMsg::RoomJoined { room, you, .. } = msg {
-            match you.role {
-                Role::Player => {
-                    self.token = you.token.clone();
-                    self.spectating = None;
-                }
-                Role::Spectator => {
-                    self.token = None;
-                    let name = self
-                        .spectating
-                        .take()
-                        .map_or_else(|| "spectator".to_owned(), |(_, n)| n);
-                    self.spectating = Some((room.to_string(), name));
-                }
-            }
-        }
-        if let ServerMsg::RoomClosed { .. } = msg {
-            self.spectating = None;
-        }
-    }
-
-    fn rejoin_message(&self) -> Option<ClientMsg> {
-        if let Some(token) = &self.token {
-            return Some(ClientMsg::Resume {
-                token: token.to_string(),
-            });
-        }
-        self.spectating
-            .as_ref()
-            .map(|(room, name)| ClientMsg::Spectate {
-                room: room.clone(),
-                name: Some(name.clone()),
-            })
-    }
 }
 
 /// How one connection ended.
@@ -193,7 +145,7 @@ enum End {
 }
 
 async fn run(
-    url: String,
+    url: ServerUrl,
     intent: Intent,
     mut rx: mpsc::UnboundedReceiver<ClientMsg>,
     events: mpsc::UnboundedSender<NetEvent>,
@@ -232,73 +184,6 @@ async fn run(
                     // Nothing to take back: a session in no room just ends.
                     let _ = events.send(NetEvent::Closed { error: Some(why) });
                     return;
-                }
-            }
-        }
-    }
-}
-
-/// Connect, retrying with backoff unless this is the very first connection.
-/// `None` when the session is over (reported already).
-async fn open(
-    url: &str,
-    events: &mpsc::UnboundedSender<NetEvent>,
-    first: bool,
-    rx: &mut mpsc::UnboundedReceiver<ClientMsg>,
-    queued: &mut VecDeque<ClientMsg>,
-) -> Option<Ws> {
-    let started = tokio::time::Instant::now();
-    let mut attempt = 0u32;
-    let mut delay = FIRST_BACKOFF;
-    loop {
-        if !first {
-            attempt += 1;
-            let jitter = rand::thread_rng().gen_range(0..=delay.as_millis() as u64 / 4);
-            let wait = delay + Duration::from_millis(jitter);
-            let _ = events.send(NetEvent::Reconnecting {
-                attempt,
-                delay: wait,
-            });
-            let sleep = tokio::time::sleep(wait);
-            tokio::pin!(sleep);
-            // Keep taking the caller's messages while waiting, so a quit is seen at once.
-            loop {
-                tokio::select! {
-                    _ = &mut sleep => break,
-                    msg = rx.recv() => match msg {
-                        None => {
-                            let _ = events.send(NetEvent::Closed { error: None });
-                            return None;
-                        }
-                        Some(ClientMsg::Leave) => {
-                            let _ = events.send(NetEvent::Closed { error: None });
-                            return None;
-                        }
-                        Some(m) => {
-                            if queued.len() < MAX_QUEUED {
-                                queued.push_back(m);
-                            }
-                        }
-                    }
-                }
-            }
-            delay = (delay * 2).min(MAX_BACKOFF);
-        }
-        match tokio_tungstenite::connect_async(url).await {
-            Ok((ws, _resp)) => return Some(ws),
-            Err(e) => {
-                if first {
-                    let _ = events.send(NetEvent::Closed {
-                        error: Some(format!("cannot connect to {url}: {e}")),
-                    });
-                    return None;
-                }
-                debug!(attempt, error = %e, "reconnect failed");
-                if started.elapsed() > GIVE_UP_AFTER {
-                    let _ = events.send(NetEvent::Closed {
-                        error: Some(format!("gave up reconnecting to {url}: {e}")),
-                    });
-                    return None;
                 }
             }
         }
@@ -423,187 +308,4 @@ async fn serve(
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
-    use super::*;
-    use protocol::{Phase, Settings, You};
-
-    fn joined(role: Role, token: Option<&str>) -> ServerMsg {
-        ServerMsg::RoomJoined {
-            room: "ABCD".try_into().unwrap(),
-            you: You {
-                player_id: token.map(|_| "p1".into()),
-                token: token.map(Into::into),
-                role,
-            },
-            host: "p1".into(),
-            settings: Settings::default(),
-            phase: Phase::Lobby,
-            players: vec![],
-            race: None,
-        }
-    }
-
-    /// A scripted server: each accepted connection gets `welcome`, then `script` decides.
-    pub(crate) async fn fake_server() -> (String, tokio::net::TcpListener) {
-        let l = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind");
-        let url = format!("ws://{}/ws", l.local_addr().expect("addr"));
-        (url, l)
-    }
-
-    pub(crate) async fn accept(l: &tokio::net::TcpListener) -> WebSocketStream<TcpStream> {
-        let (tcp, _) = l.accept().await.expect("accept");
-        let mut ws = tokio_tungstenite::accept_async(tcp).await.expect("upgrade");
-        let welcome = ServerMsg::Welcome {
-            protocol: 1,
-            server: "fake/0".into(),
-        };
-        ws.send(Message::text(
-            serde_json::to_string(&welcome).expect("json"),
-        ))
-        .await
-        .expect("send");
-        ws
-    }
-
-    pub(crate) async fn recv_client(ws: &mut WebSocketStream<TcpStream>) -> ClientMsg {
-        loop {
-            let f = tokio::time::timeout(Duration::from_secs(5), ws.next())
-                .await
-                .expect("client message in time")
-                .expect("open")
-                .expect("frame");
-            if let Message::Text(t) = f {
-                return serde_json::from_str(t.as_str()).expect("client json");
-            }
-        }
-    }
-
-    async fn next_event(rx: &mut mpsc::UnboundedReceiver<NetEvent>) -> NetEvent {
-        tokio::time::timeout(Duration::from_secs(5), rx.recv())
-            .await
-            .expect("event in time")
-            .expect("event")
-    }
-
-    #[tokio::test]
-    async fn a_dropped_player_reconnects_resumes_and_flushes_what_was_queued() {
-        let (url, listener) = fake_server().await;
-        let (session, mut events) = connect(
-            url,
-            Intent::Create {
-                name: "ann".into(),
-                settings: None,
-            },
-        );
-        let mut ws = accept(&listener).await;
-        assert_eq!(
-            recv_client(&mut ws).await,
-            ClientMsg::CreateRoom {
-                name: "ann".into(),
-                settings: None
-            }
-        );
-        let joined = joined(Role::Player, Some("tok1"));
-        ws.send(Message::text(serde_json::to_string(&joined).expect("json")))
-            .await
-            .expect("send");
-        assert_eq!(
-            next_event(&mut events).await,
-            NetEvent::Connected { reconnect: false }
-        );
-        assert!(
-            matches!(next_event(&mut events).await, NetEvent::Message(m) if matches!(*m, ServerMsg::Welcome { .. }))
-        );
-        assert_eq!(
-            next_event(&mut events).await,
-            NetEvent::Message(Box::new(joined.clone()))
-        );
-        // The server drops the connection without a close frame.
-        drop(ws);
-        assert!(matches!(
-            next_event(&mut events).await,
-            NetEvent::Reconnecting { attempt: 1, .. }
-        ));
-        assert!(session.send(ClientMsg::Chat {
-            text: "back soon".into()
-        }));
-        let mut ws = accept(&listener).await;
-        assert_eq!(
-            recv_client(&mut ws).await,
-            ClientMsg::Resume {
-                token: "tok1".into()
-            }
-        );
-        assert_eq!(
-            recv_client(&mut ws).await,
-            ClientMsg::Chat {
-                text: "back soon".into()
-            }
-        );
-        assert_eq!(
-            next_event(&mut events).await,
-            NetEvent::Connected { reconnect: true }
-        );
-        // A deliberate leave ends the session without reconnecting.
-        session.send(ClientMsg::Leave);
-        assert_eq!(recv_client(&mut ws).await, ClientMsg::Leave);
-        drop(ws);
-        loop {
-            match next_event(&mut events).await {
-                NetEvent::Closed { error } => {
-                    assert_eq!(error, None);
-                    break;
-                }
-                NetEvent::Message(_) => {}
-                other => panic!("unexpected {other:?}"),
-            }
-        }
-    }
-
-    #[tokio::test]
-    async fn a_first_connection_that_fails_is_reported_at_once() {
-        let (url, listener) = fake_server().await;
-        drop(listener);
-        let (_session, mut events) = connect(url, Intent::Nothing);
-        assert!(matches!(
-            next_event(&mut events).await,
-            NetEvent::Closed { error: Some(e) } if e.contains("cannot connect")
-        ));
-    }
-
-    #[track_caller]
-    fn check(seat: &Seat, expected: Option<ClientMsg>) {
-        assert_eq!(seat.rejoin_message(), expected);
-    }
-
-    #[test]
-    fn seat_remembers_how_to_come_back() {
-        let mut seat = Seat::default();
-        check(&seat, None);
-        seat.observe(&joined(Role::Player, Some("tok")));
-        check(
-            &seat,
-            Some(ClientMsg::Resume {
-                token: "tok".into(),
-            }),
-        );
-        let mut seat = Seat {
-            spectating: Some(("XXXX".into(), "eve".into())),
-            ..Seat::default()
-        };
-        seat.observe(&joined(Role::Spectator, None));
-        check(
-            &seat,
-            Some(ClientMsg::Spectate {
-                room: "ABCD".into(),
-                name: Some("eve".into()),
-            }),
-        );
-        seat.observe(&ServerMsg::RoomClosed {
-            room: "ABCD".try_into().unwrap(),
-        });
-        check(&seat, None);
-    }
-}
+pub(crate) mod tests;

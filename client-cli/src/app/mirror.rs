@@ -1,0 +1,357 @@
+//! What the server said: the room we are in, as the server's messages describe it.
+//!
+//! [`Mirror::apply`] folds one [`ServerMsg`] into the room (code, me, role, host, players,
+//! phase, settings) and its race (puzzle, board, progress, mistakes, penalty, the clock anchor,
+//! the solution, the results). It holds no UI state (no cursor, pencil marks, flashes or chat
+//! input) and does no IO, so the online app and the bot's brain share it instead of each
+//! tracking the room their own way.
+
+use std::collections::HashMap;
+
+use protocol::{
+    FinishStatus, OverReason, Phase, Player, PlayerId, PlayerStatus, Progress, RaceId, RaceView,
+    Role, RoomCode, ServerMsg, Settings, Standing,
+};
+use shared::engine::{Difficulty, Grid};
+
+/// The race in progress (or just finished) in this room.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Race {
+    /// Opaque race id.
+    pub race_id: RaceId,
+    /// Difficulty dealt.
+    pub difficulty: Difficulty,
+    /// Time limit in seconds.
+    pub time_limit_s: u32,
+    /// Local clock at race time 0.
+    pub started_at_ms: u64,
+    /// Local clock when the clock stopped for us (our finish, or the race's end).
+    pub stopped_at_ms: Option<u64>,
+    /// The givens.
+    pub puzzle: Grid,
+    /// Givens plus our accepted digits (spectators see the puzzle only).
+    pub board: Grid,
+    /// Our mistakes.
+    pub mistakes: u32,
+    /// Our total penalty.
+    pub penalty_ms: u64,
+    /// Every player's progress, by player id.
+    pub progress: HashMap<PlayerId, Progress>,
+    /// The solution, once the server sends it (out of the race, or race over).
+    pub solution: Option<Grid>,
+    /// Our final status and time, once we are out of the race.
+    pub finished: Option<(FinishStatus, Option<u64>)>,
+}
+
+impl Race {
+    fn new(
+        race_id: RaceId,
+        puzzle: Grid,
+        board: Grid,
+        difficulty: Difficulty,
+        time_limit_s: u32,
+        now: u64,
+    ) -> Race {
+        Race {
+            race_id,
+            difficulty,
+            time_limit_s,
+            started_at_ms: now,
+            stopped_at_ms: None,
+            puzzle,
+            board,
+            mistakes: 0,
+            penalty_ms: 0,
+            progress: HashMap::new(),
+            solution: None,
+            finished: None,
+        }
+    }
+
+    /// The race a `room_joined` describes, anchored at local time `now`; `prev` is the race we
+    /// had before, kept where the server does not repeat it (a resume of the same race).
+    fn from_view(rv: &RaceView, prev: Option<&Race>, now: u64) -> Option<Race> {
+        let puzzle = rv.puzzle?;
+        let board = rv.board.unwrap_or(puzzle);
+        let mut race = Race::new(
+            rv.race_id.clone(),
+            puzzle,
+            board,
+            rv.difficulty,
+            rv.time_limit_s,
+            now.saturating_sub(rv.elapsed_ms),
+        );
+        race.mistakes = rv.mistakes;
+        race.progress = rv
+            .progress
+            .iter()
+            .map(|p| (p.player_id.clone(), p.clone()))
+            .collect();
+        if let Some(prev) = prev.filter(|p| p.race_id == race.race_id) {
+            race.penalty_ms = prev.penalty_ms;
+            race.solution = prev.solution;
+            race.finished = prev.finished;
+            race.stopped_at_ms = prev.stopped_at_ms;
+        }
+        Some(race)
+    }
+
+    /// Race time shown on the clock at local time `now` (stops at our finish or the time limit).
+    pub fn elapsed_ms(&self, now: u64) -> u64 {
+        let end = self.stopped_at_ms.unwrap_or(now);
+        end.saturating_sub(self.started_at_ms)
+            .min(u64::from(self.time_limit_s) * 1000)
+    }
+}
+
+/// The final results of the last race.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Results {
+    /// Why it ended.
+    pub reason: OverReason,
+    /// Final standings.
+    pub standings: Vec<Standing>,
+    /// The solution.
+    pub solution: Grid,
+}
+
+/// The room we are in.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Room {
+    /// Room code.
+    pub code: RoomCode,
+    /// Our player id (None for a spectator).
+    pub me: Option<PlayerId>,
+    /// Player or spectator.
+    pub role: Role,
+    /// The host's player id.
+    pub host: PlayerId,
+    /// Room settings.
+    pub settings: Settings,
+    /// Room phase.
+    pub phase: Phase,
+    /// Seated players, held seats included, in arrival order.
+    pub players: Vec<Player>,
+    /// Local clock when the countdown ends.
+    pub countdown_until_ms: Option<u64>,
+    /// The current or last race.
+    pub race: Option<Race>,
+    /// Results of the last race.
+    pub results: Option<Results>,
+}
+
+impl Room {
+    /// Whether we are the host.
+    pub fn am_host(&self) -> bool {
+        self.me.as_deref() == Some(self.host.as_str())
+    }
+
+    /// Whether `player_id` is us.
+    pub fn is_me(&self, player_id: &str) -> bool {
+        self.me.as_deref() == Some(player_id)
+    }
+
+    /// Our player record.
+    pub fn me_player(&self) -> Option<&Player> {
+        let me = self.me.as_deref()?;
+        self.players.iter().find(|p| p.player_id == me)
+    }
+
+    /// The name of a player id, if seated.
+    pub fn name_of(&self, player_id: &str) -> Option<&str> {
+        self.players
+            .iter()
+            .find(|p| p.player_id == player_id)
+            .map(|p| p.name.as_str())
+    }
+
+    fn player_mut(&mut self, player_id: &str) -> Option<&mut Player> {
+        self.players.iter_mut().find(|p| p.player_id == player_id)
+    }
+
+    fn upsert(&mut self, player: &Player) {
+        match self.player_mut(&player.player_id) {
+            Some(p) => *p = player.clone(),
+            None => self.players.push(player.clone()),
+        }
+    }
+}
+
+/// The room as the server described it, or nothing before `room_joined` (and after
+/// `room_closed`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Mirror {
+    /// The room, once joined.
+    pub room: Option<Room>,
+}
+
+impl Mirror {
+    /// The current or last race, if any.
+    pub fn race(&self) -> Option<&Race> {
+        self.room.as_ref()?.race.as_ref()
+    }
+
+    /// Our player id, once seated.
+    pub fn me(&self) -> Option<&PlayerId> {
+        self.room.as_ref()?.me.as_ref()
+    }
+
+    /// Fold one server message in; `now_ms` is the local clock, the anchor of race time.
+    pub fn apply(&mut self, msg: &ServerMsg, now_ms: u64) {
+        let now = now_ms;
+        if let ServerMsg::RoomJoined {
+            room,
+            you,
+            host,
+            settings,
+            phase,
+            players,
+            race,
+        } = msg
+        {
+            let old = self.room.take();
+            let prev = old.as_ref().and_then(|o| o.race.as_ref());
+            let race = race.as_ref().and_then(|rv| Race::from_view(rv, prev, now));
+            self.room = Some(Room {
+                code: room.clone(),
+                me: you.player_id.clone(),
+                role: you.role,
+                host: host.clone(),
+                settings: settings.clone(),
+                phase: *phase,
+                players: players.clone(),
+                countdown_until_ms: None,
+                race,
+                results: old.and_then(|o| o.results),
+            });
+            return;
+        }
+        if let ServerMsg::RoomClosed { .. } = msg {
+            self.room = None;
+            return;
+        }
+        let Some(room) = self.room.as_mut() else {
+            return;
+        };
+        match msg {
+            ServerMsg::PlayerJoined { player } | ServerMsg::PlayerUpdated { player } => {
+                room.upsert(player);
+            }
+            ServerMsg::PlayerLeft { player_id } => {
+                room.players.retain(|p| p.player_id != *player_id)
+            }
+            ServerMsg::HostChanged { player_id } => room.host = player_id.clone(),
+            ServerMsg::Countdown { starts_in_ms } => {
+                room.phase = Phase::Countdown;
+                room.countdown_until_ms = Some(now + starts_in_ms);
+                room.race = None;
+            }
+            ServerMsg::RaceStarted {
+                race_id,
+                puzzle,
+                difficulty,
+                time_limit_s,
+            } => {
+                room.phase = Phase::Racing;
+                room.countdown_until_ms = None;
+                room.results = None;
+                let mut race = Race::new(
+                    race_id.clone(),
+                    *puzzle,
+                    *puzzle,
+                    *difficulty,
+                    *time_limit_s,
+                    now,
+                );
+                let to_fill = puzzle.n_empty() as u32;
+                for p in room.players.iter_mut() {
+                    p.status = PlayerStatus::Racing;
+                    race.progress.insert(
+                        p.player_id.clone(),
+                        Progress {
+                            player_id: p.player_id.clone(),
+                            filled: 0,
+                            to_fill,
+                            mistakes: 0,
+                        },
+                    );
+                }
+                room.race = Some(race);
+            }
+            ServerMsg::Placement {
+                cell,
+                digit,
+                accepted,
+                mistakes,
+                penalty_ms,
+                ..
+            } => {
+                if let Some(race) = room.race.as_mut() {
+                    race.mistakes = *mistakes;
+                    race.penalty_ms = *penalty_ms;
+                    if *accepted {
+                        race.board.set(*cell, Some(*digit));
+                    }
+                }
+            }
+            ServerMsg::Progress(p) => {
+                if let Some(race) = room.race.as_mut() {
+                    race.progress.insert(p.player_id.clone(), p.clone());
+                }
+            }
+            ServerMsg::PlayerFinished {
+                player_id,
+                status,
+                time_ms,
+            } => {
+                if let Some(p) = room.player_mut(player_id) {
+                    p.status = (*status).into();
+                }
+                if room.is_me(player_id) {
+                    if let Some(race) = room.race.as_mut() {
+                        race.finished = Some((*status, *time_ms));
+                        race.stopped_at_ms = Some(now);
+                    }
+                }
+            }
+            ServerMsg::RaceOver {
+                reason,
+                standings,
+                solution,
+                ..
+            } => {
+                room.phase = Phase::Finished;
+                if let Some(race) = room.race.as_mut() {
+                    race.stopped_at_ms.get_or_insert(now);
+                    race.solution = Some(*solution);
+                }
+                for s in standings {
+                    if let Some(p) = room.player_mut(&s.player_id) {
+                        p.status = s.status.into();
+                        p.ready = false;
+                    }
+                }
+                room.results = Some(Results {
+                    reason: *reason,
+                    standings: standings.clone(),
+                    solution: *solution,
+                });
+            }
+            ServerMsg::Solution { solution } => {
+                if let Some(race) = room.race.as_mut() {
+                    race.solution = Some(*solution);
+                }
+            }
+            ServerMsg::Welcome { .. }
+            | ServerMsg::Pong { .. }
+            | ServerMsg::RoomList { .. }
+            | ServerMsg::RoomJoined { .. }
+            | ServerMsg::RoomClosed { .. }
+            | ServerMsg::Chat { .. }
+            | ServerMsg::Error { .. } => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

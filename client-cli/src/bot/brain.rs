@@ -1,0 +1,317 @@
+//! The bot's decision logic: what to send next, given what the server said. No IO, no clock.
+//!
+//! The room itself (me, host, players, phase, the race's board) is the app's
+//! [`Mirror`]; the brain keeps only its own plan: the cells left to try, the placement in
+//! flight, when to wake up, and what to report.
+
+use std::time::Duration;
+
+use protocol::{
+    ClientMsg, ErrorCode, FinishStatus, MsgId, Phase, PlaceReason, RaceId, Role, ServerMsg,
+};
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use shared::engine::solver;
+use shared::engine::{Cell, Digit, Grid};
+use tracing::{debug, info, warn};
+
+use super::{BotConfig, BotError, BotReport, RaceResult, RATE_LIMIT_PAUSE, REMATCH_PAUSE};
+use crate::app::Mirror;
+
+/// The race the brain is solving.
+#[derive(Clone, Debug)]
+struct Solving {
+    race_id: RaceId,
+    solution: Option<Grid>,
+    /// Cells still to fill, in the order the bot will try them (last first).
+    todo: Vec<Cell>,
+    /// Out of the race (solved, forfeited, eliminated, timed out).
+    out: Option<(FinishStatus, Option<u64>)>,
+}
+
+/// The bot's decision logic: no IO, no clock. Feed it every server message with
+/// [`Brain::on_msg`]; when its wake-up time comes, ask [`Brain::next_move`].
+#[derive(Debug)]
+pub struct Brain {
+    config: BotConfig,
+    rng: StdRng,
+    host_start_at: Option<usize>,
+    mirror: Mirror,
+    race: Option<Solving>,
+    in_flight: Option<(u64, Cell, Digit)>,
+    resend: bool,
+    next_id: u64,
+    start_wanted: bool,
+    wake: Option<Duration>,
+    error: Option<BotError>,
+    /// What happened so far.
+    pub report: BotReport,
+}
+
+impl Brain {
+    /// A brain for `config`; `host_start_at` is `Some(n)` for a host bot that starts races
+    /// once `n` players are seated.
+    pub fn new(config: BotConfig, host_start_at: Option<usize>) -> Brain {
+        let rng = StdRng::seed_from_u64(config.seed);
+        Brain {
+            config,
+            rng,
+            host_start_at,
+            mirror: Mirror::default(),
+            race: None,
+            in_flight: None,
+            resend: false,
+            next_id: 1,
+            start_wanted: false,
+            wake: None,
+            error: None,
+            report: BotReport::default(),
+        }
+    }
+
+    /// Whether the bot has played all its races.
+    pub fn done(&self) -> bool {
+        self.config
+            .races
+            .is_some_and(|n| self.report.races.len() as u32 >= n)
+    }
+
+    /// A fatal error, if one happened.
+    pub fn take_error(&mut self) -> Option<BotError> {
+        self.error.take()
+    }
+
+    /// When the brain wants [`Brain::next_move`] to be called (from now), if at all.
+    pub fn take_wake(&mut self) -> Option<Duration> {
+        self.wake.take()
+    }
+
+    fn think_time(&mut self) -> Duration {
+        let ms = self.config.pace.as_millis() as u64;
+        Duration::from_millis(self.rng.gen_range(ms / 2..=ms + ms / 2))
+    }
+
+    fn am_host(&self) -> bool {
+        self.mirror.room.as_ref().is_some_and(|r| r.am_host())
+    }
+
+    fn maybe_start(&mut self) {
+        let Some(n) = self.host_start_at else { return };
+        let Some(room) = self.mirror.room.as_ref() else {
+            return;
+        };
+        let idle = matches!(room.phase, Phase::Lobby | Phase::Finished);
+        let seated = room.players.len();
+        if room.am_host() && idle && !self.done() && seated >= n && !self.start_wanted {
+            self.start_wanted = true;
+            self.wake = Some(if self.report.races.is_empty() {
+                Duration::ZERO
+            } else {
+                REMATCH_PAUSE
+            });
+        }
+    }
+
+    fn begin(&mut self, race_id: RaceId, puzzle: Grid, board: Grid) {
+        let solution = match solver::solve_unique(&puzzle) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                warn!(error = %e, "the puzzle has no unique solution; the bot will forfeit");
+                None
+            }
+        };
+        let mut todo: Vec<Cell> = Cell::all().filter(|&c| board.get(c).is_none()).collect();
+        todo.shuffle(&mut self.rng);
+        self.race = Some(Solving {
+            race_id,
+            solution,
+            todo,
+            out: None,
+        });
+        self.in_flight = None;
+        self.resend = false;
+        self.start_wanted = false;
+        self.wake = Some(self.think_time());
+    }
+
+    /// Take in one server message; returns messages to send at once.
+    pub fn on_msg(&mut self, msg: &ServerMsg) -> Vec<ClientMsg> {
+        if let ServerMsg::RoomJoined { you, .. } = msg {
+            if you.role != Role::Player {
+                return Vec::new();
+            }
+        }
+        // The brain keeps no clock: the mirror's race-time anchors go unread here.
+        self.mirror.apply(msg, 0);
+        match msg {
+            ServerMsg::RoomJoined { room, you, .. } => {
+                self.report.room = Some(room.clone());
+                self.report.player_id.clone_from(&you.player_id);
+                if let Some(rv) = self.mirror.race() {
+                    let (race_id, puzzle, board) = (rv.race_id.clone(), rv.puzzle, rv.board);
+                    let same = self.race.as_ref().is_some_and(|r| r.race_id == race_id);
+                    if !same || self.race.as_ref().is_some_and(|r| r.out.is_none()) {
+                        // A resume: continue from the server's board.
+                        let out = self.race.as_ref().and_then(|r| r.out);
+                        self.begin(race_id, puzzle, board);
+                        if let Some(r) = self.race.as_mut() {
+                            r.out = out;
+                        }
+                    }
+                }
+                self.maybe_start();
+            }
+            ServerMsg::PlayerJoined { .. } | ServerMsg::HostChanged { .. } => self.maybe_start(),
+            ServerMsg::RaceStarted {
+                race_id, puzzle, ..
+            } => self.begin(race_id.clone(), *puzzle, *puzzle),
+            ServerMsg::Placement {
+                id,
+                cell,
+                accepted,
+                reason,
+                ..
+            } => {
+                let answered = id.as_ref().and_then(MsgId::as_u64);
+                if self.in_flight.map(|(i, _, _)| i) == answered {
+                    self.in_flight = None;
+                    self.resend = false;
+                }
+                let c = *cell;
+                if let Some(r) = self.race.as_mut() {
+                    r.todo.retain(|&t| t != c);
+                    let retry = !*accepted
+                        && !matches!(reason, Some(PlaceReason::Given) | Some(PlaceReason::Filled));
+                    if retry {
+                        self.report.mistakes += 1;
+                        // Try that cell again later, somewhere in the remaining order.
+                        let at = self.rng.gen_range(0..=r.todo.len());
+                        r.todo.insert(at, c);
+                    }
+                    if r.out.is_none() {
+                        self.wake = Some(self.think_time());
+                    }
+                }
+            }
+            ServerMsg::PlayerFinished {
+                player_id,
+                status,
+                time_ms,
+            } if self.mirror.me().is_some_and(|me| me == player_id) => {
+                if let Some(r) = self.race.as_mut() {
+                    r.out = Some((*status, *time_ms));
+                }
+                self.in_flight = None;
+            }
+            ServerMsg::RaceOver {
+                race_id, standings, ..
+            } => {
+                let mine = self
+                    .mirror
+                    .me()
+                    .and_then(|me| standings.iter().find(|s| s.player_id == *me));
+                self.report.races.push(RaceResult {
+                    race_id: race_id.clone(),
+                    status: mine.map(|s| s.status),
+                    time_ms: mine.and_then(|s| s.time_ms),
+                    standings: standings.clone(),
+                });
+                if let Some(r) = self.race.as_mut() {
+                    r.out.get_or_insert((
+                        mine.map_or(FinishStatus::TimedOut, |s| s.status),
+                        mine.and_then(|s| s.time_ms),
+                    ));
+                }
+                self.in_flight = None;
+                info!(race = %race_id, status = ?mine.map(|s| s.status), "race over");
+                self.maybe_start();
+            }
+            ServerMsg::Error { code, message } => self.on_error(*code, message),
+            ServerMsg::RoomClosed { .. } => self.error = Some(BotError::RoomClosed),
+            _ => {}
+        }
+        Vec::new()
+    }
+
+    fn on_error(&mut self, code: ErrorCode, message: &str) {
+        match code {
+            ErrorCode::RateLimited => {
+                self.report.rate_limited += 1;
+                if self.in_flight.is_some() {
+                    self.resend = true;
+                }
+                self.wake = Some(RATE_LIMIT_PAUSE);
+            }
+            ErrorCode::UnknownRoom
+            | ErrorCode::RoomFull
+            | ErrorCode::RaceInProgress
+            | ErrorCode::InvalidName
+            | ErrorCode::NameTaken
+            | ErrorCode::InvalidSettings
+            | ErrorCode::InvalidToken
+            | ErrorCode::ServerFull
+                if self.mirror.me().is_none() || code == ErrorCode::InvalidToken =>
+            {
+                self.error = Some(BotError::Refused {
+                    code: code.as_str(),
+                    message: message.to_owned(),
+                });
+            }
+            _ => {
+                debug!(code = code.as_str(), %message, "error");
+                if self.in_flight.take().is_some() {
+                    self.wake = Some(self.think_time());
+                }
+            }
+        }
+    }
+
+    /// The next message to send when the wake-up time has come, if any.
+    pub fn next_move(&mut self) -> Option<ClientMsg> {
+        if self.start_wanted {
+            self.start_wanted = false;
+            if self.am_host() {
+                return Some(ClientMsg::StartRace);
+            }
+        }
+        if self.resend {
+            self.resend = false;
+            if let Some((id, c, d)) = self.in_flight {
+                return Some(place(id, c, d));
+            }
+        }
+        if self.in_flight.is_some() {
+            return None;
+        }
+        let r = self.race.as_mut()?;
+        if r.out.is_some() {
+            return None;
+        }
+        let Some(solution) = r.solution else {
+            r.out = Some((FinishStatus::Forfeited, None));
+            return Some(ClientMsg::Forfeit);
+        };
+        let cell = *r.todo.last()?;
+        let right = solution.get(cell)?;
+        let digit = if self.rng.gen_bool(self.config.mistake_rate.clamp(0.0, 1.0)) {
+            let wrong: Vec<Digit> = Digit::all().filter(|&d| d != right).collect();
+            *wrong.choose(&mut self.rng)?
+        } else {
+            right
+        };
+        let id = self.next_id;
+        self.next_id += 1;
+        self.in_flight = Some((id, cell, digit));
+        self.report.placements += 1;
+        Some(place(id, cell, digit))
+    }
+}
+
+fn place(id: u64, cell: Cell, digit: Digit) -> ClientMsg {
+    ClientMsg::Place {
+        cell: i64::from(cell.get()),
+        digit: i64::from(digit.get()),
+        id: Some(MsgId::Number(id.into())),
+    }
+}

@@ -1,0 +1,195 @@
+//! Bots: players that race at a human-like pace, with no screen. A fill-in opponent
+//! (`sudoku-race bot CODE`), a demo, and the computer players of the end-to-end tests.
+//!
+//! [`Brain`] (in `brain`) is the decision logic and does no IO: it reads server messages and
+//! says what to send next. [`run`] here drives a brain over a [`crate::net`] session (so a bot
+//! reconnects and resumes like any client), pausing `pace` (±50 %) between placements and
+//! re-sending a placement after `rate_limited`. This module owns the bot's configuration,
+//! report and errors.
+
+mod brain;
+
+use std::future::Future;
+use std::time::Duration;
+
+use protocol::{ClientMsg, FinishStatus, PlayerId, RaceId, RoomCode, SettingsRequest, Standing};
+use tokio::time::Instant;
+
+pub use brain::Brain;
+
+use crate::net::{self, Intent, NetEvent, ServerUrl};
+
+/// Pause before re-sending a placement refused with `rate_limited`.
+pub const RATE_LIMIT_PAUSE: Duration = Duration::from_millis(1000);
+
+/// Pause before a host bot starts the next race (a rematch).
+pub const REMATCH_PAUSE: Duration = Duration::from_millis(1500);
+
+/// How a bot plays.
+#[derive(Clone, Debug)]
+pub struct BotConfig {
+    /// Display name.
+    pub name: String,
+    /// Mean time between placements (each pause is drawn from 50 % to 150 % of it).
+    pub pace: Duration,
+    /// Probability that a placement is a deliberate mistake, `0.0..=1.0`.
+    pub mistake_rate: f64,
+    /// RNG seed (cell order, pauses, mistakes).
+    pub seed: u64,
+    /// Races to play before leaving; `None` plays until the room closes.
+    pub races: Option<u32>,
+}
+
+impl Default for BotConfig {
+    fn default() -> Self {
+        BotConfig {
+            name: "bot".into(),
+            pace: Duration::from_millis(800),
+            mistake_rate: 0.0,
+            seed: 0,
+            races: Some(1),
+        }
+    }
+}
+
+/// Which room the bot enters, and how.
+#[derive(Clone, Debug)]
+pub enum BotRole {
+    /// Join an existing room as a player.
+    Join {
+        /// Room code.
+        room: String,
+    },
+    /// Create a room, wait for `start_at` players (itself included), then start each race.
+    Host {
+        /// Room settings.
+        settings: Option<SettingsRequest>,
+        /// Players seated before the first race starts.
+        start_at: usize,
+    },
+}
+
+/// How one race went for the bot.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RaceResult {
+    /// The race's id.
+    pub race_id: RaceId,
+    /// The bot's status at the end.
+    pub status: Option<FinishStatus>,
+    /// The bot's time (solved only).
+    pub time_ms: Option<u64>,
+    /// Final standings.
+    pub standings: Vec<Standing>,
+}
+
+/// What a bot did, returned when it stops.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BotReport {
+    /// Room code.
+    pub room: Option<RoomCode>,
+    /// The bot's player id.
+    pub player_id: Option<PlayerId>,
+    /// One entry per finished race.
+    pub races: Vec<RaceResult>,
+    /// Placements sent (re-sends after `rate_limited` excluded).
+    pub placements: u32,
+    /// Placements the server refused as mistakes.
+    pub mistakes: u32,
+    /// `rate_limited` errors received.
+    pub rate_limited: u32,
+}
+
+/// Why a bot stopped early.
+#[derive(Debug, thiserror::Error)]
+pub enum BotError {
+    /// The connection ended (or could not be made).
+    #[error("connection ended: {0}")]
+    Connection(String),
+    /// The server refused the bot's entry.
+    #[error("refused by the server: {code}: {message}")]
+    Refused {
+        /// The error code's wire name.
+        code: &'static str,
+        /// The server's message.
+        message: String,
+    },
+    /// The room was closed.
+    #[error("room closed")]
+    RoomClosed,
+}
+
+/// Run one bot against the server at `url` until it has played `config.races` races, or
+/// `shutdown` completes (then it sends `leave`), or the room closes, or the connection is lost
+/// for good.
+pub async fn run(
+    url: &ServerUrl,
+    config: BotConfig,
+    role: BotRole,
+    shutdown: impl Future<Output = ()>,
+) -> Result<BotReport, BotError> {
+    let name = config.name.clone();
+    let (intent, start_at) = match role {
+        BotRole::Join { room } => (Intent::Join { room, name }, None),
+        BotRole::Host { settings, start_at } => (Intent::Create { name, settings }, Some(start_at)),
+    };
+    let (session, mut events) = net::connect(url.clone(), intent);
+    let mut brain = Brain::new(config, start_at);
+    let mut wake_at: Option<Instant> = None;
+    tokio::pin!(shutdown);
+    let mut stopping = false;
+    loop {
+        let sleep = async {
+            match wake_at {
+                Some(t) => tokio::time::sleep_until(t).await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            ev = events.recv() => match ev {
+                None => return Err(BotError::Connection("connection task ended".into())),
+                Some(NetEvent::Message(m)) => {
+                    for out in brain.on_msg(&m) {
+                        session.send(out);
+                    }
+                }
+                Some(NetEvent::Closed { error }) => {
+                    if brain.done() {
+                        return Ok(brain.report);
+                    }
+                    return Err(BotError::Connection(error.unwrap_or_else(|| "closed".into())));
+                }
+                Some(NetEvent::Connected { .. }) | Some(NetEvent::Reconnecting { .. }) => {}
+            },
+            _ = sleep => {
+                wake_at = None;
+                if let Some(m) = brain.next_move() {
+                    session.send(m);
+                }
+            }
+            _ = &mut shutdown, if !stopping => stopping = true,
+        }
+        if let Some(e) = brain.take_error() {
+            session.send(ClientMsg::Leave);
+            return Err(e);
+        }
+        if brain.done() || stopping {
+            session.send(ClientMsg::Leave);
+            // Wait for the socket to close after the leave, so the server sees a clean quit.
+            let _ = tokio::time::timeout(Duration::from_secs(2), async {
+                while let Some(ev) = events.recv().await {
+                    if matches!(ev, NetEvent::Closed { .. }) {
+                        break;
+                    }
+                }
+            })
+            .await;
+            return Ok(brain.report);
+        }
+        if let Some(d) = brain.take_wake() {
+            wake_at = Some(Instant::now() + d);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,137 @@
+//! Coming back after a drop: what the seat remembers (the resume token, or the room being
+//! watched) and how to ask for it again, and the reconnect loop with exponential backoff and
+//! jitter that gives up after [`GIVE_UP_AFTER`].
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use protocol::{ClientMsg, Role, ServerMsg};
+use rand::Rng;
+use tokio::sync::mpsc;
+use tracing::debug;
+
+use super::url::ServerUrl;
+use super::{NetEvent, Ws, MAX_QUEUED};
+
+/// First reconnect delay; doubles up to [`MAX_BACKOFF`].
+pub const FIRST_BACKOFF: Duration = Duration::from_millis(200);
+
+/// Longest reconnect delay.
+pub const MAX_BACKOFF: Duration = Duration::from_secs(5);
+
+/// How long to keep trying after a drop (the server holds a seat for 60 s by default).
+pub const GIVE_UP_AFTER: Duration = Duration::from_secs(75);
+
+/// What the task remembers across reconnects.
+#[derive(Default)]
+pub(super) struct Seat {
+    /// Resume token of our player seat.
+    pub(super) token: Option<protocol::ResumeToken>,
+    /// Room and name when spectating.
+    pub(super) spectating: Option<(String, String)>,
+}
+
+impl Seat {
+    pub(super) fn observe(&mut self, msg: &ServerMsg) {
+        if let ServerMsg::RoomJoined { room, you, .. } = msg {
+            match you.role {
+                Role::Player => {
+                    self.token = you.token.clone();
+                    self.spectating = None;
+                }
+                Role::Spectator => {
+                    self.token = None;
+                    let name = self
+                        .spectating
+                        .take()
+                        .map_or_else(|| "spectator".to_owned(), |(_, n)| n);
+                    self.spectating = Some((room.to_string(), name));
+                }
+            }
+        }
+        if let ServerMsg::RoomClosed { .. } = msg {
+            self.spectating = None;
+        }
+    }
+
+    pub(super) fn rejoin_message(&self) -> Option<ClientMsg> {
+        if let Some(token) = &self.token {
+            return Some(ClientMsg::Resume {
+                token: token.to_string(),
+            });
+        }
+        self.spectating
+            .as_ref()
+            .map(|(room, name)| ClientMsg::Spectate {
+                room: room.clone(),
+                name: Some(name.clone()),
+            })
+    }
+}
+
+/// Connect, retrying with backoff unless this is the very first connection.
+/// `None` when the session is over (reported already).
+pub(super) async fn open(
+    url: &ServerUrl,
+    events: &mpsc::UnboundedSender<NetEvent>,
+    first: bool,
+    rx: &mut mpsc::UnboundedReceiver<ClientMsg>,
+    queued: &mut VecDeque<ClientMsg>,
+) -> Option<Ws> {
+    let started = tokio::time::Instant::now();
+    let mut attempt = 0u32;
+    let mut delay = FIRST_BACKOFF;
+    loop {
+        if !first {
+            attempt += 1;
+            let jitter = rand::thread_rng().gen_range(0..=delay.as_millis() as u64 / 4);
+            let wait = delay + Duration::from_millis(jitter);
+            let _ = events.send(NetEvent::Reconnecting {
+                attempt,
+                delay: wait,
+            });
+            let sleep = tokio::time::sleep(wait);
+            tokio::pin!(sleep);
+            // Keep taking the caller's messages while waiting, so a quit is seen at once.
+            loop {
+                tokio::select! {
+                    _ = &mut sleep => break,
+                    msg = rx.recv() => match msg {
+                        None => {
+                            let _ = events.send(NetEvent::Closed { error: None });
+                            return None;
+                        }
+                        Some(ClientMsg::Leave) => {
+                            let _ = events.send(NetEvent::Closed { error: None });
+                            return None;
+                        }
+                        Some(m) => {
+                            if queued.len() < MAX_QUEUED {
+                                queued.push_back(m);
+                            }
+                        }
+                    }
+                }
+            }
+            delay = (delay * 2).min(MAX_BACKOFF);
+        }
+        match tokio_tungstenite::connect_async(url.as_str()).await {
+            Ok((ws, _resp)) => return Some(ws),
+            Err(e) => {
+                if first {
+                    let _ = events.send(NetEvent::Closed {
+                        error: Some(format!("cannot connect to {url}: {e}")),
+                    });
+                    return None;
+                }
+                debug!(attempt, error = %e, "reconnect failed");
+                if started.elapsed() > GIVE_UP_AFTER {
+                    let _ = events.send(NetEvent::Closed {
+                        error: Some(format!("gave up reconnecting to {url}: {e}")),
+                    });
+                    return None;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,185 @@
+//! The connection task against a scripted server, and the seat's memory of how to come back.
+
+use super::rejoin::Seat;
+use super::*;
+use protocol::{Phase, Role, Settings, You};
+
+fn joined(role: Role, token: Option<&str>) -> ServerMsg {
+    ServerMsg::RoomJoined {
+        room: "ABCD".try_into().unwrap(),
+        you: You {
+            player_id: token.map(|_| "p1".into()),
+            token: token.map(Into::into),
+            role,
+        },
+        host: "p1".into(),
+        settings: Settings::default(),
+        phase: Phase::Lobby,
+        players: vec![],
+        race: None,
+    }
+}
+
+/// A scripted server: each accepted connection gets `welcome`, then `script` decides.
+pub(crate) async fn fake_server() -> (ServerUrl, tokio::net::TcpListener) {
+    let l = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let url = ServerUrl::local(l.local_addr().expect("addr"));
+    (url, l)
+}
+
+pub(crate) async fn accept(l: &tokio::net::TcpListener) -> WebSocketStream<TcpStream> {
+    let (tcp, _) = l.accept().await.expect("accept");
+    let mut ws = tokio_tungstenite::accept_async(tcp).await.expect("upgrade");
+    let welcome = ServerMsg::Welcome {
+        protocol: 1,
+        server: "fake/0".into(),
+    };
+    ws.send(Message::text(
+        serde_json::to_string(&welcome).expect("json"),
+    ))
+    .await
+    .expect("send");
+    ws
+}
+
+pub(crate) async fn recv_client(ws: &mut WebSocketStream<TcpStream>) -> ClientMsg {
+    loop {
+        let f = tokio::time::timeout(Duration::from_secs(5), ws.next())
+            .await
+            .expect("client message in time")
+            .expect("open")
+            .expect("frame");
+        if let Message::Text(t) = f {
+            return serde_json::from_str(t.as_str()).expect("client json");
+        }
+    }
+}
+
+async fn next_event(rx: &mut mpsc::UnboundedReceiver<NetEvent>) -> NetEvent {
+    tokio::time::timeout(Duration::from_secs(5), rx.recv())
+        .await
+        .expect("event in time")
+        .expect("event")
+}
+
+#[tokio::test]
+async fn a_dropped_player_reconnects_resumes_and_flushes_what_was_queued() {
+    let (url, listener) = fake_server().await;
+    let (session, mut events) = connect(
+        url,
+        Intent::Create {
+            name: "ann".into(),
+            settings: None,
+        },
+    );
+    let mut ws = accept(&listener).await;
+    assert_eq!(
+        recv_client(&mut ws).await,
+        ClientMsg::CreateRoom {
+            name: "ann".into(),
+            settings: None
+        }
+    );
+    let joined = joined(Role::Player, Some("tok1"));
+    ws.send(Message::text(serde_json::to_string(&joined).expect("json")))
+        .await
+        .expect("send");
+    assert_eq!(
+        next_event(&mut events).await,
+        NetEvent::Connected { reconnect: false }
+    );
+    assert!(
+        matches!(next_event(&mut events).await, NetEvent::Message(m) if matches!(*m, ServerMsg::Welcome { .. }))
+    );
+    assert_eq!(
+        next_event(&mut events).await,
+        NetEvent::Message(Box::new(joined.clone()))
+    );
+    // The server drops the connection without a close frame.
+    drop(ws);
+    assert!(matches!(
+        next_event(&mut events).await,
+        NetEvent::Reconnecting { attempt: 1, .. }
+    ));
+    assert!(session.send(ClientMsg::Chat {
+        text: "back soon".into()
+    }));
+    let mut ws = accept(&listener).await;
+    assert_eq!(
+        recv_client(&mut ws).await,
+        ClientMsg::Resume {
+            token: "tok1".into()
+        }
+    );
+    assert_eq!(
+        recv_client(&mut ws).await,
+        ClientMsg::Chat {
+            text: "back soon".into()
+        }
+    );
+    assert_eq!(
+        next_event(&mut events).await,
+        NetEvent::Connected { reconnect: true }
+    );
+    // A deliberate leave ends the session without reconnecting.
+    session.send(ClientMsg::Leave);
+    assert_eq!(recv_client(&mut ws).await, ClientMsg::Leave);
+    drop(ws);
+    loop {
+        match next_event(&mut events).await {
+            NetEvent::Closed { error } => {
+                assert_eq!(error, None);
+                break;
+            }
+            NetEvent::Message(_) => {}
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_first_connection_that_fails_is_reported_at_once() {
+    let (url, listener) = fake_server().await;
+    drop(listener);
+    let (_session, mut events) = connect(url, Intent::Nothing);
+    assert!(matches!(
+        next_event(&mut events).await,
+        NetEvent::Closed { error: Some(e) } if e.contains("cannot connect")
+    ));
+}
+
+#[track_caller]
+fn check(seat: &Seat, expected: Option<ClientMsg>) {
+    assert_eq!(seat.rejoin_message(), expected);
+}
+
+#[test]
+fn seat_remembers_how_to_come_back() {
+    let mut seat = Seat::default();
+    check(&seat, None);
+    seat.observe(&joined(Role::Player, Some("tok")));
+    check(
+        &seat,
+        Some(ClientMsg::Resume {
+            token: "tok".into(),
+        }),
+    );
+    let mut seat = Seat {
+        spectating: Some(("XXXX".into(), "eve".into())),
+        ..Seat::default()
+    };
+    seat.observe(&joined(Role::Spectator, None));
+    check(
+        &seat,
+        Some(ClientMsg::Spectate {
+            room: "ABCD".into(),
+            name: Some("eve".into()),
+        }),
+    );
+    seat.observe(&ServerMsg::RoomClosed {
+        room: "ABCD".try_into().unwrap(),
+    });
+    check(&seat, None);
+}

@@ -1,0 +1,140 @@
+//! Solo practice driven by keys: placing, pencil marks, undo, hints, give-up.
+
+use super::*;
+use crate::app::tests::{PUZZLE, SOLUTION};
+use crossterm::event::KeyEvent;
+
+fn hinter(_: &Grid) -> Option<Hint> {
+    Some(Hint {
+        text: "naked single: r1c3 = 4".into(),
+        cells: vec![Cell::at(0, 2).expect("cell")],
+    })
+}
+
+fn game() -> SoloApp {
+    let p = Grid::parse(PUZZLE).expect("grid");
+    let s = Grid::parse(SOLUTION).expect("grid");
+    let mut g = SoloApp::new(p, s, Difficulty::Easy, hinter);
+    g.update(Event::Tick(100));
+    g
+}
+
+fn keys(g: &mut SoloApp, s: &str) {
+    for c in s.chars() {
+        g.update(Event::Key(KeyEvent::from(KeyCode::Char(c))));
+    }
+}
+
+#[test]
+fn place_undo_and_pencil() {
+    let mut g = game();
+    keys(&mut g, "ll9");
+    let c = Cell::at(0, 2).expect("cell");
+    assert_eq!(g.board.board.get(c), Digit::new(9));
+    keys(&mut g, "u");
+    assert_eq!(g.board.board.get(c), None);
+    keys(&mut g, "p12");
+    assert_eq!(g.board.desk.pencil[c.idx()], 0b11);
+    keys(&mut g, "u");
+    assert_eq!(g.board.desk.pencil[c.idx()], 0b1);
+    keys(&mut g, "p4");
+    assert_eq!(g.board.board.get(c), Digit::new(4));
+    assert_eq!(g.board.desk.pencil[c.idx()], 0, "placing clears the marks");
+    keys(&mut g, "u");
+    assert_eq!(g.board.desk.pencil[c.idx()], 0b1, "undo brings them back");
+    assert_eq!(g.undo_depth(), 1);
+}
+
+#[test]
+fn conflicts_are_found_on_request() {
+    let mut g = game();
+    keys(&mut g, "ll5c");
+    let clash: Vec<Cell> = [(0, 0), (0, 2)]
+        .iter()
+        .map(|&(r, c)| Cell::at(r, c).expect("cell"))
+        .collect();
+    for c in &clash {
+        assert!(
+            g.conflicts.contains(c),
+            "{c} should clash: {:?}",
+            g.conflicts
+        );
+    }
+    keys(&mut g, "x");
+    assert!(g.conflicts.is_empty(), "a change clears the highlight");
+}
+
+#[test]
+fn hints_and_give_up() {
+    let mut g = game();
+    keys(&mut g, "?");
+    assert_eq!(
+        g.hint.as_ref().map(|h| h.text.as_str()),
+        Some("naked single: r1c3 = 4")
+    );
+    keys(&mut g, "gj");
+    assert_eq!(g.outcome, None, "a second key other than g cancels");
+    keys(&mut g, "gg");
+    assert_eq!(g.outcome, Some(Outcome::GaveUp));
+    keys(&mut g, "5");
+    assert_eq!(g.board.board, g.board.puzzle, "no play after giving up");
+}
+
+#[test]
+fn the_screen_shows_the_hint_and_highlights_its_cells() {
+    use ratatui::backend::TestBackend;
+    use ratatui::Terminal;
+    let mut g = game();
+    keys(&mut g, "?");
+    let mut t = Terminal::new(TestBackend::new(120, 40)).expect("backend");
+    t.draw(|f| f.render_widget(&g, f.area())).expect("draw");
+    let buf = t.backend().buffer();
+    let text: String = buf.content().iter().map(|c| c.symbol()).collect();
+    assert!(text.contains("naked single: r1c3 = 4"), "{text}");
+    assert!(text.contains("solo practice  ·  easy"));
+    // r1c3's centre on the big board.
+    assert_eq!(
+        buf[(1 + 2 * 7 + 3, 1 + 1 + 1)].bg,
+        crate::ui::board::HINT_BG
+    );
+}
+
+#[test]
+fn the_grader_names_a_technique_and_its_cells() {
+    let p = Grid::parse(PUZZLE).expect("grid");
+    let hint = grader_hint(&p).expect("an easy puzzle has a step");
+    assert!(hint.text.contains("single"), "{}", hint.text);
+    assert!(!hint.cells.is_empty());
+    let solved = Grid::parse(SOLUTION).expect("grid");
+    assert_eq!(grader_hint(&solved), None);
+}
+
+#[test]
+fn the_solo_screen_draws_at_any_size() {
+    use ratatui::backend::TestBackend;
+    use ratatui::Terminal;
+    let mut g = game();
+    keys(&mut g, "?gg");
+    for (w, h) in [(1, 1), (10, 3), (31, 13), (67, 31), (200, 60)] {
+        let mut t = Terminal::new(TestBackend::new(w, h)).expect("backend");
+        t.draw(|f| f.render_widget(&g, f.area())).expect("draw");
+    }
+}
+
+#[test]
+fn filling_the_solution_stops_the_clock() {
+    let mut g = game();
+    let solution = Grid::parse(SOLUTION).expect("grid");
+    for cell in Cell::all() {
+        if g.board.is_given(cell) {
+            continue;
+        }
+        g.board.desk.cursor = cell;
+        let d = solution.get(cell).expect("full");
+        g.update(Event::Tick(100 + u64::from(cell.get()) * 1000));
+        keys(&mut g, &d.to_string());
+    }
+    assert_eq!(g.outcome, Some(Outcome::Solved { time_ms: 78_000 }));
+    g.update(Event::Tick(500_000));
+    assert_eq!(g.elapsed_ms(), 78_000);
+}

@@ -1,0 +1,74 @@
+//! The lobby screen (also shown between races): the room code, how a friend joins, the
+//! settings, the players and the chat.
+
+use protocol::Phase;
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
+
+use super::{players_lines, render_chat};
+use crate::app::{clock, App, Room};
+
+pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
+    let [left, right] =
+        Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(area);
+    let mut lines = vec![
+        Line::from(vec![
+            Span::raw("Room code: "),
+            Span::styled(
+                room.code.to_string(),
+                Style::new()
+                    .fg(Color::Yellow)
+                    .add_modifier(Modifier::BOLD | Modifier::REVERSED),
+            ),
+        ]),
+        Line::raw(""),
+    ];
+    if let Some(cmd) = &app.join_command {
+        lines.push(Line::raw("A friend joins with:"));
+        lines.push(Line::styled(
+            format!("  {}", cmd.replace("{code}", &room.code)),
+            Style::new().fg(Color::Green),
+        ));
+        lines.push(Line::raw(""));
+    }
+    let s = &room.settings;
+    lines.push(Line::raw(format!(
+        "Settings: {} · {} room · up to {} players · {} limit",
+        s.difficulty,
+        if s.public { "public" } else { "private" },
+        s.max_players,
+        clock(u64::from(s.time_limit_s) * 1000)
+    )));
+    lines.push(Line::raw(format!(
+        "          {} · {} s penalty per mistake",
+        if s.max_mistakes == 0 {
+            "unlimited mistakes".to_owned()
+        } else {
+            format!("out after {} mistakes", s.max_mistakes)
+        },
+        s.penalty_s,
+    )));
+    lines.push(Line::raw(""));
+    lines.push(Line::styled(
+        format!("Players ({}/{})", room.players.len(), s.max_players),
+        Style::new().add_modifier(Modifier::BOLD),
+    ));
+    lines.extend(players_lines(room));
+    lines.push(Line::raw(""));
+    let waiting = if room.phase == Phase::Finished {
+        "Between races: the host can start a rematch."
+    } else if room.am_host() {
+        "Press s to start when everyone is here (ready marks are optional)."
+    } else {
+        "Waiting for the host to start. Press r to mark yourself ready."
+    };
+    lines.push(Line::raw(waiting));
+    Paragraph::new(lines)
+        .wrap(Wrap { trim: false })
+        .block(Block::new().borders(Borders::ALL).title(" lobby "))
+        .render(left, buf);
+    render_chat(app, right, buf);
+}

@@ -1,0 +1,103 @@
+//! The race screen's side panel: the clock, our mistakes and penalty, every player's progress,
+//! and the chat.
+
+use protocol::{PlayerStatus, Role};
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Widget};
+
+use super::{bar, dot, finish_word, render_chat, status_word};
+use crate::app::{clock, App, Race, Room};
+
+pub(super) fn render(app: &App, room: &Room, race: &Race, area: Rect, buf: &mut Buffer) {
+    let n_players = room.players.len() as u16;
+    let [stats, progress, chat] = Layout::vertical([
+        Constraint::Length(5),
+        Constraint::Length(n_players * 2 + 2),
+        Constraint::Min(3),
+    ])
+    .areas(area);
+    let elapsed = race.elapsed_ms(app.clock_ms);
+    let limit = u64::from(race.time_limit_s) * 1000;
+    let mut lines = vec![Line::from(vec![
+        Span::raw("clock "),
+        Span::styled(
+            clock(elapsed),
+            Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
+        ),
+        Span::raw(format!(" / {}", clock(limit))),
+    ])];
+    if room.role == Role::Player {
+        let max = room.settings.max_mistakes;
+        lines.push(Line::raw(format!(
+            "mistakes {}{}  penalty +{}s",
+            race.mistakes,
+            if max == 0 {
+                String::new()
+            } else {
+                format!("/{max}")
+            },
+            race.penalty_ms / 1000
+        )));
+        if let Some((status, time)) = race.finished {
+            lines.push(Line::styled(
+                match time {
+                    Some(t) => format!("{}: {}", finish_word(status), clock(t)),
+                    None => finish_word(status).to_owned(),
+                },
+                Style::new().fg(Color::Green).add_modifier(Modifier::BOLD),
+            ));
+        }
+    }
+    Paragraph::new(lines)
+        .block(
+            Block::new()
+                .borders(Borders::ALL)
+                .title(format!(" {} ", race.difficulty)),
+        )
+        .render(stats, buf);
+
+    let block = Block::new().borders(Borders::ALL).title(" progress ");
+    let inner = block.inner(progress);
+    block.render(progress, buf);
+    let bar_w = inner.width.saturating_sub(12).min(30);
+    let mut lines = Vec::new();
+    for p in &room.players {
+        let pr = race.progress.get(&p.player_id);
+        let (filled, to_fill, mistakes) = pr.map_or((0, race.puzzle.n_empty() as u32, 0), |pr| {
+            (pr.filled, pr.to_fill, pr.mistakes)
+        });
+        let me = room.me.as_deref() == Some(p.player_id.as_str());
+        let mut head = vec![dot(p), Span::raw(" ")];
+        head.push(Span::styled(
+            p.name.to_string(),
+            if me {
+                Style::new().add_modifier(Modifier::BOLD)
+            } else {
+                Style::new()
+            },
+        ));
+        head.push(Span::raw(format!("  {}", status_word(p.status))));
+        if mistakes > 0 {
+            head.push(Span::styled(
+                format!("  ✗{mistakes}"),
+                Style::new().fg(Color::Red),
+            ));
+        }
+        lines.push(Line::from(head));
+        let color = match p.status {
+            PlayerStatus::Solved => Color::Green,
+            PlayerStatus::Racing | PlayerStatus::Waiting => Color::Cyan,
+            _ => Color::DarkGray,
+        };
+        lines.push(Line::from(vec![
+            Span::raw("  "),
+            Span::styled(bar(filled, to_fill, bar_w), Style::new().fg(color)),
+            Span::raw(format!(" {filled}/{to_fill}")),
+        ]));
+    }
+    Paragraph::new(lines).render(inner, buf);
+    render_chat(app, chat, buf);
+}

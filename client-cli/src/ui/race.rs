@@ -1,0 +1,93 @@
+//! The race screen: our board (the server's digits under our pencil marks and cursor), the digit
+//! bar, the pen/pencil mode and the last refusal, beside the side `panel`.
+
+use protocol::Role;
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Widget;
+use shared::engine::{Cell, Digit};
+
+use super::board::{digit_bar, BoardView};
+use super::panel;
+use crate::app::{App, Play, Race, Room};
+
+/// The board as we play it: the server's board under our desk (spectators see the board only).
+fn board_view<'a>(
+    play: &'a Play,
+    race: &'a Race,
+    flash_cells: &'a [Cell],
+    spectator: bool,
+) -> BoardView<'a> {
+    let mut v = BoardView::new(&race.puzzle, &race.board);
+    if spectator {
+        return v;
+    }
+    v.pencil = Some(&play.desk.pencil);
+    v.cursor = Some(play.desk.cursor);
+    v.conflicts = flash_cells;
+    v.flash = play.flash.as_ref().map(|f| (f.cell, f.digit));
+    v
+}
+
+pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
+    let Some(race) = &room.race else {
+        Line::raw("waiting for the puzzle…").render(area, buf);
+        return;
+    };
+    let (bw, bh) = BoardView::size_for(Rect::new(
+        0,
+        0,
+        area.width.saturating_sub(30),
+        area.height.saturating_sub(2),
+    ));
+    let [left, right] =
+        Layout::horizontal([Constraint::Length(bw + 1), Constraint::Min(20)]).areas(area);
+    let [board_area, bar_area, flash_area, _] = Layout::vertical([
+        Constraint::Length(bh),
+        Constraint::Length(1),
+        Constraint::Length(1),
+        Constraint::Min(0),
+    ])
+    .areas(left);
+    let play = &app.play;
+    let conflicts: Vec<Cell> = play
+        .flash
+        .as_ref()
+        .map(|f| f.conflicts.clone())
+        .unwrap_or_default();
+    let pending: Vec<(Cell, Digit)> = play.pending.iter().map(|&(_, c, d)| (c, d)).collect();
+    let mut view = board_view(play, race, &conflicts, room.role == Role::Spectator);
+    view.pending = &pending;
+    if race.finished.is_some() {
+        view.solution = race.solution.as_ref();
+    }
+    view.render(board_area, buf);
+    digit_bar(&race.board).render(bar_area, buf);
+    let mut status = Vec::new();
+    if play.desk.pencil_mode {
+        status.push(Span::styled(
+            " PENCIL ",
+            Style::new().fg(Color::Black).bg(Color::Yellow),
+        ));
+        status.push(Span::raw(" "));
+    }
+    if let Some(f) = &play.flash {
+        let why = match f.reason {
+            protocol::PlaceReason::Wrong => "wrong digit".to_owned(),
+            protocol::PlaceReason::Conflict => {
+                let cells: Vec<String> = f.conflicts.iter().map(ToString::to_string).collect();
+                format!("conflicts with {}", cells.join(", "))
+            }
+            protocol::PlaceReason::Given => "that cell is a given".to_owned(),
+            protocol::PlaceReason::Filled => "that cell is already filled".to_owned(),
+        };
+        status.push(Span::styled(
+            format!("{} at {}: {why}", f.digit, f.cell),
+            Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
+        ));
+    }
+    Line::from(status).render(flash_area, buf);
+    panel::render(app, room, race, right, buf);
+}

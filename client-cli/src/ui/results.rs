@@ -1,0 +1,102 @@
+//! The results screen: the final standings, our time and rank, and our board against the
+//! solution.
+
+use protocol::OverReason;
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Row, Table, Widget};
+
+use super::board::{self, BoardView};
+use super::{finish_word, render_chat};
+use crate::app::{clock, App, Room};
+
+pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
+    let Some(results) = &room.results else {
+        return;
+    };
+    let (bw, bh) = BoardView::size_for(Rect::new(
+        0,
+        0,
+        area.width.saturating_sub(40),
+        area.height.saturating_sub(1),
+    ));
+    let [left, right] =
+        Layout::horizontal([Constraint::Length(bw + 1), Constraint::Min(30)]).areas(area);
+    let [board_area, legend, _] = Layout::vertical([
+        Constraint::Length(bh),
+        Constraint::Length(1),
+        Constraint::Min(0),
+    ])
+    .areas(left);
+    if let Some(race) = &room.race {
+        let mut view = BoardView::new(&race.puzzle, &race.board);
+        view.solution = Some(&results.solution);
+        view.render(board_area, buf);
+        Line::from(vec![
+            Span::styled("given ", board::GIVEN),
+            Span::styled("yours ", board::MINE),
+            Span::styled("solution", board::REVEALED),
+        ])
+        .render(legend, buf);
+    }
+    let [table_area, mine, chat] = Layout::vertical([
+        Constraint::Length(results.standings.len() as u16 + 3),
+        Constraint::Length(3),
+        Constraint::Min(3),
+    ])
+    .areas(right);
+    let rows = results.standings.iter().map(|s| {
+        let me = room.me.as_deref() == Some(s.player_id.as_str());
+        let style = if me {
+            Style::new().add_modifier(Modifier::BOLD)
+        } else {
+            Style::new()
+        };
+        Row::new(vec![
+            format!("{}", s.rank),
+            s.name.to_string(),
+            finish_word(s.status).to_owned(),
+            s.time_ms.map_or_else(|| "-".to_owned(), clock),
+            s.filled.to_string(),
+            s.mistakes.to_string(),
+        ])
+        .style(style)
+    });
+    let title = match results.reason {
+        OverReason::AllDone => " results ",
+        OverReason::TimeLimit => " results (time limit) ",
+    };
+    Table::new(
+        rows,
+        [
+            // Narrow enough for the side panel (40 columns inside at 110x36).
+            Constraint::Length(2),
+            Constraint::Min(6),
+            Constraint::Length(10),
+            Constraint::Length(7),
+            Constraint::Length(5),
+            Constraint::Length(2),
+        ],
+    )
+    .header(
+        Row::new(vec!["#", "name", "status", "time", "cells", "✗"])
+            .style(Style::new().add_modifier(Modifier::UNDERLINED)),
+    )
+    .block(Block::new().borders(Borders::ALL).title(title))
+    .render(table_area, buf);
+    let me_line = room
+        .me
+        .as_deref()
+        .and_then(|me| results.standings.iter().find(|s| s.player_id == me))
+        .map(|s| match s.time_ms {
+            Some(t) => format!("Your time: {} (rank {})", clock(t), s.rank),
+            None => format!("You {} (rank {})", finish_word(s.status), s.rank),
+        })
+        .unwrap_or_else(|| "You watched this race.".to_owned());
+    Paragraph::new(me_line)
+        .block(Block::new().borders(Borders::ALL))
+        .render(mine, buf);
+    render_chat(app, chat, buf);
+}
