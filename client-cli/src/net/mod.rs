@@ -9,9 +9,12 @@
 //! - sends a WebSocket ping every [`KEEPALIVE`] so an idle lobby is not closed by the server.
 //!
 //! It never touches the terminal: it is shared by the TUI and the bots. The coming-back part
-//! (the seat's memory, the backoff loop) is `rejoin`; the server's address is [`ServerUrl`].
+//! (the seat's memory, the backoff loop) is `rejoin`; the server's address is [`ServerUrl`];
+//! what a `wss://` connection trusts is [`Trust`] (`tls`). The two travel together as an
+//! [`Endpoint`].
 
 mod rejoin;
+pub mod tls;
 pub mod url;
 
 use std::collections::VecDeque;
@@ -27,6 +30,7 @@ use tracing::{debug, info, warn};
 
 use rejoin::{open, Seat};
 pub use rejoin::{FIRST_BACKOFF, GIVE_UP_AFTER, MAX_BACKOFF};
+pub use tls::{CaFileError, Trust};
 pub use url::{ServerUrl, UrlError, DEFAULT_SERVER};
 
 /// Interval of WebSocket pings on an otherwise idle connection.
@@ -37,6 +41,34 @@ const MAX_QUEUED: usize = 64;
 
 /// The socket of one connection.
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// A server to connect to: its URL, and the certificates trusted when it is `wss://`.
+#[derive(Clone, Debug, Default)]
+pub struct Endpoint {
+    /// The server's URL.
+    pub url: ServerUrl,
+    /// What a TLS connection trusts (unused for `ws://`).
+    pub trust: Trust,
+}
+
+impl Endpoint {
+    /// `url`, trusting `trust`.
+    pub fn new(url: ServerUrl, trust: Trust) -> Endpoint {
+        Endpoint { url, trust }
+    }
+}
+
+impl From<ServerUrl> for Endpoint {
+    fn from(url: ServerUrl) -> Endpoint {
+        Endpoint::new(url, Trust::default())
+    }
+}
+
+impl From<&ServerUrl> for Endpoint {
+    fn from(url: &ServerUrl) -> Endpoint {
+        Endpoint::from(url.clone())
+    }
+}
 
 /// What the session does right after its first `welcome`.
 #[derive(Clone, Debug, PartialEq)]
@@ -123,14 +155,18 @@ impl Session {
     }
 }
 
-/// Spawn the connection task for `url` (e.g. `ws://127.0.0.1:7878/ws`).
+/// Spawn the connection task for `to`: a [`ServerUrl`] (e.g. `ws://127.0.0.1:7878/ws`) or an
+/// [`Endpoint`] (a URL with its [`Trust`]).
 ///
 /// The first connection failing is reported as [`NetEvent::Closed`] at once (a wrong address
 /// should not spin); later drops are retried.
-pub fn connect(url: ServerUrl, intent: Intent) -> (Session, mpsc::UnboundedReceiver<NetEvent>) {
+pub fn connect(
+    to: impl Into<Endpoint>,
+    intent: Intent,
+) -> (Session, mpsc::UnboundedReceiver<NetEvent>) {
     let (tx, rx) = mpsc::unbounded_channel();
     let (ev_tx, ev_rx) = mpsc::unbounded_channel();
-    tokio::spawn(run(url, intent, rx, ev_tx));
+    tokio::spawn(run(to.into(), intent, rx, ev_tx));
     (Session { tx }, ev_rx)
 }
 
@@ -145,7 +181,7 @@ enum End {
 }
 
 async fn run(
-    url: ServerUrl,
+    to: Endpoint,
     intent: Intent,
     mut rx: mpsc::UnboundedReceiver<ClientMsg>,
     events: mpsc::UnboundedSender<NetEvent>,
@@ -157,7 +193,7 @@ async fn run(
     let mut queued: VecDeque<ClientMsg> = VecDeque::new();
     let mut first = true;
     loop {
-        let ws = match open(&url, &events, first, &mut rx, &mut queued).await {
+        let ws = match open(&to, &events, first, &mut rx, &mut queued).await {
             Some(ws) => ws,
             None => return,
         };
