@@ -6,7 +6,10 @@
 //! - remembers the seat's resume token from `room_joined`, and after a drop reconnects with
 //!   exponential backoff and sends `resume` (a spectator re-sends `spectate`);
 //! - queues what the caller sends while the socket is down and flushes it after the resume;
-//! - sends a WebSocket ping every [`KEEPALIVE`] so an idle lobby is not closed by the server.
+//! - sends a WebSocket ping every [`KEEPALIVE`] so an idle lobby is not closed by the server;
+//! - makes every server string safe for a terminal ([`parse_server_msg`]) before anything reads
+//!   it (Amendment A3): this is the one door server text comes in by, so no screen, log line or
+//!   printed table can be handed an escape sequence.
 //!
 //! It never touches the terminal: it is shared by the TUI and the bots. The coming-back part
 //! (the seat's memory, the backoff loop) is `rejoin`; the server's address is [`ServerUrl`];
@@ -17,10 +20,12 @@ mod rejoin;
 pub mod tls;
 pub mod url;
 
+use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::time::Duration;
 
 use futures::{SinkExt, StreamExt};
+use protocol::text::terminal_safe;
 use protocol::{ClientMsg, ErrorCode, ServerMsg, SettingsRequest};
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
@@ -226,6 +231,29 @@ async fn run(
     }
 }
 
+/// A server message from its JSON text, with every string in it (names, chat, codes, error
+/// messages, the server's name) passed through [`terminal_safe`]: control, bidi and other format
+/// characters become U+FFFD. Cleaned before the typed parse, so a name the server should not
+/// have sent still arrives (drawn with U+FFFD) rather than losing the whole message.
+pub fn parse_server_msg(text: &str) -> Result<ServerMsg, serde_json::Error> {
+    fn clean(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::String(s) => {
+                if let Cow::Owned(safe) = terminal_safe(s) {
+                    *s = safe;
+                }
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(clean),
+            serde_json::Value::Object(fields) => fields.values_mut().for_each(clean),
+            serde_json::Value::Null | serde_json::Value::Bool(_) | serde_json::Value::Number(_) => {
+            }
+        }
+    }
+    let mut value: serde_json::Value = serde_json::from_str(text)?;
+    clean(&mut value);
+    serde_json::from_value(value)
+}
+
 async fn send(ws: &mut Ws, msg: &ClientMsg) -> Result<(), String> {
     let text = serde_json::to_string(msg).map_err(|e| format!("encode: {e}"))?;
     debug!(%text, "send");
@@ -267,9 +295,10 @@ async fn serve(
                 };
                 match frame {
                     Message::Text(text) => {
-                        let msg: ServerMsg = match serde_json::from_str(text.as_str()) {
+                        let msg = match parse_server_msg(text.as_str()) {
                             Ok(m) => m,
                             Err(e) => {
+                                let text = terminal_safe(text.as_str());
                                 warn!(error = %e, %text, "unparsable server message skipped");
                                 continue;
                             }
@@ -302,7 +331,8 @@ async fn serve(
                         // 1000 after a resume elsewhere: our seat moved to another terminal.
                         if let Some(f) = &frame {
                             if u16::from(f.code) == 1000 && seat.token.is_some() {
-                                return End::Fatal(format!("connection closed by the server: {}", f.reason));
+                                let reason = terminal_safe(f.reason.as_str());
+                                return End::Fatal(format!("connection closed by the server: {reason}"));
                             }
                         }
                         return End::Dropped(format!("closed by the server: {frame:?}"));
