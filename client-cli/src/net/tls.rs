@@ -9,6 +9,7 @@
 //! ALPN offers `http/1.1` only: a WebSocket upgrade is HTTP/1.1, and a server that picked `h2`
 //! could not upgrade.
 
+use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
@@ -27,12 +28,12 @@ pub const ALPN: &[&[u8]] = &[b"http/1.1"];
 #[derive(Debug, thiserror::Error)]
 pub enum CaFileError {
     /// The file could not be read or is not PEM.
-    #[error("cannot read --ca-file {}: {source}", path.display())]
+    #[error("cannot read --ca-file {}: {why}", path.display())]
     Read {
         /// The file.
         path: PathBuf,
-        /// What went wrong.
-        source: rustls_pki_types::pem::Error,
+        /// What went wrong (in the message, not a `source`, or `{:#}` would say it twice).
+        why: rustls_pki_types::pem::Error,
     },
     /// The file holds no `CERTIFICATE` block.
     #[error("--ca-file {} holds no PEM certificate (BEGIN CERTIFICATE)", path.display())]
@@ -41,12 +42,12 @@ pub enum CaFileError {
         path: PathBuf,
     },
     /// A certificate rustls cannot use as a trust anchor.
-    #[error("--ca-file {}: a certificate cannot be trusted: {source}", path.display())]
+    #[error("--ca-file {}: a certificate cannot be trusted: {why}", path.display())]
     Unusable {
         /// The file.
         path: PathBuf,
         /// What rustls said.
-        source: rustls::Error,
+        why: rustls::Error,
     },
 }
 
@@ -68,9 +69,9 @@ impl Trust {
     /// The platform's and the bundled roots, plus every certificate in the PEM file at `path`.
     /// Read now, so a wrong path is said before any connection.
     pub fn with_ca_file(path: &Path) -> Result<Trust, CaFileError> {
-        let read = |source| CaFileError::Read {
+        let read = |why| CaFileError::Read {
             path: path.to_owned(),
-            source,
+            why,
         };
         let extra = CertificateDer::pem_file_iter(path)
             .map_err(read)?
@@ -86,9 +87,9 @@ impl Trust {
         for cert in &extra {
             scratch
                 .add(cert.clone())
-                .map_err(|source| CaFileError::Unusable {
+                .map_err(|why| CaFileError::Unusable {
                     path: path.to_owned(),
-                    source,
+                    why,
                 })?;
         }
         Ok(Trust {
@@ -197,16 +198,15 @@ pub fn explain(url: &ServerUrl, trust: &Trust, e: &tungstenite::Error) -> String
             url.path(),
             super::url::SHAPE
         ),
-        tungstenite::Error::Io(io)
-            if url.is_secure() && io.kind() == std::io::ErrorKind::UnexpectedEof =>
-        {
+        tungstenite::Error::Io(io) if io.kind() == ErrorKind::ConnectionRefused => format!(
+            "nothing is listening at {host}:{} (is the server running, and is that its port?)",
+            url.port()
+        ),
+        tungstenite::Error::Io(io) if url.is_secure() && io.kind() == ErrorKind::UnexpectedEof => {
             format!("{host}:{} closed the TLS handshake: if it is a plain server, use ws:// instead of wss://", url.port())
         }
-        tungstenite::Error::Protocol(_)
-        | tungstenite::Error::Io(_)
-        | tungstenite::Error::Http(_)
-            if !url.is_secure() =>
-        {
+        // A TLS server hangs up on a plain HTTP request, or answers it with a TLS alert.
+        tungstenite::Error::Protocol(_) | tungstenite::Error::Io(_) if !url.is_secure() => {
             format!("{e} (if the server uses TLS, use wss://)")
         }
         _ => e.to_string(),

@@ -172,6 +172,16 @@ async fn wss_to_a_plain_server_says_to_use_ws() {
     assert!(e.contains("use ws:// instead of wss://"), "{e}");
 }
 
+#[tokio::test]
+async fn ws_to_a_tls_server_says_to_use_wss() {
+    let server = tls_server().await;
+    let url: ServerUrl = format!("ws://localhost:{}/ws", server.port)
+        .parse()
+        .expect("url");
+    let e = list_rooms(url.into()).await.expect_err("refused");
+    assert!(e.contains("use wss://"), "{e}");
+}
+
 #[test]
 fn alpn_never_offers_h2() {
     let config = Trust::default().client_config();
