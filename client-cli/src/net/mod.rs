@@ -47,19 +47,34 @@ const MAX_QUEUED: usize = 64;
 /// The socket of one connection.
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
+/// Longest wait for the TCP, TLS and WebSocket handshakes of one connection.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(8);
+
 /// A server to connect to: its URL, and the certificates trusted when it is `wss://`.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Endpoint {
     /// The server's URL.
     pub url: ServerUrl,
     /// What a TLS connection trusts (unused for `ws://`).
     pub trust: Trust,
+    /// Longest wait for one connection's handshakes ([`CONNECT_TIMEOUT`]).
+    pub connect_timeout: Duration,
 }
 
 impl Endpoint {
     /// `url`, trusting `trust`.
     pub fn new(url: ServerUrl, trust: Trust) -> Endpoint {
-        Endpoint { url, trust }
+        Endpoint {
+            url,
+            trust,
+            connect_timeout: CONNECT_TIMEOUT,
+        }
+    }
+}
+
+impl Default for Endpoint {
+    fn default() -> Endpoint {
+        Endpoint::from(ServerUrl::default())
     }
 }
 

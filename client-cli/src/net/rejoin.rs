@@ -121,10 +121,15 @@ pub(super) async fn open(
         let connector = url
             .is_secure()
             .then(|| Connector::Rustls(to.trust.client_config()));
-        match connect_async_tls_with_config(url.as_str(), None, false, connector).await {
+        let dial = connect_async_tls_with_config(url.as_str(), None, false, connector);
+        // Bounded: a plain server waits for an HTTP request that a TLS hello never is.
+        let dialled = match tokio::time::timeout(to.connect_timeout, dial).await {
+            Ok(r) => r.map_err(|e| explain(url, &to.trust, &e)),
+            Err(_) => Err(silent(to)),
+        };
+        match dialled {
             Ok((ws, _resp)) => return Some(ws),
             Err(e) => {
-                let e = explain(url, &to.trust, &e);
                 if first {
                     let _ = events.send(NetEvent::Closed {
                         error: Some(format!("cannot connect to {url}: {e}")),
@@ -140,5 +145,23 @@ pub(super) async fn open(
                 }
             }
         }
+    }
+}
+
+/// Why a handshake that never finished failed, with the likeliest cause.
+fn silent(to: &Endpoint) -> String {
+    let (url, secs) = (&to.url, to.connect_timeout.as_secs_f32());
+    if url.is_secure() {
+        format!(
+            "{}:{} did not answer the TLS handshake within {secs} s: if it is a plain server, use ws:// instead of wss://",
+            url.host(),
+            url.port()
+        )
+    } else {
+        format!(
+            "{}:{} did not answer the WebSocket handshake within {secs} s",
+            url.host(),
+            url.port()
+        )
     }
 }

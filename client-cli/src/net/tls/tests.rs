@@ -173,6 +173,20 @@ async fn wss_to_a_plain_server_says_to_use_ws() {
 }
 
 #[tokio::test]
+async fn wss_to_a_server_that_waits_for_an_http_request_gives_up_with_advice() {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let port = listener.local_addr().expect("addr").port();
+    // Like the race server: it reads a request head for seconds, and a TLS hello is none.
+    let held = tokio::spawn(async move { listener.accept().await });
+    let mut to = Endpoint::from(wss(port));
+    to.connect_timeout = Duration::from_millis(300);
+    let e = list_rooms(to).await.expect_err("refused");
+    assert!(e.contains("did not answer the TLS handshake"), "{e}");
+    assert!(e.contains("use ws:// instead of wss://"), "{e}");
+    held.abort();
+}
+
+#[tokio::test]
 async fn ws_to_a_tls_server_says_to_use_wss() {
     let server = tls_server().await;
     let url: ServerUrl = format!("ws://localhost:{}/ws", server.port)
