@@ -3,6 +3,10 @@
 //! screen of the room's phase: `lobby`, `countdown`, `race` (with its `panel`),
 //! `results`. [`board`] is the board widget they share with [`solo`], the offline screen.
 //! The helpers here (help line, progress bar, player and chat lines) serve every screen.
+//!
+//! Every server string drawn here (names, chat, codes, error messages) arrived terminal-safe:
+//! the connection task cleans each message as it parses it (`net::parse_server_msg`,
+//! Amendment A3), so no screen needs to, and none can forget to.
 
 pub mod board;
 mod countdown;
