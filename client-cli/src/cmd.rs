@@ -3,6 +3,7 @@
 //! all open ([`tui`]). Flags are parsed here; the work is done by the `client` library. (`host`
 //! and `play` have their own modules.)
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -10,7 +11,7 @@ use anyhow::{bail, Context};
 use clap::Args;
 use client::app::App;
 use client::bot::{self, BotConfig, BotRole};
-use client::net::{self, Intent, NetEvent, ServerUrl, UrlError};
+use client::net::{self, Endpoint, Intent, NetEvent, ServerUrl, Trust};
 use client::term::{self, TermError, TermGuard};
 use client::DEFAULT_SERVER;
 use protocol::{ClientMsg, ServerMsg, SettingsRequest};
@@ -33,20 +34,25 @@ impl NameArg {
     }
 }
 
-/// `--server`.
+/// `--server` and `--ca-file`.
 #[derive(Args, Debug, Clone)]
 pub struct ServerArg {
-    /// The server's WebSocket URL.
+    /// The server's WebSocket URL: ws://HOST:7878/ws, or wss://HOST/ws for TLS (no path means /ws).
     #[arg(long, env = "SUDOKU_RACE_SERVER", default_value = DEFAULT_SERVER)]
     pub server: String,
+    /// Also trust the certificate(s) in this PEM file for wss:// (a self-signed server).
+    #[arg(long, env = "SUDOKU_RACE_CA_FILE", value_name = "PEM")]
+    pub ca_file: Option<PathBuf>,
 }
 
 impl ServerArg {
-    /// The URL given. Parsed when the command starts rather than by the flag parser, so a bad
-    /// URL still ends the command with the connection's message (`cannot connect to …`) and
-    /// exit code 1, as it did when the connection found it out.
-    pub fn url(&self) -> Result<ServerUrl, UrlError> {
-        self.server.parse()
+    /// The URL and trust given. Parsed when the command starts rather than by the flag parser,
+    /// so a bad URL ends the command with our message (what to type instead) and exit code 1,
+    /// not clap's usage error.
+    pub fn endpoint(&self) -> anyhow::Result<Endpoint> {
+        let url: ServerUrl = self.server.parse()?;
+        let trust = Trust::from_flag(self.ca_file.as_deref())?;
+        Ok(Endpoint::new(url, trust))
     }
 }
 
@@ -165,13 +171,12 @@ pub fn bot(rt: &tokio::runtime::Runtime, a: BotArgs) -> anyhow::Result<ExitCode>
     let role = BotRole::Join {
         room: a.code.trim().to_uppercase(),
     };
-    let report = match a.server.url() {
-        Ok(url) => rt.block_on(bot::run(&url, config, role, async {
+    let to = a.server.endpoint()?;
+    let report = rt
+        .block_on(bot::run(to, config, role, async {
             let _ = tokio::signal::ctrl_c().await;
-        })),
-        Err(e) => Err(bot::BotError::Connection(e.to_string())),
-    }
-    .with_context(|| format!("bot {name}"))?;
+        }))
+        .with_context(|| format!("bot {name}"))?;
     for r in &report.races {
         let status = r
             .status
@@ -192,7 +197,7 @@ pub fn bot(rt: &tokio::runtime::Runtime, a: BotArgs) -> anyhow::Result<ExitCode>
 /// Run the full-screen online client until the user quits.
 pub fn tui(
     rt: &tokio::runtime::Runtime,
-    url: ServerUrl,
+    to: Endpoint,
     intent: Intent,
     name: String,
     join_command: Option<String>,
@@ -206,13 +211,13 @@ pub fn tui(
         Err(e) => return Err(e.into()),
     };
     let log = term::log_to_file();
-    tracing::info!(%url, ?intent, "starting the online client");
+    tracing::info!(url = %to.url, ?intent, "starting the online client");
     let mut app = App::new(name);
     if let Some(cmd) = join_command {
         app = app.with_join_command(cmd);
     }
     let result = rt.block_on(async {
-        let (session, events) = net::connect(url, intent);
+        let (session, events) = net::connect(to, intent);
         let (_reader, keys) = client::run::spawn_key_reader();
         let r = client::run::run(
             &mut guard.terminal,
@@ -243,11 +248,11 @@ pub fn tui(
 pub fn join(rt: &tokio::runtime::Runtime, a: JoinArgs) -> anyhow::Result<ExitCode> {
     let code = a.code.trim().to_uppercase();
     let name = a.name.get();
-    let url = a.server.url()?;
-    let join = join_command(&code, &url);
+    let to = a.server.endpoint()?;
+    let join = join_command(&code, &to.url, a.server.ca_file.is_some());
     tui(
         rt,
-        url,
+        to,
         Intent::Join {
             room: code,
             name: name.clone(),
@@ -263,7 +268,7 @@ pub fn spectate(rt: &tokio::runtime::Runtime, a: SpectateArgs) -> anyhow::Result
     let name = a.name.get();
     tui(
         rt,
-        a.server.url()?,
+        a.server.endpoint()?,
         Intent::Spectate {
             room: code,
             name: name.clone(),
@@ -273,21 +278,27 @@ pub fn spectate(rt: &tokio::runtime::Runtime, a: SpectateArgs) -> anyhow::Result
     )
 }
 
-/// The command a friend types to join `code` on `server`.
-pub fn join_command(code: &str, server: &ServerUrl) -> String {
-    if server.as_str() == DEFAULT_SERVER {
+/// The command a friend types to join `code` on `server` (with `--ca-file` when we needed one:
+/// the friend needs the same certificate).
+pub fn join_command(code: &str, server: &ServerUrl, ca_file: bool) -> String {
+    let mut cmd = if server.as_str() == DEFAULT_SERVER {
         format!("sudoku-race join {code}")
     } else {
         format!("sudoku-race join {code} --server {server}")
+    };
+    if ca_file {
+        cmd.push_str(" --ca-file PEM");
     }
+    cmd
 }
 
 /// `sudoku-race rooms`: print the public rooms as a table.
 pub fn rooms(rt: &tokio::runtime::Runtime, a: RoomsArgs) -> anyhow::Result<ExitCode> {
     term::log_to_stderr();
-    let url = a.server.url()?;
+    let to = a.server.endpoint()?;
+    let url = to.url.clone();
     let rooms = rt.block_on(async {
-        let (session, mut events) = net::connect(url.clone(), Intent::Nothing);
+        let (session, mut events) = net::connect(to, Intent::Nothing);
         session.send(ClientMsg::ListRooms);
         let wait = async {
             while let Some(ev) = events.recv().await {
@@ -359,12 +370,24 @@ mod tests {
     #[test]
     fn join_command_names_the_server_unless_default() {
         assert_eq!(
-            join_command("AB23", &ServerUrl::default()),
+            join_command("AB23", &ServerUrl::default(), false),
             "sudoku-race join AB23"
         );
         assert_eq!(
-            join_command("AB23", &"ws://10.0.0.5:7878/ws".parse().expect("url")),
+            join_command(
+                "AB23",
+                &"ws://10.0.0.5:7878/ws".parse().expect("url"),
+                false
+            ),
             "sudoku-race join AB23 --server ws://10.0.0.5:7878/ws"
+        );
+        assert_eq!(
+            join_command(
+                "AB23",
+                &"wss://race.example.org/ws".parse().expect("url"),
+                true
+            ),
+            "sudoku-race join AB23 --server wss://race.example.org/ws --ca-file PEM"
         );
     }
 

@@ -48,10 +48,10 @@ pub fn host(rt: &tokio::runtime::Runtime, a: HostArgs) -> anyhow::Result<ExitCod
         let _ = stopped.await;
     }));
     let name = a.name.get();
-    let friend = join_command("{code}", &advertised_url(local));
+    let friend = join_command("{code}", &advertised_url(local), false);
     let code = tui(
         rt,
-        connect_url(local),
+        connect_url(local).into(),
         Intent::Create {
             name: name.clone(),
             settings: Some(settings),

@@ -58,6 +58,8 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
 
 fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
+    // One rustls crypto provider for the whole process, before anything dials or listens.
+    client::net::tls::install_crypto_provider();
     match cli.command {
         Command::Host(a) => host::host(&runtime()?, a),
         Command::Join(a) => cmd::join(&runtime()?, a),

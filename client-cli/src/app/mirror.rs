@@ -37,7 +37,8 @@ pub struct Race {
     pub penalty_ms: u64,
     /// Every player's progress, by player id.
     pub progress: HashMap<PlayerId, Progress>,
-    /// The solution, once the server sends it (out of the race, or race over).
+    /// The solution, once the race is over (`race_over`, or a `solution` a server may send with
+    /// it: Amendment A1 sends it to nobody earlier). Nothing draws it while the race runs.
     pub solution: Option<Grid>,
     /// Our final status and time, once we are out of the race.
     pub finished: Option<(FinishStatus, Option<u64>)>,

@@ -66,6 +66,8 @@ pub struct Notice {
 pub struct ChatLine {
     /// Speaker's name.
     pub name: PlayerName,
+    /// A spectator said it (the server sent no `player_id`).
+    pub watching: bool,
     /// What they said.
     pub text: String,
 }
@@ -344,8 +346,16 @@ impl App {
                 self.play.flash = None;
                 self.confirm = None;
             }
-            ServerMsg::Chat { name, text, .. } => {
-                self.chat.push(ChatLine { name, text });
+            ServerMsg::Chat {
+                player_id,
+                name,
+                text,
+            } => {
+                self.chat.push(ChatLine {
+                    name,
+                    watching: player_id.is_none(),
+                    text,
+                });
                 if self.chat.len() > CHAT_KEPT {
                     self.chat.remove(0);
                 }

@@ -81,6 +81,20 @@ fn racing() -> App {
     app
 }
 
+/// The server accepting placement 1: a 4 in r1c3 (cell 2).
+fn accepted_4_in_r1c3() -> ServerMsg {
+    ServerMsg::Placement {
+        id: Some(MsgId::Number(1.into())),
+        cell: Cell::new(2).unwrap(),
+        digit: Digit::new(4).unwrap(),
+        accepted: true,
+        reason: None,
+        conflicts: vec![],
+        mistakes: 0,
+        penalty_ms: 0,
+    }
+}
+
 fn race(app: &App) -> &Race {
     app.race().expect("a race")
 }
@@ -234,16 +248,7 @@ fn digits_are_sent_with_ids_and_accepted_placements_land() {
     );
     assert_eq!(app.play.pending_in(cell), Digit::new(4));
     check_effects(app.update(key('5')), &[]);
-    app.update(net(ServerMsg::Placement {
-        id: Some(MsgId::Number(1.into())),
-        cell: Cell::new(2).unwrap(),
-        digit: Digit::new(4).unwrap(),
-        accepted: true,
-        reason: None,
-        conflicts: vec![],
-        mistakes: 0,
-        penalty_ms: 0,
-    }));
+    app.update(net(accepted_4_in_r1c3()));
     let r = race(&app);
     assert_eq!(app.play.pending, vec![]);
     assert_eq!(r.board.get(cell), Digit::new(4));
@@ -585,4 +590,115 @@ fn every_screen_draws_at_any_size_without_panicking() {
             render(&app, w, h);
         }
     }
+}
+
+/// What the connection task hands the app for this JSON: the server's text made terminal-safe.
+fn wire(json: serde_json::Value) -> Event {
+    let msg = crate::net::parse_server_msg(&json.to_string()).expect("a server message");
+    net(msg)
+}
+
+/// A character that must never reach the terminal: control (Cc), bidi, or another format
+/// character (Cf) other than the zero-width joiner.
+fn unsafe_char(c: char) -> bool {
+    c.is_control()
+        || ('\u{202A}'..='\u{202E}').contains(&c)
+        || ('\u{2066}'..='\u{2069}').contains(&c)
+        || matches!(
+            c,
+            '\u{200B}' | '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{FEFF}'
+        )
+}
+
+#[track_caller]
+fn check_safe(buf: &Buffer) {
+    for line in lines(buf) {
+        assert!(!line.chars().any(unsafe_char), "{line:?}");
+    }
+}
+
+#[test]
+fn no_server_string_reaches_the_screen_with_control_or_bidi_characters() {
+    let mut app = lobby();
+    // A name the server should have refused: it still arrives, made safe, with the message.
+    app.update(wire(serde_json::json!({
+        "type": "player_joined",
+        "player": {"player_id": "p3", "name": "ev\u{1b}[31mil\u{7}", "ready": false,
+                   "connected": true, "status": "waiting"},
+    })));
+    app.update(wire(serde_json::json!({
+        "type": "chat", "player_id": "p3", "name": "ev\u{1b}[31mil\u{7}",
+        "text": "\u{1b}]0;pwned\u{7}hi \u{1b}[2J\u{1b}[10;10Hthere \u{202E}olleh \u{9b}31m",
+    })));
+    let buf = render(&app, 120, 40);
+    check_safe(&buf);
+    check_shows(&buf, "ev\u{FFFD}[31mil\u{FFFD}");
+    check_shows(&buf, "\u{FFFD}]0;pwned\u{FFFD}hi");
+    check_shows(&buf, "\u{FFFD}olleh");
+    // An error's message is server text too.
+    app.update(wire(serde_json::json!({
+        "type": "error", "code": "not_host", "message": "no\u{1b}[2J\u{202E}pe",
+    })));
+    let buf = render(&app, 120, 40);
+    check_safe(&buf);
+    check_shows(&buf, "not_host: no\u{FFFD}[2J\u{FFFD}pe");
+}
+
+#[test]
+fn a_spectators_chat_line_is_marked_watching() {
+    let mut app = lobby();
+    app.update(net(ServerMsg::Chat {
+        player_id: None,
+        name: "eve".try_into().unwrap(),
+        text: "go ann".into(),
+    }));
+    app.update(net(ServerMsg::Chat {
+        player_id: Some("p2".into()),
+        name: "bob".try_into().unwrap(),
+        text: "hi".into(),
+    }));
+    let buf = render(&app, 120, 40);
+    check_shows(&buf, "eve (watching): go ann");
+    check_shows(&buf, "bob: hi");
+    assert!(find(&buf, "bob (watching)").is_none());
+}
+
+#[test]
+fn out_of_the_race_the_board_stays_ours_until_race_over_brings_the_solution() {
+    let mut app = racing();
+    app.update(net(accepted_4_in_r1c3()));
+    check_effects(app.update(key('f')), &[]);
+    check_effects(app.update(key('f')), &[ClientMsg::Forfeit]);
+    // A1: no `solution` message follows the forfeit.
+    app.update(net(ServerMsg::PlayerFinished {
+        player_id: "p1".into(),
+        status: FinishStatus::Forfeited,
+        time_ms: None,
+    }));
+    assert_eq!(race(&app).solution, None);
+    let buf = render(&app, 120, 40);
+    // Our 4 in r1c3 stays; r1c4 (solution 6) stays empty.
+    let (x, y) = big_cell_centre(0, 2);
+    assert_eq!(buf[(x, y)].symbol(), "4");
+    let (x, y) = big_cell_centre(0, 3);
+    assert_eq!(buf[(x, y)].symbol(), " ");
+    check_shows(&buf, "the solution comes with the results");
+    let footer = lines(&buf).pop().expect("footer");
+    assert!(
+        !footer.contains("place") && !footer.contains("forfeit"),
+        "{footer}"
+    );
+    // Digits do nothing now.
+    check_effects(app.update(key('6')), &[]);
+    app.update(net(ServerMsg::RaceOver {
+        race_id: "r1".into(),
+        reason: OverReason::AllDone,
+        standings: vec![],
+        solution: SOLUTION.parse().unwrap(),
+    }));
+    assert_eq!(race(&app).solution, SOLUTION.parse().ok());
+    let buf = render(&app, 120, 40);
+    let (x, y) = big_cell_centre(0, 3);
+    assert_eq!(buf[(x, y)].symbol(), "6");
+    assert_eq!(buf[(x, y)].fg, Color::Magenta);
 }

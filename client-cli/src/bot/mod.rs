@@ -17,7 +17,7 @@ use tokio::time::Instant;
 
 pub use brain::Brain;
 
-use crate::net::{self, Intent, NetEvent, ServerUrl};
+use crate::net::{self, Endpoint, Intent, NetEvent};
 
 /// Pause before re-sending a placement refused with `rate_limited`.
 pub const RATE_LIMIT_PAUSE: Duration = Duration::from_millis(1000);
@@ -118,11 +118,11 @@ pub enum BotError {
     RoomClosed,
 }
 
-/// Run one bot against the server at `url` until it has played `config.races` races, or
+/// Run one bot against the server `to` (a `ServerUrl`, or an `Endpoint` with its TLS trust) until it has played `config.races` races, or
 /// `shutdown` completes (then it sends `leave`), or the room closes, or the connection is lost
 /// for good.
 pub async fn run(
-    url: &ServerUrl,
+    to: impl Into<Endpoint>,
     config: BotConfig,
     role: BotRole,
     shutdown: impl Future<Output = ()>,
@@ -132,7 +132,7 @@ pub async fn run(
         BotRole::Join { room } => (Intent::Join { room, name }, None),
         BotRole::Host { settings, start_at } => (Intent::Create { name, settings }, Some(start_at)),
     };
-    let (session, mut events) = net::connect(url.clone(), intent);
+    let (session, mut events) = net::connect(to, intent);
     let mut brain = Brain::new(config, start_at);
     let mut wake_at: Option<Instant> = None;
     tokio::pin!(shutdown);

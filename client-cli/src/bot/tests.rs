@@ -98,6 +98,75 @@ fn a_sloppy_bot_makes_mistakes_and_still_solves() {
     assert_eq!(r.placements, 51 + r.mistakes);
 }
 
+fn over(status: protocol::FinishStatus) -> ServerMsg {
+    ServerMsg::RaceOver {
+        race_id: "r1".into(),
+        reason: protocol::OverReason::AllDone,
+        standings: vec![protocol::Standing {
+            rank: 1,
+            player_id: "b1".into(),
+            name: "bot".try_into().unwrap(),
+            status,
+            time_ms: None,
+            filled: 0,
+            mistakes: 1,
+        }],
+        solution: SOLUTION.parse().unwrap(),
+    }
+}
+
+/// A1: no `solution` arrives when the bot is out; it stops placing and waits for `race_over`.
+#[test]
+fn an_eliminated_bot_stops_and_waits_for_race_over_without_a_solution() {
+    let config = BotConfig {
+        mistake_rate: 1.0,
+        ..BotConfig::default()
+    };
+    let mut brain = Brain::new(config, None);
+    brain.on_msg(&joined("h"));
+    brain.on_msg(&started());
+    let mut board = Grid::parse(PUZZLE).expect("grid");
+    let wrong = brain.next_move().expect("a placement");
+    brain.on_msg(&answer(&mut board, &wrong));
+    brain.on_msg(&ServerMsg::PlayerFinished {
+        player_id: "b1".into(),
+        status: protocol::FinishStatus::Eliminated,
+        time_ms: None,
+    });
+    assert_eq!(brain.next_move(), None, "nothing to send once out");
+    assert!(!brain.done());
+    brain.on_msg(&over(protocol::FinishStatus::Eliminated));
+    assert_eq!(brain.next_move(), None);
+    assert!(brain.done());
+    assert_eq!(
+        brain.report.races[0].status,
+        Some(protocol::FinishStatus::Eliminated)
+    );
+}
+
+#[test]
+fn a_bot_that_forfeits_sends_nothing_more_until_race_over() {
+    let mut brain = Brain::new(BotConfig::default(), None);
+    brain.on_msg(&joined("h"));
+    // A puzzle with many solutions: the bot gives up on it.
+    brain.on_msg(&ServerMsg::RaceStarted {
+        race_id: "r1".into(),
+        puzzle: ".".repeat(81).parse().unwrap(),
+        difficulty: shared::engine::Difficulty::Easy,
+        time_limit_s: 1800,
+    });
+    assert_eq!(brain.next_move(), Some(ClientMsg::Forfeit));
+    brain.on_msg(&ServerMsg::PlayerFinished {
+        player_id: "b1".into(),
+        status: protocol::FinishStatus::Forfeited,
+        time_ms: None,
+    });
+    assert_eq!(brain.next_move(), None);
+    brain.on_msg(&over(protocol::FinishStatus::Forfeited));
+    assert!(brain.done());
+    assert_eq!(brain.next_move(), None);
+}
+
 #[test]
 fn rate_limited_placements_are_resent() {
     let mut brain = Brain::new(BotConfig::default(), None);

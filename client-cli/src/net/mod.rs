@@ -6,18 +6,26 @@
 //! - remembers the seat's resume token from `room_joined`, and after a drop reconnects with
 //!   exponential backoff and sends `resume` (a spectator re-sends `spectate`);
 //! - queues what the caller sends while the socket is down and flushes it after the resume;
-//! - sends a WebSocket ping every [`KEEPALIVE`] so an idle lobby is not closed by the server.
+//! - sends a WebSocket ping every [`KEEPALIVE`] so an idle lobby is not closed by the server;
+//! - makes every server string safe for a terminal ([`parse_server_msg`]) before anything reads
+//!   it (Amendment A3): this is the one door server text comes in by, so no screen, log line or
+//!   printed table can be handed an escape sequence.
 //!
 //! It never touches the terminal: it is shared by the TUI and the bots. The coming-back part
-//! (the seat's memory, the backoff loop) is `rejoin`; the server's address is [`ServerUrl`].
+//! (the seat's memory, the backoff loop) is `rejoin`; the server's address is [`ServerUrl`];
+//! what a `wss://` connection trusts is [`Trust`] (`tls`). The two travel together as an
+//! [`Endpoint`].
 
 mod rejoin;
+pub mod tls;
 pub mod url;
 
+use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::time::Duration;
 
 use futures::{SinkExt, StreamExt};
+use protocol::text::terminal_safe;
 use protocol::{ClientMsg, ErrorCode, ServerMsg, SettingsRequest};
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
@@ -27,6 +35,7 @@ use tracing::{debug, info, warn};
 
 use rejoin::{open, Seat};
 pub use rejoin::{FIRST_BACKOFF, GIVE_UP_AFTER, MAX_BACKOFF};
+pub use tls::{CaFileError, Trust};
 pub use url::{ServerUrl, UrlError, DEFAULT_SERVER};
 
 /// Interval of WebSocket pings on an otherwise idle connection.
@@ -37,6 +46,49 @@ const MAX_QUEUED: usize = 64;
 
 /// The socket of one connection.
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// Longest wait for the TCP, TLS and WebSocket handshakes of one connection.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(8);
+
+/// A server to connect to: its URL, and the certificates trusted when it is `wss://`.
+#[derive(Clone, Debug)]
+pub struct Endpoint {
+    /// The server's URL.
+    pub url: ServerUrl,
+    /// What a TLS connection trusts (unused for `ws://`).
+    pub trust: Trust,
+    /// Longest wait for one connection's handshakes ([`CONNECT_TIMEOUT`]).
+    pub connect_timeout: Duration,
+}
+
+impl Endpoint {
+    /// `url`, trusting `trust`.
+    pub fn new(url: ServerUrl, trust: Trust) -> Endpoint {
+        Endpoint {
+            url,
+            trust,
+            connect_timeout: CONNECT_TIMEOUT,
+        }
+    }
+}
+
+impl Default for Endpoint {
+    fn default() -> Endpoint {
+        Endpoint::from(ServerUrl::default())
+    }
+}
+
+impl From<ServerUrl> for Endpoint {
+    fn from(url: ServerUrl) -> Endpoint {
+        Endpoint::new(url, Trust::default())
+    }
+}
+
+impl From<&ServerUrl> for Endpoint {
+    fn from(url: &ServerUrl) -> Endpoint {
+        Endpoint::from(url.clone())
+    }
+}
 
 /// What the session does right after its first `welcome`.
 #[derive(Clone, Debug, PartialEq)]
@@ -123,14 +175,18 @@ impl Session {
     }
 }
 
-/// Spawn the connection task for `url` (e.g. `ws://127.0.0.1:7878/ws`).
+/// Spawn the connection task for `to`: a [`ServerUrl`] (e.g. `ws://127.0.0.1:7878/ws`) or an
+/// [`Endpoint`] (a URL with its [`Trust`]).
 ///
 /// The first connection failing is reported as [`NetEvent::Closed`] at once (a wrong address
 /// should not spin); later drops are retried.
-pub fn connect(url: ServerUrl, intent: Intent) -> (Session, mpsc::UnboundedReceiver<NetEvent>) {
+pub fn connect(
+    to: impl Into<Endpoint>,
+    intent: Intent,
+) -> (Session, mpsc::UnboundedReceiver<NetEvent>) {
     let (tx, rx) = mpsc::unbounded_channel();
     let (ev_tx, ev_rx) = mpsc::unbounded_channel();
-    tokio::spawn(run(url, intent, rx, ev_tx));
+    tokio::spawn(run(to.into(), intent, rx, ev_tx));
     (Session { tx }, ev_rx)
 }
 
@@ -145,7 +201,7 @@ enum End {
 }
 
 async fn run(
-    url: ServerUrl,
+    to: Endpoint,
     intent: Intent,
     mut rx: mpsc::UnboundedReceiver<ClientMsg>,
     events: mpsc::UnboundedSender<NetEvent>,
@@ -157,7 +213,7 @@ async fn run(
     let mut queued: VecDeque<ClientMsg> = VecDeque::new();
     let mut first = true;
     loop {
-        let ws = match open(&url, &events, first, &mut rx, &mut queued).await {
+        let ws = match open(&to, &events, first, &mut rx, &mut queued).await {
             Some(ws) => ws,
             None => return,
         };
@@ -188,6 +244,29 @@ async fn run(
             }
         }
     }
+}
+
+/// A server message from its JSON text, with every string in it (names, chat, codes, error
+/// messages, the server's name) passed through [`terminal_safe`]: control, bidi and other format
+/// characters become U+FFFD. Cleaned before the typed parse, so a name the server should not
+/// have sent still arrives (drawn with U+FFFD) rather than losing the whole message.
+pub fn parse_server_msg(text: &str) -> Result<ServerMsg, serde_json::Error> {
+    fn clean(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::String(s) => {
+                if let Cow::Owned(safe) = terminal_safe(s) {
+                    *s = safe;
+                }
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(clean),
+            serde_json::Value::Object(fields) => fields.values_mut().for_each(clean),
+            serde_json::Value::Null | serde_json::Value::Bool(_) | serde_json::Value::Number(_) => {
+            }
+        }
+    }
+    let mut value: serde_json::Value = serde_json::from_str(text)?;
+    clean(&mut value);
+    serde_json::from_value(value)
 }
 
 async fn send(ws: &mut Ws, msg: &ClientMsg) -> Result<(), String> {
@@ -231,9 +310,10 @@ async fn serve(
                 };
                 match frame {
                     Message::Text(text) => {
-                        let msg: ServerMsg = match serde_json::from_str(text.as_str()) {
+                        let msg = match parse_server_msg(text.as_str()) {
                             Ok(m) => m,
                             Err(e) => {
+                                let text = terminal_safe(text.as_str());
                                 warn!(error = %e, %text, "unparsable server message skipped");
                                 continue;
                             }
@@ -266,7 +346,8 @@ async fn serve(
                         // 1000 after a resume elsewhere: our seat moved to another terminal.
                         if let Some(f) = &frame {
                             if u16::from(f.code) == 1000 && seat.token.is_some() {
-                                return End::Fatal(format!("connection closed by the server: {}", f.reason));
+                                let reason = terminal_safe(f.reason.as_str());
+                                return End::Fatal(format!("connection closed by the server: {reason}"));
                             }
                         }
                         return End::Dropped(format!("closed by the server: {frame:?}"));

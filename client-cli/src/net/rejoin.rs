@@ -8,10 +8,11 @@ use std::time::Duration;
 use protocol::{ClientMsg, Role, ServerMsg};
 use rand::Rng;
 use tokio::sync::mpsc;
+use tokio_tungstenite::{connect_async_tls_with_config, Connector};
 use tracing::debug;
 
-use super::url::ServerUrl;
-use super::{NetEvent, Ws, MAX_QUEUED};
+use super::tls::explain;
+use super::{Endpoint, NetEvent, Ws, MAX_QUEUED};
 
 /// First reconnect delay; doubles up to [`MAX_BACKOFF`].
 pub const FIRST_BACKOFF: Duration = Duration::from_millis(200);
@@ -72,7 +73,7 @@ impl Seat {
 /// Connect, retrying with backoff unless this is the very first connection.
 /// `None` when the session is over (reported already).
 pub(super) async fn open(
-    url: &ServerUrl,
+    to: &Endpoint,
     events: &mpsc::UnboundedSender<NetEvent>,
     first: bool,
     rx: &mut mpsc::UnboundedReceiver<ClientMsg>,
@@ -115,7 +116,18 @@ pub(super) async fn open(
             }
             delay = (delay * 2).min(MAX_BACKOFF);
         }
-        match tokio_tungstenite::connect_async(url.as_str()).await {
+        let url = &to.url;
+        // The connector is rustls only for `wss`; a `ws` URL dials plain TCP whatever it gets.
+        let connector = url
+            .is_secure()
+            .then(|| Connector::Rustls(to.trust.client_config()));
+        let dial = connect_async_tls_with_config(url.as_str(), None, false, connector);
+        // Bounded: a plain server waits for an HTTP request that a TLS hello never is.
+        let dialled = match tokio::time::timeout(to.connect_timeout, dial).await {
+            Ok(r) => r.map_err(|e| explain(url, &to.trust, &e)),
+            Err(_) => Err(silent(to)),
+        };
+        match dialled {
             Ok((ws, _resp)) => return Some(ws),
             Err(e) => {
                 if first {
@@ -133,5 +145,23 @@ pub(super) async fn open(
                 }
             }
         }
+    }
+}
+
+/// Why a handshake that never finished failed, with the likeliest cause.
+fn silent(to: &Endpoint) -> String {
+    let (url, secs) = (&to.url, to.connect_timeout.as_secs_f32());
+    if url.is_secure() {
+        format!(
+            "{}:{} did not answer the TLS handshake within {secs} s: if it is a plain server, use ws:// instead of wss://",
+            url.host(),
+            url.port()
+        )
+    } else {
+        format!(
+            "{}:{} did not answer the WebSocket handshake within {secs} s",
+            url.host(),
+            url.port()
+        )
     }
 }

@@ -1,11 +1,12 @@
 //! The server's address: one [`ServerUrl`] type for every place that takes one (the `--server`
 //! flags, the in-process host's own and advertised addresses, [`DEFAULT_SERVER`]).
 //!
-//! It parses `ws://` and `wss://` URLs into host, port and path, and keeps the text as given,
-//! which is what the connection dials and what messages show. A `wss` URL parses; the socket
-//! is opened exactly as for `ws` (TLS is not built in yet, so connecting to one fails the way
-//! it always has). A bad URL is refused with the message the connection used to give when it
-//! dialled it.
+//! It parses `ws://` and `wss://` URLs into host, port and path, and keeps the text, which is
+//! what the connection dials and what messages show. A URL with no path (`ws://HOST:7878`)
+//! means the server's `/ws`: the text becomes `ws://HOST:7878/ws`, since that is the only
+//! WebSocket path a server has (other paths, such as the invite links' `/r/CODE`, are kept as
+//! given). A bad URL is refused with what is wrong and, where it can be guessed, what to type
+//! instead (`localhost:7878` and `http://…` are the usual mistakes).
 
 use std::fmt;
 use std::net::SocketAddr;
@@ -14,34 +15,54 @@ use std::str::FromStr;
 /// The server URL used when `--server` is not given.
 pub const DEFAULT_SERVER: &str = "ws://127.0.0.1:7878/ws";
 
-/// Why a server URL is refused (the wording of the WebSocket library that dialled it before).
+/// What a server URL looks like, said after every refusal.
+pub const SHAPE: &str = "a server URL looks like ws://HOST:7878/ws or wss://HOST/ws";
+
+/// The path a URL without one gets.
+const WS_PATH: &str = "/ws";
+
+/// Why a server URL is refused (each reads after the URL: "`x` has no host").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum UrlProblem {
-    /// Neither `ws://` nor `wss://`.
-    #[error("URL error: URL scheme not supported")]
+    /// No `scheme://` at all (`localhost:7878/ws`).
+    #[error("has no ws:// or wss://")]
+    NoScheme,
+    /// `http://` or `https://`: a browser's address.
+    #[error("is a web address (http:// or https://), not a WebSocket one")]
+    Http,
+    /// Another scheme.
+    #[error("has a scheme other than ws:// or wss://")]
     Scheme,
     /// Nothing after the scheme.
-    #[error("HTTP format error: empty string")]
+    #[error("has nothing after the scheme")]
     Empty,
     /// No host before the port or path.
-    #[error("URL error: URL contains empty host name")]
+    #[error("has no host")]
     NoHost,
     /// A malformed host (an unclosed `[`, a space).
-    #[error("HTTP format error: invalid authority")]
+    #[error("has a malformed host")]
     Authority,
     /// A port that is not a number from 0 to 65535.
-    #[error("HTTP format error: invalid port")]
+    #[error("has a port that is not a number from 0 to 65535")]
     Port,
 }
 
 /// A refused server URL.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("cannot connect to {url}: {problem}")]
+#[error("not a server URL: `{url}` {problem}{} ({SHAPE})", try_this(.suggestion))]
 pub struct UrlError {
     /// The text given.
     pub url: String,
     /// What is wrong with it.
     pub problem: UrlProblem,
+    /// What to type instead, when it can be guessed.
+    pub suggestion: Option<String>,
+}
+
+fn try_this(suggestion: &Option<String>) -> String {
+    suggestion
+        .as_ref()
+        .map_or_else(String::new, |s| format!("; try {s}"))
 }
 
 /// A parsed `ws://` or `wss://` URL.
@@ -106,34 +127,56 @@ impl FromStr for ServerUrl {
     type Err = UrlError;
 
     fn from_str(text: &str) -> Result<ServerUrl, UrlError> {
-        let refuse = |problem| UrlError {
+        let refuse = |problem, suggestion| UrlError {
             url: text.to_owned(),
             problem,
+            suggestion,
         };
         let (secure, rest) = match text.split_once("://") {
             Some((s, rest)) if s.eq_ignore_ascii_case("ws") => (false, rest),
             Some((s, rest)) if s.eq_ignore_ascii_case("wss") => (true, rest),
-            _ => return Err(refuse(UrlProblem::Scheme)),
+            Some((s, rest)) if s.eq_ignore_ascii_case("http") => {
+                return Err(refuse(UrlProblem::Http, guess("ws", rest)))
+            }
+            Some((s, rest)) if s.eq_ignore_ascii_case("https") => {
+                return Err(refuse(UrlProblem::Http, guess("wss", rest)))
+            }
+            Some(_) => return Err(refuse(UrlProblem::Scheme, None)),
+            None => return Err(refuse(UrlProblem::NoScheme, guess("ws", text))),
         };
         if rest.is_empty() {
-            return Err(refuse(UrlProblem::Empty));
+            return Err(refuse(UrlProblem::Empty, None));
         }
         let split = rest.find(['/', '?']).unwrap_or(rest.len());
         let (authority, path) = rest.split_at(split);
-        let (host, port) = split_authority(authority).map_err(refuse)?;
-        let path = match path {
-            "" => "/".to_owned(),
-            p if p.starts_with('?') => format!("/{p}"),
-            p => p.to_owned(),
+        let (host, port) = split_authority(authority).map_err(|p| refuse(p, None))?;
+        let (path, text) = match path.strip_prefix('/').unwrap_or(path) {
+            // No path: the server's one WebSocket path.
+            p if p.is_empty() || p.starts_with('?') => {
+                let scheme = if secure { "wss" } else { "ws" };
+                (
+                    format!("{WS_PATH}{p}"),
+                    format!("{scheme}://{authority}{WS_PATH}{p}"),
+                )
+            }
+            _ => (path.to_owned(), text.to_owned()),
         };
         Ok(ServerUrl {
-            text: text.to_owned(),
+            text,
             secure,
             host: host.to_owned(),
             port,
             path,
         })
     }
+}
+
+/// The URL `rest` makes with `scheme` in front, if it is one.
+fn guess(scheme: &str, rest: &str) -> Option<String> {
+    format!("{scheme}://{rest}")
+        .parse::<ServerUrl>()
+        .ok()
+        .map(|u| u.text)
 }
 
 /// `host[:port]` or `[v6][:port]`.
@@ -182,12 +225,13 @@ mod tests {
     }
 
     #[track_caller]
-    fn check_bad(text: &str, problem: UrlProblem) {
+    fn check_bad(text: &str, problem: UrlProblem, suggestion: Option<&str>) {
         assert_eq!(
             text.parse::<ServerUrl>(),
             Err(UrlError {
                 url: text.to_owned(),
-                problem
+                problem,
+                suggestion: suggestion.map(str::to_owned),
             })
         );
     }
@@ -203,9 +247,9 @@ mod tests {
             "wss://race.example.org/ws",
             (true, "race.example.org", 443, "/ws"),
         );
-        check("WS://h:1", (false, "h", 1, "/"));
+        check("WS://h:1/ws", (false, "h", 1, "/ws"));
         check("ws://[::1]:9000/ws?x=1", (false, "::1", 9000, "/ws?x=1"));
-        check("ws://h?x", (false, "h", 80, "/?x"));
+        check("ws://h:7878/r/K7QX", (false, "h", 7878, "/r/K7QX"));
         assert_eq!(ServerUrl::default().as_str(), DEFAULT_SERVER);
         assert_eq!(
             ServerUrl::local("[::1]:7878".parse().expect("addr")).as_str(),
@@ -214,19 +258,53 @@ mod tests {
     }
 
     #[test]
-    fn bad_urls_are_refused_with_the_old_connection_messages() {
-        check_bad("foo", UrlProblem::Scheme);
-        check_bad("http://h:1/ws", UrlProblem::Scheme);
-        check_bad("ws://", UrlProblem::Empty);
-        check_bad("ws:///ws", UrlProblem::NoHost);
-        check_bad("ws://:7878/ws", UrlProblem::NoHost);
-        check_bad("ws://[::1/ws", UrlProblem::Authority);
-        check_bad("ws://a b/ws", UrlProblem::Authority);
-        check_bad("ws://h:notaport/ws", UrlProblem::Port);
-        check_bad("ws://h:70000/ws", UrlProblem::Port);
+    fn a_url_without_a_path_means_the_servers_ws_path() {
+        for (given, dialled) in [
+            ("ws://h:7878", "ws://h:7878/ws"),
+            ("ws://h:7878/", "ws://h:7878/ws"),
+            ("WSS://h", "wss://h/ws"),
+            ("ws://h?x", "ws://h/ws?x"),
+        ] {
+            let url: ServerUrl = given.parse().expect("a good URL");
+            assert_eq!(
+                (url.as_str(), url.path()),
+                (dialled, &dialled[dialled.find("/ws").expect("path")..])
+            );
+        }
+    }
+
+    #[test]
+    fn bad_urls_say_what_is_wrong_and_what_to_type() {
+        check_bad(
+            "localhost:7878/ws",
+            UrlProblem::NoScheme,
+            Some("ws://localhost:7878/ws"),
+        );
+        check_bad(
+            "localhost:7878",
+            UrlProblem::NoScheme,
+            Some("ws://localhost:7878/ws"),
+        );
+        check_bad("http://h:1/ws", UrlProblem::Http, Some("ws://h:1/ws"));
+        check_bad(
+            "https://race.example.org",
+            UrlProblem::Http,
+            Some("wss://race.example.org/ws"),
+        );
+        check_bad("ftp://h/ws", UrlProblem::Scheme, None);
+        check_bad("a b", UrlProblem::NoScheme, None);
+        check_bad("ws://", UrlProblem::Empty, None);
+        check_bad("ws:///ws", UrlProblem::NoHost, None);
+        check_bad("ws://:7878/ws", UrlProblem::NoHost, None);
+        check_bad("ws://[::1/ws", UrlProblem::Authority, None);
+        check_bad("ws://a b/ws", UrlProblem::Authority, None);
+        check_bad("ws://h:notaport/ws", UrlProblem::Port, None);
+        check_bad("ws://h:70000/ws", UrlProblem::Port, None);
         assert_eq!(
-            "foo".parse::<ServerUrl>().map_err(|e| e.to_string()),
-            Err("cannot connect to foo: URL error: URL scheme not supported".to_owned())
+            "localhost:7878".parse::<ServerUrl>().map_err(|e| e.to_string()),
+            Err("not a server URL: `localhost:7878` has no ws:// or wss://; try ws://localhost:7878/ws \
+                 (a server URL looks like ws://HOST:7878/ws or wss://HOST/ws)"
+                .to_owned())
         );
     }
 }

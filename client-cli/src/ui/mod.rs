@@ -3,6 +3,10 @@
 //! screen of the room's phase: `lobby`, `countdown`, `race` (with its `panel`),
 //! `results`. [`board`] is the board widget they share with [`solo`], the offline screen.
 //! The helpers here (help line, progress bar, player and chat lines) serve every screen.
+//!
+//! Every server string drawn here (names, chat, codes, error messages) arrived terminal-safe:
+//! the connection task cleans each message as it parses it (`net::parse_server_msg`,
+//! Amendment A3), so no screen needs to, and none can forget to.
 
 pub mod board;
 mod countdown;
@@ -196,16 +200,26 @@ fn players_lines(room: &Room) -> Vec<Line<'static>> {
         .collect()
 }
 
-/// The last `height` chat lines.
+/// The last `height` chat lines; a spectator's name is marked `(watching)`, so nobody takes a
+/// watcher for a rival.
 fn chat_lines(app: &App, height: u16) -> Vec<Line<'static>> {
     let skip = app.chat.len().saturating_sub(height as usize);
     app.chat[skip..]
         .iter()
         .map(|c| {
-            Line::from(vec![
-                Span::styled(format!("{}: ", c.name), Style::new().fg(Color::Cyan)),
-                Span::raw(c.text.clone()),
-            ])
+            let mut spans = vec![Span::styled(
+                c.name.to_string(),
+                Style::new().fg(Color::Cyan),
+            )];
+            if c.watching {
+                spans.push(Span::styled(
+                    " (watching)",
+                    Style::new().fg(Color::DarkGray),
+                ));
+            }
+            spans.push(Span::styled(": ", Style::new().fg(Color::Cyan)));
+            spans.push(Span::raw(c.text.clone()));
+            Line::from(spans)
         })
         .collect()
 }

@@ -60,9 +60,8 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
     let pending: Vec<(Cell, Digit)> = play.pending.iter().map(|&(_, c, d)| (c, d)).collect();
     let mut view = board_view(play, race, &conflicts, room.role == Role::Spectator);
     view.pending = &pending;
-    if race.finished.is_some() {
-        view.solution = race.solution.as_ref();
-    }
+    // No solution here, even for a player who is out: it comes with `race_over` (Amendment A1),
+    // and the results screen shows it.
     view.render(board_area, buf);
     digit_bar(&race.board).render(bar_area, buf);
     let mut status = Vec::new();
@@ -87,6 +86,14 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
             format!("{} at {}: {why}", f.digit, f.cell),
             Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
         ));
+    }
+    if let (true, Some((finish, _))) = (status.is_empty(), race.finished) {
+        let note = if finish == protocol::FinishStatus::Solved {
+            "solved: the results come when the race ends"
+        } else {
+            "out of this race: the solution comes with the results"
+        };
+        status.push(Span::styled(note, Style::new().fg(Color::DarkGray)));
     }
     Line::from(status).render(flash_area, buf);
     panel::render(app, room, race, right, buf);
