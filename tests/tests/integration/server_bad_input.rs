@@ -253,7 +253,13 @@ async fn flood_past_the_rate_limit_is_refused_then_closed_1008() {
 
 #[tokio::test]
 async fn a_client_that_never_reads_is_closed_and_does_not_stall_the_room() {
-    let srv = TestServer::start_with(|c| c.limits.out_queue = 32).await;
+    // Judged by bytes (A4): a small byte cap, and a chat budget that does not get in the way.
+    let srv = TestServer::start_with(|c| {
+        c.limits.slow_queue_bytes = 16 * 1024;
+        c.limits.chat_rate = 100_000;
+        c.limits.chat_burst = 100_000;
+    })
+    .await;
     let mut a = srv.client().await;
     let (room, _) = create(&mut a, "ann", json!({})).await;
     let mut slow = srv.small_buffer_client().await;
