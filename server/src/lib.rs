@@ -15,6 +15,8 @@
 #![warn(missing_docs)]
 
 pub mod config;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod metrics;
 pub mod net;
 pub mod outbox;
