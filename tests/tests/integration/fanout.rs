@@ -66,7 +66,9 @@ async fn three_hundred_spectators_from_one_address_cannot_amplify_chat() {
     let (room, _) = create(&mut a, "ann", json!({"difficulty": "easy"})).await;
     let puzzle = start(&mut a, &mut []).await;
 
-    // The player reads everything, all along.
+    // The player reads everything, all along (and hears nothing while the crowd arrives: a
+    // long receive timeout, however slow the machine).
+    a.set_timeout(Duration::from_secs(120));
     let (stop, stopped) = oneshot::channel::<()>();
     let reader = tokio::spawn(async move {
         let mut stopped = stopped;
