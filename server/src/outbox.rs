@@ -220,6 +220,28 @@ impl Outbox {
         }
     }
 
+    /// Completes once messages have waited in the queue for longer than the rule's stall
+    /// without the writer taking one: the writer races it against a write that blocks on a
+    /// client that stopped reading, so the drain rule holds even when nothing new is queued.
+    pub async fn stalled(&self) {
+        let sh = &self.shared;
+        let stall = sh.rule.max_stall.as_millis() as u64;
+        loop {
+            let waited = sh.now_ms().saturating_sub(sh.progress_ms.load(Relaxed));
+            let queued = sh.queued_bytes.load(Relaxed) > 0;
+            if queued && waited > stall {
+                return;
+            }
+            // Check again when the current wait could first exceed the stall.
+            let left = if queued {
+                stall + 1 - waited
+            } else {
+                stall + 1
+            };
+            tokio::time::sleep(Duration::from_millis(left)).await;
+        }
+    }
+
     /// Bytes waiting in the queue.
     pub fn queued_bytes(&self) -> usize {
         self.shared.queued_bytes.load(Relaxed)
@@ -287,6 +309,7 @@ impl Outbox {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests pick their own instants
 mod tests {
     use super::*;
 
@@ -365,6 +388,27 @@ mod tests {
         tokio::time::advance(Duration::from_millis(10_001)).await;
         assert!(!out.send_text(text(10), &m));
         assert!(out.is_slow());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn stalled_fires_only_for_a_queue_that_waits() {
+        let m = Metrics::default();
+        let (tx, mut rx) = mpsc::channel(4096);
+        let out = Outbox::new(ConnId(1), tx, RULE);
+        let t0 = Instant::now();
+        // Empty for a minute: not stalled.
+        let idle = tokio::time::timeout(Duration::from_secs(60), out.stalled()).await;
+        assert!(idle.is_err());
+        // Taken from 5 s on, then left waiting: stalled just past 10 s after the last take.
+        assert!(out.send_text(text(10), &m));
+        tokio::time::advance(Duration::from_secs(5)).await;
+        out.taken(&rx.recv().await.expect("queued"));
+        let taken_at = Instant::now();
+        assert!(out.send_text(text(10), &m));
+        out.stalled().await;
+        let waited = Instant::now() - taken_at;
+        assert!(waited > RULE.max_stall && waited < RULE.max_stall + Duration::from_secs(1));
+        assert!(Instant::now() - t0 > Duration::from_secs(60));
     }
 
     #[test]

@@ -142,6 +142,11 @@ async fn write_loop(
             r = batch => r,
             // A client that stopped reading blocks the flush: give up on it when asked.
             () = closing.cancelled() => break,
+            // Or when its queue has not drained within the slow-reader rule.
+            () = handle.stalled() => {
+                handle.close_slow(&metrics);
+                break;
+            }
         };
         if let Err(e) = res {
             if matches!(e, WsError::WriteBufferFull(_)) {

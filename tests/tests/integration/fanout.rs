@@ -7,7 +7,10 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 use tokio::sync::oneshot;
 
-use crate::support::{ann_and_bob, create, solve, to_fill, Client, TestServer};
+use crate::support::{
+    ann_and_bob, chat_until_a_drop, create, host_and_slow_reader, solve, to_fill, Client, Closed,
+    TestServer,
+};
 
 /// Spectators that try to get into one room.
 const CROWD: usize = 300;
@@ -226,4 +229,23 @@ async fn a_puppet_seat_that_forfeits_gets_no_solution_before_race_over() {
             solution.as_str()
         );
     }
+}
+
+#[tokio::test]
+async fn a_queue_that_does_not_drain_is_closed_1008_whatever_its_size() {
+    // Bytes out of the way: only the drain rule can close it.
+    let srv = TestServer::start_with(|c| {
+        c.limits.slow_queue_bytes = usize::MAX / 2;
+        c.limits.slow_drain = Duration::from_millis(500);
+        c.limits.chat_rate = 100_000;
+        c.limits.chat_burst = 100_000;
+    })
+    .await;
+    let (mut a, mut slow, _) = host_and_slow_reader(&srv).await;
+    let (_, u) = chat_until_a_drop(&mut a)
+        .await
+        .expect("the stalled client was closed");
+    assert_eq!(u["player"]["name"], "slow");
+    assert_eq!(u["player"]["connected"], false);
+    assert_eq!(slow.closed().await, Closed::Code(1008));
 }
