@@ -25,8 +25,21 @@ pub struct Limits {
     pub idle_timeout: Duration,
     /// Largest message accepted (close 1009 above it).
     pub max_message_bytes: usize,
-    /// Outgoing messages queued for one connection before it is closed as a slow reader (1008).
+    /// Outgoing messages one connection's queue can hold at all: a safety net far above what
+    /// [`Limits::slow_queue_bytes`] and [`Limits::slow_drain`] let through (they decide).
     pub out_queue: usize,
+    // Fan-out limits (Amendment A4).
+    /// Most spectators in one room; the next gets `room_full`.
+    pub max_spectators: usize,
+    /// Chat messages per second one room passes on, over all its senders.
+    pub chat_rate: u32,
+    /// Chat messages a room passes on in a burst.
+    pub chat_burst: u32,
+    /// Bytes queued for one connection above which it is closed as a slow reader (1008).
+    pub slow_queue_bytes: usize,
+    /// How long a connection's queue may hold messages without the writer taking any before it
+    /// is closed as a slow reader (1008).
+    pub slow_drain: Duration,
 }
 
 impl Default for Limits {
@@ -42,6 +55,21 @@ impl Default for Limits {
             idle_timeout: Duration::from_secs(60),
             max_message_bytes: protocol::MAX_MESSAGE_BYTES,
             out_queue: crate::outbox::OUT_QUEUE,
+            max_spectators: 32,
+            chat_rate: 5,
+            chat_burst: 10,
+            slow_queue_bytes: 256 * 1024,
+            slow_drain: Duration::from_secs(10),
+        }
+    }
+}
+
+impl Limits {
+    /// When a connection is a slow reader.
+    pub fn slow_rule(&self) -> crate::outbox::SlowRule {
+        crate::outbox::SlowRule {
+            max_bytes: self.slow_queue_bytes,
+            max_stall: self.slow_drain,
         }
     }
 }

@@ -2,8 +2,9 @@
 //! its shutdown future completes. This file only wires the parts together.
 //!
 //! Layers, bottom to top (nothing imports upward):
-//! - [`outbox`], [`config`], [`metrics`], [`store`]: a connection's way out (ids, queue, close
-//!   codes, encoding); [`Config`] and [`Limits`]; counters for `/metrics`; race results in SQLite.
+//! - [`outbox`], [`config`], [`metrics`], [`store`], [`rate`]: a connection's way out (ids,
+//!   queue, close codes, encoding, slow-reader accounting); [`Config`] and [`Limits`]; counters
+//!   for `/metrics`; race results in SQLite; the token bucket behind every rate limit.
 //! - [`pool`]: puzzles per difficulty, generated off the async workers.
 //! - [`room`]: the room directory, the room task, and the race rules as a state machine.
 //! - [`net`]: accept loop, plain HTTP (`/healthz`, `/metrics`), WebSocket connections, rate limit.
@@ -14,10 +15,13 @@
 #![warn(missing_docs)]
 
 pub mod config;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod metrics;
 pub mod net;
 pub mod outbox;
 pub mod pool;
+pub mod rate;
 pub mod room;
 pub mod store;
 
@@ -68,10 +72,7 @@ pub async fn run(
         pool: pool::Pool::start(config.pool_size, config.pool_prewarm, token.clone()),
         store: Arc::new(store),
         metrics: Arc::new(metrics::Metrics::default()),
-        opts: RoomOpts {
-            countdown: config.countdown,
-            resume_grace: config.resume_grace,
-        },
+        opts: RoomOpts::from_config(&config),
         shutdown: token.clone(),
         tasks: TaskTracker::new(),
     });

@@ -44,9 +44,24 @@ struct Args {
     /// Largest message in bytes (close 1009 above it).
     #[arg(long, env = "SUDOKU_RACE_MAX_MESSAGE_BYTES", default_value_t = Limits::default().max_message_bytes)]
     max_message_bytes: usize,
-    /// Outgoing messages queued per connection before a client that does not read is closed (1008).
+    /// Outgoing messages a connection's queue holds at most (a safety net: bytes and drain time decide who is slow).
     #[arg(long, env = "SUDOKU_RACE_OUT_QUEUE", default_value_t = Limits::default().out_queue)]
     out_queue: usize,
+    /// Most spectators per room; more get `room_full`.
+    #[arg(long, env = "SUDOKU_RACE_MAX_SPECTATORS", default_value_t = Limits::default().max_spectators)]
+    max_spectators: usize,
+    /// Chat messages per second a room passes on, over all its senders (more get `rate_limited`).
+    #[arg(long, env = "SUDOKU_RACE_CHAT_RATE", default_value_t = Limits::default().chat_rate)]
+    chat_rate: u32,
+    /// Chat messages a room passes on in a burst.
+    #[arg(long, env = "SUDOKU_RACE_CHAT_BURST", default_value_t = Limits::default().chat_burst)]
+    chat_burst: u32,
+    /// Bytes queued for a connection above which it is closed as a slow reader (1008).
+    #[arg(long, env = "SUDOKU_RACE_SLOW_QUEUE_BYTES", default_value_t = Limits::default().slow_queue_bytes)]
+    slow_queue_bytes: usize,
+    /// Seconds a connection's queue may go without draining before it is closed as a slow reader (1008).
+    #[arg(long, env = "SUDOKU_RACE_SLOW_DRAIN_S", default_value_t = Limits::default().slow_drain.as_secs())]
+    slow_drain_s: u64,
     /// Seconds a dropped player's seat is held for `resume`.
     #[arg(long, env = "SUDOKU_RACE_RESUME_GRACE_S", default_value_t = 60)]
     resume_grace_s: u64,
@@ -82,6 +97,11 @@ impl Args {
                 idle_timeout: Duration::from_secs(self.idle_timeout_s),
                 max_message_bytes: self.max_message_bytes,
                 out_queue: self.out_queue,
+                max_spectators: self.max_spectators,
+                chat_rate: self.chat_rate,
+                chat_burst: self.chat_burst,
+                slow_queue_bytes: self.slow_queue_bytes,
+                slow_drain: Duration::from_secs(self.slow_drain_s),
                 ..Limits::default()
             },
             resume_grace: Duration::from_secs(self.resume_grace_s),

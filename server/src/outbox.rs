@@ -1,25 +1,43 @@
 //! The way out to a connection, as rooms and the transport both see it: the [`ConnId`] that
 //! names a connection, its [`Outbox`] (the bounded outgoing queue plus the state shared with
-//! its reader and writer: close request, room generation, slow-reader mark), the
-//! [`CloseCode`]s the server sends, and [`encode`], which serializes a message once for all
+//! its reader and writer: close request, room generation, slow-reader mark and accounting),
+//! the [`CloseCode`]s the server sends, and [`encode`], which serializes a message once for all
 //! its recipients.
+//!
+//! A slow reader is judged by its queue's bytes and drain time ([`SlowRule`], Amendment A4),
+//! never by a count of messages a reading client can absorb: bytes are added when a message is
+//! queued and subtracted when the writer takes it off, and the queue's last progress is when the
+//! writer last took a message, or when an empty queue got its first one.
 //!
 //! It sits at the bottom of the crate: it knows neither the transport (`net`) nor rooms.
 
 use std::fmt;
 use std::sync::atomic::Ordering::Relaxed;
-use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, AtomicUsize};
 use std::sync::Arc;
+use std::time::Duration;
 
 use protocol::ServerMsg;
-use tokio::sync::mpsc::{self, error::TrySendError};
+use tokio::sync::mpsc;
+use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 use tokio_util::sync::CancellationToken;
 
 use crate::metrics::Metrics;
 
-/// Outgoing messages queued per connection before it counts as not reading.
-pub const OUT_QUEUE: usize = 256;
+/// Outgoing messages one connection's queue holds at most: a safety net; queued bytes and
+/// drain time ([`SlowRule`]) decide who is a slow reader.
+pub const OUT_QUEUE: usize = 4096;
+
+/// When a connection is a slow reader: its queue holds more than `max_bytes`, or has held
+/// messages for `max_stall` without the writer taking one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SlowRule {
+    /// Bytes queued above which the connection is slow.
+    pub max_bytes: usize,
+    /// How long a non-empty queue may go without progress.
+    pub max_stall: Duration,
+}
 
 /// A connection, server-wide.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -114,6 +132,23 @@ struct Shared {
     /// Bumped each time a room lets go of the connection; a reader's link to a room is valid
     /// only while this still has the value it had when the link was made.
     room_gen: AtomicU64,
+    rule: SlowRule,
+    /// Bytes of text in the queue (added by senders, subtracted by the writer).
+    queued_bytes: AtomicUsize,
+    /// What `progress_ms` counts from.
+    born: Instant,
+    /// Milliseconds after `born` of the queue's last progress.
+    progress_ms: AtomicU64,
+}
+
+impl Shared {
+    /// Milliseconds since the outbox was made, on the tokio clock (paused in tests).
+    #[allow(clippy::disallowed_methods)] // the transport's accounting reads the clock, not the rules
+    fn now_ms(&self) -> u64 {
+        Instant::now()
+            .saturating_duration_since(self.born)
+            .as_millis() as u64
+    }
 }
 
 /// A way to queue messages to a connection and to close it, held by its room and its tasks.
@@ -126,8 +161,10 @@ pub struct Outbox {
 }
 
 impl Outbox {
-    /// The outbox of connection `id`, whose writer drains the receiving end of `tx`.
-    pub fn new(id: ConnId, tx: mpsc::Sender<Message>) -> Outbox {
+    /// The outbox of connection `id`, whose writer drains the receiving end of `tx` (calling
+    /// [`Outbox::taken`] for each message); `rule` says when it is a slow reader.
+    #[allow(clippy::disallowed_methods)] // the transport's accounting reads the clock, not the rules
+    pub fn new(id: ConnId, tx: mpsc::Sender<Message>, rule: SlowRule) -> Outbox {
         Outbox {
             id,
             tx,
@@ -136,26 +173,78 @@ impl Outbox {
                 close_code: AtomicU16::new(0),
                 slow: AtomicBool::new(false),
                 room_gen: AtomicU64::new(0),
+                rule,
+                queued_bytes: AtomicUsize::new(0),
+                born: Instant::now(),
+                progress_ms: AtomicU64::new(0),
             }),
         }
     }
 
-    /// Queue a text frame. A full queue means the client does not read: it is closed (1008)
-    /// rather than allowed to slow down its room. Returns whether the message was queued.
+    /// Queue a text frame. A client whose queue is over the [`SlowRule`] (or, as a safety net,
+    /// full) does not read: it is closed (1008) rather than allowed to slow down its room.
+    /// Returns whether the message was queued.
     pub fn send_text(&self, text: Utf8Bytes, metrics: &Metrics) -> bool {
-        match self.tx.try_send(Message::Text(text)) {
-            Ok(()) => {
-                metrics.messages_out.inc();
-                true
-            }
-            Err(TrySendError::Full(_)) => {
-                if !self.shared.closing.is_cancelled() {
-                    self.close_slow(metrics);
-                }
-                false
-            }
-            Err(TrySendError::Closed(_)) => false,
+        let sh = &self.shared;
+        let n = text.len();
+        let now = sh.now_ms();
+        let before = sh.queued_bytes.fetch_add(n, Relaxed);
+        let stalled = before > 0
+            && now.saturating_sub(sh.progress_ms.load(Relaxed))
+                > sh.rule.max_stall.as_millis() as u64;
+        if before == 0 {
+            // The stall clock runs only while something waits.
+            sh.progress_ms.store(now, Relaxed);
         }
+        let slow = stalled || before + n > sh.rule.max_bytes;
+        let queued = !slow && self.tx.try_send(Message::Text(text)).is_ok();
+        if queued {
+            metrics.messages_out.inc();
+            return true;
+        }
+        sh.queued_bytes.fetch_sub(n, Relaxed);
+        // Over the rule, or the safety net is full; a closed channel is a connection gone.
+        if !self.tx.is_closed() && !sh.closing.is_cancelled() {
+            self.close_slow(metrics);
+        }
+        false
+    }
+
+    /// The writer took `msg` off the queue: its bytes leave the count, and the queue made
+    /// progress.
+    pub fn taken(&self, msg: &Message) {
+        if let Message::Text(t) = msg {
+            let sh = &self.shared;
+            sh.queued_bytes.fetch_sub(t.len(), Relaxed);
+            sh.progress_ms.store(sh.now_ms(), Relaxed);
+        }
+    }
+
+    /// Completes once messages have waited in the queue for longer than the rule's stall
+    /// without the writer taking one: the writer races it against a write that blocks on a
+    /// client that stopped reading, so the drain rule holds even when nothing new is queued.
+    pub async fn stalled(&self) {
+        let sh = &self.shared;
+        let stall = sh.rule.max_stall.as_millis() as u64;
+        loop {
+            let waited = sh.now_ms().saturating_sub(sh.progress_ms.load(Relaxed));
+            let queued = sh.queued_bytes.load(Relaxed) > 0;
+            if queued && waited > stall {
+                return;
+            }
+            // Check again when the current wait could first exceed the stall.
+            let left = if queued {
+                stall + 1 - waited
+            } else {
+                stall + 1
+            };
+            tokio::time::sleep(Duration::from_millis(left)).await;
+        }
+    }
+
+    /// Bytes waiting in the queue.
+    pub fn queued_bytes(&self) -> usize {
+        self.shared.queued_bytes.load(Relaxed)
     }
 
     /// Queue one server message.
@@ -220,6 +309,7 @@ impl Outbox {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests pick their own instants
 mod tests {
     use super::*;
 
@@ -233,15 +323,108 @@ mod tests {
         assert_eq!(CloseCode::from_u16(0), None);
     }
 
+    const RULE: SlowRule = SlowRule {
+        max_bytes: 1000,
+        max_stall: Duration::from_secs(10),
+    };
+
+    fn text(n: usize) -> Utf8Bytes {
+        Utf8Bytes::from("x".repeat(n))
+    }
+
     #[test]
     fn first_close_code_wins() {
         let (tx, _rx) = mpsc::channel(1);
-        let out = Outbox::new(ConnId(1), tx);
+        let out = Outbox::new(ConnId(1), tx, RULE);
         assert_eq!(out.close_code(), None);
         out.close(CloseCode::GoingAway);
         out.close_quietly();
         out.close(CloseCode::Normal);
         assert_eq!(out.close_code(), Some(CloseCode::GoingAway));
         assert!(out.closing().is_cancelled());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn bytes_decide_not_message_counts() {
+        let m = Metrics::default();
+        let (tx, mut rx) = mpsc::channel(4096);
+        let out = Outbox::new(ConnId(1), tx, RULE);
+        // A reader that keeps up takes any number of messages.
+        for _ in 0..3000 {
+            assert!(out.send_text(text(100), &m));
+            out.taken(&rx.recv().await.expect("queued"));
+        }
+        assert_eq!(out.queued_bytes(), 0);
+        // One that does not: ten of 100 bytes fit, the eleventh is over 1000.
+        for _ in 0..10 {
+            assert!(out.send_text(text(100), &m));
+        }
+        assert_eq!(out.queued_bytes(), 1000);
+        assert!(!out.send_text(text(1), &m));
+        assert!(out.is_slow());
+        assert_eq!(out.close_code(), Some(CloseCode::Policy));
+        assert_eq!(out.queued_bytes(), 1000);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_queue_that_does_not_drain_is_slow() {
+        let m = Metrics::default();
+        let (tx, mut rx) = mpsc::channel(4096);
+        let out = Outbox::new(ConnId(1), tx, RULE);
+        assert!(out.send_text(text(10), &m));
+        // Progress 9 s in: the clock restarts.
+        tokio::time::advance(Duration::from_secs(9)).await;
+        out.taken(&rx.recv().await.expect("queued"));
+        assert!(out.send_text(text(10), &m));
+        tokio::time::advance(Duration::from_secs(9)).await;
+        assert!(out.send_text(text(10), &m));
+        assert!(!out.is_slow());
+        // An empty queue is never stalled, however long it was empty.
+        out.taken(&rx.recv().await.expect("queued"));
+        out.taken(&rx.recv().await.expect("queued"));
+        tokio::time::advance(Duration::from_secs(60)).await;
+        assert!(out.send_text(text(10), &m));
+        // Nothing taken for over 10 s while messages wait: slow.
+        tokio::time::advance(Duration::from_millis(10_001)).await;
+        assert!(!out.send_text(text(10), &m));
+        assert!(out.is_slow());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn stalled_fires_only_for_a_queue_that_waits() {
+        let m = Metrics::default();
+        let (tx, mut rx) = mpsc::channel(4096);
+        let out = Outbox::new(ConnId(1), tx, RULE);
+        let t0 = Instant::now();
+        // Empty for a minute: not stalled.
+        let idle = tokio::time::timeout(Duration::from_secs(60), out.stalled()).await;
+        assert!(idle.is_err());
+        // Taken from 5 s on, then left waiting: stalled just past 10 s after the last take.
+        assert!(out.send_text(text(10), &m));
+        tokio::time::advance(Duration::from_secs(5)).await;
+        out.taken(&rx.recv().await.expect("queued"));
+        let taken_at = Instant::now();
+        assert!(out.send_text(text(10), &m));
+        out.stalled().await;
+        let waited = Instant::now() - taken_at;
+        assert!(waited > RULE.max_stall && waited < RULE.max_stall + Duration::from_secs(1));
+        assert!(Instant::now() - t0 > Duration::from_secs(60));
+    }
+
+    #[test]
+    fn the_message_cap_is_a_safety_net() {
+        let m = Metrics::default();
+        let (tx, rx) = mpsc::channel(2);
+        let out = Outbox::new(ConnId(1), tx, RULE);
+        assert!(out.send_text(text(1), &m) && out.send_text(text(1), &m));
+        assert!(!out.send_text(text(1), &m));
+        assert!(out.is_slow());
+        // A connection whose writer is gone is not slow, just gone.
+        let (tx, rx2) = mpsc::channel(2);
+        let gone = Outbox::new(ConnId(2), tx, RULE);
+        drop(rx2);
+        assert!(!gone.send_text(text(1), &m));
+        assert!(!gone.is_slow());
+        drop(rx);
     }
 }

@@ -235,6 +235,11 @@ fn help_explains_every_flag() {
         "--rate-burst",
         "--idle-timeout-s",
         "--max-message-bytes",
+        "--max-spectators",
+        "--chat-rate",
+        "--chat-burst",
+        "--slow-queue-bytes",
+        "--slow-drain-s",
         "--resume-grace-s",
         "--log-format",
     ] {

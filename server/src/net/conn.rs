@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use futures::stream::{SplitSink, SplitStream};
 use futures::{SinkExt, StreamExt};
-use protocol::{ClientMsg, ErrorCode, Role, ServerMsg, MAX_CHAT_CHARS, PROTOCOL_VERSION};
+use protocol::{ClientMsg, ErrorCode, Role, ServerMsg, PROTOCOL_VERSION};
 use tokio::net::TcpStream;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
@@ -58,7 +58,7 @@ pub(super) async fn serve(server: Arc<Transport>, stream: TcpStream, peer: Socke
     metrics.connections_total.inc();
     let (sink, stream) = ws.split();
     let (tx, rx) = mpsc::channel(server.config.limits.out_queue.max(4));
-    let handle = Outbox::new(id, tx);
+    let handle = Outbox::new(id, tx, server.config.limits.slow_rule());
     let ping_every = (server.config.limits.idle_timeout / 2).max(Duration::from_millis(100));
     let writer = tokio::spawn(write_loop(
         sink,
@@ -122,7 +122,10 @@ async fn write_loop(
             biased;
             () = closing.cancelled() => break,
             m = rx.recv() => match m {
-                Some(m) => m,
+                Some(m) => {
+                    handle.taken(&m);
+                    m
+                }
                 None => break,
             },
             _ = ping.tick() => Message::Ping(Default::default()),
@@ -130,6 +133,7 @@ async fn write_loop(
         let batch = async {
             sink.feed(first).await?;
             while let Ok(m) = rx.try_recv() {
+                handle.taken(&m);
                 sink.feed(m).await?;
             }
             sink.flush().await
@@ -138,6 +142,11 @@ async fn write_loop(
             r = batch => r,
             // A client that stopped reading blocks the flush: give up on it when asked.
             () = closing.cancelled() => break,
+            // Or when its queue has not drained within the slow-reader rule.
+            () = handle.stalled() => {
+                handle.close_slow(&metrics);
+                break;
+            }
         };
         if let Err(e) = res {
             if matches!(e, WsError::WriteBufferFull(_)) {
@@ -312,13 +321,8 @@ impl Reader {
                 .await;
             }
             ClientMsg::Chat { text } => {
-                let n = text.chars().count();
-                if n == 0 || n > MAX_CHAT_CHARS {
-                    self.error(
-                        ErrorCode::BadMessage,
-                        "chat text must be 1..=200 characters",
-                    );
-                    return;
+                if let Err(why) = protocol::text::check_chat(&text) {
+                    return self.error(ErrorCode::BadMessage, why.to_string());
                 }
                 self.forward(RoomMsg::Chat(text)).await;
             }

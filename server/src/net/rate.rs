@@ -1,10 +1,13 @@
-//! Per-connection rate limit: a token bucket (`rate` per second, `burst` deep), and a count of
-//! messages over the limit within a sliding window that closes a flooding connection (1008).
+//! Per-connection rate limit: a token bucket (`rate` per second, `burst` deep; the crate's
+//! [`TokenBucket`]), and a count of messages over the limit within a sliding window that closes
+//! a flooding connection (1008).
 
 use std::collections::VecDeque;
 use std::time::Duration;
 
 use tokio::time::Instant;
+
+use crate::rate::TokenBucket;
 
 /// What to do with one incoming message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,10 +23,7 @@ pub enum Verdict {
 /// One connection's bucket.
 #[derive(Debug)]
 pub struct RateLimiter {
-    rate: f64,
-    burst: f64,
-    tokens: f64,
-    last: Instant,
+    bucket: TokenBucket,
     threshold: u32,
     window: Duration,
     /// When the latest over-limit messages arrived (at most `threshold` kept; empty, and
@@ -35,10 +35,7 @@ impl RateLimiter {
     /// A full bucket.
     pub fn new(rate: u32, burst: u32, threshold: u32, window: Duration, now: Instant) -> Self {
         RateLimiter {
-            rate: f64::from(rate),
-            burst: f64::from(burst.max(1)),
-            tokens: f64::from(burst.max(1)),
-            last: now,
+            bucket: TokenBucket::new(rate, burst, now),
             threshold,
             window,
             over: VecDeque::new(),
@@ -47,11 +44,7 @@ impl RateLimiter {
 
     /// Account for one message arriving at `now`.
     pub fn check(&mut self, now: Instant) -> Verdict {
-        let dt = now.saturating_duration_since(self.last).as_secs_f64();
-        self.last = now;
-        self.tokens = (self.tokens + dt * self.rate).min(self.burst);
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
+        if self.bucket.take(now) {
             return Verdict::Allow;
         }
         // "More than `threshold` over the limit within `window`", at any moment: this one plus

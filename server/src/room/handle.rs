@@ -28,7 +28,7 @@ pub enum RoomMsg {
     },
     /// `forfeit`.
     Forfeit,
-    /// `chat`, length already checked.
+    /// `chat` (checked again by the room).
     Chat(String),
 }
 

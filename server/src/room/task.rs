@@ -208,7 +208,7 @@ impl Task {
                 RoomMsg::StartRace => self.room.start_race(conn, now),
                 RoomMsg::Place { cell, digit, id } => self.room.place(conn, cell, digit, id, now),
                 RoomMsg::Forfeit => self.room.forfeit(conn, now),
-                RoomMsg::Chat(text) => self.room.chat(conn, text),
+                RoomMsg::Chat(text) => self.room.chat(conn, text, now),
             },
             RoomCmd::PuzzleReady { race_id, dealt } => {
                 self.room.puzzle_ready(&race_id, dealt, now, unix_ms());

@@ -123,10 +123,13 @@ async fn three_players_race_to_race_over_and_results_are_stored() {
     );
     let b_msgs = fill_all(&mut b, &puzzle, &solution, &[]).await;
     c.send(json!({"type": "forfeit"})).await;
-    let c_msgs = c.collect_until("solution").await;
+    // A1: the forfeiter gets no `solution` before race_over; race_over carries it.
+    let c_msgs = c.collect_until("race_over").await;
     assert!(c_msgs
         .iter()
         .any(|m| m["type"] == "player_finished" && m["status"] == "forfeited"));
+    assert!(!c_msgs.iter().any(|m| m["type"] == "solution"));
+    assert!(!contains_solution(&c_msgs[..c_msgs.len() - 1], &solution));
     assert_eq!(c_msgs.last().unwrap()["solution"], solution.as_str());
 
     let a_rest = a.collect_until("race_over").await;
@@ -263,7 +266,7 @@ async fn every_placement_outcome_and_progress() {
 }
 
 #[tokio::test]
-async fn elimination_at_max_mistakes_sends_solution_to_that_player_only() {
+async fn elimination_at_max_mistakes_sends_no_solution_before_race_over() {
     let srv = TestServer::start().await;
     let (mut a, mut b, _) =
         ann_and_bob(&srv, json!({"difficulty": "easy", "max_mistakes": 1})).await;
@@ -273,16 +276,19 @@ async fn elimination_at_max_mistakes_sends_solution_to_that_player_only() {
     let wrong = (1..=9).find(|&d| d != right).unwrap();
     b.send(json!({"type": "place", "cell": cell, "digit": wrong}))
         .await;
-    let msgs = b.collect_until("solution").await;
+    b.send(json!({"type": "place", "cell": cell, "digit": right}))
+        .await;
+    b.send(json!({"type": "forfeit"})).await;
+    let mut msgs = b.collect_until("error").await;
+    assert_eq!(msgs.last().unwrap()["code"], "wrong_phase");
+    b.expect_error("wrong_phase").await;
+    msgs.extend(b.sync().await);
     assert!(msgs
         .iter()
         .any(|m| m["type"] == "player_finished" && m["status"] == "eliminated"));
-    assert_eq!(msgs.last().unwrap()["solution"], solution.as_str());
-    b.send(json!({"type": "place", "cell": cell, "digit": right}))
-        .await;
-    b.expect_error("wrong_phase").await;
-    b.send(json!({"type": "forfeit"})).await;
-    b.expect_error("wrong_phase").await;
+    // A1: the eliminated player gets no solution while the race runs.
+    assert!(!msgs.iter().any(|m| m["type"] == "solution"));
+    assert!(!contains_solution(&msgs, &solution));
     let seen = a.sync().await;
     assert!(seen
         .iter()
@@ -291,6 +297,12 @@ async fn elimination_at_max_mistakes_sends_solution_to_that_player_only() {
         !contains_solution(&seen, &solution),
         "the racing player never sees it"
     );
+    // It comes with race_over, to both.
+    a.send(json!({"type": "forfeit"})).await;
+    for cl in [&mut a, &mut b] {
+        let over = cl.until("race_over").await;
+        assert_eq!(over["solution"], solution.as_str());
+    }
 }
 
 #[tokio::test]

@@ -355,6 +355,37 @@ pub async fn join(c: &mut Client, room: &str, name: &str) -> Value {
     c.expect("room_joined").await
 }
 
+/// Ann creates a room and a client with a tiny receive buffer joins it as `slow` (it reads
+/// nothing from here on); returns (ann, slow, slow's `room_joined`).
+pub async fn host_and_slow_reader(srv: &TestServer) -> (Client, Client, Value) {
+    let mut a = srv.client().await;
+    let (room, _) = create(&mut a, "ann", json!({})).await;
+    let mut slow = srv.small_buffer_client().await;
+    let joined = join(&mut slow, &room, "slow").await;
+    a.expect("player_joined").await;
+    (a, slow, joined)
+}
+
+/// Chat long lines from `c` in rounds of ten, reading each round back, until the room tells `c`
+/// that another player's connection dropped (a slow reader closed): (the round, that
+/// `player_updated`), or `None` after 5000 rounds.
+pub async fn chat_until_a_drop(c: &mut Client) -> Option<(usize, Value)> {
+    let text = "é".repeat(200);
+    for round in 0..5000 {
+        for _ in 0..10 {
+            c.send(json!({"type": "chat", "text": text})).await;
+        }
+        for _ in 0..10 {
+            let v = c.recv().await.expect("the sender keeps receiving");
+            if v["type"] == "player_updated" {
+                return Some((round, v));
+            }
+            assert_eq!(v["type"], "chat");
+        }
+    }
+    None
+}
+
 /// The solution of a dealt puzzle line.
 pub fn solve(puzzle: &str) -> String {
     let g = Grid::parse(puzzle).expect("puzzle grid");

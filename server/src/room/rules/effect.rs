@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use protocol::{ErrorCode, PlaceReason, RaceId, ResumeToken, ServerMsg};
 
+use crate::config::Config;
 use crate::outbox::{CloseCode, ConnId};
 use crate::store::RaceRecord;
 
@@ -38,13 +39,32 @@ pub enum Effect {
     Placed(Option<PlaceReason>),
 }
 
-/// Timers the room needs from the server config.
+/// Timers and caps the room needs from the server config.
 #[derive(Clone, Debug)]
 pub struct RoomOpts {
     /// How long `start_race` counts down.
     pub countdown: Duration,
     /// How long a dropped seat is held.
     pub resume_grace: Duration,
+    /// Most spectators at once (A4).
+    pub max_spectators: usize,
+    /// Chat messages per second the room passes on, over all senders (A4).
+    pub chat_rate: u32,
+    /// Chat messages the room passes on in a burst (A4).
+    pub chat_burst: u32,
+}
+
+impl RoomOpts {
+    /// The room's share of the server config.
+    pub fn from_config(config: &Config) -> RoomOpts {
+        RoomOpts {
+            countdown: config.countdown,
+            resume_grace: config.resume_grace,
+            max_spectators: config.limits.max_spectators,
+            chat_rate: config.limits.chat_rate,
+            chat_burst: config.limits.chat_burst,
+        }
+    }
 }
 
 /// The effects pushed since the task last took them.

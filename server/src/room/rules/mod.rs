@@ -1,7 +1,7 @@
 //! The room's rules as a plain state machine: phases (Lobby -> Countdown -> Racing ->
 //! Finished -> Countdown for a rematch), timers, and the effects they produce, composed from
-//! [`seats`] (who is in the room), [`race`] (one race's boards and verification) and
-//! [`standings`] (the ranking).
+//! [`seats`] (who is in the room), `members` (joins, leaves and chat), [`race`] (one race's
+//! boards and verification) and [`standings`] (the ranking).
 //!
 //! It does no IO and reads no clock or global RNG: every method takes the current
 //! `tokio::time::Instant` (and the wall clock where a race may start); race ids and race
@@ -10,6 +10,7 @@
 //! connections to close, results to store) that the room task carries out in order.
 
 pub mod effect;
+mod members;
 pub mod race;
 pub mod seats;
 pub mod standings;
@@ -17,21 +18,22 @@ pub mod standings;
 use std::time::Duration;
 
 use protocol::{
-    ErrorCode, FinishStatus, MsgId, Phase, PlayerId, PlayerName, PlayerStatus, RaceId, RaceView,
-    Role, RoomCode, ServerMsg, Settings, You,
+    ErrorCode, FinishStatus, MsgId, Phase, PlayerId, PlayerStatus, RaceId, RaceView, RoomCode,
+    ServerMsg, Settings, You,
 };
 use rand::Rng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use shared::engine::{Cell, Digit};
 use tokio::time::Instant;
 
-use crate::outbox::{CloseCode, ConnId};
+use crate::outbox::ConnId;
 use crate::pool::Dealt;
+use crate::rate::TokenBucket;
 use effect::Effects;
 pub use effect::{Effect, RoomOpts};
 use race::{ms, EndReason, Race};
 pub use seats::MintToken;
-use seats::{parse_name, Member, Refusal, Seats};
+use seats::{Member, Refusal, Seats};
 
 // One room has one state; its size does not matter.
 #[allow(clippy::large_enum_variant)]
@@ -59,6 +61,8 @@ pub struct Room {
     seats: Seats,
     state: State,
     race: Option<Race>,
+    /// The room's chat budget, made full at the first chat.
+    chat_budget: Option<TokenBucket>,
     fx: Effects,
 }
 
@@ -80,6 +84,7 @@ impl Room {
             seats: Seats::new(mint),
             state: State::Lobby,
             race: None,
+            chat_budget: None,
             fx: Effects::default(),
         }
     }
@@ -196,147 +201,6 @@ impl Room {
             phase: self.phase(),
             players: self.seats.players(),
             race: self.race_view(viewer.as_ref(), now),
-        }
-    }
-
-    /// The checks a join must pass, in the contract's order; the name it joins under.
-    fn admit(
-        &self,
-        conn: ConnId,
-        raw_name: Option<&str>,
-        role: Role,
-    ) -> Result<PlayerName, Refusal> {
-        if self.has_conn(conn) {
-            return Err(Refusal::new(
-                ErrorCode::AlreadyInRoom,
-                "already in this room",
-            ));
-        }
-        let name = parse_name(raw_name)?;
-        if role == Role::Player {
-            if matches!(self.state, State::Countdown { .. } | State::Racing) {
-                return Err(Refusal::new(
-                    ErrorCode::RaceInProgress,
-                    "a race is in progress; spectate instead",
-                ));
-            }
-            self.seats.check_seat(&name, self.settings.max_players)?;
-        }
-        Ok(name)
-    }
-
-    /// A connection joins as a player or spectator. Returns whether it is now in the room
-    /// (errors are sent to it as effects).
-    pub fn join(&mut self, conn: ConnId, raw_name: Option<&str>, role: Role, now: Instant) -> bool {
-        let name = match self.admit(conn, raw_name, role) {
-            Ok(name) => name,
-            Err(why) => return self.refuse(conn, why),
-        };
-        if role == Role::Spectator {
-            self.seats.add_spectator(conn, name);
-            let you = You {
-                player_id: None,
-                token: None,
-                role: Role::Spectator,
-            };
-            let msg = self.room_joined(you, now);
-            self.send(conn, msg);
-            return true;
-        }
-        let seat = self.seats.add_seat(conn, name);
-        let (player, you) = (seat.player(), seat.you());
-        let msg = self.room_joined(you, now);
-        self.send(conn, msg);
-        self.send_all_except(conn, ServerMsg::PlayerJoined { player });
-        true
-    }
-
-    /// A connection takes back the seat `token` belongs to.
-    pub fn resume(&mut self, conn: ConnId, token: &str, now: Instant) -> bool {
-        if self.has_conn(conn) {
-            return self.refuse(
-                conn,
-                Refusal::new(ErrorCode::AlreadyInRoom, "already in this room"),
-            );
-        }
-        let Some(i) = self.seats.by_token(token) else {
-            return self.refuse(
-                conn,
-                Refusal::new(ErrorCode::InvalidToken, "unknown or expired token"),
-            );
-        };
-        let (old, was_dropped) = self.seats.reconnect(i, conn);
-        if let Some(old) = old {
-            self.fx.push(Effect::Close(old, CloseCode::Normal));
-        }
-        let seat = self.seats.seat(i);
-        let (player, you) = (seat.player(), seat.you());
-        let msg = self.room_joined(you, now);
-        self.send(conn, msg);
-        if was_dropped || old.is_none() {
-            self.send_all_except(conn, ServerMsg::PlayerUpdated { player });
-        }
-        true
-    }
-
-    /// A connection's transport dropped: a player's seat is held, a spectator is gone.
-    pub fn dropped(&mut self, conn: ConnId, now: Instant) {
-        if let Some(player) = self.seats.drop_conn(conn, now) {
-            self.send_all(ServerMsg::PlayerUpdated { player });
-        }
-    }
-
-    /// A connection leaves on purpose. Returns whether it was in the room.
-    pub fn leave(&mut self, conn: ConnId, now: Instant) -> bool {
-        match self.seats.member(conn) {
-            Some(Member::Seat(i)) => {
-                let player_id = self.seats.seat(i).player_id.clone();
-                self.send(conn, ServerMsg::PlayerLeft { player_id });
-                self.fx.push(Effect::Detach(conn));
-                self.seats.seat_mut(i).conn = None;
-                self.remove_seat(i, now);
-                true
-            }
-            Some(Member::Spectator(i)) => {
-                self.seats.remove_spectator(i);
-                self.fx.push(Effect::Detach(conn));
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// Remove seat `i` (left or expired): forfeit its race, hand over the host, end the race
-    /// or close the room when that follows.
-    fn remove_seat(&mut self, i: usize, now: Instant) {
-        let (seat, new_host) = self.seats.remove_seat(i);
-        self.fx.push(Effect::TokenRevoked(seat.token.clone()));
-        if matches!(self.state, State::Racing)
-            && self
-                .race
-                .as_mut()
-                .is_some_and(|r| r.forfeit(&seat.player_id))
-        {
-            self.player_finished(seat.player_id.clone(), FinishStatus::Forfeited, None);
-        }
-        self.send_all(ServerMsg::PlayerLeft {
-            player_id: seat.player_id.clone(),
-        });
-        if let Some(player_id) = new_host {
-            self.send_all(ServerMsg::HostChanged { player_id });
-        }
-        self.check_race_end(now);
-        if self.seats.is_empty() {
-            if let State::Countdown { .. } = self.state {
-                self.state = State::Lobby;
-            }
-            let room = self.code.clone();
-            let specs = self.seats.drain_spectators();
-            self.fx
-                .push(Effect::Send(specs.clone(), ServerMsg::RoomClosed { room }));
-            for c in specs {
-                self.fx.push(Effect::Detach(c));
-            }
         }
     }
 
@@ -487,7 +351,6 @@ impl Room {
         let Some(p) = race.place(&player, cell, digit, id, &self.settings, now) else {
             return;
         };
-        let solution = race.dealt().solution;
         self.fx.push(Effect::Placed(p.reason));
         self.send(conn, p.reply);
         if let Some(progress) = p.progress {
@@ -495,10 +358,8 @@ impl Room {
         }
         if let Some((status, time_ms)) = p.finished {
             self.seats.seat_mut(seat).status = status.into();
+            // A1: an eliminated player sees the solution in `race_over`, like everyone.
             self.player_finished(player, status, time_ms);
-            if status == FinishStatus::Eliminated {
-                self.send(conn, ServerMsg::Solution { solution });
-            }
             self.check_race_end(now);
         }
     }
@@ -512,24 +373,10 @@ impl Room {
             return;
         };
         race.forfeit(&player_id);
-        let solution = race.dealt().solution;
         self.seats.seat_mut(seat).status = PlayerStatus::Forfeited;
+        // A1: no `solution` now: one person with two seats would pass it to the other.
         self.player_finished(player_id, FinishStatus::Forfeited, None);
-        self.send(conn, ServerMsg::Solution { solution });
         self.check_race_end(now);
-    }
-
-    /// `chat` from `conn` (text already checked for length).
-    pub fn chat(&mut self, conn: ConnId, text: String) {
-        let Some((player_id, name)) = self.seats.speaker(conn) else {
-            self.fx.error(conn, ErrorCode::NotInRoom, "not in a room");
-            return;
-        };
-        self.send_all(ServerMsg::Chat {
-            player_id,
-            name,
-            text,
-        });
     }
 
     fn check_race_end(&mut self, now: Instant) {

@@ -94,7 +94,7 @@ pub(super) struct Seats {
     mint: MintToken,
 }
 
-/// A name as sent (a spectator may send none), checked.
+/// A name as sent (a spectator may send none, and is then `spectator`), checked by A3.
 pub(super) fn parse_name(raw: Option<&str>) -> Result<PlayerName, Refusal> {
     PlayerName::try_from(raw.unwrap_or("spectator"))
         .map_err(|why| Refusal::new(ErrorCode::InvalidName, why.to_string()))
@@ -196,11 +196,30 @@ impl Seats {
         if self.seats.len() >= usize::from(max_players) {
             return Err(Refusal::new(ErrorCode::RoomFull, "the room is full"));
         }
-        if self
-            .seats
-            .iter()
-            .any(|s| s.name.to_lowercase() == name.to_lowercase())
-        {
+        self.check_player_names(name)
+    }
+
+    /// Whether a spectator named `name` fits among `max_spectators`. Spectators may share a
+    /// name with each other (many are just `spectator`), never with a seat.
+    pub(super) fn check_spectator(
+        &self,
+        name: &PlayerName,
+        max_spectators: usize,
+    ) -> Result<(), Refusal> {
+        if self.spectators.len() >= max_spectators {
+            return Err(Refusal::new(
+                ErrorCode::RoomFull,
+                "the room has as many spectators as it takes",
+            ));
+        }
+        self.check_player_names(name)
+    }
+
+    /// A name is taken when a seat (held ones included) has the same key: case-folded and
+    /// confusable-skeleton equal (A3), so nobody can pass for a player.
+    fn check_player_names(&self, name: &PlayerName) -> Result<(), Refusal> {
+        let key = name.key();
+        if self.seats.iter().any(|s| s.name.key() == key) {
             return Err(Refusal::new(
                 ErrorCode::NameTaken,
                 "that name is taken in this room",

@@ -54,6 +54,9 @@ fn room_seeded(settings: Settings, seed: u64) -> Room {
         RoomOpts {
             countdown: Duration::from_millis(100),
             resume_grace: Duration::from_secs(5),
+            max_spectators: 2,
+            chat_rate: 5,
+            chat_burst: 10,
         },
         Xoshiro256PlusPlus::seed_from_u64(seed),
         mint(),
@@ -269,7 +272,7 @@ fn placement_outcomes_penalties_and_solve() {
             .any(|m| matches!(m, ServerMsg::RaceOver { .. } | ServerMsg::Solution { .. })),
         "the solution never reaches a racing player"
     );
-    // p2 forfeits: gets the solution; the race is over, stored before it is announced.
+    // p2 forfeits (A1: no `solution` for it); the race is over, stored before it is announced.
     r.forfeit(ConnId(2), t);
     let fx = r.take_effects();
     let store_at = fx
@@ -281,19 +284,23 @@ fn placement_outcomes_penalties_and_solve() {
         .position(|f| matches!(f, Effect::Send(_, ServerMsg::RaceOver { .. })))
         .unwrap();
     assert!(store_at < over_at);
-    assert!(
-        matches!(&to(&fx, 2)[1], ServerMsg::Solution { solution } if solution.to_line() == SOLUTION)
-    );
-    assert!(!to(&fx, 1)
-        .iter()
-        .any(|m| matches!(m, ServerMsg::Solution { .. })));
+    for c in [1, 2] {
+        assert!(!to(&fx, c)
+            .iter()
+            .any(|m| matches!(m, ServerMsg::Solution { .. })));
+    }
     match &fx[over_at] {
         Effect::Send(
-            _,
+            to,
             ServerMsg::RaceOver {
-                reason, standings, ..
+                reason,
+                standings,
+                solution,
+                ..
             },
         ) => {
+            assert_eq!(to, &[ConnId(1), ConnId(2)]);
+            assert_eq!(solution.to_line(), SOLUTION);
             assert_eq!(*reason, OverReason::AllDone);
             assert_eq!(standings[0].status, FinishStatus::Solved);
             assert_eq!(standings[1].status, FinishStatus::Forfeited);
@@ -304,7 +311,7 @@ fn placement_outcomes_penalties_and_solve() {
 }
 
 #[test]
-fn elimination_at_max_mistakes_reveals_solution_to_that_player() {
+fn elimination_at_max_mistakes_reveals_no_solution_before_race_over() {
     let t0 = Instant::now();
     let s = Settings {
         max_mistakes: 2,
@@ -324,13 +331,23 @@ fn elimination_at_max_mistakes_reveals_solution_to_that_player() {
             ..
         }
     )));
-    assert!(p2.iter().any(|m| matches!(m, ServerMsg::Solution { .. })));
-    assert!(!to(&fx, 1)
-        .iter()
-        .any(|m| matches!(m, ServerMsg::Solution { .. })));
+    // A1: nobody gets the solution while the race runs, the eliminated player included.
+    let leaks = |m: &ServerMsg| {
+        matches!(m, ServerMsg::Solution { .. })
+            || serde_json::to_string(m).is_ok_and(|j| j.contains(SOLUTION))
+    };
+    assert!(!p2.iter().chain(&to(&fx, 1)).any(leaks));
     r.place(ConnId(2), cell(0), digit(4), None, t0);
     check_error(&r.take_effects(), 2, ErrorCode::WrongPhase);
     assert_eq!(r.phase(), Phase::Racing);
+    // It arrives with race_over, to both.
+    r.forfeit(ConnId(1), t0);
+    let fx = r.take_effects();
+    for c in [1, 2] {
+        assert!(to(&fx, c).iter().any(
+            |m| matches!(m, ServerMsg::RaceOver { solution, .. } if solution.to_line() == SOLUTION)
+        ));
+    }
 }
 
 #[test]
@@ -426,7 +443,7 @@ fn last_leaver_ends_race_and_closes_room() {
     let mut r = racing(1, settings(), t0);
     assert!(r.join(ConnId(5), Some("watcher"), Role::Spectator, t0));
     r.take_effects();
-    r.chat(ConnId(5), "hi".into());
+    r.chat(ConnId(5), "hi".into(), t0);
     let fx = r.take_effects();
     assert!(
         matches!(&to(&fx, 1)[0], ServerMsg::Chat { player_id: None, name, .. } if name == "watcher")
@@ -578,4 +595,101 @@ fn end_reasons_as_stored_and_announced() {
         Some(OverReason::TimeLimit)
     );
     assert_eq!(EndReason::Shutdown.announced(), None);
+}
+
+#[test]
+fn names_by_a3_spectators_never_pass_for_players() {
+    let t = Instant::now();
+    let mut r = room(settings());
+    assert!(r.join(ConnId(1), Some("host"), Role::Player, t));
+    r.take_effects();
+    // A case variant, a Cyrillic `о`, or NFC-equal spelling of a player's name is that name,
+    // for a player and for a spectator alike.
+    for (c, name) in [(2, "HOST"), (3, "h\u{043e}st"), (4, " Host ")] {
+        for role in [Role::Player, Role::Spectator] {
+            assert!(!r.join(ConnId(c), Some(name), role, t), "{name:?}");
+            check_error(&r.take_effects(), c, ErrorCode::NameTaken);
+        }
+    }
+    // Bidi controls, zero-width characters, the soft hyphen and the BOM are refused.
+    for (c, name) in [
+        (5, "\u{202E}tsoh"),
+        (6, "ho\u{2066}st"),
+        (7, "ho\u{200B}st"),
+        (8, "ho\u{00AD}st"),
+        (9, "\u{FEFF}host"),
+        (10, "\u{0301}"),
+    ] {
+        for role in [Role::Player, Role::Spectator] {
+            assert!(!r.join(ConnId(c), Some(name), role, t), "{name:?}");
+            check_error(&r.take_effects(), c, ErrorCode::InvalidName);
+        }
+    }
+    // Spectators share names with each other (the default one too); a player may then take a
+    // spectator's name: seats have priority, and chat tells them apart by `player_id`.
+    assert!(r.join(ConnId(11), None, Role::Spectator, t));
+    assert!(r.join(ConnId(12), Some("Spectator"), Role::Spectator, t));
+    r.take_effects();
+    assert!(r.join(ConnId(13), Some("spectator"), Role::Player, t));
+    r.take_effects();
+    r.chat(ConnId(11), "hi".into(), t);
+    let fx = r.take_effects();
+    assert!(matches!(
+        &to(&fx, 13)[..],
+        [ServerMsg::Chat { player_id: None, name, .. }] if name == "spectator"
+    ));
+}
+
+#[test]
+fn spectators_are_capped() {
+    let t = Instant::now();
+    let mut r = room(settings());
+    assert!(r.join(ConnId(1), Some("ann"), Role::Player, t));
+    assert!(r.join(ConnId(2), None, Role::Spectator, t));
+    assert!(r.join(ConnId(3), None, Role::Spectator, t));
+    r.take_effects();
+    assert!(!r.join(ConnId(4), None, Role::Spectator, t));
+    check_error(&r.take_effects(), 4, ErrorCode::RoomFull);
+    // A place frees up when one leaves; players do not count.
+    assert!(r.leave(ConnId(2), t));
+    assert!(r.join(ConnId(4), None, Role::Spectator, t));
+    assert!(r.join(ConnId(5), Some("bob"), Role::Player, t));
+}
+
+#[test]
+fn chat_is_checked_and_budgeted_per_room() {
+    let t0 = Instant::now();
+    let mut r = room(settings());
+    assert!(r.join(ConnId(1), Some("ann"), Role::Player, t0));
+    assert!(r.join(ConnId(2), None, Role::Spectator, t0));
+    assert!(r.join(ConnId(3), None, Role::Spectator, t0));
+    r.take_effects();
+    for bad in ["", "\u{1b}[2J", "a\u{202E}b", "x\u{2066}", &"é".repeat(201)] {
+        r.chat(ConnId(2), bad.into(), t0);
+        check_error(&r.take_effects(), 2, ErrorCode::BadMessage);
+    }
+    // Bursts of 10 over all senders, then 5 per second; the refused sender alone hears of it.
+    let mut passed = 0;
+    for i in 0..30u64 {
+        let c = 1 + i % 3;
+        r.chat(ConnId(c), format!("m{i}"), t0);
+        let fx = r.take_effects();
+        match &to(&fx, c)[..] {
+            [ServerMsg::Chat { .. }] => passed += 1,
+            [ServerMsg::Error {
+                code: ErrorCode::RateLimited,
+                ..
+            }] => assert!(to(&fx, 1 + (c % 3)).is_empty(), "nothing is broadcast"),
+            m => panic!("{m:?}"),
+        }
+    }
+    assert_eq!(passed, 10);
+    let t1 = t0 + Duration::from_secs(1);
+    let passed = (0..30)
+        .filter(|_| {
+            r.chat(ConnId(2), "again".into(), t1);
+            matches!(&to(&r.take_effects(), 1)[..], [ServerMsg::Chat { .. }])
+        })
+        .count();
+    assert_eq!(passed, 5);
 }

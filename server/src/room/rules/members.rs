@@ -1,0 +1,187 @@
+//! Who comes, goes and speaks: the checks a join must pass (A3 names, the seat and spectator
+//! caps), joins, resumes, drops and leaves (with what a leaving seat does to a race and the
+//! host), and chat within the room's budget (A4).
+
+use protocol::{ErrorCode, FinishStatus, PlayerName, Role, ServerMsg, You};
+use tokio::time::Instant;
+
+use super::seats::{parse_name, Member, Refusal};
+use super::{Effect, Room, State};
+use crate::outbox::{CloseCode, ConnId};
+use crate::rate::TokenBucket;
+
+impl Room {
+    /// The checks a join must pass, in the contract's order; the name it joins under.
+    fn admit(
+        &self,
+        conn: ConnId,
+        raw_name: Option<&str>,
+        role: Role,
+    ) -> Result<PlayerName, Refusal> {
+        if self.has_conn(conn) {
+            return Err(Refusal::new(
+                ErrorCode::AlreadyInRoom,
+                "already in this room",
+            ));
+        }
+        let name = parse_name(raw_name)?;
+        if role == Role::Player {
+            if matches!(self.state, State::Countdown { .. } | State::Racing) {
+                return Err(Refusal::new(
+                    ErrorCode::RaceInProgress,
+                    "a race is in progress; spectate instead",
+                ));
+            }
+            self.seats.check_seat(&name, self.settings.max_players)?;
+        } else {
+            self.seats
+                .check_spectator(&name, self.opts.max_spectators)?;
+        }
+        Ok(name)
+    }
+
+    /// A connection joins as a player or spectator. Returns whether it is now in the room
+    /// (errors are sent to it as effects).
+    pub fn join(&mut self, conn: ConnId, raw_name: Option<&str>, role: Role, now: Instant) -> bool {
+        let name = match self.admit(conn, raw_name, role) {
+            Ok(name) => name,
+            Err(why) => return self.refuse(conn, why),
+        };
+        if role == Role::Spectator {
+            self.seats.add_spectator(conn, name);
+            let you = You {
+                player_id: None,
+                token: None,
+                role: Role::Spectator,
+            };
+            let msg = self.room_joined(you, now);
+            self.send(conn, msg);
+            return true;
+        }
+        let seat = self.seats.add_seat(conn, name);
+        let (player, you) = (seat.player(), seat.you());
+        let msg = self.room_joined(you, now);
+        self.send(conn, msg);
+        self.send_all_except(conn, ServerMsg::PlayerJoined { player });
+        true
+    }
+
+    /// A connection takes back the seat `token` belongs to.
+    pub fn resume(&mut self, conn: ConnId, token: &str, now: Instant) -> bool {
+        if self.has_conn(conn) {
+            return self.refuse(
+                conn,
+                Refusal::new(ErrorCode::AlreadyInRoom, "already in this room"),
+            );
+        }
+        let Some(i) = self.seats.by_token(token) else {
+            return self.refuse(
+                conn,
+                Refusal::new(ErrorCode::InvalidToken, "unknown or expired token"),
+            );
+        };
+        let (old, was_dropped) = self.seats.reconnect(i, conn);
+        if let Some(old) = old {
+            self.fx.push(Effect::Close(old, CloseCode::Normal));
+        }
+        let seat = self.seats.seat(i);
+        let (player, you) = (seat.player(), seat.you());
+        let msg = self.room_joined(you, now);
+        self.send(conn, msg);
+        if was_dropped || old.is_none() {
+            self.send_all_except(conn, ServerMsg::PlayerUpdated { player });
+        }
+        true
+    }
+
+    /// A connection's transport dropped: a player's seat is held, a spectator is gone.
+    pub fn dropped(&mut self, conn: ConnId, now: Instant) {
+        if let Some(player) = self.seats.drop_conn(conn, now) {
+            self.send_all(ServerMsg::PlayerUpdated { player });
+        }
+    }
+
+    /// A connection leaves on purpose. Returns whether it was in the room.
+    pub fn leave(&mut self, conn: ConnId, now: Instant) -> bool {
+        match self.seats.member(conn) {
+            Some(Member::Seat(i)) => {
+                let player_id = self.seats.seat(i).player_id.clone();
+                self.send(conn, ServerMsg::PlayerLeft { player_id });
+                self.fx.push(Effect::Detach(conn));
+                self.seats.seat_mut(i).conn = None;
+                self.remove_seat(i, now);
+                true
+            }
+            Some(Member::Spectator(i)) => {
+                self.seats.remove_spectator(i);
+                self.fx.push(Effect::Detach(conn));
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Remove seat `i` (left or expired): forfeit its race, hand over the host, end the race
+    /// or close the room when that follows.
+    pub(super) fn remove_seat(&mut self, i: usize, now: Instant) {
+        let (seat, new_host) = self.seats.remove_seat(i);
+        self.fx.push(Effect::TokenRevoked(seat.token.clone()));
+        if matches!(self.state, State::Racing)
+            && self
+                .race
+                .as_mut()
+                .is_some_and(|r| r.forfeit(&seat.player_id))
+        {
+            self.player_finished(seat.player_id.clone(), FinishStatus::Forfeited, None);
+        }
+        self.send_all(ServerMsg::PlayerLeft {
+            player_id: seat.player_id.clone(),
+        });
+        if let Some(player_id) = new_host {
+            self.send_all(ServerMsg::HostChanged { player_id });
+        }
+        self.check_race_end(now);
+        if self.seats.is_empty() {
+            if let State::Countdown { .. } = self.state {
+                self.state = State::Lobby;
+            }
+            let room = self.code.clone();
+            let specs = self.seats.drain_spectators();
+            self.fx
+                .push(Effect::Send(specs.clone(), ServerMsg::RoomClosed { room }));
+            for c in specs {
+                self.fx.push(Effect::Detach(c));
+            }
+        }
+    }
+
+    /// `chat` from `conn` at `now`: checked by A3, then passed on within the room's chat
+    /// budget (A4), which all members share so that many senders cannot multiply the fan-out.
+    pub fn chat(&mut self, conn: ConnId, text: String, now: Instant) {
+        let Some((player_id, name)) = self.seats.speaker(conn) else {
+            self.fx.error(conn, ErrorCode::NotInRoom, "not in a room");
+            return;
+        };
+        if let Err(why) = protocol::text::check_chat(&text) {
+            self.fx.error(conn, ErrorCode::BadMessage, why.to_string());
+            return;
+        }
+        let (rate, burst) = (self.opts.chat_rate, self.opts.chat_burst);
+        let budget = self
+            .chat_budget
+            .get_or_insert_with(|| TokenBucket::new(rate, burst, now));
+        if !budget.take(now) {
+            self.fx.error(
+                conn,
+                ErrorCode::RateLimited,
+                "the room's chat is busy; try again shortly",
+            );
+            return;
+        }
+        self.send_all(ServerMsg::Chat {
+            player_id,
+            name,
+            text,
+        });
+    }
+}
