@@ -15,6 +15,7 @@ use client::net::{self, Endpoint, Intent, NetEvent, ServerUrl, Trust};
 use client::term::{self, TermError, TermGuard};
 use client::DEFAULT_SERVER;
 use protocol::{ClientMsg, ServerMsg, SettingsRequest};
+use shared::engine::Difficulty;
 
 /// Exit code when the command needs a terminal and has none.
 pub const EXIT_NOT_A_TERMINAL: u8 = 2;
@@ -88,9 +89,9 @@ pub struct RoomsArgs {
 /// The room settings a host can choose (server defaults where absent).
 #[derive(Args, Debug, Clone, Default)]
 pub struct RoomSettings {
-    /// easy, medium, hard or expert [default: medium].
-    #[arg(long)]
-    pub difficulty: Option<String>,
+    /// easy, medium, hard or expert, any case [default: medium].
+    #[arg(long, value_parser = crate::difficulty_arg)]
+    pub difficulty: Option<Difficulty>,
     /// Most players, 1 to 16 [default: 8].
     #[arg(long)]
     pub max_players: Option<i64>,
@@ -112,7 +113,7 @@ impl RoomSettings {
     /// The settings as the wire sends them, checked here first for a clear error.
     pub fn request(&self) -> anyhow::Result<SettingsRequest> {
         let req = SettingsRequest {
-            difficulty: self.difficulty.clone(),
+            difficulty: self.difficulty.map(|d| d.as_str().to_owned()),
             max_players: self.max_players,
             time_limit_s: self.time_limit,
             max_mistakes: self.max_mistakes,
@@ -394,7 +395,7 @@ mod tests {
     #[test]
     fn room_settings_are_checked_before_connecting() {
         let ok = RoomSettings {
-            difficulty: Some("hard".into()),
+            difficulty: Some(Difficulty::Hard),
             private: true,
             ..Default::default()
         };

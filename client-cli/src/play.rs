@@ -7,15 +7,15 @@ use anyhow::Context;
 use clap::Args;
 use client::solo::{self, Outcome, SoloApp};
 use client::term::{self, TermError, TermGuard};
-use shared::engine::{grader, solver, Difficulty, Grid};
+use shared::engine::{grader, solver, Difficulty, Grid, Level};
 
 use crate::cmd::EXIT_NOT_A_TERMINAL;
 
 /// `sudoku-race play`.
 #[derive(Args, Debug)]
 pub struct PlayArgs {
-    /// easy, medium, hard or expert.
-    #[arg(long, default_value = "medium")]
+    /// easy, medium, hard or expert (any case).
+    #[arg(long, default_value = "medium", value_parser = crate::difficulty_arg)]
     pub difficulty: Difficulty,
     /// Play this puzzle (81 characters, `.` or `0` for empty) instead of a generated one.
     #[arg(long)]
@@ -28,22 +28,24 @@ pub fn play(a: PlayArgs) -> anyhow::Result<ExitCode> {
         eprintln!("sudoku-race: {}", TermError::NotATerminal);
         return Ok(ExitCode::from(EXIT_NOT_A_TERMINAL));
     }
-    let (puzzle, solution, difficulty) = match &a.puzzle {
+    let (puzzle, solution, level) = match &a.puzzle {
         Some(line) => {
             let puzzle = Grid::parse(line).context("--puzzle")?;
             let solution = solver::solve_unique(&puzzle).context("--puzzle")?;
-            let difficulty = grader::grade(&puzzle)
-                .level
-                .difficulty()
-                .unwrap_or(Difficulty::Expert);
-            (puzzle, solution, difficulty)
+            (puzzle, solution, grader::grade(&puzzle).level)
         }
-        None => new_puzzle(a.difficulty)?,
+        None => {
+            let (puzzle, solution) = deal(a.difficulty);
+            (puzzle, solution, Level::from(a.difficulty))
+        }
     };
     let mut guard = TermGuard::enter()?;
     term::log_to_file();
-    tracing::info!(puzzle = %puzzle, %difficulty, "solo game");
-    let mut game = SoloApp::new(puzzle, solution, difficulty, solo::grader_hint);
+    tracing::info!(puzzle = %puzzle, %level, "solo game");
+    let mut game = SoloApp::new(puzzle, solution, level, solo::grader_hint);
+    if a.puzzle.is_none() {
+        game = game.with_dealer(deal);
+    }
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_time()
         .build()
@@ -56,20 +58,30 @@ pub fn play(a: PlayArgs) -> anyhow::Result<ExitCode> {
     result.context("terminal error")?;
     match game.outcome {
         Some(Outcome::Solved { time_ms }) => {
+            let level = game.level;
             println!(
-                "solved a {difficulty} puzzle in {}",
+                "solved {} {level} puzzle in {}",
+                article(level),
                 client::app::clock(time_ms)
             );
         }
-        Some(Outcome::GaveUp) => println!("gave up; the solution was {solution}"),
+        Some(Outcome::GaveUp) => println!("gave up; the solution was {}", game.solution),
         None => {}
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// A fresh puzzle at `difficulty`, with its solution.
-fn new_puzzle(difficulty: Difficulty) -> anyhow::Result<(Grid, Grid, Difficulty)> {
+/// A fresh puzzle at `difficulty`, with its solution (the solo game's dealer).
+fn deal(difficulty: Difficulty) -> (Grid, Grid) {
     let mut rng = rand::thread_rng();
     let g = shared::engine::generator::generate(&mut rng, difficulty, true);
-    Ok((g.puzzle, g.solution, difficulty))
+    (g.puzzle, g.solution)
+}
+
+/// "an easy", "a medium", "an expert", "an extreme".
+fn article(level: Level) -> &'static str {
+    match level {
+        Level::Easy | Level::Expert | Level::Extreme => "an",
+        Level::Medium | Level::Hard => "a",
+    }
 }

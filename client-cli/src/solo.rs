@@ -1,9 +1,10 @@
 //! Solo practice, offline: the state and update of `sudoku-race play`. A timer, undo, pencil
 //! marks, a conflict check, hints that name the technique and the cells, and a give-up that
-//! reveals the solution. Like the online app, [`SoloApp::update`] does no IO.
+//! reveals the solution, and a new puzzle on `n`. Like the online app, [`SoloApp::update`] does
+//! no IO (a new puzzle comes from the [`Dealer`] the binary gives it: the generator).
 
 use crossterm::event::KeyCode;
-use shared::engine::{validator, Cell, Difficulty, Digit, Grid};
+use shared::engine::{validator, Cell, Difficulty, Digit, Grid, Level};
 
 use crate::app::board::{BoardState, Marks};
 use crate::app::{digit_key, erase_key, is_ctrl_c, nav_key, Effect, Event, Notice, FLASH_MS};
@@ -19,6 +20,9 @@ pub struct Hint {
 
 /// Finds the next logical step on a board (the grader's step record in the binary).
 pub type Hinter = fn(&Grid) -> Option<Hint>;
+
+/// Deals a fresh puzzle and its solution at a difficulty (the generator in the binary).
+pub type Dealer = fn(Difficulty) -> (Grid, Grid);
 
 /// The grader's next step on `board`, as a hint: its record (technique, cells, deduction)
 /// as text, and the cells it names and places in highlighted.
@@ -62,8 +66,8 @@ pub struct SoloApp {
     pub board: BoardState,
     /// The puzzle's solution.
     pub solution: Grid,
-    /// The puzzle's difficulty.
-    pub difficulty: Difficulty,
+    /// The puzzle's level (`extreme` for a given puzzle the techniques cannot solve).
+    pub level: Level,
     /// Local clock (ms).
     pub clock_ms: u64,
     /// Local clock at the first tick.
@@ -78,17 +82,20 @@ pub struct SoloApp {
     pub notice: Option<Notice>,
     /// Waiting for a second `g` to give up.
     pub confirm_give_up: bool,
+    /// Waiting for a second `n` to drop this game for a new puzzle.
+    pub confirm_new: bool,
     undo: Vec<Change>,
     hinter: Hinter,
+    dealer: Option<Dealer>,
 }
 
 impl SoloApp {
     /// A game of `puzzle` (whose solution is `solution`).
-    pub fn new(puzzle: Grid, solution: Grid, difficulty: Difficulty, hinter: Hinter) -> SoloApp {
+    pub fn new(puzzle: Grid, solution: Grid, level: Level, hinter: Hinter) -> SoloApp {
         SoloApp {
             board: BoardState::new(puzzle, puzzle),
             solution,
-            difficulty,
+            level,
             clock_ms: 0,
             started_at_ms: None,
             conflicts: Vec::new(),
@@ -96,9 +103,35 @@ impl SoloApp {
             outcome: None,
             notice: None,
             confirm_give_up: false,
+            confirm_new: false,
             undo: Vec::new(),
             hinter,
+            dealer: None,
         }
+    }
+
+    /// Let `n` deal new puzzles with `dealer`.
+    pub fn with_dealer(mut self, dealer: Dealer) -> SoloApp {
+        self.dealer = Some(dealer);
+        self
+    }
+
+    /// Start over on a fresh puzzle at this game's difficulty (expert for an extreme one).
+    fn new_puzzle(&mut self) {
+        let Some(deal) = self.dealer else {
+            self.notify(
+                "no new puzzles for a given puzzle: restart without --puzzle",
+                true,
+            );
+            return;
+        };
+        let difficulty = self.level.difficulty().unwrap_or(Difficulty::Expert);
+        let (puzzle, solution) = deal(difficulty);
+        let (hinter, clock_ms) = (self.hinter, self.clock_ms);
+        *self = SoloApp::new(puzzle, solution, Level::from(difficulty), hinter).with_dealer(deal);
+        self.clock_ms = clock_ms;
+        self.started_at_ms = Some(clock_ms);
+        self.notify(format!("a new {difficulty} puzzle"), false);
     }
 
     /// Time shown on the clock.
@@ -157,9 +190,33 @@ impl SoloApp {
         if std::mem::take(&mut self.confirm_give_up) {
             if code == KeyCode::Char('g') {
                 self.outcome = Some(Outcome::GaveUp);
+                // The hint and highlights were about a board that is no longer played.
+                self.hint = None;
+                self.conflicts.clear();
                 self.notify("the solution is shown in magenta", false);
             } else {
                 self.notice = None;
+            }
+            return Vec::new();
+        }
+        if std::mem::take(&mut self.confirm_new) {
+            if code == KeyCode::Char('n') {
+                self.new_puzzle();
+            } else {
+                self.notice = None;
+            }
+            return Vec::new();
+        }
+        if code == KeyCode::Char('n') {
+            if self.outcome.is_some() || self.undo.is_empty() {
+                self.new_puzzle();
+            } else {
+                self.confirm_new = true;
+                self.notice = Some(Notice {
+                    text: "drop this game for a new puzzle? press n again".into(),
+                    bad: true,
+                    until_ms: u64::MAX,
+                });
             }
             return Vec::new();
         }
@@ -248,9 +305,12 @@ impl SoloApp {
     }
 
     fn after_change(&mut self) {
-        // Highlights and hints describe the old board; clear them when it changes.
+        // Highlights, hints and warnings describe the old board; clear them when it changes.
         self.conflicts.clear();
         self.hint = None;
+        if self.notice.as_ref().is_some_and(|n| n.bad) {
+            self.notice = None;
+        }
         if self.board.board == self.solution {
             let time_ms = self.elapsed_ms();
             self.outcome = Some(Outcome::Solved { time_ms });

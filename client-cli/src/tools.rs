@@ -2,7 +2,8 @@
 //!
 //! Puzzles are read one per line from a file or stdin; blank lines and lines starting with `#`
 //! are skipped. Output is one line per puzzle on stdout. A malformed line gets a message on
-//! stderr naming its line number, the other lines are still processed, and the exit status is 1.
+//! stderr naming its line number and the line `error` in its place on stdout (so output lines
+//! still match input lines); the other lines are still processed, and the exit status is 1.
 
 use std::io::{self, BufWriter, Read, Write};
 use std::path::PathBuf;
@@ -24,8 +25,8 @@ pub struct SolveArgs {
 /// Arguments of `sudoku-race generate`.
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
-    /// easy, medium, hard or expert.
-    #[arg(long, short)]
+    /// easy, medium, hard or expert (any case).
+    #[arg(long, short, value_parser = crate::difficulty_arg)]
     pub difficulty: Difficulty,
     /// How many puzzles to print.
     #[arg(long, short = 'n', default_value_t = 1)]
@@ -64,10 +65,12 @@ fn read_input(file: Option<&PathBuf>) -> anyhow::Result<String> {
     }
 }
 
-/// Call `f` on each puzzle line of `text`; report bad lines on stderr. Returns the exit code.
-fn for_each_puzzle(
+/// Call `f` with `out` on each puzzle line of `text`; a bad line is reported on stderr and
+/// stands as `error` in `out`. Returns the exit code.
+fn for_each_puzzle<W: Write>(
     text: &str,
-    mut f: impl FnMut(&Grid) -> io::Result<()>,
+    out: &mut W,
+    mut f: impl FnMut(&mut W, &Grid) -> io::Result<()>,
 ) -> anyhow::Result<ExitCode> {
     let mut bad = 0usize;
     for (idx, line) in text.lines().enumerate() {
@@ -76,10 +79,11 @@ fn for_each_puzzle(
             continue;
         }
         match Grid::parse(trimmed) {
-            Ok(grid) => f(&grid).context("cannot write output")?,
+            Ok(grid) => f(out, &grid).context("cannot write output")?,
             Err(err) => {
                 bad += 1;
                 eprintln!("line {}: {err}", idx + 1);
+                writeln!(out, "error").context("cannot write output")?;
             }
         }
     }
@@ -94,14 +98,16 @@ fn for_each_puzzle(
 pub fn solve(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     let text = read_input(args.file.as_ref())?;
     let mut out = BufWriter::new(io::stdout().lock());
-    let code = for_each_puzzle(&text, |grid| match solver::solve_unique(grid) {
-        Ok(solution) => {
-            let mut line = [b'\n'; 82];
-            line[..81].copy_from_slice(&solution.to_line_bytes());
-            out.write_all(&line)
+    let code = for_each_puzzle(&text, &mut out, |out, grid| {
+        match solver::solve_unique(grid) {
+            Ok(solution) => {
+                let mut line = [b'\n'; 82];
+                line[..81].copy_from_slice(&solution.to_line_bytes());
+                out.write_all(&line)
+            }
+            Err(solver::SolveError::NoSolution) => writeln!(out, "none"),
+            Err(solver::SolveError::Multiple) => writeln!(out, "multiple"),
         }
-        Err(solver::SolveError::NoSolution) => writeln!(out, "none"),
-        Err(solver::SolveError::Multiple) => writeln!(out, "multiple"),
     })?;
     out.flush().context("cannot write output")?;
     Ok(code)
@@ -124,7 +130,7 @@ pub fn generate(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
 pub fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
     let text = read_input(args.file.as_ref())?;
     let mut out = BufWriter::new(io::stdout().lock());
-    let code = for_each_puzzle(&text, |grid| {
+    let code = for_each_puzzle(&text, &mut out, |out, grid| {
         // Without --explain no step record is needed: the fast path gives the same level and score.
         let grading = if args.explain {
             grader::grade(grid)

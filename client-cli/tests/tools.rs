@@ -66,7 +66,8 @@ fn solve_reports_bad_lines_and_goes_on() {
     check(
         &["solve"],
         &input,
-        &format!("{SOLUTION}\n{SOLUTION}\n"),
+        // A placeholder keeps output lines matching input lines.
+        &format!("{SOLUTION}\nerror\nerror\n{SOLUTION}\n"),
         "line 2: expected 81 characters, found 3\nline 3: bad character 'x' at position 81\n",
         false,
     );
@@ -133,6 +134,30 @@ fn generate_refuses_an_unknown_difficulty() {
 }
 
 #[test]
+fn difficulty_flags_take_any_case() {
+    assert_eq!(
+        generated(&["generate", "--difficulty", "Hard", "--seed", "3"]).len(),
+        1
+    );
+    assert_eq!(generated(&["generate", "-d", "EASY"]).len(), 1);
+}
+
+#[test]
+fn an_extreme_puzzle_scores_above_expert_ones() {
+    // AI Escargot printed `extreme 14` once, below easy puzzles.
+    let escargot =
+        "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3..";
+    let out = run(&["grade"], escargot);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let (level, score) = text.trim().split_once(' ').expect("LEVEL SCORE");
+    assert_eq!(level, "extreme");
+    assert!(
+        score.parse::<u32>().expect("a score") >= grader::EXTREME_FLOOR,
+        "{text}"
+    );
+}
+
+#[test]
 fn grade_prints_level_and_score_or_invalid() {
     let easy = Grid::parse(PUZZLE).expect("parses");
     let expected = grader::grade(&easy);
@@ -141,7 +166,7 @@ fn grade_prints_level_and_score_or_invalid() {
     check(
         &["grade"],
         &input,
-        &format!("easy {}\ninvalid\n", expected.score),
+        &format!("easy {}\ninvalid\nerror\n", expected.score),
         "line 4: expected 81 characters, found 3\n",
         false,
     );

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use shared::engine::grader::{grade, grade_max, hint, Grading};
+use shared::engine::grader::{grade, grade_max, hint, Grading, EXTREME_FLOOR, STUCK_CELL_WEIGHT};
 use shared::engine::transform::Transform;
 use shared::engine::{solver, validator, Grid, Level};
 
@@ -57,7 +57,11 @@ fn check_sound(puzzle: &Grid, solution: &Grid, grading: &Grading) {
             grading.level
         );
     }
-    let score: u32 = grading.steps.iter().map(|s| s.technique.weight()).sum();
+    let mut score: u32 = grading.steps.iter().map(|s| s.technique.weight()).sum();
+    if grading.level == Level::Extreme {
+        // Stuck: above every expert score, growing with the cells left.
+        score += EXTREME_FLOOR + STUCK_CELL_WEIGHT * board.n_empty() as u32;
+    }
     assert_eq!(score, grading.score, "{puzzle}");
     let level = grading
         .steps
@@ -318,4 +322,33 @@ fn a_validly_filled_grid_is_the_only_solution() {
         filled_valid > 400,
         "most expert puzzles are solved by the techniques"
     );
+}
+
+#[test]
+fn every_extreme_grade_scores_above_every_expert_grade() {
+    // AI Escargot: stuck after a few steps, so its raw step score was tiny (it printed
+    // `extreme 14`, below easy puzzles).
+    let escargot = Grid::parse(
+        "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3..",
+    )
+    .expect("parses");
+    let e = grade(&escargot);
+    assert_eq!(e.level, Level::Extreme);
+    let mut lowest_extreme = e.score;
+    let mut highest_expert = 0;
+    for set in ["magictour_top1465_every15th.txt", "qqwing_expert_500.txt"] {
+        for g in puzzles(set) {
+            let grading = grade_max(&g, Level::Extreme).expect("extreme is the top");
+            match grading.level {
+                Level::Extreme => lowest_extreme = lowest_extreme.min(grading.score),
+                _ => highest_expert = highest_expert.max(grading.score),
+            }
+        }
+    }
+    assert!(highest_expert > 0);
+    assert!(
+        lowest_extreme > highest_expert,
+        "lowest extreme {lowest_extreme} vs highest expert {highest_expert}"
+    );
+    assert!(lowest_extreme >= EXTREME_FLOOR);
 }

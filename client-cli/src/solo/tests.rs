@@ -14,7 +14,7 @@ fn hinter(_: &Grid) -> Option<Hint> {
 fn game() -> SoloApp {
     let p = Grid::parse(PUZZLE).expect("grid");
     let s = Grid::parse(SOLUTION).expect("grid");
-    let mut g = SoloApp::new(p, s, Difficulty::Easy, hinter);
+    let mut g = SoloApp::new(p, s, Level::Easy, hinter);
     g.update(Event::Tick(100));
     g
 }
@@ -137,4 +137,77 @@ fn filling_the_solution_stops_the_clock() {
     assert_eq!(g.outcome, Some(Outcome::Solved { time_ms: 78_000 }));
     g.update(Event::Tick(500_000));
     assert_eq!(g.elapsed_ms(), 78_000);
+}
+
+#[test]
+fn giving_up_clears_the_hint() {
+    let mut g = game();
+    keys(&mut g, "?");
+    assert!(g.hint.is_some());
+    keys(&mut g, "gg");
+    assert_eq!(g.outcome, Some(Outcome::GaveUp));
+    assert_eq!(
+        g.hint, None,
+        "no hint about a board that is no longer played"
+    );
+}
+
+#[test]
+fn a_change_clears_the_clash_warning() {
+    let mut g = game();
+    // A digit that clashes with a given in its row, then `c`, then undo.
+    let cell = Cell::all()
+        .find(|&c| !g.board.is_given(c))
+        .expect("an empty cell");
+    g.board.desk.cursor = cell;
+    let row_given = Cell::all()
+        .filter(|c| c.row() == cell.row())
+        .find_map(|c| g.board.puzzle.get(c))
+        .expect("a given in the row");
+    keys(&mut g, &row_given.to_string());
+    keys(&mut g, "c");
+    assert!(g
+        .notice
+        .as_ref()
+        .is_some_and(|n| n.bad && n.text.contains("clash")));
+    keys(&mut g, "u");
+    assert!(g.conflicts.is_empty());
+    assert_eq!(g.notice, None, "the warning went with the clash");
+}
+
+fn dealer(_: Difficulty) -> (Grid, Grid) {
+    let mut p = Grid::parse(SOLUTION).expect("grid");
+    let s = p;
+    p.set(Cell::new(0).expect("cell"), None);
+    (p, s)
+}
+
+#[test]
+fn n_deals_a_new_puzzle() {
+    let mut g = game();
+    keys(&mut g, "n");
+    assert!(
+        g.notice.as_ref().is_some_and(|n| n.bad),
+        "no dealer: said so"
+    );
+    let mut g = game().with_dealer(dealer);
+    keys(&mut g, "n");
+    assert_eq!(
+        g.board.puzzle.n_empty(),
+        1,
+        "a fresh game at once when nothing was played"
+    );
+    // With moves made, the first `n` asks, another key cancels, a second `n` deals.
+    let mut g = game().with_dealer(dealer);
+    let cell = Cell::all()
+        .find(|&c| !g.board.is_given(c))
+        .expect("an empty cell");
+    g.board.desk.cursor = cell;
+    keys(&mut g, "5");
+    keys(&mut g, "nx");
+    assert_ne!(g.board.puzzle.n_empty(), 1, "cancelled");
+    keys(&mut g, "nn");
+    assert_eq!(g.board.puzzle.n_empty(), 1);
+    assert_eq!(g.outcome, None);
+    assert_eq!(g.undo_depth(), 0);
 }

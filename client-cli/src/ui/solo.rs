@@ -26,7 +26,7 @@ impl Widget for &SoloApp {
                 " sudoku-race ",
                 Style::new().fg(Color::Black).bg(Color::Cyan),
             ),
-            Span::raw(format!("  solo practice  ·  {}", self.difficulty)),
+            Span::raw(format!("  solo practice  ·  {}", self.level)),
         ])
         .render(top, buf);
         let (bw, bh) = BoardView::size_for(Rect::new(
@@ -114,6 +114,7 @@ impl Widget for &SoloApp {
             ("c", "check"),
             ("?", "hint"),
             ("g", "give up"),
+            ("n", "new"),
             ("q", "quit"),
         ])
         .render(help, buf);

@@ -1,7 +1,8 @@
 //! The human-technique grader: solves a puzzle the way a person would, always applying the
 //! cheapest [`Technique`] that makes progress, records every [`Step`], and grades the puzzle
 //! with a [`Level`] (the hardest technique needed) and a score (the sum of the technique weights,
-//! in the spirit of HoDoKu's scores).
+//! in the spirit of HoDoKu's scores). When the techniques get stuck the grade is `Extreme` and
+//! its score starts at [`EXTREME_FLOOR`], so every extreme grade scores above every expert one.
 //!
 //! - [`grade`] grades a puzzle and keeps the step record (the `grade --explain` tool).
 //! - [`grade_max`] stops as soon as a technique above a level would be needed; it keeps no step
@@ -234,7 +235,7 @@ fn run_with(puzzle: &Grid, max: Level, record: bool, mut memo: Memo) -> Outcome 
     };
     let mut step = Step::empty();
     if s.is_broken() {
-        out.level = Level::Extreme;
+        stuck(&mut out, &s);
         return out;
     }
     'solve: while !s.is_solved() {
@@ -263,17 +264,32 @@ fn run_with(puzzle: &Grid, max: Level, record: bool, mut memo: Memo) -> Outcome 
                 }
                 if s.has_dead_cell() {
                     // Only a puzzle without a solution gets here.
-                    out.level = Level::Extreme;
+                    stuck(&mut out, &s);
                     return out;
                 }
                 continue 'solve;
             }
         }
-        out.level = Level::Extreme;
+        stuck(&mut out, &s);
         return out;
     }
     out.filled = Grid::from_bytes(s.value);
     out
+}
+
+/// Above every score a puzzle the techniques solve can reach: each step removes at least one
+/// of the 729 candidates and weighs at most 280 (an AIC), so no expert grade scores this much.
+pub const EXTREME_FLOOR: u32 = 729 * 280;
+
+/// What each cell still unsolved adds to an extreme score (the weight of a guess).
+pub const STUCK_CELL_WEIGHT: u32 = 300;
+
+/// The ladder is stuck: the grade is extreme, and its score sits above every expert score
+/// (the floor), then grows with the steps taken and the cells left unsolved.
+fn stuck(out: &mut Outcome, s: &State) {
+    let unsolved = s.value.iter().filter(|&&v| v == 0).count() as u32;
+    out.level = Level::Extreme;
+    out.score += EXTREME_FLOOR + STUCK_CELL_WEIGHT * unsolved;
 }
 
 /// The level just above `l`.
