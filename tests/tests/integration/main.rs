@@ -3,6 +3,7 @@
 mod support;
 
 mod bots;
+mod conformance;
 mod layout;
 
 mod server_bad_input;

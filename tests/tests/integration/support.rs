@@ -134,8 +134,11 @@ impl TestServer {
     pub async fn http_get(&self, path: &str) -> Result<(String, String)> {
         use tokio::io::{AsyncReadExt, AsyncWriteExt};
         let mut s = TcpStream::connect(self.addr).await?;
-        s.write_all(format!("GET {path} HTTP/1.1\r\nHost: x\r\n\r\n").as_bytes())
-            .await?;
+        // `close`: the server keeps a socket alive otherwise, and this reads to EOF.
+        s.write_all(
+            format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes(),
+        )
+        .await?;
         let mut buf = String::new();
         tokio::time::timeout(RECV_TIMEOUT, s.read_to_string(&mut buf)).await??;
         let (head, body) = buf
