@@ -5,9 +5,11 @@ mod support;
 mod bots;
 mod conformance;
 mod layout;
+mod proxy;
 
 mod server_bad_input;
 mod server_contract;
 mod server_http;
 mod server_race;
 mod server_resume;
+mod tls;
