@@ -209,6 +209,8 @@ where
         .timer(TokioTimer::new())
         // Every later head on a kept-alive socket; the first is held to `deadline` below.
         .header_read_timeout(server.config.request_timeout)
+        // A request head is small; a socket that is only sending one costs little.
+        .max_buf_size(16 * 1024)
         .keep_alive(true);
     let conn = builder
         .serve_connection(TokioIo::new(io), service)

@@ -3,6 +3,7 @@
 mod support;
 
 mod bots;
+mod close_handshake;
 mod conformance;
 mod layout;
 mod proxy;
