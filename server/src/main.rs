@@ -183,7 +183,11 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match rt.block_on(run(args)) {
+    let result = rt.block_on(run(args));
+    // `run` has stored every result; what may still run (puzzle generation on the blocking
+    // pool) is not worth waiting for past the grace.
+    rt.shutdown_timeout(Duration::from_secs(1));
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");

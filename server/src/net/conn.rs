@@ -11,7 +11,7 @@ use futures::StreamExt;
 use protocol::{ClientMsg, ErrorCode, Role, ServerMsg, MAX_CHAT_CHARS, PROTOCOL_VERSION};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
-use tokio_tungstenite::tungstenite::error::{CapacityError, Error as WsError};
+use tokio_tungstenite::tungstenite::error::{CapacityError, Error as WsError, ProtocolError};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_util::task::AbortOnDropHandle;
 
@@ -202,6 +202,11 @@ impl Reader {
             WsError::Utf8 => {
                 tracing::warn!("text frame is not UTF-8");
                 CloseCode::InvalidData
+            }
+            // EOF without a Close frame: the client vanished, which is a drop, not misbehaviour.
+            WsError::Protocol(ProtocolError::ResetWithoutClosingHandshake) => {
+                tracing::debug!("the client went away without a close");
+                return ReadEnd::Done;
             }
             WsError::Protocol(e) => {
                 tracing::warn!(error = %e, "websocket protocol error");

@@ -14,7 +14,7 @@ use crate::config::TlsFiles;
 #[derive(Debug, thiserror::Error)]
 pub enum TlsError {
     /// The certificate file could not be read or parsed.
-    #[error("cannot read the TLS certificate {path}: {source}")]
+    #[error("cannot read the TLS certificate {path}")]
     Cert {
         /// The file.
         path: PathBuf,
@@ -28,7 +28,7 @@ pub enum TlsError {
         path: PathBuf,
     },
     /// The key file could not be read or parsed.
-    #[error("cannot read the TLS private key {path}: {source}")]
+    #[error("cannot read the TLS private key {path}")]
     Key {
         /// The file.
         path: PathBuf,
@@ -36,7 +36,7 @@ pub enum TlsError {
         source: pem::Error,
     },
     /// rustls refused the pair (e.g. the key does not fit the certificate).
-    #[error("cannot use the TLS key {key} with the certificate {cert}: {source}")]
+    #[error("cannot use the TLS key {key} with the certificate {cert}")]
     Config {
         /// The certificate file.
         cert: PathBuf,

@@ -15,7 +15,7 @@ use hyper_util::rt::TokioIo;
 use tokio::io::AsyncReadExt;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
-use tokio_tungstenite::tungstenite::error::Error as WsError;
+use tokio_tungstenite::tungstenite::error::{Error as WsError, ProtocolError};
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode as WsCloseCode;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::Message;
@@ -133,9 +133,12 @@ pub async fn linger(
             m = stream.next() => match m {
                 Some(Ok(Message::Close(_))) | None => end = ReadEnd::Done,
                 Some(Ok(_)) => {}
-                Some(Err(WsError::Io(_) | WsError::ConnectionClosed | WsError::AlreadyClosed)) => {
-                    end = ReadEnd::Done;
-                }
+                Some(Err(
+                    WsError::Io(_)
+                    | WsError::ConnectionClosed
+                    | WsError::AlreadyClosed
+                    | WsError::Protocol(ProtocolError::ResetWithoutClosingHandshake),
+                )) => end = ReadEnd::Done,
                 Some(Err(_)) => end = ReadEnd::Broken,
             },
         }
