@@ -1,6 +1,6 @@
 //! HTTPS and WSS: the server with a certificate made for the test (rcgen), clients over rustls
-//! that trust only that certificate; a race over wss, `/healthz` over https, and a start-up
-//! error that names a bad file.
+//! that trust only that certificate; a race over wss, `/healthz` over https, the handshake
+//! under the request deadline, and a start-up error that names a bad file.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -86,6 +86,28 @@ async fn healthz_over_https() {
     let out = String::from_utf8_lossy(&out);
     assert!(out.starts_with("HTTP/1.1 200"), "{out}");
     assert!(out.ends_with(r#"{"rooms":0,"connections":0}"#), "{out}");
+}
+
+#[tokio::test]
+async fn a_silent_socket_is_closed_at_the_request_deadline() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (files, _) = certificate(dir.path());
+    let srv = TestServer::start_with(|c| {
+        c.tls = Some(files);
+        c.request_timeout = std::time::Duration::from_millis(300);
+    })
+    .await;
+    // Half a ClientHello, then nothing: the handshake is under the head's deadline.
+    let mut tcp = TcpStream::connect(srv.addr).await.expect("connect");
+    tcp.write_all(&[0x16, 0x03, 0x01]).await.expect("write");
+    let mut buf = [0u8; 64];
+    loop {
+        match tokio::time::timeout(RECV_TIMEOUT, tcp.read(&mut buf)).await {
+            Ok(Ok(0) | Err(_)) => break,
+            Ok(Ok(_)) => continue,
+            Err(_) => panic!("a silent TLS socket was held open"),
+        }
+    }
 }
 
 #[tokio::test]
