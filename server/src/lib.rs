@@ -55,6 +55,9 @@ pub enum ServerError {
 /// Serve on `listener` until `shutdown` completes, then stop accepting, close every
 /// connection with 1001, let every room store its results, and return: within
 /// [`Config::shutdown_grace`], after which whatever is left is dropped.
+///
+/// It raises the process's soft file-descriptor limit to the hard one, and lowers
+/// `max_connections` (with a warning) when even that cannot hold it ([`net::fd`]).
 pub async fn run(
     listener: TcpListener,
     mut config: Config,

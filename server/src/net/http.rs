@@ -1,5 +1,5 @@
 //! The HTTP face on the WebSocket port: one router ([`route`]) from path and method to an
-//! answer, so later routes (`/`, `/assets/…`, `/api/…`) are one line each. `/ws` and
+//! answer, so later routes (`/`, `/assets/…`, `/api/…`) are a variant and an arm each. `/ws` and
 //! `/r/CODE` upgrade to WebSocket ([`super::upgrade`]); `/healthz` and `/metrics` answer
 //! here; unknown paths get 404, wrong methods 405. HEAD is GET without a body (hyper drops it).
 
@@ -22,7 +22,7 @@ pub type Response = hyper::Response<Body>;
 
 /// What a request knows of its socket.
 #[derive(Clone, Debug)]
-pub struct Request {
+pub struct Socket {
     /// The socket's place under the connection cap (kept by a WebSocket upgraded from it).
     pub slot: Arc<Slot>,
     /// The TCP peer.
@@ -34,8 +34,11 @@ pub struct Request {
 /// Where a request goes, by its path alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Route {
-    /// The WebSocket upgrade: `/ws`, or `/r/CODE` (an invite link, Amendment A5).
+    /// `/ws`: the WebSocket upgrade.
     Ws,
+    /// `/r/CODE`, an invite link (Amendment A5): upgrades like `/ws`; a plain GET will serve
+    /// the browser client.
+    Invite,
     /// `/healthz`.
     Healthz,
     /// `/metrics`.
@@ -55,7 +58,7 @@ impl Route {
                 .strip_prefix("/r/")
                 .is_some_and(|code| protocol::RoomCode::try_from(code).is_ok()) =>
             {
-                Route::Ws
+                Route::Invite
             }
             _ => Route::NotFound,
         }
@@ -63,20 +66,20 @@ impl Route {
 }
 
 /// Answer one request.
-pub fn route(req: hyper::Request<Incoming>, ctx: &Request) -> Response {
+pub fn route(req: hyper::Request<Incoming>, ctx: &Socket) -> Response {
     ctx.head_seen.cancel();
     let get = matches!(*req.method(), Method::GET | Method::HEAD);
-    match Route::of(req.uri().path()) {
-        // A plain GET on an invite link will serve the browser client; not yet.
-        Route::Ws if req.uri().path() != "/ws" && !upgrade::is_upgrade(&req) => {
-            if get {
-                not_found()
-            } else {
-                method_not_allowed("GET, HEAD")
-            }
-        }
-        Route::Ws if *req.method() != Method::GET => method_not_allowed("GET"),
-        Route::Ws => upgrade::accept(req, ctx),
+    let route = Route::of(req.uri().path());
+    // `/ws` is always a handshake (a bad one gets 400); an invite link when it asks for one.
+    let handshake = route == Route::Ws || (route == Route::Invite && upgrade::is_upgrade(&req));
+    match route {
+        Route::Ws | Route::Invite if handshake => match *req.method() {
+            Method::GET => upgrade::accept(req, ctx),
+            _ => method_not_allowed("GET"),
+        },
+        // The browser client will be served here; not yet.
+        Route::Ws | Route::Invite if get => not_found(),
+        Route::Ws | Route::Invite => method_not_allowed("GET, HEAD"),
         Route::Healthz | Route::Metrics if !get => method_not_allowed("GET, HEAD"),
         Route::Healthz => {
             let server = &ctx.slot.server;
@@ -134,8 +137,8 @@ mod tests {
     #[test]
     fn routes_by_path() {
         check("/ws", Route::Ws);
-        check("/r/ABCD", Route::Ws);
-        check("/r/abcd", Route::Ws);
+        check("/r/ABCD", Route::Invite);
+        check("/r/abcd", Route::Invite);
         check("/r/AB", Route::NotFound);
         check("/r/ABCD/x", Route::NotFound);
         check("/healthz", Route::Healthz);

@@ -195,14 +195,14 @@ where
 {
     let server = slot.server.clone();
     let head_seen = CancellationToken::new();
-    let request = http::Request {
+    let socket = http::Socket {
         slot,
         peer,
         head_seen: head_seen.clone(),
     };
     let service = service_fn(move |req| {
-        let request = request.clone();
-        async move { Ok::<_, Infallible>(http::route(req, &request)) }
+        let socket = socket.clone();
+        async move { Ok::<_, Infallible>(http::route(req, &socket)) }
     });
     let mut builder = http1::Builder::new();
     builder

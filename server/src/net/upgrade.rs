@@ -17,7 +17,7 @@ use tokio_tungstenite::tungstenite::protocol::Role;
 use tokio_tungstenite::WebSocketStream;
 use tracing::Instrument;
 
-use super::http::{self, Request, Response};
+use super::http::{self, Response, Socket};
 use super::{client_addr, conn, tuning};
 
 /// Why a handshake is refused.
@@ -131,7 +131,7 @@ pub fn check<B>(req: &hyper::Request<B>, allowed_origins: &[String]) -> Result<S
 }
 
 /// Answer a handshake: 101 and a connection task for the upgraded socket, or the refusal.
-pub fn accept(mut req: hyper::Request<hyper::body::Incoming>, ctx: &Request) -> Response {
+pub fn accept(mut req: hyper::Request<hyper::body::Incoming>, ctx: &Socket) -> Response {
     let server = ctx.slot.server.clone();
     let accept_key = match check(&req, &server.config.allowed_origins) {
         Ok(k) => k,
