@@ -73,7 +73,7 @@ struct Args {
     /// Take client addresses from X-Forwarded-For / Forwarded (only behind a proxy that sets them).
     #[arg(long, env = "SUDOKU_RACE_TRUST_PROXY")]
     trust_proxy: bool,
-    /// A browser origin (e.g. https://play.example) allowed to open a WebSocket besides the
+    /// A browser origin (e.g. `https://play.example`) allowed to open a WebSocket besides the
     /// server's own host; repeatable, comma-separated in the environment.
     #[arg(long, env = "SUDOKU_RACE_ALLOWED_ORIGIN", value_delimiter = ',')]
     allowed_origin: Vec<String>,
