@@ -1,5 +1,6 @@
-//! Server configuration: every limit of the contract's Limits section, timers, and where
-//! results are stored. `main.rs` fills it from flags; tests build it directly.
+//! Server configuration: every limit of the contract's Limits section, timers, where results
+//! are stored, and the front (TLS, proxy trust, allowed origins). `main.rs` fills it from flags;
+//! tests build it directly.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -7,7 +8,9 @@ use std::time::Duration;
 /// Per-connection and server-wide limits (contract defaults in [`Limits::default`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Limits {
-    /// Most open WebSocket connections; over it a new connection gets `server_full`, close 1013.
+    /// Most open sockets, counted from the TCP accept (a socket still sending its request head
+    /// counts); a WebSocket over it gets `server_full`, close 1013. Lowered at start when the
+    /// file-descriptor limit cannot hold it.
     pub max_connections: usize,
     /// Most rooms on the server; over it `create_room` gets `server_full`.
     pub max_rooms: usize,
@@ -91,6 +94,25 @@ pub struct Config {
     pub pool_prewarm: bool,
     /// `name/version` sent in `welcome`.
     pub server_name: String,
+    /// A request head (and, with TLS, the handshake before it) must arrive within this long.
+    pub request_timeout: Duration,
+    /// After shutdown is asked for, connections get this long to close; then they are dropped.
+    pub shutdown_grace: Duration,
+    /// Serve HTTPS and WSS with this certificate and key; plain HTTP without.
+    pub tls: Option<TlsFiles>,
+    /// Take the client's address from `X-Forwarded-For` or `Forwarded` (behind a reverse proxy).
+    pub trust_proxy: bool,
+    /// Browser origins allowed to open a WebSocket besides the server's own host.
+    pub allowed_origins: Vec<String>,
+}
+
+/// PEM files for TLS.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TlsFiles {
+    /// The certificate chain, leaf first.
+    pub cert: PathBuf,
+    /// The private key (PKCS#8, PKCS#1 or SEC1).
+    pub key: PathBuf,
 }
 
 impl Default for Config {
@@ -103,6 +125,11 @@ impl Default for Config {
             pool_size: 8,
             pool_prewarm: true,
             server_name: concat!("sudoku-race-server/", env!("CARGO_PKG_VERSION")).to_owned(),
+            request_timeout: Duration::from_secs(10),
+            shutdown_grace: Duration::from_secs(10),
+            tls: None,
+            trust_proxy: false,
+            allowed_origins: Vec::new(),
         }
     }
 }

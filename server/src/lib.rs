@@ -7,7 +7,8 @@
 //!   for `/metrics`; race results in SQLite; the token bucket behind every rate limit.
 //! - [`pool`]: puzzles per difficulty, generated off the async workers.
 //! - [`room`]: the room directory, the room task, and the race rules as a state machine.
-//! - [`net`]: accept loop, plain HTTP (`/healthz`, `/metrics`), WebSocket connections, rate limit.
+//! - [`net`]: accept loop, HTTP/1.1 (hyper, optionally TLS), `/healthz`, `/metrics`, the
+//!   WebSocket handshake and connections, their close, rate limit, file-descriptor budget.
 //!
 //! Invariants: a room's state is owned by its task alone; the directory alone owns which rooms
 //! and tokens exist; no lock is held across an `.await`; a race's results are stored before
@@ -32,7 +33,7 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-pub use config::{Config, Limits};
+pub use config::{Config, Limits, TlsFiles};
 pub use store::Store;
 
 use room::directory::Directory;
@@ -50,19 +51,28 @@ pub enum ServerError {
         /// The cause.
         source: store::StoreError,
     },
+    /// The TLS certificate or key could not be used.
+    #[error(transparent)]
+    Tls(#[from] net::tls::TlsError),
 }
 
 /// Serve on `listener` until `shutdown` completes, then stop accepting, close every
-/// connection with 1001, let every room store its results, and return.
+/// connection with 1001, let every room store its results, and return: within
+/// [`Config::shutdown_grace`], after which whatever is left is dropped.
+///
+/// It raises the process's soft file-descriptor limit to the hard one, and lowers
+/// `max_connections` (with a warning) when even that cannot hold it ([`net::fd`]).
 pub async fn run(
     listener: TcpListener,
-    config: Config,
+    mut config: Config,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServerError> {
+    let tls = config.tls.as_ref().map(net::tls::acceptor).transpose()?;
     let store = Store::open(&config.db_path).map_err(|source| ServerError::Store {
         path: config.db_path.clone(),
         source,
     })?;
+    config.limits.max_connections = net::fd::fit_connections(config.limits.max_connections);
     let token = CancellationToken::new();
     let rooms = Arc::new(RoomEnv {
         directory: Arc::new(Directory::new(
@@ -77,17 +87,30 @@ pub async fn run(
         tasks: TaskTracker::new(),
     });
     if let Ok(addr) = listener.local_addr() {
-        tracing::info!(%addr, db = %config.db_path.display(), "listening");
+        let scheme = if tls.is_some() { "https" } else { "http" };
+        tracing::info!(%addr, scheme, db = %config.db_path.display(), "listening");
     }
-    let transport = net::Transport::new(config, rooms.clone());
+    let grace = config.shutdown_grace;
+    let transport = net::Transport::new(config, rooms.clone(), tls);
     let acceptor = tokio::spawn(net::accept_loop(transport.clone(), listener));
     shutdown.await;
     tracing::info!("shutting down");
+    #[allow(clippy::disallowed_methods)] // the grace runs from now
+    let deadline = tokio::time::Instant::now() + grace;
     token.cancel();
     let _ = acceptor.await;
-    transport.drain().await;
+    if !transport.drain(deadline).await {
+        tracing::warn!(?grace, "connections still open after the grace: dropped");
+    }
     rooms.tasks.close();
-    rooms.tasks.wait().await;
+    // Rooms store their results on shutdown; a second past the grace is theirs.
+    let rooms_done = deadline + std::time::Duration::from_secs(1);
+    if tokio::time::timeout_at(rooms_done, rooms.tasks.wait())
+        .await
+        .is_err()
+    {
+        tracing::error!("rooms still running after the grace");
+    }
     tracing::info!("stopped");
     Ok(())
 }

@@ -7,10 +7,11 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::{Parser, ValueEnum};
-use server::{Config, Limits};
+use server::{Config, Limits, TlsFiles};
 
 /// The sudoku-race server: rooms that deal one puzzle to racing players and verify every
-/// placement. WebSocket at /ws; plain HTTP GET /healthz and /metrics on the same port.
+/// placement. WebSocket at /ws (and /r/CODE); HTTP GET /healthz and /metrics on the same port;
+/// HTTPS and WSS with --tls-cert and --tls-key, else plain HTTP (e.g. behind a reverse proxy).
 #[derive(Parser, Debug)]
 #[command(version, about)]
 struct Args {
@@ -20,7 +21,8 @@ struct Args {
     /// SQLite file for race results [default: the user's data directory, sudoku-race/results.sqlite3].
     #[arg(long, env = "SUDOKU_RACE_DB")]
     db: Option<PathBuf>,
-    /// Most open WebSocket connections; more get `server_full` and close 1013.
+    /// Most open connections (sockets still sending their request count); more get `server_full`
+    /// and close 1013. Lowered to fit the file-descriptor limit.
     #[arg(long, env = "SUDOKU_RACE_MAX_CONNECTIONS", default_value_t = Limits::default().max_connections)]
     max_connections: usize,
     /// Most rooms on the server.
@@ -71,6 +73,25 @@ struct Args {
     /// Puzzles kept ready per difficulty.
     #[arg(long, env = "SUDOKU_RACE_POOL_SIZE", default_value_t = Config::default().pool_size)]
     pool_size: usize,
+    /// Seconds for a request head (and the TLS handshake) to arrive before the socket is closed.
+    #[arg(long, env = "SUDOKU_RACE_REQUEST_TIMEOUT", default_value_t = 10)]
+    request_timeout: u64,
+    /// Seconds that connections get to close at shutdown before they are dropped.
+    #[arg(long, env = "SUDOKU_RACE_SHUTDOWN_GRACE", default_value_t = 10)]
+    shutdown_grace: u64,
+    /// PEM certificate chain: serve HTTPS and WSS (needs --tls-key).
+    #[arg(long, env = "SUDOKU_RACE_TLS_CERT", requires = "tls_key")]
+    tls_cert: Option<PathBuf>,
+    /// PEM private key for --tls-cert.
+    #[arg(long, env = "SUDOKU_RACE_TLS_KEY", requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
+    /// Take client addresses from X-Forwarded-For / Forwarded (only behind a proxy that sets them).
+    #[arg(long, env = "SUDOKU_RACE_TRUST_PROXY")]
+    trust_proxy: bool,
+    /// A browser origin (e.g. `https://play.example`) allowed to open a WebSocket besides the
+    /// server's own host; repeatable, comma-separated in the environment.
+    #[arg(long, env = "SUDOKU_RACE_ALLOWED_ORIGIN", value_delimiter = ',')]
+    allowed_origin: Vec<String>,
     /// Log format on stderr (filter with RUST_LOG, default info).
     #[arg(long, env = "SUDOKU_RACE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -107,6 +128,17 @@ impl Args {
             resume_grace: Duration::from_secs(self.resume_grace_s),
             countdown: Duration::from_millis(self.countdown_ms),
             pool_size: self.pool_size,
+            request_timeout: Duration::from_secs(self.request_timeout),
+            shutdown_grace: Duration::from_secs(self.shutdown_grace),
+            tls: match (&self.tls_cert, &self.tls_key) {
+                (Some(cert), Some(key)) => Some(TlsFiles {
+                    cert: cert.clone(),
+                    key: key.clone(),
+                }),
+                _ => None,
+            },
+            trust_proxy: self.trust_proxy,
+            allowed_origins: self.allowed_origin.clone(),
             ..d
         }
     }
@@ -171,7 +203,11 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match rt.block_on(run(args)) {
+    let result = rt.block_on(run(args));
+    // `run` has stored every result; what may still run (puzzle generation on the blocking
+    // pool) is not worth waiting for past the grace.
+    rt.shutdown_timeout(Duration::from_secs(1));
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");

@@ -58,6 +58,8 @@ pub enum CloseCode {
     GoingAway,
     /// 1002: protocol error in the WebSocket framing.
     Protocol,
+    /// 1007: a text frame that is not UTF-8.
+    InvalidData,
     /// 1008: flooding past the rate limit, or not reading.
     Policy,
     /// 1009: message too big.
@@ -68,10 +70,11 @@ pub enum CloseCode {
 
 impl CloseCode {
     /// Every code.
-    pub const ALL: [CloseCode; 6] = [
+    pub const ALL: [CloseCode; 7] = [
         CloseCode::Normal,
         CloseCode::GoingAway,
         CloseCode::Protocol,
+        CloseCode::InvalidData,
         CloseCode::Policy,
         CloseCode::TooBig,
         CloseCode::TryLater,
@@ -83,6 +86,7 @@ impl CloseCode {
             CloseCode::Normal => 1000,
             CloseCode::GoingAway => 1001,
             CloseCode::Protocol => 1002,
+            CloseCode::InvalidData => 1007,
             CloseCode::Policy => 1008,
             CloseCode::TooBig => 1009,
             CloseCode::TryLater => 1013,
@@ -97,6 +101,7 @@ impl CloseCode {
             CloseCode::Policy => "policy violation",
             CloseCode::TooBig => "message too big",
             CloseCode::TryLater => "server full",
+            CloseCode::InvalidData => "invalid utf-8",
             CloseCode::Protocol => "",
         }
     }
@@ -316,7 +321,7 @@ mod tests {
     #[test]
     fn close_codes_on_the_wire() {
         let codes = CloseCode::ALL.map(CloseCode::as_u16);
-        assert_eq!(codes, [1000, 1001, 1002, 1008, 1009, 1013]);
+        assert_eq!(codes, [1000, 1001, 1002, 1007, 1008, 1009, 1013]);
         for c in CloseCode::ALL {
             assert_eq!(CloseCode::from_u16(c.as_u16()), Some(c));
         }

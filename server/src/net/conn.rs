@@ -1,32 +1,26 @@
-//! One WebSocket connection: the handshake, a writer task that drains the bounded outgoing
-//! queue (`feed` every ready message, `flush` once, ping on a timer), and the reader loop that
-//! checks limits, parses client messages and routes them to the connection's room.
+//! One WebSocket connection after its handshake: the writer task ([`super::writer`]), and the
+//! reader loop that checks limits, parses client messages and routes them to the connection's
+//! room; then the close, which lingers for the client's side of it.
 
-use std::net::SocketAddr;
-use std::sync::atomic::Ordering::Relaxed;
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use futures::stream::{SplitSink, SplitStream};
-use futures::{SinkExt, StreamExt};
+use futures::stream::SplitStream;
+use futures::StreamExt;
 use protocol::{ClientMsg, ErrorCode, Role, ServerMsg, PROTOCOL_VERSION};
-use tokio::net::TcpStream;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
-use tokio_tungstenite::tungstenite::error::{CapacityError, Error as WsError};
-use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode as WsCloseCode;
-use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+use tokio_tungstenite::tungstenite::error::{CapacityError, Error as WsError, ProtocolError};
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::WebSocketStream;
+use tokio_util::task::AbortOnDropHandle;
 
 use super::rate::{RateLimiter, Verdict};
-use super::Transport;
-use crate::metrics::Metrics;
+use super::writer::{self, ReadEnd, Ws};
+use super::{Slot, Transport};
 use crate::outbox::{CloseCode, ConnId, Outbox};
 use crate::room::handle::{JoinOutcome, RoomCmd, RoomHandle, RoomMsg};
 use crate::room::task;
-
-type Ws = WebSocketStream<TcpStream>;
 
 /// The room this connection is in, valid while the room has not let go of it.
 struct Link {
@@ -37,36 +31,30 @@ struct Link {
 struct Reader {
     server: Arc<Transport>,
     handle: Outbox,
-    peer: SocketAddr,
+    /// The client's address (the peer's, or a trusted proxy's word for it).
+    client: IpAddr,
     link: Option<Link>,
     warned: bool,
 }
 
-/// Serve one upgraded connection until it closes.
-pub(super) async fn serve(server: Arc<Transport>, stream: TcpStream, peer: SocketAddr, id: ConnId) {
-    let config = super::tuning::websocket_config(server.config.limits.max_message_bytes);
-    let ws = match tokio_tungstenite::accept_async_with_config(stream, Some(config)).await {
-        Ok(ws) => ws,
-        Err(e) => {
-            tracing::debug!(error = %e, "handshake failed");
-            return;
-        }
-    };
+/// Serve one upgraded connection until it closes. `slot` is its place under the connection
+/// cap; one that came in over the cap gets `welcome`, `server_full` and close 1013.
+pub(super) async fn serve(slot: Arc<Slot>, ws: Ws, client: IpAddr, id: ConnId) {
+    let server = slot.server.clone();
     let metrics = server.metrics.clone();
-    let open = server.open_conns.fetch_add(1, Relaxed);
     metrics.connections.inc();
     metrics.connections_total.inc();
-    let (sink, stream) = ws.split();
+    let (sink, mut stream) = ws.split();
     let (tx, rx) = mpsc::channel(server.config.limits.out_queue.max(4));
     let handle = Outbox::new(id, tx, server.config.limits.slow_rule());
     let ping_every = (server.config.limits.idle_timeout / 2).max(Duration::from_millis(100));
-    let writer = tokio::spawn(write_loop(
+    let writer = AbortOnDropHandle::new(tokio::spawn(writer::write_loop(
         sink,
         rx,
         handle.clone(),
         ping_every,
         metrics.clone(),
-    ));
+    )));
     handle.send(
         &ServerMsg::Welcome {
             protocol: PROTOCOL_VERSION,
@@ -74,7 +62,7 @@ pub(super) async fn serve(server: Arc<Transport>, stream: TcpStream, peer: Socke
         },
         &metrics,
     );
-    if open >= server.config.limits.max_connections {
+    let end = if !slot.admitted {
         tracing::warn!("connection limit reached");
         handle.send(
             &ServerMsg::Error {
@@ -84,100 +72,27 @@ pub(super) async fn serve(server: Arc<Transport>, stream: TcpStream, peer: Socke
             &metrics,
         );
         handle.close(CloseCode::TryLater);
+        ReadEnd::Open
     } else {
         tracing::debug!("connected");
         let mut reader = Reader {
             server: server.clone(),
             handle: handle.clone(),
-            peer,
+            client,
             link: None,
             warned: false,
         };
-        reader.run(stream).await;
+        let end = reader.run(&mut stream).await;
         if let Some(room) = reader.current() {
             let _ = room.tx.send(RoomCmd::Dropped { conn: handle.id }).await;
         }
-    }
+        end
+    };
     handle.close_quietly();
-    let _ = writer.await;
-    server.open_conns.fetch_sub(1, Relaxed);
+    writer::linger(stream, writer, end).await;
     metrics.connections.dec();
     let code = handle.close_code().map_or(0, CloseCode::as_u16);
     tracing::debug!(code, "closed");
-}
-
-#[allow(clippy::disallowed_methods)] // the ping timer starts now: transport reads the clock
-async fn write_loop(
-    mut sink: SplitSink<Ws, Message>,
-    mut rx: mpsc::Receiver<Message>,
-    handle: Outbox,
-    ping_every: Duration,
-    metrics: Arc<Metrics>,
-) {
-    let mut ping = tokio::time::interval_at(Instant::now() + ping_every, ping_every);
-    ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let closing = handle.closing().clone();
-    loop {
-        let first = tokio::select! {
-            biased;
-            () = closing.cancelled() => break,
-            m = rx.recv() => match m {
-                Some(m) => {
-                    handle.taken(&m);
-                    m
-                }
-                None => break,
-            },
-            _ = ping.tick() => Message::Ping(Default::default()),
-        };
-        let batch = async {
-            sink.feed(first).await?;
-            while let Ok(m) = rx.try_recv() {
-                handle.taken(&m);
-                sink.feed(m).await?;
-            }
-            sink.flush().await
-        };
-        let res = tokio::select! {
-            r = batch => r,
-            // A client that stopped reading blocks the flush: give up on it when asked.
-            () = closing.cancelled() => break,
-            // Or when its queue has not drained within the slow-reader rule.
-            () = handle.stalled() => {
-                handle.close_slow(&metrics);
-                break;
-            }
-        };
-        if let Err(e) = res {
-            if matches!(e, WsError::WriteBufferFull(_)) {
-                handle.close_slow(&metrics);
-            } else {
-                tracing::debug!(error = %e, "write failed");
-                handle.close_quietly();
-                return;
-            }
-            break;
-        }
-    }
-    let code = handle.close_code();
-    let wind_down = async {
-        if !handle.is_slow() {
-            // Deliver what was queued before the close (welcome + server_full, final results).
-            while let Ok(m) = rx.try_recv() {
-                sink.feed(m).await?;
-            }
-        }
-        if let Some(code) = code {
-            sink.feed(Message::Close(Some(CloseFrame {
-                code: WsCloseCode::from(code.as_u16()),
-                reason: code.reason().into(),
-            })))
-            .await?;
-        }
-        sink.flush().await?;
-        sink.close().await
-    };
-    let _ = tokio::time::timeout(Duration::from_secs(2), wind_down).await;
 }
 
 impl Reader {
@@ -206,8 +121,9 @@ impl Reader {
         self.send(&ServerMsg::Error { code, message });
     }
 
+    /// Read until the connection is to close; how the reading ended.
     #[allow(clippy::disallowed_methods)] // idle and rate timers: transport reads the clock
-    async fn run(&mut self, mut stream: SplitStream<Ws>) {
+    async fn run(&mut self, stream: &mut SplitStream<Ws>) -> ReadEnd {
         let limits = self.server.config.limits.clone();
         let mut rate = RateLimiter::new(
             limits.rate_limit,
@@ -222,38 +138,22 @@ impl Reader {
         loop {
             let next = tokio::select! {
                 biased;
-                () = closing.cancelled() => return,
+                () = closing.cancelled() => return ReadEnd::Open,
                 () = shutdown.cancelled() => {
                     self.handle.close(CloseCode::GoingAway);
-                    return;
+                    return ReadEnd::Open;
                 }
                 () = tokio::time::sleep_until(last_seen + limits.idle_timeout) => {
                     tracing::info!("idle timeout");
                     self.handle.close(CloseCode::Normal);
-                    return;
+                    return ReadEnd::Open;
                 }
                 m = stream.next() => m,
             };
             let msg = match next {
-                None => return,
+                None => return ReadEnd::Done,
                 Some(Ok(m)) => m,
-                Some(Err(WsError::Capacity(CapacityError::MessageTooLong {
-                    size,
-                    max_size: max,
-                }))) => {
-                    tracing::warn!(size, max, "message too big");
-                    self.handle.close(CloseCode::TooBig);
-                    return;
-                }
-                Some(Err(WsError::Protocol(e))) => {
-                    tracing::warn!(error = %e, "websocket protocol error");
-                    self.handle.close(CloseCode::Protocol);
-                    return;
-                }
-                Some(Err(e)) => {
-                    tracing::debug!(error = %e, "read failed");
-                    return;
-                }
+                Some(Err(e)) => return self.read_failed(e),
             };
             let now = Instant::now();
             last_seen = now;
@@ -261,7 +161,7 @@ impl Reader {
                 Message::Text(t) => Some(t),
                 Message::Binary(_) => None,
                 Message::Ping(_) | Message::Pong(_) | Message::Frame(_) => continue,
-                Message::Close(_) => return,
+                Message::Close(_) => return ReadEnd::Done,
             };
             self.server.metrics.messages_in.inc();
             match rate.check(now) {
@@ -276,12 +176,12 @@ impl Reader {
                     self.server.metrics.rate_limit_closes.inc();
                     tracing::warn!("flooding past the rate limit: closing");
                     self.handle.close(CloseCode::Policy);
-                    return;
+                    return ReadEnd::Open;
                 }
             }
             match text {
                 None => self.error(ErrorCode::BadMessage, "binary frames are not accepted"),
-                Some(t) => match serde_json::from_str::<ClientMsg>(&t) {
+                Some(t) => match ClientMsg::from_json(&t) {
                     Ok(m) => {
                         tracing::debug!(msg = ?m, "received");
                         self.handle_msg(m).await;
@@ -290,6 +190,35 @@ impl Reader {
                 },
             }
         }
+    }
+
+    /// The close a read error calls for (A2): 1009, 1007, 1002, or none when the socket failed.
+    fn read_failed(&mut self, e: WsError) -> ReadEnd {
+        let code = match e {
+            WsError::Capacity(CapacityError::MessageTooLong { size, max_size }) => {
+                tracing::warn!(size, max = max_size, "message too big");
+                CloseCode::TooBig
+            }
+            WsError::Utf8 => {
+                tracing::warn!("text frame is not UTF-8");
+                CloseCode::InvalidData
+            }
+            // EOF without a Close frame: the client vanished, which is a drop, not misbehaviour.
+            WsError::Protocol(ProtocolError::ResetWithoutClosingHandshake) => {
+                tracing::debug!("the client went away without a close");
+                return ReadEnd::Done;
+            }
+            WsError::Protocol(e) => {
+                tracing::warn!(error = %e, "websocket protocol error");
+                CloseCode::Protocol
+            }
+            e => {
+                tracing::debug!(error = %e, "read failed");
+                return ReadEnd::Done;
+            }
+        };
+        self.handle.close(code);
+        ReadEnd::Broken
     }
 
     async fn handle_msg(&mut self, msg: ClientMsg) {
@@ -377,7 +306,7 @@ impl Reader {
         let generation = self.handle.room_gen();
         match task::open(
             &self.server.rooms,
-            self.peer.ip(),
+            self.client,
             settings,
             self.handle.clone(),
             name,

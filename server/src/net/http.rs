@@ -1,85 +1,128 @@
-//! Plain HTTP on the WebSocket port: the request line is peeked (not consumed) to route `/ws`
-//! to the WebSocket handshake; `/healthz` and `/metrics` get a tiny HTTP/1.1 answer here, so
-//! no web framework sits between the socket and the game.
+//! The HTTP face on the WebSocket port: one router ([`route`]) from path and method to an
+//! answer, so later routes (`/`, `/assets/…`, `/api/…`) are a variant and an arm each. `/ws` and
+//! `/r/CODE` upgrade to WebSocket ([`super::upgrade`]); `/healthz` and `/metrics` answer
+//! here; unknown paths get 404, wrong methods 405. HEAD is GET without a body (hyper drops it).
 
-use std::time::Duration;
+use std::net::SocketAddr;
+use std::sync::Arc;
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
+use http_body_util::Full;
+use hyper::body::{Bytes, Incoming};
+use hyper::header::{HeaderValue, ALLOW, CONTENT_TYPE};
+use hyper::{Method, StatusCode};
+use tokio_util::sync::CancellationToken;
 
-/// Where a request goes.
+use super::{upgrade, Slot};
+
+/// Every answer's body: small and whole.
+pub type Body = Full<Bytes>;
+
+/// An answer.
+pub type Response = hyper::Response<Body>;
+
+/// What a request knows of its socket.
+#[derive(Clone, Debug)]
+pub struct Socket {
+    /// The socket's place under the connection cap (kept by a WebSocket upgraded from it).
+    pub slot: Arc<Slot>,
+    /// The TCP peer.
+    pub peer: SocketAddr,
+    /// Cancelled once the first request head has arrived (the head deadline is met).
+    pub head_seen: CancellationToken,
+}
+
+/// Where a request goes, by its path alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Route {
-    /// The WebSocket upgrade.
+    /// `/ws`: the WebSocket upgrade.
     Ws,
-    /// `GET /healthz`.
+    /// `/r/CODE`, an invite link (Amendment A5): upgrades like `/ws`; a plain GET will serve
+    /// the browser client.
+    Invite,
+    /// `/healthz`.
     Healthz,
-    /// `GET /metrics`.
+    /// `/metrics`.
     Metrics,
-    /// Any other path: 404.
+    /// Anything else: 404.
     NotFound,
-    /// Not HTTP, or not GET: 400.
-    Bad,
 }
 
-/// Longest request head read.
-const MAX_HEAD: usize = 8192;
-
-/// Route by the request line, e.g. `GET /ws?x=1 HTTP/1.1`.
-pub fn route(line: &str) -> Route {
-    let mut parts = line.split(' ');
-    let (Some(method), Some(target)) = (parts.next(), parts.next()) else {
-        return Route::Bad;
-    };
-    if method != "GET" {
-        return Route::Bad;
-    }
-    let path = target.split('?').next().unwrap_or("");
-    match path {
-        "/ws" => Route::Ws,
-        "/healthz" => Route::Healthz,
-        "/metrics" => Route::Metrics,
-        _ => Route::NotFound,
+impl Route {
+    /// The route of a request path (without its query).
+    pub fn of(path: &str) -> Route {
+        match path {
+            "/ws" => Route::Ws,
+            "/healthz" => Route::Healthz,
+            "/metrics" => Route::Metrics,
+            p if p
+                .strip_prefix("/r/")
+                .is_some_and(|code| protocol::RoomCode::try_from(code).is_ok()) =>
+            {
+                Route::Invite
+            }
+            _ => Route::NotFound,
+        }
     }
 }
 
-/// Peek until the request line is complete and route it. `None`: the peer went away or sent
-/// no line within its head limit.
-pub async fn peek_route(stream: &TcpStream) -> Option<Route> {
-    let mut buf = vec![0u8; 1024];
-    loop {
-        let n = stream.peek(&mut buf).await.ok()?;
-        if n == 0 {
-            return None;
+/// Answer one request.
+pub fn route(req: hyper::Request<Incoming>, ctx: &Socket) -> Response {
+    ctx.head_seen.cancel();
+    let get = matches!(*req.method(), Method::GET | Method::HEAD);
+    let route = Route::of(req.uri().path());
+    // `/ws` is always a handshake (a bad one gets 400); an invite link when it asks for one.
+    let handshake = route == Route::Ws || (route == Route::Invite && upgrade::is_upgrade(&req));
+    match route {
+        Route::Ws | Route::Invite if handshake => match *req.method() {
+            Method::GET => upgrade::accept(req, ctx),
+            _ => method_not_allowed("GET"),
+        },
+        // The browser client will be served here; not yet.
+        Route::Ws | Route::Invite if get => not_found(),
+        Route::Ws | Route::Invite => method_not_allowed("GET, HEAD"),
+        Route::Healthz | Route::Metrics if !get => method_not_allowed("GET, HEAD"),
+        Route::Healthz => {
+            let server = &ctx.slot.server;
+            let body = format!(
+                "{{\"rooms\":{},\"connections\":{}}}",
+                server.rooms.directory.len(),
+                server.metrics.connections.get()
+            );
+            answer(StatusCode::OK, "application/json", body)
         }
-        if let Some(end) = buf[..n].windows(2).position(|w| w == b"\r\n") {
-            let line = std::str::from_utf8(&buf[..end]).ok()?;
-            return Some(route(line));
-        }
-        if n == buf.len() {
-            return Some(Route::Bad);
-        }
-        // Only part of the line has arrived; peek does not wait for more.
-        tokio::time::sleep(Duration::from_millis(5)).await;
+        Route::Metrics => answer(
+            StatusCode::OK,
+            crate::metrics::CONTENT_TYPE,
+            ctx.slot.server.metrics.render(),
+        ),
+        Route::NotFound => not_found(),
     }
 }
 
-/// Read and discard the request head, then answer with `status` and `body` and close.
-pub async fn respond(mut stream: TcpStream, status: &str, content_type: &str, body: &str) {
-    let mut head = Vec::with_capacity(512);
-    let mut chunk = [0u8; 512];
-    while !head.windows(4).any(|w| w == b"\r\n\r\n") && head.len() < MAX_HEAD {
-        match stream.read(&mut chunk).await {
-            Ok(0) | Err(_) => break,
-            Ok(n) => head.extend_from_slice(&chunk[..n]),
-        }
-    }
-    let resp = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    let _ = stream.write_all(resp.as_bytes()).await;
-    let _ = stream.shutdown().await;
+/// An answer with a body.
+pub fn answer(status: StatusCode, content_type: &'static str, body: impl Into<Bytes>) -> Response {
+    let mut resp = hyper::Response::new(Full::new(body.into()));
+    *resp.status_mut() = status;
+    resp.headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
+    resp
+}
+
+/// A plain-text error answer: the status's own words.
+pub fn error(status: StatusCode) -> Response {
+    let words = status.canonical_reason().unwrap_or("error");
+    answer(status, "text/plain; charset=utf-8", format!("{words}\n"))
+}
+
+fn not_found() -> Response {
+    error(StatusCode::NOT_FOUND)
+}
+
+fn method_not_allowed(allow: &'static str) -> Response {
+    let mut resp = error(StatusCode::METHOD_NOT_ALLOWED);
+    resp.headers_mut()
+        .insert(ALLOW, HeaderValue::from_static(allow));
+    resp
 }
 
 #[cfg(test)]
@@ -87,18 +130,20 @@ mod tests {
     use super::*;
 
     #[track_caller]
-    fn check(line: &str, expected: Route) {
-        assert_eq!(route(line), expected, "{line}");
+    fn check(path: &str, expected: Route) {
+        assert_eq!(Route::of(path), expected, "{path}");
     }
 
     #[test]
-    fn routes_by_request_line() {
-        check("GET /ws HTTP/1.1", Route::Ws);
-        check("GET /ws?token=1 HTTP/1.1", Route::Ws);
-        check("GET /healthz HTTP/1.1", Route::Healthz);
-        check("GET /metrics HTTP/1.0", Route::Metrics);
-        check("GET / HTTP/1.1", Route::NotFound);
-        check("POST /ws HTTP/1.1", Route::Bad);
-        check("garbage", Route::Bad);
+    fn routes_by_path() {
+        check("/ws", Route::Ws);
+        check("/r/ABCD", Route::Invite);
+        check("/r/abcd", Route::Invite);
+        check("/r/AB", Route::NotFound);
+        check("/r/ABCD/x", Route::NotFound);
+        check("/healthz", Route::Healthz);
+        check("/metrics", Route::Metrics);
+        check("/", Route::NotFound);
+        check("/ws/", Route::NotFound);
     }
 }

@@ -1,79 +1,150 @@
-//! Transport: the accept loop, plain-HTTP routes, and the WebSocket connections that carry
-//! client messages to rooms (their outgoing queues are [`crate::outbox`]'s).
+//! Transport: the accept loop, HTTP/1.1 on the one listener (hyper, optionally under TLS), and
+//! the WebSocket connections that carry client messages to rooms (their outgoing queues are
+//! [`crate::outbox`]'s).
 //!
-//! - [`http`]: request-line routing, `/healthz`, `/metrics`.
-//! - [`conn`]: one connection's reader and writer.
+//! - [`http`]: the router, `/healthz`, `/metrics`, the HTTP answers.
+//! - [`upgrade`]: the WebSocket handshake (validation, origin check, 101) on `/ws` and `/r/CODE`.
+//! - [`client_addr`]: the client's address, from the socket or a trusted proxy's headers.
+//! - [`conn`]: one WebSocket connection's reader; [`writer`]: its writer and its close.
 //! - [`rate`]: the per-connection rate limit.
+//! - [`tls`]: the rustls acceptor from PEM files; [`fd`]: the file-descriptor budget.
 //! - [`tuning`]: WebSocket, socket and queue settings (shared with the echo baseline).
+//!
+//! Every socket counts against the connection cap from its accept until it is gone, whether
+//! it is still sending its head, serving plain HTTP or upgraded.
 
+pub mod client_addr;
 pub mod conn;
+pub mod fd;
 pub mod http;
 pub mod rate;
+pub mod tls;
 pub mod tuning;
+pub mod upgrade;
+pub mod writer;
 
+use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicU64, AtomicUsize};
 use std::sync::Arc;
 use std::time::Duration;
 
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::{TcpListener, TcpStream};
+use tokio::time::Instant;
+use tokio_rustls::rustls::ServerConfig;
+use tokio_rustls::TlsAcceptor;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
-use tracing::Instrument;
 
 use crate::config::Config;
 use crate::metrics::Metrics;
-use crate::outbox::ConnId;
 use crate::room::task::RoomEnv;
 
-/// What every connection task shares: the config, the rooms, and the connection counts.
+/// Sockets accepted past the cap (to tell WebSocket clients `server_full`, and to answer
+/// `/healthz`) before further ones are dropped at once: the fd reserve ([`fd::RESERVE`]) holds them.
+pub const OVERFLOW: usize = 16;
+
+/// What every connection task shares: the config, the rooms, and the socket count.
 #[derive(Debug)]
 pub struct Transport {
     config: Config,
     rooms: Arc<RoomEnv>,
     metrics: Arc<Metrics>,
+    tls: Option<Arc<ServerConfig>>,
     /// Cancelled when the server begins to shut down.
     shutdown: CancellationToken,
+    /// Cancelled when the shutdown grace is over: every connection task drops its socket.
+    hard_stop: CancellationToken,
     conn_tasks: TaskTracker,
-    open_conns: AtomicUsize,
+    open_sockets: AtomicUsize,
     next_conn: AtomicU64,
 }
 
 impl Transport {
-    /// The transport for `rooms`, stopping when `rooms.shutdown` is cancelled.
-    pub fn new(config: Config, rooms: Arc<RoomEnv>) -> Arc<Transport> {
+    /// The transport for `rooms`, stopping when `rooms.shutdown` is cancelled; TLS when
+    /// `tls` is given.
+    pub fn new(
+        config: Config,
+        rooms: Arc<RoomEnv>,
+        tls: Option<Arc<ServerConfig>>,
+    ) -> Arc<Transport> {
         Arc::new(Transport {
             config,
             metrics: rooms.metrics.clone(),
             shutdown: rooms.shutdown.clone(),
             rooms,
+            tls,
+            hard_stop: CancellationToken::new(),
             conn_tasks: TaskTracker::new(),
-            open_conns: AtomicUsize::new(0),
+            open_sockets: AtomicUsize::new(0),
             next_conn: AtomicU64::new(1),
         })
     }
 
-    /// Wait until every connection task has ended (after shutdown).
-    pub async fn drain(&self) {
+    /// Wait until every connection task has ended (after shutdown), at most until `deadline`;
+    /// then drop whatever is left. Returns whether everything ended in time.
+    pub async fn drain(&self, deadline: Instant) -> bool {
         self.conn_tasks.close();
-        self.conn_tasks.wait().await;
+        if tokio::time::timeout_at(deadline, self.conn_tasks.wait())
+            .await
+            .is_ok()
+        {
+            return true;
+        }
+        self.hard_stop.cancel();
+        // Every task selects on the hard stop; this wait is short.
+        let _ = tokio::time::timeout(Duration::from_secs(1), self.conn_tasks.wait()).await;
+        false
+    }
+}
+
+/// One accepted socket's place under the cap, given back when the last part of it (the HTTP
+/// connection, then the WebSocket it upgraded to) is gone.
+#[derive(Debug)]
+pub struct Slot {
+    server: Arc<Transport>,
+    /// Whether it came in under the cap (else a WebSocket on it gets `server_full`).
+    pub admitted: bool,
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.server.open_sockets.fetch_sub(1, Relaxed);
     }
 }
 
 /// Accept until shutdown; each socket gets its own task.
 pub async fn accept_loop(server: Arc<Transport>, listener: TcpListener) {
+    let cap = server.config.limits.max_connections;
+    let mut failing = false;
     loop {
         tokio::select! {
             () = server.shutdown.cancelled() => break,
             r = listener.accept() => match r {
                 Ok((stream, peer)) => {
-                    let s = server.clone();
-                    server.conn_tasks.spawn(serve_socket(s, stream, peer));
+                    failing = false;
+                    let before = server.open_sockets.fetch_add(1, Relaxed);
+                    let slot = Slot { server: server.clone(), admitted: before < cap };
+                    if before >= cap + OVERFLOW {
+                        // Far past the cap: keep the descriptors for the ones already here.
+                        tracing::debug!(%peer, "over the connection cap: dropped at accept");
+                        drop((stream, slot));
+                        continue;
+                    }
+                    server.conn_tasks.spawn(serve_socket(slot, stream, peer));
                 }
                 Err(e) => {
-                    // Out of file descriptors and the like: back off instead of spinning.
-                    tracing::error!(error = %e, "accept failed");
+                    // Out of file descriptors and the like: back off instead of spinning, and
+                    // say so once per spell rather than every 50 ms.
+                    if !failing {
+                        tracing::error!(error = %e, "accept failed");
+                    }
+                    failing = true;
                     tokio::time::sleep(Duration::from_millis(50)).await;
                 }
             }
@@ -82,42 +153,95 @@ pub async fn accept_loop(server: Arc<Transport>, listener: TcpListener) {
     tracing::info!("stopped accepting connections");
 }
 
-async fn serve_socket(server: Arc<Transport>, stream: TcpStream, peer: SocketAddr) {
+#[allow(clippy::disallowed_methods)] // the request deadline runs from the accept
+async fn serve_socket(slot: Slot, stream: TcpStream, peer: SocketAddr) {
     tuning::tune_socket(&stream);
-    let routed = tokio::select! {
-        r = tokio::time::timeout(Duration::from_secs(10), http::peek_route(&stream)) => r,
-        () = server.shutdown.cancelled() => return,
-    };
-    let Ok(Some(route)) = routed else { return };
-    match route {
-        http::Route::Ws => {
-            let id = ConnId(server.next_conn.fetch_add(1, Relaxed));
-            let span = tracing::info_span!(
-                "conn",
-                conn_id = id.0,
-                peer = %peer,
-                room = tracing::field::Empty,
-                player_id = tracing::field::Empty
-            );
-            conn::serve(server, stream, peer, id).instrument(span).await;
+    let server = slot.server.clone();
+    let deadline = Instant::now() + server.config.request_timeout;
+    let hard_stop = server.hard_stop.clone();
+    let slot = Arc::new(slot);
+    match server.tls.clone() {
+        None => {
+            tokio::select! {
+                () = serve_http(slot, stream, peer, deadline) => {}
+                () = hard_stop.cancelled() => {}
+            }
         }
-        http::Route::Healthz => {
-            let body = format!(
-                "{{\"rooms\":{},\"connections\":{}}}",
-                server.rooms.directory.len(),
-                server.metrics.connections.get()
-            );
-            http::respond(stream, "200 OK", "application/json", &body).await;
-        }
-        http::Route::Metrics => {
-            let body = server.metrics.render();
-            http::respond(stream, "200 OK", crate::metrics::CONTENT_TYPE, &body).await;
-        }
-        http::Route::NotFound => {
-            http::respond(stream, "404 Not Found", "text/plain", "not found\n").await;
-        }
-        http::Route::Bad => {
-            http::respond(stream, "400 Bad Request", "text/plain", "bad request\n").await;
+        Some(tls) => {
+            let acceptor = TlsAcceptor::from(tls);
+            let accepted = tokio::select! {
+                r = tokio::time::timeout_at(deadline, acceptor.accept(stream)) => r,
+                () = server.shutdown.cancelled() => return,
+            };
+            match accepted {
+                Ok(Ok(tls)) => {
+                    tokio::select! {
+                        () = serve_http(slot, tls, peer, deadline) => {}
+                        () = hard_stop.cancelled() => {}
+                    }
+                }
+                Ok(Err(e)) => tracing::debug!(%peer, error = %e, "tls handshake failed"),
+                Err(_) => tracing::debug!(%peer, "tls handshake timed out"),
+            }
         }
     }
+}
+
+/// HTTP/1.1 on one socket (keep-alive, upgrades) until it closes, its first head misses
+/// `deadline`, or shutdown.
+async fn serve_http<I>(slot: Arc<Slot>, io: I, peer: SocketAddr, deadline: Instant)
+where
+    I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    let server = slot.server.clone();
+    let head_seen = CancellationToken::new();
+    let socket = http::Socket {
+        slot,
+        peer,
+        head_seen: head_seen.clone(),
+    };
+    let service = service_fn(move |req| {
+        let socket = socket.clone();
+        async move { Ok::<_, Infallible>(http::route(req, &socket)) }
+    });
+    let mut builder = http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        // Every later head on a kept-alive socket; the first is held to `deadline` below.
+        .header_read_timeout(server.config.request_timeout)
+        // A request head is small; a socket that is only sending one costs little.
+        .max_buf_size(16 * 1024)
+        .keep_alive(true);
+    let conn = builder
+        .serve_connection(TokioIo::new(io), service)
+        .with_upgrades();
+    tokio::pin!(conn);
+    let first_head = async {
+        tokio::select! {
+            () = tokio::time::sleep_until(deadline) => {}
+            () = head_seen.cancelled() => std::future::pending().await,
+        }
+    };
+    tokio::select! {
+        r = conn.as_mut() => {
+            if let Err(e) = r {
+                tracing::debug!(%peer, error = %e, "http connection ended");
+            }
+        }
+        () = first_head => {
+            tracing::debug!(%peer, "no request head within the deadline: closing");
+        }
+        () = server.shutdown.cancelled() => {
+            if head_seen.is_cancelled() {
+                // A request may be in flight: let it finish (the hard stop bounds this).
+                conn.as_mut().graceful_shutdown();
+                let _ = conn.await;
+            }
+        }
+    }
+}
+
+/// A new connection id.
+fn next_id(server: &Transport) -> crate::outbox::ConnId {
+    crate::outbox::ConnId(server.next_conn.fetch_add(1, Relaxed))
 }

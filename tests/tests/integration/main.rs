@@ -3,11 +3,15 @@
 mod support;
 
 mod bots;
+mod close_handshake;
+mod conformance;
 mod fanout;
 mod layout;
+mod proxy;
 
 mod server_bad_input;
 mod server_contract;
 mod server_http;
 mod server_race;
 mod server_resume;
+mod tls;

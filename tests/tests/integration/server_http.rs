@@ -36,3 +36,27 @@ async fn healthz_and_metrics() {
     let (status, _) = srv.http_get("/nope").await.unwrap();
     assert_eq!(status, "HTTP/1.1 404 Not Found");
 }
+
+#[tokio::test]
+async fn invite_links_upgrade_like_ws() {
+    use futures::StreamExt;
+    let srv = TestServer::start().await;
+    let url = format!("ws://{}/r/ABCD", srv.addr);
+    let (mut ws, _) = tokio_tungstenite::connect_async(url)
+        .await
+        .expect("upgrade");
+    let first = tokio::time::timeout(crate::support::RECV_TIMEOUT, ws.next())
+        .await
+        .expect("welcome in time")
+        .expect("a frame")
+        .expect("read");
+    assert!(
+        first.to_text().expect("text").contains("\"welcome\""),
+        "{first}"
+    );
+    // A plain GET will serve the browser client; until then, 404.
+    let (status, _) = srv.http_get("/r/ABCD").await.unwrap();
+    assert_eq!(status, "HTTP/1.1 404 Not Found");
+    let (status, _) = srv.http_get("/r/A").await.unwrap();
+    assert_eq!(status, "HTTP/1.1 404 Not Found");
+}

@@ -3,6 +3,7 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context, Result};
@@ -14,9 +15,12 @@ use shared::engine::{solver, Grid};
 use tokio::net::{TcpSocket, TcpStream};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
+use tokio_rustls::rustls;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::http::HeaderValue;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::WebSocketStream;
+use tokio_tungstenite::{Connector, MaybeTlsStream, WebSocketStream};
 
 /// How long any single receive may take before the test fails.
 pub const RECV_TIMEOUT: Duration = Duration::from_secs(10);
@@ -99,6 +103,37 @@ impl TestServer {
         Client::over(stream, &self.url()).await
     }
 
+    /// A client past `welcome` whose handshake carries `headers` (an `Origin`, a proxy's
+    /// `X-Forwarded-For`); the handshake's error if the server refuses it.
+    pub async fn client_with_headers(
+        &self,
+        headers: &[(&'static str, &str)],
+    ) -> Result<Client, tokio_tungstenite::tungstenite::Error> {
+        let mut req = self.url().into_client_request()?;
+        for (k, v) in headers {
+            let v = HeaderValue::from_str(v).expect("a header value");
+            req.headers_mut().append(*k, v);
+        }
+        let stream = TcpStream::connect(self.addr).await.expect("connect");
+        let (ws, _) = tokio_tungstenite::client_async(req, MaybeTlsStream::Plain(stream)).await?;
+        Client::past_welcome(ws).await
+    }
+
+    /// A client past `welcome` over TLS to `url` (a `wss://` URL naming this server),
+    /// trusting what `tls` trusts.
+    pub async fn tls_client(&self, url: &str, tls: Arc<rustls::ClientConfig>) -> Client {
+        let stream = TcpStream::connect(self.addr).await.expect("connect");
+        let (ws, _) = tokio_tungstenite::client_async_tls_with_config(
+            url,
+            stream,
+            None,
+            Some(Connector::Rustls(tls)),
+        )
+        .await
+        .expect("websocket handshake over TLS");
+        Client::past_welcome(ws).await.expect("welcome")
+    }
+
     /// A client whose socket has a tiny receive buffer (for clients that do not read).
     pub async fn small_buffer_client(&self) -> Client {
         let sock = TcpSocket::new_v4().expect("socket");
@@ -134,8 +169,11 @@ impl TestServer {
     pub async fn http_get(&self, path: &str) -> Result<(String, String)> {
         use tokio::io::{AsyncReadExt, AsyncWriteExt};
         let mut s = TcpStream::connect(self.addr).await?;
-        s.write_all(format!("GET {path} HTTP/1.1\r\nHost: x\r\n\r\n").as_bytes())
-            .await?;
+        // `close`: the server keeps a socket alive otherwise, and this reads to EOF.
+        s.write_all(
+            format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes(),
+        )
+        .await?;
         let mut buf = String::new();
         tokio::time::timeout(RECV_TIMEOUT, s.read_to_string(&mut buf)).await??;
         let (head, body) = buf
@@ -156,9 +194,9 @@ impl Drop for TestServer {
     }
 }
 
-/// A WebSocket client speaking JSON.
+/// A WebSocket client speaking JSON, over TCP or TLS.
 pub struct Client {
-    ws: WebSocketStream<TcpStream>,
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
     timeout: Duration,
 }
 
@@ -173,13 +211,24 @@ pub enum Closed {
 
 impl Client {
     async fn over(stream: TcpStream, url: &str) -> Client {
-        let (ws, _) = tokio_tungstenite::client_async(url, stream)
+        let (ws, _) = tokio_tungstenite::client_async(url, MaybeTlsStream::Plain(stream))
             .await
             .expect("websocket handshake");
         Client {
             ws,
             timeout: RECV_TIMEOUT,
         }
+    }
+
+    async fn past_welcome(
+        ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    ) -> Result<Client, tokio_tungstenite::tungstenite::Error> {
+        let mut c = Client {
+            ws,
+            timeout: RECV_TIMEOUT,
+        };
+        c.expect("welcome").await;
+        Ok(c)
     }
 
     /// Change the receive timeout (paused-clock tests need a long one).

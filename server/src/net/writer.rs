@@ -1,0 +1,178 @@
+//! A connection's way out and its close (Amendment A2): the writer task drains the bounded
+//! outgoing queue (`feed` every ready message, `flush` once, ping on a timer); when the
+//! connection closes it sends what was queued before the close (not for a slow reader), then
+//! the Close frame. [`linger`] keeps reading and discarding the client's input until its Close
+//! or EOF, at most [`LINGER`] after the writer is done, so that TCP is never closed on unread
+//! input: that would reset the connection and lose the close on the client's side.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::stream::{SplitSink, SplitStream};
+use futures::{SinkExt, StreamExt};
+use hyper::upgrade::Upgraded;
+use hyper_util::rt::TokioIo;
+use tokio::io::AsyncReadExt;
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+use tokio_tungstenite::tungstenite::error::{Error as WsError, ProtocolError};
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode as WsCloseCode;
+use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::WebSocketStream;
+use tokio_util::task::AbortOnDropHandle;
+
+use crate::metrics::Metrics;
+use crate::outbox::Outbox;
+
+/// How long the server waits for the client's side of the close after sending its own.
+pub const LINGER: Duration = Duration::from_secs(2);
+
+/// An upgraded WebSocket, over plain TCP or TLS.
+pub type Ws = WebSocketStream<TokioIo<Upgraded>>;
+
+/// The writer half.
+pub type Sink = SplitSink<Ws, Message>;
+
+/// Write until the connection closes; returns the sink for [`linger`].
+#[allow(clippy::disallowed_methods)] // the ping timer starts now: transport reads the clock
+pub async fn write_loop(
+    mut sink: Sink,
+    mut rx: mpsc::Receiver<Message>,
+    handle: Outbox,
+    ping_every: Duration,
+    metrics: Arc<Metrics>,
+) -> Sink {
+    let mut ping = tokio::time::interval_at(Instant::now() + ping_every, ping_every);
+    ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let closing = handle.closing().clone();
+    loop {
+        let first = tokio::select! {
+            biased;
+            () = closing.cancelled() => break,
+            m = rx.recv() => match m {
+                Some(m) => {
+                    handle.taken(&m);
+                    m
+                }
+                None => break,
+            },
+            _ = ping.tick() => Message::Ping(Default::default()),
+        };
+        let batch = async {
+            sink.feed(first).await?;
+            while let Ok(m) = rx.try_recv() {
+                handle.taken(&m);
+                sink.feed(m).await?;
+            }
+            sink.flush().await
+        };
+        let res = tokio::select! {
+            r = batch => r,
+            // A client that stopped reading blocks the flush: give up on it when asked.
+            () = closing.cancelled() => break,
+            // Or when its queue has not drained within the slow-reader rule.
+            () = handle.stalled() => {
+                handle.close_slow(&metrics);
+                break;
+            }
+        };
+        if let Err(e) = res {
+            if matches!(e, WsError::WriteBufferFull(_)) {
+                handle.close_slow(&metrics);
+            } else {
+                tracing::debug!(error = %e, "write failed");
+                handle.close_quietly();
+                return sink;
+            }
+            break;
+        }
+    }
+    let code = handle.close_code();
+    let wind_down = async {
+        if !handle.is_slow() {
+            // Deliver what was queued before the close (welcome + server_full, final results).
+            while let Ok(m) = rx.try_recv() {
+                sink.feed(m).await?;
+            }
+        }
+        if let Some(code) = code {
+            sink.feed(Message::Close(Some(CloseFrame {
+                code: WsCloseCode::from(code.as_u16()),
+                reason: code.reason().into(),
+            })))
+            .await?;
+        }
+        sink.flush().await
+    };
+    let _ = tokio::time::timeout(LINGER, wind_down).await;
+    sink
+}
+
+/// How the reader left the connection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReadEnd {
+    /// The client sent its Close, or EOF, or the socket failed: nothing more to read.
+    Done,
+    /// The server is closing; the frames are sound, so the client's Close can be recognised.
+    Open,
+    /// The framing broke (protocol error, bad UTF-8, too big): only raw bytes can be discarded.
+    Broken,
+}
+
+/// Wait for the writer, reading and discarding input meanwhile (per `end`), until the client's
+/// Close or EOF or [`LINGER`] after the writer is done; only then may TCP close.
+#[allow(clippy::disallowed_methods)] // the linger deadline: transport reads the clock
+pub async fn linger(
+    mut stream: SplitStream<Ws>,
+    writer: AbortOnDropHandle<Sink>,
+    mut end: ReadEnd,
+) {
+    let mut writer = writer;
+    let mut sink = None;
+    let mut deadline = None;
+    while end == ReadEnd::Open {
+        let until = deadline.unwrap_or_else(|| Instant::now() + Duration::from_secs(3600));
+        tokio::select! {
+            r = &mut writer, if deadline.is_none() => {
+                sink = r.ok();
+                deadline = Some(Instant::now() + LINGER);
+            }
+            () = tokio::time::sleep_until(until), if deadline.is_some() => return,
+            m = stream.next() => match m {
+                Some(Ok(Message::Close(_))) | None => end = ReadEnd::Done,
+                Some(Ok(_)) => {}
+                Some(Err(
+                    WsError::Io(_)
+                    | WsError::ConnectionClosed
+                    | WsError::AlreadyClosed
+                    | WsError::Protocol(ProtocolError::ResetWithoutClosingHandshake),
+                )) => end = ReadEnd::Done,
+                Some(Err(_)) => end = ReadEnd::Broken,
+            },
+        }
+    }
+    let sink = match sink {
+        Some(s) => Some(s),
+        None if deadline.is_some() => None,
+        // The writer bounds its own wind-down.
+        None => writer.await.ok(),
+    };
+    if end == ReadEnd::Done {
+        return;
+    }
+    let Some(sink) = sink else { return };
+    let Ok(mut ws) = stream.reunite(sink) else {
+        return;
+    };
+    let deadline = deadline.unwrap_or_else(|| Instant::now() + LINGER);
+    let discard = async {
+        let mut buf = [0u8; 2048];
+        while let Ok(n) = ws.get_mut().read(&mut buf).await {
+            if n == 0 {
+                break;
+            }
+        }
+    };
+    let _ = tokio::time::timeout_at(deadline, discard).await;
+}

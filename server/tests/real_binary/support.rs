@@ -1,0 +1,199 @@
+//! Running the real `sudoku-race-server` binary: start it (optionally under a file-descriptor
+//! limit), read its JSON log for the address, talk to it over WebSocket and HTTP, signal it,
+//! wait for it to exit. Every wait is bounded.
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use futures::{SinkExt, StreamExt};
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::WebSocketStream;
+
+/// How long any wait may take.
+pub const TIMEOUT: Duration = Duration::from_secs(20);
+
+/// A WebSocket client.
+pub type Ws = WebSocketStream<TcpStream>;
+
+/// A running server process; killed if the test fails before it exits.
+pub struct Server {
+    child: Child,
+    /// Where it listens.
+    pub addr: String,
+    /// Its results database.
+    pub db: PathBuf,
+    /// The JSON log lines up to `listening`.
+    pub log: Vec<Value>,
+    _dir: tempfile::TempDir,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+impl Server {
+    /// Start the binary with `args` (after the listen, log and db flags), under `ulimit -n`
+    /// when `fd_limit` is given.
+    pub fn start(args: &[&str], fd_limit: Option<u32>) -> Server {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let db = dir.path().join("results.sqlite3");
+        let bin = env!("CARGO_BIN_EXE_sudoku-race-server");
+        let mut cmd = match fd_limit {
+            None => Command::new(bin),
+            Some(n) => {
+                let mut c = Command::new("sh");
+                c.arg("-c")
+                    .arg(format!("ulimit -n {n} && exec \"$0\" \"$@\""))
+                    .arg(bin);
+                c
+            }
+        };
+        let mut child = cmd
+            .args(["--listen", "127.0.0.1:0", "--log-format", "json"])
+            .arg("--db")
+            .arg(&db)
+            .args(args)
+            .env("RUST_LOG", "info")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start the server binary");
+        let stderr = child.stderr.take().expect("stderr");
+        let (tx, lines) = mpsc::channel();
+        // Drain stderr for the whole run so the server never blocks on a full pipe.
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines() {
+                let Ok(line) = line else { break };
+                // Nobody may listen any more; keep draining.
+                let _ = tx.send(line);
+            }
+        });
+        let mut server = Server {
+            child,
+            addr: String::new(),
+            db,
+            log: Vec::new(),
+            _dir: dir,
+        };
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = lines.recv_timeout(left).expect("a `listening` log line");
+            let Ok(v) = serde_json::from_str::<Value>(&line) else {
+                continue;
+            };
+            let listening = v["fields"]["message"] == "listening";
+            if listening {
+                server.addr = v["fields"]["addr"].as_str().expect("addr").to_owned();
+            }
+            server.log.push(v);
+            if listening {
+                return server;
+            }
+        }
+    }
+
+    /// Send a signal (`-TERM`, `-INT`).
+    pub fn signal(&self, signal: &str) {
+        let pid = self.child.id().to_string();
+        let killed = Command::new("kill")
+            .args([signal, &pid])
+            .status()
+            .expect("run kill");
+        assert!(killed.success());
+    }
+
+    /// Wait for the process to exit, at most `within`.
+    pub async fn exit(&mut self, within: Duration) -> ExitStatus {
+        let deadline = Instant::now() + within;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("try_wait") {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "the server did not exit");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// A WebSocket client that has not read `welcome` yet.
+    pub async fn connect(&self) -> Ws {
+        let stream = TcpStream::connect(&self.addr).await.expect("connect");
+        let url = format!("ws://{}/ws", self.addr);
+        let (ws, _) = tokio_tungstenite::client_async(url, stream)
+            .await
+            .expect("handshake");
+        ws
+    }
+
+    /// `GET path` (status line and body).
+    pub async fn http_get(&self, path: &str) -> String {
+        let mut s = TcpStream::connect(&self.addr).await.expect("connect");
+        let req = format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        s.write_all(req.as_bytes()).await.expect("write");
+        let mut out = String::new();
+        tokio::time::timeout(TIMEOUT, s.read_to_string(&mut out))
+            .await
+            .expect("an answer in time")
+            .expect("read");
+        out
+    }
+}
+
+/// Send a JSON text frame.
+pub async fn send(ws: &mut Ws, v: Value) {
+    ws.send(Message::Text(v.to_string().into()))
+        .await
+        .expect("send");
+}
+
+/// The next JSON message (pings and pongs skipped).
+pub async fn recv(ws: &mut Ws) -> Value {
+    loop {
+        let m = tokio::time::timeout(TIMEOUT, ws.next())
+            .await
+            .expect("timed out waiting for a message")
+            .expect("connection ended")
+            .expect("read");
+        match m {
+            Message::Text(t) => return serde_json::from_str(&t).expect("json"),
+            Message::Ping(_) | Message::Pong(_) => continue,
+            other => panic!("unexpected frame {other:?}"),
+        }
+    }
+}
+
+/// Skip messages until one of type `ty`.
+pub async fn until(ws: &mut Ws, ty: &str) -> Value {
+    loop {
+        let v = recv(ws).await;
+        if v["type"] == ty {
+            return v;
+        }
+    }
+}
+
+/// The close code, skipping any messages before it.
+pub async fn close_code(ws: &mut Ws) -> Option<u16> {
+    loop {
+        let m = tokio::time::timeout(TIMEOUT, ws.next())
+            .await
+            .expect("timed out waiting for the close");
+        match m {
+            Some(Ok(Message::Close(f))) => return f.map(|f| u16::from(f.code)),
+            Some(Ok(_)) => continue,
+            Some(Err(_)) | None => return None,
+        }
+    }
+}
