@@ -7,4 +7,5 @@ pub mod echo;
 pub mod hist;
 pub mod procfs;
 pub mod run;
+pub mod tls;
 pub mod wsclient;

@@ -1,19 +1,22 @@
 //! A lean WebSocket client for tests and load: one TCP connection with `TCP_NODELAY` and small
-//! buffers, JSON frames in and out as the shared protocol types, every receive under a timeout.
+//! buffers (optionally under TLS), JSON frames in and out as the shared protocol types, every
+//! receive under a timeout.
 
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use futures::{SinkExt, StreamExt};
 use protocol::{ClientMsg, ServerMsg};
 use tokio::net::TcpStream;
+use tokio_rustls::rustls::ClientConfig;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::WebSocketStream;
+use tokio_tungstenite::{Connector, MaybeTlsStream, WebSocketStream};
 
-/// A client's WebSocket over a plain TCP stream.
-pub type Ws = WebSocketStream<TcpStream>;
+/// A client's WebSocket over TCP, plain or TLS.
+pub type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// Client-side WebSocket settings: a read buffer of `read_buffer` bytes (tungstenite allocates
 /// it eagerly, so thousands of idle clients want it small) and frames written at once.
@@ -27,15 +30,36 @@ pub fn client_config(read_buffer: usize) -> WebSocketConfig {
 
 /// Opens a WebSocket to `ws://addr{path}` (path like `/ws`).
 pub async fn connect(addr: SocketAddr, path: &str, read_buffer: usize) -> Result<Ws> {
+    connect_tls(addr, path, read_buffer, None).await
+}
+
+/// Opens a WebSocket to `addr{path}`: `wss://localhost:PORT{path}` over TLS with `tls` (the
+/// certificate names `localhost`), else plain `ws://`.
+pub async fn connect_tls(
+    addr: SocketAddr,
+    path: &str,
+    read_buffer: usize,
+    tls: Option<&Arc<ClientConfig>>,
+) -> Result<Ws> {
     let tcp = TcpStream::connect(addr)
         .await
         .with_context(|| format!("connect to {addr}"))?;
     tcp.set_nodelay(true).context("set TCP_NODELAY")?;
-    let url = format!("ws://{addr}{path}");
-    let (ws, _response) =
-        tokio_tungstenite::client_async_with_config(url, tcp, Some(client_config(read_buffer)))
-            .await
-            .with_context(|| format!("websocket handshake with {addr}"))?;
+    let (url, connector) = match tls {
+        Some(c) => (
+            format!("wss://localhost:{}{path}", addr.port()),
+            Connector::Rustls(Arc::clone(c)),
+        ),
+        None => (format!("ws://{addr}{path}"), Connector::Plain),
+    };
+    let (ws, _response) = tokio_tungstenite::client_async_tls_with_config(
+        url,
+        tcp,
+        Some(client_config(read_buffer)),
+        Some(connector),
+    )
+    .await
+    .with_context(|| format!("websocket handshake with {addr}"))?;
     Ok(ws)
 }
 

@@ -65,12 +65,17 @@ struct RaceServer {
 
 impl RaceServer {
     async fn start() -> RaceServer {
-        let dir = tempfile::tempdir().unwrap();
+        RaceServer::start_with(tempfile::tempdir().unwrap(), None).await
+    }
+
+    /// Serve from `dir`, over TLS with these files when given.
+    async fn start_with(dir: tempfile::TempDir, tls: Option<server::TlsFiles>) -> RaceServer {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let config = server::Config {
             db_path: dir.path().join("results.sqlite3"),
             countdown: Duration::from_millis(100),
+            tls,
             ..server::Config::default()
         };
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
@@ -108,6 +113,27 @@ async fn race_load_loses_nothing() {
         report.tally.sent
     );
     assert!(report.tally.accepted > 0, "the bots place correct digits");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn race_load_over_tls_loses_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let cert = load::tls::self_signed(dir.path()).unwrap();
+    let files = server::TlsFiles {
+        cert: cert.cert.clone(),
+        key: cert.key.clone(),
+    };
+    let server = RaceServer::start_with(dir, Some(files)).await;
+    let opts = RaceOpts {
+        tls: Some(cert.client),
+        ..small()
+    };
+    let report = race::run(server.addr, Some(std::process::id()), &opts)
+        .await
+        .unwrap();
+    check_clean(&report);
+    assert_eq!(report.tally.received, report.tally.sent * 4);
     server.stop().await;
 }
 

@@ -48,6 +48,10 @@ struct Args {
     /// Skip the echo comparison.
     #[arg(long)]
     no_echo: bool,
+    /// Also run the race load over TLS (wss): a second server started with a certificate made
+    /// for the run; reports its CPU per message against the plain run's (`tls_ratio`).
+    #[arg(long, conflicts_with_all = ["server", "echo_only"])]
+    tls: bool,
     /// Run only the echo load (no race server).
     #[arg(long, conflicts_with = "no_echo")]
     echo_only: bool,
@@ -118,8 +122,11 @@ fn run() -> Result<ExitCode> {
     rt.block_on(run_async(args))
 }
 
-/// The race server to load: the one given, or one started here.
-async fn race_server(args: &Args) -> Result<(SocketAddr, Option<u32>, Option<Spawned>)> {
+/// The race server to load: the one given, or one started here (with `extra` arguments).
+async fn race_server(
+    args: &Args,
+    extra: &[String],
+) -> Result<(SocketAddr, Option<u32>, Option<Spawned>)> {
     if let Some(addr) = args.server {
         return Ok((addr, args.server_pid, None));
     }
@@ -147,6 +154,7 @@ async fn race_server(args: &Args) -> Result<(SocketAddr, Option<u32>, Option<Spa
         server_args.push(format!("--max-rooms-per-ip={rooms}"));
     }
     server_args.extend(args.server_arg.iter().cloned());
+    server_args.extend(extra.iter().cloned());
     let s = Spawned::start(&bin, &server_args, args.server_log.as_deref()).await?;
     eprintln!(
         "started {} (pid {}) on {} with {:?}",
@@ -176,7 +184,7 @@ async fn run_async(args: Args) -> Result<ExitCode> {
         let bad = json["errors"].as_u64() != Some(0) || json["lost"].as_u64() != Some(0);
         return finish(json, bad);
     }
-    let (addr, pid, spawned) = race_server(&args).await?;
+    let (addr, pid, spawned) = race_server(&args, &[]).await?;
     let (json, failed) = if let Some(n) = args.idle {
         let r = idle::run(
             addr,
@@ -202,6 +210,11 @@ async fn run_async(args: Args) -> Result<ExitCode> {
         let race = race::run(addr, pid, &opts).await?;
         println!("{}", report::table("race server", &opts, &race));
         drop(spawned);
+        let tls = if args.tls {
+            Some(tls_run(&args, &opts).await?)
+        } else {
+            None
+        };
         let echo = if args.no_echo {
             None
         } else {
@@ -209,12 +222,36 @@ async fn run_async(args: Args) -> Result<ExitCode> {
             println!("{}", report::table("echo", &opts, &e));
             Some(e)
         };
-        let json = report::race_json(&opts, &race, echo.as_ref());
+        let mut json = report::race_json(&opts, &race, echo.as_ref());
+        if let Some(t) = &tls {
+            report::add_tls(&mut json, &race, t);
+        }
         let bad = json["errors"].as_u64() != Some(0) || json["lost"].as_u64() != Some(0);
         return finish(json, bad);
     };
     drop(spawned);
     finish(json, failed)
+}
+
+/// The race load again, over TLS: a server started with a certificate made for this run.
+async fn tls_run(args: &Args, opts: &RaceOpts) -> Result<RunReport> {
+    let dir = tempfile::tempdir().context("temp dir for the certificate")?;
+    let cert = load::tls::self_signed(dir.path())?;
+    let extra = [
+        "--tls-cert".to_owned(),
+        cert.cert.display().to_string(),
+        "--tls-key".to_owned(),
+        cert.key.display().to_string(),
+    ];
+    let (addr, pid, spawned) = race_server(args, &extra).await?;
+    let opts = RaceOpts {
+        tls: Some(cert.client),
+        ..opts.clone()
+    };
+    let r = race::run(addr, pid, &opts).await?;
+    println!("{}", report::table("race server over TLS", &opts, &r));
+    drop(spawned);
+    Ok(r)
 }
 
 /// The echo load against the echo server given, or one started here.

@@ -37,6 +37,8 @@ pub struct RaceOpts {
     pub step_timeout: Duration,
     /// Seed of the bots' placement orders.
     pub seed: u64,
+    /// Connect over TLS with this client config (wss), else plain.
+    pub tls: Option<std::sync::Arc<tokio_rustls::rustls::ClientConfig>>,
 }
 
 impl Default for RaceOpts {
@@ -50,6 +52,7 @@ impl Default for RaceOpts {
             drain: Duration::from_secs(3),
             step_timeout: Duration::from_secs(20),
             seed: 1,
+            tls: None,
         }
     }
 }
@@ -67,7 +70,7 @@ async fn setup_room(addr: SocketAddr, r: usize, opts: &RaceOpts) -> Result<Room>
     let mut player_ids = Vec::with_capacity(opts.players);
     let mut code = None;
     for j in 0..opts.players {
-        let mut ws = wsclient::connect(addr, "/ws", 16 * 1024).await?;
+        let mut ws = wsclient::connect_tls(addr, "/ws", 16 * 1024, opts.tls.as_ref()).await?;
         wsclient::recv_until(&mut ws, t, |m| {
             matches!(m, ServerMsg::Welcome { .. }).then_some(())
         })

@@ -116,6 +116,27 @@ pub fn race_json(opts: &RaceOpts, race: &RunReport, echo: Option<&RunReport>) ->
     })
 }
 
+/// The TLS run's figures beside the plain run's: its latencies, its CPU per message and
+/// `tls_ratio` (TLS CPU per message ÷ plain; the target is at most 1.3), its errors counted in.
+pub fn add_tls(json: &mut Value, plain: &RunReport, tls: &RunReport) {
+    let t = &tls.tally;
+    let ratio = match (tls.cpu_us_per_msg(), plain.cpu_us_per_msg()) {
+        (Some(a), Some(b)) if b > 0.0 => Some(a / b),
+        _ => None,
+    };
+    json["tls_place_p50_ms"] = json!(round(t.round_trip.quantile_ms(0.5), 3));
+    json["tls_place_p99_ms"] = json!(round(t.round_trip.quantile_ms(0.99), 3));
+    json["tls_fanout_p99_ms"] = json!(round(tls.fanout_all.quantile_ms(0.99), 3));
+    json["tls_server_cpu_us_per_msg"] = opt(tls.cpu_us_per_msg(), 3);
+    json["tls_ratio"] = opt(ratio, 3);
+    let add = |json: &mut Value, key: &str, n: u64| {
+        let before = json[key].as_u64().unwrap_or(0);
+        json[key] = json!(before + n);
+    };
+    add(json, "errors", t.errors);
+    add(json, "lost", t.lost + t.disorder);
+}
+
 /// A table of an idle run.
 pub fn idle_table(r: &IdleReport) -> String {
     let kib = |k: Option<u64>| k.map_or("n/a".to_owned(), |k| format!("{k} KiB"));
