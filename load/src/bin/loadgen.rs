@@ -76,6 +76,13 @@ struct Args {
     /// Seed of the bots' placement orders.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Spectators (all from this machine) that try to watch the first room and chat while the
+    /// race runs; the report sets that room's placement p99 against the other rooms'.
+    #[arg(long, default_value_t = 0)]
+    spectators: usize,
+    /// Milliseconds between one spectator's chat lines.
+    #[arg(long, default_value_t = 100)]
+    chat_every_ms: u64,
     /// Idle mode: open N connections and report the server's memory per connection.
     #[arg(long, value_name = "N")]
     idle: Option<usize>,
@@ -175,6 +182,8 @@ async fn run_async(args: Args) -> Result<ExitCode> {
         difficulty: args.difficulty.clone(),
         drain: secs(args.drain)?,
         seed: args.seed,
+        spectators: args.spectators,
+        chat_every: Duration::from_millis(args.chat_every_ms.max(1)),
         ..RaceOpts::default()
     };
     if args.echo_only {

@@ -13,6 +13,7 @@
 //! counts `filled + mistakes`, which a bot's placement raises by exactly one).
 
 pub mod churn;
+pub mod crowd;
 pub mod deal;
 pub mod echo_load;
 pub mod idle;
@@ -440,6 +441,10 @@ pub struct RunReport {
     pub self_cpu: Option<Duration>,
     /// How late sends started against their intended times.
     pub send_lag: Latency,
+    /// Round trips per group (room), in the order the groups were made.
+    pub round_trip_by_group: Vec<Latency>,
+    /// What a crowd of spectators did, when one ran (`--spectators`).
+    pub crowd: Option<crowd::CrowdReport>,
 }
 
 impl RunReport {
@@ -469,6 +474,8 @@ struct Launched {
     groups: Vec<Arc<Group>>,
     writers: Vec<Writer>,
     readers: Vec<Reader>,
+    /// The group of each reader.
+    reader_groups: Vec<usize>,
 }
 
 impl Launched {
@@ -484,6 +491,12 @@ impl Launched {
         parse: impl FnMut(&str) -> Event + Send + 'static,
     ) {
         let (sink, stream) = ws.split();
+        let gi = self
+            .groups
+            .iter()
+            .position(|g| Arc::ptr_eq(g, group))
+            .unwrap_or(0);
+        self.reader_groups.push(gi);
         self.writers
             .push(tokio::spawn(write_loop(sink, Arc::clone(group), j, make)));
         self.readers.push(tokio::spawn(read_loop(
@@ -509,8 +522,13 @@ impl Launched {
         let n = self.readers.len();
         let mut tally = Tally::default();
         let mut streams = Vec::with_capacity(n);
-        for reader in self.readers {
+        let mut round_trip_by_group: Vec<Latency> =
+            self.groups.iter().map(|_| Latency::new()).collect();
+        for (reader, gi) in self.readers.into_iter().zip(self.reader_groups) {
             let (stream, t) = reader.await.context("reader task")?;
+            if let Some(by) = round_trip_by_group.get_mut(gi) {
+                by.merge(&t.round_trip);
+            }
             tally.merge(&t);
             streams.push(stream);
         }
@@ -552,6 +570,8 @@ impl Launched {
             server_cpu,
             self_cpu,
             send_lag,
+            round_trip_by_group,
+            crowd: None,
         })
     }
 }

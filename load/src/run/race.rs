@@ -39,6 +39,10 @@ pub struct RaceOpts {
     pub seed: u64,
     /// Connect over TLS with this client config (wss), else plain.
     pub tls: Option<std::sync::Arc<tokio_rustls::rustls::ClientConfig>>,
+    /// Spectators that try to watch the first room, chatting while the race runs.
+    pub spectators: usize,
+    /// How often each spectator chats.
+    pub chat_every: Duration,
 }
 
 impl Default for RaceOpts {
@@ -53,12 +57,15 @@ impl Default for RaceOpts {
             step_timeout: Duration::from_secs(20),
             seed: 1,
             tls: None,
+            spectators: 0,
+            chat_every: Duration::from_millis(100),
         }
     }
 }
 
 /// One room, set up and racing.
 struct Room {
+    code: protocol::RoomCode,
     conns: Vec<Ws>,
     player_ids: Vec<protocol::PlayerId>,
     puzzle: Grid,
@@ -123,6 +130,7 @@ async fn setup_room(addr: SocketAddr, r: usize, opts: &RaceOpts) -> Result<Room>
     }
     let puzzle = puzzle.context("a room has players")?;
     Ok(Room {
+        code: code.context("a room has a code")?,
         conns,
         player_ids,
         puzzle,
@@ -169,6 +177,17 @@ pub async fn run(addr: SocketAddr, pid: Option<u32>, opts: &RaceOpts) -> Result<
     let schedule = Schedule::new(t0, opts.rate, n, opts.duration);
     let deadline = schedule.end + opts.drain;
     let mut rng = rand::rngs::StdRng::seed_from_u64(opts.seed);
+    let crowd = match rooms.first() {
+        Some(first) if opts.spectators > 0 => Some(tokio::spawn(super::crowd::run(
+            addr,
+            first.code.clone(),
+            opts.spectators,
+            opts.chat_every,
+            schedule.end,
+            opts.tls.clone(),
+        ))),
+        _ => None,
+    };
 
     let mut launched = Launched::default();
     for (r, room) in rooms.into_iter().enumerate() {
@@ -204,7 +223,11 @@ pub async fn run(addr: SocketAddr, pid: Option<u32>, opts: &RaceOpts) -> Result<
         }
     }
     // Leave politely: the races end (everyone left) and their results are stored.
-    launched.measure(t0, pid, true).await
+    let mut report = launched.measure(t0, pid, true).await?;
+    if let Some(c) = crowd {
+        report.crowd = Some(c.await.context("the crowd's task")?);
+    }
+    Ok(report)
 }
 
 #[cfg(test)]

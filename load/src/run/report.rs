@@ -17,6 +17,40 @@ fn opt(x: Option<f64>, places: i32) -> Value {
     x.map_or(Value::Null, |x| json!(round(x, places)))
 }
 
+/// The crowd's line and the watched room against the others, when a crowd ran.
+fn crowd_lines(r: &RunReport) -> String {
+    let Some(c) = &r.crowd else {
+        return String::new();
+    };
+    let (first, others) = first_and_others(r);
+    format!(
+        "\n  crowd       {tried} spectators tried the first room: {adm} admitted, {refd} refused (room_full), \
+         {early} closed early\n\
+         \x20             chats sent {sent}, refused (rate_limited) {cref}, heard {heard}\n\
+         \x20 watched room placement p99 {first:.3} ms; other rooms p99 {others:.3} ms",
+        tried = c.tried,
+        adm = c.admitted,
+        refd = c.refused,
+        early = c.closed_early,
+        sent = c.chats_sent,
+        cref = c.chats_refused,
+        heard = c.chats_heard,
+    )
+}
+
+/// Placement p99 of the first room, and of every other room together.
+fn first_and_others(r: &RunReport) -> (f64, f64) {
+    let mut others = crate::hist::Latency::new();
+    for l in r.round_trip_by_group.iter().skip(1) {
+        others.merge(l);
+    }
+    let first = r
+        .round_trip_by_group
+        .first()
+        .map_or(0.0, |l| l.quantile_ms(0.99));
+    (first, others.quantile_ms(0.99))
+}
+
 /// A table of one run (`what`: "race server" or "echo").
 pub fn table(what: &str, opts: &RaceOpts, r: &RunReport) -> String {
     let t = &r.tally;
@@ -31,7 +65,7 @@ pub fn table(what: &str, opts: &RaceOpts, r: &RunReport) -> String {
          \x20 fan-out one p50 {m50:.3} ms  p99 {m99:.3}  (each member)\n\
          \x20 messages out {out} ({ops:.0}/s over {win:.2} s); server CPU {scpu} = {uspm} us/msg; loadgen CPU {lcpu}\n\
          \x20 send lag    p50 {l50:.3} ms  p99 {l99:.3}  (loadgen timer and scheduling, inside every figure above)\n\
-         \x20 errors {err}  lost {lost}  duplicated or out of order {dis}",
+         \x20 errors {err}  lost {lost}  duplicated or out of order {dis}{crowd}",
         rooms = opts.rooms,
         players = opts.players,
         conns = r.connections,
@@ -65,6 +99,7 @@ pub fn table(what: &str, opts: &RaceOpts, r: &RunReport) -> String {
         err = t.errors,
         lost = t.lost,
         dis = t.disorder,
+        crowd = crowd_lines(r),
     )
 }
 
@@ -77,6 +112,20 @@ pub fn race_json(opts: &RaceOpts, race: &RunReport, echo: Option<&RunReport>) ->
         (Some(e), Some(s)) if s > 0.0 => Some(e / s),
         _ => None,
     };
+    let crowd = race.crowd.as_ref().map(|c| {
+        let (first, others) = first_and_others(race);
+        json!({
+            "tried": c.tried,
+            "admitted": c.admitted,
+            "refused": c.refused,
+            "closed_early": c.closed_early,
+            "chats_sent": c.chats_sent,
+            "chats_refused": c.chats_refused,
+            "chats_heard": c.chats_heard,
+            "watched_room_place_p99_ms": round(first, 3),
+            "other_rooms_place_p99_ms": round(others, 3),
+        })
+    });
     let (e_err, e_lost, e_dis) = echo.map_or((0, 0, 0), |e| {
         (e.tally.errors, e.tally.lost, e.tally.disorder)
     });
@@ -113,6 +162,7 @@ pub fn race_json(opts: &RaceOpts, race: &RunReport, echo: Option<&RunReport>) ->
         "errors": t.errors + e_err,
         "lost": t.lost + t.disorder + e_lost + e_dis,
         "disorder": t.disorder + e_dis,
+        "crowd": crowd,
     })
 }
 
