@@ -129,3 +129,64 @@ async fn a_bad_certificate_is_a_start_up_error_naming_the_file() {
     let msg = err.to_string();
     assert!(msg.contains(&bad.display().to_string()), "{msg}");
 }
+
+#[tokio::test]
+async fn terminal_client_bots_race_over_wss_trusting_the_ca_file() {
+    use client::bot::{self, BotConfig, BotRole};
+    use client::net::{tls::Trust, Endpoint};
+    use std::time::Duration;
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (files, tls) = certificate(dir.path());
+    let cert_file = files.cert.clone();
+    let srv = TestServer::start_with(|c| c.tls = Some(files)).await;
+    let url = format!("wss://localhost:{}/ws", srv.addr.port());
+    let mut host = srv.tls_client(&url, tls).await;
+    let (room, _) = create(
+        &mut host,
+        "host",
+        json!({"difficulty": "easy", "max_mistakes": 0}),
+    )
+    .await;
+    // The bots trust the server the way `--ca-file cert.pem` does.
+    let trust = Trust::with_ca_file(&cert_file).expect("the certificate file loads");
+    let mut bots = Vec::new();
+    for i in 1..=2u64 {
+        let to = Endpoint::new(url.parse().expect("a wss URL"), trust.clone());
+        let config = BotConfig {
+            name: format!("bot{i}"),
+            pace: Duration::from_millis(5),
+            mistake_rate: 0.0,
+            seed: i,
+            races: Some(1),
+        };
+        let room = room.clone();
+        bots.push(tokio::spawn(async move {
+            bot::run(to, config, BotRole::Join { room }, std::future::pending()).await
+        }));
+    }
+    for _ in 0..2 {
+        host.until("player_joined").await;
+    }
+    host.send(json!({"type": "start_race"})).await;
+    host.until("race_started").await;
+    // The host watches the bots race; it leaves the race so that it ends when they finish.
+    host.send(json!({"type": "forfeit"})).await;
+    let over = tokio::time::timeout(RECV_TIMEOUT * 6, host.until("race_over"))
+        .await
+        .expect("race_over");
+    for b in bots {
+        let report = b.await.expect("bot task").expect("the bot raced over wss");
+        let race = report.races.first().expect("one race");
+        assert_eq!(race.standings.len(), 3, "{over}");
+        assert_eq!(report.mistakes, 0);
+    }
+    let names: Vec<&str> = over["standings"]
+        .as_array()
+        .expect("standings")
+        .iter()
+        .filter_map(|s| s["name"].as_str())
+        .collect();
+    assert_eq!(names.len(), 3, "{over}");
+    assert_eq!(names[2], "host", "the forfeiting host ranks last: {over}");
+}
