@@ -255,6 +255,9 @@ impl Reader {
                 }
                 self.forward(RoomMsg::Chat(text)).await;
             }
+            ClientMsg::SetSettings { .. } | ClientMsg::Kick { .. } => {
+                self.error(ErrorCode::BadMessage, "not supported by this server yet");
+            }
         }
     }
 
