@@ -1,7 +1,8 @@
 //! The room's rules as a plain state machine: phases (Lobby -> Countdown -> Racing ->
 //! Finished -> Countdown for a rematch), timers, and the effects they produce, composed from
-//! [`seats`] (who is in the room), `members` (joins, leaves and chat), [`race`] (one race's
-//! boards and verification) and [`standings`] (the ranking).
+//! [`seats`] (who is in the room), `members` (joins, leaves and chat), `host` (settings and
+//! kicks between races, A5), [`race`] (one race's boards and verification) and [`standings`]
+//! (the ranking).
 //!
 //! It does no IO and reads no clock or global RNG: every method takes the current
 //! `tokio::time::Instant` (and the wall clock where a race may start); race ids and race
