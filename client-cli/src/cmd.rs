@@ -356,6 +356,7 @@ mod tests {
             room: "K7QX".try_into().unwrap(),
             players: 2,
             max_players: 8,
+            phase: protocol::Phase::Lobby,
             difficulty: Difficulty::Hard,
         }];
         assert_eq!(

@@ -86,6 +86,8 @@ pub struct Config {
     pub limits: Limits,
     /// How long a dropped player's seat is held for `resume`.
     pub resume_grace: Duration,
+    /// How long a kicked player's name and address cannot rejoin the room (A5).
+    pub kick_bar: Duration,
     /// Countdown between `start_race` and `race_started` (not fixed by the contract).
     pub countdown: Duration,
     /// Puzzles kept ready per difficulty.
@@ -121,6 +123,7 @@ impl Default for Config {
             db_path: default_db_path(),
             limits: Limits::default(),
             resume_grace: Duration::from_secs(60),
+            kick_bar: Duration::from_secs(10 * 60),
             countdown: Duration::from_secs(3),
             pool_size: 8,
             pool_prewarm: true,

@@ -1,15 +1,17 @@
 //! Properties of the room rules, checked by the fuzz target `room_rules` (`fuzz/`) and by its
 //! proptest twin in the normal suite: one statement, two drivers. [`room_rules`] decodes bytes
 //! into a sequence of commands (join, spectate, leave, drop, resume, ready, start, puzzle ready,
-//! place, forfeit, chat, tick with advancing time), drives them into a [`Room`], and checks every
+//! place, forfeit, chat, set settings, kick, tick with advancing time), drives them into a [`Room`], and checks every
 //! effect: no panic; no `solution` message, and no solution grid in any message, before
 //! `race_over` (A1; a player's own solved board in `room_joined` apart); seat names distinct by
 //! key (A3); every chat passed on is valid chat; standings consistent (ranks from 1, ties share
-//! a rank and the next skips, each racer exactly once, solved first by time).
+//! a rank and the next skips, each racer exactly once, solved first by time); never more seats
+//! than `max_players`, whatever the host sets (A5).
 //!
 //! It panics when a property fails, so it is for test harnesses only.
 
 use std::collections::BTreeSet;
+use std::net::{IpAddr, Ipv4Addr};
 use std::time::Duration;
 
 use protocol::{
@@ -23,6 +25,11 @@ use tokio::time::Instant;
 use crate::outbox::ConnId;
 use crate::pool::Dealt;
 use crate::room::rules::{Effect, MintToken, Room, RoomOpts};
+
+/// Where connection `x` comes from: two connections share each address.
+fn addr(x: u8) -> IpAddr {
+    IpAddr::V4(Ipv4Addr::new(10, 0, 0, x % 3))
+}
 
 const PUZZLE: &str =
     "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
@@ -101,6 +108,7 @@ pub fn room_rules(data: &[u8]) -> Reached {
         max_spectators: 3,
         chat_rate: 5,
         chat_burst: 10,
+        kick_bar: Duration::from_secs(600),
     };
     let room = Room::new(
         "FUZZ".try_into().expect("a valid code"),
@@ -125,6 +133,10 @@ pub fn room_rules(data: &[u8]) -> Reached {
     while let (Some(op), Some(x), Some(y)) = (b.next(), b.next(), b.next()) {
         h.step(op, x, y);
         h.check_effects();
+        assert!(
+            h.room.n_players() <= usize::from(h.room.settings().max_players),
+            "A5: more seats than max_players"
+        );
         opened |= h.room.n_players() > 0;
         if opened && h.room.is_empty() {
             // The room task removes an empty room: nothing more can happen to it.
@@ -139,13 +151,14 @@ impl Harness {
         let conn = ConnId(u64::from(1 + x % 6));
         let now = self.now;
         let name = |y: u8| NAMES[usize::from(y) % NAMES.len()];
-        match op % 13 {
+        match op % 15 {
             0 => {
-                self.room.join(conn, Some(name(y)), Role::Player, now);
+                self.room
+                    .join(conn, addr(x), Some(name(y)), Role::Player, now);
             }
             1 => {
                 let n = (y % 4 != 0).then(|| name(y));
-                self.room.join(conn, n, Role::Spectator, now);
+                self.room.join(conn, addr(x), n, Role::Spectator, now);
             }
             2 => {
                 self.room.leave(conn, now);
@@ -180,6 +193,14 @@ impl Harness {
                 let text = CHATS[usize::from(y) % CHATS.len()].to_owned();
                 self.room.chat(conn, text, now);
             }
+            13 => {
+                let settings = Settings {
+                    max_players: 1 + y % 4,
+                    ..self.room.settings().clone()
+                };
+                self.room.set_settings(conn, settings);
+            }
+            14 => self.room.kick(conn, &format!("p{}", 1 + y % 6), now),
             _ => {
                 let dt = u64::from(y) * 250;
                 self.now += Duration::from_millis(dt);

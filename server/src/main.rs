@@ -1,6 +1,7 @@
 //! `sudoku-race-server`: flags (each with an environment variable), tracing, bind, then
 //! [`server::run`] until SIGINT or SIGTERM.
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -67,6 +68,9 @@ struct Args {
     /// Seconds a dropped player's seat is held for `resume`.
     #[arg(long, env = "SUDOKU_RACE_RESUME_GRACE_S", default_value_t = 60)]
     resume_grace_s: u64,
+    /// Seconds a kicked player's name and address cannot rejoin the room.
+    #[arg(long, env = "SUDOKU_RACE_KICK_BAR_S", default_value_t = Config::default().kick_bar.as_secs())]
+    kick_bar_s: u64,
     /// Countdown between `start_race` and `race_started`, in milliseconds.
     #[arg(long, env = "SUDOKU_RACE_COUNTDOWN_MS", default_value_t = 3000)]
     countdown_ms: u64,
@@ -126,6 +130,7 @@ impl Args {
                 ..Limits::default()
             },
             resume_grace: Duration::from_secs(self.resume_grace_s),
+            kick_bar: Duration::from_secs(self.kick_bar_s),
             countdown: Duration::from_millis(self.countdown_ms),
             pool_size: self.pool_size,
             request_timeout: Duration::from_secs(self.request_timeout),
@@ -147,8 +152,10 @@ impl Args {
 fn init_tracing(format: LogFormat) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    // Colour only on a terminal: escape codes in a log file are noise.
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_writer(std::io::stderr);
     match format {
         LogFormat::Text => builder.init(),

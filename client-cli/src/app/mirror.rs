@@ -242,6 +242,7 @@ impl Mirror {
                 room.players.retain(|p| p.player_id != *player_id)
             }
             ServerMsg::HostChanged { player_id } => room.host = player_id.clone(),
+            ServerMsg::SettingsChanged { settings } => room.settings = settings.clone(),
             ServerMsg::Countdown { starts_in_ms } => {
                 room.phase = Phase::Countdown;
                 room.countdown_until_ms = Some(now + starts_in_ms);

@@ -395,6 +395,7 @@ impl App {
             | ServerMsg::PlayerJoined { .. }
             | ServerMsg::PlayerUpdated { .. }
             | ServerMsg::HostChanged { .. }
+            | ServerMsg::SettingsChanged { .. }
             | ServerMsg::Progress(_)
             | ServerMsg::Solution { .. } => {}
         }

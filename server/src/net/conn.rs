@@ -22,6 +22,9 @@ use crate::outbox::{CloseCode, ConnId, Outbox};
 use crate::room::handle::{JoinOutcome, RoomCmd, RoomHandle, RoomMsg};
 use crate::room::task;
 
+/// How long a connection in a room waits at shutdown for its room to say `room_closed`.
+const ROOM_CLOSE_WAIT: Duration = Duration::from_secs(2);
+
 /// The room this connection is in, valid while the room has not let go of it.
 struct Link {
     room: RoomHandle,
@@ -140,6 +143,11 @@ impl Reader {
                 biased;
                 () = closing.cancelled() => return ReadEnd::Open,
                 () = shutdown.cancelled() => {
+                    if self.current().is_some() {
+                        // The room sends `room_closed` and closes its members with 1001 (A5);
+                        // if it is slow about it, the connection closes anyway.
+                        let _ = tokio::time::timeout(ROOM_CLOSE_WAIT, closing.cancelled()).await;
+                    }
                     self.handle.close(CloseCode::GoingAway);
                     return ReadEnd::Open;
                 }
@@ -255,6 +263,11 @@ impl Reader {
                 }
                 self.forward(RoomMsg::Chat(text)).await;
             }
+            ClientMsg::SetSettings { settings } => match settings.resolve() {
+                Ok(s) => self.forward(RoomMsg::SetSettings(s)).await,
+                Err(e) => self.error(ErrorCode::InvalidSettings, e.to_string()),
+            },
+            ClientMsg::Kick { player_id } => self.forward(RoomMsg::Kick(player_id)).await,
         }
     }
 
@@ -332,6 +345,7 @@ impl Reader {
         let (reply, answer) = oneshot::channel();
         let cmd = RoomCmd::Join {
             conn: self.handle.clone(),
+            addr: self.client,
             name,
             role,
             reply,

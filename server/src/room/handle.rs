@@ -1,6 +1,7 @@
 //! How a connection reaches a room task: the [`RoomHandle`] the directory hands out, the
 //! [`RoomCmd`]s it carries, and the [`JoinOutcome`] a room answers a join with.
 
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
 use protocol::{MsgId, Phase, PlayerId, RaceId, ResumeToken, Role, RoomCode, Settings};
@@ -30,6 +31,10 @@ pub enum RoomMsg {
     Forfeit,
     /// `chat` (checked again by the room).
     Chat(String),
+    /// `set_settings`, already resolved (in range).
+    SetSettings(Settings),
+    /// `kick`.
+    Kick(String),
 }
 
 /// A room's answer to a join, create or resume.
@@ -50,6 +55,8 @@ pub enum RoomCmd {
     Join {
         /// The connection.
         conn: Outbox,
+        /// The client's address (a kick bars it).
+        addr: IpAddr,
         /// Requested name (None: a spectator's default).
         name: Option<String>,
         /// Player or spectator.

@@ -72,6 +72,7 @@ pub fn open(
     let (reply, answer) = oneshot::channel();
     let first = RoomCmd::Join {
         conn: creator,
+        addr: ip,
         name: Some(name),
         role: Role::Player,
         reply,
@@ -155,6 +156,7 @@ async fn run(mut t: Task, mut rx: mpsc::Receiver<RoomCmd>, seed: u64) {
         if let Ok(mut i) = info.lock() {
             i.phase = t.room.phase();
             i.players = t.room.n_players() as u32;
+            i.settings = t.room.settings().clone();
         }
         if t.room.is_empty() {
             break;
@@ -180,13 +182,14 @@ impl Task {
         match cmd {
             RoomCmd::Join {
                 conn,
+                addr,
                 name,
                 role,
                 reply,
             } => {
                 let id = conn.id;
                 self.conns.insert(id, conn);
-                let ok = self.room.join(id, name.as_deref(), role, now);
+                let ok = self.room.join(id, addr, name.as_deref(), role, now);
                 self.joined(id, ok, reply);
             }
             RoomCmd::Resume { conn, token, reply } => {
@@ -209,6 +212,8 @@ impl Task {
                 RoomMsg::Place { cell, digit, id } => self.room.place(conn, cell, digit, id, now),
                 RoomMsg::Forfeit => self.room.forfeit(conn, now),
                 RoomMsg::Chat(text) => self.room.chat(conn, text, now),
+                RoomMsg::SetSettings(s) => self.room.set_settings(conn, s),
+                RoomMsg::Kick(player_id) => self.room.kick(conn, &player_id, now),
             },
             RoomCmd::PuzzleReady { race_id, dealt } => {
                 self.room.puzzle_ready(&race_id, dealt, now, unix_ms());

@@ -1,9 +1,10 @@
-//! The real `sudoku-race-server` binary, as an operator runs it: signals, `--help`, and a
-//! file-descriptor limit below the connection cap.
+//! The real `sudoku-race-server` binary, as an operator runs it: signals, `--help`, a
+//! file-descriptor limit below the connection cap, and its log in a file.
 // A test of a real process waits on the real clock.
 #![allow(clippy::disallowed_methods)]
 
 mod support;
 
 mod fd_limit;
+mod log_file;
 mod sigterm;

@@ -1,6 +1,6 @@
-//! SIGTERM (or SIGINT) in the middle of a race closes every connection with 1001, stores the
-//! running race, and exits 0; a socket held half-open does not keep the process alive; `--help`
-//! explains every flag.
+//! SIGTERM (or SIGINT) in the middle of a race tells every member `room_closed`, closes every
+//! connection with 1001, stores the running race, and exits 0; a socket held half-open does not
+//! keep the process alive; `--help` explains every flag.
 
 use std::process::Command;
 use std::time::Duration;
@@ -71,8 +71,10 @@ async fn check_signal(signal: &str) {
     }
 
     srv.signal(signal);
-    assert_eq!(close_code(&mut a).await, Some(1001));
-    assert_eq!(close_code(&mut b).await, Some(1001));
+    for ws in [&mut a, &mut b] {
+        assert_eq!(until(ws, "room_closed").await["room"], room.as_str());
+        assert_eq!(close_code(ws).await, Some(1001));
+    }
     let status = srv.exit(TIMEOUT).await;
     assert_eq!(status.code(), Some(0), "{status:?}");
 
@@ -111,6 +113,7 @@ fn help_explains_every_flag() {
         "--slow-queue-bytes",
         "--slow-drain-s",
         "--resume-grace-s",
+        "--kick-bar-s",
         "--log-format",
         "--request-timeout",
         "--shutdown-grace",

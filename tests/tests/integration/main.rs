@@ -6,6 +6,7 @@ mod bots;
 mod close_handshake;
 mod conformance;
 mod fanout;
+mod host_controls;
 mod layout;
 mod proxy;
 

@@ -170,7 +170,7 @@ async fn full_room_and_list_rooms() {
     let list = x.expect("room_list").await;
     assert_eq!(
         list["rooms"],
-        json!([{"room": room, "players": 1, "max_players": 2, "difficulty": "hard"}])
+        json!([{"room": room, "players": 1, "max_players": 2, "phase": "lobby", "difficulty": "hard"}])
     );
     let mut b = srv.client().await;
     join(&mut b, &room, "bob").await;
@@ -179,11 +179,13 @@ async fn full_room_and_list_rooms() {
     x.expect_error("room_full").await;
     a.expect("player_joined").await;
     assert!(a.sync().await.is_empty());
-    // A held seat still counts; a room that is racing is not listed.
+    // A full room is not listed (A5), and a held seat still counts: the room stays full.
+    x.send(json!({"type": "list_rooms"})).await;
+    assert_eq!(x.expect("room_list").await["rooms"], json!([]));
     b.vanish();
     a.until("player_updated").await;
     x.send(json!({"type": "list_rooms"})).await;
-    assert_eq!(x.expect("room_list").await["rooms"][0]["players"], 2);
+    assert_eq!(x.expect("room_list").await["rooms"], json!([]));
     x.send(json!({"type": "join_room", "room": room, "name": "cy"}))
         .await;
     x.expect_error("room_full").await;

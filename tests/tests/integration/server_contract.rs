@@ -704,7 +704,7 @@ async fn after_a_race_views_stay_and_a_rematch_starts_fresh() {
     b.send(json!({"type": "forfeit"})).await;
     a.until("race_over").await;
     b.until("race_over").await;
-    // Finished: a resume and a spectator see the race that was; it is no longer listed.
+    // Finished: a resume and a spectator see the race that was.
     let token = ja["you"]["token"].as_str().unwrap().to_owned();
     let mut a2 = srv.client().await;
     a2.send(json!({"type": "resume", "token": token})).await;
@@ -730,8 +730,11 @@ async fn after_a_race_views_stay_and_a_rematch_starts_fresh() {
         js["race"]["elapsed_ms"], j["race"]["elapsed_ms"],
         "the clock stopped"
     );
+    // Between races the room takes players again, so it is listed (A5).
     s.send(json!({"type": "list_rooms"})).await;
-    assert_eq!(s.expect("room_list").await["rooms"], json!([]));
+    let listed = s.expect("room_list").await;
+    assert_eq!(listed["rooms"][0]["room"], room);
+    assert_eq!(listed["rooms"][0]["phase"], "finished");
     // The rematch: a new race id, a fresh board, everyone racing again.
     let rs2 = start(&mut a2, &mut [&mut b, &mut s]).await;
     assert_ne!(rs2["race_id"], rs["race_id"]);

@@ -52,6 +52,8 @@ pub struct RoomOpts {
     pub chat_rate: u32,
     /// Chat messages the room passes on in a burst (A4).
     pub chat_burst: u32,
+    /// How long a kicked player's name and address cannot come back (A5).
+    pub kick_bar: Duration,
 }
 
 impl RoomOpts {
@@ -63,6 +65,7 @@ impl RoomOpts {
             max_spectators: config.limits.max_spectators,
             chat_rate: config.limits.chat_rate,
             chat_burst: config.limits.chat_burst,
+            kick_bar: config.kick_bar,
         }
     }
 }

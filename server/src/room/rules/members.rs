@@ -2,6 +2,8 @@
 //! caps), joins, resumes, drops and leaves (with what a leaving seat does to a race and the
 //! host), and chat within the room's budget (A4).
 
+use std::net::IpAddr;
+
 use protocol::{ErrorCode, FinishStatus, PlayerName, Role, ServerMsg, You};
 use tokio::time::Instant;
 
@@ -15,8 +17,10 @@ impl Room {
     fn admit(
         &self,
         conn: ConnId,
+        addr: IpAddr,
         raw_name: Option<&str>,
         role: Role,
+        now: Instant,
     ) -> Result<PlayerName, Refusal> {
         if self.has_conn(conn) {
             return Err(Refusal::new(
@@ -25,6 +29,8 @@ impl Room {
             ));
         }
         let name = parse_name(raw_name)?;
+        // A5: a kicked name or address may neither play nor watch until its bar ends.
+        self.check_bars(&name, addr, now)?;
         if role == Role::Player {
             if matches!(self.state, State::Countdown { .. } | State::Racing) {
                 return Err(Refusal::new(
@@ -40,10 +46,17 @@ impl Room {
         Ok(name)
     }
 
-    /// A connection joins as a player or spectator. Returns whether it is now in the room
-    /// (errors are sent to it as effects).
-    pub fn join(&mut self, conn: ConnId, raw_name: Option<&str>, role: Role, now: Instant) -> bool {
-        let name = match self.admit(conn, raw_name, role) {
+    /// A connection from `addr` joins as a player or spectator. Returns whether it is now in
+    /// the room (errors are sent to it as effects).
+    pub fn join(
+        &mut self,
+        conn: ConnId,
+        addr: IpAddr,
+        raw_name: Option<&str>,
+        role: Role,
+        now: Instant,
+    ) -> bool {
+        let name = match self.admit(conn, addr, raw_name, role, now) {
             Ok(name) => name,
             Err(why) => return self.refuse(conn, why),
         };
@@ -58,7 +71,7 @@ impl Room {
             self.send(conn, msg);
             return true;
         }
-        let seat = self.seats.add_seat(conn, name);
+        let seat = self.seats.add_seat(conn, addr, name);
         let (player, you) = (seat.player(), seat.you());
         let msg = self.room_joined(you, now);
         self.send(conn, msg);

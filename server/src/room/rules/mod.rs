@@ -1,7 +1,8 @@
 //! The room's rules as a plain state machine: phases (Lobby -> Countdown -> Racing ->
 //! Finished -> Countdown for a rematch), timers, and the effects they produce, composed from
-//! [`seats`] (who is in the room), `members` (joins, leaves and chat), [`race`] (one race's
-//! boards and verification) and [`standings`] (the ranking).
+//! [`seats`] (who is in the room), `members` (joins, leaves and chat), `host` (settings and
+//! kicks between races, A5), [`race`] (one race's boards and verification) and [`standings`]
+//! (the ranking).
 //!
 //! It does no IO and reads no clock or global RNG: every method takes the current
 //! `tokio::time::Instant` (and the wall clock where a race may start); race ids and race
@@ -10,6 +11,7 @@
 //! connections to close, results to store) that the room task carries out in order.
 
 pub mod effect;
+mod host;
 mod members;
 pub mod race;
 pub mod seats;
@@ -26,11 +28,12 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use shared::engine::{Cell, Digit};
 use tokio::time::Instant;
 
-use crate::outbox::ConnId;
+use crate::outbox::{CloseCode, ConnId};
 use crate::pool::Dealt;
 use crate::rate::TokenBucket;
 use effect::Effects;
 pub use effect::{Effect, RoomOpts};
+use host::Bar;
 use race::{ms, EndReason, Race};
 pub use seats::MintToken;
 use seats::{Member, Refusal, Seats};
@@ -63,6 +66,8 @@ pub struct Room {
     race: Option<Race>,
     /// The room's chat budget, made full at the first chat.
     chat_budget: Option<TokenBucket>,
+    /// Kicked names and addresses, barred for a while (A5).
+    bars: Vec<Bar>,
     fx: Effects,
 }
 
@@ -85,6 +90,7 @@ impl Room {
             state: State::Lobby,
             race: None,
             chat_budget: None,
+            bars: Vec::new(),
             fx: Effects::default(),
         }
     }
@@ -415,9 +421,19 @@ impl Room {
         }
     }
 
-    /// The server is stopping: a running race is stored (reason `shutdown`, still-racing
-    /// players as `timed_out`) without announcement; connections are closed by their tasks.
+    /// The server is stopping: everyone connected gets `room_closed` and is closed with 1001
+    /// (A5: not a silent drop); a running race is stored (reason `shutdown`, still-racing
+    /// players as `timed_out`) without announcement.
     pub fn shutdown(&mut self, now: Instant) {
+        let everyone = self.seats.audience();
+        let room = self.code.clone();
+        self.fx.push(Effect::Send(
+            everyone.clone(),
+            ServerMsg::RoomClosed { room },
+        ));
+        for c in everyone {
+            self.fx.push(Effect::Close(c, CloseCode::GoingAway));
+        }
         if matches!(self.state, State::Racing) {
             self.end_race(EndReason::Shutdown, now);
         }

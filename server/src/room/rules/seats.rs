@@ -3,6 +3,7 @@
 //! It knows nothing of races: a seat's status is only what the room last set on it.
 
 use std::fmt;
+use std::net::IpAddr;
 use std::time::Duration;
 
 use protocol::{ErrorCode, Player, PlayerId, PlayerName, PlayerStatus, ResumeToken, Role, You};
@@ -45,6 +46,8 @@ pub(super) struct Seat {
     pub(super) name: PlayerName,
     pub(super) token: ResumeToken,
     pub(super) conn: Option<ConnId>,
+    /// The address it joined from (barred with its name after a kick).
+    pub(super) addr: Option<IpAddr>,
     pub(super) ready: bool,
     pub(super) status: PlayerStatus,
     pub(super) dropped_at: Option<Instant>,
@@ -230,7 +233,7 @@ impl Seats {
 
     /// Seat `conn` under `name` (checked by [`Seats::check_seat`]) with a fresh token; the
     /// first seat is host.
-    pub(super) fn add_seat(&mut self, conn: ConnId, name: PlayerName) -> &Seat {
+    pub(super) fn add_seat(&mut self, conn: ConnId, addr: IpAddr, name: PlayerName) -> &Seat {
         let token = (self.mint.0)();
         let player_id = PlayerId::from(format!("p{}", self.next_player));
         self.next_player += 1;
@@ -242,11 +245,19 @@ impl Seats {
             name,
             token,
             conn: Some(conn),
+            addr: Some(addr),
             ready: false,
             status: PlayerStatus::Waiting,
             dropped_at: None,
         });
         &self.seats[self.seats.len() - 1]
+    }
+
+    /// The seat of player `player_id`.
+    pub(super) fn by_player_id(&self, player_id: &str) -> Option<usize> {
+        self.seats
+            .iter()
+            .position(|s| s.player_id.as_str() == player_id)
     }
 
     /// The seat `token` belongs to.

@@ -2,6 +2,7 @@
 // Tests pick their own instants.
 #![allow(clippy::disallowed_methods)]
 
+use std::net::{IpAddr, Ipv4Addr};
 use std::time::Duration;
 
 use protocol::{
@@ -18,6 +19,9 @@ use super::standings::standings;
 use super::{Effect, MintToken, Room, RoomOpts};
 use crate::outbox::{CloseCode, ConnId};
 use crate::pool::Dealt;
+
+/// Where the tests' clients come from.
+const LOCAL: IpAddr = IpAddr::V4(Ipv4Addr::LOCALHOST);
 
 const PUZZLE: &str =
     "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
@@ -57,6 +61,7 @@ fn room_seeded(settings: Settings, seed: u64) -> Room {
             max_spectators: 2,
             chat_rate: 5,
             chat_burst: 10,
+            kick_bar: Duration::from_secs(600),
         },
         Xoshiro256PlusPlus::seed_from_u64(seed),
         mint(),
@@ -92,7 +97,13 @@ fn racing(n: u64, settings: Settings, t0: Instant) -> Room {
     let mut r = room(settings);
     let before = t0 - Duration::from_millis(100);
     for c in 1..=n {
-        assert!(r.join(ConnId(c), Some(&format!("p{c}")), Role::Player, before));
+        assert!(r.join(
+            ConnId(c),
+            LOCAL,
+            Some(&format!("p{c}")),
+            Role::Player,
+            before
+        ));
     }
     r.start_race(ConnId(1), before);
     let fx = r.take_effects();
@@ -133,26 +144,26 @@ fn empty_cells() -> Vec<u8> {
 fn lobby_join_rules() {
     let t = Instant::now();
     let mut r = room(settings());
-    assert!(r.join(ConnId(1), Some("ann"), Role::Player, t));
+    assert!(r.join(ConnId(1), LOCAL, Some("ann"), Role::Player, t));
     let fx = r.take_effects();
     assert!(
         matches!(&to(&fx, 1)[0], ServerMsg::RoomJoined { host, you, .. } if host == "p1" && you.token.as_ref().is_some_and(|t| t.len() == 32))
     );
-    assert!(!r.join(ConnId(2), Some("ANN"), Role::Player, t));
+    assert!(!r.join(ConnId(2), LOCAL, Some("ANN"), Role::Player, t));
     check_error(&r.take_effects(), 2, ErrorCode::NameTaken);
     assert!(
-        r.join(ConnId(2), Some("\tbob "), Role::Player, t),
+        r.join(ConnId(2), LOCAL, Some("\tbob "), Role::Player, t),
         "names are trimmed"
     );
     r.take_effects();
-    assert!(!r.join(ConnId(3), Some("b\u{0}b"), Role::Player, t));
+    assert!(!r.join(ConnId(3), LOCAL, Some("b\u{0}b"), Role::Player, t));
     check_error(&r.take_effects(), 3, ErrorCode::InvalidName);
-    assert!(r.join(ConnId(4), Some("cy"), Role::Player, t));
+    assert!(r.join(ConnId(4), LOCAL, Some("cy"), Role::Player, t));
     let fx = r.take_effects();
     assert!(matches!(&to(&fx, 1)[0], ServerMsg::PlayerJoined { player } if player.name == "cy"));
-    assert!(!r.join(ConnId(5), Some("dee"), Role::Player, t));
+    assert!(!r.join(ConnId(5), LOCAL, Some("dee"), Role::Player, t));
     check_error(&r.take_effects(), 5, ErrorCode::RoomFull);
-    assert!(r.join(ConnId(6), None, Role::Spectator, t));
+    assert!(r.join(ConnId(6), LOCAL, None, Role::Spectator, t));
     let fx = r.take_effects();
     assert!(
         matches!(&to(&fx, 6)[0], ServerMsg::RoomJoined { you, .. } if you.player_id.is_none() && you.role == Role::Spectator)
@@ -441,14 +452,14 @@ fn held_seat_resume_and_expiry() {
 fn last_leaver_ends_race_and_closes_room() {
     let t0 = Instant::now();
     let mut r = racing(1, settings(), t0);
-    assert!(r.join(ConnId(5), Some("watcher"), Role::Spectator, t0));
+    assert!(r.join(ConnId(5), LOCAL, Some("watcher"), Role::Spectator, t0));
     r.take_effects();
     r.chat(ConnId(5), "hi".into(), t0);
     let fx = r.take_effects();
     assert!(
         matches!(&to(&fx, 1)[0], ServerMsg::Chat { player_id: None, name, .. } if name == "watcher")
     );
-    assert!(!r.join(ConnId(6), Some("late"), Role::Player, t0));
+    assert!(!r.join(ConnId(6), LOCAL, Some("late"), Role::Player, t0));
     check_error(&r.take_effects(), 6, ErrorCode::RaceInProgress);
     assert!(r.leave(ConnId(1), t0));
     let fx = r.take_effects();
@@ -474,7 +485,7 @@ fn rematch_from_finished() {
     r.forfeit(ConnId(1), t0);
     r.take_effects();
     assert_eq!(r.phase(), Phase::Finished);
-    assert!(r.join(ConnId(2), Some("bo"), Role::Player, t0));
+    assert!(r.join(ConnId(2), LOCAL, Some("bo"), Role::Player, t0));
     r.take_effects();
     r.start_race(ConnId(1), t0);
     let fx = r.take_effects();
@@ -569,7 +580,7 @@ fn the_room_seed_decides_race_ids_and_deals() {
     let t = Instant::now();
     let seeded = |seed| {
         let mut r = room_seeded(settings(), seed);
-        assert!(r.join(ConnId(1), Some("ann"), Role::Player, t));
+        assert!(r.join(ConnId(1), LOCAL, Some("ann"), Role::Player, t));
         race_seed(&mut r, t)
     };
     let (a, b) = (seeded(7), seeded(7));
@@ -601,13 +612,13 @@ fn end_reasons_as_stored_and_announced() {
 fn names_by_a3_spectators_never_pass_for_players() {
     let t = Instant::now();
     let mut r = room(settings());
-    assert!(r.join(ConnId(1), Some("host"), Role::Player, t));
+    assert!(r.join(ConnId(1), LOCAL, Some("host"), Role::Player, t));
     r.take_effects();
     // A case variant, a Cyrillic `о`, or NFC-equal spelling of a player's name is that name,
     // for a player and for a spectator alike.
     for (c, name) in [(2, "HOST"), (3, "h\u{043e}st"), (4, " Host ")] {
         for role in [Role::Player, Role::Spectator] {
-            assert!(!r.join(ConnId(c), Some(name), role, t), "{name:?}");
+            assert!(!r.join(ConnId(c), LOCAL, Some(name), role, t), "{name:?}");
             check_error(&r.take_effects(), c, ErrorCode::NameTaken);
         }
     }
@@ -621,16 +632,16 @@ fn names_by_a3_spectators_never_pass_for_players() {
         (10, "\u{0301}"),
     ] {
         for role in [Role::Player, Role::Spectator] {
-            assert!(!r.join(ConnId(c), Some(name), role, t), "{name:?}");
+            assert!(!r.join(ConnId(c), LOCAL, Some(name), role, t), "{name:?}");
             check_error(&r.take_effects(), c, ErrorCode::InvalidName);
         }
     }
     // Spectators share names with each other (the default one too); a player may then take a
     // spectator's name: seats have priority, and chat tells them apart by `player_id`.
-    assert!(r.join(ConnId(11), None, Role::Spectator, t));
-    assert!(r.join(ConnId(12), Some("Spectator"), Role::Spectator, t));
+    assert!(r.join(ConnId(11), LOCAL, None, Role::Spectator, t));
+    assert!(r.join(ConnId(12), LOCAL, Some("Spectator"), Role::Spectator, t));
     r.take_effects();
-    assert!(r.join(ConnId(13), Some("spectator"), Role::Player, t));
+    assert!(r.join(ConnId(13), LOCAL, Some("spectator"), Role::Player, t));
     r.take_effects();
     r.chat(ConnId(11), "hi".into(), t);
     let fx = r.take_effects();
@@ -644,25 +655,25 @@ fn names_by_a3_spectators_never_pass_for_players() {
 fn spectators_are_capped() {
     let t = Instant::now();
     let mut r = room(settings());
-    assert!(r.join(ConnId(1), Some("ann"), Role::Player, t));
-    assert!(r.join(ConnId(2), None, Role::Spectator, t));
-    assert!(r.join(ConnId(3), None, Role::Spectator, t));
+    assert!(r.join(ConnId(1), LOCAL, Some("ann"), Role::Player, t));
+    assert!(r.join(ConnId(2), LOCAL, None, Role::Spectator, t));
+    assert!(r.join(ConnId(3), LOCAL, None, Role::Spectator, t));
     r.take_effects();
-    assert!(!r.join(ConnId(4), None, Role::Spectator, t));
+    assert!(!r.join(ConnId(4), LOCAL, None, Role::Spectator, t));
     check_error(&r.take_effects(), 4, ErrorCode::RoomFull);
     // A place frees up when one leaves; players do not count.
     assert!(r.leave(ConnId(2), t));
-    assert!(r.join(ConnId(4), None, Role::Spectator, t));
-    assert!(r.join(ConnId(5), Some("bob"), Role::Player, t));
+    assert!(r.join(ConnId(4), LOCAL, None, Role::Spectator, t));
+    assert!(r.join(ConnId(5), LOCAL, Some("bob"), Role::Player, t));
 }
 
 #[test]
 fn chat_is_checked_and_budgeted_per_room() {
     let t0 = Instant::now();
     let mut r = room(settings());
-    assert!(r.join(ConnId(1), Some("ann"), Role::Player, t0));
-    assert!(r.join(ConnId(2), None, Role::Spectator, t0));
-    assert!(r.join(ConnId(3), None, Role::Spectator, t0));
+    assert!(r.join(ConnId(1), LOCAL, Some("ann"), Role::Player, t0));
+    assert!(r.join(ConnId(2), LOCAL, None, Role::Spectator, t0));
+    assert!(r.join(ConnId(3), LOCAL, None, Role::Spectator, t0));
     r.take_effects();
     for bad in ["", "\u{1b}[2J", "a\u{202E}b", "x\u{2066}", &"é".repeat(201)] {
         r.chat(ConnId(2), bad.into(), t0);
@@ -692,4 +703,146 @@ fn chat_is_checked_and_budgeted_per_room() {
         })
         .count();
     assert_eq!(passed, 5);
+}
+
+/// Room in the lobby with players on conns 1..=n (1 is host, named `p1`..) and a spectator on 9.
+fn lobby(n: u64, settings: Settings, t: Instant) -> Room {
+    let mut r = room(settings);
+    for c in 1..=n {
+        assert!(r.join(ConnId(c), LOCAL, Some(&format!("p{c}")), Role::Player, t));
+    }
+    assert!(r.join(ConnId(9), LOCAL, None, Role::Spectator, t));
+    r.take_effects();
+    r
+}
+
+#[test]
+fn the_host_sets_the_next_races_settings_between_races() {
+    let t = Instant::now();
+    let mut r = lobby(2, settings(), t);
+    let new = Settings {
+        difficulty: shared::engine::Difficulty::Hard,
+        max_players: 2,
+        public: false,
+        ..settings()
+    };
+    r.set_settings(ConnId(2), new.clone());
+    check_error(&r.take_effects(), 2, ErrorCode::NotHost);
+    r.set_settings(ConnId(9), new.clone());
+    check_error(&r.take_effects(), 9, ErrorCode::NotPlayer);
+    let too_few = Settings {
+        max_players: 1,
+        ..new.clone()
+    };
+    r.set_settings(ConnId(1), too_few);
+    check_error(&r.take_effects(), 1, ErrorCode::InvalidSettings);
+    assert_eq!(r.settings(), &settings());
+    r.set_settings(ConnId(1), new.clone());
+    let fx = r.take_effects();
+    for c in [1, 2, 9] {
+        assert_eq!(
+            to(&fx, c),
+            [ServerMsg::SettingsChanged {
+                settings: new.clone()
+            }]
+        );
+    }
+    assert_eq!(r.settings(), &new);
+    // Mid-race: wrong_phase; after it, allowed again.
+    let t0 = t + Duration::from_secs(1);
+    let mut r = racing(2, settings(), t0);
+    r.set_settings(ConnId(1), new.clone());
+    check_error(&r.take_effects(), 1, ErrorCode::WrongPhase);
+    r.forfeit(ConnId(1), t0);
+    r.forfeit(ConnId(2), t0);
+    assert_eq!(r.phase(), Phase::Finished);
+    r.take_effects();
+    r.set_settings(ConnId(1), new.clone());
+    assert!(matches!(
+        &to(&r.take_effects(), 2)[..],
+        [ServerMsg::SettingsChanged { .. }]
+    ));
+}
+
+#[test]
+fn a_kicked_player_leaves_and_is_barred_by_name_and_address() {
+    let t = Instant::now();
+    let four = Settings {
+        max_players: 4,
+        ..settings()
+    };
+    let mut r = lobby(3, four, t);
+    r.kick(ConnId(2), "p1", t);
+    check_error(&r.take_effects(), 2, ErrorCode::NotHost);
+    r.kick(ConnId(1), "p7", t);
+    check_error(&r.take_effects(), 1, ErrorCode::BadMessage);
+    r.kick(ConnId(1), "p1", t);
+    check_error(&r.take_effects(), 1, ErrorCode::BadMessage);
+    r.kick(ConnId(1), "p2", t);
+    let fx = r.take_effects();
+    check_error(&fx, 2, ErrorCode::Kicked);
+    assert!(fx.iter().any(|f| matches!(f, Effect::Detach(ConnId(2)))));
+    assert!(fx.iter().any(|f| matches!(f, Effect::TokenRevoked(_))));
+    for c in [1, 3, 9] {
+        assert!(
+            matches!(&to(&fx, c)[..], [ServerMsg::PlayerLeft { player_id }] if player_id.as_str() == "p2")
+        );
+    }
+    assert!(!r.has_conn(ConnId(2)));
+    assert_eq!(r.n_players(), 2);
+    // Barred by name (by key) from anywhere, and anyone from that address; watching too.
+    let elsewhere = IpAddr::V4(Ipv4Addr::new(10, 0, 0, 2));
+    assert!(!r.join(ConnId(4), elsewhere, Some("P2"), Role::Player, t));
+    check_error(&r.take_effects(), 4, ErrorCode::Kicked);
+    assert!(!r.join(ConnId(4), LOCAL, Some("other"), Role::Player, t));
+    check_error(&r.take_effects(), 4, ErrorCode::Kicked);
+    assert!(!r.join(ConnId(4), LOCAL, None, Role::Spectator, t));
+    check_error(&r.take_effects(), 4, ErrorCode::Kicked);
+    assert!(r.join(ConnId(4), elsewhere, Some("other"), Role::Player, t));
+    r.take_effects();
+    // After the bar, both may come back.
+    let later = t + Duration::from_secs(600);
+    assert!(r.join(ConnId(5), LOCAL, Some("p2"), Role::Player, later));
+    // Not during a race.
+    let t0 = later + Duration::from_secs(1);
+    let mut r = racing(2, settings(), t0);
+    r.kick(ConnId(1), "p2", t0);
+    check_error(&r.take_effects(), 1, ErrorCode::WrongPhase);
+}
+
+#[test]
+fn a_held_seat_can_be_kicked() {
+    let t = Instant::now();
+    let mut r = lobby(2, settings(), t);
+    r.dropped(ConnId(2), t);
+    r.take_effects();
+    r.kick(ConnId(1), "p2", t);
+    let fx = r.take_effects();
+    assert!(matches!(&to(&fx, 1)[..], [ServerMsg::PlayerLeft { .. }]));
+    assert!(!fx.iter().any(|f| matches!(f, Effect::Detach(_))));
+    assert_eq!(r.n_players(), 1);
+}
+
+#[test]
+fn shutdown_tells_everyone_the_room_closed_then_closes_1001() {
+    let t0 = Instant::now();
+    let mut r = racing(2, settings(), t0);
+    assert!(r.join(ConnId(9), LOCAL, None, Role::Spectator, t0));
+    r.take_effects();
+    r.shutdown(t0);
+    let fx = r.take_effects();
+    for c in [1, 2, 9] {
+        let conn = ConnId(c);
+        let closed_at = fx.iter().position(
+            |f| matches!(f, Effect::Send(to, ServerMsg::RoomClosed { .. }) if to.contains(&conn)),
+        );
+        let close_at = fx
+            .iter()
+            .position(|f| matches!(f, Effect::Close(x, CloseCode::GoingAway) if *x == conn));
+        assert!(
+            matches!((closed_at, close_at), (Some(a), Some(b)) if a < b),
+            "{fx:?}"
+        );
+    }
+    assert!(fx.iter().any(|f| matches!(f, Effect::Store(_))));
 }
