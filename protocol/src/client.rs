@@ -68,6 +68,17 @@ pub enum ClientMsg {
     },
     /// Leave the room (a deliberate quit; no seat is held).
     Leave,
+    /// Host, lobby or finished: settings for the next race (validated like `create_room`'s);
+    /// everyone gets `settings_changed` (Amendment A5).
+    SetSettings {
+        /// The new settings; absent fields take the defaults.
+        settings: SettingsRequest,
+    },
+    /// Host, lobby or finished: remove a player, who may not come back for 10 minutes (A5).
+    Kick {
+        /// Whom.
+        player_id: String,
+    },
     /// Liveness check; answered with `pong`.
     Ping {
         /// Echoed back.

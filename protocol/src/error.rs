@@ -37,6 +37,8 @@ pub enum ErrorCode {
     RateLimited,
     /// A server-wide limit is reached.
     ServerFull,
+    /// The host removed you from the room, or you were removed less than 10 minutes ago (A5).
+    Kicked,
 }
 
 crate::wire_names!(ErrorCode {
@@ -55,4 +57,5 @@ crate::wire_names!(ErrorCode {
     InvalidToken => "invalid_token",
     RateLimited => "rate_limited",
     ServerFull => "server_full",
+    Kicked => "kicked",
 });

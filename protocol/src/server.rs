@@ -121,6 +121,8 @@ pub struct RoomSummary {
     pub players: u32,
     /// The room's `max_players`.
     pub max_players: u8,
+    /// `lobby` or `finished` (between races): the phases in which a room takes players (A5).
+    pub phase: Phase,
     /// The room's difficulty.
     #[serde(with = "crate::convert::difficulty")]
     pub difficulty: Difficulty,
@@ -249,6 +251,11 @@ pub enum ServerMsg {
     HostChanged {
         /// The new host.
         player_id: PlayerId,
+    },
+    /// The host changed the room's settings for the next race (A5).
+    SettingsChanged {
+        /// The settings now.
+        settings: Settings,
     },
     /// The race starts in this long.
     Countdown {

@@ -234,6 +234,10 @@ impl Reader {
             ClientMsg::Spectate { room, name } => self.enter(&room, name, Role::Spectator).await,
             ClientMsg::Resume { token } => self.resume(token).await,
             ClientMsg::Leave => self.leave().await,
+            // PLACEHOLDER for the client engineer only: the server engineer implements these (A5).
+            ClientMsg::SetSettings { .. } | ClientMsg::Kick { .. } => {
+                self.error(ErrorCode::WrongPhase, "not implemented in this branch")
+            }
             ClientMsg::SetReady { ready } => self.forward(RoomMsg::SetReady(ready)).await,
             ClientMsg::StartRace => self.forward(RoomMsg::StartRace).await,
             ClientMsg::Forfeit => self.forward(RoomMsg::Forfeit).await,

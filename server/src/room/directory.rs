@@ -212,11 +212,15 @@ impl Directory {
             .iter()
             .filter_map(|r| {
                 let info = r.value().info.lock().ok()?.clone();
-                (info.phase == Phase::Lobby && info.settings.public).then(|| RoomSummary {
+                // A5: rooms that take players now (in the lobby or between races), not full.
+                let open = matches!(info.phase, Phase::Lobby | Phase::Finished);
+                let room_left = info.players < u32::from(info.settings.max_players);
+                (open && room_left && info.settings.public).then(|| RoomSummary {
                     room: r.key().clone(),
                     players: info.players,
                     max_players: info.settings.max_players,
                     difficulty: info.settings.difficulty,
+                    phase: info.phase,
                 })
             })
             .collect();
