@@ -213,7 +213,7 @@ pub fn tui(
     };
     let log = term::log_to_file();
     tracing::info!(url = %to.url, ?intent, "starting the online client");
-    let mut app = App::new(name);
+    let mut app = App::new(name).with_intent(&intent);
     if let Some(cmd) = join_command {
         app = app.with_join_command(cmd);
     }
@@ -356,6 +356,7 @@ mod tests {
             room: "K7QX".try_into().unwrap(),
             players: 2,
             max_players: 8,
+            phase: protocol::Phase::Lobby,
             difficulty: Difficulty::Hard,
         }];
         assert_eq!(

@@ -97,6 +97,7 @@ fn room() -> RoomSummary {
         room: "K7QX".try_into().expect("code"),
         players: 2,
         max_players: 8,
+        phase: protocol::Phase::Lobby,
         difficulty: Difficulty::Hard,
     }
 }
