@@ -213,7 +213,7 @@ pub fn tui(
     };
     let log = term::log_to_file();
     tracing::info!(url = %to.url, ?intent, "starting the online client");
-    let mut app = App::new(name);
+    let mut app = App::new(name).with_intent(&intent);
     if let Some(cmd) = join_command {
         app = app.with_join_command(cmd);
     }

@@ -1,8 +1,10 @@
 //! The online app's keys: one table from key to [`Action`], with the label the footer shows.
 //!
 //! [`action`] resolves a key press against the table and [`help`] draws the footer from the
-//! same rows, so the footer cannot name a key the handling does not know. The chat line being
-//! typed takes every key itself; its two keys are [`INPUT_HELP`].
+//! same rows, so the footer cannot name a key the handling does not know. Each row belongs to a
+//! [`Mode`]: the room itself, or the host's settings editor or kick list open over it. A line
+//! being typed (chat, or a new name) takes every key itself; its keys are [`INPUT_HELP`] and
+//! [`RENAME_HELP`].
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use protocol::Phase;
@@ -29,6 +31,32 @@ pub enum Action {
     Chat,
     /// Leave (asks first mid-race).
     Quit,
+    /// Host, between races: open the settings editor.
+    Settings,
+    /// Host, between races: choose a player to remove.
+    Kick,
+    /// In the editor or the kick list: the previous (-1) or next (1) row.
+    Row(i8),
+    /// In the editor: the previous (-1) or next (1) value of the row.
+    Value(i8),
+    /// In the editor or the kick list: send it.
+    Apply,
+    /// Close the editor or the kick list.
+    Cancel,
+    /// Refused a seat mid-race: watch now and take a seat when the race ends.
+    Watch,
+}
+
+/// What has the keys: the room, or a host's tool open over it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mode {
+    /// The room's own keys.
+    #[default]
+    Room,
+    /// The host's settings editor.
+    Settings,
+    /// The host's list of players to remove.
+    Kick,
 }
 
 /// What the key table depends on: where we are and who we are.
@@ -40,8 +68,12 @@ pub struct Context {
     pub player: bool,
     /// The room's host.
     pub host: bool,
-    /// Still in the race in progress (a player not yet out of it).
+    /// Still in the race in progress (a player not yet out of it, and connected).
     pub racing: bool,
+    /// What has the keys.
+    pub mode: Mode,
+    /// In no room, refused a seat because a race is on: watching is offered.
+    pub offer: bool,
 }
 
 impl Context {
@@ -52,10 +84,17 @@ impl Context {
     fn idle(&self) -> bool {
         self.is(Phase::Lobby) || self.is(Phase::Finished)
     }
+
+    /// The host between races: the one who may change settings and remove players (A5).
+    fn controls(&self) -> bool {
+        self.player && self.host && self.idle()
+    }
 }
 
 /// One row of the table.
 struct Binding {
+    /// What has the keys when this row applies.
+    mode: Mode,
     /// The key's name and what it does, for the footer.
     label: (&'static str, &'static str),
     /// The action of a key this row knows.
@@ -70,12 +109,14 @@ struct Binding {
 /// in the lobby and rematches after a race; `q` quits or leaves).
 const TABLE: &[Binding] = &[
     Binding {
+        mode: Mode::Room,
         label: ("r", "ready"),
         keys: |k| (k == KeyCode::Char('r')).then_some(Action::Ready),
         active: |c| c.player && c.is(Phase::Lobby),
         shown: |c| c.player && c.is(Phase::Lobby),
     },
     Binding {
+        mode: Mode::Room,
         label: ("s", "start"),
         keys: |k| (k == KeyCode::Char('s')).then_some(Action::Start),
         // A player who is not the host hears that only the host can start.
@@ -83,63 +124,146 @@ const TABLE: &[Binding] = &[
         shown: |c| c.player && c.host && c.is(Phase::Lobby),
     },
     Binding {
+        mode: Mode::Room,
         label: ("s", "rematch"),
         keys: |k| (k == KeyCode::Char('s')).then_some(Action::Start),
         active: |c| c.player && c.idle(),
         shown: |c| c.player && c.host && c.is(Phase::Finished),
     },
     Binding {
-        label: ("←↓↑→/hjkl", "move"),
+        mode: Mode::Room,
+        label: ("←↓↑→", "move"),
         keys: |k| nav_key(k).map(|(dr, dc)| Action::Move(dr, dc)),
-        active: |c| c.idle() || c.is(Phase::Racing),
+        // Only a player's board has a cursor (`hjkl` move it too; `k` kicks between races).
+        active: |c| c.player && c.is(Phase::Racing),
         shown: |c| c.racing,
     },
     Binding {
+        mode: Mode::Room,
         label: ("1-9", "place"),
         keys: |k| digit_key(k).map(Action::Place),
         active: |c| c.racing,
         shown: |c| c.racing,
     },
     Binding {
+        mode: Mode::Room,
         label: ("p", "pencil"),
         keys: |k| (k == KeyCode::Char('p')).then_some(Action::Pencil),
         active: |c| c.racing,
         shown: |c| c.racing,
     },
     Binding {
-        label: ("x", "erase marks"),
+        mode: Mode::Room,
+        label: ("x", "erase"),
         keys: |k| erase_key(k).then_some(Action::Erase),
         active: |c| c.racing,
         shown: |c| c.racing,
     },
     Binding {
+        mode: Mode::Room,
         label: ("f", "forfeit"),
         keys: |k| (k == KeyCode::Char('f')).then_some(Action::Forfeit),
         active: |c| c.racing,
         shown: |c| c.racing,
     },
     Binding {
+        mode: Mode::Room,
+        label: ("e", "settings"),
+        keys: |k| (k == KeyCode::Char('e')).then_some(Action::Settings),
+        active: Context::controls,
+        shown: Context::controls,
+    },
+    Binding {
+        mode: Mode::Room,
+        label: ("k", "kick"),
+        keys: |k| (k == KeyCode::Char('k')).then_some(Action::Kick),
+        active: Context::controls,
+        shown: Context::controls,
+    },
+    Binding {
+        mode: Mode::Room,
+        label: ("s", "watch, then join"),
+        keys: |k| (k == KeyCode::Char('s')).then_some(Action::Watch),
+        active: |c| c.offer,
+        shown: |c| c.offer,
+    },
+    Binding {
+        mode: Mode::Room,
         label: ("Enter", "chat"),
         keys: |k| (k == KeyCode::Enter).then_some(Action::Chat),
         active: |c| c.phase.is_some(),
         shown: |c| c.phase.is_some(),
     },
     Binding {
+        mode: Mode::Room,
         label: ("q", "quit"),
         keys: quit_key,
         active: |_| true,
         shown: |c| !leaves(c),
     },
     Binding {
+        mode: Mode::Room,
         label: ("q", "leave"),
         keys: quit_key,
         active: |_| true,
         shown: leaves,
     },
+    Binding {
+        mode: Mode::Settings,
+        label: ("↑↓", "setting"),
+        keys: row_key,
+        active: |_| true,
+        shown: |_| true,
+    },
+    Binding {
+        mode: Mode::Settings,
+        label: ("←→", "change"),
+        keys: |k| nav_key(k).and_then(|(_, dc)| (dc != 0).then_some(Action::Value(dc))),
+        active: |_| true,
+        shown: |_| true,
+    },
+    Binding {
+        mode: Mode::Settings,
+        label: ("Enter", "apply"),
+        keys: |k| (k == KeyCode::Enter).then_some(Action::Apply),
+        active: |_| true,
+        shown: |_| true,
+    },
+    Binding {
+        mode: Mode::Settings,
+        label: ("Esc", "cancel"),
+        keys: quit_key_cancels,
+        active: |_| true,
+        shown: |_| true,
+    },
+    Binding {
+        mode: Mode::Kick,
+        label: ("↑↓", "player"),
+        keys: row_key,
+        active: |_| true,
+        shown: |_| true,
+    },
+    Binding {
+        mode: Mode::Kick,
+        label: ("Enter", "kick"),
+        keys: |k| (k == KeyCode::Enter).then_some(Action::Apply),
+        active: |_| true,
+        shown: |_| true,
+    },
+    Binding {
+        mode: Mode::Kick,
+        label: ("Esc", "cancel"),
+        keys: quit_key_cancels,
+        active: |_| true,
+        shown: |_| true,
+    },
 ];
 
 /// The footer while a chat line is being typed.
 pub const INPUT_HELP: &[(&str, &str)] = &[("Enter", "send"), ("Esc", "cancel")];
+
+/// The footer while another name is being typed (the first was taken or refused).
+pub const RENAME_HELP: &[(&str, &str)] = &[("Enter", "try it"), ("Esc", "quit")];
 
 /// After a race the host's `q` leaves the room it could rematch in.
 fn leaves(c: &Context) -> bool {
@@ -150,11 +274,19 @@ fn quit_key(k: KeyCode) -> Option<Action> {
     matches!(k, KeyCode::Char('q') | KeyCode::Esc).then_some(Action::Quit)
 }
 
+fn quit_key_cancels(k: KeyCode) -> Option<Action> {
+    quit_key(k).map(|_| Action::Cancel)
+}
+
+fn row_key(k: KeyCode) -> Option<Action> {
+    nav_key(k).and_then(|(dr, _)| (dr != 0).then_some(Action::Row(dr)))
+}
+
 /// The action of `code` in `ctx`, if the key does anything there.
 pub fn action(ctx: &Context, code: KeyCode) -> Option<Action> {
     TABLE
         .iter()
-        .filter(|b| (b.active)(ctx))
+        .filter(|b| b.mode == ctx.mode && (b.active)(ctx))
         .find_map(|b| (b.keys)(code))
 }
 
@@ -162,7 +294,7 @@ pub fn action(ctx: &Context, code: KeyCode) -> Option<Action> {
 pub fn help(ctx: &Context) -> Vec<(&'static str, &'static str)> {
     TABLE
         .iter()
-        .filter(|b| (b.shown)(ctx))
+        .filter(|b| b.mode == ctx.mode && (b.shown)(ctx))
         .map(|b| b.label)
         .collect()
 }
@@ -213,11 +345,13 @@ mod tests {
 
     fn contexts() -> impl Iterator<Item = Context> {
         PHASES.into_iter().flat_map(|phase| {
-            (0..8).map(move |bits| Context {
+            (0..48).map(move |bits| Context {
                 phase,
                 player: bits & 1 != 0,
                 host: bits & 2 != 0,
-                racing: bits & 4 != 0 && phase == Some(Phase::Racing),
+                racing: bits & 5 == 5 && phase == Some(Phase::Racing),
+                offer: bits & 8 != 0 && phase.is_none(),
+                mode: [Mode::Room, Mode::Settings, Mode::Kick][bits / 16],
             })
         })
     }
@@ -225,7 +359,10 @@ mod tests {
     #[test]
     fn every_key_the_footer_names_works_there() {
         for ctx in contexts() {
-            for b in TABLE.iter().filter(|b| (b.shown)(&ctx)) {
+            for b in TABLE
+                .iter()
+                .filter(|b| b.mode == ctx.mode && (b.shown)(&ctx))
+            {
                 assert!(
                     (b.active)(&ctx),
                     "{:?} is shown but dead in {ctx:?}",
@@ -236,39 +373,91 @@ mod tests {
     }
 
     #[test]
+    fn every_footer_fits_80_columns() {
+        let width = |items: &[(&str, &str)]| -> usize {
+            items
+                .iter()
+                .map(|(k, w)| k.chars().count() + 1 + w.chars().count())
+                .sum::<usize>()
+                + 2 * items.len().saturating_sub(1)
+        };
+        for ctx in contexts() {
+            let items = help(&ctx);
+            assert!(width(&items) <= 80, "{items:?} is too wide in {ctx:?}");
+        }
+        assert!(width(INPUT_HELP) <= 80 && width(RENAME_HELP) <= 80);
+    }
+
+    #[test]
     fn the_footer_follows_the_room() {
         let lobby_host = Context {
             phase: Some(Phase::Lobby),
             player: true,
             host: true,
-            racing: false,
+            ..Context::default()
         };
         assert_eq!(
             help(&lobby_host),
             [
                 ("r", "ready"),
                 ("s", "start"),
+                ("e", "settings"),
+                ("k", "kick"),
                 ("Enter", "chat"),
                 ("q", "quit")
             ]
         );
+        let lobby_guest = Context {
+            host: false,
+            ..lobby_host
+        };
+        assert_eq!(
+            help(&lobby_guest),
+            [("r", "ready"), ("Enter", "chat"), ("q", "quit")]
+        );
+        assert_eq!(action(&lobby_guest, KeyCode::Char('e')), None);
+        assert_eq!(action(&lobby_guest, KeyCode::Char('k')), None);
         let rematch = Context {
             phase: Some(Phase::Finished),
             ..lobby_host
         };
         assert_eq!(
             help(&rematch),
-            [("s", "rematch"), ("Enter", "chat"), ("q", "leave")]
+            [
+                ("s", "rematch"),
+                ("e", "settings"),
+                ("k", "kick"),
+                ("Enter", "chat"),
+                ("q", "leave")
+            ]
         );
         assert_eq!(help(&Context::default()), [("q", "quit")]);
         // Out of the race (forfeited, eliminated, solved) while it goes on: nothing to place.
         let out = Context {
             phase: Some(Phase::Racing),
             player: true,
-            host: false,
-            racing: false,
+            ..Context::default()
         };
         assert_eq!(help(&out), [("Enter", "chat"), ("q", "quit")]);
+        let racing_host = Context {
+            racing: true,
+            host: true,
+            ..out
+        };
+        assert!(!help(&racing_host).contains(&("e", "settings")));
+        let editing = Context {
+            mode: Mode::Settings,
+            ..lobby_host
+        };
+        assert_eq!(
+            help(&editing),
+            [
+                ("↑↓", "setting"),
+                ("←→", "change"),
+                ("Enter", "apply"),
+                ("Esc", "cancel")
+            ]
+        );
     }
 
     #[test]
@@ -277,13 +466,14 @@ mod tests {
             phase: Some(Phase::Racing),
             ..Context::default()
         };
-        assert_eq!(action(&watching, KeyCode::Left), Some(Action::Move(0, -1)));
+        assert_eq!(action(&watching, KeyCode::Left), None, "no cursor to move");
         assert_eq!(action(&watching, KeyCode::Char('5')), None);
         let racing = Context {
             player: true,
             racing: true,
             ..watching
         };
+        assert_eq!(action(&racing, KeyCode::Left), Some(Action::Move(0, -1)));
         assert_eq!(
             action(&racing, KeyCode::Char('5')),
             Digit::new(5).map(Action::Place)
@@ -294,5 +484,15 @@ mod tests {
             action(&Context::default(), KeyCode::Esc),
             Some(Action::Quit)
         );
+        let kicking = Context {
+            phase: Some(Phase::Lobby),
+            player: true,
+            host: true,
+            mode: Mode::Kick,
+            ..Context::default()
+        };
+        assert_eq!(action(&kicking, KeyCode::Char('j')), Some(Action::Row(1)));
+        assert_eq!(action(&kicking, KeyCode::Esc), Some(Action::Cancel));
+        assert_eq!(action(&kicking, KeyCode::Char('r')), None);
     }
 }

@@ -9,8 +9,8 @@
 use std::collections::HashMap;
 
 use protocol::{
-    FinishStatus, OverReason, Phase, Player, PlayerId, PlayerStatus, Progress, RaceId, RaceView,
-    Role, RoomCode, ServerMsg, Settings, Standing,
+    ErrorCode, FinishStatus, OverReason, Phase, Player, PlayerId, PlayerStatus, Progress, RaceId,
+    RaceView, Role, RoomCode, ServerMsg, Settings, Standing,
 };
 use shared::engine::{Difficulty, Grid};
 
@@ -23,8 +23,9 @@ pub struct Race {
     pub difficulty: Difficulty,
     /// Time limit in seconds.
     pub time_limit_s: u32,
-    /// Local clock at race time 0.
-    pub started_at_ms: u64,
+    /// Local clock at race time 0: negative for a race that began before the local clock did
+    /// (a spectator joining mid-race right after the program starts).
+    pub started_at_ms: i64,
     /// Local clock when the clock stopped for us (our finish, or the race's end).
     pub stopped_at_ms: Option<u64>,
     /// The givens.
@@ -51,13 +52,13 @@ impl Race {
         board: Grid,
         difficulty: Difficulty,
         time_limit_s: u32,
-        now: u64,
+        started_at_ms: i64,
     ) -> Race {
         Race {
             race_id,
             difficulty,
             time_limit_s,
-            started_at_ms: now,
+            started_at_ms,
             stopped_at_ms: None,
             puzzle,
             board,
@@ -80,7 +81,8 @@ impl Race {
             board,
             rv.difficulty,
             rv.time_limit_s,
-            now.saturating_sub(rv.elapsed_ms),
+            // Not a saturating u64: the local clock may be younger than the race.
+            local(now).saturating_sub(local(rv.elapsed_ms)),
         );
         race.mistakes = rv.mistakes;
         race.progress = rv
@@ -99,10 +101,15 @@ impl Race {
 
     /// Race time shown on the clock at local time `now` (stops at our finish or the time limit).
     pub fn elapsed_ms(&self, now: u64) -> u64 {
-        let end = self.stopped_at_ms.unwrap_or(now);
-        end.saturating_sub(self.started_at_ms)
-            .min(u64::from(self.time_limit_s) * 1000)
+        let end = local(self.stopped_at_ms.unwrap_or(now));
+        let elapsed = u64::try_from(end.saturating_sub(self.started_at_ms)).unwrap_or(0);
+        elapsed.min(u64::from(self.time_limit_s) * 1000)
     }
+}
+
+/// A local clock reading (or a race time) as a signed number of ms, for the clock anchor.
+fn local(ms: u64) -> i64 {
+    i64::try_from(ms).unwrap_or(i64::MAX)
 }
 
 /// The final results of the last race.
@@ -179,7 +186,7 @@ impl Room {
 }
 
 /// The room as the server described it, or nothing before `room_joined` (and after
-/// `room_closed`).
+/// `room_closed`, or an `error` `kicked`).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Mirror {
     /// The room, once joined.
@@ -227,7 +234,13 @@ impl Mirror {
             });
             return;
         }
-        if let ServerMsg::RoomClosed { .. } = msg {
+        // The room is gone for us: removed, or the host removed us from it (A5).
+        if let ServerMsg::RoomClosed { .. }
+        | ServerMsg::Error {
+            code: ErrorCode::Kicked,
+            ..
+        } = msg
+        {
             self.room = None;
             return;
         }
@@ -263,7 +276,7 @@ impl Mirror {
                     *puzzle,
                     *difficulty,
                     *time_limit_s,
-                    now,
+                    local(now),
                 );
                 let to_fill = puzzle.n_empty() as u32;
                 for p in room.players.iter_mut() {
@@ -342,6 +355,25 @@ impl Mirror {
             ServerMsg::Solution { solution } => {
                 if let Some(race) = room.race.as_mut() {
                     race.solution = Some(*solution);
+                }
+            }
+            // Our seat could not be taken back: its grace ran out, and a seat removed mid-race
+            // counts as forfeited (Resume). Our panel stops saying `racing`.
+            ServerMsg::Error {
+                code: ErrorCode::InvalidToken,
+                ..
+            } => {
+                let Some(me) = room.me.clone() else {
+                    return;
+                };
+                if let Some(p) = room.player_mut(&me) {
+                    if p.status == PlayerStatus::Racing {
+                        p.status = PlayerStatus::Forfeited;
+                    }
+                }
+                if let Some(race) = room.race.as_mut() {
+                    race.finished.get_or_insert((FinishStatus::Forfeited, None));
+                    race.stopped_at_ms.get_or_insert(now);
                 }
             }
             ServerMsg::Welcome { .. }

@@ -7,26 +7,32 @@
 //! What the server said lives in the [`Mirror`] (`mirror`); this module owns what the screen
 //! adds to it: the [`Play`] beside the board (pencil marks, cursor, pending placements, the
 //! last refusal), notices, chat, confirmations and the connection state. Keys go through the
-//! one table in `keys`; `board` holds the board-and-desk state that solo shares.
+//! one table in `keys`; `board` holds the board-and-desk state that solo shares. What each
+//! server message does to the screen is `heard`; the screens outside a room are `outside`;
+//! the host's settings editor and kick list are `host`.
 
 pub mod board;
 pub mod event;
+mod heard;
+pub mod host;
 pub mod keys;
 pub mod mirror;
+pub mod outside;
 
 use crossterm::event::{KeyCode, KeyEvent};
 use protocol::{
-    ClientMsg, ErrorCode, FinishStatus, MsgId, Phase, PlaceReason, PlayerName, Role, ServerMsg,
-    MAX_CHAT_CHARS,
+    ClientMsg, MsgId, Phase, PlaceReason, PlayerName, Role, MAX_CHAT_CHARS, MAX_NAME_CHARS,
 };
 use shared::engine::{Cell, Digit};
 
 pub use board::{BoardState, Desk};
 pub use event::{Effect, Event};
-pub use keys::{digit_key, erase_key, is_ctrl_c, nav_key, Action, Context};
+pub use host::Tool;
+pub use keys::{digit_key, erase_key, is_ctrl_c, nav_key, Action, Context, Mode};
 pub use mirror::{Mirror, Race, Results, Room};
+pub use outside::Outside;
 
-use crate::net::NetEvent;
+use crate::net::{Intent, NetEvent};
 
 /// How long a rejected placement or a notice stays on screen, in ms.
 pub const FLASH_MS: u64 = 2500;
@@ -110,12 +116,14 @@ impl Play {
 }
 
 /// A key press that needs a second press to take effect.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Confirm {
     /// Leave the room mid-race.
     Quit,
     /// Give up the race.
     Forfeit,
+    /// Remove this player from the room (the host).
+    Kick(protocol::PlayerId),
 }
 
 /// The online client's whole state.
@@ -141,6 +149,16 @@ pub struct App {
     pub notice: Option<Notice>,
     /// A pending confirmation.
     pub confirm: Option<Confirm>,
+    /// What we asked the server for (a room to create, join or watch), to ask again.
+    pub intent: Option<Intent>,
+    /// What the screen shows while we are in no room.
+    pub outside: Outside,
+    /// The host's tool open over the room.
+    pub tool: Option<Tool>,
+    /// Watching a race we were refused a seat in: take one when it ends.
+    pub seat_after_race: bool,
+    /// Sent `leave` to take a seat: until `room_joined`, the room on screen is no longer ours.
+    switching: bool,
     /// Next placement id.
     next_id: u64,
     /// Set when the app wants to end.
@@ -161,6 +179,11 @@ impl App {
             input: None,
             notice: None,
             confirm: None,
+            intent: None,
+            outside: Outside::Entering,
+            tool: None,
+            seat_after_race: false,
+            switching: false,
             next_id: 1,
             quit: false,
         }
@@ -169,6 +192,13 @@ impl App {
     /// Show `join_command` (with `{code}` standing for the room code) in the lobby.
     pub fn with_join_command(mut self, cmd: impl Into<String>) -> App {
         self.join_command = Some(cmd.into());
+        self
+    }
+
+    /// Remember what the connection task asks for first, so a refusal can be answered in place
+    /// (another name, or watching first).
+    pub fn with_intent(mut self, intent: &Intent) -> App {
+        self.intent = Some(intent.clone());
         self
     }
 
@@ -231,6 +261,11 @@ impl App {
                 Vec::new()
             }
             NetEvent::Closed { error } => {
+                if self.outside.is_final() && self.room().is_none() {
+                    // Removed, or the room closed: the screen says so until a key quits.
+                    self.conn = Conn::Closed(None);
+                    return Vec::new();
+                }
                 match error {
                     None => {
                         self.conn = Conn::Closed(None);
@@ -248,163 +283,18 @@ impl App {
                 }
                 Vec::new()
             }
-            NetEvent::Message(msg) => {
-                self.on_server(*msg);
-                Vec::new()
-            }
+            NetEvent::Message(msg) => self.on_server(*msg),
         }
     }
 
-    /// Apply one server message: the mirror takes what the server said, then the screen's own
-    /// state (desk, pending placements, flash, notices, chat) follows.
-    pub fn on_server(&mut self, msg: ServerMsg) {
-        let now = self.clock_ms;
-        // Read before the mirror forgets it: the leaving player's name, the race we were in.
-        let left = match &msg {
-            ServerMsg::PlayerLeft { player_id } => self
-                .room()
-                .and_then(|r| r.name_of(player_id))
-                .map(str::to_owned),
-            _ => None,
-        };
-        let prev_race = self.race().map(|r| r.race_id.clone());
-        self.mirror.apply(&msg, now);
-        match msg {
-            ServerMsg::RoomJoined { .. } => {
-                let desk = std::mem::take(&mut self.play.desk);
-                self.play = Play::default();
-                // Coming back to the same race (a resume): keep the local pencil marks and cursor.
-                if let Some(race) = self.mirror.race() {
-                    if prev_race.as_ref() == Some(&race.race_id) {
-                        self.play.desk = desk;
-                        self.play.desk.clear_filled(&race.board);
-                    }
-                }
-            }
-            ServerMsg::PlayerLeft { .. } => {
-                if let Some(name) = left {
-                    self.notify(format!("{name} left"), false);
-                }
-            }
-            ServerMsg::Countdown { .. } => self.confirm = None,
-            ServerMsg::RaceStarted { .. } => self.play = Play::default(),
-            ServerMsg::Placement {
-                id,
-                cell,
-                digit,
-                accepted,
-                reason,
-                conflicts,
-                ..
-            } => {
-                if self.mirror.race().is_none() {
-                    return;
-                }
-                let play = &mut self.play;
-                match id.as_ref().and_then(MsgId::as_u64) {
-                    Some(n) => play.pending.retain(|(i, _, _)| *i != n),
-                    None => play.pending.retain(|(_, pc, _)| *pc != cell),
-                }
-                if accepted {
-                    play.desk.placed(cell, digit);
-                    if play.flash.as_ref().is_some_and(|f| f.cell == cell) {
-                        play.flash = None;
-                    }
-                } else {
-                    play.flash = Some(Flash {
-                        cell,
-                        digit,
-                        reason: reason.unwrap_or(PlaceReason::Wrong),
-                        conflicts,
-                        until_ms: now + FLASH_MS,
-                    });
-                }
-            }
-            ServerMsg::PlayerFinished {
-                player_id,
-                status,
-                time_ms,
-            } => {
-                let Some(room) = self.room() else {
-                    return;
-                };
-                let name = room.name_of(&player_id).unwrap_or("someone").to_owned();
-                let text = match (status, time_ms) {
-                    (FinishStatus::Solved, Some(t)) => format!("{name} solved it in {}", clock(t)),
-                    (FinishStatus::Solved, None) => format!("{name} solved it"),
-                    (FinishStatus::Forfeited, _) => format!("{name} gave up"),
-                    (FinishStatus::Eliminated, _) => format!("{name} is out: too many mistakes"),
-                    (FinishStatus::TimedOut, _) => format!("{name} ran out of time"),
-                };
-                self.notify(text, false);
-            }
-            ServerMsg::RaceOver { .. } => {
-                if self.room().is_none() {
-                    return;
-                }
-                self.play.pending.clear();
-                self.play.flash = None;
-                self.confirm = None;
-            }
-            ServerMsg::Chat {
-                player_id,
-                name,
-                text,
-            } => {
-                self.chat.push(ChatLine {
-                    name,
-                    watching: player_id.is_none(),
-                    text,
-                });
-                if self.chat.len() > CHAT_KEPT {
-                    self.chat.remove(0);
-                }
-            }
-            ServerMsg::RoomClosed { room } => {
-                self.notice = Some(Notice {
-                    text: format!("room {room} was closed; press q to quit"),
-                    bad: true,
-                    until_ms: u64::MAX,
-                });
-            }
-            ServerMsg::Error { code, message } => {
-                if code == ErrorCode::RateLimited {
-                    self.play.pending.clear();
-                    self.notify("slow down: too many messages", true);
-                    return;
-                }
-                let sticky = self.room().is_none();
-                let advice = if code == ErrorCode::RaceInProgress {
-                    " (you can watch it with `sudoku-race spectate`)"
-                } else {
-                    ""
-                };
-                self.notice = Some(Notice {
-                    text: if sticky {
-                        format!("{}: {message}{advice}; press q to quit", code.as_str())
-                    } else {
-                        format!("{}: {message}", code.as_str())
-                    },
-                    bad: true,
-                    until_ms: if sticky { u64::MAX } else { now + FLASH_MS },
-                });
-            }
-            ServerMsg::Welcome { .. }
-            | ServerMsg::Pong { .. }
-            | ServerMsg::RoomList { .. }
-            | ServerMsg::PlayerJoined { .. }
-            | ServerMsg::PlayerUpdated { .. }
-            | ServerMsg::HostChanged { .. }
-            | ServerMsg::SettingsChanged { .. }
-            | ServerMsg::Progress(_)
-            | ServerMsg::Solution { .. } => {}
-        }
-    }
-
-    /// Where the key table stands: phase, role, host, still racing.
+    /// Where the key table stands: phase, role, host, still racing, the host's tool.
     pub fn key_context(&self) -> Context {
+        let online = !matches!(self.conn, Conn::Closed(_));
         let Some(room) = self.room() else {
-            return Context::default();
+            return Context {
+                offer: online && matches!(self.outside, Outside::RaceOn { .. }),
+                ..Context::default()
+            };
         };
         let player = room.role == Role::Player;
         Context {
@@ -413,13 +303,43 @@ impl App {
             host: room.am_host(),
             racing: room.phase == Phase::Racing
                 && player
+                && online
                 && room.race.as_ref().is_some_and(|r| r.finished.is_none()),
+            mode: match self.tool {
+                None => Mode::Room,
+                Some(Tool::Settings { .. }) => Mode::Settings,
+                Some(Tool::Kick { .. }) => Mode::Kick,
+            },
+            offer: false,
         }
     }
 
     fn on_key(&mut self, key: KeyEvent) -> Vec<Effect> {
         if is_ctrl_c(&key) {
             return self.leave();
+        }
+        if let Outside::Rename { input, .. } = &mut self.outside {
+            if self.mirror.room.is_none() {
+                match key.code {
+                    KeyCode::Esc => return self.leave(),
+                    KeyCode::Enter => {
+                        let name = input.trim().to_owned();
+                        if !name.is_empty() {
+                            return self.rename(name);
+                        }
+                    }
+                    KeyCode::Backspace => {
+                        input.pop();
+                    }
+                    KeyCode::Char(c)
+                        if !c.is_control() && input.chars().count() < MAX_NAME_CHARS =>
+                    {
+                        input.push(c);
+                    }
+                    _ => {}
+                }
+                return Vec::new();
+            }
         }
         if let Some(input) = self.input.as_mut() {
             match key.code {
@@ -446,6 +366,11 @@ impl App {
                 (Confirm::Quit, KeyCode::Char('q') | KeyCode::Char('y')) => return self.leave(),
                 (Confirm::Forfeit, KeyCode::Char('f') | KeyCode::Char('y')) => {
                     return vec![Effect::Send(ClientMsg::Forfeit)];
+                }
+                (Confirm::Kick(player_id), KeyCode::Char('y')) => {
+                    self.notice = None;
+                    let player_id = player_id.to_string();
+                    return vec![Effect::Send(ClientMsg::Kick { player_id })];
                 }
                 _ => {
                     self.notice = None;
@@ -503,6 +428,38 @@ impl App {
                 };
                 self.notify(text, false);
             }
+            Action::Settings => {
+                if let Some(room) = self.room() {
+                    self.tool = Some(Tool::Settings {
+                        row: 0,
+                        draft: room.settings.clone(),
+                    });
+                }
+            }
+            Action::Kick => {
+                if self.room().is_some_and(|r| host::kick_list(r).is_empty()) {
+                    self.notify("nobody else is in the room", true);
+                } else {
+                    self.tool = Some(Tool::Kick { row: 0 });
+                }
+            }
+            Action::Row(dir) => {
+                let n_rows = match (&self.tool, self.room()) {
+                    (Some(Tool::Kick { .. }), Some(room)) => host::kick_list(room).len(),
+                    _ => host::ROWS.len(),
+                };
+                if let Some(tool) = self.tool.as_mut() {
+                    tool.step_row(dir, n_rows);
+                }
+            }
+            Action::Value(dir) => {
+                if let Some(tool) = self.tool.as_mut() {
+                    tool.step_value(dir);
+                }
+            }
+            Action::Apply => return self.apply_tool(),
+            Action::Cancel => self.tool = None,
+            Action::Watch => return self.watch_then_join(),
             Action::Forfeit => {
                 self.confirm = Some(Confirm::Forfeit);
                 self.notice = Some(Notice {
@@ -513,6 +470,32 @@ impl App {
             }
         }
         Vec::new()
+    }
+
+    /// `Enter` in a host's tool: send the settings, or ask before removing the chosen player.
+    fn apply_tool(&mut self) -> Vec<Effect> {
+        match self.tool.take() {
+            Some(Tool::Settings { draft, .. }) => vec![Effect::Send(ClientMsg::SetSettings {
+                settings: host::request(&draft),
+            })],
+            Some(Tool::Kick { row }) => {
+                let chosen = self
+                    .room()
+                    .and_then(|r| host::kick_list(r).into_iter().nth(row));
+                if let Some((player_id, name)) = chosen {
+                    self.confirm = Some(Confirm::Kick(player_id));
+                    self.notice = Some(Notice {
+                        text: format!(
+                            "remove {name} from the room? press y (any other key cancels)"
+                        ),
+                        bad: true,
+                        until_ms: u64::MAX,
+                    });
+                }
+                Vec::new()
+            }
+            None => Vec::new(),
+        }
     }
 
     /// A digit key in `cell`: a pencil mark, or a placement sent to the server.

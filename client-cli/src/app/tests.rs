@@ -12,7 +12,9 @@ use ratatui::style::Color;
 use ratatui::Terminal;
 
 use super::*;
-use crate::net::NetEvent;
+use crate::net::{Intent, NetEvent};
+
+mod trial;
 use shared::engine::Difficulty;
 
 pub(crate) const PUZZLE: &str =
@@ -42,6 +44,23 @@ fn joined(me: &str, race: Option<RaceView>, phase: Phase) -> ServerMsg {
         settings: Settings::default(),
         phase,
         players: vec![player("p1", "ann"), player("p2", "bob")],
+        race,
+    }
+}
+
+/// A spectator's `room_joined` in K7QX, where ann (p1) hosts.
+fn spectator_joined(race: Option<RaceView>, phase: Phase) -> ServerMsg {
+    ServerMsg::RoomJoined {
+        room: "K7QX".try_into().unwrap(),
+        you: You {
+            player_id: None,
+            token: None,
+            role: Role::Spectator,
+        },
+        host: "p1".into(),
+        settings: Settings::default(),
+        phase,
+        players: vec![player("p1", "ann")],
         race,
     }
 }
@@ -484,19 +503,7 @@ fn quitting_mid_race_needs_a_second_press_and_sends_leave() {
 #[test]
 fn spectators_see_the_puzzle_but_cannot_place() {
     let mut app = App::new("eve");
-    app.update(net(ServerMsg::RoomJoined {
-        room: "K7QX".try_into().unwrap(),
-        you: You {
-            player_id: None,
-            token: None,
-            role: Role::Spectator,
-        },
-        host: "p1".into(),
-        settings: Settings::default(),
-        phase: Phase::Lobby,
-        players: vec![player("p1", "ann")],
-        race: None,
-    }));
+    app.update(net(spectator_joined(None, Phase::Lobby)));
     app.update(net(ServerMsg::RaceStarted {
         race_id: "r1".into(),
         puzzle: PUZZLE.parse().unwrap(),
@@ -510,38 +517,27 @@ fn spectators_see_the_puzzle_but_cannot_place() {
 }
 
 #[test]
-fn errors_show_and_a_closed_session_quits() {
-    let mut app = App::new("ann");
+fn a_refusal_shows_only_the_refusal_and_a_closed_session_quits() {
+    let mut app = App::new("ann").with_intent(&Intent::Join {
+        room: "ZZZZ".into(),
+        name: "ann".into(),
+    });
+    app.update(Event::Net(NetEvent::Connected { reconnect: false }));
     app.update(net(ServerMsg::Error {
         code: protocol::ErrorCode::UnknownRoom,
         message: "no room ZZZZ".into(),
     }));
+    let buf = render(&app, 80, 24);
     check_shows(
-        &render(&app, 100, 20),
-        "unknown_room: no room ZZZZ; press q to quit",
+        &buf,
+        "could not join room ZZZZ: no room ZZZZ (unknown_room)",
     );
+    assert_eq!(find(&buf, "joining"), None, "{}", lines(&buf).join("\n"));
+    check_shows(&buf, "q quit");
     assert_eq!(
         app.update(Event::Net(NetEvent::Closed { error: None })),
         vec![Effect::Quit]
     );
-}
-
-#[test]
-fn refusals_before_a_room_stay_on_screen_with_advice() {
-    let mut app = App::new("bob");
-    app.update(net(ServerMsg::Error {
-        code: protocol::ErrorCode::RaceInProgress,
-        message: "a race is running".into(),
-    }));
-    let notice = app.notice.clone().expect("a notice");
-    assert!(
-        notice.text.contains("sudoku-race spectate"),
-        "{}",
-        notice.text
-    );
-    app.update(Event::Tick(60_000));
-    assert!(app.notice.is_some(), "sticky until the user quits");
-    assert_eq!(app.update(key('q')), vec![Effect::Quit]);
 }
 
 #[test]
@@ -551,7 +547,16 @@ fn a_closed_room_or_a_lost_connection_is_said_once_and_q_quits() {
         room: "K7QX".try_into().unwrap(),
     }));
     assert_eq!(app.room(), None);
-    check_shows(&render(&app, 100, 20), "room K7QX was closed");
+    // The connection task ends the session; the screen stays until a key.
+    assert_eq!(
+        app.update(Event::Net(NetEvent::Closed { error: None })),
+        vec![]
+    );
+    let buf = render(&app, 80, 24);
+    check_shows(&buf, "room K7QX was closed");
+    check_shows(&buf, "the host left, or the server shut down");
+    assert_eq!(app.update(key('q')), vec![Effect::Quit]);
+    assert_eq!(app.conn, Conn::Closed(None), "a clean exit");
     let mut app = racing();
     app.update(Event::Net(NetEvent::Closed {
         error: Some("gave up reconnecting".into()),
@@ -562,6 +567,8 @@ fn a_closed_room_or_a_lost_connection_is_said_once_and_q_quits() {
         &buf,
         "connection lost: gave up reconnecting; press q to quit",
     );
+    check_shows(&buf, "ann  disconnected");
+    assert_eq!(find(&buf, "f forfeit"), None, "nothing to place any more");
     // No `leave` is sent over a dead connection, and no confirmation is asked.
     assert_eq!(app.update(key('q')), vec![Effect::Quit]);
 }
@@ -580,6 +587,8 @@ fn every_screen_draws_at_any_size_without_panicking() {
     for app in [lobby(), countdown, racing(), finished, App::new("x")] {
         for (w, h) in [
             (1, 1),
+            (79, 24),
+            (80, 23),
             (10, 3),
             (31, 13),
             (40, 16),

@@ -119,7 +119,8 @@ pub enum Intent {
 }
 
 impl Intent {
-    fn first_message(&self) -> Option<ClientMsg> {
+    /// The message that asks the server for what the intent wants.
+    pub fn first_message(&self) -> Option<ClientMsg> {
         match self {
             Intent::Create { name, settings } => Some(ClientMsg::CreateRoom {
                 name: name.clone(),

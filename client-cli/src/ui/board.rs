@@ -152,7 +152,7 @@ impl Widget for BoardView<'_> {
         let (cw, ch) = if big { (7u16, 3u16) } else { (3, 1) };
         let area = Rect::new(area.x, area.y, w.min(area.width), h.min(area.height));
         if area.width < w || area.height < h {
-            Line::from("terminal too small for the board").render(area, buf);
+            Line::from(format!("board needs {}×{}", SMALL_SIZE.0, SMALL_SIZE.1)).render(area, buf);
             return;
         }
         let box_w = 3 * cw + 1;

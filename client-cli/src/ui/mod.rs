@@ -1,7 +1,9 @@
 //! Rendering: a pure function of the app state. `impl Widget for &App` draws the frame (the
 //! top line, the notice and the footer from the key table) and hands the main area to the
 //! screen of the room's phase: `lobby`, `countdown`, `race` (with its `panel`),
-//! `results`. [`board`] is the board widget they share with [`solo`], the offline screen.
+//! `results`, with the host's tools (`host`) over the lobby and the results; in no room,
+//! `outside` says where we stand. [`board`] is the board widget they share with [`solo`], the
+//! offline screen. Below [`MIN_SIZE`] the frame says the size it needs instead.
 //! The helpers here (help line, progress bar, player and chat lines) serve every screen.
 //!
 //! Every server string drawn here (names, chat, codes, error messages) arrived terminal-safe:
@@ -10,7 +12,9 @@
 
 pub mod board;
 mod countdown;
+mod host;
 mod lobby;
+mod outside;
 mod panel;
 mod race;
 mod results;
@@ -23,8 +27,26 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
 
-use crate::app::keys::{self, INPUT_HELP};
-use crate::app::{App, Conn, Room};
+use crate::app::keys::{self, INPUT_HELP, RENAME_HELP};
+use crate::app::{App, Conn, Outside, Room};
+
+/// The smallest terminal the online screens are drawn for (every footer fits its width).
+pub const MIN_SIZE: (u16, u16) = (80, 24);
+
+/// Draws the size needed instead of the screen, if `area` is smaller than `min`; true if so.
+pub fn too_small(area: Rect, min: (u16, u16), buf: &mut Buffer) -> bool {
+    if area.width >= min.0 && area.height >= min.1 {
+        return false;
+    }
+    let text = format!(
+        "terminal too small: need at least {}×{}, have {}×{} (q quits)",
+        min.0, min.1, area.width, area.height
+    );
+    Paragraph::new(text)
+        .wrap(Wrap { trim: true })
+        .render(area, buf);
+    true
+}
 
 /// Style of key names in help lines.
 const KEY: Style = Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD);
@@ -78,6 +100,9 @@ fn dot(p: &Player) -> Span<'static> {
 
 impl Widget for &App {
     fn render(self, area: Rect, buf: &mut Buffer) {
+        if too_small(area, MIN_SIZE, buf) {
+            return;
+        }
         let [top, main, bottom] = Layout::vertical([
             Constraint::Length(1),
             Constraint::Min(0),
@@ -87,15 +112,7 @@ impl Widget for &App {
         self.render_top(top, buf);
         self.render_bottom(bottom, buf);
         let Some(room) = self.room() else {
-            let text = match &self.conn {
-                Conn::Connecting => "connecting…".to_owned(),
-                Conn::Closed(Some(e)) => format!("disconnected: {e}"),
-                _ => "joining…".to_owned(),
-            };
-            Paragraph::new(text)
-                .wrap(Wrap { trim: true })
-                .block(Block::new().borders(Borders::ALL))
-                .render(main, buf);
+            outside::render(self, main, buf);
             return;
         };
         match room.phase {
@@ -106,6 +123,9 @@ impl Widget for &App {
                 Some(_) => results::render(self, room, main, buf),
                 None => lobby::render(self, room, main, buf),
             },
+        }
+        if let Some(tool) = &self.tool {
+            host::render(tool, room, main, buf);
         }
     }
 }
@@ -159,8 +179,11 @@ impl App {
             };
             Line::styled(n.text.clone(), style).render(notice, buf);
         }
+        let renaming = self.room().is_none() && matches!(self.outside, Outside::Rename { .. });
         let items = if self.input.is_some() {
             INPUT_HELP.to_vec()
+        } else if renaming {
+            RENAME_HELP.to_vec()
         } else {
             keys::help(&self.key_context())
         };

@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget};
 
 use super::{bar, dot, finish_word, render_chat, status_word};
-use crate::app::{clock, App, Race, Room};
+use crate::app::{clock, App, Conn, Race, Room};
 
 pub(super) fn render(app: &App, room: &Room, race: &Race, area: Rect, buf: &mut Buffer) {
     let n_players = room.players.len() as u16;
@@ -79,7 +79,14 @@ pub(super) fn render(app: &App, room: &Room, race: &Race, area: Rect, buf: &mut 
                 Style::new()
             },
         ));
-        head.push(Span::raw(format!("  {}", status_word(p.status))));
+        // Our seat's fate is unknown once the connection is gone for good.
+        let status =
+            if me && p.status == PlayerStatus::Racing && matches!(app.conn, Conn::Closed(_)) {
+                "disconnected"
+            } else {
+                status_word(p.status)
+            };
+        head.push(Span::raw(format!("  {status}")));
         if mistakes > 0 {
             head.push(Span::styled(
                 format!("  ✗{mistakes}"),

@@ -1,16 +1,16 @@
-//! The results screen: the final standings, our time and rank, and our board against the
-//! solution.
+//! The results screen: the final standings, our time and rank, our board against the
+//! solution, who is in the room now (and the next race's settings), and the chat.
 
 use protocol::OverReason;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::{Modifier, Style};
+use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Row, Table, Widget};
+use ratatui::widgets::{Block, Borders, Paragraph, Row, Table, Widget, Wrap};
 
 use super::board::{self, BoardView};
-use super::{finish_word, render_chat};
-use crate::app::{clock, App, Room};
+use super::{finish_word, players_lines, render_chat};
+use crate::app::{clock, host, App, Room};
 
 pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
     let Some(results) = &room.results else {
@@ -41,9 +41,11 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
         ])
         .render(legend, buf);
     }
-    let [table_area, mine, chat] = Layout::vertical([
+    let [table_area, mine, present, chat] = Layout::vertical([
         Constraint::Length(results.standings.len() as u16 + 3),
         Constraint::Length(3),
+        // The players, and the next race's settings over two lines at most.
+        Constraint::Length(room.players.len() as u16 + 4),
         Constraint::Min(3),
     ])
     .areas(right);
@@ -98,5 +100,18 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
     Paragraph::new(me_line)
         .block(Block::new().borders(Borders::ALL))
         .render(mine, buf);
+    let mut lines = players_lines(room);
+    lines.push(Line::styled(
+        format!("next: {}", host::summary(&room.settings)),
+        Style::new().fg(Color::DarkGray),
+    ));
+    Paragraph::new(lines)
+        .wrap(Wrap { trim: true })
+        .block(
+            Block::new()
+                .borders(Borders::ALL)
+                .title(format!(" in the room ({}) ", room.players.len())),
+        )
+        .render(present, buf);
     render_chat(app, chat, buf);
 }

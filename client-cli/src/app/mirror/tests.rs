@@ -144,7 +144,7 @@ fn a_resume_of_the_same_race_keeps_what_the_view_does_not_repeat() {
     );
     m.apply(&joined(Some(view("r1", 9000))), 10_000);
     let race = m.race().expect("race");
-    assert_eq!(race.started_at_ms, 1000);
+    assert_eq!(race.started_at_ms, 1000_i64);
     assert_eq!(race.mistakes, 2);
     assert_eq!(race.finished, Some((FinishStatus::Forfeited, None)));
     assert_eq!(race.elapsed_ms(20_000), 3000, "stopped at our finish");
@@ -154,4 +154,57 @@ fn a_resume_of_the_same_race_keeps_what_the_view_does_not_repeat() {
         None,
         "another race starts afresh"
     );
+}
+
+#[test]
+fn a_race_joined_mid_way_right_after_start_shows_the_servers_race_time() {
+    // A spectator's program is 300 ms old when it hears the race is 54 s in.
+    let mut m = Mirror::default();
+    m.apply(&joined(Some(view("r1", 54_000))), 300);
+    let race = m.race().expect("race");
+    assert_eq!(race.elapsed_ms(300), 54_000);
+    assert_eq!(race.elapsed_ms(1300), 55_000);
+}
+
+#[test]
+fn settings_changed_replaces_the_rooms_settings() {
+    let mut m = Mirror::default();
+    m.apply(&joined(None), 0);
+    let settings = Settings {
+        difficulty: Difficulty::Hard,
+        time_limit_s: 900,
+        ..Settings::default()
+    };
+    m.apply(
+        &ServerMsg::SettingsChanged {
+            settings: settings.clone(),
+        },
+        10,
+    );
+    assert_eq!(m.room.as_ref().map(|r| &r.settings), Some(&settings));
+}
+
+#[test]
+fn kicked_leaves_no_room_and_a_lost_seat_stops_racing() {
+    let mut m = Mirror::default();
+    m.apply(&joined(Some(view("r1", 1000))), 2000);
+    let racing = |m: &Mirror| m.room.as_ref().and_then(Room::me_player).map(|p| p.status);
+    if let Some(p) = m.room.as_mut().and_then(|r| r.player_mut("p2")) {
+        p.status = PlayerStatus::Racing;
+    }
+    let lost = ServerMsg::Error {
+        code: ErrorCode::InvalidToken,
+        message: "no such seat".into(),
+    };
+    m.apply(&lost, 5000);
+    assert_eq!(racing(&m), Some(PlayerStatus::Forfeited));
+    let race = m.race().expect("race");
+    assert_eq!(race.finished, Some((FinishStatus::Forfeited, None)));
+    assert_eq!(race.elapsed_ms(9000), 4000, "the clock stopped");
+    let kicked = ServerMsg::Error {
+        code: ErrorCode::Kicked,
+        message: "removed by the host".into(),
+    };
+    m.apply(&kicked, 6000);
+    assert_eq!(m.room, None);
 }

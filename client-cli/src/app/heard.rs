@@ -1,0 +1,275 @@
+//! What the screen does with each server message, after the [`Mirror`](super::Mirror) has
+//! taken what the server said: the desk, pending placements, flashes, notices, chat, the
+//! screen shown outside a room, the host's tools, and the messages some answers call for
+//! (another ask for a seat, a seat after watching).
+
+use protocol::{ClientMsg, ErrorCode, FinishStatus, MsgId, Phase, PlaceReason, Role, ServerMsg};
+
+use super::outside::{self, Outside};
+use super::{clock, host, App, ChatLine, Effect, Flash, Notice, Play, CHAT_KEPT, FLASH_MS};
+use crate::net::Intent;
+
+impl App {
+    /// Apply one server message: the mirror takes what the server said, then the screen's own
+    /// state follows. Returns the messages the answer calls for.
+    pub fn on_server(&mut self, msg: ServerMsg) -> Vec<Effect> {
+        let now = self.clock_ms;
+        // Read before the mirror forgets it: the leaving player's name, the race we were in,
+        // the room a `kicked` takes us out of.
+        let left = match &msg {
+            ServerMsg::PlayerLeft { player_id } => self
+                .room()
+                .and_then(|r| r.name_of(player_id))
+                .map(str::to_owned),
+            _ => None,
+        };
+        let prev_race = self.race().map(|r| r.race_id.clone());
+        let prev_room = self.room().map(|r| r.code.to_string());
+        self.mirror.apply(&msg, now);
+        let effects = self.follow(msg, left, prev_race, prev_room);
+        // The host's tools close when we stop being the host between races.
+        let controls =
+            |r: &super::Room| r.am_host() && matches!(r.phase, Phase::Lobby | Phase::Finished);
+        if self.tool.is_some() && !self.room().is_some_and(controls) {
+            self.tool = None;
+        }
+        effects
+    }
+
+    fn follow(
+        &mut self,
+        msg: ServerMsg,
+        left: Option<String>,
+        prev_race: Option<protocol::RaceId>,
+        prev_room: Option<String>,
+    ) -> Vec<Effect> {
+        let now = self.clock_ms;
+        match msg {
+            ServerMsg::RoomJoined { .. } => {
+                self.outside = Outside::Entering;
+                self.switching = false;
+                let desk = std::mem::take(&mut self.play.desk);
+                self.play = Play::default();
+                // Coming back to the same race (a resume): keep the local pencil marks and cursor.
+                if let Some(race) = self.mirror.race() {
+                    if prev_race.as_ref() == Some(&race.race_id) {
+                        self.play.desk = desk;
+                        self.play.desk.clear_filled(&race.board);
+                    }
+                }
+            }
+            ServerMsg::PlayerJoined { player } => {
+                if !self.room().is_some_and(|r| r.is_me(&player.player_id)) {
+                    self.notify(format!("{} joined", player.name), false);
+                }
+            }
+            ServerMsg::PlayerLeft { .. } => {
+                if let Some(name) = left {
+                    self.notify(format!("{name} left"), false);
+                }
+            }
+            ServerMsg::SettingsChanged { settings } => {
+                self.notify(
+                    format!("settings changed: {}", host::summary(&settings)),
+                    false,
+                );
+            }
+            ServerMsg::Countdown { .. } => self.confirm = None,
+            ServerMsg::RaceStarted { .. } => self.play = Play::default(),
+            ServerMsg::Placement {
+                id,
+                cell,
+                digit,
+                accepted,
+                reason,
+                conflicts,
+                ..
+            } => {
+                if self.mirror.race().is_none() {
+                    return Vec::new();
+                }
+                let play = &mut self.play;
+                match id.as_ref().and_then(MsgId::as_u64) {
+                    Some(n) => play.pending.retain(|(i, _, _)| *i != n),
+                    None => play.pending.retain(|(_, pc, _)| *pc != cell),
+                }
+                if accepted {
+                    play.desk.placed(cell, digit);
+                    if play.flash.as_ref().is_some_and(|f| f.cell == cell) {
+                        play.flash = None;
+                    }
+                } else {
+                    play.flash = Some(Flash {
+                        cell,
+                        digit,
+                        reason: reason.unwrap_or(PlaceReason::Wrong),
+                        conflicts,
+                        until_ms: now + FLASH_MS,
+                    });
+                }
+            }
+            ServerMsg::PlayerFinished {
+                player_id,
+                status,
+                time_ms,
+            } => {
+                let Some(room) = self.room() else {
+                    return Vec::new();
+                };
+                let name = room.name_of(&player_id).unwrap_or("someone").to_owned();
+                let text = match (status, time_ms) {
+                    (FinishStatus::Solved, Some(t)) => format!("{name} solved it in {}", clock(t)),
+                    (FinishStatus::Solved, None) => format!("{name} solved it"),
+                    (FinishStatus::Forfeited, _) => format!("{name} gave up"),
+                    (FinishStatus::Eliminated, _) => format!("{name} is out: too many mistakes"),
+                    (FinishStatus::TimedOut, _) => format!("{name} ran out of time"),
+                };
+                self.notify(text, false);
+            }
+            ServerMsg::RaceOver { .. } => {
+                let Some(room) = self.room() else {
+                    return Vec::new();
+                };
+                let watching = room.role == Role::Spectator;
+                self.play.pending.clear();
+                self.play.flash = None;
+                self.confirm = None;
+                if self.seat_after_race && watching {
+                    return self.take_a_seat();
+                }
+            }
+            ServerMsg::Chat {
+                player_id,
+                name,
+                text,
+            } => {
+                self.chat.push(ChatLine {
+                    name,
+                    watching: player_id.is_none(),
+                    text,
+                });
+                if self.chat.len() > CHAT_KEPT {
+                    self.chat.remove(0);
+                }
+            }
+            ServerMsg::RoomClosed { room } => {
+                self.tool = None;
+                self.confirm = None;
+                self.notice = None;
+                self.outside = Outside::Closed { room };
+            }
+            ServerMsg::Error { code, message } => return self.refused(code, message, prev_room),
+            ServerMsg::Welcome { .. }
+            | ServerMsg::Pong { .. }
+            | ServerMsg::RoomList { .. }
+            | ServerMsg::PlayerUpdated { .. }
+            | ServerMsg::HostChanged { .. }
+            | ServerMsg::Progress(_)
+            | ServerMsg::Solution { .. } => {}
+        }
+        Vec::new()
+    }
+
+    /// An `error`: a flash in a room; outside one, the screen that answers the ask.
+    fn refused(
+        &mut self,
+        code: ErrorCode,
+        message: String,
+        prev_room: Option<String>,
+    ) -> Vec<Effect> {
+        let now = self.clock_ms;
+        if code == ErrorCode::RateLimited {
+            self.play.pending.clear();
+            self.notify("slow down: too many messages", true);
+            return Vec::new();
+        }
+        if code == ErrorCode::Kicked {
+            // The mirror has dropped the room; name the one we were in, or the one we asked for.
+            let room = prev_room
+                .or_else(|| outside::intent_room(self.intent.as_ref()).map(str::to_owned))
+                .unwrap_or_else(|| "?".to_owned());
+            self.tool = None;
+            self.confirm = None;
+            self.notice = None;
+            self.outside = Outside::Kicked { room };
+            return Vec::new();
+        }
+        if code == ErrorCode::InvalidToken && self.room().is_some() {
+            self.notice = Some(Notice {
+                text: "your seat expired while you were away: you are out of this race".into(),
+                bad: true,
+                until_ms: u64::MAX,
+            });
+            return Vec::new();
+        }
+        if self.switching {
+            // Our `leave` went through: the room on screen is no longer ours.
+            self.switching = false;
+            self.mirror.room = None;
+        }
+        if self.room().is_some() {
+            self.notice = Some(Notice {
+                text: format!("{}: {message}", code.as_str()),
+                bad: true,
+                until_ms: now + FLASH_MS,
+            });
+            return Vec::new();
+        }
+        // Outside a room an error answers our ask, unless the session is over already.
+        if !self.outside.is_final() {
+            self.notice = None;
+            self.outside = outside::answer(self.intent.as_ref(), code, &message);
+        }
+        Vec::new()
+    }
+
+    /// Ask again under the name typed in place of a refused one.
+    pub(super) fn rename(&mut self, name: String) -> Vec<Effect> {
+        let Some(intent) = self.intent.as_ref() else {
+            return Vec::new();
+        };
+        let intent = outside::renamed(intent, &name);
+        self.name = name;
+        self.outside = Outside::Entering;
+        let ask = intent.first_message();
+        self.intent = Some(intent);
+        ask.map(Effect::Send).into_iter().collect()
+    }
+
+    /// Refused a seat mid-race: watch the race now, and take a seat when it ends.
+    pub(super) fn watch_then_join(&mut self) -> Vec<Effect> {
+        let Outside::RaceOn { room } = &self.outside else {
+            return Vec::new();
+        };
+        let room = room.clone();
+        self.seat_after_race = true;
+        self.outside = Outside::Entering;
+        self.intent = Some(Intent::Spectate {
+            room: room.clone(),
+            name: self.name.clone(),
+        });
+        vec![Effect::Send(ClientMsg::Spectate {
+            room,
+            name: Some(self.name.clone()),
+        })]
+    }
+
+    /// The race we watched is over: leave the spectators' bench and join as a player.
+    fn take_a_seat(&mut self) -> Vec<Effect> {
+        let Some(room) = self.room().map(|r| r.code.to_string()) else {
+            return Vec::new();
+        };
+        self.seat_after_race = false;
+        self.switching = true;
+        let join = Intent::Join {
+            room,
+            name: self.name.clone(),
+        };
+        let ask = join.first_message();
+        self.intent = Some(join);
+        self.notify("the race is over: taking a seat…", false);
+        let mut effects = vec![Effect::Send(ClientMsg::Leave)];
+        effects.extend(ask.map(Effect::Send));
+        effects
+    }
+}

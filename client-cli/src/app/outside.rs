@@ -1,0 +1,112 @@
+//! Where we stand while in no room: asking for a seat, refused one, typing another name, offered
+//! to watch a race that is on, removed by the host, or left by a room that closed.
+//!
+//! [`Outside`] is what the screen shows in place of a room. The app asks the server for a seat
+//! as the [`Intent`] says (the connection task sends the first ask; a retry with another name
+//! or a seat after watching is sent from here), so a refusal can be answered in place.
+
+use protocol::{ErrorCode, RoomCode};
+
+use crate::net::Intent;
+
+/// The screen shown in place of a room.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Outside {
+    /// Waiting for the server's answer (or for the connection).
+    #[default]
+    Entering,
+    /// Refused, for a reason another try would not change.
+    Refused {
+        /// The server's code.
+        code: ErrorCode,
+        /// The server's words.
+        message: String,
+    },
+    /// The name was taken or refused: another is being typed.
+    Rename {
+        /// `name_taken` or `invalid_name`.
+        code: ErrorCode,
+        /// The server's words.
+        message: String,
+        /// The name typed so far.
+        input: String,
+    },
+    /// Refused a seat because a race is on: watching is offered.
+    RaceOn {
+        /// The room.
+        room: String,
+    },
+    /// The host removed us (or we were removed less than 10 minutes ago).
+    Kicked {
+        /// The room.
+        room: String,
+    },
+    /// The room was removed: the host quit, or the server shut down.
+    Closed {
+        /// The room.
+        room: RoomCode,
+    },
+}
+
+impl Outside {
+    /// A screen that ends the session: only quitting is left.
+    pub fn is_final(&self) -> bool {
+        matches!(self, Outside::Kicked { .. } | Outside::Closed { .. })
+    }
+}
+
+/// The room an intent names, if any.
+pub fn intent_room(intent: Option<&Intent>) -> Option<&str> {
+    match intent? {
+        Intent::Join { room, .. } | Intent::Spectate { room, .. } => Some(room),
+        Intent::Create { .. } | Intent::Nothing => None,
+    }
+}
+
+/// The intent asked again under another name.
+pub fn renamed(intent: &Intent, new_name: &str) -> Intent {
+    let name = new_name.to_owned();
+    match intent {
+        Intent::Create { settings, .. } => Intent::Create {
+            name,
+            settings: settings.clone(),
+        },
+        Intent::Join { room, .. } => Intent::Join {
+            room: room.clone(),
+            name,
+        },
+        Intent::Spectate { room, .. } => Intent::Spectate {
+            room: room.clone(),
+            name,
+        },
+        Intent::Nothing => Intent::Nothing,
+    }
+}
+
+/// What a refused ask says first: `could not join room K7QX`.
+pub fn refused_what(intent: Option<&Intent>) -> String {
+    match intent {
+        Some(Intent::Join { room, .. }) => format!("could not join room {room}"),
+        Some(Intent::Spectate { room, .. }) => format!("could not watch room {room}"),
+        Some(Intent::Create { .. }) => "could not create a room".to_owned(),
+        Some(Intent::Nothing) | None => "refused".to_owned(),
+    }
+}
+
+/// The outside screen a refused ask leads to.
+pub fn answer(intent: Option<&Intent>, code: ErrorCode, message: &str) -> Outside {
+    let room = intent_room(intent).unwrap_or("?").to_owned();
+    match code {
+        ErrorCode::NameTaken | ErrorCode::InvalidName => Outside::Rename {
+            code,
+            message: message.to_owned(),
+            input: String::new(),
+        },
+        ErrorCode::RaceInProgress => Outside::RaceOn { room },
+        ErrorCode::Kicked => Outside::Kicked { room },
+        _ => Outside::Refused {
+            code,
+            message: message.to_owned(),
+        },
+    }
+}

@@ -1,0 +1,76 @@
+//! The screens shown while in no room: connecting, asking, a refusal (and only the refusal), a
+//! name to type again, the offer to watch a race that is on, removed by the host, the room
+//! closed.
+
+use protocol::ErrorCode;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
+
+use super::KEY;
+use crate::app::outside::{intent_room, refused_what};
+use crate::app::{App, Conn, Outside};
+
+const BAD: Style = Style::new().fg(Color::Red).add_modifier(Modifier::BOLD);
+
+pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
+    let room = intent_room(app.intent.as_ref()).unwrap_or("?");
+    let lines: Vec<Line<'static>> = match (&app.outside, &app.conn) {
+        (Outside::Kicked { room }, _) => vec![
+            Line::styled(
+                format!("you were removed from room {room} by the host"),
+                BAD,
+            ),
+            Line::raw("(a removed player cannot come back to the room for 10 minutes)"),
+        ],
+        (Outside::Closed { room }, _) => vec![
+            Line::styled(format!("room {room} was closed"), BAD),
+            Line::raw("the host left, or the server shut down"),
+        ],
+        (_, Conn::Closed(Some(e))) => vec![Line::styled(format!("disconnected: {e}"), BAD)],
+        (_, Conn::Connecting) => vec![Line::raw("connecting…")],
+        (Outside::Entering, _) => vec![Line::raw("joining…")],
+        (Outside::Refused { code, message }, _) => vec![Line::styled(
+            format!(
+                "{}: {message} ({})",
+                refused_what(app.intent.as_ref()),
+                code.as_str()
+            ),
+            BAD,
+        )],
+        (
+            Outside::Rename {
+                code,
+                message,
+                input,
+            },
+            _,
+        ) => {
+            let why = if *code == ErrorCode::NameTaken {
+                format!("the name {} is taken in room {room}", app.name)
+            } else {
+                format!("that name cannot be used: {message}")
+            };
+            vec![
+                Line::styled(why, BAD),
+                Line::raw(""),
+                Line::from(vec![
+                    Span::styled("another name: ", KEY),
+                    Span::raw(input.clone()),
+                    Span::styled("▏", Style::new().fg(Color::Yellow)),
+                ]),
+            ]
+        }
+        (Outside::RaceOn { room }, _) => vec![Line::from(vec![
+            Span::raw(format!("room {room} is racing now: press ")),
+            Span::styled("s", KEY),
+            Span::raw(" to watch, and you join it when the race ends"),
+        ])],
+    };
+    Paragraph::new(lines)
+        .wrap(Wrap { trim: true })
+        .block(Block::new().borders(Borders::ALL))
+        .render(area, buf);
+}
