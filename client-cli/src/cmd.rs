@@ -307,7 +307,7 @@ pub fn tui(
         Err(e) => {
             // Leave the room we just entered rather than hold a seat for a minute.
             session.send(ClientMsg::Leave);
-            rt.block_on(tokio::time::sleep(Duration::from_millis(100)));
+            rt.block_on(async { tokio::time::sleep(Duration::from_millis(100)).await });
             if let TermError::NotATerminal = e {
                 eprintln!("sudoku-race: {e}");
                 return Ok(ExitCode::from(EXIT_NOT_A_TERMINAL));
