@@ -21,9 +21,10 @@ use crate::cmd::{
 /// `sudoku-race host`.
 #[derive(Args, Debug)]
 pub struct HostArgs {
-    /// Address the in-process server listens on; `0.0.0.0:7878` lets friends on your network join.
-    #[arg(long, default_value = "127.0.0.1:7878", conflicts_with = "server")]
-    pub listen: String,
+    /// Address the in-process server listens on; `0.0.0.0:7878` lets friends on your network join
+    /// [default: 127.0.0.1:7878]. Given, it runs the server here even when one is configured.
+    #[arg(long, conflicts_with = "server")]
+    pub listen: Option<String>,
     /// SQLite file for the in-process server's race results [default: the server's, in the
     /// user's data directory].
     #[arg(long, env = "SUDOKU_RACE_DB", conflicts_with = "server")]
@@ -47,7 +48,7 @@ pub fn host(rt: &tokio::runtime::Runtime, a: HostArgs) -> anyhow::Result<ExitCod
         name: name.clone(),
         settings: Some(settings),
     };
-    if settings_in_force.server_configured() {
+    if settings_in_force.server_configured() && a.listen.is_none() {
         let to = endpoint(&settings_in_force.server, a.server.ca_file.as_deref())?;
         let lobby = Lobby {
             join_command: Some(join_command(
@@ -62,9 +63,10 @@ pub fn host(rt: &tokio::runtime::Runtime, a: HostArgs) -> anyhow::Result<ExitCod
         eprintln!("sudoku-race: {}", TermError::NotATerminal);
         return Ok(ExitCode::from(EXIT_NOT_A_TERMINAL));
     }
+    let listen = a.listen.as_deref().unwrap_or(DEFAULT_LISTEN);
     let listener = rt
-        .block_on(tokio::net::TcpListener::bind(&a.listen))
-        .with_context(|| format!("cannot listen on {}", a.listen))?;
+        .block_on(tokio::net::TcpListener::bind(listen))
+        .with_context(|| format!("cannot listen on {listen}"))?;
     let local = listener.local_addr().context("listener address")?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let mut config = server::Config::default();
@@ -92,6 +94,9 @@ pub fn host(rt: &tokio::runtime::Runtime, a: HostArgs) -> anyhow::Result<ExitCod
     }
     code
 }
+
+/// Where the in-process server listens without `--listen`.
+const DEFAULT_LISTEN: &str = "127.0.0.1:7878";
 
 /// Longest wait for the in-process server to stop after the host quits (its shutdown grace
 /// is bounded too, A2).

@@ -69,7 +69,19 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
 }
 
 fn run() -> anyhow::Result<ExitCode> {
-    let cli = Cli::parse();
+    // A usage error exits 1 like every other failure (clap's own convention is 2, which here
+    // means "no terminal"); `--help` and `--version` exit 0.
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return Ok(if e.use_stderr() {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            });
+        }
+    };
     // One rustls crypto provider for the whole process, before anything dials or listens.
     client::net::tls::install_crypto_provider();
     match cli.command {

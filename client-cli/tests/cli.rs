@@ -154,4 +154,27 @@ fn host_creates_its_room_on_the_given_server() {
     // The same from the configured server.
     let out = run(home.path(), &[("SUDOKU_RACE_SERVER", &server)], &["host"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    // `--listen` means a server here, configured one or not; both flags at once are refused.
+    let out = run(
+        home.path(),
+        &[("SUDOKU_RACE_SERVER", "ws://127.0.0.1:1/ws")],
+        &["host", "--listen", "127.0.0.1:0"],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let out = run(
+        home.path(),
+        &[],
+        &["host", "--listen", "127.0.0.1:0", "--server", &server],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a usage error exits 1: {}",
+        text(&out.stderr)
+    );
+    assert!(
+        text(&out.stderr).contains("cannot be used with"),
+        "{}",
+        text(&out.stderr)
+    );
 }
