@@ -3,19 +3,20 @@
 //! all open ([`tui`]). Flags are parsed here; the work is done by the `client` library. (`host`
 //! and `play` have their own modules.)
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
 use clap::Args;
-use client::app::App;
+use client::app::{App, Event};
 use client::bot::{self, BotConfig, BotRole};
-use client::net::{self, Endpoint, Intent, NetEvent, ServerUrl, Trust};
+use client::config::{Flags, Settings, Sourced};
+use client::net::{self, Endpoint, Intent, NetEvent, RoomTarget, ServerUrl, Trust};
 use client::term::{self, TermError, TermGuard};
-use client::DEFAULT_SERVER;
-use protocol::{ClientMsg, ServerMsg, SettingsRequest};
+use protocol::{ClientMsg, ErrorCode, PlayerName, RoomCode, ServerMsg, SettingsRequest};
 use shared::engine::Difficulty;
+use tokio::sync::mpsc;
 
 /// Exit code when the command needs a terminal and has none.
 pub const EXIT_NOT_A_TERMINAL: u8 = 2;
@@ -23,45 +24,77 @@ pub const EXIT_NOT_A_TERMINAL: u8 = 2;
 /// `--name`, shared by the commands that enter a room.
 #[derive(Args, Debug, Clone)]
 pub struct NameArg {
-    /// Your display name (1 to 24 characters; default: your login name).
+    /// Your display name, 1 to 24 characters [env: SUDOKU_RACE_NAME; else the config file's
+    /// `name`; else your login name].
     #[arg(long)]
     pub name: Option<String>,
-}
-
-impl NameArg {
-    /// The name given, else the login name.
-    pub fn get(&self) -> String {
-        self.name.clone().unwrap_or_else(client::default_name)
-    }
 }
 
 /// `--server` and `--ca-file`.
 #[derive(Args, Debug, Clone)]
 pub struct ServerArg {
-    /// The server's WebSocket URL: ws://HOST:7878/ws, or wss://HOST/ws for TLS (no path means /ws).
-    #[arg(long, env = "SUDOKU_RACE_SERVER", default_value = DEFAULT_SERVER)]
-    pub server: String,
+    /// The server's WebSocket URL: ws://HOST:7878/ws, or wss://HOST/ws for TLS (no path means /ws)
+    /// [env: SUDOKU_RACE_SERVER; else the config file's `server`; else ws://127.0.0.1:7878/ws].
+    #[arg(long)]
+    pub server: Option<String>,
     /// Also trust the certificate(s) in this PEM file for wss:// (a self-signed server).
     #[arg(long, env = "SUDOKU_RACE_CA_FILE", value_name = "PEM")]
     pub ca_file: Option<PathBuf>,
 }
 
-impl ServerArg {
-    /// The URL and trust given. Parsed when the command starts rather than by the flag parser,
-    /// so a bad URL ends the command with our message (what to type instead) and exit code 1,
-    /// not clap's usage error.
-    pub fn endpoint(&self) -> anyhow::Result<Endpoint> {
-        let url: ServerUrl = self.server.parse()?;
-        let trust = Trust::from_flag(self.ca_file.as_deref())?;
-        Ok(Endpoint::new(url, trust))
+/// The settings in force (flag > environment > config file > default).
+pub fn settings(server: &ServerArg, name: Option<&str>) -> anyhow::Result<Settings> {
+    Ok(Settings::load(Flags {
+        server: server.server.clone(),
+        name: name.map(str::to_owned),
+    })?)
+}
+
+/// The display name in force, checked by the wire's rules before anything connects.
+pub fn checked_name(name: &Sourced) -> anyhow::Result<String> {
+    match PlayerName::try_from(name.value.as_str()) {
+        Ok(n) => Ok(n.to_string()),
+        Err(e) => bail!("invalid name `{}` (from {}): {e}", name.value, name.source),
+    }
+}
+
+/// The server and trust in force. The URL is parsed when the command starts rather than by the
+/// flag parser, so a bad URL ends the command with our message (what to type instead, and which
+/// setting gave it) and exit code 1, not clap's usage error.
+pub fn endpoint(server: &Sourced, ca_file: Option<&Path>) -> anyhow::Result<Endpoint> {
+    let url: ServerUrl = server
+        .value
+        .parse()
+        .with_context(|| format!("the server from {}", server.source))?;
+    let trust = Trust::from_flag(ca_file)?;
+    Ok(Endpoint::new(url, trust))
+}
+
+/// The room and server a `join`, `spectate` or `bot` argument names: a link gives both, a bare
+/// code takes the server in force. A link with `--server` too is refused (which one was meant?).
+pub fn target(
+    room: &str,
+    server: &ServerArg,
+    settings: &Settings,
+) -> anyhow::Result<(RoomCode, Endpoint)> {
+    let ca = server.ca_file.as_deref();
+    match room.parse::<RoomTarget>()? {
+        RoomTarget::Code(code) => Ok((code, endpoint(&settings.server, ca)?)),
+        RoomTarget::Link { server: url, code } => {
+            if server.server.is_some() {
+                bail!("give an invite link or --server, not both (the link names its server)");
+            }
+            Ok((code, Endpoint::new(url, Trust::from_flag(ca)?)))
+        }
     }
 }
 
 /// `sudoku-race join`.
 #[derive(Args, Debug)]
 pub struct JoinArgs {
-    /// The room code (4 to 8 characters; case does not matter).
-    pub code: String,
+    /// An invite link (ws://HOST:PORT/r/CODE) or a room code (4 to 8 characters; case does not
+    /// matter) on the server in force.
+    pub room: String,
     #[command(flatten)]
     server: ServerArg,
     #[command(flatten)]
@@ -71,8 +104,8 @@ pub struct JoinArgs {
 /// `sudoku-race spectate`.
 #[derive(Args, Debug)]
 pub struct SpectateArgs {
-    /// The room code.
-    pub code: String,
+    /// An invite link or a room code.
+    pub room: String,
     #[command(flatten)]
     server: ServerArg,
     #[command(flatten)]
@@ -128,8 +161,8 @@ impl RoomSettings {
 /// `sudoku-race bot`.
 #[derive(Args, Debug)]
 pub struct BotArgs {
-    /// The room code to join.
-    pub code: String,
+    /// An invite link or a room code.
+    pub room: String,
     #[command(flatten)]
     server: ServerArg,
     /// The bot's display name [default: bot-NNNN].
@@ -168,11 +201,14 @@ pub fn bot(rt: &tokio::runtime::Runtime, a: BotArgs) -> anyhow::Result<ExitCode>
         seed,
         races: a.races,
     };
+    PlayerName::try_from(config.name.as_str())
+        .with_context(|| format!("invalid bot name `{}`", config.name))?;
     let name = config.name.clone();
+    let settings = settings(&a.server, None)?;
+    let (room, to) = target(&a.room, &a.server, &settings)?;
     let role = BotRole::Join {
-        room: a.code.trim().to_uppercase(),
+        room: room.to_string(),
     };
-    let to = a.server.endpoint()?;
     let report = rt
         .block_on(bot::run(to, config, role, async {
             let _ = tokio::signal::ctrl_c().await;
@@ -195,30 +231,111 @@ pub fn bot(rt: &tokio::runtime::Runtime, a: BotArgs) -> anyhow::Result<ExitCode>
     Ok(ExitCode::SUCCESS)
 }
 
-/// Run the full-screen online client until the user quits.
+/// How the full-screen client shows the room.
+#[derive(Clone, Debug, Default)]
+pub struct Lobby {
+    /// The line a friend types to join (`{code}` stands for the room code).
+    pub join_command: Option<String>,
+    /// This program runs the server: quitting confirms while others are in the room.
+    pub hosts_server: bool,
+}
+
+/// Longest wait for the server's answer to the intent before any screen opens.
+const FIRST_ANSWER: Duration = Duration::from_secs(15);
+
+/// Connect and wait for the room (`room_joined`) before any screen opens: a refused
+/// connection, an unknown room or a taken name ends the command with its reason and exit code 1
+/// instead of a screen that can only be quit. Returns what arrived, for the app.
+async fn first_answer(
+    url: &ServerUrl,
+    intent: &Intent,
+    events: &mut mpsc::UnboundedReceiver<NetEvent>,
+) -> anyhow::Result<Vec<NetEvent>> {
+    let mut seen = Vec::new();
+    let wait = async {
+        while let Some(ev) = events.recv().await {
+            match &ev {
+                NetEvent::Message(m) => match &**m {
+                    ServerMsg::RoomJoined { .. } => {
+                        seen.push(ev);
+                        return Ok(());
+                    }
+                    // Answered in place on the screen: another name, or watching first.
+                    ServerMsg::Error {
+                        code:
+                            ErrorCode::NameTaken | ErrorCode::InvalidName | ErrorCode::RaceInProgress,
+                        ..
+                    } => {
+                        seen.push(ev);
+                        return Ok(());
+                    }
+                    ServerMsg::Error { code, message } => {
+                        let advice = match (code, intent) {
+                            (ErrorCode::RaceInProgress, Intent::Join { room, .. }) => {
+                                format!(" (watch it with `sudoku-race spectate {room}`)")
+                            }
+                            _ => String::new(),
+                        };
+                        bail!("{}: {message}{advice}", code.as_str())
+                    }
+                    _ => {}
+                },
+                NetEvent::Closed { error } => {
+                    bail!("{}", error.as_deref().unwrap_or("connection closed"))
+                }
+                NetEvent::Connected { .. } | NetEvent::Reconnecting { .. } => {}
+            }
+            seen.push(ev);
+        }
+        bail!("connection closed")
+    };
+    tokio::time::timeout(FIRST_ANSWER, wait)
+        .await
+        .with_context(|| format!("no answer from {url} in {} s", FIRST_ANSWER.as_secs()))??;
+    Ok(seen)
+}
+
+/// Run the full-screen online client until the user quits: exit code 0 for the user's quit, 1
+/// when the session ended otherwise (refused, room closed, connection lost).
 pub fn tui(
     rt: &tokio::runtime::Runtime,
     to: Endpoint,
     intent: Intent,
     name: String,
-    join_command: Option<String>,
+    lobby: Lobby,
 ) -> anyhow::Result<ExitCode> {
+    let url = to.url.clone();
+    tracing::info!(%url, ?intent, "starting the online client");
+    let (session, mut events) = {
+        let _rt = rt.enter();
+        net::connect(to, intent.clone())
+    };
+    let early = rt.block_on(first_answer(&url, &intent, &mut events))?;
     let mut guard = match TermGuard::enter() {
         Ok(g) => g,
-        Err(TermError::NotATerminal) => {
-            eprintln!("sudoku-race: {}", TermError::NotATerminal);
-            return Ok(ExitCode::from(EXIT_NOT_A_TERMINAL));
+        Err(e) => {
+            // Leave the room we just entered rather than hold a seat for a minute.
+            session.send(ClientMsg::Leave);
+            rt.block_on(async { tokio::time::sleep(Duration::from_millis(100)).await });
+            if let TermError::NotATerminal = e {
+                eprintln!("sudoku-race: {e}");
+                return Ok(ExitCode::from(EXIT_NOT_A_TERMINAL));
+            }
+            return Err(e.into());
         }
-        Err(e) => return Err(e.into()),
     };
     let log = term::log_to_file();
-    tracing::info!(url = %to.url, ?intent, "starting the online client");
     let mut app = App::new(name).with_intent(&intent);
-    if let Some(cmd) = join_command {
+    if let Some(cmd) = lobby.join_command {
         app = app.with_join_command(cmd);
     }
+    if lobby.hosts_server {
+        app = app.with_hosted_server();
+    }
+    for ev in early {
+        app.update(Event::Net(ev));
+    }
     let result = rt.block_on(async {
-        let (session, events) = net::connect(to, intent);
         let (_reader, keys) = client::run::spawn_key_reader();
         let r = client::run::run(
             &mut guard.terminal,
@@ -245,48 +362,39 @@ pub fn tui(
     Ok(ExitCode::SUCCESS)
 }
 
-/// `sudoku-race join CODE`.
+/// `sudoku-race join LINK|CODE`.
 pub fn join(rt: &tokio::runtime::Runtime, a: JoinArgs) -> anyhow::Result<ExitCode> {
-    let code = a.code.trim().to_uppercase();
-    let name = a.name.get();
-    let to = a.server.endpoint()?;
-    let join = join_command(&code, &to.url, a.server.ca_file.is_some());
-    tui(
-        rt,
-        to,
-        Intent::Join {
-            room: code,
-            name: name.clone(),
-        },
-        name,
-        Some(join),
-    )
-}
-
-/// `sudoku-race spectate CODE`.
-pub fn spectate(rt: &tokio::runtime::Runtime, a: SpectateArgs) -> anyhow::Result<ExitCode> {
-    let code = a.code.trim().to_uppercase();
-    let name = a.name.get();
-    tui(
-        rt,
-        a.server.endpoint()?,
-        Intent::Spectate {
-            room: code,
-            name: name.clone(),
-        },
-        name,
-        None,
-    )
-}
-
-/// The command a friend types to join `code` on `server` (with `--ca-file` when we needed one:
-/// the friend needs the same certificate).
-pub fn join_command(code: &str, server: &ServerUrl, ca_file: bool) -> String {
-    let mut cmd = if server.as_str() == DEFAULT_SERVER {
-        format!("sudoku-race join {code}")
-    } else {
-        format!("sudoku-race join {code} --server {server}")
+    let settings = settings(&a.server, a.name.name.as_deref())?;
+    let name = checked_name(&settings.name)?;
+    let (code, to) = target(&a.room, &a.server, &settings)?;
+    let join = join_command(&to.url.invite(&code), a.server.ca_file.is_some());
+    let intent = Intent::Join {
+        room: code.to_string(),
+        name: name.clone(),
     };
+    let lobby = Lobby {
+        join_command: Some(join),
+        hosts_server: false,
+    };
+    tui(rt, to, intent, name, lobby)
+}
+
+/// `sudoku-race spectate LINK|CODE`.
+pub fn spectate(rt: &tokio::runtime::Runtime, a: SpectateArgs) -> anyhow::Result<ExitCode> {
+    let settings = settings(&a.server, a.name.name.as_deref())?;
+    let name = checked_name(&settings.name)?;
+    let (code, to) = target(&a.room, &a.server, &settings)?;
+    let intent = Intent::Spectate {
+        room: code.to_string(),
+        name: name.clone(),
+    };
+    tui(rt, to, intent, name, Lobby::default())
+}
+
+/// The command a friend types to join by `link` (with `--ca-file` when we needed one: the
+/// friend needs the same certificate).
+pub fn join_command(link: &str, ca_file: bool) -> String {
+    let mut cmd = format!("sudoku-race join {link}");
     if ca_file {
         cmd.push_str(" --ca-file PEM");
     }
@@ -296,7 +404,8 @@ pub fn join_command(code: &str, server: &ServerUrl, ca_file: bool) -> String {
 /// `sudoku-race rooms`: print the public rooms as a table.
 pub fn rooms(rt: &tokio::runtime::Runtime, a: RoomsArgs) -> anyhow::Result<ExitCode> {
     term::log_to_stderr();
-    let to = a.server.endpoint()?;
+    let settings = settings(&a.server, None)?;
+    let to = endpoint(&settings.server, a.server.ca_file.as_deref())?;
     let url = to.url.clone();
     let rooms = rt.block_on(async {
         let (session, mut events) = net::connect(to, Intent::Nothing);
@@ -370,26 +479,16 @@ mod tests {
     }
 
     #[test]
-    fn join_command_names_the_server_unless_default() {
+    fn the_join_line_is_the_invite_link() {
+        let url: ServerUrl = "ws://10.0.0.5:7878/ws".parse().expect("url");
         assert_eq!(
-            join_command("AB23", &ServerUrl::default(), false),
-            "sudoku-race join AB23"
+            join_command(&url.invite("{code}"), false),
+            "sudoku-race join ws://10.0.0.5:7878/r/{code}"
         );
+        let url: ServerUrl = "wss://race.example.org/ws".parse().expect("url");
         assert_eq!(
-            join_command(
-                "AB23",
-                &"ws://10.0.0.5:7878/ws".parse().expect("url"),
-                false
-            ),
-            "sudoku-race join AB23 --server ws://10.0.0.5:7878/ws"
-        );
-        assert_eq!(
-            join_command(
-                "AB23",
-                &"wss://race.example.org/ws".parse().expect("url"),
-                true
-            ),
-            "sudoku-race join AB23 --server wss://race.example.org/ws --ca-file PEM"
+            join_command(&url.invite("AB23"), true),
+            "sudoku-race join wss://race.example.org/r/AB23 --ca-file PEM"
         );
     }
 

@@ -1,6 +1,8 @@
-//! `sudoku-race host`: start the race server in-process (the `server` library) on `--listen`,
-//! then open the lobby of a new room as its host. The lobby shows the room code and the command a
-//! friend types, with this machine's address when the listener is not loopback-only.
+//! `sudoku-race host`: open the lobby of a new room as its host. With a server in force
+//! (`--server`, `SUDOKU_RACE_SERVER` or the config file) the room is created there; otherwise
+//! the race server runs in-process (the `server` library) on `--listen`, and quitting stops it
+//! (after a confirmation while others are in the room). The lobby shows the invite link a friend
+//! joins by, with this machine's address when the listener is not loopback-only.
 
 use std::net::{IpAddr, SocketAddr};
 use std::process::ExitCode;
@@ -11,33 +13,60 @@ use clap::Args;
 use client::net::{Intent, ServerUrl};
 use client::term::{self, TermError};
 
-use crate::cmd::{join_command, tui, NameArg, RoomSettings, EXIT_NOT_A_TERMINAL};
+use crate::cmd::{
+    checked_name, endpoint, join_command, settings, tui, Lobby, NameArg, RoomSettings, ServerArg,
+    EXIT_NOT_A_TERMINAL,
+};
 
 /// `sudoku-race host`.
 #[derive(Args, Debug)]
 pub struct HostArgs {
-    /// Address the in-process server listens on; `0.0.0.0:7878` lets friends on your network join.
-    #[arg(long, default_value = "127.0.0.1:7878")]
-    pub listen: String,
-    /// SQLite file for the race results [default: the server's, in the user's data directory].
-    #[arg(long, env = "SUDOKU_RACE_DB")]
+    /// Address the in-process server listens on; `0.0.0.0:7878` lets friends on your network join
+    /// [default: 127.0.0.1:7878]. Given, it runs the server here even when one is configured.
+    #[arg(long, conflicts_with = "server")]
+    pub listen: Option<String>,
+    /// SQLite file for the in-process server's race results [default: the server's, in the
+    /// user's data directory].
+    #[arg(long, env = "SUDOKU_RACE_DB", conflicts_with = "server")]
     pub db: Option<std::path::PathBuf>,
+    /// Create the room on this server (see below) instead of running one here.
+    #[command(flatten)]
+    server: ServerArg,
     #[command(flatten)]
     settings: RoomSettings,
     #[command(flatten)]
     name: NameArg,
 }
 
-/// Run `sudoku-race host`.
+/// Run `sudoku-race host`. The name and settings are checked before anything else, so a bad
+/// one is refused with its reason before any screen or server starts.
 pub fn host(rt: &tokio::runtime::Runtime, a: HostArgs) -> anyhow::Result<ExitCode> {
+    let settings_in_force = settings(&a.server, a.name.name.as_deref())?;
+    let name = checked_name(&settings_in_force.name)?;
+    let settings = a.settings.request()?;
+    let intent = Intent::Create {
+        name: name.clone(),
+        settings: Some(settings),
+    };
+    if settings_in_force.server_configured() && a.listen.is_none() {
+        let to = endpoint(&settings_in_force.server, a.server.ca_file.as_deref())?;
+        let lobby = Lobby {
+            join_command: Some(join_command(
+                &to.url.invite("{code}"),
+                a.server.ca_file.is_some(),
+            )),
+            hosts_server: false,
+        };
+        return tui(rt, to, intent, name, lobby);
+    }
     if !term::is_interactive() {
         eprintln!("sudoku-race: {}", TermError::NotATerminal);
         return Ok(ExitCode::from(EXIT_NOT_A_TERMINAL));
     }
-    let settings = a.settings.request()?;
+    let listen = a.listen.as_deref().unwrap_or(DEFAULT_LISTEN);
     let listener = rt
-        .block_on(tokio::net::TcpListener::bind(&a.listen))
-        .with_context(|| format!("cannot listen on {}", a.listen))?;
+        .block_on(tokio::net::TcpListener::bind(listen))
+        .with_context(|| format!("cannot listen on {listen}"))?;
     let local = listener.local_addr().context("listener address")?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let mut config = server::Config::default();
@@ -47,27 +76,31 @@ pub fn host(rt: &tokio::runtime::Runtime, a: HostArgs) -> anyhow::Result<ExitCod
     let server = rt.spawn(server::run(listener, config, async move {
         let _ = stopped.await;
     }));
-    let name = a.name.get();
-    let friend = join_command("{code}", &advertised_url(local), false);
-    let code = tui(
-        rt,
-        connect_url(local).into(),
-        Intent::Create {
-            name: name.clone(),
-            settings: Some(settings),
-        },
-        name,
-        Some(friend),
-    );
+    let lobby = Lobby {
+        join_command: Some(join_command(&advertised_url(local).invite("{code}"), false)),
+        hosts_server: true,
+    };
+    let code = tui(rt, connect_url(local).into(), intent, name, lobby);
+    // Stopping the server sends everyone still in the room `room_closed` and a 1001 close.
     let _ = stop.send(());
-    match rt.block_on(async { tokio::time::timeout(Duration::from_secs(3), server).await }) {
+    match rt.block_on(async { tokio::time::timeout(SERVER_STOP, server).await }) {
         Ok(Ok(Ok(()))) => {}
         Ok(Ok(Err(e))) => eprintln!("sudoku-race: the server stopped with an error: {e}"),
         Ok(Err(e)) => eprintln!("sudoku-race: the server task failed: {e}"),
-        Err(_) => eprintln!("sudoku-race: the server did not stop within 3 s"),
+        Err(_) => eprintln!(
+            "sudoku-race: the server did not stop within {} s",
+            SERVER_STOP.as_secs()
+        ),
     }
     code
 }
+
+/// Where the in-process server listens without `--listen`.
+const DEFAULT_LISTEN: &str = "127.0.0.1:7878";
+
+/// Longest wait for the in-process server to stop after the host quits (its shutdown grace
+/// is bounded too, A2).
+const SERVER_STOP: Duration = Duration::from_secs(3);
 
 /// The URL the host itself connects to.
 pub fn connect_url(local: SocketAddr) -> ServerUrl {

@@ -8,6 +8,7 @@
 //! - [`ui`]: rendering, a pure function of the app state, one module per screen.
 //! - [`run`]: the event loop over terminal keys, server messages and ticks, generic over the
 //!   ratatui backend.
+//! - [`config`]: the server and name in force (flag, environment, config file, default).
 //! - [`bot`]: computer players: a no-IO `Brain` on the app's mirror, driven over a session.
 //! - [`solo`]: offline practice (its own app state; drawn by `ui::solo`).
 //! - [`term`]: terminal setup and restore (panic hook included), logging to a file.
@@ -15,26 +16,12 @@
 
 pub mod app;
 pub mod bot;
+pub mod config;
 pub mod net;
 pub mod run;
 pub mod solo;
 pub mod term;
 pub mod ui;
 
-use protocol::PlayerName;
-
+pub use config::default_name;
 pub use net::DEFAULT_SERVER;
-
-/// The default display name: the login name, else `player` (kept to the wire's name rules).
-pub fn default_name() -> String {
-    ["USER", "LOGNAME", "USERNAME"]
-        .iter()
-        .filter_map(|k| std::env::var(k).ok())
-        .find_map(|n| {
-            // A long login name is cut to fit, as it always was; one the rules refuse otherwise
-            // (empty, control characters) gives way to the next variable.
-            let cut: String = n.trim().chars().take(protocol::MAX_NAME_CHARS).collect();
-            PlayerName::try_from(cut.as_str()).ok()
-        })
-        .map_or_else(|| "player".to_owned(), |n| n.to_string())
-}

@@ -30,9 +30,10 @@ struct Cli {
 /// What to do.
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Host a room: start the server in-process and open the lobby as its host.
+    /// Host a room: on the server in force (--server, SUDOKU_RACE_SERVER, the config file), else
+    /// on a server started in-process; then open the lobby as its host.
     Host(host::HostArgs),
-    /// Join a friend's room and race.
+    /// Join a friend's room by its invite link (or its code) and race.
     Join(cmd::JoinArgs),
     /// Watch a room's races.
     Spectate(cmd::SpectateArgs),
@@ -48,6 +49,8 @@ enum Command {
     Generate(tools::GenerateArgs),
     /// Grade puzzles by the techniques a human needs: `LEVEL SCORE` per puzzle.
     Grade(tools::GradeArgs),
+    /// Print the config file's path and the server and name in force, with where each came from.
+    Config,
 }
 
 fn main() -> ExitCode {
@@ -66,7 +69,19 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
 }
 
 fn run() -> anyhow::Result<ExitCode> {
-    let cli = Cli::parse();
+    // A usage error exits 1 like every other failure (clap's own convention is 2, which here
+    // means "no terminal"); `--help` and `--version` exit 0.
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return Ok(if e.use_stderr() {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            });
+        }
+    };
     // One rustls crypto provider for the whole process, before anything dials or listens.
     client::net::tls::install_crypto_provider();
     match cli.command {
@@ -79,5 +94,10 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Solve(args) => tools::solve(&args),
         Command::Generate(args) => tools::generate(&args),
         Command::Grade(args) => tools::grade(&args),
+        Command::Config => {
+            let settings = client::config::Settings::load(client::config::Flags::default())?;
+            print!("{}", settings.report());
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }

@@ -163,6 +163,8 @@ pub struct App {
     next_id: u64,
     /// Set when the app wants to end.
     pub quit: bool,
+    /// This program runs the server: quitting closes the room for everyone, so it confirms.
+    pub hosts_server: bool,
 }
 
 impl App {
@@ -186,6 +188,7 @@ impl App {
             switching: false,
             next_id: 1,
             quit: false,
+            hosts_server: false,
         }
     }
 
@@ -199,6 +202,12 @@ impl App {
     /// (another name, or watching first).
     pub fn with_intent(mut self, intent: &Intent) -> App {
         self.intent = Some(intent.clone());
+        self
+    }
+
+    /// This program runs the server (an in-process host): `q` confirms while others are in.
+    pub fn with_hosted_server(mut self) -> App {
+        self.hosts_server = true;
         self
     }
 
@@ -390,6 +399,22 @@ impl App {
         let cursor = self.play.desk.cursor;
         match action {
             Action::Quit => {
+                let others = self.room().filter(|_| self.hosts_server).map_or(0, |r| {
+                    let n = r
+                        .players
+                        .iter()
+                        .filter(|p| p.connected && !r.is_me(&p.player_id));
+                    n.count()
+                });
+                if others > 0 && !matches!(self.conn, Conn::Closed(_)) {
+                    self.confirm = Some(Confirm::Quit);
+                    self.notice = Some(Notice {
+                        text: format!("quit and close the room? {others} other player(s) will be disconnected; press q again (any other key cancels)"),
+                        bad: true,
+                        until_ms: u64::MAX,
+                    });
+                    return Vec::new();
+                }
                 if ctx.racing && !matches!(self.conn, Conn::Closed(_)) {
                     self.confirm = Some(Confirm::Quit);
                     self.notice = Some(Notice {

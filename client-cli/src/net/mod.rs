@@ -7,6 +7,8 @@
 //!   exponential backoff and sends `resume` (a spectator re-sends `spectate`);
 //! - queues what the caller sends while the socket is down and flushes it after the resume;
 //! - sends a WebSocket ping every [`KEEPALIVE`] so an idle lobby is not closed by the server;
+//! - ends the session for good on `room_closed` (the host quit, or the room was removed: A5), and
+//!   when reconnecting has failed for [`Endpoint::give_up_after`] — never a silent loop;
 //! - makes every server string safe for a terminal ([`parse_server_msg`]) before anything reads
 //!   it (Amendment A3): this is the one door server text comes in by, so no screen, log line or
 //!   printed table can be handed an escape sequence.
@@ -36,7 +38,7 @@ use tracing::{debug, info, warn};
 use rejoin::{open, Seat};
 pub use rejoin::{FIRST_BACKOFF, GIVE_UP_AFTER, MAX_BACKOFF};
 pub use tls::{CaFileError, Trust};
-pub use url::{ServerUrl, UrlError, DEFAULT_SERVER};
+pub use url::{RoomTarget, ServerUrl, TargetError, UrlError, DEFAULT_SERVER};
 
 /// Interval of WebSocket pings on an otherwise idle connection.
 pub const KEEPALIVE: Duration = Duration::from_secs(20);
@@ -46,6 +48,9 @@ const MAX_QUEUED: usize = 64;
 
 /// The socket of one connection.
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// Longest wait for our Close frame to go out when the session ends on the server's word.
+const CLOSE_WAIT: Duration = Duration::from_secs(1);
 
 /// Longest wait for the TCP, TLS and WebSocket handshakes of one connection.
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(8);
@@ -59,6 +64,8 @@ pub struct Endpoint {
     pub trust: Trust,
     /// Longest wait for one connection's handshakes ([`CONNECT_TIMEOUT`]).
     pub connect_timeout: Duration,
+    /// How long reconnecting may fail before the session ends ([`GIVE_UP_AFTER`]).
+    pub give_up_after: Duration,
 }
 
 impl Endpoint {
@@ -68,6 +75,7 @@ impl Endpoint {
             url,
             trust,
             connect_timeout: CONNECT_TIMEOUT,
+            give_up_after: GIVE_UP_AFTER,
         }
     }
 }
@@ -335,6 +343,16 @@ async fn serve(
                                 _ => {}
                             }
                         }
+                        if let ServerMsg::RoomClosed { room } = &msg {
+                            // Final (A5: `room_closed`, then 1001 from a host that quit): the seat
+                            // is gone with the room, so there is nothing to come back to.
+                            let why = format!("room {room} was closed: the host closed the room");
+                            seat.token = None;
+                            seat.spectating = None;
+                            let _ = events.send(NetEvent::Message(Box::new(msg)));
+                            let _ = tokio::time::timeout(CLOSE_WAIT, ws.close(None)).await;
+                            return End::Fatal(why);
+                        }
                         if events.send(NetEvent::Message(Box::new(msg))).is_err() {
                             let _ = ws.close(None).await;
                             return End::CallerDone;
@@ -356,7 +374,7 @@ async fn serve(
                     Message::Binary(_) | Message::Ping(_) | Message::Pong(_) | Message::Frame(_) => {}
                 }
             }
-            msg = rx.recv(), if !leaving => {
+            msg = rx.recv() => {
                 match msg {
                     None => {
                         let _ = ws.close(None).await;
@@ -371,11 +389,13 @@ async fn serve(
                             queued.push_back(m);
                             return End::Dropped(e);
                         }
+                        // After a leave there is nothing to come back to: the socket stays for
+                        // what may follow (a spectator taking a seat sends `join_room` next),
+                        // and its end is then the caller's, not a drop.
+                        leaving = is_leave;
                         if is_leave {
                             seat.token = None;
                             seat.spectating = None;
-                            leaving = true;
-                            let _ = ws.close(None).await;
                         }
                     }
                 }

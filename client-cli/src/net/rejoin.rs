@@ -20,8 +20,13 @@ pub const FIRST_BACKOFF: Duration = Duration::from_millis(200);
 /// Longest reconnect delay.
 pub const MAX_BACKOFF: Duration = Duration::from_secs(5);
 
-/// How long to keep trying after a drop (the server holds a seat for 60 s by default).
-pub const GIVE_UP_AFTER: Duration = Duration::from_secs(75);
+/// How long reconnecting may fail before the session ends and says why (the default of
+/// [`Endpoint::give_up_after`]). A server that went away for longer is not coming back for this
+/// seat soon; a person waiting on `reconnecting…` deserves an answer.
+pub const GIVE_UP_AFTER: Duration = Duration::from_secs(30);
+
+/// Shortest wait for a reconnect's handshakes, even right at the deadline.
+const MIN_DIAL: Duration = Duration::from_millis(200);
 
 /// What the task remembers across reconnects.
 #[derive(Default)]
@@ -79,7 +84,7 @@ pub(super) async fn open(
     rx: &mut mpsc::UnboundedReceiver<ClientMsg>,
     queued: &mut VecDeque<ClientMsg>,
 ) -> Option<Ws> {
-    let started = tokio::time::Instant::now();
+    let deadline = tokio::time::Instant::now() + to.give_up_after;
     let mut attempt = 0u32;
     let mut delay = FIRST_BACKOFF;
     loop {
@@ -91,7 +96,9 @@ pub(super) async fn open(
                 attempt,
                 delay: wait,
             });
-            let sleep = tokio::time::sleep(wait);
+            // Never past the deadline: the last attempt is made at it, not after it.
+            let sleep =
+                tokio::time::sleep_until((tokio::time::Instant::now() + wait).min(deadline));
             tokio::pin!(sleep);
             // Keep taking the caller's messages while waiting, so a quit is seen at once.
             loop {
@@ -123,7 +130,13 @@ pub(super) async fn open(
             .then(|| Connector::Rustls(to.trust.client_config()));
         let dial = connect_async_tls_with_config(url.as_str(), None, false, connector);
         // Bounded: a plain server waits for an HTTP request that a TLS hello never is.
-        let dialled = match tokio::time::timeout(to.connect_timeout, dial).await {
+        let limit = if first {
+            to.connect_timeout
+        } else {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            to.connect_timeout.min(left.max(MIN_DIAL))
+        };
+        let dialled = match tokio::time::timeout(limit, dial).await {
             Ok(r) => r.map_err(|e| explain(url, &to.trust, &e)),
             Err(_) => Err(silent(to)),
         };
@@ -137,9 +150,12 @@ pub(super) async fn open(
                     return None;
                 }
                 debug!(attempt, error = %e, "reconnect failed");
-                if started.elapsed() > GIVE_UP_AFTER {
+                if tokio::time::Instant::now() >= deadline {
+                    let secs = to.give_up_after.as_secs_f32();
                     let _ = events.send(NetEvent::Closed {
-                        error: Some(format!("gave up reconnecting to {url}: {e}")),
+                        error: Some(format!(
+                            "the server at {url} did not answer for {secs} s (last: {e})"
+                        )),
                     });
                     return None;
                 }

@@ -183,3 +183,85 @@ fn seat_remembers_how_to_come_back() {
     });
     check(&seat, None);
 }
+
+/// A player whose server is gone for good: reconnecting gives up after `give_up_after` and
+/// says why, instead of looping.
+#[tokio::test]
+async fn reconnecting_gives_up_and_says_why() {
+    let (url, listener) = fake_server().await;
+    let mut to = Endpoint::from(&url);
+    to.give_up_after = Duration::from_millis(800);
+    let (_session, mut events) = connect(
+        to,
+        Intent::Create {
+            name: "ann".into(),
+            settings: None,
+        },
+    );
+    let mut ws = accept(&listener).await;
+    recv_client(&mut ws).await;
+    let msg = serde_json::to_string(&joined(Role::Player, Some("tok"))).expect("json");
+    ws.send(Message::text(msg)).await.expect("send");
+    drop(ws);
+    drop(listener);
+    let mut attempts = 0;
+    let why = loop {
+        match next_event(&mut events).await {
+            NetEvent::Reconnecting { .. } => attempts += 1,
+            NetEvent::Closed { error } => break error,
+            _ => {}
+        }
+    };
+    let why = why.expect("a reason");
+    assert!(attempts >= 1, "{attempts}");
+    assert!(
+        why.starts_with(&format!("the server at {url} did not answer for 0.8 s")),
+        "{why}"
+    );
+}
+
+/// `room_closed` (then 1001) is final: the session ends with the reason and does not reconnect.
+#[tokio::test]
+async fn room_closed_ends_the_session_without_reconnecting() {
+    let (url, listener) = fake_server().await;
+    let (_session, mut events) = connect(
+        url,
+        Intent::Join {
+            room: "ABCD".into(),
+            name: "bea".into(),
+        },
+    );
+    let mut ws = accept(&listener).await;
+    recv_client(&mut ws).await;
+    for msg in [
+        joined(Role::Player, Some("tok")),
+        ServerMsg::RoomClosed {
+            room: "ABCD".try_into().unwrap(),
+        },
+    ] {
+        let text = serde_json::to_string(&msg).expect("json");
+        ws.send(Message::text(text)).await.expect("send");
+    }
+    let _ = ws
+        .close(Some(tokio_tungstenite::tungstenite::protocol::CloseFrame {
+            code: 1001.into(),
+            reason: "".into(),
+        }))
+        .await;
+    let mut saw_closed_room = false;
+    let why = loop {
+        match next_event(&mut events).await {
+            NetEvent::Message(m) if matches!(*m, ServerMsg::RoomClosed { .. }) => {
+                saw_closed_room = true
+            }
+            NetEvent::Reconnecting { .. } => panic!("reconnected after room_closed"),
+            NetEvent::Closed { error } => break error,
+            _ => {}
+        }
+    };
+    assert!(saw_closed_room);
+    assert_eq!(
+        why.as_deref(),
+        Some("room ABCD was closed: the host closed the room")
+    );
+}

@@ -7,10 +7,16 @@
 //! WebSocket path a server has (other paths, such as the invite links' `/r/CODE`, are kept as
 //! given). A bad URL is refused with what is wrong and, where it can be guessed, what to type
 //! instead (`localhost:7878` and `http://…` are the usual mistakes).
+//!
+//! It also makes and reads invite links (Amendment A5): [`ServerUrl::invite`] turns a server and
+//! a room code into `ws[s]://HOST[:PORT]/r/CODE`, and [`RoomTarget`] is what `join`, `spectate`
+//! and `bot` take: a bare room code, or such a link (which names the server too).
 
 use std::fmt;
 use std::net::SocketAddr;
 use std::str::FromStr;
+
+use protocol::RoomCode;
 
 /// The server URL used when `--server` is not given.
 pub const DEFAULT_SERVER: &str = "ws://127.0.0.1:7878/ws";
@@ -106,6 +112,99 @@ impl ServerUrl {
     /// The path and query (`/` when none is given).
     pub fn path(&self) -> &str {
         &self.path
+    }
+
+    /// The invite link to room `code` on this server: `ws[s]://HOST[:PORT]/r/CODE` (a server
+    /// whose WebSocket path sits under a prefix, `…/game/ws`, gets `…/game/r/CODE`). The code is
+    /// any text, so a lobby line can be made before the room exists (`{code}`).
+    pub fn invite(&self, code: impl fmt::Display) -> String {
+        self.with_path(&format!("r/{code}")).text
+    }
+
+    /// The server and room an invite link names, when this URL is one (`…/r/CODE`).
+    pub fn room_link(&self) -> Option<Result<(ServerUrl, RoomCode), protocol::InvalidRoomCode>> {
+        let path = self.path.split('?').next().unwrap_or_default();
+        let (_, code) = path.rsplit_once("/r/")?;
+        if code.contains('/') {
+            return None;
+        }
+        Some(RoomCode::try_from(code).map(|code| (self.with_path("ws"), code)))
+    }
+
+    /// The same scheme and authority, with `tail` after this URL's path prefix (the path up to
+    /// its last `/ws` or `/r/…`).
+    fn with_path(&self, tail: &str) -> ServerUrl {
+        let path = self.path.split('?').next().unwrap_or_default();
+        let prefix = path
+            .rsplit_once("/r/")
+            .map(|(p, _)| p)
+            .or_else(|| path.strip_suffix("/ws"))
+            .unwrap_or("");
+        let scheme = if self.secure { "wss" } else { "ws" };
+        let host = if self.host.contains(':') {
+            format!("[{}]", self.host)
+        } else {
+            self.host.clone()
+        };
+        let port = self.port.map_or_else(String::new, |p| format!(":{p}"));
+        let path = format!("{prefix}/{tail}");
+        ServerUrl {
+            text: format!("{scheme}://{host}{port}{path}"),
+            secure: self.secure,
+            host: self.host.clone(),
+            port: self.port,
+            path,
+        }
+    }
+}
+
+/// The room `join`, `spectate` or `bot` goes to, as typed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RoomTarget {
+    /// A bare room code: the server comes from `--server` or the configuration.
+    Code(RoomCode),
+    /// An invite link: it names the server and the room.
+    Link {
+        /// The server's WebSocket URL (`…/ws`).
+        server: ServerUrl,
+        /// The room.
+        code: RoomCode,
+    },
+}
+
+/// Why a room argument is neither a code nor an invite link.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TargetError {
+    /// Not a code, and no `://` either.
+    #[error("`{0}` is not a room code (4 to 8 letters A-Z and digits 2-9) or an invite link (ws://HOST:PORT/r/CODE)")]
+    Neither(String),
+    /// A URL, but not a good one.
+    #[error("not an invite link: {0}")]
+    Url(#[from] UrlError),
+    /// A good server URL that names no room.
+    #[error("`{0}` is a server URL, not an invite link (an invite link ends in /r/CODE; give a server with --server)")]
+    NoRoom(String),
+    /// A link whose code is not a room code.
+    #[error("the invite link `{0}` ends in something that is not a room code (4 to 8 letters A-Z and digits 2-9)")]
+    BadCode(String),
+}
+
+impl FromStr for RoomTarget {
+    type Err = TargetError;
+
+    fn from_str(text: &str) -> Result<RoomTarget, TargetError> {
+        let text = text.trim();
+        if !text.contains("://") {
+            return RoomCode::try_from(text)
+                .map(RoomTarget::Code)
+                .map_err(|_| TargetError::Neither(text.to_owned()));
+        }
+        let url: ServerUrl = text.parse()?;
+        match url.room_link() {
+            Some(Ok((server, code))) => Ok(RoomTarget::Link { server, code }),
+            Some(Err(_)) => Err(TargetError::BadCode(text.to_owned())),
+            None => Err(TargetError::NoRoom(text.to_owned())),
+        }
     }
 }
 
@@ -271,6 +370,65 @@ mod tests {
                 (dialled, &dialled[dialled.find("/ws").expect("path")..])
             );
         }
+    }
+
+    #[test]
+    fn invite_links_go_from_server_and_code_and_back() {
+        let code = RoomCode::try_from("k7qx").expect("code");
+        for (server, link) in [
+            ("ws://127.0.0.1:7878/ws", "ws://127.0.0.1:7878/r/K7QX"),
+            ("wss://race.example.org/ws", "wss://race.example.org/r/K7QX"),
+            ("ws://[::1]:9000/ws?x=1", "ws://[::1]:9000/r/K7QX"),
+            ("wss://h/game/ws", "wss://h/game/r/K7QX"),
+        ] {
+            let url: ServerUrl = server.parse().expect("url");
+            assert_eq!(url.invite(&code), link);
+            let back: RoomTarget = link.parse().expect("a link");
+            let server_back = server.split('?').next().unwrap_or_default();
+            assert_eq!(
+                back,
+                RoomTarget::Link {
+                    server: server_back.parse().expect("url"),
+                    code: code.clone()
+                }
+            );
+        }
+    }
+
+    #[track_caller]
+    fn check_target(text: &str, expected: Result<RoomTarget, TargetError>) {
+        assert_eq!(text.parse::<RoomTarget>(), expected);
+    }
+
+    #[test]
+    fn room_targets_are_codes_or_links() {
+        let code = |c: &str| RoomCode::try_from(c).expect("code");
+        check_target(" k7qx ", Ok(RoomTarget::Code(code("K7QX"))));
+        check_target(
+            "ws://h:1/r/ab23?x",
+            Ok(RoomTarget::Link {
+                server: "ws://h:1/ws".parse().expect("url"),
+                code: code("AB23"),
+            }),
+        );
+        check_target("K1", Err(TargetError::Neither("K1".into())));
+        check_target("ZZZZZZZZZ", Err(TargetError::Neither("ZZZZZZZZZ".into())));
+        check_target(
+            "ws://h:1/ws",
+            Err(TargetError::NoRoom("ws://h:1/ws".into())),
+        );
+        check_target(
+            "ws://h:1/r/K0",
+            Err(TargetError::BadCode("ws://h:1/r/K0".into())),
+        );
+        check_target(
+            "ws://h:1/r/K7QX/x",
+            Err(TargetError::NoRoom("ws://h:1/r/K7QX/x".into())),
+        );
+        assert!(matches!(
+            "http://h:1/r/K7QX".parse::<RoomTarget>(),
+            Err(TargetError::Url(UrlError { suggestion: Some(s), .. })) if s == "ws://h:1/r/K7QX"
+        ));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 mod support;
 
 mod bots;
+mod client_links;
 mod close_handshake;
 mod conformance;
 mod fanout;
