@@ -441,13 +441,20 @@ pub fn rooms_table(rooms: &[protocol::RoomSummary]) -> String {
     if rooms.is_empty() {
         return "no public rooms are waiting for players\n".to_owned();
     }
-    let mut out = format!("{:<10} {:>7}  {}\n", "ROOM", "PLAYERS", "DIFFICULTY");
+    let mut out = format!(
+        "{:<10} {:>7}  {:<10}  {}\n",
+        "ROOM", "PLAYERS", "DIFFICULTY", "STATE"
+    );
     for r in rooms {
+        let state = match r.phase {
+            protocol::Phase::Finished => "between races",
+            _ => "waiting",
+        };
         out.push_str(&format!(
-            "{:<10} {:>7}  {}\n",
+            "{:<10} {:>7}  {:<10}  {state}\n",
             r.room,
             format!("{}/{}", r.players, r.max_players),
-            r.difficulty
+            r.difficulty.as_str()
         ));
     }
     out
@@ -461,16 +468,27 @@ mod tests {
 
     #[test]
     fn rooms_print_as_a_table() {
-        let rooms = [RoomSummary {
-            room: "K7QX".try_into().unwrap(),
-            players: 2,
-            max_players: 8,
-            phase: protocol::Phase::Lobby,
-            difficulty: Difficulty::Hard,
-        }];
+        let rooms = [
+            RoomSummary {
+                room: "K7QX".try_into().unwrap(),
+                players: 2,
+                max_players: 8,
+                phase: protocol::Phase::Lobby,
+                difficulty: Difficulty::Hard,
+            },
+            RoomSummary {
+                room: "M2NPQ".try_into().unwrap(),
+                players: 3,
+                max_players: 4,
+                phase: protocol::Phase::Finished,
+                difficulty: Difficulty::Easy,
+            },
+        ];
         assert_eq!(
             rooms_table(&rooms),
-            "ROOM       PLAYERS  DIFFICULTY\nK7QX           2/8  hard\n"
+            "ROOM       PLAYERS  DIFFICULTY  STATE\n\
+             K7QX           2/8  hard        waiting\n\
+             M2NPQ          3/4  easy        between races\n"
         );
         assert_eq!(
             rooms_table(&[]),
