@@ -486,6 +486,37 @@ fn resume_mid_race_keeps_local_pencil_marks_and_the_clock() {
 }
 
 #[test]
+fn an_in_process_host_confirms_a_quit_that_closes_the_room_on_others() {
+    // Ann runs the server (an in-process host) and bob is connected: `q` asks first.
+    let mut app = lobby().with_hosted_server();
+    check_effects(app.update(key('q')), &[]);
+    assert_eq!(app.confirm, Some(Confirm::Quit));
+    let asked = app
+        .notice
+        .as_ref()
+        .map(|n| n.text.clone())
+        .unwrap_or_default();
+    assert!(
+        asked.contains("1 other player(s) will be disconnected"),
+        "{asked}"
+    );
+    // Any other key cancels; a second `q` quits.
+    check_effects(app.update(key('x')), &[]);
+    assert_eq!(app.confirm, None);
+    app.update(key('q'));
+    let effects = app.update(key('q'));
+    assert!(effects.contains(&Effect::Quit), "{effects:?}");
+    // Alone in the room, or not the program that runs the server: no question.
+    let mut alone = lobby().with_hosted_server();
+    alone.update(net(ServerMsg::PlayerLeft {
+        player_id: "p2".into(),
+    }));
+    assert!(alone.update(key('q')).contains(&Effect::Quit));
+    let mut remote = lobby();
+    assert!(remote.update(key('q')).contains(&Effect::Quit));
+}
+
+#[test]
 fn quitting_mid_race_needs_a_second_press_and_sends_leave() {
     let mut app = racing();
     check_effects(app.update(key('q')), &[]);
