@@ -111,6 +111,15 @@ pub async fn recv_until<T>(
     }
 }
 
+/// Waits (up to `timeout`) for the `welcome` every connection starts with.
+pub async fn welcomed(ws: &mut Ws, timeout: Duration) -> Result<()> {
+    recv_until(ws, timeout, |m| {
+        matches!(m, ServerMsg::Welcome { .. }).then_some(())
+    })
+    .await
+    .context("welcome")
+}
+
 /// Closes politely: a close frame, then waits (up to `timeout`) for the server's reply or
 /// the end of the stream.
 pub async fn close(mut ws: Ws, timeout: Duration) {

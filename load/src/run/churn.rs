@@ -37,10 +37,7 @@ pub struct ChurnReport {
 async fn cycle(addr: SocketAddr, room: &str, name: String) -> Result<()> {
     let t = Duration::from_secs(10);
     let mut ws = wsclient::connect(addr, "/ws", 1024).await?;
-    wsclient::recv_until(&mut ws, t, |m| {
-        matches!(m, ServerMsg::Welcome { .. }).then_some(())
-    })
-    .await?;
+    wsclient::welcomed(&mut ws, t).await?;
     wsclient::send(
         &mut ws,
         &ClientMsg::JoinRoom {
@@ -68,10 +65,7 @@ pub async fn run(
 ) -> Result<ChurnReport> {
     let t = Duration::from_secs(10);
     let mut host = wsclient::connect(addr, "/ws", 4096).await?;
-    wsclient::recv_until(&mut host, t, |m| {
-        matches!(m, ServerMsg::Welcome { .. }).then_some(())
-    })
-    .await?;
+    wsclient::welcomed(&mut host, t).await?;
     wsclient::send(
         &mut host,
         &ClientMsg::CreateRoom {

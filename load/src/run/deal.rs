@@ -32,10 +32,7 @@ pub struct DealReport {
 async fn one(addr: SocketAddr, difficulty: Difficulty, i: usize) -> Result<Duration> {
     let t = Duration::from_secs(60);
     let mut ws = wsclient::connect(addr, "/ws", 4096).await?;
-    wsclient::recv_until(&mut ws, t, |m| {
-        matches!(m, ServerMsg::Welcome { .. }).then_some(())
-    })
-    .await?;
+    wsclient::welcomed(&mut ws, t).await?;
     wsclient::send(
         &mut ws,
         &ClientMsg::CreateRoom {

@@ -78,11 +78,7 @@ async fn setup_room(addr: SocketAddr, r: usize, opts: &RaceOpts) -> Result<Room>
     let mut code = None;
     for j in 0..opts.players {
         let mut ws = wsclient::connect_tls(addr, "/ws", 16 * 1024, opts.tls.as_ref()).await?;
-        wsclient::recv_until(&mut ws, t, |m| {
-            matches!(m, ServerMsg::Welcome { .. }).then_some(())
-        })
-        .await
-        .context("welcome")?;
+        wsclient::welcomed(&mut ws, t).await?;
         let name = format!("bot{r}-{j}");
         let msg = if j == 0 {
             ClientMsg::CreateRoom {
