@@ -1,1 +1,344 @@
 // @ts-check
+/**
+ * The page: one connection (wire.js), one state (state.js), one screen at a time (screens/).
+ * Server messages and the player's actions change the state; a redraw follows. This module is
+ * the only one that touches the network, the URL and storage.
+ *
+ * Storage: the seat's resume token is kept in sessionStorage per room (a reload or a dropped
+ * connection takes the seat back; another tab does not share it); the name in localStorage.
+ */
+
+import { Link, wsUrl } from './wire.js';
+import { apply, canPlace, clearPencil, initial, togglePencil } from './state.js';
+import { home } from './screens/home.js';
+import { joinRoom } from './screens/join.js';
+import { lobby } from './screens/lobby.js';
+import { race } from './screens/race.js';
+import { results } from './screens/results.js';
+import { problem } from './screens/problem.js';
+
+/** @typedef {import('./state.js').Screen} Screen */
+
+const root = /** @type {HTMLElement} */ (document.getElementById('app'));
+const invite = /^\/r\/([A-Za-z2-9]{4,8})\/?$/.exec(location.pathname);
+/** The room this page is about: the invite link's, then the one joined. */
+let pageRoom = invite ? invite[1].toUpperCase() : null;
+const watchOnly = new URLSearchParams(location.search).has('watch');
+
+const state = initial();
+/** What the page last asked to enter, so an error can be read against it. */
+let intent = /** @type {{kind: 'create' | 'join' | 'watch' | 'resume', room?: string, name?: string} | null} */ (null);
+let leaving = false;
+let placeSeq = 0;
+/** The name a spectator watches under, to watch again after a drop. */
+let watchName = 'spectator';
+
+const store = {
+  /** @param {string} room */
+  token: (room) => safe(() => sessionStorage.getItem(`sudoku-race:token:${room}`)),
+  /** @param {string} room @param {string} token */
+  keepToken: (room, token) => safe(() => sessionStorage.setItem(`sudoku-race:token:${room}`, token)),
+  /** @param {string} room */
+  dropToken: (room) => safe(() => sessionStorage.removeItem(`sudoku-race:token:${room}`)),
+  name: () => safe(() => localStorage.getItem('sudoku-race:name')) ?? '',
+  /** @param {string} name */
+  keepName: (name) => safe(() => localStorage.setItem('sudoku-race:name', name)),
+};
+
+/**
+ * Storage can be off or full (private windows); the page then forgets more, nothing else.
+ * @template T
+ * @param {() => T} f
+ * @returns {T | null}
+ */
+function safe(f) {
+  try {
+    return f();
+  } catch {
+    return null;
+  }
+}
+
+const link = new Link({
+  url: wsUrl(),
+  onMessage,
+  onOpen(again) {
+    state.link = 'up';
+    if (again) {
+      // Back after a drop: take the seat (or the spectator's place) back.
+      const token = state.you?.token;
+      if (token) {
+        intent = { kind: 'resume', room: state.room ?? undefined };
+        link.send({ type: 'resume', token });
+      } else if (state.room && state.you?.role === 'spectator') {
+        link.send({ type: 'spectate', room: state.room, name: watchName });
+      }
+    } else if (pageRoom) {
+      const token = store.token(pageRoom);
+      if (token) {
+        intent = { kind: 'resume', room: pageRoom };
+        link.send({ type: 'resume', token });
+      } else if (watchOnly) {
+        act.watch(pageRoom, store.name() || 'spectator');
+      }
+    } else {
+      link.send({ type: 'list_rooms' });
+    }
+    redraw();
+  },
+  onDown({ code, retrying }) {
+    if (leaving || state.problem) return;
+    state.link = 'down';
+    if (code === 1000 && state.room && state.you?.role === 'player') {
+      state.problem = { code: 'moved', message: 'Your seat moved to another tab or window. Only one can play it.' };
+    } else if (!retrying) {
+      state.problem = { code: 'server_gone', message: 'The connection to the server was lost and it cannot be reached again. It may be restarting.' };
+    }
+    redraw();
+  },
+});
+
+/** @param {import('./wire.js').ServerMsg} msg */
+function onMessage(msg) {
+  const now = performance.now();
+  const wasRoom = state.room;
+  const what = apply(state, msg, now);
+  switch (what) {
+    case 'joined': {
+      intent = null;
+      if (state.room) pageRoom = state.room;
+      const token = state.you?.token;
+      if (state.room && token) store.keepToken(state.room, token);
+      if (state.you?.role === 'player') state.join_next = null;
+      state.notice = state.join_next ? 'A race is in progress: you are watching it, and you join the next race.' : null;
+      const url = `/r/${state.room}${state.you?.role === 'spectator' && !state.join_next ? '?watch' : ''}`;
+      if (location.pathname + location.search !== url) history.replaceState(null, '', url);
+      document.title = `sudoku-race · ${state.room}`;
+      break;
+    }
+    case 'left':
+      if (wasRoom) store.dropToken(wasRoom);
+      if (state.problem?.code === 'room_closed') link.stop();
+      break;
+    case 'join_next': {
+      const name = state.join_next;
+      const room = state.room;
+      if (name && room) {
+        link.send({ type: 'leave' });
+        intent = { kind: 'join', room, name };
+        link.send({ type: 'join_room', room, name });
+      }
+      break;
+    }
+    case 'error':
+      if (msg.type === 'error') onError(msg.code, msg.message);
+      break;
+    default:
+      break;
+  }
+  redraw();
+}
+
+/**
+ * @param {string} code
+ * @param {string} message
+ */
+function onError(code, message) {
+  const room = intent?.room ?? state.room ?? pageRoom ?? '';
+  switch (code) {
+    case 'invalid_token': {
+      // The seat is gone (expired while away, or the race went on without it): join afresh.
+      if (room) store.dropToken(room);
+      const kept = { rooms: state.rooms, link: state.link };
+      Object.assign(state, initial(), kept);
+      pageRoom = room || pageRoom;
+      state.notice = 'Your seat from before is gone. Join again.';
+      if (pageRoom && location.pathname !== `/r/${pageRoom}`) history.replaceState(null, '', `/r/${pageRoom}`);
+      break;
+    }
+    case 'unknown_room':
+      state.problem = { code, message: `There is no room ${room}. It may have closed, or the code is mistyped.`, room };
+      break;
+    case 'room_full':
+      state.problem = { code, message: `Room ${room} has no free seat.`, room };
+      break;
+    case 'race_in_progress':
+      if (intent?.kind === 'join' && intent.room && intent.name) {
+        state.join_next = intent.name;
+        act.watch(intent.room, intent.name);
+        state.join_next = intent?.name ?? null;
+      }
+      break;
+    case 'kicked':
+      if (room) store.dropToken(room);
+      state.problem = { code, message: `The host removed you from room ${room}. You cannot come back for a while.`, room };
+      Object.assign(state, { room: null, you: null, phase: null, race: null });
+      break;
+    case 'server_full':
+      state.problem = { code, message: 'The server has no room for more players right now. Try again in a minute.' };
+      break;
+    case 'name_taken':
+      state.join_next = null;
+      state.notice = 'That name is taken in this room. Pick another.';
+      break;
+    case 'invalid_name':
+      state.notice = 'That name cannot be used: 1 to 24 visible characters.';
+      break;
+    case 'rate_limited':
+      state.notice = 'Too fast: wait a moment.';
+      break;
+    default:
+      state.notice = message || code;
+      break;
+  }
+  state.notice_at = performance.now();
+}
+
+/** @type {import('./state.js').Actions} */
+const act = {
+  create(name, settings) {
+    store.keepName(name);
+    state.notice = null;
+    intent = { kind: 'create', name };
+    link.send({ type: 'create_room', name, settings });
+  },
+  join(room, name) {
+    store.keepName(name);
+    state.notice = null;
+    intent = { kind: 'join', room, name };
+    link.send({ type: 'join_room', room, name });
+  },
+  watch(room, name) {
+    state.problem = null;
+    watchName = name;
+    intent = { kind: 'watch', room, name };
+    link.send({ type: 'spectate', room, name });
+    redraw();
+  },
+  listRooms: () => link.send({ type: 'list_rooms' }),
+  ready: (on) => link.send({ type: 'set_ready', ready: on }),
+  start: () => link.send({ type: 'start_race' }),
+  place(cell, digit) {
+    const r = state.race;
+    if (!r || !canPlace(state) || cell < 0 || cell > 80) return;
+    if (state.pencil_mode) {
+      togglePencil(r, cell, digit);
+    } else if (r.board[cell] !== '.') {
+      r.flash = { cells: [], at: performance.now(), kind: r.puzzle?.[cell] !== '.' ? 'given' : 'filled', cell, digit };
+    } else {
+      placeSeq += 1;
+      r.pending.set(placeSeq, { cell, digit });
+      link.send({ type: 'place', cell, digit, id: placeSeq });
+    }
+    redraw();
+  },
+  erase(cell) {
+    if (state.race) clearPencil(state.race, cell);
+    redraw();
+  },
+  select(cell) {
+    state.selected = cell;
+    redraw();
+  },
+  pencilMode(on) {
+    state.pencil_mode = on;
+    redraw();
+  },
+  forfeit: () => link.send({ type: 'forfeit' }),
+  chat: (text) => link.send({ type: 'chat', text }),
+  setSettings: (settings) => link.send({ type: 'set_settings', settings }),
+  kick: (playerId) => link.send({ type: 'kick', player_id: playerId }),
+  leave() {
+    leaving = true;
+    if (state.room) store.dropToken(state.room);
+    link.send({ type: 'leave' });
+    // Give the leave a moment to go out before the socket closes.
+    setTimeout(() => {
+      link.stop();
+      location.assign('/');
+    }, 150);
+  },
+  retry() {
+    state.problem = null;
+    state.link = 'connecting';
+    link.failures = 0;
+    link.connect();
+    redraw();
+  },
+  notice(text) {
+    state.notice = text;
+    state.notice_at = performance.now();
+    redraw();
+  },
+  savedName: () => store.name(),
+};
+
+/** @type {{key: string, screen: Screen} | null} */
+let current = null;
+
+/** Which screen the state calls for. */
+function screenKey() {
+  if (state.problem) return `problem:${state.problem.code}`;
+  if (!state.room) return pageRoom ? `join:${pageRoom}` : 'home';
+  if (state.phase === 'lobby') return 'lobby';
+  if (state.phase === 'finished') return 'results';
+  return 'race';
+}
+
+/** @param {string} key @returns {Screen} */
+function makeScreen(key) {
+  if (state.problem) return problem(act, state.problem);
+  if (key.startsWith('join:') && pageRoom) return joinRoom(act, pageRoom);
+  switch (key) {
+    case 'lobby':
+      return lobby(act);
+    case 'results':
+      return results(act);
+    case 'race':
+      return race(act);
+    default:
+      return home(act);
+  }
+}
+
+let queued = false;
+/** Redraw once, after the current burst of messages. */
+function redraw() {
+  if (queued) return;
+  queued = true;
+  queueMicrotask(() => {
+    queued = false;
+    draw();
+  });
+}
+
+function draw() {
+  const now = performance.now();
+  // Notices inside a room fade; a form's stay until the next try.
+  if (state.notice && state.room && !state.join_next && now - state.notice_at > 6000) state.notice = null;
+  const key = screenKey();
+  if (!current || current.key !== key) {
+    const screen = makeScreen(key);
+    current = { key, screen };
+    root.replaceChildren(screen.el);
+    root.setAttribute('data-screen', key.split(':')[0]);
+    screen.update(state, now);
+    screen.focus?.();
+    return;
+  }
+  current.screen.update(state, now);
+}
+
+document.addEventListener('keydown', (ev) => {
+  const t = /** @type {HTMLElement | null} */ (ev.target);
+  if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT')) return;
+  current?.screen.onKey?.(ev, state);
+});
+
+// The clock, the countdown and fading marks move on their own.
+setInterval(() => {
+  if (state.phase === 'countdown' || state.phase === 'racing' || state.notice) draw();
+}, 200);
+
+link.connect();
+draw();

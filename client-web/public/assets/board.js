@@ -1,0 +1,135 @@
+// @ts-check
+/**
+ * The 9×9 board: 81 focusable cells (`data-cell` 0..80, row-major, the digit as their only
+ * text, `data-given` on givens), pencil marks and clash marks drawn from attributes so a cell's
+ * text stays its digit. It draws a race; what a key or a tap means is the caller's.
+ */
+
+import { h, setAttr, setText } from './dom.js';
+import { marks } from './state.js';
+
+/** How long a rejected digit's marks stay on the board. */
+export const FLASH_MS = 1600;
+
+/**
+ * @typedef {{puzzle: string | null, board: string[], pencil: number[],
+ *   flash: import('./state.js').Race['flash'], pending: Map<number, {cell: number, digit: number}>}} BoardView
+ */
+
+/**
+ * @param {{onSelect: (cell: number) => void, label: string}} opts
+ */
+export function createBoard(opts) {
+  /** @type {HTMLButtonElement[]} */
+  const cells = [];
+  const grid = h('div', { class: 'board', role: 'grid', 'aria-label': opts.label });
+  for (let r = 0; r < 9; r++) {
+    const row = h('div', { class: 'board-row', role: 'row' });
+    for (let c = 0; c < 9; c++) {
+      const i = r * 9 + c;
+      const cell = h('button', {
+        type: 'button',
+        class: 'cell',
+        role: 'gridcell',
+        'data-cell': i,
+        'data-row': r,
+        'data-col': c,
+        tabindex: -1,
+        onclick: () => opts.onSelect(i),
+      });
+      cells.push(cell);
+      row.append(cell);
+    }
+    grid.append(row);
+  }
+
+  /**
+   * @param {BoardView | null} view
+   * @param {number} selected
+   * @param {number} now
+   * @param {string | null} solution shown in the empty cells once the race is over
+   */
+  function update(view, selected, now, solution) {
+    const flash = view?.flash && now - view.flash.at < FLASH_MS ? view.flash : null;
+    const clashing = new Set(flash?.cells ?? []);
+    const pendingAt = new Map();
+    for (const p of view?.pending.values() ?? []) pendingAt.set(p.cell, p.digit);
+    for (let i = 0; i < 81; i++) {
+      const cell = cells[i];
+      const given = view?.puzzle ? view.puzzle[i] !== '.' : false;
+      const ch = view ? (view.board[i] ?? '.') : '.';
+      const digit = ch === '.' ? '' : ch;
+      setText(cell, digit);
+      setAttr(cell, 'data-given', given ? 'true' : null);
+      const fromSolution = !digit && solution ? solution[i] : null;
+      setAttr(cell, 'data-solution', fromSolution);
+      const bits = !digit && view ? (view.pencil[i] ?? 0) : 0;
+      const ds = marks(bits);
+      setAttr(cell, 'data-marks', ds.length ? pencilText(ds) : null);
+      setAttr(cell, 'data-clash', clashing.has(i) ? 'true' : null);
+      const rejected = flash && flash.cell === i ? String(flash.digit) : null;
+      setAttr(cell, 'data-rejected', rejected);
+      setAttr(cell, 'data-reason', rejected ? flash?.kind ?? null : null);
+      setAttr(cell, 'data-pending', pendingAt.has(i) ? String(pendingAt.get(i)) : null);
+      const sel = i === selected;
+      setAttr(cell, 'aria-selected', sel ? 'true' : 'false');
+      setAttr(cell, 'tabindex', sel ? '0' : '-1');
+      const r = Math.floor(i / 9) + 1;
+      const c = (i % 9) + 1;
+      let label = `row ${r} column ${c}, ${digit ? digit : 'empty'}`;
+      if (given) label += ', given';
+      if (fromSolution) label += `, solution ${fromSolution}`;
+      if (ds.length) label += `, pencil ${ds.join(' ')}`;
+      if (clashing.has(i)) label += ', clashes';
+      if (rejected) label += `, ${rejected} ${flash?.kind === 'conflict' ? 'clashes' : 'is wrong'}`;
+      setAttr(cell, 'aria-label', label);
+    }
+  }
+
+  /** @param {number} cell */
+  function focus(cell) {
+    cells[cell]?.focus();
+  }
+
+  return { el: grid, update, focus };
+}
+
+/**
+ * Pencil marks as a 3×3 block of text for the CSS to show (`content: attr(data-marks)`).
+ * @param {number[]} ds
+ */
+function pencilText(ds) {
+  const rows = [];
+  for (let r = 0; r < 3; r++) {
+    let line = '';
+    for (let c = 1; c <= 3; c++) {
+      const d = r * 3 + c;
+      line += (ds.includes(d) ? String(d) : '\u2007') + (c < 3 ? ' ' : '');
+    }
+    rows.push(line);
+  }
+  return rows.join('\n');
+}
+
+/**
+ * The cell the arrow keys move to.
+ * @param {number} cell
+ * @param {string} key
+ * @returns {number | null}
+ */
+export function moved(cell, key) {
+  const r = Math.floor(cell / 9);
+  const c = cell % 9;
+  switch (key) {
+    case 'ArrowUp':
+      return ((r + 8) % 9) * 9 + c;
+    case 'ArrowDown':
+      return ((r + 1) % 9) * 9 + c;
+    case 'ArrowLeft':
+      return r * 9 + ((c + 8) % 9);
+    case 'ArrowRight':
+      return r * 9 + ((c + 1) % 9);
+    default:
+      return null;
+  }
+}

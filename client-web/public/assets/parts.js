@@ -1,0 +1,222 @@
+// @ts-check
+/**
+ * Pieces several screens share: the player list of a lobby, everyone's progress bars, the chat,
+ * the settings form, and the error slot (`data-testid=error`). Each is `{el, update}`; the
+ * screens place them.
+ */
+
+import { h, setAttr, setText, raceTime } from './dom.js';
+import { BOUNDS } from './wire.js';
+
+/** @typedef {import('./state.js').State} State */
+/** @typedef {import('./wire.js').Settings} Settings */
+
+/** Words for a player's status. @type {Record<string, string>} */
+const STATUS = {
+  waiting: 'waiting',
+  racing: 'racing',
+  solved: 'solved',
+  forfeited: 'forfeited',
+  eliminated: 'eliminated',
+  timed_out: 'timed out',
+};
+
+/**
+ * The lobby's players: ready marks, the host, held seats, and the host's kick buttons.
+ * @param {{onKick: (id: string) => void}} opts
+ */
+export function playerList(opts) {
+  const list = h('ul', { class: 'players', 'data-testid': 'players', 'aria-label': 'players' });
+  /** @param {State} s */
+  function update(s) {
+    list.replaceChildren(
+      ...s.players.map((p) => {
+        const host = p.player_id === s.host;
+        const mine = p.player_id === s.you?.player_id;
+        const canKick = s.you?.player_id === s.host && !mine && (s.phase === 'lobby' || s.phase === 'finished');
+        return h(
+          'li',
+          { 'data-player-id': p.player_id, 'data-ready': p.ready ? 'true' : 'false', class: mine ? 'mine' : null },
+          h('span', { class: 'name', text: p.name }),
+          host ? h('span', { class: 'badge', text: 'host' }) : null,
+          mine ? h('span', { class: 'badge', text: 'you' }) : null,
+          h('span', { class: p.ready ? 'ready yes' : 'ready', text: p.ready ? '✓ ready' : '· not ready' }),
+          p.connected ? null : h('span', { class: 'badge away', text: 'reconnecting' }),
+          canKick
+            ? h('button', { type: 'button', class: 'small', 'data-testid': 'kick', onclick: () => opts.onKick(p.player_id), text: 'Kick' })
+            : null,
+        );
+      }),
+    );
+  }
+  return { el: list, update };
+}
+
+/** Everyone's progress: one bar per player, never their digits. */
+export function progressList() {
+  const list = h('ul', { class: 'progress', 'data-testid': 'progress', 'aria-label': 'progress' });
+  /** @param {State} s */
+  function update(s) {
+    const race = s.race;
+    list.replaceChildren(
+      ...s.players.map((p) => {
+        const pr = race?.progress.get(p.player_id);
+        const filled = pr?.filled ?? 0;
+        const toFill = pr?.to_fill ?? (race?.puzzle ? [...race.puzzle].filter((c) => c === '.').length : 0);
+        const done = race?.done.get(p.player_id);
+        const status = done ? done.status : p.status;
+        const bar = h('progress', { max: Math.max(1, toFill), value: filled, 'aria-label': `${p.name} progress` });
+        let detail = `${filled}/${toFill}`;
+        if (pr?.mistakes) detail += ` · ✗${pr.mistakes}`;
+        const words = status === 'solved' && done ? `solved ${raceTime(done.time_ms)}` : STATUS[status] ?? status;
+        return h(
+          'li',
+          { 'data-player-id': p.player_id, 'data-status': status, class: p.player_id === s.you?.player_id ? 'mine' : null },
+          h('span', { class: 'name', text: p.name }),
+          bar,
+          h('span', { class: 'count', text: detail }),
+          h('span', { class: `status ${status}`, text: words }),
+        );
+      }),
+    );
+  }
+  return { el: list, update };
+}
+
+/** @param {{onSend: (text: string) => void}} opts */
+export function chatBox(opts) {
+  const log = h('ol', { class: 'chat-log', 'aria-live': 'polite', 'aria-label': 'chat' });
+  const input = h('input', { type: 'text', maxlength: 200, 'aria-label': 'chat message', placeholder: 'Say something', 'data-testid': 'chat-input' });
+  const form = h(
+    'form',
+    {
+      class: 'chat-form',
+      onsubmit: (ev) => {
+        ev.preventDefault();
+        const text = input.value.trim();
+        if (!text) return;
+        opts.onSend(text);
+        input.value = '';
+      },
+    },
+    input,
+    h('button', { type: 'submit', class: 'small', text: 'Send' }),
+  );
+  const el = h('section', { class: 'chat', 'data-testid': 'chat' }, log, form);
+  let shown = -1;
+  /** @type {State['chat'] | null} */
+  let last = null;
+  /** @param {State} s */
+  function update(s) {
+    if (s.chat === last && shown === s.chat.length) return;
+    last = s.chat;
+    shown = s.chat.length;
+    log.replaceChildren(
+      ...s.chat.map((line) =>
+        h('li', { class: line.player ? null : 'spectator' }, h('b', { text: line.name }), ' ', line.text),
+      ),
+    );
+    log.scrollTop = log.scrollHeight;
+  }
+  return { el, update };
+}
+
+/** The one visible error of a screen. */
+export function errorSlot() {
+  const el = h('p', { class: 'error', role: 'alert', 'data-testid': 'error', hidden: true });
+  /** @param {string | null} text */
+  function update(text) {
+    setText(el, text ?? '');
+    if (text) el.removeAttribute('hidden');
+    else el.setAttribute('hidden', '');
+  }
+  return { el, update };
+}
+
+/**
+ * A number field inside the contract's bounds.
+ * @param {string} label
+ * @param {string} name
+ * @param {number} min
+ * @param {number} max
+ */
+function numberField(label, name, min, max) {
+  const input = h('input', { type: 'number', name, min, max, step: 1, required: true, inputmode: 'numeric' });
+  return { input, el: h('label', {}, h('span', { text: label }), input) };
+}
+
+/**
+ * The race settings: the creator's form, and the host's between races. Time is in minutes.
+ * @param {{idPrefix: string}} opts
+ */
+export function settingsForm(opts) {
+  const difficulty = h(
+    'select',
+    { name: 'difficulty', 'data-testid': `${opts.idPrefix}difficulty` },
+    ...['easy', 'medium', 'hard', 'expert'].map((d) => h('option', { value: d, text: d })),
+  );
+  const players = numberField('Players', 'max_players', BOUNDS.max_players[0], BOUNDS.max_players[1]);
+  const minutes = numberField('Minutes', 'time_limit_m', 1, 120);
+  const mistakes = numberField('Mistakes allowed (0 = any)', 'max_mistakes', BOUNDS.max_mistakes[0], BOUNDS.max_mistakes[1]);
+  const penalty = numberField('Penalty per mistake (s)', 'penalty_s', BOUNDS.penalty_s[0], BOUNDS.penalty_s[1]);
+  const pub = h('input', { type: 'checkbox', name: 'public' });
+  const el = h(
+    'fieldset',
+    { class: 'settings' },
+    h('legend', { text: 'Race settings' }),
+    h('label', {}, h('span', { text: 'Difficulty' }), difficulty),
+    players.el,
+    minutes.el,
+    mistakes.el,
+    penalty.el,
+    h('label', { class: 'check' }, pub, h('span', { text: 'Listed publicly' })),
+  );
+  /** @param {Settings} s */
+  function set(s) {
+    difficulty.value = s.difficulty;
+    players.input.value = String(s.max_players);
+    minutes.input.value = String(Math.round(s.time_limit_s / 60));
+    mistakes.input.value = String(s.max_mistakes);
+    penalty.input.value = String(s.penalty_s);
+    pub.checked = s.public;
+  }
+  /** @returns {Settings | string} the settings, or what is wrong with them */
+  function read() {
+    /** @param {{input: HTMLInputElement}} f @param {string} what */
+    const num = (f, what) => {
+      const v = Number(f.input.value);
+      const min = Number(f.input.min);
+      const max = Number(f.input.max);
+      if (!Number.isInteger(v) || v < min || v > max) throw new Error(`${what} must be a whole number from ${min} to ${max}`);
+      return v;
+    };
+    try {
+      return {
+        difficulty: /** @type {Settings['difficulty']} */ (difficulty.value),
+        max_players: num(players, 'Players'),
+        time_limit_s: num(minutes, 'Minutes') * 60,
+        max_mistakes: num(mistakes, 'Mistakes allowed'),
+        penalty_s: num(penalty, 'Penalty'),
+        public: pub.checked,
+      };
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e);
+    }
+  }
+  /** @param {boolean} on */
+  function enable(on) {
+    for (const f of [difficulty, players.input, minutes.input, mistakes.input, penalty.input, pub]) {
+      setAttr(f, 'disabled', on ? null : '');
+    }
+  }
+  return { el, set, read, enable };
+}
+
+/**
+ * A settings summary in words.
+ * @param {Settings} s
+ */
+export function describe(s) {
+  const mistakes = s.max_mistakes === 0 ? 'no mistake limit' : `${s.max_mistakes} mistakes out`;
+  return `${s.difficulty} · up to ${s.max_players} players · ${Math.round(s.time_limit_s / 60)} min · ${mistakes} · +${s.penalty_s} s per mistake · ${s.public ? 'public' : 'private'}`;
+}

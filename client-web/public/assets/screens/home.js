@@ -1,0 +1,118 @@
+// @ts-check
+/** `/`: pick a name, then create a room with settings, join one by its code, or pick a public one. */
+
+import { h } from '../dom.js';
+import { errorSlot, settingsForm } from '../parts.js';
+import { DEFAULT_SETTINGS } from '../wire.js';
+
+/**
+ * @param {import('../state.js').Actions} act
+ * @returns {import('../state.js').Screen}
+ */
+export function home(act) {
+  const name = h('input', { type: 'text', 'data-testid': 'name', maxlength: 24, autocomplete: 'nickname', required: true, value: act.savedName() });
+  const code = h('input', { type: 'text', 'data-testid': 'code', maxlength: 8, autocapitalize: 'characters', spellcheck: 'false', placeholder: 'K7QRM', 'aria-label': 'room code' });
+  const settings = settingsForm({ idPrefix: '' });
+  settings.set(DEFAULT_SETTINGS);
+  const error = errorSlot();
+  const rooms = h('ul', { class: 'rooms', 'data-testid': 'rooms' });
+
+  /** @returns {string | null} */
+  function who() {
+    const n = name.value.trim();
+    if (!n) {
+      act.notice('Type a name first.');
+      name.focus();
+      return null;
+    }
+    return n;
+  }
+
+  const el = h(
+    'section',
+    { class: 'screen home' },
+    h('h1', {}, 'sudoku', h('span', { text: '·race' })),
+    h('p', { class: 'lead', text: 'Race friends on the same puzzle. Everyone sees how far the others are, never their digits.' }),
+    h('label', { class: 'name-field' }, h('span', { text: 'Your name' }), name),
+    error.el,
+    h(
+      'div',
+      { class: 'columns' },
+      h(
+        'form',
+        {
+          class: 'card',
+          onsubmit: (ev) => {
+            ev.preventDefault();
+            const n = who();
+            if (!n) return;
+            const s = settings.read();
+            if (typeof s === 'string') return act.notice(s);
+            act.create(n, s);
+          },
+        },
+        h('h2', { text: 'New room' }),
+        settings.el,
+        h('button', { type: 'submit', class: 'primary', 'data-testid': 'create', text: 'Create room' }),
+      ),
+      h(
+        'div',
+        { class: 'card' },
+        h(
+          'form',
+          {
+            onsubmit: (ev) => {
+              ev.preventDefault();
+              const n = who();
+              if (!n) return;
+              const c = code.value.trim().toUpperCase();
+              if (!/^[A-Z2-9]{4,8}$/.test(c)) return act.notice('A room code is 4 to 8 letters and digits (2–9).');
+              act.join(c, n);
+            },
+          },
+          h('h2', { text: 'Join a room' }),
+          h('label', {}, h('span', { text: 'Room code' }), code),
+          h('button', { type: 'submit', class: 'primary', 'data-testid': 'join', text: 'Join' }),
+        ),
+        h('h2', {}, 'Open rooms ', h('button', { type: 'button', class: 'small', onclick: () => act.listRooms(), text: 'Refresh' })),
+        rooms,
+      ),
+    ),
+  );
+
+  /** @type {unknown} */
+  let shownRooms = null;
+  return {
+    el,
+    focus: () => name.focus(),
+    update(s) {
+      error.update(s.notice);
+      if (s.rooms === shownRooms) return;
+      shownRooms = s.rooms;
+      if (s.rooms.length === 0) {
+        rooms.replaceChildren(h('li', { class: 'muted', text: 'No open rooms right now.' }));
+        return;
+      }
+      rooms.replaceChildren(
+        ...s.rooms.map((r) => {
+          const li = h(
+            'li',
+            {},
+            h('code', { text: r.room }),
+            h('span', { text: ` ${r.difficulty} · ${r.players}/${r.max_players}${r.phase === 'finished' ? ' · between races' : ''} ` }),
+            h('button', {
+              type: 'button',
+              class: 'small',
+              onclick: () => {
+                const n = who();
+                if (n) act.join(r.room, n);
+              },
+              text: 'Join',
+            }),
+          );
+          return li;
+        }),
+      );
+    },
+  };
+}

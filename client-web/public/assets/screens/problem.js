@@ -1,0 +1,42 @@
+// @ts-check
+/** A screen-filling error: what happened in words, and the way on from it. */
+
+import { h } from '../dom.js';
+
+/** Titles for the errors that end a visit. */
+const TITLES = {
+  unknown_room: 'No such room',
+  room_full: 'This room is full',
+  kicked: 'You were removed from the room',
+  server_full: 'The server is full',
+  server_gone: 'The server is gone',
+  room_closed: 'The room has closed',
+  moved: 'Playing in another tab',
+};
+
+/**
+ * @param {import('../state.js').Actions} act
+ * @param {import('../state.js').Problem} p
+ * @returns {import('../state.js').Screen}
+ */
+export function problem(act, p) {
+  const title = TITLES[/** @type {keyof typeof TITLES} */ (p.code)] ?? 'Something went wrong';
+  /** @type {HTMLElement[]} */
+  const ways = [];
+  if (p.code === 'room_full' && p.room) {
+    const room = p.room;
+    ways.push(h('button', { type: 'button', 'data-testid': 'watch', onclick: () => act.watch(room, act.savedName() || 'spectator'), text: 'Watch instead' }));
+  }
+  if (p.code === 'server_gone' || p.code === 'server_full' || p.code === 'moved') {
+    ways.push(h('button', { type: 'button', class: 'primary', 'data-testid': 'retry', onclick: () => act.retry(), text: p.code === 'moved' ? 'Play here instead' : 'Try again' }));
+  }
+  ways.push(h('a', { class: 'button', href: '/', text: 'Back to the start' }));
+  const el = h(
+    'section',
+    { class: 'screen problem', 'data-problem': p.code },
+    h('h1', { text: title }),
+    h('p', { class: 'error', role: 'alert', 'data-testid': 'error', text: p.message }),
+    h('div', { class: 'row' }, ...ways),
+  );
+  return { el, update() {} };
+}

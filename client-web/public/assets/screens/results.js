@@ -1,0 +1,135 @@
+// @ts-check
+/**
+ * Between races: the last race's standings, the solved board, the host's rematch, settings and
+ * kicks, and the chat.
+ */
+
+import { createBoard } from '../board.js';
+import { h, raceTime, setAttr, setText } from '../dom.js';
+import { chatBox, describe, errorSlot, playerList, settingsForm } from '../parts.js';
+import { me } from '../state.js';
+import { roomHeader } from './room.js';
+
+/** @typedef {import('../wire.js').Standing} Standing */
+
+/**
+ * Standings from what a page that joined after `race_over` knows (statuses and progress; no
+ * times): the contract's order, solved first, then more filled, then fewer mistakes.
+ * @param {import('../state.js').State} s
+ * @returns {Standing[]}
+ */
+function guessed(s) {
+  const rows = s.players.map((p) => {
+    const pr = s.race?.progress.get(p.player_id);
+    return { rank: 0, player_id: p.player_id, name: p.name, status: p.status, time_ms: null, filled: pr?.filled ?? 0, mistakes: pr?.mistakes ?? 0 };
+  });
+  /** @param {Standing} a */
+  const key = (a) => [a.status === 'solved' ? 0 : 1, -a.filled, a.mistakes];
+  rows.sort((a, b) => {
+    const ka = key(a);
+    const kb = key(b);
+    return ka[0] - kb[0] || ka[1] - kb[1] || ka[2] - kb[2];
+  });
+  rows.forEach((row, i) => {
+    const prev = rows[i - 1];
+    row.rank = prev && key(prev).join() === key(row).join() ? prev.rank : i + 1;
+  });
+  return rows;
+}
+
+/**
+ * @param {import('../state.js').Actions} act
+ * @returns {import('../state.js').Screen}
+ */
+export function results(act) {
+  const header = roomHeader(act);
+  const players = playerList({ onKick: act.kick });
+  const chat = chatBox({ onSend: act.chat });
+  const error = errorSlot();
+  const title = h('h2', { 'data-testid': 'results-title' });
+  const body = h('tbody');
+  const table = h(
+    'table',
+    { class: 'results', 'data-testid': 'results' },
+    h('thead', {}, h('tr', {}, ...['#', 'Player', 'Result', 'Time', 'Filled', 'Mistakes'].map((t) => h('th', { scope: 'col', text: t })))),
+    body,
+  );
+  const board = createBoard({ label: 'the solution', onSelect: () => {} });
+  const rematch = h('button', { type: 'button', class: 'primary', 'data-testid': 'rematch', onclick: () => act.start(), text: 'Rematch' });
+  const waiting = h('p', { class: 'muted' });
+  const summary = h('p', { class: 'muted', 'data-testid': 'settings' });
+  const form = settingsForm({ idPrefix: 'results-' });
+  const save = h('button', {
+    type: 'button',
+    class: 'small',
+    'data-testid': 'save-settings',
+    onclick: () => {
+      const v = form.read();
+      if (typeof v === 'string') act.notice(v);
+      else act.setSettings(v);
+    },
+    text: 'Save settings',
+  });
+  const hostBox = h('details', { class: 'host-settings' }, h('summary', { text: 'Settings for the next race' }), form.el, save);
+  const el = h(
+    'section',
+    { class: 'screen results-screen' },
+    header.el,
+    error.el,
+    h(
+      'div',
+      { class: 'columns' },
+      h('div', { class: 'card' }, title, table, h('div', { class: 'row' }, rematch), waiting),
+      h('div', { class: 'card small-board' }, h('h2', { text: 'Solution' }), board.el),
+      h('div', { class: 'card' }, h('h2', { text: 'Room' }), players.el, summary, hostBox, chat.el),
+    ),
+  );
+  /** @type {unknown} */
+  let shown = null;
+  /** @type {unknown} */
+  let formFor = null;
+  return {
+    el,
+    update(s, now) {
+      header.update(s);
+      players.update(s);
+      chat.update(s);
+      error.update(s.notice);
+      const reason = s.over_reason === 'time_limit' ? 'time is up' : 'everyone is done';
+      setText(title, s.standings ? `Race over: ${reason}` : 'The last race');
+      const standings = s.standings ?? guessed(s);
+      if (shown !== standings) {
+        shown = standings;
+        body.replaceChildren(
+          ...standings.map((st) =>
+            h(
+              'tr',
+              { 'data-player-id': st.player_id, class: st.player_id === s.you?.player_id ? 'mine' : null },
+              h('td', { text: String(st.rank) }),
+              h('td', { text: st.name }),
+              h('td', { text: st.status.replace('_', ' ') }),
+              h('td', { text: st.status === 'solved' ? raceTime(st.time_ms) : '—' }),
+              h('td', { text: String(st.filled) }),
+              h('td', { text: String(st.mistakes) }),
+            ),
+          ),
+        );
+      }
+      const r = s.race;
+      const view = r && r.puzzle ? { puzzle: r.puzzle, board: s.you?.role === 'player' ? r.board : [...r.puzzle], pencil: new Array(81).fill(0), flash: null, pending: new Map() } : null;
+      board.update(view, -1, now, s.solution);
+      const mine = me(s);
+      const host = !!mine && s.host === mine.player_id;
+      setAttr(rematch, 'hidden', host ? null : '');
+      setAttr(hostBox, 'hidden', host ? null : '');
+      setText(summary, describe(s.settings));
+      if (formFor !== s.settings) {
+        formFor = s.settings;
+        form.set(s.settings);
+      }
+      let words = host ? 'Start a rematch when everyone is back.' : 'The host starts the next race.';
+      if (!mine) words = s.join_next ? 'Joining the next race…' : 'You are watching.';
+      setText(waiting, words);
+    },
+  };
+}

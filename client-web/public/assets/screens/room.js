@@ -1,0 +1,48 @@
+// @ts-check
+/** The header every in-room screen shares: the room code, its invite link, and the way out. */
+
+import { h, setText } from '../dom.js';
+
+/**
+ * @param {import('../state.js').Actions} act
+ */
+export function roomHeader(act) {
+  const code = h('code', { 'data-testid': 'room-code' });
+  const link = h('input', { type: 'text', readonly: true, class: 'invite', 'aria-label': 'invite link', 'data-testid': 'invite' });
+  const copy = h('button', {
+    type: 'button',
+    class: 'small',
+    onclick: async () => {
+      link.select();
+      try {
+        await navigator.clipboard.writeText(link.value);
+        setText(copy, 'Copied');
+      } catch {
+        setText(copy, 'Select and copy');
+      }
+    },
+    text: 'Copy link',
+  });
+  const role = h('span', { class: 'badge' });
+  const link_state = h('span', { class: 'badge away', hidden: true, role: 'status', text: 'reconnecting…' });
+  const el = h(
+    'header',
+    { class: 'room-header' },
+    h('span', { class: 'logo' }, 'sudoku', h('span', { text: '·race' })),
+    h('span', { class: 'room' }, 'Room ', code),
+    role,
+    link_state,
+    h('span', { class: 'invite-box' }, link, copy),
+    h('button', { type: 'button', class: 'small', 'data-testid': 'leave', onclick: () => act.leave(), text: 'Leave' }),
+  );
+  /** @param {import('../state.js').State} s */
+  function update(s) {
+    setText(code, s.room ?? '');
+    const url = `${location.origin}/r/${s.room ?? ''}`;
+    if (link.value !== url) link.value = url;
+    setText(role, s.you?.role === 'spectator' ? 'watching' : 'player');
+    if (s.link === 'down') link_state.removeAttribute('hidden');
+    else link_state.setAttribute('hidden', '');
+  }
+  return { el, update };
+}

@@ -1,0 +1,121 @@
+// @ts-check
+/** Every error screen: unknown room, room full, race in progress (watch, then join the next race), name taken, kicked, server gone. */
+
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { createRoom, joinByLink, launch, newPage, puzzle, resultsTable, solve, solveOnPage, startServer } from './support.mjs';
+
+/** @type {import('./support.mjs').Server} */
+let server;
+/** @type {import('playwright-core').Browser} */
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test('an unknown room gets its own screen', async () => {
+  const { page, context } = await newPage(browser);
+  await joinByLink(page, server.url, 'ZZZZ', 'gus');
+  await page.waitForSelector('[data-problem=unknown_room]');
+  assert.match((await page.textContent('[data-testid=error]')) ?? '', /no room ZZZZ/);
+  await context.close();
+});
+
+test('a full room says so and offers to watch', async () => {
+  const host = await newPage(browser);
+  const late = await newPage(browser);
+  const code = await createRoom(host.page, server.url, 'hal', { max_players: 1 });
+  await joinByLink(late.page, server.url, code, 'ida');
+  await late.page.waitForSelector('[data-problem=room_full]');
+  assert.match((await late.page.textContent('[data-testid=error]')) ?? '', /no free seat/);
+  await late.page.click('[data-testid=watch]');
+  await late.page.waitForSelector('.screen.lobby');
+  assert.equal(await late.page.isVisible('[data-testid=ready]'), false);
+  await host.context.close();
+  await late.context.close();
+});
+
+test('a race in progress: the joiner watches it, then joins the next race', async () => {
+  const host = await newPage(browser);
+  const late = await newPage(browser);
+  const code = await createRoom(host.page, server.url, 'jo', { difficulty: 'easy' });
+  await host.page.click('[data-testid=start]');
+  const grid = await puzzle(host.page);
+  await joinByLink(late.page, server.url, code, 'kim');
+  await late.page.waitForSelector('.screen.race');
+  assert.match((await late.page.textContent('[data-testid=error]')) ?? '', /race is in progress/);
+  await solveOnPage(host.page, solve(grid));
+  await resultsTable(host.page);
+  // Kim is seated for the next race.
+  await host.page.waitForSelector('[data-testid=players] li:has-text("kim")');
+  await late.page.waitForSelector('.results-screen [data-testid=players] li.mine:has-text("kim")');
+  await host.page.click('[data-testid=rematch]');
+  await late.page.waitForSelector('.screen.race .pad:not([hidden])');
+  await host.context.close();
+  await late.context.close();
+});
+
+test('a taken name is answered in place, and another name gets in', async () => {
+  const host = await newPage(browser);
+  const other = await newPage(browser);
+  const code = await createRoom(host.page, server.url, 'lee');
+  await joinByLink(other.page, server.url, code, 'LEE');
+  await other.page.waitForSelector('[data-testid=error]:has-text("taken")');
+  assert.equal(await other.page.isVisible('[data-testid=name]'), true, 'the form stays');
+  await other.page.fill('[data-testid=name]', 'lee2');
+  await other.page.click('[data-testid=join]');
+  await other.page.waitForSelector('.screen.lobby');
+  await host.context.close();
+  await other.context.close();
+});
+
+test('a bad name is refused in place', async () => {
+  const { page, context } = await newPage(browser);
+  await page.goto(`${server.url}/`);
+  await page.fill('[data-testid=name]', '\u200b\u200b');
+  await page.click('[data-testid=create]');
+  await page.waitForSelector('[data-testid=error]:has-text("cannot be used")');
+  await context.close();
+});
+
+test('a kicked player is told so', async () => {
+  const host = await newPage(browser);
+  const guest = await newPage(browser);
+  const code = await createRoom(host.page, server.url, 'max');
+  await joinByLink(guest.page, server.url, code, 'ned');
+  await host.page.waitForSelector('[data-testid=players] li:has-text("ned") [data-testid=kick]');
+  await host.page.click('[data-testid=players] li:has-text("ned") [data-testid=kick]');
+  await guest.page.waitForSelector('[data-problem=kicked]');
+  await host.page.waitForFunction(() => !document.querySelector('[data-testid=players]')?.textContent?.includes('ned'));
+  await host.context.close();
+  await guest.context.close();
+});
+
+test('the server going away: reconnecting, then a clear screen, then back when it returns', async () => {
+  const own = await startServer();
+  const { page, context } = await newPage(browser);
+  try {
+    await createRoom(page, own.url, 'oli');
+    await own.stop();
+    await page.waitForSelector('[data-problem=server_gone]', { timeout: 30_000 });
+    assert.match((await page.textContent('[data-testid=error]')) ?? '', /cannot be reached/);
+    // The server comes back on the same address, without the old room: the page says the seat is gone.
+    const again = await startServer([], { listen: own.addr });
+    try {
+      await page.click('[data-testid=retry]');
+      await page.waitForSelector('[data-testid=error]:has-text("seat from before is gone")');
+      assert.equal(await page.isVisible('[data-testid=join]'), true);
+    } finally {
+      await again.stop();
+    }
+  } finally {
+    await context.close();
+    await own.stop();
+  }
+});

@@ -1,0 +1,222 @@
+// @ts-check
+/** Races in a real Chromium against the real server: with a terminal bot, between two browsers, mistakes, pencil marks, a spectator, a reload. */
+
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import {
+  board, createRoom, joinByLink, launch, newPage, place, puzzle, resultsTable, shotsDir, solve, solveOnPage, startBot, startServer,
+} from './support.mjs';
+
+/** @type {import('./support.mjs').Server} */
+let server;
+/** @type {import('playwright-core').Browser} */
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/**
+ * An empty cell and a digit that is wrong there but clashes with nothing; and a digit that clashes with a given in its row.
+ * @param {string} grid
+ * @param {string} solution
+ */
+function mistakes(grid, solution) {
+  for (let i = 0; i < 81; i++) {
+    if (grid[i] !== '.') continue;
+    const r = Math.floor(i / 9);
+    const c = i % 9;
+    const seen = new Set();
+    for (let k = 0; k < 9; k++) {
+      seen.add(grid[r * 9 + k]);
+      seen.add(grid[k * 9 + c]);
+      seen.add(grid[(r - (r % 3) + Math.floor(k / 3)) * 9 + c - (c % 3) + (k % 3)]);
+    }
+    const wrong = [...'123456789'].find((d) => d !== solution[i] && !seen.has(d));
+    const rowGiven = [...'123456789'].find((d) => grid.slice(r * 9, r * 9 + 9).includes(d));
+    if (wrong && rowGiven) {
+      const clashWith = r * 9 + grid.slice(r * 9, r * 9 + 9).indexOf(rowGiven);
+      return { cell: i, wrong, clash: rowGiven, clashWith };
+    }
+  }
+  throw new Error('no cell for a wrong digit');
+}
+
+test('a browser player and a terminal bot race to race_over and see the same standings', async () => {
+  const { page, context, problems } = await newPage(browser);
+  const code = await createRoom(page, server.url, 'ann', { difficulty: 'easy' });
+  const bot = startBot(server, code, ['--name', 'botty', '--pace-ms', '30']);
+  await page.waitForSelector('[data-testid=players] li:has-text("botty")');
+  await page.screenshot({ path: path.join(shotsDir, 'lobby-desktop.png') });
+  await page.click('[data-testid=start]');
+  const grid = await puzzle(page);
+  const solution = solve(grid);
+  await page.screenshot({ path: path.join(shotsDir, 'race-desktop.png') });
+  await solveOnPage(page, solution);
+  const botOut = await bot.done;
+  const rows = await resultsTable(page);
+  await page.screenshot({ path: path.join(shotsDir, 'results-desktop.png') });
+  assert.equal(rows.length, 2);
+  const botRow = rows.find((r) => r[1] === 'botty');
+  const annRow = rows.find((r) => r[1] === 'ann');
+  assert.ok(botRow && annRow, JSON.stringify(rows));
+  assert.equal(annRow[2], 'solved');
+  assert.equal(botRow[2], 'solved');
+  // The bot prints `race ID: solved M:SS`; the page shows M:SS.t for the same time.
+  const m = /race \S+: solved (\d+:\d\d)/.exec(botOut);
+  assert.ok(m, botOut);
+  assert.equal(botRow[3].split('.')[0], m[1]);
+  // Ranks follow the times.
+  const ranked = [annRow, botRow].sort((a, b) => Number(a[0]) - Number(b[0]));
+  assert.ok(ranked[0][3] <= ranked[1][3] || ranked[0][3].length < ranked[1][3].length);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('two browser players race in one room; each sees the other progress and the same results', async () => {
+  const a = await newPage(browser);
+  const b = await newPage(browser);
+  const code = await createRoom(a.page, server.url, 'ann', { difficulty: 'easy' });
+  await joinByLink(b.page, server.url, code, 'bob');
+  await b.page.waitForSelector('[data-testid=ready]');
+  await b.page.click('[data-testid=ready]');
+  await a.page.waitForSelector('[data-testid=players] li[data-ready=true]:has-text("bob")');
+  assert.equal(await b.page.isVisible('[data-testid=start]'), false, 'only the host may start');
+  await a.page.click('[data-testid=start]');
+  const grid = await puzzle(a.page);
+  assert.equal(await puzzle(b.page), grid, 'the same puzzle for both');
+  const solution = solve(grid);
+  // Bob places three digits: Ann sees his bar move, never his digits.
+  const placed = await solveOnPage(b.page, solution, [...grid].filter((c) => c === '.').length - 3);
+  const bobBar = a.page.locator('[data-testid=progress] li:has-text("bob") .count');
+  await bobBar.filter({ hasText: /^3\// }).waitFor();
+  const annSees = await board(a.page);
+  for (const i of placed) assert.equal(annSees[i], '.', 'another player digit leaked');
+  await solveOnPage(a.page, solution);
+  b.page.once('dialog', (d) => d.accept());
+  await b.page.click('[data-testid=forfeit]');
+  const ra = await resultsTable(a.page);
+  const rb = await resultsTable(b.page);
+  assert.deepEqual(ra, rb);
+  assert.deepEqual(ra.map((r) => [r[0], r[1], r[2]]), [['1', 'ann', 'solved'], ['2', 'bob', 'forfeited']]);
+  // A rematch from the results.
+  assert.equal(await b.page.isVisible('[data-testid=rematch]'), false);
+  await a.page.click('[data-testid=rematch]');
+  await b.page.waitForSelector('.screen.race [data-cell][data-given]');
+  await a.context.close();
+  await b.context.close();
+});
+
+test('a wrong digit and a clashing digit are refused, counted, and marked', async () => {
+  const { page, context } = await newPage(browser);
+  await createRoom(page, server.url, 'cat', { difficulty: 'easy', max_mistakes: 3, penalty_s: 10 });
+  await page.click('[data-testid=start]');
+  const grid = await puzzle(page);
+  const solution = solve(grid);
+  const m = mistakes(grid, solution);
+  await place(page, m.cell, m.wrong);
+  await page.waitForSelector(`[data-cell="${m.cell}"][data-rejected="${m.wrong}"][data-reason=wrong]`);
+  assert.equal(await page.textContent(`[data-cell="${m.cell}"]`), '', 'a refused digit is not placed');
+  await page.waitForSelector('[data-testid=mistakes]:has-text("✗ 1/3 · +10 s")');
+  await place(page, m.cell, m.clash);
+  await page.waitForSelector(`[data-cell="${m.clashWith}"][data-clash=true]`);
+  await page.waitForSelector(`[data-cell="${m.cell}"][data-reason=conflict]`);
+  const label = await page.getAttribute(`[data-cell="${m.clashWith}"]`, 'aria-label');
+  assert.match(label ?? '', /clashes/, 'a clash is said in words, not colour alone');
+  await page.waitForSelector('[data-testid=mistakes]:has-text("✗ 2/3 · +20 s")');
+  assert.match((await page.textContent('[data-testid=said]')) ?? '', /clashes/);
+  await context.close();
+});
+
+test('pencil marks: p toggles the mode, digits mark, Backspace clears; a placed digit clears its peers', async () => {
+  const { page, context } = await newPage(browser);
+  await createRoom(page, server.url, 'dan', { difficulty: 'easy' });
+  await page.click('[data-testid=start]');
+  const grid = await puzzle(page);
+  const solution = solve(grid);
+  const empty = [...grid].map((c, i) => (c === '.' ? i : -1)).filter((i) => i >= 0);
+  const [first] = empty;
+  // A second empty cell in the first one's row, to see a placement clear its mark.
+  const peer = empty.find((i) => i !== first && Math.floor(i / 9) === Math.floor(first / 9));
+  assert.ok(peer !== undefined);
+  await page.click(`[data-cell="${first}"]`);
+  await page.keyboard.press('p');
+  await page.waitForSelector('[data-testid=pencil][aria-pressed=true]');
+  await page.keyboard.press('3');
+  await page.keyboard.press('5');
+  const marks = await page.getAttribute(`[data-cell="${first}"]`, 'data-marks');
+  assert.match(marks ?? '', /3/);
+  assert.match(marks ?? '', /5/);
+  assert.equal(await page.textContent(`[data-cell="${first}"]`), '', 'marks are not the cell text');
+  assert.match((await page.getAttribute(`[data-cell="${first}"]`, 'aria-label')) ?? '', /pencil 3 5/);
+  await page.keyboard.press('Backspace');
+  assert.equal(await page.getAttribute(`[data-cell="${first}"]`, 'data-marks'), null);
+  // Mark the peer with the first cell's solution digit, then place that digit.
+  await page.click(`[data-cell="${peer}"]`);
+  await page.keyboard.press(solution[first]);
+  assert.ok(await page.getAttribute(`[data-cell="${peer}"]`, 'data-marks'));
+  await page.keyboard.press('p');
+  await place(page, first, solution[first]);
+  await page.waitForSelector(`[data-cell="${first}"]:text-is("${solution[first]}")`);
+  const left = await page.getAttribute(`[data-cell="${peer}"]`, 'data-marks');
+  assert.ok(left === null || !left.includes(solution[first]), `peer marks: ${left}`);
+  await context.close();
+});
+
+test('a spectator sees the givens and everyone progress, never the digits', async () => {
+  const player = await newPage(browser);
+  const watcher = await newPage(browser);
+  const code = await createRoom(player.page, server.url, 'eve', { difficulty: 'easy' });
+  await watcher.page.goto(`${server.url}/r/${code}?watch`);
+  await watcher.page.waitForSelector('.screen.lobby');
+  assert.equal(await watcher.page.isVisible('[data-testid=ready]'), false);
+  await player.page.click('[data-testid=start]');
+  const grid = await puzzle(player.page);
+  assert.equal(await puzzle(watcher.page), grid);
+  const solution = solve(grid);
+  const placed = await solveOnPage(player.page, solution, [...grid].filter((c) => c === '.').length - 2);
+  await watcher.page.locator('[data-testid=progress] li:has-text("eve") .count').filter({ hasText: /^2\// }).waitFor();
+  const seen = await board(watcher.page);
+  for (const i of placed) assert.equal(seen[i], '.');
+  assert.equal(await watcher.page.isVisible('.pad'), false, 'a spectator has no digit pad');
+  await watcher.page.keyboard.press('5');
+  await player.page.waitForTimeout(200);
+  assert.equal(await board(watcher.page), grid, 'keys do nothing for a spectator');
+  await player.context.close();
+  await watcher.context.close();
+});
+
+test('a reload mid-race resumes the same board, mistakes and clock', async () => {
+  const { page, context } = await newPage(browser);
+  await createRoom(page, server.url, 'fay', { difficulty: 'easy' });
+  await page.click('[data-testid=start]');
+  const grid = await puzzle(page);
+  const solution = solve(grid);
+  const m = mistakes(grid, solution);
+  await place(page, m.cell, m.wrong);
+  await page.waitForSelector('[data-testid=mistakes]:has-text("✗ 1/")');
+  await solveOnPage(page, solution, [...grid].filter((c) => c === '.').length - 4);
+  await page.waitForTimeout(2100);
+  const before = await board(page);
+  const clockBefore = await page.textContent('[data-testid=clock]');
+  await page.reload();
+  await page.waitForSelector('.screen.race [data-cell][data-given]');
+  await page.waitForFunction((b) => {
+    const cells = [...document.querySelectorAll('.screen.race [data-cell]')];
+    return cells.map((c) => c.textContent || '.').join('') === b;
+  }, before);
+  const clockAfter = (await page.textContent('[data-testid=clock]')) ?? '';
+  const secs = (/** @type {string} */ t) => t.split(':').reduce((a, x) => a * 60 + Number(x), 0);
+  assert.ok(secs(clockAfter) >= secs(clockBefore ?? '0:00') && secs(clockAfter) >= 2, `${clockBefore} then ${clockAfter}`);
+  assert.match((await page.textContent('[data-testid=mistakes]')) ?? '', /✗ 1\//);
+  // And the race goes on from here.
+  await solveOnPage(page, solution);
+  await resultsTable(page);
+  await context.close();
+});

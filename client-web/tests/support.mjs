@@ -1,0 +1,274 @@
+// @ts-check
+/**
+ * What the browser tests stand on: the real `sudoku-race-server` binary on 127.0.0.1 (its
+ * address read from its JSON log), Debian's Chromium driven by playwright-core, the terminal
+ * client's bot and solver, and helpers that read a page's board. Every wait is bounded.
+ */
+
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const repo = path.resolve(here, '..', '..');
+const targetDir = process.env.CARGO_TARGET_DIR ?? path.join(repo, 'target');
+const profile = process.env.SUDOKU_RACE_PROFILE ?? 'debug';
+
+/** @param {string} name */
+export function binary(name) {
+  return path.join(targetDir, profile, name);
+}
+
+/** How long any single wait may take. */
+export const TIMEOUT = 20_000;
+
+/** Where a run's screenshots go: docs/img when asked (UPDATE_SCREENSHOTS=1), else test-output. */
+export const shotsDir = process.env.UPDATE_SCREENSHOTS === '1' ? path.join(repo, 'docs', 'img') : path.join(here, '..', 'test-output');
+mkdirSync(shotsDir, { recursive: true });
+
+/**
+ * A running server; `stop()` kills it and removes its temp dir.
+ * @typedef {{addr: string, url: string, ws: string, proc: import('node:child_process').ChildProcess,
+ *   log: string[], stop: () => Promise<void>}} Server
+ */
+
+/**
+ * Start the real server binary on a free loopback port.
+ * @param {string[]} [args]
+ * @param {{listen?: string}} [opts] an address to take again (a restart), else a free port
+ * @returns {Promise<Server>}
+ */
+export async function startServer(args = [], opts = {}) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sudoku-race-web-'));
+  const proc = spawn(
+    binary('sudoku-race-server'),
+    ['--listen', opts.listen ?? '127.0.0.1:0', '--log-format', 'json', '--db', path.join(dir, 'results.sqlite3'), '--countdown-ms', '500', ...args],
+    { env: { ...process.env, RUST_LOG: 'info' }, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  /** @type {string[]} */
+  const log = [];
+  const addr = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no listening line: ${log.join('\n')}`)), TIMEOUT);
+    proc.on('exit', (code) => reject(new Error(`server exited ${code}: ${log.join('\n')}`)));
+    const lines = createInterface({ input: /** @type {import('node:stream').Readable} */ (proc.stderr) });
+    lines.on('line', (line) => {
+      log.push(line);
+      try {
+        const v = JSON.parse(line);
+        if (v.fields?.message === 'listening') {
+          clearTimeout(timer);
+          resolve(v.fields.addr);
+        }
+      } catch {
+        // Not JSON: keep it for the failure message.
+      }
+    });
+  });
+  return {
+    addr,
+    url: `http://${addr}`,
+    ws: `ws://${addr}/ws`,
+    proc,
+    log,
+    async stop() {
+      if (proc.exitCode === null) {
+        const exited = new Promise((r) => proc.once('exit', r));
+        proc.kill('SIGKILL');
+        await exited;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The flags the machine's Chromium needs here (no network beyond loopback, no GPU, root). */
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--no-first-run',
+];
+
+/**
+ * Debian's Chromium, headless; playwright gives it a fresh temporary --user-data-dir.
+ * @returns {Promise<import('playwright-core').Browser>}
+ */
+export function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', ...CHROMIUM_FLAGS],
+    timeout: TIMEOUT,
+  });
+}
+
+/**
+ * A fresh page (its own storage) at a desktop or phone size.
+ * @param {import('playwright-core').Browser} browser
+ * @param {{phone?: boolean}} [opts]
+ */
+export async function newPage(browser, opts = {}) {
+  const context = await browser.newContext(
+    opts.phone ? { viewport: { width: 360, height: 640 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true } : { viewport: { width: 1280, height: 860 } },
+  );
+  const page = await context.newPage();
+  page.setDefaultTimeout(TIMEOUT);
+  /** @type {string[]} */
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  return { page, context, problems };
+}
+
+/**
+ * Create a room from `/` as `name`; returns its code.
+ * @param {import('playwright-core').Page} page
+ * @param {string} base
+ * @param {string} name
+ * @param {{difficulty?: string, max_players?: number, max_mistakes?: number, penalty_s?: number}} [settings]
+ */
+export async function createRoom(page, base, name, settings = {}) {
+  await page.goto(`${base}/`);
+  await page.fill('[data-testid=name]', name);
+  if (settings.difficulty) await page.selectOption('select[name=difficulty]', settings.difficulty);
+  if (settings.max_players !== undefined) await page.fill('input[name=max_players]', String(settings.max_players));
+  if (settings.max_mistakes !== undefined) await page.fill('input[name=max_mistakes]', String(settings.max_mistakes));
+  if (settings.penalty_s !== undefined) await page.fill('input[name=penalty_s]', String(settings.penalty_s));
+  await page.click('[data-testid=create]');
+  await page.waitForSelector('[data-testid=ready]');
+  const code = (await page.textContent('[data-testid=room-code]')) ?? '';
+  if (!/^[A-Z2-9]{4,8}$/.test(code)) throw new Error(`odd room code ${code}`);
+  return code;
+}
+
+/**
+ * Join a room through its invite link.
+ * @param {import('playwright-core').Page} page
+ * @param {string} base
+ * @param {string} code
+ * @param {string} name
+ */
+export async function joinByLink(page, base, code, name) {
+  await page.goto(`${base}/r/${code}`);
+  await page.fill('[data-testid=name]', name);
+  await page.click('[data-testid=join]');
+}
+
+/**
+ * The page's board as an 81-character grid (`.` for empty), read from its cells' text.
+ * @param {import('playwright-core').Page} page
+ */
+export async function board(page) {
+  return page.$$eval('[data-testid=race-board] [data-cell], .screen.race [data-cell]', (cells) => {
+    const out = new Array(81).fill('.');
+    for (const c of cells) {
+      const i = Number(c.getAttribute('data-cell'));
+      const t = (c.textContent ?? '').trim();
+      if (i >= 0 && i < 81) out[i] = t === '' ? '.' : t;
+    }
+    return out.join('');
+  });
+}
+
+/**
+ * The givens of the race on the page, once it has started.
+ * @param {import('playwright-core').Page} page
+ */
+export async function puzzle(page) {
+  await page.waitForSelector('.screen.race [data-cell][data-given]');
+  return page.$$eval('.screen.race [data-cell]', (cells) =>
+    cells.map((c) => (c.hasAttribute('data-given') ? (c.textContent ?? '.') : '.')).join(''),
+  );
+}
+
+/**
+ * The solution of a puzzle, from the terminal client's solver.
+ * @param {string} grid
+ */
+export function solve(grid) {
+  const out = execFileSync(binary('sudoku-race'), ['solve'], { input: `${grid}\n`, encoding: 'utf8', timeout: TIMEOUT });
+  const line = out.trim().split('\n')[0] ?? '';
+  if (!/^[1-9]{81}$/.test(line)) throw new Error(`no solution for ${grid}: ${out}`);
+  return line;
+}
+
+/**
+ * Select a cell by tapping it, then type a digit.
+ * @param {import('playwright-core').Page} page
+ * @param {number} cell
+ * @param {number | string} digit
+ */
+export async function place(page, cell, digit) {
+  await page.click(`.screen.race [data-cell="${cell}"]`);
+  await page.keyboard.press(String(digit));
+}
+
+/**
+ * Fill every empty cell with the solution's digit, by keyboard, and wait for each to land.
+ * @param {import('playwright-core').Page} page
+ * @param {string} solution
+ * @param {number} [stopBefore] leave this many cells empty
+ */
+export async function solveOnPage(page, solution, stopBefore = 0) {
+  const now = await board(page);
+  const empty = [...now].map((c, i) => (c === '.' ? i : -1)).filter((i) => i >= 0);
+  const todo = empty.slice(0, empty.length - stopBefore);
+  for (const i of todo) {
+    await place(page, i, solution[i]);
+    await page.waitForSelector(`.screen.race [data-cell="${i}"]:text-is("${solution[i]}")`);
+  }
+  return todo;
+}
+
+/**
+ * The terminal client's bot in a room.
+ * @param {Server} server
+ * @param {string} code
+ * @param {string[]} [args]
+ */
+export function startBot(server, code, args = []) {
+  const proc = spawn(binary('sudoku-race'), ['bot', code, '--server', server.ws, '--races', '1', '--seed', '7', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout?.on('data', (d) => (out += d));
+  proc.stderr?.on('data', () => {});
+  const done = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error('bot did not finish'));
+    }, 60_000);
+    proc.on('exit', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(out);
+      else reject(new Error(`bot exited ${code}: ${out}`));
+    });
+  });
+  return { proc, done: /** @type {Promise<string>} */ (done) };
+}
+
+/**
+ * The results table as rows of cell texts.
+ * @param {import('playwright-core').Page} page
+ */
+export async function resultsTable(page) {
+  await page.waitForSelector('[data-testid=results] tbody tr');
+  return page.$$eval('[data-testid=results] tbody tr', (rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+}
+
+/**
+ * Whether the page scrolls sideways.
+ * @param {import('playwright-core').Page} page
+ */
+export function sideScroll(page) {
+  return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+}
