@@ -10,9 +10,13 @@ use anyhow::Context;
 use clap::{Parser, ValueEnum};
 use server::{Config, Limits, TlsFiles};
 
-/// The sudoku-race server: rooms that deal one puzzle to racing players and verify every
-/// placement. WebSocket at /ws (and /r/CODE); HTTP GET /healthz and /metrics on the same port;
-/// HTTPS and WSS with --tls-cert and --tls-key, else plain HTTP (e.g. behind a reverse proxy).
+/// The sudoku-race server.
+///
+/// Rooms that deal one puzzle to racing players and verify every placement. WebSocket at /ws
+/// (and /r/CODE); on the same port the browser client (built in) at / and /r/CODE with its files
+/// under /assets/…, and HTTP GET /healthz and /metrics; HTTPS and WSS with --tls-cert and
+/// --tls-key, else plain HTTP (e.g. behind a reverse proxy).
+// `about` is the package description (for -h); the doc comment is --help's long about.
 #[derive(Parser, Debug)]
 #[command(version, about)]
 struct Args {

@@ -1,7 +1,8 @@
 //! The HTTP face on the WebSocket port: one router ([`route`]) from path and method to an
-//! answer, so later routes (`/`, `/assets/…`, `/api/…`) are a variant and an arm each. `/ws` and
-//! `/r/CODE` upgrade to WebSocket ([`super::upgrade`]); `/healthz` and `/metrics` answer
-//! here; unknown paths get 404, wrong methods 405. HEAD is GET without a body (hyper drops it).
+//! answer, so later routes (`/api/…`) are a variant and an arm each. `/ws` and `/r/CODE` upgrade
+//! to WebSocket ([`super::upgrade`]); a plain GET of `/` or `/r/CODE` gets the browser client's
+//! page and `/assets/…` its files ([`super::assets`]); `/healthz` and `/metrics` answer here;
+//! unknown paths get 404, wrong methods 405. HEAD is GET without a body (hyper drops it).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -12,7 +13,7 @@ use hyper::header::{HeaderValue, ALLOW, CONTENT_TYPE};
 use hyper::{Method, StatusCode};
 use tokio_util::sync::CancellationToken;
 
-use super::{upgrade, Slot};
+use super::{assets, upgrade, Slot};
 
 /// Every answer's body: small and whole.
 pub type Body = Full<Bytes>;
@@ -33,11 +34,15 @@ pub struct Socket {
 
 /// Where a request goes, by its path alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Route {
+pub enum Route<'a> {
+    /// `/`: the browser client's page.
+    Page,
+    /// `/assets/…`: one of the page's files, by its embedded name (`assets/app.js`); only clean
+    /// names ([`assets::is_clean`]) get here.
+    Asset(&'a str),
     /// `/ws`: the WebSocket upgrade.
     Ws,
-    /// `/r/CODE`, an invite link (Amendment A5): upgrades like `/ws`; a plain GET will serve
-    /// the browser client.
+    /// `/r/CODE`, an invite link (Amendment A5): upgrades like `/ws`; a plain GET gets the page.
     Invite,
     /// `/healthz`.
     Healthz,
@@ -47,10 +52,18 @@ pub enum Route {
     NotFound,
 }
 
-impl Route {
+impl Route<'_> {
     /// The route of a request path (without its query).
-    pub fn of(path: &str) -> Route {
+    pub fn of(path: &str) -> Route<'_> {
+        let asset = path.strip_prefix('/').filter(|name| {
+            name.strip_prefix(assets::ASSETS_DIR)
+                .is_some_and(assets::is_clean)
+        });
+        if let Some(name) = asset {
+            return Route::Asset(name);
+        }
         match path {
+            "/" => Route::Page,
             "/ws" => Route::Ws,
             "/healthz" => Route::Healthz,
             "/metrics" => Route::Metrics,
@@ -77,10 +90,12 @@ pub fn route(req: hyper::Request<Incoming>, ctx: &Socket) -> Response {
             Method::GET => upgrade::accept(req, ctx),
             _ => method_not_allowed("GET"),
         },
-        // The browser client will be served here; not yet.
-        Route::Ws | Route::Invite if get => not_found(),
-        Route::Ws | Route::Invite => method_not_allowed("GET, HEAD"),
-        Route::Healthz | Route::Metrics if !get => method_not_allowed("GET, HEAD"),
+        // `/ws` is never here: it is always a handshake, above.
+        Route::NotFound | Route::Ws => not_found(),
+        _ if !get => method_not_allowed("GET, HEAD"),
+        // The page reads the room code and `?watch` from its own URL.
+        Route::Invite | Route::Page => file(assets::PAGE, &req),
+        Route::Asset(name) => file(name, &req),
         Route::Healthz => {
             let server = &ctx.slot.server;
             let body = format!(
@@ -95,8 +110,12 @@ pub fn route(req: hyper::Request<Incoming>, ctx: &Socket) -> Response {
             crate::metrics::CONTENT_TYPE,
             ctx.slot.server.metrics.render(),
         ),
-        Route::NotFound => not_found(),
     }
+}
+
+/// An embedded file, or 404 if there is none by that name.
+fn file<B>(name: &str, req: &hyper::Request<B>) -> Response {
+    assets::answer(name, req.headers()).unwrap_or_else(not_found)
 }
 
 /// An answer with a body.
@@ -143,7 +162,20 @@ mod tests {
         check("/r/ABCD/x", Route::NotFound);
         check("/healthz", Route::Healthz);
         check("/metrics", Route::Metrics);
-        check("/", Route::NotFound);
         check("/ws/", Route::NotFound);
+    }
+
+    #[test]
+    fn routes_to_the_browser_client() {
+        check("/", Route::Page);
+        check("/assets/app.js", Route::Asset("assets/app.js"));
+        check("/assets/screens/x.js", Route::Asset("assets/screens/x.js"));
+        check("/assets/../x", Route::NotFound);
+        check("/assets/%2e%2e/x", Route::NotFound);
+        check("/assets/", Route::NotFound);
+        check("/assets", Route::NotFound);
+        check("/assets//x.js", Route::NotFound);
+        check("/index.html", Route::NotFound);
+        check("//", Route::NotFound);
     }
 }

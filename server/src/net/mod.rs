@@ -3,6 +3,7 @@
 //! [`crate::outbox`]'s).
 //!
 //! - [`http`]: the router, `/healthz`, `/metrics`, the HTTP answers.
+//! - [`assets`]: the browser client's files, embedded at build time, and their answers.
 //! - [`upgrade`]: the WebSocket handshake (validation, origin check, 101) on `/ws` and `/r/CODE`.
 //! - [`client_addr`]: the client's address, from the socket or a trusted proxy's headers.
 //! - [`conn`]: one WebSocket connection's reader; [`writer`]: its writer and its close.
@@ -13,6 +14,7 @@
 //! Every socket counts against the connection cap from its accept until it is gone, whether
 //! it is still sending its head, serving plain HTTP or upgraded.
 
+pub mod assets;
 pub mod client_addr;
 pub mod conn;
 pub mod fd;

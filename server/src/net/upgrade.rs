@@ -264,6 +264,20 @@ mod tests {
             Err(Refusal::Origin),
         );
         check_with(&[("origin", "null")], &[], Err(Refusal::Origin));
+        // The browser client served from this port: its origin is the Host it asked.
+        let loopback = [
+            ("host", "127.0.0.1:7878"),
+            ("origin", "http://127.0.0.1:7878"),
+        ];
+        check_with(&loopback, &[], Ok(()));
+        check_with(
+            &[
+                ("host", "127.0.0.1:7878"),
+                ("origin", "http://127.0.0.1:7879"),
+            ],
+            &[],
+            Err(Refusal::Origin),
+        );
         check_with(
             &[("origin", "https://play.example")],
             &["https://play.example/"],

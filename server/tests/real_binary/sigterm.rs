@@ -132,6 +132,10 @@ fn help_explains_every_flag() {
         );
         assert!(help.contains(&env), "{env} missing in\n{help}");
     }
+    // The routes on the one port, the browser client's among them.
+    for route in ["/ws", "/r/CODE", "/assets/", "/healthz", "/metrics"] {
+        assert!(help.contains(route), "{route} missing in\n{help}");
+    }
 }
 
 #[tokio::test]

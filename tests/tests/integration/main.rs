@@ -17,3 +17,4 @@ mod server_http;
 mod server_race;
 mod server_resume;
 mod tls;
+mod web_assets;

@@ -1,4 +1,5 @@
-//! Plain HTTP on the WebSocket port: `/healthz`, `/metrics`, and anything else.
+//! Plain HTTP on the WebSocket port: `/healthz`, `/metrics`, and anything else (the browser
+//! client's files are `web_assets.rs`'s).
 
 use serde_json::{json, Value};
 
@@ -54,9 +55,9 @@ async fn invite_links_upgrade_like_ws() {
         first.to_text().expect("text").contains("\"welcome\""),
         "{first}"
     );
-    // A plain GET will serve the browser client; until then, 404.
+    // A plain GET is a browser following the link: it gets the page (`web_assets.rs`).
     let (status, _) = srv.http_get("/r/ABCD").await.unwrap();
-    assert_eq!(status, "HTTP/1.1 404 Not Found");
+    assert_eq!(status, "HTTP/1.1 200 OK");
     let (status, _) = srv.http_get("/r/A").await.unwrap();
     assert_eq!(status, "HTTP/1.1 404 Not Found");
 }

@@ -109,7 +109,16 @@ impl TestServer {
         &self,
         headers: &[(&'static str, &str)],
     ) -> Result<Client, tokio_tungstenite::tungstenite::Error> {
-        let mut req = self.url().into_client_request()?;
+        self.client_at_with_headers("/ws", headers).await
+    }
+
+    /// [`Self::client_with_headers`] on another path (an invite link, `/r/CODE`).
+    pub async fn client_at_with_headers(
+        &self,
+        path: &str,
+        headers: &[(&'static str, &str)],
+    ) -> Result<Client, tokio_tungstenite::tungstenite::Error> {
+        let mut req = format!("ws://{}{path}", self.addr).into_client_request()?;
         for (k, v) in headers {
             let v = HeaderValue::from_str(v).expect("a header value");
             req.headers_mut().append(*k, v);
@@ -167,22 +176,64 @@ impl TestServer {
 
     /// `GET path` over plain HTTP: (status line, body).
     pub async fn http_get(&self, path: &str) -> Result<(String, String)> {
+        let resp = self.http(&format!("GET {path}"), &[]).await?;
+        Ok((resp.status, String::from_utf8(resp.body)?))
+    }
+
+    /// One plain HTTP/1.1 request, `line` being its method and target (`HEAD /`), with these
+    /// extra headers; the answer as it came, read to the end.
+    pub async fn http(&self, line: &str, headers: &[(&str, &str)]) -> Result<HttpResponse> {
         use tokio::io::{AsyncReadExt, AsyncWriteExt};
         let mut s = TcpStream::connect(self.addr).await?;
         // `close`: the server keeps a socket alive otherwise, and this reads to EOF.
-        s.write_all(
-            format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes(),
-        )
-        .await?;
-        let mut buf = String::new();
-        tokio::time::timeout(RECV_TIMEOUT, s.read_to_string(&mut buf)).await??;
-        let (head, body) = buf
-            .split_once("\r\n\r\n")
+        let mut req = format!(
+            "{line} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n",
+            self.addr
+        );
+        for (k, v) in headers {
+            req.push_str(&format!("{k}: {v}\r\n"));
+        }
+        req.push_str("\r\n");
+        s.write_all(req.as_bytes()).await?;
+        let mut buf = Vec::new();
+        tokio::time::timeout(RECV_TIMEOUT, s.read_to_end(&mut buf)).await??;
+        let end = buf
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
             .ok_or_else(|| anyhow!("no head"))?;
-        Ok((
-            head.lines().next().unwrap_or("").to_owned(),
-            body.to_owned(),
-        ))
+        let head = std::str::from_utf8(&buf[..end])?;
+        let mut lines = head.split("\r\n");
+        let status = lines.next().unwrap_or("").to_owned();
+        let headers = lines
+            .filter_map(|l| l.split_once(':'))
+            .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned()))
+            .collect();
+        Ok(HttpResponse {
+            status,
+            headers,
+            body: buf[end + 4..].to_vec(),
+        })
+    }
+}
+
+/// A plain HTTP answer.
+#[derive(Debug)]
+pub struct HttpResponse {
+    /// The status line, `HTTP/1.1 200 OK`.
+    pub status: String,
+    /// Every header, its name lower-cased, in order.
+    pub headers: Vec<(String, String)>,
+    /// The body as sent (the server answers with a length, not chunks).
+    pub body: Vec<u8>,
+}
+
+impl HttpResponse {
+    /// The first header named `name` (lower case).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
     }
 }
 
