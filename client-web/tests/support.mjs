@@ -75,7 +75,7 @@ export async function startServer(args = [], opts = {}) {
     proc,
     log,
     async stop() {
-      if (proc.exitCode === null) {
+      if (proc.exitCode === null && proc.signalCode === null) {
         const exited = new Promise((r) => proc.once('exit', r));
         proc.kill('SIGKILL');
         await exited;
@@ -224,7 +224,7 @@ export async function solveOnPage(page, solution, stopBefore = 0) {
   const todo = empty.slice(0, empty.length - stopBefore);
   for (const i of todo) {
     await place(page, i, solution[i]);
-    await page.waitForSelector(`.screen.race [data-cell="${i}"]:text-is("${solution[i]}")`);
+    await page.waitForSelector(`[data-cell="${i}"]:text-is("${solution[i]}")`);
   }
   return todo;
 }

@@ -88,7 +88,7 @@ export function createBoard(opts) {
 
   /** @param {number} cell */
   function focus(cell) {
-    cells[cell]?.focus();
+    cells[cell]?.focus({ preventScroll: true });
   }
 
   return { el: grid, update, focus };

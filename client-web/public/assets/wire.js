@@ -150,10 +150,10 @@ export class Link {
       if (this.ws !== ws) return;
       this.ws = null;
       if (!welcomed) this.failures += 1;
-      const retrying = !this.stopped && this.retryable(ev.code) && this.failures <= (this.opts.maxRetries ?? 6);
+      const retrying = !this.stopped && this.retryable(ev.code) && this.failures <= (this.opts.maxRetries ?? 5);
       this.opts.onDown({ code: ev.code, retrying });
       if (retrying) {
-        const pause = Math.min(8000, 250 * 2 ** this.failures);
+        const pause = Math.min(4000, 250 * 2 ** this.failures);
         this.timer = setTimeout(() => this.connect(), pause);
       }
     });

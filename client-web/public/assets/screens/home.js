@@ -84,7 +84,7 @@ export function home(act) {
   let shownRooms = null;
   return {
     el,
-    focus: () => name.focus(),
+    focus: () => name.focus({ preventScroll: true }),
     update(s) {
       error.update(s.notice);
       if (s.rooms === shownRooms) return;

@@ -46,7 +46,7 @@ export function joinRoom(act, room) {
   );
   return {
     el,
-    focus: () => name.focus(),
+    focus: () => name.focus({ preventScroll: true }),
     update(s) {
       error.update(s.notice);
     },
