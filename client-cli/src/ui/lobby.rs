@@ -28,10 +28,18 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
     ];
     if let Some(cmd) = &app.join_command {
         lines.push(Line::raw("A friend joins with:"));
+        let cmd = cmd.replace("{code}", &room.code);
         lines.push(Line::styled(
-            format!("  {}", cmd.replace("{code}", &room.code)),
+            format!("  {cmd}"),
             Style::new().fg(Color::Green),
         ));
+        if let Some(page) = browser_link(&cmd) {
+            lines.push(Line::raw("or in a browser, no install:"));
+            lines.push(Line::styled(
+                format!("  {page}"),
+                Style::new().fg(Color::Green),
+            ));
+        }
         lines.push(Line::raw(""));
     }
     let s = &room.settings;
@@ -71,4 +79,38 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
         .block(Block::new().borders(Borders::ALL).title(" lobby "))
         .render(left, buf);
     render_chat(app, right, buf);
+}
+
+/// The browser's form of the invite link in a join command (`ws[s]://HOST/r/CODE` →
+/// `http[s]://HOST/r/CODE`, Amendment A5): the server serves the browser client there.
+fn browser_link(cmd: &str) -> Option<String> {
+    let link = cmd.split_whitespace().find(|w| w.contains("/r/"))?;
+    if let Some(rest) = link.strip_prefix("wss://") {
+        Some(format!("https://{rest}"))
+    } else {
+        link.strip_prefix("ws://")
+            .map(|rest| format!("http://{rest}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::browser_link;
+
+    #[test]
+    fn a_join_command_names_the_browser_page_of_its_link() {
+        for (cmd, page) in [
+            (
+                "sudoku-race join ws://10.0.0.5:7878/r/AB23",
+                Some("http://10.0.0.5:7878/r/AB23"),
+            ),
+            (
+                "sudoku-race join wss://race.example.org/r/AB23 --ca-file PEM",
+                Some("https://race.example.org/r/AB23"),
+            ),
+            ("sudoku-race join AB23 --server ws://10.1.2.3:7878/ws", None),
+        ] {
+            assert_eq!(browser_link(cmd).as_deref(), page, "{cmd}");
+        }
+    }
 }

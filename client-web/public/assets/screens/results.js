@@ -79,7 +79,7 @@ export function results(act) {
     h(
       'div',
       { class: 'columns' },
-      h('div', { class: 'card' }, title, table, h('div', { class: 'row' }, rematch), waiting),
+      h('div', { class: 'card' }, title, h('div', { class: 'table-wrap' }, table), h('div', { class: 'row' }, rematch), waiting),
       h('div', { class: 'card small-board' }, h('h2', { text: 'Solution' }), board.el),
       h('div', { class: 'card' }, h('h2', { text: 'Room' }), players.el, summary, hostBox, chat.el),
     ),
