@@ -74,3 +74,18 @@ test('cells are focusable buttons with spoken labels, and arrows move between th
   assert.match((await page.getAttribute(`[data-cell="${given}"]`, 'aria-label')) ?? '', new RegExp(`, ${grid[given]}, given$`));
   await context.close();
 });
+
+test('index.html preloads every module, so a new one cannot fall back to a load waterfall', async () => {
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const pub = new URL('../public/', import.meta.url);
+  const html = readFileSync(new URL('index.html', pub), 'utf8');
+  /** @param {string} rel @returns {string[]} */
+  const walk = (rel) =>
+    readdirSync(new URL(rel, pub), { withFileTypes: true }).flatMap((d) =>
+      d.isDirectory() ? walk(`${rel}${d.name}/`) : d.name.endsWith('.js') ? [`${rel}${d.name}`] : [],
+    );
+  for (const mod of walk('assets/')) {
+    if (mod === 'assets/app.js') continue;
+    assert.ok(html.includes(`<link rel="modulepreload" href="/${mod}">`), `${mod} is not preloaded`);
+  }
+});

@@ -51,12 +51,20 @@ function mistakes(grid, solution) {
 test('a browser player and a terminal bot race to race_over and see the same standings', async () => {
   const { page, context, problems } = await newPage(browser);
   const code = await createRoom(page, server.url, 'ann', { difficulty: 'easy' });
-  const bot = startBot(server, code, ['--name', 'botty', '--pace-ms', '30']);
+  const bot = startBot(server, code, ['--name', 'botty', '--pace-ms', '120']);
   await page.waitForSelector('[data-testid=players] li:has-text("botty")');
   await page.screenshot({ path: path.join(shotsDir, 'lobby-desktop.png') });
   await page.click('[data-testid=start]');
   const grid = await puzzle(page);
   const solution = solve(grid);
+  // Half way, with a pencil mark and a refused digit on the board, for the screenshot.
+  const empty = [...grid].filter((c) => c === '.').length;
+  await solveOnPage(page, solution, Math.ceil(empty / 2));
+  const open = (await board(page)).indexOf('.');
+  await page.click(`[data-cell="${open}"]`);
+  await page.keyboard.press('p');
+  await page.keyboard.press(solution[open]);
+  await page.keyboard.press('p');
   await page.screenshot({ path: path.join(shotsDir, 'race-desktop.png') });
   await solveOnPage(page, solution);
   const botOut = await bot.done;

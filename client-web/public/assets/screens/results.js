@@ -51,7 +51,16 @@ export function results(act) {
   const table = h(
     'table',
     { class: 'results', 'data-testid': 'results' },
-    h('thead', {}, h('tr', {}, ...['#', 'Player', 'Result', 'Time', 'Filled', 'Mistakes'].map((t) => h('th', { scope: 'col', text: t })))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ...['#', 'Player', 'Result', 'Time', 'Filled'].map((t) => h('th', { scope: 'col', text: t })),
+        h('th', { scope: 'col', title: 'mistakes', 'aria-label': 'mistakes', text: '✗' }),
+      ),
+    ),
     body,
   );
   const board = createBoard({ label: 'the solution', onSelect: () => {} });
