@@ -36,6 +36,8 @@ fn racing_app() -> App {
             ready: true,
             connected: i != 3,
             status: PlayerStatus::Waiting,
+            bot: false,
+            handle: None,
         })
         .collect();
     app.update(msg(ServerMsg::RoomJoined {
@@ -56,6 +58,7 @@ fn racing_app() -> App {
         puzzle: PUZZLE.parse().unwrap(),
         difficulty: Difficulty::Medium,
         time_limit_s: 1800,
+        rated: false,
     }));
     for i in 0..8 {
         app.update(msg(ServerMsg::Progress(Progress {
@@ -114,6 +117,7 @@ fn bot_solve() {
         puzzle: PUZZLE.parse().unwrap(),
         difficulty: Difficulty::Easy,
         time_limit_s: 1800,
+        rated: false,
     });
     while let Some(ClientMsg::Place { cell, digit, id }) = brain.next_move() {
         let (Ok(c), Ok(d)) = (Cell::try_from(cell), Digit::try_from(digit)) else {

@@ -152,6 +152,7 @@ impl RoomSettings {
             max_mistakes: self.max_mistakes,
             penalty_s: self.penalty,
             public: self.private.then_some(false),
+            rated: None,
         };
         req.resolve().context("invalid room settings")?;
         Ok(req)

@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::ids::MsgId;
+use crate::ids::{IdentityKey, MsgId};
 use crate::settings::SettingsRequest;
 
 /// A message from a client to the server.
@@ -19,6 +19,12 @@ pub enum ClientMsg {
         /// Room settings; defaults where absent.
         #[serde(default)]
         settings: Option<SettingsRequest>,
+        /// The sender's identity key from `registered` (A6); absent = anonymous.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        key: Option<IdentityKey>,
+        /// Whether the sender is a program (A6: bots must say so).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        bot: bool,
     },
     /// Join a room as a player (lobby or between races).
     JoinRoom {
@@ -26,6 +32,12 @@ pub enum ClientMsg {
         room: String,
         /// Display name.
         name: String,
+        /// The sender's identity key from `registered` (A6); absent = anonymous.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        key: Option<IdentityKey>,
+        /// Whether the sender is a program (A6: bots must say so).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        bot: bool,
     },
     /// Watch a room, any phase.
     Spectate {
@@ -34,11 +46,26 @@ pub enum ClientMsg {
         /// Display name (default `spectator`).
         #[serde(default)]
         name: Option<String>,
+        /// The sender's identity key (A6); absent = anonymous.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        key: Option<IdentityKey>,
     },
     /// Take back a held seat.
     Resume {
         /// The seat's token from `room_joined`.
         token: String,
+    },
+    /// Ask for an identity (A6): answered with `registered` {`key`, `handle`}.
+    Register {
+        /// The display name to keep with the identity.
+        name: String,
+    },
+    /// Play today's daily challenge at a difficulty, alone, at once (A6).
+    StartDaily {
+        /// `easy` .. `expert` (checked by the server).
+        difficulty: String,
+        /// The identity key: one ranked attempt per key, day and difficulty.
+        key: IdentityKey,
     },
     /// Ask for the public rooms in the lobby.
     ListRooms,

@@ -39,6 +39,10 @@ pub enum ErrorCode {
     ServerFull,
     /// The host removed you from the room, or you were removed less than 10 minutes ago (A5).
     Kicked,
+    /// A `key` the server does not know (A6).
+    InvalidKey,
+    /// This key already played today's daily challenge at that difficulty (A6).
+    AlreadyPlayed,
 }
 
 crate::wire_names!(ErrorCode {
@@ -58,4 +62,6 @@ crate::wire_names!(ErrorCode {
     RateLimited => "rate_limited",
     ServerFull => "server_full",
     Kicked => "kicked",
+    InvalidKey => "invalid_key",
+    AlreadyPlayed => "already_played",
 });

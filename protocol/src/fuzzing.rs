@@ -14,7 +14,7 @@ pub fn client_frame(frame: &str) {
         return;
     };
     match &msg {
-        ClientMsg::CreateRoom { name, settings } => {
+        ClientMsg::CreateRoom { name, settings, .. } => {
             check_name(name);
             if let Some(Ok(s)) = settings.as_ref().map(|s| s.resolve()) {
                 assert!((1..=16).contains(&s.max_players));
@@ -22,11 +22,11 @@ pub fn client_frame(frame: &str) {
                 assert!(s.max_mistakes <= 10 && s.penalty_s <= 120);
             }
         }
-        ClientMsg::JoinRoom { room, name } => {
+        ClientMsg::JoinRoom { room, name, .. } => {
             check_code(room);
             check_name(name);
         }
-        ClientMsg::Spectate { room, name } => {
+        ClientMsg::Spectate { room, name, .. } => {
             check_code(room);
             if let Some(name) = name {
                 check_name(name);

@@ -158,6 +158,25 @@ impl From<&str> for ResumeToken {
     }
 }
 
+/// A player's identity key (A6): a secret bearer string. `Debug` does not show it, so a
+/// logged message never carries it.
+#[derive(Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct IdentityKey(String);
+str_newtype!(IdentityKey);
+
+impl fmt::Debug for IdentityKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("IdentityKey(…)")
+    }
+}
+
+impl From<String> for IdentityKey {
+    fn from(s: String) -> IdentityKey {
+        IdentityKey(s)
+    }
+}
+
 /// A room code: 4 to 8 characters from `A-Z` and `2-9`, upper-cased from what a client sent.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]

@@ -31,12 +31,13 @@ pub mod text;
 pub use client::ClientMsg;
 pub use error::ErrorCode;
 pub use ids::{
-    InvalidName, InvalidRoomCode, MsgId, PlayerId, PlayerName, RaceId, ResumeToken, RoomCode,
+    IdentityKey, InvalidName, InvalidRoomCode, MsgId, PlayerId, PlayerName, RaceId, ResumeToken,
+    RoomCode,
 };
 pub use limits::{MAX_CHAT_CHARS, MAX_MESSAGE_BYTES, MAX_NAME_CHARS, PROTOCOL_VERSION};
 pub use server::{
-    FinishStatus, OverReason, Phase, PlaceReason, Player, PlayerStatus, Progress, RaceView, Role,
-    RoomSummary, ServerMsg, Standing, You,
+    FinishStatus, OverReason, Phase, PlaceReason, Player, PlayerStatus, Progress, RaceView,
+    RatingChange, Role, RoomSummary, ServerMsg, Standing, You,
 };
 pub use settings::{InvalidSettings, Settings, SettingsRequest};
 

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use shared::engine::{Cell, Difficulty, Digit, Grid};
 
 use crate::error::ErrorCode;
-use crate::ids::{MsgId, PlayerId, PlayerName, RaceId, ResumeToken, RoomCode};
+use crate::ids::{IdentityKey, MsgId, PlayerId, PlayerName, RaceId, ResumeToken, RoomCode};
 use crate::settings::Settings;
 
 /// A connection's role in a room.
@@ -62,6 +62,12 @@ pub struct Player {
     pub connected: bool,
     /// Race status.
     pub status: PlayerStatus,
+    /// The player's public handle when identified (A6), else null.
+    #[serde(default)]
+    pub handle: Option<String>,
+    /// Whether the player is a program (A6).
+    #[serde(default)]
+    pub bot: bool,
 }
 
 /// Who you are in the room you joined.
@@ -177,6 +183,19 @@ pub enum OverReason {
     TimeLimit,
 }
 
+/// A rated player's rating change in `race_over` (A6).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RatingChange {
+    /// Whose seat.
+    pub player_id: PlayerId,
+    /// Their public handle.
+    pub handle: String,
+    /// Conservative rating (μ − 3σ) before the race.
+    pub before: f64,
+    /// And after it.
+    pub after: f64,
+}
+
 /// One row of the final standings.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Standing {
@@ -203,6 +222,14 @@ pub struct Standing {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMsg {
+    /// An identity for the sender of `register` (A6). `key` is secret: the client keeps it
+    /// and sends it with `create_room`/`join_room`/`spectate`/`start_daily`; `handle` is public.
+    Registered {
+        /// The bearer key (≥ 128 random bits); the server keeps only its hash.
+        key: IdentityKey,
+        /// The public, stable id.
+        handle: String,
+    },
     /// First message on every connection.
     Welcome {
         /// Protocol version ([`crate::PROTOCOL_VERSION`]).
@@ -274,6 +301,9 @@ pub enum ServerMsg {
         difficulty: Difficulty,
         /// Time limit in seconds.
         time_limit_s: u32,
+        /// Whether this race changes ratings (A6).
+        #[serde(default)]
+        rated: bool,
     },
     /// The outcome of your `place`.
     Placement {
@@ -319,6 +349,10 @@ pub enum ServerMsg {
         /// The solution grid.
         #[serde(with = "crate::convert::grid")]
         solution: Grid,
+        /// Each rated player's conservative rating (μ − 3σ) before and after (A6); empty when
+        /// the race was not rated.
+        #[serde(default)]
+        ratings: Vec<RatingChange>,
     },
     /// The solution, for a player who is out of the race.
     Solution {

@@ -25,6 +25,9 @@ pub struct SettingsRequest {
     /// Listed in `room_list` while in the lobby.
     #[serde(default)]
     pub public: Option<bool>,
+    /// Whether the room's races change ratings (A6) [false].
+    #[serde(default)]
+    pub rated: Option<bool>,
 }
 
 /// An integer setting: any JSON number with no fraction is well-typed (`8`, `8.0`, `1e20`); one
@@ -65,6 +68,9 @@ pub struct Settings {
     pub penalty_s: u32,
     /// Whether the room is listed in `room_list` while in the lobby.
     pub public: bool,
+    /// Whether races here are rated (A6); a race is rated only with two identified non-bot players.
+    #[serde(default)]
+    pub rated: bool,
 }
 
 impl Default for Settings {
@@ -76,6 +82,7 @@ impl Default for Settings {
             max_mistakes: 3,
             penalty_s: 10,
             public: true,
+            rated: false,
         }
     }
 }
@@ -141,6 +148,7 @@ impl SettingsRequest {
             )? as u8,
             penalty_s: range("penalty_s", self.penalty_s, 0, 120, d.penalty_s.into())? as u32,
             public: self.public.unwrap_or(d.public),
+            rated: self.rated.unwrap_or(d.rated),
         })
     }
 }

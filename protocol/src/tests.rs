@@ -134,7 +134,7 @@ fn wire_names_equal_serde_names() {
     check_names(PlaceReason::ALL, PlaceReason::as_str);
     check_names(FinishStatus::ALL, FinishStatus::as_str);
     check_names(OverReason::ALL, OverReason::as_str);
-    assert_eq!(ErrorCode::ALL.len(), 16);
+    assert_eq!(ErrorCode::ALL.len(), 18);
 }
 
 #[test]
@@ -196,7 +196,7 @@ fn resume_tokens_stay_out_of_debug_output() {
 fn puzzles_and_cells_become_engine_values() {
     let line = "1".repeat(81);
     let json = format!(
-        r#"{{"type":"race_started","race_id":"R-1","puzzle":"{line}","difficulty":"hard","time_limit_s":60}}"#
+        r#"{{"type":"race_started","race_id":"R-1","puzzle":"{line}","difficulty":"hard","time_limit_s":60,"rated":false}}"#
     );
     let m: ServerMsg = serde_json::from_str(&json).unwrap();
     let ServerMsg::RaceStarted {
@@ -308,4 +308,46 @@ fn ids_echo_byte_for_byte() {
         }
     ));
     assert!(ClientMsg::from_json(r#"{"type":"ping","id":{}}"#).is_err());
+}
+
+#[test]
+fn identity_messages_follow_amendment_a6() {
+    let m: ClientMsg = serde_json::from_str(r#"{"type":"register","name":"ann"}"#).unwrap();
+    assert_eq!(m, ClientMsg::Register { name: "ann".into() });
+    let m: ClientMsg = serde_json::from_str(
+        r#"{"type":"join_room","room":"ABCD","name":"b","key":"k1","bot":true}"#,
+    )
+    .unwrap();
+    assert!(matches!(
+        &m,
+        ClientMsg::JoinRoom { key: Some(k), bot: true, .. } if k.as_str() == "k1"
+    ));
+    // Absent identity fields stay off the wire, so old servers see the message they know.
+    let anon = ClientMsg::CreateRoom {
+        name: "ann".into(),
+        settings: None,
+        key: None,
+        bot: false,
+    };
+    assert_eq!(
+        serde_json::to_string(&anon).unwrap(),
+        r#"{"type":"create_room","name":"ann","settings":null}"#
+    );
+    let m: ClientMsg =
+        serde_json::from_str(r#"{"type":"start_daily","difficulty":"easy","key":"k2"}"#).unwrap();
+    assert!(format!("{m:?}").contains("IdentityKey(…)"), "{m:?}");
+    assert!(!format!("{m:?}").contains("k2"));
+    // A Player from an older server (no handle, no bot) still parses.
+    let p: Player = serde_json::from_str(
+        r#"{"player_id":"p1","name":"ann","ready":false,"connected":true,"status":"waiting"}"#,
+    )
+    .unwrap();
+    assert_eq!((p.handle, p.bot), (None, false));
+    let s: Settings = serde_json::from_str(
+        r#"{"difficulty":"easy","max_players":2,"time_limit_s":60,"max_mistakes":0,"penalty_s":0,"public":true}"#,
+    )
+    .unwrap();
+    assert!(!s.rated);
+    let req: SettingsRequest = serde_json::from_str(r#"{"rated":true}"#).unwrap();
+    assert!(req.resolve().unwrap().rated);
 }

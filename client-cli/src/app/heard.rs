@@ -161,6 +161,7 @@ impl App {
             ServerMsg::Error { code, message } => return self.refused(code, message, prev_room),
             ServerMsg::Welcome { .. }
             | ServerMsg::Pong { .. }
+            | ServerMsg::Registered { .. }
             | ServerMsg::RoomList { .. }
             | ServerMsg::PlayerUpdated { .. }
             | ServerMsg::HostChanged { .. }
@@ -251,6 +252,7 @@ impl App {
         vec![Effect::Send(ClientMsg::Spectate {
             room,
             name: Some(self.name.clone()),
+            key: None,
         })]
     }
 

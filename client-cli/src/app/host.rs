@@ -139,6 +139,7 @@ pub fn request(s: &Settings) -> SettingsRequest {
         max_mistakes: Some(i64::from(s.max_mistakes)),
         penalty_s: Some(i64::from(s.penalty_s)),
         public: Some(s.public),
+        rated: Some(s.rated),
     }
 }
 

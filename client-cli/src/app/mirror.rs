@@ -266,6 +266,7 @@ impl Mirror {
                 puzzle,
                 difficulty,
                 time_limit_s,
+                ..
             } => {
                 room.phase = Phase::Racing;
                 room.countdown_until_ms = None;
@@ -378,6 +379,7 @@ impl Mirror {
             }
             ServerMsg::Welcome { .. }
             | ServerMsg::Pong { .. }
+            | ServerMsg::Registered { .. }
             | ServerMsg::RoomList { .. }
             | ServerMsg::RoomJoined { .. }
             | ServerMsg::RoomClosed { .. }

@@ -29,6 +29,8 @@ fn player(id: &str, name: &str) -> Player {
         ready: false,
         connected: true,
         status: PlayerStatus::Waiting,
+        bot: false,
+        handle: None,
     }
 }
 
@@ -96,6 +98,7 @@ fn racing() -> App {
         puzzle: PUZZLE.parse().unwrap(),
         difficulty: Difficulty::Medium,
         time_limit_s: 1800,
+        rated: false,
     }));
     app
 }
@@ -420,6 +423,7 @@ fn race_over_shows_standings_time_and_the_solution_against_the_board() {
             },
         ],
         solution: SOLUTION.parse().unwrap(),
+        ratings: Vec::new(),
     }));
     let room = app.room().expect("room");
     assert_eq!(room.phase, Phase::Finished);
@@ -540,6 +544,7 @@ fn spectators_see_the_puzzle_but_cannot_place() {
         puzzle: PUZZLE.parse().unwrap(),
         difficulty: Difficulty::Medium,
         time_limit_s: 1800,
+        rated: false,
     }));
     check_effects(app.update(key('4')), &[]);
     let buf = render(&app, 120, 40);
@@ -612,6 +617,7 @@ fn every_screen_draws_at_any_size_without_panicking() {
         reason: OverReason::TimeLimit,
         standings: vec![],
         solution: SOLUTION.parse().unwrap(),
+        ratings: Vec::new(),
     }));
     let mut countdown = lobby();
     countdown.update(net(ServerMsg::Countdown { starts_in_ms: 3000 }));
@@ -735,6 +741,7 @@ fn out_of_the_race_the_board_stays_ours_until_race_over_brings_the_solution() {
         reason: OverReason::AllDone,
         standings: vec![],
         solution: SOLUTION.parse().unwrap(),
+        ratings: Vec::new(),
     }));
     assert_eq!(race(&app).solution, SOLUTION.parse().ok());
     let buf = render(&app, 120, 40);

@@ -132,7 +132,12 @@ pub async fn run(
         BotRole::Join { room } => (Intent::Join { room, name }, None),
         BotRole::Host { settings, start_at } => (Intent::Create { name, settings }, Some(start_at)),
     };
-    let (session, mut events) = net::connect(to, intent);
+    // A6: a bot says it is one, so it is never rated.
+    let who = net::Identity {
+        key: None,
+        bot: true,
+    };
+    let (session, mut events) = net::connect_as(to, intent, who);
     let mut brain = Brain::new(config, start_at);
     let mut wake_at: Option<Instant> = None;
     tokio::pin!(shutdown);

@@ -23,6 +23,8 @@ fn joined(host: &str) -> ServerMsg {
             ready: false,
             connected: true,
             status: PlayerStatus::Waiting,
+            bot: false,
+            handle: None,
         }],
         race: None,
     }
@@ -34,6 +36,7 @@ fn started() -> ServerMsg {
         puzzle: PUZZLE.parse().unwrap(),
         difficulty: shared::engine::Difficulty::Easy,
         time_limit_s: 1800,
+        rated: false,
     }
 }
 
@@ -112,6 +115,7 @@ fn over(status: protocol::FinishStatus) -> ServerMsg {
             mistakes: 1,
         }],
         solution: SOLUTION.parse().unwrap(),
+        ratings: Vec::new(),
     }
 }
 
@@ -154,6 +158,7 @@ fn a_bot_that_forfeits_sends_nothing_more_until_race_over() {
         puzzle: ".".repeat(81).parse().unwrap(),
         difficulty: shared::engine::Difficulty::Easy,
         time_limit_s: 1800,
+        rated: false,
     });
     assert_eq!(brain.next_move(), Some(ClientMsg::Forfeit));
     brain.on_msg(&ServerMsg::PlayerFinished {
@@ -195,6 +200,8 @@ fn a_host_bot_starts_when_enough_players_are_seated() {
             ready: false,
             connected: true,
             status: PlayerStatus::Waiting,
+            bot: false,
+            handle: None,
         },
     });
     assert_eq!(brain.take_wake(), Some(Duration::ZERO));
@@ -215,6 +222,8 @@ fn a_host_bot_starts_when_enough_players_are_seated() {
             ready: false,
             connected: true,
             status: PlayerStatus::Waiting,
+            bot: false,
+            handle: None,
         },
     });
     assert_eq!(brain.next_move(), None);
@@ -304,6 +313,7 @@ async fn run_races_against_a_scripted_server_then_leaves() {
             reason: protocol::OverReason::AllDone,
             standings: vec![standing],
             solution: SOLUTION.parse().unwrap(),
+            ratings: Vec::new(),
         },
     )
     .await;

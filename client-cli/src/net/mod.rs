@@ -133,14 +133,19 @@ impl Intent {
             Intent::Create { name, settings } => Some(ClientMsg::CreateRoom {
                 name: name.clone(),
                 settings: settings.clone(),
+                key: None,
+                bot: false,
             }),
             Intent::Join { room, name } => Some(ClientMsg::JoinRoom {
                 room: room.clone(),
                 name: name.clone(),
+                key: None,
+                bot: false,
             }),
             Intent::Spectate { room, name } => Some(ClientMsg::Spectate {
                 room: room.clone(),
                 name: Some(name.clone()),
+                key: None,
             }),
             Intent::Nothing => None,
         }
@@ -171,15 +176,55 @@ pub enum NetEvent {
     },
 }
 
+/// Who a session speaks for (A6): the player's identity key, if it has one, and whether it is
+/// a program. The session stamps both on every message that enters a room, so the screens and
+/// the bot's brain never handle the key.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Identity {
+    /// The secret key from `registered`; `None` plays anonymously.
+    pub key: Option<protocol::IdentityKey>,
+    /// Bots must say so.
+    pub bot: bool,
+}
+
+impl Identity {
+    /// Fill in who is asking on `create_room`, `join_room` and `spectate`; other messages pass.
+    pub fn stamp(&self, msg: &mut ClientMsg) {
+        match msg {
+            ClientMsg::CreateRoom { key, bot, .. } | ClientMsg::JoinRoom { key, bot, .. } => {
+                if key.is_none() {
+                    key.clone_from(&self.key);
+                }
+                *bot |= self.bot;
+            }
+            ClientMsg::Spectate { key, .. } if key.is_none() => key.clone_from(&self.key),
+            _ => {}
+        }
+    }
+}
+
+/// Whether a message carries a secret, and so must not be logged as it is.
+fn carries_key(msg: &ClientMsg) -> bool {
+    matches!(
+        msg,
+        ClientMsg::CreateRoom { key: Some(_), .. }
+            | ClientMsg::JoinRoom { key: Some(_), .. }
+            | ClientMsg::Spectate { key: Some(_), .. }
+            | ClientMsg::StartDaily { .. }
+    )
+}
+
 /// The caller's end of a session: dropping it closes the socket.
 #[derive(Clone, Debug)]
 pub struct Session {
     tx: mpsc::UnboundedSender<ClientMsg>,
+    who: Identity,
 }
 
 impl Session {
     /// Queue a message for the server. False once the task has ended.
-    pub fn send(&self, msg: ClientMsg) -> bool {
+    pub fn send(&self, mut msg: ClientMsg) -> bool {
+        self.who.stamp(&mut msg);
         self.tx.send(msg).is_ok()
     }
 }
@@ -193,10 +238,19 @@ pub fn connect(
     to: impl Into<Endpoint>,
     intent: Intent,
 ) -> (Session, mpsc::UnboundedReceiver<NetEvent>) {
+    connect_as(to, intent, Identity::default())
+}
+
+/// [`connect`] on behalf of an identity (A6).
+pub fn connect_as(
+    to: impl Into<Endpoint>,
+    intent: Intent,
+    who: Identity,
+) -> (Session, mpsc::UnboundedReceiver<NetEvent>) {
     let (tx, rx) = mpsc::unbounded_channel();
     let (ev_tx, ev_rx) = mpsc::unbounded_channel();
-    tokio::spawn(run(to.into(), intent, rx, ev_tx));
-    (Session { tx }, ev_rx)
+    tokio::spawn(run(to.into(), intent, who.clone(), rx, ev_tx));
+    (Session { tx, who }, ev_rx)
 }
 
 /// How one connection ended.
@@ -212,6 +266,7 @@ enum End {
 async fn run(
     to: Endpoint,
     intent: Intent,
+    who: Identity,
     mut rx: mpsc::UnboundedReceiver<ClientMsg>,
     events: mpsc::UnboundedSender<NetEvent>,
 ) {
@@ -227,11 +282,14 @@ async fn run(
             None => return,
         };
         let _ = events.send(NetEvent::Connected { reconnect: !first });
-        let hello = if first {
+        let mut hello = if first {
             intent.first_message()
         } else {
             seat.rejoin_message()
         };
+        if let Some(m) = hello.as_mut() {
+            who.stamp(m);
+        }
         first = false;
         let end = serve(ws, hello, &mut seat, &mut rx, &mut queued, &events).await;
         match end {
@@ -280,7 +338,11 @@ pub fn parse_server_msg(text: &str) -> Result<ServerMsg, serde_json::Error> {
 
 async fn send(ws: &mut Ws, msg: &ClientMsg) -> Result<(), String> {
     let text = serde_json::to_string(msg).map_err(|e| format!("encode: {e}"))?;
-    debug!(%text, "send");
+    if carries_key(msg) {
+        debug!("send (a message with the identity key: not logged)");
+    } else {
+        debug!(%text, "send");
+    }
     ws.send(Message::text(text))
         .await
         .map_err(|e| format!("send: {e}"))

@@ -71,6 +71,7 @@ impl Seat {
             .map(|(room, name)| ClientMsg::Spectate {
                 room: room.clone(),
                 name: Some(name.clone()),
+                key: None,
             })
     }
 }

@@ -79,7 +79,9 @@ async fn a_dropped_player_reconnects_resumes_and_flushes_what_was_queued() {
         recv_client(&mut ws).await,
         ClientMsg::CreateRoom {
             name: "ann".into(),
-            settings: None
+            settings: None,
+            bot: false,
+            key: None
         }
     );
     let joined = joined(Role::Player, Some("tok1"));
@@ -176,6 +178,7 @@ fn seat_remembers_how_to_come_back() {
         Some(ClientMsg::Spectate {
             room: "ABCD".into(),
             name: Some("eve".into()),
+            key: None,
         }),
     );
     seat.observe(&ServerMsg::RoomClosed {

@@ -43,6 +43,8 @@ async fn cycle(addr: SocketAddr, room: &str, name: String) -> Result<()> {
         &ClientMsg::JoinRoom {
             room: room.to_owned(),
             name,
+            bot: false,
+            key: None,
         },
     )
     .await?;
@@ -75,6 +77,8 @@ pub async fn run(
                 public: Some(false),
                 ..Default::default()
             }),
+            bot: false,
+            key: None,
         },
     )
     .await?;

@@ -54,6 +54,7 @@ async fn one(
     let spectate = ClientMsg::Spectate {
         room: room.to_string(),
         name: Some(name),
+        key: None,
     };
     if wsclient::send(&mut ws, &spectate).await.is_err() {
         return r;

@@ -43,6 +43,8 @@ async fn one(addr: SocketAddr, difficulty: Difficulty, i: usize) -> Result<Durat
                 public: Some(false),
                 ..Default::default()
             }),
+            bot: false,
+            key: None,
         },
     )
     .await?;

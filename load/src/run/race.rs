@@ -90,12 +90,17 @@ async fn setup_room(addr: SocketAddr, r: usize, opts: &RaceOpts) -> Result<Room>
                     max_mistakes: Some(0),
                     penalty_s: Some(0),
                     public: Some(false),
+                    rated: None,
                 }),
+                bot: false,
+                key: None,
             }
         } else {
             ClientMsg::JoinRoom {
                 room: code.clone().map(String::from).unwrap_or_default(),
                 name,
+                bot: false,
+                key: None,
             }
         };
         wsclient::send(&mut ws, &msg).await?;

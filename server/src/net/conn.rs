@@ -235,11 +235,13 @@ impl Reader {
             ClientMsg::ListRooms => self.send(&ServerMsg::RoomList {
                 rooms: self.server.rooms.directory.list_public(),
             }),
-            ClientMsg::CreateRoom { name, settings } => self.create(name, settings).await,
-            ClientMsg::JoinRoom { room, name } => {
+            ClientMsg::CreateRoom { name, settings, .. } => self.create(name, settings).await,
+            ClientMsg::JoinRoom { room, name, .. } => {
                 self.enter(&room, Some(name), Role::Player).await;
             }
-            ClientMsg::Spectate { room, name } => self.enter(&room, name, Role::Spectator).await,
+            ClientMsg::Spectate { room, name, .. } => {
+                self.enter(&room, name, Role::Spectator).await
+            }
             ClientMsg::Resume { token } => self.resume(token).await,
             ClientMsg::Leave => self.leave().await,
             ClientMsg::SetReady { ready } => self.forward(RoomMsg::SetReady(ready)).await,
@@ -268,6 +270,11 @@ impl Reader {
                 Err(e) => self.error(ErrorCode::InvalidSettings, e.to_string()),
             },
             ClientMsg::Kick { player_id } => self.forward(RoomMsg::Kick(player_id)).await,
+            // Identities land with the store's players (issue 12, next step).
+            ClientMsg::Register { .. } | ClientMsg::StartDaily { .. } => self.error(
+                ErrorCode::BadMessage,
+                "identities are not enabled on this server",
+            ),
         }
     }
 

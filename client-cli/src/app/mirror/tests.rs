@@ -13,6 +13,8 @@ fn player(id: &str, name: &str) -> Player {
         ready: false,
         connected: true,
         status: PlayerStatus::Waiting,
+        bot: false,
+        handle: None,
     }
 }
 
@@ -42,6 +44,7 @@ fn started(race_id: &str) -> ServerMsg {
         puzzle: PUZZLE.parse().expect("grid"),
         difficulty: Difficulty::Easy,
         time_limit_s: 600,
+        rated: false,
     }
 }
 

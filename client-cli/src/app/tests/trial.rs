@@ -28,6 +28,7 @@ fn finished(mut app: App) -> App {
         reason: OverReason::AllDone,
         standings: vec![],
         solution: SOLUTION.parse().unwrap(),
+        ratings: Vec::new(),
     }));
     app
 }
@@ -61,6 +62,7 @@ fn race_in_progress_offers_to_watch_then_takes_a_seat_when_it_ends() {
         &[ClientMsg::Spectate {
             room: "K7QX".into(),
             name: Some("bob".into()),
+            key: None,
         }],
     );
     // The race has run 54 s when we arrive, 300 ms after the program started.
@@ -83,6 +85,7 @@ fn race_in_progress_offers_to_watch_then_takes_a_seat_when_it_ends() {
         reason: OverReason::AllDone,
         standings: vec![],
         solution: SOLUTION.parse().unwrap(),
+        ratings: Vec::new(),
     }));
     check_effects(
         effects,
@@ -91,6 +94,8 @@ fn race_in_progress_offers_to_watch_then_takes_a_seat_when_it_ends() {
             ClientMsg::JoinRoom {
                 room: "K7QX".into(),
                 name: "bob".into(),
+                bot: false,
+                key: None,
             },
         ],
     );
@@ -119,6 +124,8 @@ fn a_taken_name_is_typed_again_in_place_and_the_join_sent_again() {
         &[ClientMsg::JoinRoom {
             room: "K7QX".into(),
             name: "bob2".into(),
+            bot: false,
+            key: None,
         }],
     );
     check_shows(&render(&app, 80, 24), "joining…");

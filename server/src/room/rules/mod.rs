@@ -319,6 +319,7 @@ impl Room {
             puzzle: dealt.puzzle,
             difficulty: self.settings.difficulty,
             time_limit_s: self.settings.time_limit_s,
+            rated: false,
         });
     }
 
@@ -417,6 +418,7 @@ impl Room {
                 reason,
                 standings: table,
                 solution,
+                ratings: Vec::new(),
             });
         }
     }

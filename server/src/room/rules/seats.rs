@@ -62,6 +62,8 @@ impl Seat {
             ready: self.ready,
             connected: self.conn.is_some(),
             status: self.status,
+            handle: None,
+            bot: false,
         }
     }
 
