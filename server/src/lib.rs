@@ -2,9 +2,11 @@
 //! its shutdown future completes. This file only wires the parts together.
 //!
 //! Layers, bottom to top (nothing imports upward):
-//! - [`outbox`], [`config`], [`metrics`], [`store`], [`rate`]: a connection's way out (ids,
-//!   queue, close codes, encoding, slow-reader accounting); [`Config`] and [`Limits`]; counters
-//!   for `/metrics`; race results in SQLite; the token bucket behind every rate limit.
+//! - [`outbox`], [`config`], [`metrics`], [`rate`], [`rating`], [`fairplay`], [`store`]: a
+//!   connection's way out (ids, queue, close codes, encoding, slow-reader accounting);
+//!   [`Config`] and [`Limits`]; counters for `/metrics`; the token bucket behind every rate
+//!   limit; rating math; anti-cheat flags; races, players and ratings behind the [`Store`] trait
+//!   (SQLite today).
 //! - [`pool`]: puzzles per difficulty, generated off the async workers.
 //! - [`room`]: the room directory, the room task, and the race rules as a state machine.
 //! - [`net`]: accept loop, HTTP/1.1 (hyper, optionally TLS), `/healthz`, `/metrics`, the
@@ -16,6 +18,7 @@
 #![warn(missing_docs)]
 
 pub mod config;
+pub mod fairplay;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod metrics;
@@ -23,6 +26,7 @@ pub mod net;
 pub mod outbox;
 pub mod pool;
 pub mod rate;
+pub mod rating;
 pub mod room;
 pub mod store;
 
@@ -34,7 +38,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 pub use config::{Config, Limits, TlsFiles};
-pub use store::Store;
+pub use store::{SqliteStore, Store};
 
 use room::directory::Directory;
 use room::rules::RoomOpts;
@@ -68,7 +72,7 @@ pub async fn run(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServerError> {
     let tls = config.tls.as_ref().map(net::tls::acceptor).transpose()?;
-    let store = Store::open(&config.db_path).map_err(|source| ServerError::Store {
+    let store = SqliteStore::open(&config.db_path).map_err(|source| ServerError::Store {
         path: config.db_path.clone(),
         source,
     })?;

@@ -35,7 +35,7 @@ pub struct RoomEnv {
     /// Puzzles.
     pub pool: Arc<Pool>,
     /// Race results.
-    pub store: Arc<Store>,
+    pub store: Arc<dyn Store>,
     /// Counters.
     pub metrics: Arc<Metrics>,
     /// Timers every room gets.
@@ -313,9 +313,9 @@ impl Task {
                 Effect::Store(record) => {
                     let store = self.env.store.clone();
                     let race_id = record.race_id.clone();
-                    let res = tokio::task::spawn_blocking(move || store.save(&record)).await;
+                    let res = tokio::task::spawn_blocking(move || store.save_race(&record)).await;
                     match res {
-                        Ok(Ok(())) => {
+                        Ok(Ok(_)) => {
                             metrics.races_finished.inc();
                         }
                         Ok(Err(e)) => {

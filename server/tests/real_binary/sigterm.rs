@@ -6,6 +6,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use serde_json::json;
+use server::Store as _;
 use shared::engine::{solver, Grid};
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
@@ -78,7 +79,7 @@ async fn check_signal(signal: &str) {
     let status = srv.exit(TIMEOUT).await;
     assert_eq!(status.code(), Some(0), "{status:?}");
 
-    let store = server::Store::open(&srv.db).expect("open the results");
+    let store = server::SqliteStore::open(&srv.db).expect("open the results");
     assert_eq!(
         store.race_reason(&race_id).expect("reason").as_deref(),
         Some("shutdown")

@@ -10,7 +10,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use futures::{SinkExt, StreamExt};
 use protocol::ServerMsg;
 use serde_json::{json, Value};
-use server::{Config, Store};
+use server::{Config, SqliteStore};
 use shared::engine::{solver, Grid};
 use tokio::net::{TcpSocket, TcpStream};
 use tokio::sync::oneshot;
@@ -170,8 +170,8 @@ impl TestServer {
     }
 
     /// The results store (a second connection to the server's database).
-    pub fn store(&self) -> Store {
-        Store::open(&self.db).expect("open results db")
+    pub fn store(&self) -> Box<dyn server::Store> {
+        Box::new(SqliteStore::open(&self.db).expect("open results db"))
     }
 
     /// `GET path` over plain HTTP: (status line, body).

@@ -14,7 +14,7 @@ use tokio::time::Instant;
 
 use super::standings::{finish_status, standings};
 use crate::pool::Dealt;
-use crate::store::{PlacementRecord, RaceRecord};
+use crate::store::{PlacementRecord, RaceRecord, SeatRecord};
 
 /// Why a race ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -322,6 +322,18 @@ impl Race {
             started_unix_ms: self.started_unix_ms,
             duration_ms: ms(now.saturating_duration_since(self.started_at)),
             reason: reason.as_str(),
+            // Rooms do not link seats to players yet: every race is anonymous and unrated.
+            rated: false,
+            daily: None,
+            seats: standings
+                .iter()
+                .map(|s| SeatRecord {
+                    player_id: s.player_id.to_string(),
+                    handle: None,
+                    bot: false,
+                    flags: Vec::new(),
+                })
+                .collect(),
             standings,
             placements: std::mem::take(&mut self.log),
         }

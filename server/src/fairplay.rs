@@ -1,0 +1,311 @@
+//! Anti-cheat flags for one player's race, pure (no IO, no clock). A flag keeps a seat out of
+//! the ratings; it is not a verdict, and every flag errs towards letting a human through:
+//! - `too_fast`: solved in less than the difficulty's floor ([`floor_ms`]).
+//! - `metronomic`: the gaps between accepted placements vary too little for a human
+//!   (coefficient of variation < 0.15 over at least 20 placements).
+//! - `unjustified`: more than 60 % of at least 20 accepted placements were not a single on the
+//!   board before them: a solver program fills cells in any order, a human fills what the
+//!   board shows.
+//!
+//! "Justified" is defined on the digits alone, so it is cheap (no grader run) and the same for
+//! everyone: a placement of `d` in cell `c` is justified when, on the board just before it
+//! (the puzzle plus the player's earlier accepted placements), `d` is the only candidate left
+//! in `c` (a naked single) or `c` is the only cell of one of its row, column or box that can
+//! still take `d` (a hidden single). Harder steps (pairs, fish, chains) only remove
+//! candidates and end in such a single on the pencil marks but not always on the digits, which
+//! is why the bar is a majority rather than every placement.
+
+use shared::engine::{Cell, Difficulty, Digit, Grid};
+
+use crate::store::RaceRecord;
+
+/// Placements needed before the rhythm and the order of a race say anything.
+pub const MIN_PLACEMENTS: usize = 20;
+/// Below this coefficient of variation the gaps between placements are machine-regular.
+pub const MIN_CV: f64 = 0.15;
+/// Above this share of unjustified placements the order is not a human's.
+pub const MAX_UNJUSTIFIED: f64 = 0.6;
+
+/// An anti-cheat flag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Flag {
+    /// Solved faster than the difficulty's floor.
+    TooFast,
+    /// Placements at a machine's even rhythm.
+    Metronomic,
+    /// Placements in an order the board did not show.
+    Unjustified,
+}
+
+impl Flag {
+    /// The name stored and shown.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Flag::TooFast => "too_fast",
+            Flag::Metronomic => "metronomic",
+            Flag::Unjustified => "unjustified",
+        }
+    }
+}
+
+/// One accepted placement of the player's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Accepted {
+    /// Race time.
+    pub at_ms: u64,
+    /// Where.
+    pub cell: Cell,
+    /// What.
+    pub digit: Digit,
+}
+
+/// The fastest believable solve per difficulty. An easy puzzle leaves ~45 cells to fill; even
+/// the best human speed-solvers need about a second a cell to read the board, move and type,
+/// so 45 s is a floor a human does not cross; each step up needs harder steps between
+/// placements (and the fastest recorded human times roughly double), hence 90 s, 180 s, 300 s.
+pub const fn floor_ms(difficulty: Difficulty) -> u64 {
+    match difficulty {
+        Difficulty::Easy => 45_000,
+        Difficulty::Medium => 90_000,
+        Difficulty::Hard => 180_000,
+        Difficulty::Expert => 300_000,
+    }
+}
+
+/// Every flag that one player's race raises, in [`Flag`] order.
+pub fn flags(
+    difficulty: Difficulty,
+    puzzle: &Grid,
+    solved_ms: Option<u64>,
+    accepted: &[Accepted],
+) -> Vec<Flag> {
+    let mut out = Vec::new();
+    if solved_ms.is_some_and(|t| t < floor_ms(difficulty)) {
+        out.push(Flag::TooFast);
+    }
+    if metronomic(accepted) {
+        out.push(Flag::Metronomic);
+    }
+    if unjustified(puzzle, accepted) {
+        out.push(Flag::Unjustified);
+    }
+    out
+}
+
+/// The flags of `player_id`'s seat in a finished race, as the store keeps them. A record whose
+/// puzzle or difficulty does not parse, or with placements outside the grid, raises nothing
+/// from them: a flag must rest on data the server itself dealt.
+pub fn seat_flags(rec: &RaceRecord, player_id: &str) -> Vec<String> {
+    let (Ok(difficulty), Ok(puzzle)) = (
+        rec.difficulty.parse::<Difficulty>(),
+        Grid::parse(&rec.puzzle),
+    ) else {
+        return Vec::new();
+    };
+    let solved_ms = rec
+        .standings
+        .iter()
+        .find(|s| s.player_id.as_str() == player_id)
+        .filter(|s| s.status == protocol::FinishStatus::Solved)
+        .and_then(|s| s.time_ms);
+    let accepted: Vec<Accepted> = rec
+        .placements
+        .iter()
+        .filter(|p| p.player_id == player_id && p.outcome == "accepted")
+        .filter_map(|p| {
+            Some(Accepted {
+                at_ms: p.at_ms,
+                cell: Cell::new(p.cell)?,
+                digit: Digit::new(p.digit)?,
+            })
+        })
+        .collect();
+    flags(difficulty, &puzzle, solved_ms, &accepted)
+        .into_iter()
+        .map(|f| f.as_str().to_owned())
+        .collect()
+}
+
+/// The gaps between placements are too even: coefficient of variation below [`MIN_CV`].
+pub fn metronomic(accepted: &[Accepted]) -> bool {
+    if accepted.len() < MIN_PLACEMENTS {
+        return false;
+    }
+    let gaps: Vec<f64> = accepted
+        .windows(2)
+        .map(|w| w[1].at_ms.saturating_sub(w[0].at_ms) as f64)
+        .collect();
+    let n = gaps.len() as f64;
+    let mean = gaps.iter().sum::<f64>() / n;
+    if mean <= 0.0 {
+        // Every placement in the same millisecond: as even as a rhythm gets.
+        return true;
+    }
+    let var = gaps.iter().map(|g| (g - mean).powi(2)).sum::<f64>() / n;
+    var.sqrt() / mean < MIN_CV
+}
+
+/// More than [`MAX_UNJUSTIFIED`] of the placements were not singles on the board before them.
+pub fn unjustified(puzzle: &Grid, accepted: &[Accepted]) -> bool {
+    if accepted.len() < MIN_PLACEMENTS {
+        return false;
+    }
+    let mut board = *puzzle;
+    let mut bad = 0usize;
+    for a in accepted {
+        if !is_single(&board, a.cell, a.digit) {
+            bad += 1;
+        }
+        board.set(a.cell, Some(a.digit));
+    }
+    bad as f64 > MAX_UNJUSTIFIED * accepted.len() as f64
+}
+
+/// Candidates of an empty cell from the digits on the board, bit `d` for digit `d`.
+fn candidates(board: &Grid, cell: Cell) -> u16 {
+    let mut used = 0u16;
+    for &p in cell.peers() {
+        if let Some(d) = Cell::new(p).and_then(|p| board.get(p)) {
+            used |= 1 << d.get();
+        }
+    }
+    0b11_1111_1110 & !used
+}
+
+/// `digit` in `cell` is a naked or hidden single on `board`.
+fn is_single(board: &Grid, cell: Cell, digit: Digit) -> bool {
+    if board.get(cell).is_some() {
+        return false;
+    }
+    let bit = 1u16 << digit.get();
+    let own = candidates(board, cell);
+    if own & bit == 0 {
+        return false;
+    }
+    if own == bit {
+        return true;
+    }
+    let units: [fn(Cell) -> usize; 3] = [Cell::row, Cell::col, Cell::box_idx];
+    units.iter().any(|unit| {
+        Cell::all()
+            .filter(|&c| c != cell && unit(c) == unit(cell) && board.get(c).is_none())
+            .all(|c| candidates(board, c) & bit == 0)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A solved grid, and the puzzle it leaves with the first `n_empty` cells (in reading
+    /// order) emptied.
+    const SOLUTION: &str =
+        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+    fn digit_at(i: usize) -> Digit {
+        Digit::new(SOLUTION.as_bytes()[i] - b'0').expect("a solution digit")
+    }
+
+    fn puzzle(empty: &[usize]) -> Grid {
+        let mut g = Grid::parse(SOLUTION).expect("a grid");
+        for &i in empty {
+            g.set(Cell::new(i as u8).expect("a cell"), None);
+        }
+        g
+    }
+
+    fn placed(cells: &[usize], gap: impl Fn(usize) -> u64) -> Vec<Accepted> {
+        let mut t = 0;
+        cells
+            .iter()
+            .enumerate()
+            .map(|(k, &i)| {
+                t += gap(k);
+                Accepted {
+                    at_ms: t,
+                    cell: Cell::new(i as u8).expect("a cell"),
+                    digit: digit_at(i),
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn too_fast_is_below_the_floor_and_only_for_a_solve() {
+        let g = puzzle(&[]);
+        assert_eq!(
+            flags(Difficulty::Easy, &g, Some(44_999), &[]),
+            vec![Flag::TooFast]
+        );
+        assert!(flags(Difficulty::Easy, &g, Some(45_000), &[]).is_empty());
+        assert!(flags(Difficulty::Expert, &g, None, &[]).is_empty());
+        assert_eq!(
+            flags(Difficulty::Expert, &g, Some(200_000), &[]),
+            vec![Flag::TooFast]
+        );
+    }
+
+    #[test]
+    fn an_even_rhythm_is_metronomic_and_a_human_one_is_not() {
+        let cells: Vec<usize> = (0..30).collect();
+        assert!(metronomic(&placed(&cells, |_| 1000)));
+        assert!(metronomic(&placed(&cells, |k| 1000 + (k as u64 % 3) * 50)));
+        // A human: quick runs and long looks.
+        assert!(!metronomic(&placed(&cells, |k| [
+            400, 2500, 900, 6000, 1200
+        ][k % 5])));
+        // Too few placements say nothing.
+        assert!(!metronomic(&placed(&cells[..19], |_| 1000)));
+    }
+
+    #[test]
+    fn singles_are_justified_and_a_guess_is_not() {
+        // One empty cell: a naked single.
+        let g = puzzle(&[0]);
+        assert!(is_single(&g, Cell::new(0).expect("cell"), digit_at(0)));
+        // The whole first row empty: each cell's column leaves it one candidate.
+        let g = puzzle(&(0..9).collect::<Vec<_>>());
+        assert!(is_single(&g, Cell::new(4).expect("cell"), digit_at(4)));
+        // Cells 1..21 empty: cell 3 could hold 1 or 6, but 6 has nowhere else to go.
+        let g = puzzle(&(1..21).collect::<Vec<_>>());
+        assert_eq!(candidates(&g, Cell::new(3).expect("cell")).count_ones(), 2);
+        assert!(is_single(&g, Cell::new(3).expect("cell"), digit_at(3)));
+        // A nearly empty board: the first cell is not forced by the digits.
+        let g = puzzle(&(0..60).collect::<Vec<_>>());
+        assert!(!is_single(&g, Cell::new(0).expect("cell"), digit_at(0)));
+    }
+
+    /// The order of a program that fills cells whatever the board shows: at each step the
+    /// first empty cell that is not a single, while there is one.
+    fn blind_order(empty: &[usize]) -> Vec<usize> {
+        let mut board = puzzle(empty);
+        let mut left = empty.to_vec();
+        let mut order = Vec::new();
+        while !left.is_empty() {
+            let cell = |i: usize| Cell::new(i as u8).expect("a cell");
+            let k = left
+                .iter()
+                .position(|&i| !is_single(&board, cell(i), digit_at(i)))
+                .unwrap_or(0);
+            let i = left.remove(k);
+            board.set(cell(i), Some(digit_at(i)));
+            order.push(i);
+        }
+        order
+    }
+
+    #[test]
+    fn a_blind_fill_is_unjustified_and_filling_singles_is_not() {
+        let all: Vec<usize> = (0..81).collect();
+        assert!(unjustified(
+            &puzzle(&all),
+            &placed(&blind_order(&all), |_| 700)
+        ));
+        // Every third cell empty: nearly every cell is a single in reading order.
+        let some: Vec<usize> = (0..81).filter(|i| i % 3 == 0).collect();
+        assert!(!unjustified(&puzzle(&some), &placed(&some, |_| 700)));
+        // Too few placements say nothing.
+        let few = &blind_order(&all)[..19];
+        assert!(!unjustified(&puzzle(&all), &placed(few, |_| 700)));
+    }
+}

@@ -1,0 +1,97 @@
+//! The SQLite schema as numbered migrations (`rusqlite_migration`, version in `user_version`).
+//! Migration 1 is the schema the first results store created, word for word, with
+//! `IF NOT EXISTS`: a file made before migrations existed (`user_version` 0) takes it as a
+//! no-op and upgrades in place. Later migrations only add.
+
+use rusqlite_migration::{Migrations, M};
+
+/// The first schema (races, standings, placements), exactly as it shipped. Frozen: a file
+/// made before migrations holds this text.
+pub(crate) const V1: &str = include_str!("v1.sql");
+
+/// Players who persist (A6), seats, ratings with every change, leaderboard aggregates and
+/// daily attempts.
+///
+/// The read paths are index range scans with a LIMIT: `board` holds one row per difficulty,
+/// period (day/week/month/all), period start and player, kept at write time, and
+/// `board_by_rating` orders it by conservative rating, so a leaderboard reads only the rows it
+/// returns. `seats` carries the race's end time so `seats_by_handle` serves a history page
+/// newest first without touching other players' races. `rating_changes` keeps every change
+/// in the order applied (`seq`), so ratings can be recomputed from history.
+const V2: &str = "
+CREATE TABLE players (
+    handle TEXT PRIMARY KEY,
+    key_hash BLOB NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    created_unix_ms INTEGER NOT NULL
+);
+ALTER TABLE races ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE races ADD COLUMN daily TEXT;
+CREATE TABLE seats (
+    race_id TEXT NOT NULL REFERENCES races(race_id),
+    player_id TEXT NOT NULL,
+    handle TEXT REFERENCES players(handle),
+    bot INTEGER NOT NULL,
+    flags TEXT NOT NULL,
+    finished_unix_ms INTEGER NOT NULL,
+    PRIMARY KEY (race_id, player_id)
+) WITHOUT ROWID;
+CREATE INDEX seats_by_handle ON seats(handle, finished_unix_ms DESC, race_id)
+    WHERE handle IS NOT NULL;
+CREATE TABLE ratings (
+    handle TEXT NOT NULL REFERENCES players(handle),
+    difficulty TEXT NOT NULL,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    races INTEGER NOT NULL,
+    wins INTEGER NOT NULL,
+    best_time_ms INTEGER,
+    updated_unix_ms INTEGER NOT NULL,
+    PRIMARY KEY (handle, difficulty)
+) WITHOUT ROWID;
+CREATE TABLE rating_changes (
+    seq INTEGER PRIMARY KEY,
+    race_id TEXT NOT NULL REFERENCES races(race_id),
+    handle TEXT NOT NULL REFERENCES players(handle),
+    difficulty TEXT NOT NULL,
+    mu_before REAL NOT NULL,
+    sigma_before REAL NOT NULL,
+    mu_after REAL NOT NULL,
+    sigma_after REAL NOT NULL,
+    UNIQUE (race_id, handle)
+);
+CREATE TABLE board (
+    difficulty TEXT NOT NULL,
+    period TEXT NOT NULL,
+    period_start INTEGER NOT NULL,
+    handle TEXT NOT NULL REFERENCES players(handle),
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    rating REAL NOT NULL,
+    races INTEGER NOT NULL,
+    wins INTEGER NOT NULL,
+    best_time_ms INTEGER,
+    PRIMARY KEY (difficulty, period, period_start, handle)
+) WITHOUT ROWID;
+CREATE INDEX board_by_rating ON board(difficulty, period, period_start, rating DESC, handle);
+CREATE TABLE daily_attempts (
+    handle TEXT NOT NULL REFERENCES players(handle),
+    date TEXT NOT NULL,
+    difficulty TEXT NOT NULL,
+    race_id TEXT NOT NULL REFERENCES races(race_id),
+    PRIMARY KEY (handle, date, difficulty)
+) WITHOUT ROWID;
+";
+
+/// Every migration, oldest first.
+pub(crate) fn migrations() -> Migrations<'static> {
+    Migrations::new(vec![M::up(V1), M::up(V2)])
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn migrations_are_valid() {
+        assert!(super::migrations().validate().is_ok());
+    }
+}

@@ -1,0 +1,274 @@
+//! The SQLite writes: a finished race with its rating update, and registration. Each runs
+//! inside the caller's transaction or statement, so a race is stored whole or not at all.
+
+use std::collections::HashSet;
+
+use protocol::{FinishStatus, Standing};
+use rusqlite::{params, OptionalExtension, Transaction};
+
+use crate::rating::{conservative, rate, Rating};
+use crate::store::{
+    join_flags, rating_rank, Period, RaceRecord, RatingChange, SeatRecord, StoreError,
+};
+
+/// Write `rec` (race, standings, placements, seats, daily attempts) and, when rated, the
+/// rating update; returns the rating changes.
+pub(super) fn save_race(
+    tx: &Transaction<'_>,
+    rec: &RaceRecord,
+) -> Result<Vec<RatingChange>, StoreError> {
+    let finished = rec.finished_unix_ms();
+    tx.execute(
+        "INSERT OR REPLACE INTO races (race_id, room, difficulty, puzzle, solution,
+             started_unix_ms, duration_ms, reason, rated, daily)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        params![
+            rec.race_id,
+            rec.room,
+            rec.difficulty,
+            rec.puzzle,
+            rec.solution,
+            rec.started_unix_ms,
+            rec.duration_ms as i64,
+            rec.reason,
+            rec.rated,
+            rec.daily,
+        ],
+    )?;
+    let mut st = tx.prepare_cached(
+        "INSERT OR REPLACE INTO standings VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?;
+    for s in &rec.standings {
+        st.execute(params![
+            rec.race_id,
+            s.rank,
+            s.player_id.as_str(),
+            s.name.as_str(),
+            s.status.as_str(),
+            s.time_ms.map(|t| t as i64),
+            s.filled,
+            s.mistakes
+        ])?;
+    }
+    let mut pl =
+        tx.prepare_cached("INSERT OR REPLACE INTO placements VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")?;
+    for (seq, p) in rec.placements.iter().enumerate() {
+        pl.execute(params![
+            rec.race_id,
+            seq as i64,
+            p.player_id,
+            p.at_ms as i64,
+            p.cell,
+            p.digit,
+            p.outcome
+        ])?;
+    }
+    let mut seat = tx.prepare_cached(
+        "INSERT OR REPLACE INTO seats (race_id, player_id, handle, bot, flags, finished_unix_ms)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?;
+    for s in &rec.standings {
+        if let Some(r) = seat_of(rec, s) {
+            seat.execute(params![
+                rec.race_id,
+                r.player_id,
+                r.handle,
+                r.bot,
+                join_flags(&r.flags),
+                finished
+            ])?;
+        } else {
+            seat.execute(params![
+                rec.race_id,
+                s.player_id.as_str(),
+                None::<String>,
+                false,
+                "",
+                finished
+            ])?;
+        }
+    }
+    if let Some(date) = &rec.daily {
+        let mut daily = tx.prepare_cached(
+            "INSERT OR IGNORE INTO daily_attempts (handle, date, difficulty, race_id)
+             VALUES (?1, ?2, ?3, ?4)",
+        )?;
+        for handle in rec.seats.iter().filter_map(|s| s.handle.as_deref()) {
+            daily.execute(params![handle, date, rec.difficulty, rec.race_id])?;
+        }
+    }
+    if !rec.rated {
+        return Ok(Vec::new());
+    }
+    let already: Option<i64> = tx
+        .query_row(
+            "SELECT 1 FROM rating_changes WHERE race_id = ?1 LIMIT 1",
+            [&rec.race_id],
+            |r| r.get(0),
+        )
+        .optional()?;
+    if already.is_some() {
+        // A race stored twice counts once: its ratings were applied the first time.
+        return Ok(Vec::new());
+    }
+    update_ratings(tx, rec, finished)
+}
+
+/// The seat record of a standing, if the room gave one.
+fn seat_of<'a>(rec: &'a RaceRecord, s: &Standing) -> Option<&'a SeatRecord> {
+    rec.seats
+        .iter()
+        .find(|r| r.player_id == s.player_id.as_str())
+}
+
+/// Who is rated: seats with a handle, not bots, not flagged, each handle once (two seats
+/// with one key rate neither), paired with their standing.
+fn rated_seats(rec: &RaceRecord) -> Vec<(&Standing, &str)> {
+    let mut seen = HashSet::new();
+    let mut twice = HashSet::new();
+    for h in rec.seats.iter().filter_map(|s| s.handle.as_deref()) {
+        if !seen.insert(h) {
+            twice.insert(h);
+        }
+    }
+    rec.standings
+        .iter()
+        .filter_map(|s| {
+            let seat = seat_of(rec, s)?;
+            let handle = seat.handle.as_deref()?;
+            (!seat.bot && seat.flags.is_empty() && !twice.contains(handle)).then_some((s, handle))
+        })
+        .collect()
+}
+
+/// Read the rated seats' ratings, compute the new ones, write ratings, changes and board rows.
+fn update_ratings(
+    tx: &Transaction<'_>,
+    rec: &RaceRecord,
+    finished: i64,
+) -> Result<Vec<RatingChange>, StoreError> {
+    let seats = rated_seats(rec);
+    if seats.len() < 2 {
+        return Ok(Vec::new());
+    }
+    let mut get =
+        tx.prepare_cached("SELECT mu, sigma FROM ratings WHERE handle = ?1 AND difficulty = ?2")?;
+    let mut racers = Vec::with_capacity(seats.len());
+    for (s, handle) in &seats {
+        let before = get
+            .query_row(params![handle, rec.difficulty], |r| {
+                Ok(Rating {
+                    mu: r.get(0)?,
+                    sigma: r.get(1)?,
+                })
+            })
+            .optional()?
+            .unwrap_or_default();
+        racers.push((before, rating_rank(s.status.as_str(), s.rank)));
+    }
+    let after = rate(&racers);
+    let mut put_rating = tx.prepare_cached(
+        "INSERT INTO ratings (handle, difficulty, mu, sigma, races, wins, best_time_ms,
+             updated_unix_ms)
+         VALUES (?1, ?2, ?3, ?4, 1, ?5, ?6, ?7)
+         ON CONFLICT (handle, difficulty) DO UPDATE SET
+             mu = excluded.mu, sigma = excluded.sigma, races = races + 1,
+             wins = wins + excluded.wins,
+             best_time_ms = min(coalesce(best_time_ms, excluded.best_time_ms),
+                                coalesce(excluded.best_time_ms, best_time_ms)),
+             updated_unix_ms = excluded.updated_unix_ms",
+    )?;
+    let mut put_change = tx.prepare_cached(
+        "INSERT INTO rating_changes (race_id, handle, difficulty, mu_before, sigma_before,
+             mu_after, sigma_after)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?;
+    let mut put_board = tx.prepare_cached(
+        "INSERT INTO board (difficulty, period, period_start, handle, mu, sigma, rating, races,
+             wins, best_time_ms)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1, ?8, ?9)
+         ON CONFLICT (difficulty, period, period_start, handle) DO UPDATE SET
+             mu = excluded.mu, sigma = excluded.sigma, rating = excluded.rating,
+             races = races + 1, wins = wins + excluded.wins,
+             best_time_ms = min(coalesce(best_time_ms, excluded.best_time_ms),
+                                coalesce(excluded.best_time_ms, best_time_ms))",
+    )?;
+    let mut changes = Vec::with_capacity(seats.len());
+    for (((s, handle), (before, _)), new) in seats.iter().zip(&racers).zip(&after) {
+        let solved = s.status == FinishStatus::Solved;
+        let won = i64::from(solved && s.rank == 1);
+        let best = s.time_ms.filter(|_| solved).map(|t| t as i64);
+        put_rating.execute(params![
+            handle,
+            rec.difficulty,
+            new.mu,
+            new.sigma,
+            won,
+            best,
+            finished
+        ])?;
+        put_change.execute(params![
+            rec.race_id,
+            handle,
+            rec.difficulty,
+            before.mu,
+            before.sigma,
+            new.mu,
+            new.sigma
+        ])?;
+        for p in Period::ALL {
+            put_board.execute(params![
+                rec.difficulty,
+                p.as_str(),
+                p.start(finished),
+                handle,
+                new.mu,
+                new.sigma,
+                conservative(*new),
+                won,
+                best
+            ])?;
+        }
+        changes.push(RatingChange {
+            player_id: s.player_id.to_string(),
+            handle: (*handle).to_owned(),
+            before: conservative(*before),
+            after: conservative(*new),
+        });
+    }
+    Ok(changes)
+}
+
+/// Insert a player; a collision says which key collided.
+pub(super) fn register(
+    conn: &rusqlite::Connection,
+    handle: &str,
+    key_hash: [u8; 32],
+    name: &str,
+    now_unix_ms: i64,
+) -> Result<(), StoreError> {
+    let res = conn.execute(
+        "INSERT INTO players (handle, key_hash, name, created_unix_ms) VALUES (?1, ?2, ?3, ?4)",
+        params![handle, &key_hash[..], name, now_unix_ms],
+    );
+    match res {
+        Ok(_) => Ok(()),
+        // Two constraints can fail; asking which is plainer than parsing SQLite's message.
+        Err(rusqlite::Error::SqliteFailure(e, _))
+            if e.code == rusqlite::ErrorCode::ConstraintViolation =>
+        {
+            let taken: Option<i64> = conn
+                .query_row("SELECT 1 FROM players WHERE handle = ?1", [handle], |r| {
+                    r.get(0)
+                })
+                .optional()?;
+            Err(match taken {
+                Some(_) => StoreError::HandleTaken {
+                    handle: handle.to_owned(),
+                },
+                None => StoreError::KeyTaken,
+            })
+        }
+        Err(e) => Err(e.into()),
+    }
+}

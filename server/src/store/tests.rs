@@ -1,0 +1,480 @@
+//! The store's behaviour through the trait, on a SQLite file in a temp dir.
+
+use protocol::{FinishStatus, Standing};
+use rusqlite::params;
+use shared::engine::Difficulty;
+
+use super::*;
+use crate::store::recompute::recompute;
+
+/// The schema the first results store created (migration 1 is that text, frozen).
+const OLD_SCHEMA: &str = sqlite::schema::V1;
+
+/// 2026-12-01 13:14:15 UTC, a Tuesday.
+const NOW: i64 = 1_796_130_855_000;
+const DAY: i64 = 86_400_000;
+
+fn open() -> (tempfile::TempDir, SqliteStore) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = SqliteStore::open(&dir.path().join("sub").join("r.sqlite3")).unwrap();
+    (dir, store)
+}
+
+/// A racer: player id, handle, status, time (if solved), rank.
+struct Racer(
+    &'static str,
+    Option<&'static str>,
+    FinishStatus,
+    Option<u64>,
+    u32,
+);
+
+fn race(id: &str, finished: i64, racers: &[Racer]) -> RaceRecord {
+    RaceRecord {
+        race_id: id.into(),
+        room: "ABCD".into(),
+        difficulty: "easy",
+        puzzle: ".".repeat(81),
+        solution: "1".repeat(81),
+        started_unix_ms: finished - 60_000,
+        duration_ms: 60_000,
+        reason: "all_done",
+        rated: true,
+        daily: None,
+        standings: racers
+            .iter()
+            .map(|r| Standing {
+                rank: r.4,
+                player_id: r.0.into(),
+                name: r.0.try_into().unwrap(),
+                status: r.2,
+                time_ms: r.3,
+                filled: 40,
+                mistakes: 1,
+            })
+            .collect(),
+        seats: racers
+            .iter()
+            .map(|r| SeatRecord {
+                player_id: r.0.into(),
+                handle: r.1.map(str::to_owned),
+                bot: false,
+                flags: Vec::new(),
+            })
+            .collect(),
+        placements: vec![
+            PlacementRecord {
+                player_id: racers[0].0.into(),
+                at_ms: 5,
+                cell: 3,
+                digit: 4,
+                outcome: "accepted",
+            },
+            PlacementRecord {
+                player_id: racers[0].0.into(),
+                at_ms: 9,
+                cell: 4,
+                digit: 5,
+                outcome: "wrong",
+            },
+        ],
+    }
+}
+
+fn duel(id: &str, finished: i64, winner: &'static str, loser: &'static str) -> RaceRecord {
+    race(
+        id,
+        finished,
+        &[
+            Racer("p1", Some(winner), FinishStatus::Solved, Some(70_000), 1),
+            Racer("p2", Some(loser), FinishStatus::Forfeited, None, 2),
+        ],
+    )
+}
+
+fn register(store: &SqliteStore, handles: &[&str]) {
+    for h in handles {
+        store
+            .register(
+                h,
+                key_hash(&format!("key-{h}")),
+                &format!("name-{h}"),
+                NOW - 10 * DAY,
+            )
+            .unwrap();
+    }
+}
+
+#[test]
+fn save_and_read_back() {
+    let (_dir, store) = open();
+    let mut rec = race(
+        "r1",
+        NOW,
+        &[Racer("p1", None, FinishStatus::Solved, Some(1234), 1)],
+    );
+    rec.rated = false;
+    assert!(store.save_race(&rec).unwrap().is_empty());
+    let got = store.standings("r1").unwrap();
+    assert_eq!(got.len(), 1);
+    assert_eq!(
+        (got[0].status.as_str(), got[0].time_ms),
+        ("solved", Some(1234))
+    );
+    assert_eq!(store.placement_count("r1").unwrap(), 2);
+    assert_eq!(
+        store.race_reason("r1").unwrap().as_deref(),
+        Some("all_done")
+    );
+    assert!(store.standings("nope").unwrap().is_empty());
+    assert!(store.replay("nope").unwrap().is_none());
+}
+
+#[test]
+fn a_file_from_before_migrations_upgrades_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.sqlite3");
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch(OLD_SCHEMA).unwrap();
+        conn.execute(
+            "INSERT INTO races VALUES ('old', 'WXYZ', 'hard', ?1, ?2, 100, 200, 'time_limit')",
+            params![".".repeat(81), "2".repeat(81)],
+        )
+        .unwrap();
+        conn.execute(
+            "INSERT INTO standings VALUES ('old', 1, 'p1', 'ann', 'timed_out', NULL, 30, 2)",
+            [],
+        )
+        .unwrap();
+        conn.execute(
+            "INSERT INTO placements VALUES ('old', 0, 'p1', 50, 7, 3, 'accepted')",
+            [],
+        )
+        .unwrap();
+    }
+    let store = SqliteStore::open(&path).unwrap();
+    assert_eq!(
+        store.race_reason("old").unwrap().as_deref(),
+        Some("time_limit")
+    );
+    let replay = store.replay("old").unwrap().unwrap();
+    assert_eq!(replay.race.difficulty, "hard");
+    assert!(!replay.race.rated);
+    assert_eq!(replay.race.daily, None);
+    assert_eq!(
+        replay.players,
+        vec![SeatRow {
+            player_id: "p1".into(),
+            name: "ann".into(),
+            handle: None,
+            bot: false,
+            flags: Vec::new(),
+        }]
+    );
+    assert_eq!(replay.placements[0].outcome, "accepted");
+    // New data goes into the upgraded file, and a second open changes nothing.
+    register(&store, &["hA", "hB"]);
+    assert_eq!(
+        store
+            .save_race(&duel("new", NOW, "hA", "hB"))
+            .unwrap()
+            .len(),
+        2
+    );
+    drop(store);
+    let store = SqliteStore::open(&path).unwrap();
+    assert_eq!(store.history("hA", 10, 0).unwrap().len(), 1);
+    assert_eq!(store.standings("old").unwrap()[0].filled, 30);
+}
+
+#[test]
+fn registration_and_lookup_by_key() {
+    let (_dir, store) = open();
+    register(&store, &["hA"]);
+    let got = store.player_by_key(key_hash("key-hA")).unwrap();
+    assert_eq!(
+        got,
+        Some(PlayerRow {
+            handle: "hA".into(),
+            name: "name-hA".into()
+        })
+    );
+    assert_eq!(store.player_by_key(key_hash("other")).unwrap(), None);
+    let taken = store.register("hA", key_hash("fresh"), "x", NOW);
+    assert!(matches!(taken, Err(StoreError::HandleTaken { handle }) if handle == "hA"));
+    let key_again = store.register("hB", key_hash("key-hA"), "x", NOW);
+    assert!(matches!(key_again, Err(StoreError::KeyTaken)));
+    let page = store.player("hA").unwrap().unwrap();
+    assert_eq!((page.name.as_str(), page.ratings.len()), ("name-hA", 0));
+    assert_eq!(store.player("nobody").unwrap(), None);
+}
+
+#[test]
+fn a_rated_race_moves_ratings_and_shows_everywhere() {
+    let (_dir, store) = open();
+    register(&store, &["hA", "hB", "hC"]);
+    let mut rec = race(
+        "r1",
+        NOW,
+        &[
+            Racer("p1", Some("hA"), FinishStatus::Solved, Some(70_000), 1),
+            Racer("p2", Some("hB"), FinishStatus::Solved, Some(80_000), 2),
+            Racer("p3", Some("hC"), FinishStatus::Solved, Some(60_000), 3),
+            Racer("p4", None, FinishStatus::Eliminated, None, 4),
+        ],
+    );
+    rec.seats[2].bot = true;
+    let changes = store.save_race(&rec).unwrap();
+    let handles: Vec<&str> = changes.iter().map(|c| c.handle.as_str()).collect();
+    assert_eq!(
+        handles,
+        ["hA", "hB"],
+        "the bot and the anonymous seat are not rated"
+    );
+    assert!(changes[0].after > changes[0].before);
+    assert!(changes[1].after < changes[0].after);
+    assert_eq!(changes[0].player_id, "p1");
+
+    let board = store
+        .leaderboard(Difficulty::Easy, Period::Day, NOW, 10, 0)
+        .unwrap();
+    assert_eq!(board.len(), 2);
+    assert_eq!((board[0].rank, board[0].handle.as_str()), (1, "hA"));
+    assert_eq!(
+        (
+            board[0].stats.races,
+            board[0].stats.wins,
+            board[0].stats.best_time_ms
+        ),
+        (1, 1, Some(70_000))
+    );
+    assert_eq!(board[0].stats.rating, changes[0].after);
+    assert_eq!(board[1].stats.wins, 0);
+    assert_eq!(board[0].name, "name-hA");
+    let second = store
+        .leaderboard(Difficulty::Easy, Period::All, NOW, 10, 1)
+        .unwrap();
+    assert_eq!((second[0].rank, second[0].handle.as_str()), (2, "hB"));
+    assert!(store
+        .leaderboard(Difficulty::Hard, Period::All, NOW, 10, 0)
+        .unwrap()
+        .is_empty());
+
+    let page = store.player("hA").unwrap().unwrap();
+    assert_eq!(page.ratings.len(), 1);
+    assert_eq!(
+        (
+            page.ratings[0].difficulty.as_str(),
+            page.ratings[0].stats.races
+        ),
+        ("easy", 1)
+    );
+    assert_eq!(page.ratings[0].stats.rating, changes[0].after);
+
+    let hist = store.history("hA", 10, 0).unwrap();
+    assert_eq!(hist.len(), 1);
+    let h = &hist[0];
+    assert_eq!(
+        (h.race_id.as_str(), h.rank, h.players, h.rated),
+        ("r1", 1, 4, true)
+    );
+    assert_eq!(
+        (h.rating_before, h.rating_after),
+        (Some(changes[0].before), Some(changes[0].after))
+    );
+    assert_eq!(h.finished_unix_ms, NOW);
+    let bot_hist = store.history("hC", 10, 0).unwrap();
+    assert_eq!((bot_hist[0].rating_before, bot_hist[0].rated), (None, true));
+
+    let replay = store.replay("r1").unwrap().unwrap();
+    assert!(replay.race.rated);
+    assert_eq!(replay.players.len(), 4);
+    assert_eq!(replay.players[2].handle.as_deref(), Some("hC"));
+    assert!(replay.players[2].bot);
+    let at: Vec<(u64, &str)> = replay
+        .placements
+        .iter()
+        .map(|p| (p.at_ms, p.outcome.as_str()))
+        .collect();
+    assert_eq!(at, [(5, "accepted"), (9, "wrong")]);
+}
+
+#[test]
+fn flagged_doubled_and_lone_seats_are_not_rated() {
+    let (_dir, store) = open();
+    register(&store, &["hA", "hB", "hC"]);
+    let mut rec = duel("flagged", NOW, "hA", "hB");
+    rec.seats[0].flags = vec!["too_fast".into()];
+    assert!(
+        store.save_race(&rec).unwrap().is_empty(),
+        "one rated seat is no race"
+    );
+    assert_eq!(store.history("hA", 1, 0).unwrap()[0].flags, ["too_fast"]);
+    let twice = duel("twice", NOW, "hA", "hA");
+    assert!(store.save_race(&twice).unwrap().is_empty());
+    let mut unrated = duel("unrated", NOW, "hA", "hB");
+    unrated.rated = false;
+    assert!(store.save_race(&unrated).unwrap().is_empty());
+    assert!(store.ratings().unwrap().is_empty());
+    // Stored twice, a rated race counts once.
+    let rec = duel("once", NOW, "hA", "hC");
+    assert_eq!(store.save_race(&rec).unwrap().len(), 2);
+    assert!(store.save_race(&rec).unwrap().is_empty());
+    assert_eq!(
+        store.player("hA").unwrap().unwrap().ratings[0].stats.races,
+        1
+    );
+}
+
+#[test]
+fn boards_keep_to_their_periods() {
+    let (_dir, store) = open();
+    register(&store, &["hA", "hB", "hC"]);
+    // Yesterday (Monday, same week and month): hB beats hA.
+    store
+        .save_race(&duel("mon", NOW - DAY, "hB", "hA"))
+        .unwrap();
+    // Last month: hC beats hB.
+    store
+        .save_race(&duel("nov", NOW - 5 * DAY, "hC", "hB"))
+        .unwrap();
+    // Today: hA beats hC.
+    store.save_race(&duel("tue", NOW, "hA", "hC")).unwrap();
+    let who = |p: Period| -> Vec<(String, u32)> {
+        store
+            .leaderboard(Difficulty::Easy, p, NOW, 10, 0)
+            .unwrap()
+            .into_iter()
+            .map(|r| (r.handle, r.stats.races))
+            .collect()
+    };
+    let mut day = who(Period::Day);
+    day.sort();
+    assert_eq!(day, [("hA".into(), 1), ("hC".into(), 1)]);
+    let mut week = who(Period::Week);
+    week.sort();
+    assert_eq!(week, [("hA".into(), 2), ("hB".into(), 1), ("hC".into(), 1)]);
+    let mut all = who(Period::All);
+    all.sort();
+    assert_eq!(all, [("hA".into(), 2), ("hB".into(), 2), ("hC".into(), 2)]);
+    // The week board's rating is the one after the player's last race.
+    let page = store.player("hA").unwrap().unwrap();
+    let week_a = store
+        .leaderboard(Difficulty::Easy, Period::Week, NOW, 10, 0)
+        .unwrap()
+        .into_iter()
+        .find(|r| r.handle == "hA")
+        .unwrap();
+    assert_eq!(week_a.stats.rating, page.ratings[0].stats.rating);
+    // Newest first.
+    let ids: Vec<String> = store
+        .history("hA", 10, 0)
+        .unwrap()
+        .into_iter()
+        .map(|h| h.race_id)
+        .collect();
+    assert_eq!(ids, ["tue", "mon"]);
+    let ids: Vec<String> = store
+        .history("hA", 1, 1)
+        .unwrap()
+        .into_iter()
+        .map(|h| h.race_id)
+        .collect();
+    assert_eq!(ids, ["mon"]);
+}
+
+#[test]
+fn a_daily_attempt_is_remembered() {
+    let (_dir, store) = open();
+    register(&store, &["hA"]);
+    let mut rec = race(
+        "d1",
+        NOW,
+        &[Racer(
+            "p1",
+            Some("hA"),
+            FinishStatus::Solved,
+            Some(90_000),
+            1,
+        )],
+    );
+    rec.daily = Some(period::utc_date(NOW));
+    rec.rated = false;
+    store.save_race(&rec).unwrap();
+    assert!(store
+        .daily_played("hA", "2026-12-01", Difficulty::Easy)
+        .unwrap());
+    assert!(!store
+        .daily_played("hA", "2026-12-01", Difficulty::Hard)
+        .unwrap());
+    assert!(!store
+        .daily_played("hA", "2026-12-02", Difficulty::Easy)
+        .unwrap());
+    assert_eq!(
+        store.replay("d1").unwrap().unwrap().race.daily.as_deref(),
+        Some("2026-12-01")
+    );
+}
+
+#[test]
+fn ratings_recompute_from_history() {
+    let (_dir, store) = open();
+    let handles = ["hA", "hB", "hC", "hD"];
+    register(&store, &handles);
+    for i in 0..12u32 {
+        let pick = |k: u32| handles[((i * 7 + k * 3) % 4) as usize];
+        let (a, b, c) = (pick(0), pick(1), pick(2));
+        if a == b || b == c || a == c {
+            continue;
+        }
+        let mut rec = race(
+            &format!("r{i}"),
+            NOW - i64::from(12 - i) * DAY,
+            &[
+                Racer(
+                    "p1",
+                    Some(a),
+                    FinishStatus::Solved,
+                    Some(60_000 + u64::from(i)),
+                    1,
+                ),
+                Racer("p2", Some(b), FinishStatus::Solved, Some(61_000), 2),
+                Racer("p3", Some(c), FinishStatus::TimedOut, None, 3),
+            ],
+        );
+        if i % 3 == 0 {
+            rec.difficulty = "medium";
+        }
+        store.save_race(&rec).unwrap();
+    }
+    let got = recompute(&store).unwrap();
+    assert!(got.races >= 6, "only {} rated races", got.races);
+    assert_eq!(got.mismatches, Vec::<String>::new());
+    assert_eq!(got.ratings.len(), store.ratings().unwrap().len());
+    // A rating edited behind the store's back no longer follows from history.
+    store
+        .with_conn(|c| Ok(c.execute("UPDATE ratings SET mu = mu + 1 WHERE handle = 'hA'", [])?))
+        .unwrap();
+    assert!(!recompute(&store).unwrap().mismatches.is_empty());
+}
+
+#[test]
+fn seat_flags_come_from_the_placements() {
+    let mut rec = race(
+        "f",
+        NOW,
+        &[Racer(
+            "p1",
+            Some("hA"),
+            FinishStatus::Solved,
+            Some(20_000),
+            1,
+        )],
+    );
+    rec.puzzle = ".".repeat(81);
+    assert_eq!(crate::fairplay::seat_flags(&rec, "p1"), ["too_fast"]);
+    rec.standings[0].time_ms = Some(50_000);
+    assert!(crate::fairplay::seat_flags(&rec, "p1").is_empty());
+    assert!(crate::fairplay::seat_flags(&rec, "nobody").is_empty());
+}
