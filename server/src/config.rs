@@ -88,6 +88,10 @@ pub struct Config {
     pub resume_grace: Duration,
     /// How long a kicked player's name and address cannot rejoin the room (A5).
     pub kick_bar: Duration,
+    /// Raise fair-play flags on identified players' results (`crate::fairplay`); a flagged
+    /// result is kept, marked, and left out of ratings and boards. Off only where every
+    /// player is trusted (a test harness).
+    pub fair_play: bool,
     /// Countdown between `start_race` and `race_started` (not fixed by the contract).
     pub countdown: Duration,
     /// Puzzles kept ready per difficulty.
@@ -124,6 +128,7 @@ impl Default for Config {
             limits: Limits::default(),
             resume_grace: Duration::from_secs(60),
             kick_bar: Duration::from_secs(10 * 60),
+            fair_play: true,
             countdown: Duration::from_secs(3),
             pool_size: 8,
             pool_prewarm: true,

@@ -24,6 +24,7 @@ use tokio::time::Instant;
 
 use crate::outbox::ConnId;
 use crate::pool::Dealt;
+use crate::room::handle::Who;
 use crate::room::rules::{Effect, MintToken, Room, RoomOpts};
 
 /// Where connection `x` comes from: two connections share each address.
@@ -109,6 +110,7 @@ pub fn room_rules(data: &[u8]) -> Reached {
         chat_rate: 5,
         chat_burst: 10,
         kick_bar: Duration::from_secs(600),
+        fair_play: true,
     };
     let room = Room::new(
         "FUZZ".try_into().expect("a valid code"),
@@ -153,12 +155,18 @@ impl Harness {
         let name = |y: u8| NAMES[usize::from(y) % NAMES.len()];
         match op % 15 {
             0 => {
+                // Some seats identified, some bots: one identity may not take two seats.
+                let who = Who {
+                    handle: (y % 3 == 0).then(|| format!("h{}", y % 4)),
+                    bot: y % 5 == 0,
+                };
                 self.room
-                    .join(conn, addr(x), Some(name(y)), Role::Player, now);
+                    .join(conn, addr(x), Some(name(y)), Role::Player, who, now);
             }
             1 => {
                 let n = (y % 4 != 0).then(|| name(y));
-                self.room.join(conn, addr(x), n, Role::Spectator, now);
+                self.room
+                    .join(conn, addr(x), n, Role::Spectator, Who::default(), now);
             }
             2 => {
                 self.room.leave(conn, now);

@@ -15,11 +15,12 @@ use tokio_tungstenite::tungstenite::error::{CapacityError, Error as WsError, Pro
 use tokio_tungstenite::tungstenite::Message;
 use tokio_util::task::AbortOnDropHandle;
 
+use super::identity;
 use super::rate::{RateLimiter, Verdict};
 use super::writer::{self, ReadEnd, Ws};
 use super::{Slot, Transport};
 use crate::outbox::{CloseCode, ConnId, Outbox};
-use crate::room::handle::{JoinOutcome, RoomCmd, RoomHandle, RoomMsg};
+use crate::room::handle::{JoinOutcome, RoomCmd, RoomHandle, RoomMsg, Who};
 use crate::room::task;
 
 /// How long a connection in a room waits at shutdown for its room to say `room_closed`.
@@ -38,6 +39,8 @@ struct Reader {
     client: IpAddr,
     link: Option<Link>,
     warned: bool,
+    /// Identities this connection has registered.
+    registered: u8,
 }
 
 /// Serve one upgraded connection until it closes. `slot` is its place under the connection
@@ -84,6 +87,7 @@ pub(super) async fn serve(slot: Arc<Slot>, ws: Ws, client: IpAddr, id: ConnId) {
             client,
             link: None,
             warned: false,
+            registered: 0,
         };
         let end = reader.run(&mut stream).await;
         if let Some(room) = reader.current() {
@@ -235,13 +239,32 @@ impl Reader {
             ClientMsg::ListRooms => self.send(&ServerMsg::RoomList {
                 rooms: self.server.rooms.directory.list_public(),
             }),
-            ClientMsg::CreateRoom { name, settings, .. } => self.create(name, settings).await,
-            ClientMsg::JoinRoom { room, name, .. } => {
-                self.enter(&room, Some(name), Role::Player).await;
+            ClientMsg::CreateRoom {
+                name,
+                settings,
+                key,
+                bot,
+            } => {
+                if let Some(who) = self.identify(key, bot).await {
+                    self.create(name, settings, who).await;
+                }
             }
-            ClientMsg::Spectate { room, name, .. } => {
-                self.enter(&room, name, Role::Spectator).await
+            ClientMsg::JoinRoom {
+                room,
+                name,
+                key,
+                bot,
+            } => {
+                if let Some(who) = self.identify(key, bot).await {
+                    self.enter(&room, Some(name), Role::Player, who).await;
+                }
             }
+            ClientMsg::Spectate { room, name, key } => {
+                if let Some(who) = self.identify(key, false).await {
+                    self.enter(&room, name, Role::Spectator, who).await;
+                }
+            }
+            ClientMsg::Register { name } => self.register(name).await,
             ClientMsg::Resume { token } => self.resume(token).await,
             ClientMsg::Leave => self.leave().await,
             ClientMsg::SetReady { ready } => self.forward(RoomMsg::SetReady(ready)).await,
@@ -270,11 +293,40 @@ impl Reader {
                 Err(e) => self.error(ErrorCode::InvalidSettings, e.to_string()),
             },
             ClientMsg::Kick { player_id } => self.forward(RoomMsg::Kick(player_id)).await,
-            // Identities land with the store's players (issue 12, next step).
-            ClientMsg::Register { .. } | ClientMsg::StartDaily { .. } => self.error(
-                ErrorCode::BadMessage,
-                "identities are not enabled on this server",
-            ),
+            // The daily challenge is the next step of issue 12; until then it is refused.
+            ClientMsg::StartDaily { .. } => {
+                self.error(ErrorCode::BadMessage, "the daily challenge is not open yet")
+            }
+        }
+    }
+
+    /// The identity behind a key (A6), or `None` once the refusal is sent.
+    async fn identify(&mut self, key: Option<protocol::IdentityKey>, bot: bool) -> Option<Who> {
+        match identity::identify(&self.server.rooms.store, key, bot).await {
+            Ok(who) => Some(who),
+            Err((code, message)) => {
+                self.error(code, message);
+                None
+            }
+        }
+    }
+
+    /// `register`: a new identity for this client. A connection gets a few (a player who lost
+    /// a key may ask again); more are `rate_limited`, so one socket cannot fill the table.
+    async fn register(&mut self, name: String) {
+        if self.registered >= MAX_REGISTRATIONS {
+            return self.error(
+                ErrorCode::RateLimited,
+                "too many identities from one connection",
+            );
+        }
+        match identity::register(&self.server.rooms.store, &name, unix_ms()).await {
+            Ok((key, handle)) => {
+                self.registered += 1;
+                tracing::info!(%handle, "registered a player");
+                self.send(&ServerMsg::Registered { key, handle });
+            }
+            Err((code, message)) => self.error(code, message),
         }
     }
 
@@ -311,7 +363,12 @@ impl Reader {
         }
     }
 
-    async fn create(&mut self, name: String, settings: Option<protocol::SettingsRequest>) {
+    async fn create(
+        &mut self,
+        name: String,
+        settings: Option<protocol::SettingsRequest>,
+        who: Who,
+    ) {
         if self.already_in_room() {
             return;
         }
@@ -330,6 +387,7 @@ impl Reader {
             settings,
             self.handle.clone(),
             name,
+            who,
         ) {
             Ok((room, answer)) => {
                 self.linked(room, generation, answer).await;
@@ -338,7 +396,7 @@ impl Reader {
         }
     }
 
-    async fn enter(&mut self, code: &str, name: Option<String>, role: Role) {
+    async fn enter(&mut self, code: &str, name: Option<String>, role: Role, who: Who) {
         if self.already_in_room() {
             return;
         }
@@ -355,6 +413,7 @@ impl Reader {
             addr: self.client,
             name,
             role,
+            who,
             reply,
         };
         if room.tx.send(cmd).await.is_err() {
@@ -415,4 +474,15 @@ impl Reader {
             self.error(ErrorCode::NotInRoom, "not in a room");
         }
     }
+}
+
+/// Identities one connection may register.
+const MAX_REGISTRATIONS: u8 = 3;
+
+/// The wall clock in Unix milliseconds, for a new identity's record.
+#[allow(clippy::disallowed_methods)] // a registration's time is the wall clock's
+fn unix_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
 }

@@ -19,6 +19,7 @@ pub mod client_addr;
 pub mod conn;
 pub mod fd;
 pub mod http;
+pub mod identity;
 pub mod rate;
 pub mod tls;
 pub mod tuning;

@@ -48,6 +48,24 @@ pub enum JoinOutcome {
     Spectator,
 }
 
+/// Who a connection is beyond its name (A6): the persistent player its key names, if any,
+/// and whether it said it is a program. Resolved from the key before the room sees it; the
+/// key itself never reaches a room.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Who {
+    /// The public handle; `None` is anonymous.
+    pub handle: Option<String>,
+    /// The client said `bot: true`.
+    pub bot: bool,
+}
+
+impl Who {
+    /// Whether this seat can be rated: identified and human.
+    pub fn rateable(&self) -> bool {
+        self.handle.is_some() && !self.bot
+    }
+}
+
 /// What a room task receives.
 #[derive(Debug)]
 pub enum RoomCmd {
@@ -61,6 +79,8 @@ pub enum RoomCmd {
         name: Option<String>,
         /// Player or spectator.
         role: Role,
+        /// The identity behind the connection.
+        who: Who,
         /// Joined or not.
         reply: oneshot::Sender<JoinOutcome>,
     },

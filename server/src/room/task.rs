@@ -20,7 +20,7 @@ use tokio_util::task::TaskTracker;
 use tracing::Instrument;
 
 use super::directory::{Directory, OpenError};
-use super::handle::{JoinOutcome, RoomCmd, RoomHandle, RoomInfo, RoomMsg};
+use super::handle::{JoinOutcome, RoomCmd, RoomHandle, RoomInfo, RoomMsg, Who};
 use super::rules::{Effect, MintToken, Room, RoomOpts};
 use crate::metrics::Metrics;
 use crate::outbox::{encode, ConnId, Outbox};
@@ -68,6 +68,7 @@ pub fn open(
     settings: Settings,
     creator: Outbox,
     name: String,
+    who: Who,
 ) -> Result<(RoomHandle, oneshot::Receiver<JoinOutcome>), OpenError> {
     let (reply, answer) = oneshot::channel();
     let first = RoomCmd::Join {
@@ -75,6 +76,7 @@ pub fn open(
         addr: ip,
         name: Some(name),
         role: Role::Player,
+        who,
         reply,
     };
     let opened = env.directory.open(ip, &settings, first)?;
@@ -185,11 +187,12 @@ impl Task {
                 addr,
                 name,
                 role,
+                who,
                 reply,
             } => {
                 let id = conn.id;
                 self.conns.insert(id, conn);
-                let ok = self.room.join(id, addr, name.as_deref(), role, now);
+                let ok = self.room.join(id, addr, name.as_deref(), role, who, now);
                 self.joined(id, ok, reply);
             }
             RoomCmd::Resume { conn, token, reply } => {
@@ -290,9 +293,18 @@ impl Task {
 
     async fn apply_batch(&mut self, effects: Vec<Effect>) {
         let metrics = self.env.metrics.clone();
+        // The rating changes the store computed, for the `race_over` that follows it.
+        let mut ratings: Option<Vec<protocol::RatingChange>> = None;
         for fx in effects {
             match fx {
-                Effect::Send(to, msg) => self.deliver(&to, &msg),
+                Effect::Send(to, mut msg) => {
+                    if let (ServerMsg::RaceOver { ratings: slot, .. }, Some(r)) =
+                        (&mut msg, ratings.take())
+                    {
+                        *slot = r;
+                    }
+                    self.deliver(&to, &msg);
+                }
                 Effect::Detach(id) => {
                     if let Some(c) = self.conns.remove(&id) {
                         c.detach();
@@ -310,13 +322,21 @@ impl Task {
                 }
                 Effect::Placed(reason) => metrics.placement(reason),
                 Effect::NeedPuzzle { race_id, seed } => self.need_puzzle(race_id, seed),
-                Effect::Store(record) => {
+                Effect::Store(mut record) => {
                     let store = self.env.store.clone();
                     let race_id = record.race_id.clone();
-                    let res = tokio::task::spawn_blocking(move || store.save_race(&record)).await;
+                    let fair_play = self.env.opts.fair_play;
+                    let res = tokio::task::spawn_blocking(move || {
+                        if fair_play {
+                            flag_seats(&mut record);
+                        }
+                        store.save_race(&record)
+                    })
+                    .await;
                     match res {
-                        Ok(Ok(_)) => {
+                        Ok(Ok(changes)) => {
                             metrics.races_finished.inc();
+                            ratings = Some(changes.into_iter().map(wire_change).collect());
                         }
                         Ok(Err(e)) => {
                             metrics.store_errors.inc();
@@ -356,5 +376,31 @@ impl Task {
                 () = shutdown.cancelled() => {}
             }
         });
+    }
+}
+
+/// The fair-play flags of every identified seat (anonymous seats are never rated or listed,
+/// so they are not worth the grader's time). Runs on a blocking thread: it grades boards.
+fn flag_seats(record: &mut crate::store::RaceRecord) {
+    let flags: Vec<Vec<String>> = record
+        .seats
+        .iter()
+        .map(|s| match s.handle {
+            Some(_) => crate::fairplay::seat_flags(record, &s.player_id),
+            None => Vec::new(),
+        })
+        .collect();
+    for (seat, f) in record.seats.iter_mut().zip(flags) {
+        seat.flags = f;
+    }
+}
+
+/// A stored rating change as `race_over` carries it.
+fn wire_change(c: crate::store::RatingChange) -> protocol::RatingChange {
+    protocol::RatingChange {
+        player_id: protocol::PlayerId::from(c.player_id),
+        handle: c.handle,
+        before: c.before,
+        after: c.after,
     }
 }

@@ -8,6 +8,7 @@ mod close_handshake;
 mod conformance;
 mod fanout;
 mod host_controls;
+mod identity;
 mod layout;
 mod proxy;
 

@@ -54,6 +54,8 @@ pub struct RoomOpts {
     pub chat_burst: u32,
     /// How long a kicked player's name and address cannot come back (A5).
     pub kick_bar: Duration,
+    /// Whether finished races get fair-play flags.
+    pub fair_play: bool,
 }
 
 impl RoomOpts {
@@ -66,6 +68,7 @@ impl RoomOpts {
             chat_rate: config.limits.chat_rate,
             chat_burst: config.limits.chat_burst,
             kick_bar: config.kick_bar,
+            fair_play: config.fair_play,
         }
     }
 }

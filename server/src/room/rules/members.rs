@@ -11,6 +11,7 @@ use super::seats::{parse_name, Member, Refusal};
 use super::{Effect, Room, State};
 use crate::outbox::{CloseCode, ConnId};
 use crate::rate::TokenBucket;
+use crate::room::handle::Who;
 
 impl Room {
     /// The checks a join must pass, in the contract's order; the name it joins under.
@@ -20,6 +21,7 @@ impl Room {
         addr: IpAddr,
         raw_name: Option<&str>,
         role: Role,
+        who: &Who,
         now: Instant,
     ) -> Result<PlayerName, Refusal> {
         if self.has_conn(conn) {
@@ -38,7 +40,8 @@ impl Room {
                     "a race is in progress; spectate instead",
                 ));
             }
-            self.seats.check_seat(&name, self.settings.max_players)?;
+            self.seats
+                .check_seat(&name, who, self.settings.max_players)?;
         } else {
             self.seats
                 .check_spectator(&name, self.opts.max_spectators)?;
@@ -54,9 +57,10 @@ impl Room {
         addr: IpAddr,
         raw_name: Option<&str>,
         role: Role,
+        who: Who,
         now: Instant,
     ) -> bool {
-        let name = match self.admit(conn, addr, raw_name, role, now) {
+        let name = match self.admit(conn, addr, raw_name, role, &who, now) {
             Ok(name) => name,
             Err(why) => return self.refuse(conn, why),
         };
@@ -71,7 +75,7 @@ impl Room {
             self.send(conn, msg);
             return true;
         }
-        let seat = self.seats.add_seat(conn, addr, name);
+        let seat = self.seats.add_seat(conn, addr, name, who);
         let (player, you) = (seat.player(), seat.you());
         let msg = self.room_joined(you, now);
         self.send(conn, msg);

@@ -310,16 +310,22 @@ impl Room {
 
     fn begin_race(&mut self, race_id: RaceId, seed: u64, dealt: Dealt, now: Instant, unix_ms: i64) {
         let racers = self.seats.set_status(PlayerStatus::Racing, |_| true);
-        self.race = Some(Race::new(race_id.clone(), dealt, racers, now, unix_ms));
+        let who = self.seats.identities();
+        // A6: rated only with two identified humans at the start; a bot or an anonymous
+        // seat races, but is never rated.
+        let rated = self.settings.rated && who.iter().filter(|(_, w)| w.rateable()).count() >= 2;
+        let race =
+            Race::new(race_id.clone(), dealt, racers, now, unix_ms).with_identities(who, rated);
+        self.race = Some(race);
         self.state = State::Racing;
         self.fx.push(Effect::RaceStarted);
-        tracing::info!(room = %self.code, %race_id, seed, "race started");
+        tracing::info!(room = %self.code, %race_id, seed, rated, "race started");
         self.send_all(ServerMsg::RaceStarted {
             race_id,
             puzzle: dealt.puzzle,
             difficulty: self.settings.difficulty,
             time_limit_s: self.settings.time_limit_s,
-            rated: false,
+            rated,
         });
     }
 

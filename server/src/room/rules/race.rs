@@ -14,6 +14,7 @@ use tokio::time::Instant;
 
 use super::standings::{finish_status, standings};
 use crate::pool::Dealt;
+use crate::room::handle::Who;
 use crate::store::{PlacementRecord, RaceRecord, SeatRecord};
 
 /// Why a race ended.
@@ -85,6 +86,10 @@ pub(super) struct Race {
     to_fill: u32,
     entries: Vec<Entry>,
     log: Vec<PlacementRecord>,
+    /// Whether it changes ratings (A6): decided at the start, never after.
+    rated: bool,
+    /// Who held each racing seat at the start.
+    who: Vec<(PlayerId, Who)>,
 }
 
 impl Race {
@@ -117,7 +122,16 @@ impl Race {
             to_fill: dealt.puzzle.n_empty() as u32,
             entries,
             log: Vec::new(),
+            rated: false,
+            who: Vec::new(),
         }
+    }
+
+    /// Record who races and whether the race is rated (A6).
+    pub(super) fn with_identities(mut self, who: Vec<(PlayerId, Who)>, rated: bool) -> Race {
+        self.who = who;
+        self.rated = rated;
+        self
     }
 
     /// What a race counting down shows: no puzzle yet.
@@ -322,16 +336,24 @@ impl Race {
             started_unix_ms: self.started_unix_ms,
             duration_ms: ms(now.saturating_duration_since(self.started_at)),
             reason: reason.as_str(),
-            // Rooms do not link seats to players yet: every race is anonymous and unrated.
-            rated: false,
+            rated: self.rated,
             daily: None,
+            // Flags are the room task's to compute, off the async workers (`crate::fairplay`).
             seats: standings
                 .iter()
-                .map(|s| SeatRecord {
-                    player_id: s.player_id.to_string(),
-                    handle: None,
-                    bot: false,
-                    flags: Vec::new(),
+                .map(|s| {
+                    let who = self
+                        .who
+                        .iter()
+                        .find(|(id, _)| *id == s.player_id)
+                        .map(|(_, w)| w.clone())
+                        .unwrap_or_default();
+                    SeatRecord {
+                        player_id: s.player_id.to_string(),
+                        handle: who.handle,
+                        bot: who.bot,
+                        flags: Vec::new(),
+                    }
                 })
                 .collect(),
             standings,

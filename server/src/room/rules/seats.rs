@@ -10,6 +10,7 @@ use protocol::{ErrorCode, Player, PlayerId, PlayerName, PlayerStatus, ResumeToke
 use tokio::time::Instant;
 
 use crate::outbox::ConnId;
+use crate::room::handle::Who;
 
 /// Mints a registered resume token for a new seat (the directory's CSPRNG, never the room's
 /// seeded RNG: a token is a secret).
@@ -51,6 +52,8 @@ pub(super) struct Seat {
     pub(super) ready: bool,
     pub(super) status: PlayerStatus,
     pub(super) dropped_at: Option<Instant>,
+    /// The identity that holds the seat (A6).
+    pub(super) who: Who,
 }
 
 impl Seat {
@@ -62,8 +65,8 @@ impl Seat {
             ready: self.ready,
             connected: self.conn.is_some(),
             status: self.status,
-            handle: None,
-            bot: false,
+            handle: self.who.handle.clone(),
+            bot: self.who.bot,
         }
     }
 
@@ -152,6 +155,14 @@ impl Seats {
             .collect()
     }
 
+    /// Who holds each seat (A6).
+    pub(super) fn identities(&self) -> Vec<(PlayerId, Who)> {
+        self.seats
+            .iter()
+            .map(|s| (s.player_id.clone(), s.who.clone()))
+            .collect()
+    }
+
     /// Every seat on the wire.
     pub(super) fn players(&self) -> Vec<Player> {
         self.seats.iter().map(Seat::player).collect()
@@ -197,9 +208,21 @@ impl Seats {
     }
 
     /// Whether a new seat named `name` fits among `max_players`.
-    pub(super) fn check_seat(&self, name: &PlayerName, max_players: u8) -> Result<(), Refusal> {
+    pub(super) fn check_seat(
+        &self,
+        name: &PlayerName,
+        who: &Who,
+        max_players: u8,
+    ) -> Result<(), Refusal> {
         if self.seats.len() >= usize::from(max_players) {
             return Err(Refusal::new(ErrorCode::RoomFull, "the room is full"));
+        }
+        // One identity, one seat: two seats under one key would race themselves for rating.
+        if who.handle.is_some() && self.seats.iter().any(|s| s.who.handle == who.handle) {
+            return Err(Refusal::new(
+                ErrorCode::AlreadyInRoom,
+                "this identity already has a seat in the room",
+            ));
         }
         self.check_player_names(name)
     }
@@ -235,7 +258,13 @@ impl Seats {
 
     /// Seat `conn` under `name` (checked by [`Seats::check_seat`]) with a fresh token; the
     /// first seat is host.
-    pub(super) fn add_seat(&mut self, conn: ConnId, addr: IpAddr, name: PlayerName) -> &Seat {
+    pub(super) fn add_seat(
+        &mut self,
+        conn: ConnId,
+        addr: IpAddr,
+        name: PlayerName,
+        who: Who,
+    ) -> &Seat {
         let token = (self.mint.0)();
         let player_id = PlayerId::from(format!("p{}", self.next_player));
         self.next_player += 1;
@@ -251,6 +280,7 @@ impl Seats {
             ready: false,
             status: PlayerStatus::Waiting,
             dropped_at: None,
+            who,
         });
         &self.seats[self.seats.len() - 1]
     }

@@ -19,6 +19,7 @@ use super::standings::standings;
 use super::{Effect, MintToken, Room, RoomOpts};
 use crate::outbox::{CloseCode, ConnId};
 use crate::pool::Dealt;
+use crate::room::handle::Who;
 
 /// Where the tests' clients come from.
 const LOCAL: IpAddr = IpAddr::V4(Ipv4Addr::LOCALHOST);
@@ -62,6 +63,7 @@ fn room_seeded(settings: Settings, seed: u64) -> Room {
             chat_rate: 5,
             chat_burst: 10,
             kick_bar: Duration::from_secs(600),
+            fair_play: true,
         },
         Xoshiro256PlusPlus::seed_from_u64(seed),
         mint(),
@@ -102,6 +104,7 @@ fn racing(n: u64, settings: Settings, t0: Instant) -> Room {
             LOCAL,
             Some(&format!("p{c}")),
             Role::Player,
+            Who::default(),
             before
         ));
     }
@@ -144,26 +147,68 @@ fn empty_cells() -> Vec<u8> {
 fn lobby_join_rules() {
     let t = Instant::now();
     let mut r = room(settings());
-    assert!(r.join(ConnId(1), LOCAL, Some("ann"), Role::Player, t));
+    assert!(r.join(
+        ConnId(1),
+        LOCAL,
+        Some("ann"),
+        Role::Player,
+        Who::default(),
+        t
+    ));
     let fx = r.take_effects();
     assert!(
         matches!(&to(&fx, 1)[0], ServerMsg::RoomJoined { host, you, .. } if host == "p1" && you.token.as_ref().is_some_and(|t| t.len() == 32))
     );
-    assert!(!r.join(ConnId(2), LOCAL, Some("ANN"), Role::Player, t));
+    assert!(!r.join(
+        ConnId(2),
+        LOCAL,
+        Some("ANN"),
+        Role::Player,
+        Who::default(),
+        t
+    ));
     check_error(&r.take_effects(), 2, ErrorCode::NameTaken);
     assert!(
-        r.join(ConnId(2), LOCAL, Some("\tbob "), Role::Player, t),
+        r.join(
+            ConnId(2),
+            LOCAL,
+            Some("\tbob "),
+            Role::Player,
+            Who::default(),
+            t
+        ),
         "names are trimmed"
     );
     r.take_effects();
-    assert!(!r.join(ConnId(3), LOCAL, Some("b\u{0}b"), Role::Player, t));
+    assert!(!r.join(
+        ConnId(3),
+        LOCAL,
+        Some("b\u{0}b"),
+        Role::Player,
+        Who::default(),
+        t
+    ));
     check_error(&r.take_effects(), 3, ErrorCode::InvalidName);
-    assert!(r.join(ConnId(4), LOCAL, Some("cy"), Role::Player, t));
+    assert!(r.join(
+        ConnId(4),
+        LOCAL,
+        Some("cy"),
+        Role::Player,
+        Who::default(),
+        t
+    ));
     let fx = r.take_effects();
     assert!(matches!(&to(&fx, 1)[0], ServerMsg::PlayerJoined { player } if player.name == "cy"));
-    assert!(!r.join(ConnId(5), LOCAL, Some("dee"), Role::Player, t));
+    assert!(!r.join(
+        ConnId(5),
+        LOCAL,
+        Some("dee"),
+        Role::Player,
+        Who::default(),
+        t
+    ));
     check_error(&r.take_effects(), 5, ErrorCode::RoomFull);
-    assert!(r.join(ConnId(6), LOCAL, None, Role::Spectator, t));
+    assert!(r.join(ConnId(6), LOCAL, None, Role::Spectator, Who::default(), t));
     let fx = r.take_effects();
     assert!(
         matches!(&to(&fx, 6)[0], ServerMsg::RoomJoined { you, .. } if you.player_id.is_none() && you.role == Role::Spectator)
@@ -452,14 +497,28 @@ fn held_seat_resume_and_expiry() {
 fn last_leaver_ends_race_and_closes_room() {
     let t0 = Instant::now();
     let mut r = racing(1, settings(), t0);
-    assert!(r.join(ConnId(5), LOCAL, Some("watcher"), Role::Spectator, t0));
+    assert!(r.join(
+        ConnId(5),
+        LOCAL,
+        Some("watcher"),
+        Role::Spectator,
+        Who::default(),
+        t0
+    ));
     r.take_effects();
     r.chat(ConnId(5), "hi".into(), t0);
     let fx = r.take_effects();
     assert!(
         matches!(&to(&fx, 1)[0], ServerMsg::Chat { player_id: None, name, .. } if name == "watcher")
     );
-    assert!(!r.join(ConnId(6), LOCAL, Some("late"), Role::Player, t0));
+    assert!(!r.join(
+        ConnId(6),
+        LOCAL,
+        Some("late"),
+        Role::Player,
+        Who::default(),
+        t0
+    ));
     check_error(&r.take_effects(), 6, ErrorCode::RaceInProgress);
     assert!(r.leave(ConnId(1), t0));
     let fx = r.take_effects();
@@ -485,7 +544,14 @@ fn rematch_from_finished() {
     r.forfeit(ConnId(1), t0);
     r.take_effects();
     assert_eq!(r.phase(), Phase::Finished);
-    assert!(r.join(ConnId(2), LOCAL, Some("bo"), Role::Player, t0));
+    assert!(r.join(
+        ConnId(2),
+        LOCAL,
+        Some("bo"),
+        Role::Player,
+        Who::default(),
+        t0
+    ));
     r.take_effects();
     r.start_race(ConnId(1), t0);
     let fx = r.take_effects();
@@ -580,7 +646,14 @@ fn the_room_seed_decides_race_ids_and_deals() {
     let t = Instant::now();
     let seeded = |seed| {
         let mut r = room_seeded(settings(), seed);
-        assert!(r.join(ConnId(1), LOCAL, Some("ann"), Role::Player, t));
+        assert!(r.join(
+            ConnId(1),
+            LOCAL,
+            Some("ann"),
+            Role::Player,
+            Who::default(),
+            t
+        ));
         race_seed(&mut r, t)
     };
     let (a, b) = (seeded(7), seeded(7));
@@ -612,13 +685,23 @@ fn end_reasons_as_stored_and_announced() {
 fn names_by_a3_spectators_never_pass_for_players() {
     let t = Instant::now();
     let mut r = room(settings());
-    assert!(r.join(ConnId(1), LOCAL, Some("host"), Role::Player, t));
+    assert!(r.join(
+        ConnId(1),
+        LOCAL,
+        Some("host"),
+        Role::Player,
+        Who::default(),
+        t
+    ));
     r.take_effects();
     // A case variant, a Cyrillic `о`, or NFC-equal spelling of a player's name is that name,
     // for a player and for a spectator alike.
     for (c, name) in [(2, "HOST"), (3, "h\u{043e}st"), (4, " Host ")] {
         for role in [Role::Player, Role::Spectator] {
-            assert!(!r.join(ConnId(c), LOCAL, Some(name), role, t), "{name:?}");
+            assert!(
+                !r.join(ConnId(c), LOCAL, Some(name), role, Who::default(), t),
+                "{name:?}"
+            );
             check_error(&r.take_effects(), c, ErrorCode::NameTaken);
         }
     }
@@ -632,16 +715,33 @@ fn names_by_a3_spectators_never_pass_for_players() {
         (10, "\u{0301}"),
     ] {
         for role in [Role::Player, Role::Spectator] {
-            assert!(!r.join(ConnId(c), LOCAL, Some(name), role, t), "{name:?}");
+            assert!(
+                !r.join(ConnId(c), LOCAL, Some(name), role, Who::default(), t),
+                "{name:?}"
+            );
             check_error(&r.take_effects(), c, ErrorCode::InvalidName);
         }
     }
     // Spectators share names with each other (the default one too); a player may then take a
     // spectator's name: seats have priority, and chat tells them apart by `player_id`.
-    assert!(r.join(ConnId(11), LOCAL, None, Role::Spectator, t));
-    assert!(r.join(ConnId(12), LOCAL, Some("Spectator"), Role::Spectator, t));
+    assert!(r.join(ConnId(11), LOCAL, None, Role::Spectator, Who::default(), t));
+    assert!(r.join(
+        ConnId(12),
+        LOCAL,
+        Some("Spectator"),
+        Role::Spectator,
+        Who::default(),
+        t
+    ));
     r.take_effects();
-    assert!(r.join(ConnId(13), LOCAL, Some("spectator"), Role::Player, t));
+    assert!(r.join(
+        ConnId(13),
+        LOCAL,
+        Some("spectator"),
+        Role::Player,
+        Who::default(),
+        t
+    ));
     r.take_effects();
     r.chat(ConnId(11), "hi".into(), t);
     let fx = r.take_effects();
@@ -655,25 +755,46 @@ fn names_by_a3_spectators_never_pass_for_players() {
 fn spectators_are_capped() {
     let t = Instant::now();
     let mut r = room(settings());
-    assert!(r.join(ConnId(1), LOCAL, Some("ann"), Role::Player, t));
-    assert!(r.join(ConnId(2), LOCAL, None, Role::Spectator, t));
-    assert!(r.join(ConnId(3), LOCAL, None, Role::Spectator, t));
+    assert!(r.join(
+        ConnId(1),
+        LOCAL,
+        Some("ann"),
+        Role::Player,
+        Who::default(),
+        t
+    ));
+    assert!(r.join(ConnId(2), LOCAL, None, Role::Spectator, Who::default(), t));
+    assert!(r.join(ConnId(3), LOCAL, None, Role::Spectator, Who::default(), t));
     r.take_effects();
-    assert!(!r.join(ConnId(4), LOCAL, None, Role::Spectator, t));
+    assert!(!r.join(ConnId(4), LOCAL, None, Role::Spectator, Who::default(), t));
     check_error(&r.take_effects(), 4, ErrorCode::RoomFull);
     // A place frees up when one leaves; players do not count.
     assert!(r.leave(ConnId(2), t));
-    assert!(r.join(ConnId(4), LOCAL, None, Role::Spectator, t));
-    assert!(r.join(ConnId(5), LOCAL, Some("bob"), Role::Player, t));
+    assert!(r.join(ConnId(4), LOCAL, None, Role::Spectator, Who::default(), t));
+    assert!(r.join(
+        ConnId(5),
+        LOCAL,
+        Some("bob"),
+        Role::Player,
+        Who::default(),
+        t
+    ));
 }
 
 #[test]
 fn chat_is_checked_and_budgeted_per_room() {
     let t0 = Instant::now();
     let mut r = room(settings());
-    assert!(r.join(ConnId(1), LOCAL, Some("ann"), Role::Player, t0));
-    assert!(r.join(ConnId(2), LOCAL, None, Role::Spectator, t0));
-    assert!(r.join(ConnId(3), LOCAL, None, Role::Spectator, t0));
+    assert!(r.join(
+        ConnId(1),
+        LOCAL,
+        Some("ann"),
+        Role::Player,
+        Who::default(),
+        t0
+    ));
+    assert!(r.join(ConnId(2), LOCAL, None, Role::Spectator, Who::default(), t0));
+    assert!(r.join(ConnId(3), LOCAL, None, Role::Spectator, Who::default(), t0));
     r.take_effects();
     for bad in ["", "\u{1b}[2J", "a\u{202E}b", "x\u{2066}", &"é".repeat(201)] {
         r.chat(ConnId(2), bad.into(), t0);
@@ -709,9 +830,16 @@ fn chat_is_checked_and_budgeted_per_room() {
 fn lobby(n: u64, settings: Settings, t: Instant) -> Room {
     let mut r = room(settings);
     for c in 1..=n {
-        assert!(r.join(ConnId(c), LOCAL, Some(&format!("p{c}")), Role::Player, t));
+        assert!(r.join(
+            ConnId(c),
+            LOCAL,
+            Some(&format!("p{c}")),
+            Role::Player,
+            Who::default(),
+            t
+        ));
     }
-    assert!(r.join(ConnId(9), LOCAL, None, Role::Spectator, t));
+    assert!(r.join(ConnId(9), LOCAL, None, Role::Spectator, Who::default(), t));
     r.take_effects();
     r
 }
@@ -792,17 +920,45 @@ fn a_kicked_player_leaves_and_is_barred_by_name_and_address() {
     assert_eq!(r.n_players(), 2);
     // Barred by name (by key) from anywhere, and anyone from that address; watching too.
     let elsewhere = IpAddr::V4(Ipv4Addr::new(10, 0, 0, 2));
-    assert!(!r.join(ConnId(4), elsewhere, Some("P2"), Role::Player, t));
+    assert!(!r.join(
+        ConnId(4),
+        elsewhere,
+        Some("P2"),
+        Role::Player,
+        Who::default(),
+        t
+    ));
     check_error(&r.take_effects(), 4, ErrorCode::Kicked);
-    assert!(!r.join(ConnId(4), LOCAL, Some("other"), Role::Player, t));
+    assert!(!r.join(
+        ConnId(4),
+        LOCAL,
+        Some("other"),
+        Role::Player,
+        Who::default(),
+        t
+    ));
     check_error(&r.take_effects(), 4, ErrorCode::Kicked);
-    assert!(!r.join(ConnId(4), LOCAL, None, Role::Spectator, t));
+    assert!(!r.join(ConnId(4), LOCAL, None, Role::Spectator, Who::default(), t));
     check_error(&r.take_effects(), 4, ErrorCode::Kicked);
-    assert!(r.join(ConnId(4), elsewhere, Some("other"), Role::Player, t));
+    assert!(r.join(
+        ConnId(4),
+        elsewhere,
+        Some("other"),
+        Role::Player,
+        Who::default(),
+        t
+    ));
     r.take_effects();
     // After the bar, both may come back.
     let later = t + Duration::from_secs(600);
-    assert!(r.join(ConnId(5), LOCAL, Some("p2"), Role::Player, later));
+    assert!(r.join(
+        ConnId(5),
+        LOCAL,
+        Some("p2"),
+        Role::Player,
+        Who::default(),
+        later
+    ));
     // Not during a race.
     let t0 = later + Duration::from_secs(1);
     let mut r = racing(2, settings(), t0);
@@ -827,7 +983,7 @@ fn a_held_seat_can_be_kicked() {
 fn shutdown_tells_everyone_the_room_closed_then_closes_1001() {
     let t0 = Instant::now();
     let mut r = racing(2, settings(), t0);
-    assert!(r.join(ConnId(9), LOCAL, None, Role::Spectator, t0));
+    assert!(r.join(ConnId(9), LOCAL, None, Role::Spectator, Who::default(), t0));
     r.take_effects();
     r.shutdown(t0);
     let fx = r.take_effects();

@@ -1,0 +1,206 @@
+//! Amendment A6 over real sockets: `register`, keys on entering a room, handles and bot
+//! marks on players, rated races and their `race_over.ratings`, and keys that stay secret.
+
+use serde_json::{json, Value};
+use shared::engine::Difficulty;
+
+use crate::support::{solve, to_fill, Client, TestServer};
+
+/// Register `name`: (key, handle).
+async fn register(c: &mut Client, name: &str) -> (String, String) {
+    c.send(json!({"type": "register", "name": name})).await;
+    let r = c.expect("registered").await;
+    let key = r["key"].as_str().expect("key").to_owned();
+    let handle = r["handle"].as_str().expect("handle").to_owned();
+    (key, handle)
+}
+
+/// Ann opens a rated easy room under `key`; returns its code.
+async fn rated_room(a: &mut Client, key: &str) -> String {
+    a.send(json!({"type": "create_room", "name": "ann", "key": key,
+                  "settings": {"difficulty": "easy", "rated": true}}))
+        .await;
+    let j = a.expect("room_joined").await;
+    j["room"].as_str().expect("room code").to_owned()
+}
+
+/// Start the race and return (race_started for the host, the puzzle), after every other
+/// client saw it too.
+async fn start(host: &mut Client, others: &mut [&mut Client]) -> (Value, String) {
+    host.send(json!({"type": "start_race"})).await;
+    let rs = host.until("race_started").await;
+    for o in others.iter_mut() {
+        o.until("race_started").await;
+    }
+    let puzzle = rs["puzzle"].as_str().expect("puzzle").to_owned();
+    (rs, puzzle)
+}
+
+/// Solve the whole puzzle from `c`.
+async fn solve_all(c: &mut Client, puzzle: &str) {
+    let solution = solve(puzzle);
+    for (cell, d) in to_fill(puzzle, &solution) {
+        c.send(json!({"type": "place", "cell": cell, "digit": d}))
+            .await;
+    }
+}
+
+#[tokio::test]
+async fn registered_players_race_rated_and_the_winner_gains() {
+    // A machine solves in milliseconds, which fair play rightly flags: off for this race.
+    let srv = TestServer::start_with(|c| c.fair_play = false).await;
+    let (mut a, mut b) = (srv.client().await, srv.client().await);
+    let (ka, ha) = register(&mut a, "ann").await;
+    let (kb, hb) = register(&mut b, "bob").await;
+    assert_eq!(ka.len(), 64, "256 bits as hex");
+    assert!(ka.chars().all(|c| c.is_ascii_hexdigit()));
+    assert!(ha.starts_with('h') && ha.len() == 8, "{ha}");
+    assert_ne!(ha, hb);
+
+    a.send(json!({"type": "create_room", "name": "ann", "key": ka,
+                  "settings": {"difficulty": "easy", "rated": true}}))
+        .await;
+    let j = a.expect("room_joined").await;
+    assert_eq!(j["settings"]["rated"], true);
+    assert_eq!(j["players"][0]["handle"], ha.as_str());
+    assert_eq!(j["players"][0]["bot"], false);
+    let room = j["room"].as_str().unwrap().to_owned();
+    b.send(json!({"type": "join_room", "room": room, "name": "bob", "key": kb}))
+        .await;
+    b.expect("room_joined").await;
+    let pj = a.expect("player_joined").await;
+    assert_eq!(pj["player"]["handle"], hb.as_str());
+
+    let (rs, puzzle) = start(&mut a, &mut [&mut b]).await;
+    assert_eq!(rs["rated"], true);
+    solve_all(&mut a, &puzzle).await;
+    a.until("player_finished").await;
+    b.send(json!({"type": "forfeit"})).await;
+    let over = b.until("race_over").await;
+    let ratings = over["ratings"].as_array().expect("ratings");
+    assert_eq!(ratings.len(), 2, "{over}");
+    let of = |h: &str| {
+        let r = ratings.iter().find(|r| r["handle"] == h).expect("a rating");
+        (r["before"].as_f64().unwrap(), r["after"].as_f64().unwrap())
+    };
+    let (a0, a1) = of(&ha);
+    let (b0, b1) = of(&hb);
+    assert_eq!(a0, b0, "newcomers start level");
+    assert!(a1 > a0 && b1 < b0, "ann {a0}→{a1}, bob {b0}→{b1}");
+
+    // The stored board agrees, and nobody else ever saw a key.
+    let board = srv
+        .store()
+        .leaderboard(Difficulty::Easy, server::store::Period::All, 0, 10, 0)
+        .expect("leaderboard");
+    assert_eq!(board.first().map(|r| r.handle.as_str()), Some(ha.as_str()));
+    let seen = format!(
+        "{over}{}",
+        b.sync()
+            .await
+            .iter()
+            .map(Value::to_string)
+            .collect::<String>()
+    );
+    assert!(!seen.contains(&ka), "ann's key reached bob");
+    let (_, metrics) = srv.http_get("/metrics").await.expect("metrics");
+    assert!(!metrics.contains(&ka) && !metrics.contains(&kb));
+}
+
+#[tokio::test]
+async fn bots_and_anonymous_seats_are_never_rated() {
+    let srv = TestServer::start().await;
+    let (mut a, mut b, mut c) = (srv.client().await, srv.client().await, srv.client().await);
+    let (ka, _) = register(&mut a, "ann").await;
+    let (kb, hb) = register(&mut b, "robo").await;
+    let room = rated_room(&mut a, &ka).await;
+    // An identified bot and an anonymous human: neither makes a second rateable seat.
+    b.send(json!({"type": "join_room", "room": room, "name": "robo", "key": kb, "bot": true}))
+        .await;
+    let jb = b.expect("room_joined").await;
+    let me = jb["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "robo")
+        .expect("robo")
+        .clone();
+    assert_eq!(
+        (me["handle"].as_str(), me["bot"].as_bool()),
+        (Some(hb.as_str()), Some(true))
+    );
+    c.send(json!({"type": "join_room", "room": room, "name": "cid"}))
+        .await;
+    let jc = c.expect("room_joined").await;
+    assert!(jc["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|p| p["name"] == "cid" && p["handle"].is_null()));
+    let (rs, puzzle) = start(&mut a, &mut [&mut b, &mut c]).await;
+    assert_eq!(rs["rated"], false);
+    solve_all(&mut a, &puzzle).await;
+    b.send(json!({"type": "forfeit"})).await;
+    c.send(json!({"type": "forfeit"})).await;
+    let over = a.until("race_over").await;
+    assert_eq!(over["ratings"], json!([]));
+    let board = srv
+        .store()
+        .leaderboard(Difficulty::Easy, server::store::Period::All, 0, 10, 0)
+        .expect("leaderboard");
+    assert!(board.is_empty(), "{board:?}");
+}
+
+#[tokio::test]
+async fn unknown_keys_and_second_seats_are_refused() {
+    let srv = TestServer::start().await;
+    let (mut a, mut b) = (srv.client().await, srv.client().await);
+    a.send(json!({"type": "create_room", "name": "ann", "key": "0123"}))
+        .await;
+    a.expect_error("invalid_key").await;
+    let (ka, _) = register(&mut a, "ann").await;
+    a.send(json!({"type": "create_room", "name": "ann", "key": ka}))
+        .await;
+    let room = a.expect("room_joined").await["room"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    // The same identity from another socket may not take a second seat.
+    b.send(json!({"type": "join_room", "room": room, "name": "ann2", "key": ka}))
+        .await;
+    b.expect_error("already_in_room").await;
+    b.send(json!({"type": "join_room", "room": room, "name": "bob", "key": 7}))
+        .await;
+    b.expect_error("bad_message").await;
+    b.send(json!({"type": "register", "name": "\u{200b}"}))
+        .await;
+    b.expect_error("invalid_name").await;
+    // A few identities per connection, then no more.
+    for i in 0..3 {
+        register(&mut b, &format!("b{i}")).await;
+    }
+    b.send(json!({"type": "register", "name": "b3"})).await;
+    b.expect_error("rate_limited").await;
+}
+
+#[tokio::test]
+async fn a_solve_too_fast_to_be_human_is_flagged_and_left_unrated() {
+    let srv = TestServer::start().await;
+    let (mut a, mut b) = (srv.client().await, srv.client().await);
+    let (ka, ha) = register(&mut a, "ann").await;
+    let (kb, _) = register(&mut b, "bob").await;
+    let room = rated_room(&mut a, &ka).await;
+    b.send(json!({"type": "join_room", "room": room, "name": "bob", "key": kb}))
+        .await;
+    b.expect("room_joined").await;
+    let (rs, puzzle) = start(&mut a, &mut [&mut b]).await;
+    assert_eq!(rs["rated"], true, "two identified humans at the start");
+    solve_all(&mut a, &puzzle).await;
+    b.send(json!({"type": "forfeit"})).await;
+    let over = a.until("race_over").await;
+    // Ann's solve is flagged, so one rateable seat is left: no rating moves.
+    assert_eq!(over["ratings"], json!([]), "{over}");
+    let history = srv.store().history(&ha, 10, 0).expect("history");
+    let row = history.first().expect("ann's race is in her history");
+    assert!(row.flags.iter().any(|f| f == "too_fast"), "{row:?}");
+}
