@@ -59,6 +59,19 @@ impl SqliteStore {
         self.conn.lock().map_err(|_| StoreError::Poisoned)
     }
 
+    /// Save many races in one transaction, each exactly as [`Store::save_race`] would (bulk
+    /// loads for benchmarks: one commit per race would measure the disk, not the store).
+    #[doc(hidden)]
+    pub fn save_races(&self, recs: &[RaceRecord]) -> Result<(), StoreError> {
+        let mut conn = self.lock()?;
+        let tx = conn.transaction()?;
+        for rec in recs {
+            write::save_race(&tx, rec)?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
     /// Run `f` on the connection (bulk loads for benchmarks; not part of the trait).
     #[doc(hidden)]
     pub fn with_conn<T>(
