@@ -478,3 +478,14 @@ fn seat_flags_come_from_the_placements() {
     assert!(crate::fairplay::seat_flags(&rec, "p1").is_empty());
     assert!(crate::fairplay::seat_flags(&rec, "nobody").is_empty());
 }
+
+#[test]
+fn a_key_is_kept_as_its_sha256() {
+    let h = key_hash("abc");
+    assert_eq!(
+        (h[0], h[1], h[30], h[31]),
+        (0xba, 0x78, 0x15, 0xad),
+        "SHA-256 of \"abc\""
+    );
+    assert_ne!(key_hash("abd"), h);
+}
