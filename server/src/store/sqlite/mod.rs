@@ -17,8 +17,8 @@ use rusqlite::Connection;
 use shared::engine::Difficulty;
 
 use super::{
-    HistoryRow, LeaderRow, Period, PlayerPage, PlayerRow, RaceRecord, RatedRace, RatingChange,
-    Replay, Store, StoreError, StoredRating, StoredStanding,
+    DailyRow, HistoryRow, LeaderRow, Period, PlayerPage, PlayerRow, RaceRecord, RatedRace,
+    RatingChange, Replay, Store, StoreError, StoredRating, StoredStanding,
 };
 
 impl From<rusqlite::Error> for StoreError {
@@ -147,6 +147,16 @@ impl Store for SqliteStore {
         difficulty: Difficulty,
     ) -> Result<bool, StoreError> {
         read::daily_played(&*self.lock()?, handle, date, difficulty)
+    }
+
+    fn daily_board(
+        &self,
+        date: &str,
+        difficulty: Difficulty,
+        limit: u32,
+        offset: u32,
+    ) -> Result<Vec<DailyRow>, StoreError> {
+        read::daily_board(&*self.lock()?, date, difficulty, limit, offset)
     }
 
     fn for_each_rated_race(
