@@ -255,6 +255,25 @@ pub struct HistoryRow {
     pub flags: Vec<String>,
 }
 
+/// One line of a daily challenge's board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DailyRow {
+    /// 1-based position (offset included): solvers by time, then everyone else.
+    pub rank: u64,
+    /// Public id.
+    pub handle: String,
+    /// Registered name.
+    pub name: String,
+    /// The attempt's race.
+    pub race_id: String,
+    /// `solved`, `forfeited`, `eliminated` or `timed_out`.
+    pub status: String,
+    /// Time with penalties, when solved.
+    pub time_ms: Option<u64>,
+    /// Mistakes.
+    pub mistakes: u32,
+}
+
 /// A race as stored, without its rows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RaceRow {
@@ -408,6 +427,15 @@ pub trait Store: Send + Sync + std::fmt::Debug {
         date: &str,
         difficulty: Difficulty,
     ) -> Result<bool, StoreError>;
+
+    /// The board of the daily of `date` at `difficulty`: each player's first attempt.
+    fn daily_board(
+        &self,
+        date: &str,
+        difficulty: Difficulty,
+        limit: u32,
+        offset: u32,
+    ) -> Result<Vec<DailyRow>, StoreError>;
 
     /// Every rated race in the order its ratings were applied, one at a time.
     fn for_each_rated_race(

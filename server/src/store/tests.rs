@@ -415,6 +415,43 @@ fn a_daily_attempt_is_remembered() {
         store.replay("d1").unwrap().unwrap().race.daily.as_deref(),
         Some("2026-12-01")
     );
+    // The day's board: solvers by time, then the rest; a second attempt does not count.
+    register(&store, &["hB", "hC"]);
+    let solo = |id: &str, h: &'static str, status, time| {
+        let mut r = race(id, NOW, &[Racer("p1", Some(h), status, time, 1)]);
+        r.daily = Some("2026-12-01".into());
+        r.rated = false;
+        r
+    };
+    store
+        .save_race(&solo("d2", "hB", FinishStatus::Forfeited, None))
+        .unwrap();
+    store
+        .save_race(&solo("d3", "hC", FinishStatus::Solved, Some(80_000)))
+        .unwrap();
+    store
+        .save_race(&solo("d4", "hA", FinishStatus::Solved, Some(10_000)))
+        .unwrap();
+    let board = store
+        .daily_board("2026-12-01", Difficulty::Easy, 10, 0)
+        .unwrap();
+    let got: Vec<(u64, &str, Option<u64>)> = board
+        .iter()
+        .map(|r| (r.rank, r.handle.as_str(), r.time_ms))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (1, "hC", Some(80_000)),
+            (2, "hA", Some(90_000)),
+            (3, "hB", None)
+        ]
+    );
+    assert_eq!(board[1].race_id, "d1");
+    assert!(store
+        .daily_board("2026-12-02", Difficulty::Easy, 10, 0)
+        .unwrap()
+        .is_empty());
 }
 
 #[test]
@@ -477,4 +514,15 @@ fn seat_flags_come_from_the_placements() {
     rec.standings[0].time_ms = Some(50_000);
     assert!(crate::fairplay::seat_flags(&rec, "p1").is_empty());
     assert!(crate::fairplay::seat_flags(&rec, "nobody").is_empty());
+}
+
+#[test]
+fn a_key_is_kept_as_its_sha256() {
+    let h = key_hash("abc");
+    assert_eq!(
+        (h[0], h[1], h[30], h[31]),
+        (0xba, 0x78, 0x15, 0xad),
+        "SHA-256 of \"abc\""
+    );
+    assert_ne!(key_hash("abd"), h);
 }

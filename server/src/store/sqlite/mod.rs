@@ -17,8 +17,8 @@ use rusqlite::Connection;
 use shared::engine::Difficulty;
 
 use super::{
-    HistoryRow, LeaderRow, Period, PlayerPage, PlayerRow, RaceRecord, RatedRace, RatingChange,
-    Replay, Store, StoreError, StoredRating, StoredStanding,
+    DailyRow, HistoryRow, LeaderRow, Period, PlayerPage, PlayerRow, RaceRecord, RatedRace,
+    RatingChange, Replay, Store, StoreError, StoredRating, StoredStanding,
 };
 
 impl From<rusqlite::Error> for StoreError {
@@ -57,6 +57,19 @@ impl SqliteStore {
 
     fn lock(&self) -> Result<MutexGuard<'_, Connection>, StoreError> {
         self.conn.lock().map_err(|_| StoreError::Poisoned)
+    }
+
+    /// Save many races in one transaction, each exactly as [`Store::save_race`] would (bulk
+    /// loads for benchmarks: one commit per race would measure the disk, not the store).
+    #[doc(hidden)]
+    pub fn save_races(&self, recs: &[RaceRecord]) -> Result<(), StoreError> {
+        let mut conn = self.lock()?;
+        let tx = conn.transaction()?;
+        for rec in recs {
+            write::save_race(&tx, rec)?;
+        }
+        tx.commit()?;
+        Ok(())
     }
 
     /// Run `f` on the connection (bulk loads for benchmarks; not part of the trait).
@@ -134,6 +147,16 @@ impl Store for SqliteStore {
         difficulty: Difficulty,
     ) -> Result<bool, StoreError> {
         read::daily_played(&*self.lock()?, handle, date, difficulty)
+    }
+
+    fn daily_board(
+        &self,
+        date: &str,
+        difficulty: Difficulty,
+        limit: u32,
+        offset: u32,
+    ) -> Result<Vec<DailyRow>, StoreError> {
+        read::daily_board(&*self.lock()?, date, difficulty, limit, offset)
     }
 
     fn for_each_rated_race(

@@ -6,9 +6,9 @@ use shared::engine::Difficulty;
 
 use crate::rating::{conservative, Rating};
 use crate::store::{
-    split_flags, DifficultyRating, HistoryRow, LeaderRow, Period, PlayerPage, PlayerRow, RaceRow,
-    RatedEntry, RatedRace, RatingStats, Replay, SeatRow, StoreError, StoredPlacement, StoredRating,
-    StoredStanding,
+    split_flags, DailyRow, DifficultyRating, HistoryRow, LeaderRow, Period, PlayerPage, PlayerRow,
+    RaceRow, RatedEntry, RatedRace, RatingStats, Replay, SeatRow, StoreError, StoredPlacement,
+    StoredRating, StoredStanding,
 };
 
 /// A non-negative stored integer as u64 (negative means a damaged file).
@@ -250,6 +250,39 @@ pub(super) fn daily_played(
         .query_row(params![handle, date, difficulty.as_str()], |r| r.get(0))
         .optional()?;
     Ok(hit.is_some())
+}
+
+pub(super) fn daily_board(
+    conn: &Connection,
+    date: &str,
+    difficulty: Difficulty,
+    limit: u32,
+    offset: u32,
+) -> Result<Vec<DailyRow>, StoreError> {
+    let mut st = conn.prepare_cached(
+        "SELECT d.handle, p.name, d.race_id, st.status, st.time_ms, st.mistakes
+         FROM daily_attempts d
+         JOIN players p ON p.handle = d.handle
+         JOIN seats s ON s.race_id = d.race_id AND s.handle = d.handle
+         JOIN standings st ON st.race_id = s.race_id AND st.player_id = s.player_id
+         WHERE d.date = ?1 AND d.difficulty = ?2
+         ORDER BY d.sort_ms, d.handle
+         LIMIT ?3 OFFSET ?4",
+    )?;
+    let mut rows = st.query(params![date, difficulty.as_str(), limit, offset])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        out.push(DailyRow {
+            rank: u64::from(offset) + out.len() as u64 + 1,
+            handle: r.get(0)?,
+            name: r.get(1)?,
+            race_id: r.get(2)?,
+            status: r.get(3)?,
+            time_ms: opt_unsigned("time_ms", r.get(4)?)?,
+            mistakes: r.get(5)?,
+        });
+    }
+    Ok(out)
 }
 
 fn rated_entry(r: &Row<'_>) -> rusqlite::Result<RatedEntry> {

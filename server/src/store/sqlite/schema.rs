@@ -17,7 +17,9 @@ pub(crate) const V1: &str = include_str!("v1.sql");
 /// `board_by_rating` orders it by conservative rating, so a leaderboard reads only the rows it
 /// returns. `seats` carries the race's end time so `seats_by_handle` serves a history page
 /// newest first without touching other players' races. `rating_changes` keeps every change
-/// in the order applied (`seq`), so ratings can be recomputed from history.
+/// in the order applied (`seq`), so ratings can be recomputed from history. A daily attempt
+/// keeps its board order in `sort_ms` (the solve time; the largest integer when unsolved), so
+/// `daily_by_time` serves the day's board the same way.
 const V2: &str = "
 CREATE TABLE players (
     handle TEXT PRIMARY KEY,
@@ -79,8 +81,10 @@ CREATE TABLE daily_attempts (
     date TEXT NOT NULL,
     difficulty TEXT NOT NULL,
     race_id TEXT NOT NULL REFERENCES races(race_id),
+    sort_ms INTEGER NOT NULL,
     PRIMARY KEY (handle, date, difficulty)
 ) WITHOUT ROWID;
+CREATE INDEX daily_by_time ON daily_attempts(date, difficulty, sort_ms, handle);
 ";
 
 /// Every migration, oldest first.

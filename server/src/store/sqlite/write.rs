@@ -90,11 +90,18 @@ pub(super) fn save_race(
     }
     if let Some(date) = &rec.daily {
         let mut daily = tx.prepare_cached(
-            "INSERT OR IGNORE INTO daily_attempts (handle, date, difficulty, race_id)
-             VALUES (?1, ?2, ?3, ?4)",
+            "INSERT OR IGNORE INTO daily_attempts (handle, date, difficulty, race_id, sort_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
         )?;
-        for handle in rec.seats.iter().filter_map(|s| s.handle.as_deref()) {
-            daily.execute(params![handle, date, rec.difficulty, rec.race_id])?;
+        for s in &rec.standings {
+            let Some(handle) = seat_of(rec, s).and_then(|r| r.handle.as_deref()) else {
+                continue;
+            };
+            let sort_ms = match (s.status, s.time_ms) {
+                (FinishStatus::Solved, Some(t)) => i64::try_from(t).unwrap_or(i64::MAX),
+                _ => i64::MAX,
+            };
+            daily.execute(params![handle, date, rec.difficulty, rec.race_id, sort_ms])?;
         }
     }
     if !rec.rated {
