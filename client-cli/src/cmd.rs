@@ -28,6 +28,11 @@ pub struct NameArg {
     /// `name`; else your login name].
     #[arg(long)]
     pub name: Option<String>,
+    /// Play without an identity: no key is registered or sent, and no race of yours is rated
+    /// [default: a key per server, registered on first use and kept in keys.toml beside the
+    /// config file].
+    #[arg(long)]
+    pub anonymous: bool,
 }
 
 /// `--server` and `--ca-file`.
@@ -304,12 +309,19 @@ pub fn tui(
     intent: Intent,
     name: String,
     lobby: Lobby,
+    anonymous: bool,
 ) -> anyhow::Result<ExitCode> {
     let url = to.url.clone();
-    tracing::info!(%url, ?intent, "starting the online client");
+    tracing::info!(%url, ?intent, anonymous, "starting the online client");
+    let who = if anonymous {
+        net::Identity::default()
+    } else {
+        let file = client::keys::file_path();
+        rt.block_on(client::keys::identity_for(&to, &name, file.as_deref()))
+    };
     let (session, mut events) = {
         let _rt = rt.enter();
-        net::connect(to, intent.clone())
+        net::connect_as(to, intent.clone(), who)
     };
     let early = rt.block_on(first_answer(&url, &intent, &mut events))?;
     let mut guard = match TermGuard::enter() {
@@ -377,7 +389,7 @@ pub fn join(rt: &tokio::runtime::Runtime, a: JoinArgs) -> anyhow::Result<ExitCod
         join_command: Some(join),
         hosts_server: false,
     };
-    tui(rt, to, intent, name, lobby)
+    tui(rt, to, intent, name, lobby, a.name.anonymous)
 }
 
 /// `sudoku-race spectate LINK|CODE`.
@@ -389,7 +401,7 @@ pub fn spectate(rt: &tokio::runtime::Runtime, a: SpectateArgs) -> anyhow::Result
         room: code.to_string(),
         name: name.clone(),
     };
-    tui(rt, to, intent, name, Lobby::default())
+    tui(rt, to, intent, name, Lobby::default(), a.name.anonymous)
 }
 
 /// The command a friend types to join by `link` (with `--ca-file` when we needed one: the

@@ -57,7 +57,7 @@ pub fn host(rt: &tokio::runtime::Runtime, a: HostArgs) -> anyhow::Result<ExitCod
             )),
             hosts_server: false,
         };
-        return tui(rt, to, intent, name, lobby);
+        return tui(rt, to, intent, name, lobby, a.name.anonymous);
     }
     if !term::is_interactive() {
         eprintln!("sudoku-race: {}", TermError::NotATerminal);
@@ -80,7 +80,14 @@ pub fn host(rt: &tokio::runtime::Runtime, a: HostArgs) -> anyhow::Result<ExitCod
         join_command: Some(join_command(&advertised_url(local).invite("{code}"), false)),
         hosts_server: true,
     };
-    let code = tui(rt, connect_url(local).into(), intent, name, lobby);
+    let code = tui(
+        rt,
+        connect_url(local).into(),
+        intent,
+        name,
+        lobby,
+        a.name.anonymous,
+    );
     // Stopping the server sends everyone still in the room `room_closed` and a 1001 close.
     let _ = stop.send(());
     match rt.block_on(async { tokio::time::timeout(SERVER_STOP, server).await }) {

@@ -17,6 +17,7 @@
 pub mod app;
 pub mod bot;
 pub mod config;
+pub mod keys;
 pub mod net;
 pub mod run;
 pub mod solo;

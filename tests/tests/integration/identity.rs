@@ -204,3 +204,55 @@ async fn a_solve_too_fast_to_be_human_is_flagged_and_left_unrated() {
     let row = history.first().expect("ann's race is in her history");
     assert!(row.flags.iter().any(|f| f == "too_fast"), "{row:?}");
 }
+
+/// The terminal client registers on first use, keeps the key owner-only, reuses it, and its
+/// seats then carry the handle.
+#[tokio::test]
+async fn the_terminal_client_registers_once_and_keeps_its_key() {
+    use client::net::{self, Endpoint, Intent, NetEvent, ServerUrl};
+    use protocol::ServerMsg;
+
+    let srv = TestServer::start().await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("keys.toml");
+    let url: ServerUrl = srv.url().parse().expect("url");
+    let to = Endpoint::from(&url);
+    let first = client::keys::identity_for(&to, "ann", Some(&file)).await;
+    let key = first.key.clone().expect("a key on first use");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&file)
+            .expect("keys file")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600, "the key file is the owner's alone");
+    }
+    let kept = client::keys::load(&file);
+    let entry = kept
+        .servers
+        .get(&client::keys::server_id(&url))
+        .expect("kept for this server");
+    assert_eq!(entry.key, key.as_str());
+    let again = client::keys::identity_for(&to, "ann", Some(&file)).await;
+    assert_eq!(again.key, Some(key), "the same key, not a second identity");
+
+    let intent = Intent::Create {
+        name: "ann".into(),
+        settings: None,
+    };
+    let (_session, mut events) = net::connect_as(to, intent, again);
+    let joined = tokio::time::timeout(std::time::Duration::from_secs(10), async {
+        while let Some(ev) = events.recv().await {
+            if let NetEvent::Message(m) = ev {
+                if let ServerMsg::RoomJoined { players, .. } = *m {
+                    return players;
+                }
+            }
+        }
+        Vec::new()
+    })
+    .await
+    .expect("room_joined in time");
+    assert_eq!(joined[0].handle.as_deref(), Some(entry.handle.as_str()));
+}
