@@ -145,6 +145,9 @@ pub struct RoomSettings {
     /// Keep the room out of `sudoku-race rooms`.
     #[arg(long)]
     pub private: bool,
+    /// Rate the room's races (Weng-Lin per difficulty) when at least two identified humans start.
+    #[arg(long)]
+    pub rated: bool,
 }
 
 impl RoomSettings {
@@ -157,7 +160,7 @@ impl RoomSettings {
             max_mistakes: self.max_mistakes,
             penalty_s: self.penalty,
             public: self.private.then_some(false),
-            rated: None,
+            rated: self.rated.then_some(true),
         };
         req.resolve().context("invalid room settings")?;
         Ok(req)
