@@ -228,3 +228,52 @@ test('a reload mid-race resumes the same board, mistakes and clock', async () =>
   await resultsTable(page);
   await context.close();
 });
+
+test('two signed-in browsers race a rated room: each registers once, and the results show the rating change', async () => {
+  const rated = await startServer(['--fair-play', 'false'], { rustLog: 'debug' });
+  const a = await newPage(browser);
+  const b = await newPage(browser);
+  try {
+    await a.page.goto(`${rated.url}/`);
+    await a.page.fill('[data-testid=name]', 'ann');
+    await a.page.selectOption('select[name=difficulty]', 'easy');
+    await a.page.check('[data-testid=rated]');
+    await a.page.click('[data-testid=create]');
+    await a.page.waitForSelector('[data-testid=ready]');
+    const code = (await a.page.textContent('[data-testid=room-code]')) ?? '';
+    assert.match((await a.page.textContent('[data-testid=settings]')) ?? '', /rated/);
+    const key = await a.page.evaluate(() => localStorage.getItem('sudoku-race:key'));
+    assert.match(key ?? '', /^[0-9a-f]{64}$/, 'a key is kept after the first room');
+    await joinByLink(b.page, rated.url, code, 'bob');
+    await b.page.waitForSelector('[data-testid=ready]');
+    await a.page.click('[data-testid=start]');
+    const grid = await puzzle(a.page);
+    await solveOnPage(a.page, solve(grid));
+    b.page.once('dialog', (d) => d.accept());
+    await b.page.click('[data-testid=forfeit]');
+    await resultsTable(b.page);
+    const ratings = await b.page.$$eval('[data-testid=results] tbody tr', (rows) =>
+      rows.map((r) => [r.children[1]?.textContent, r.querySelector('[data-testid=rating]')?.textContent]),
+    );
+    const ann = ratings.find((r) => r[0] === 'ann');
+    const bob = ratings.find((r) => r[0] === 'bob');
+    assert.match(ann?.[1] ?? '', /\(\+\d+\.\d\)$/, JSON.stringify(ratings));
+    assert.match(bob?.[1] ?? '', /\(−\d+\.\d\)$/, JSON.stringify(ratings));
+    // The key never reached the other player's page.
+    const seen = await b.page.content();
+    assert.ok(key && !seen.includes(key));
+    // Nor the server's log, at debug level, where every message received is logged.
+    assert.ok(rated.log.some((l) => l.includes('received')), 'the debug log was on');
+    assert.ok(!rated.log.join('\n').includes(key), 'the key reached the server log');
+    // A second room from the same browser reuses the key (no second registration).
+    await a.page.click('[data-testid=leave]');
+    await a.page.waitForSelector('[data-testid=create]');
+    await a.page.click('[data-testid=create]');
+    await a.page.waitForSelector('[data-testid=ready]');
+    assert.equal(await a.page.evaluate(() => localStorage.getItem('sudoku-race:key')), key);
+  } finally {
+    await a.context.close();
+    await b.context.close();
+    await rated.stop();
+  }
+});

@@ -39,7 +39,8 @@ mkdirSync(shotsDir, { recursive: true });
 /**
  * Start the real server binary on a free loopback port.
  * @param {string[]} [args]
- * @param {{listen?: string}} [opts] an address to take again (a restart), else a free port
+ * @param {{listen?: string, rustLog?: string}} [opts] an address to take again (a restart), else a
+ *   free port; the log filter (default `info`)
  * @returns {Promise<Server>}
  */
 export async function startServer(args = [], opts = {}) {
@@ -47,7 +48,7 @@ export async function startServer(args = [], opts = {}) {
   const proc = spawn(
     binary('sudoku-race-server'),
     ['--listen', opts.listen ?? '127.0.0.1:0', '--log-format', 'json', '--db', path.join(dir, 'results.sqlite3'), '--countdown-ms', '500', ...args],
-    { env: { ...process.env, RUST_LOG: 'info' }, stdio: ['ignore', 'ignore', 'pipe'] },
+    { env: { ...process.env, RUST_LOG: opts.rustLog ?? 'info' }, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   /** @type {string[]} */
   const log = [];

@@ -75,6 +75,10 @@ struct Args {
     /// Seconds a kicked player's name and address cannot rejoin the room.
     #[arg(long, env = "SUDOKU_RACE_KICK_BAR_S", default_value_t = Config::default().kick_bar.as_secs())]
     kick_bar_s: u64,
+    /// Raise fair-play flags on identified players' results (a flagged result is kept, marked,
+    /// and left out of ratings and leaderboards). `false` only where every player is trusted.
+    #[arg(long, env = "SUDOKU_RACE_FAIR_PLAY", default_value_t = true, action = clap::ArgAction::Set)]
+    fair_play: bool,
     /// Countdown between `start_race` and `race_started`, in milliseconds.
     #[arg(long, env = "SUDOKU_RACE_COUNTDOWN_MS", default_value_t = 3000)]
     countdown_ms: u64,
@@ -135,6 +139,7 @@ impl Args {
             },
             resume_grace: Duration::from_secs(self.resume_grace_s),
             kick_bar: Duration::from_secs(self.kick_bar_s),
+            fair_play: self.fair_play,
             countdown: Duration::from_millis(self.countdown_ms),
             pool_size: self.pool_size,
             request_timeout: Duration::from_secs(self.request_timeout),

@@ -5,7 +5,8 @@
  * the only one that touches the network, the URL and storage.
  *
  * Storage: the seat's resume token is kept in sessionStorage per room (a reload or a dropped
- * connection takes the seat back; another tab does not share it); the name in localStorage.
+ * connection takes the seat back; another tab does not share it); the name and the identity
+ * key (A6: registered on the first room entered, sent with every entry after) in localStorage.
  */
 
 import { Link, wsUrl } from './wire.js';
@@ -27,7 +28,9 @@ const watchOnly = new URLSearchParams(location.search).has('watch');
 
 const state = initial();
 /** What the page last asked to enter, so an error can be read against it. */
-let intent = /** @type {{kind: 'create' | 'join' | 'watch' | 'resume', room?: string, name?: string} | null} */ (null);
+let intent = /** @type {{kind: 'create' | 'join' | 'watch' | 'resume', room?: string, name?: string, retried?: boolean} | null} */ (null);
+/** What to send once `registered` brings a key (A6). */
+let awaitingKey = /** @type {((key: string | undefined) => void) | null} */ (null);
 let leaving = false;
 let placeSeq = 0;
 /** The name a spectator watches under, to watch again after a drop. */
@@ -43,7 +46,24 @@ const store = {
   name: () => safe(() => localStorage.getItem('sudoku-race:name')) ?? '',
   /** @param {string} name */
   keepName: (name) => safe(() => localStorage.setItem('sudoku-race:name', name)),
+  key: () => safe(() => localStorage.getItem('sudoku-race:key')) ?? undefined,
+  /** @param {string} key */
+  keepKey: (key) => safe(() => localStorage.setItem('sudoku-race:key', key)),
+  dropKey: () => safe(() => localStorage.removeItem('sudoku-race:key')),
 };
+
+/**
+ * Run `then` with this browser's identity key, registering one under `name` first if there is
+ * none. A server that cannot register (an older one) leaves the player anonymous.
+ * @param {string} name
+ * @param {(key: string | undefined) => void} then
+ */
+function withKey(name, then) {
+  const key = store.key();
+  if (key) return then(key);
+  awaitingKey = then;
+  link.send({ type: 'register', name });
+}
 
 /**
  * Storage can be off or full (private windows); the page then forgets more, nothing else.
@@ -101,6 +121,19 @@ const link = new Link({
 /** @param {import('./wire.js').ServerMsg} msg */
 function onMessage(msg) {
   const now = performance.now();
+  if (msg.type === 'registered') {
+    store.keepKey(msg.key);
+    const then = awaitingKey;
+    awaitingKey = null;
+    then?.(msg.key);
+    return;
+  }
+  if (msg.type === 'error' && awaitingKey) {
+    // Registering failed: a bad name is said on the form; anything else plays anonymously.
+    const then = awaitingKey;
+    awaitingKey = null;
+    if (msg.code !== 'invalid_name') return then(undefined);
+  }
   const wasRoom = state.room;
   const what = apply(state, msg, now);
   switch (what) {
@@ -126,7 +159,7 @@ function onMessage(msg) {
       if (name && room) {
         link.send({ type: 'leave' });
         intent = { kind: 'join', room, name };
-        link.send({ type: 'join_room', room, name });
+        withKey(name, (key) => link.send({ type: 'join_room', room, name, key }));
       }
       break;
     }
@@ -146,6 +179,17 @@ function onMessage(msg) {
 function onError(code, message) {
   const room = intent?.room ?? state.room ?? pageRoom ?? '';
   switch (code) {
+    case 'invalid_key':
+      // The server forgot this identity (a new database): register again, once.
+      store.dropKey();
+      if (intent && !intent.retried && intent.name) {
+        const again = { ...intent, retried: true };
+        if (again.kind === 'create') act.create(again.name ?? '', state.settings);
+        else if (again.kind === 'join' && again.room) act.join(again.room, again.name ?? '');
+        else if (again.kind === 'watch' && again.room) act.watch(again.room, again.name ?? '');
+        if (intent) intent.retried = true;
+      }
+      break;
     case 'invalid_token': {
       // The seat is gone (expired while away, or the race went on without it): join afresh.
       if (room) store.dropToken(room);
@@ -199,20 +243,24 @@ const act = {
   create(name, settings) {
     store.keepName(name);
     state.notice = null;
-    intent = { kind: 'create', name };
-    link.send({ type: 'create_room', name, settings });
+    const retried = intent?.retried && intent.kind === 'create';
+    intent = { kind: 'create', name, retried };
+    withKey(name, (key) => link.send({ type: 'create_room', name, settings, key }));
   },
   join(room, name) {
     store.keepName(name);
     state.notice = null;
-    intent = { kind: 'join', room, name };
-    link.send({ type: 'join_room', room, name });
+    const retried = intent?.retried && intent.kind === 'join';
+    intent = { kind: 'join', room, name, retried };
+    withKey(name, (key) => link.send({ type: 'join_room', room, name, key }));
   },
   watch(room, name) {
     state.problem = null;
     watchName = name;
-    intent = { kind: 'watch', room, name };
-    link.send({ type: 'spectate', room, name });
+    const retried = intent?.retried && intent.kind === 'watch';
+    intent = { kind: 'watch', room, name, retried };
+    // Watching needs no identity: send the key only if there is one already.
+    link.send({ type: 'spectate', room, name, key: store.key() });
     redraw();
   },
   listRooms: () => link.send({ type: 'list_rooms' }),

@@ -160,6 +160,7 @@ export function settingsForm(opts) {
   const mistakes = numberField('Mistakes allowed (0 = any)', 'max_mistakes', BOUNDS.max_mistakes[0], BOUNDS.max_mistakes[1]);
   const penalty = numberField('Penalty per mistake (s)', 'penalty_s', BOUNDS.penalty_s[0], BOUNDS.penalty_s[1]);
   const pub = h('input', { type: 'checkbox', name: 'public' });
+  const rated = h('input', { type: 'checkbox', name: 'rated', 'data-testid': `${opts.idPrefix}rated` });
   const el = h(
     'fieldset',
     { class: 'settings' },
@@ -170,6 +171,7 @@ export function settingsForm(opts) {
     mistakes.el,
     penalty.el,
     h('label', { class: 'check' }, pub, h('span', { text: 'Listed publicly' })),
+    h('label', { class: 'check' }, rated, h('span', { text: 'Rated (two signed-in players or more)' })),
   );
   /** @param {Settings} s */
   function set(s) {
@@ -179,6 +181,7 @@ export function settingsForm(opts) {
     mistakes.input.value = String(s.max_mistakes);
     penalty.input.value = String(s.penalty_s);
     pub.checked = s.public;
+    rated.checked = !!s.rated;
   }
   /** @returns {Settings | string} the settings, or what is wrong with them */
   function read() {
@@ -198,6 +201,7 @@ export function settingsForm(opts) {
         max_mistakes: num(mistakes, 'Mistakes allowed'),
         penalty_s: num(penalty, 'Penalty'),
         public: pub.checked,
+        rated: rated.checked,
       };
     } catch (e) {
       return e instanceof Error ? e.message : String(e);
@@ -205,7 +209,7 @@ export function settingsForm(opts) {
   }
   /** @param {boolean} on */
   function enable(on) {
-    for (const f of [difficulty, players.input, minutes.input, mistakes.input, penalty.input, pub]) {
+    for (const f of [difficulty, players.input, minutes.input, mistakes.input, penalty.input, pub, rated]) {
       setAttr(f, 'disabled', on ? null : '');
     }
   }
@@ -218,5 +222,5 @@ export function settingsForm(opts) {
  */
 export function describe(s) {
   const mistakes = s.max_mistakes === 0 ? 'no mistake limit' : `${s.max_mistakes} mistakes out`;
-  return `${s.difficulty} · up to ${s.max_players} players · ${Math.round(s.time_limit_s / 60)} min · ${mistakes} · +${s.penalty_s} s per mistake · ${s.public ? 'public' : 'private'}`;
+  return `${s.difficulty} · up to ${s.max_players} players · ${Math.round(s.time_limit_s / 60)} min · ${mistakes} · +${s.penalty_s} s per mistake · ${s.public ? 'public' : 'private'}${s.rated ? ' · rated' : ''}`;
 }

@@ -33,7 +33,7 @@ import { DEFAULT_SETTINGS } from './wire.js';
  * @typedef {{room: string | null, you: You | null, host: string | null, settings: Settings,
  *   phase: import('./wire.js').Phase | null, players: Player[], race: Race | null,
  *   countdown_at: number | null, standings: Standing[] | null, solution: string | null,
- *   over_reason: string | null, chat: {name: string, text: string, player: boolean}[],
+ *   over_reason: string | null, ratings: import('./wire.js').RatingChange[], chat: {name: string, text: string, player: boolean}[],
  *   rooms: import('./wire.js').RoomEntry[], problem: Problem | null, notice: string | null,
  *   notice_at: number, selected: number, pencil_mode: boolean, link: 'connecting' | 'up' | 'down',
  *   join_next: string | null}} State
@@ -54,6 +54,7 @@ export function initial() {
     standings: null,
     solution: null,
     over_reason: null,
+    ratings: [],
     chat: [],
     rooms: [],
     problem: null,
@@ -207,6 +208,7 @@ export function apply(s, msg, now) {
       s.countdown_at = now + msg.starts_in_ms;
       s.standings = null;
       s.solution = null;
+      s.ratings = [];
       s.race = null;
       s.players = s.players.map((p) => ({ ...p, status: 'waiting', ready: false }));
       return null;
@@ -259,6 +261,7 @@ export function apply(s, msg, now) {
       s.standings = msg.standings;
       s.solution = msg.solution;
       s.over_reason = msg.reason;
+      s.ratings = msg.ratings ?? [];
       if (s.race) {
         s.race.frozen_ms = elapsed(s.race, now);
         s.race.pending.clear();

@@ -10,16 +10,18 @@
 /** @typedef {'waiting' | 'racing' | 'solved' | 'forfeited' | 'eliminated' | 'timed_out'} Status */
 /**
  * @typedef {{difficulty: Difficulty, max_players: number, time_limit_s: number,
- *   max_mistakes: number, penalty_s: number, public: boolean}} Settings
+ *   max_mistakes: number, penalty_s: number, public: boolean, rated?: boolean}} Settings
  */
 /**
- * @typedef {{player_id: string, name: string, ready: boolean, connected: boolean, status: Status}} Player
+ * @typedef {{player_id: string, name: string, ready: boolean, connected: boolean, status: Status,
+ *   handle?: string | null, bot?: boolean}} Player
  */
 /**
  * @typedef {{rank: number, player_id: string, name: string, status: Status, time_ms: number | null,
  *   filled: number, mistakes: number}} Standing
  */
 /** @typedef {{player_id: string, filled: number, to_fill: number, mistakes: number}} Progress */
+/** @typedef {{player_id: string, handle: string, before: number, after: number}} RatingChange */
 /**
  * @typedef {{race_id: string, puzzle: string | null, difficulty: Difficulty, time_limit_s: number,
  *   elapsed_ms: number, board: string | null, mistakes: number, progress: Progress[]}} RaceView
@@ -45,7 +47,9 @@
  *      penalty_ms: number}
  *   | ({type: 'progress'} & Progress)
  *   | {type: 'player_finished', player_id: string, status: Status, time_ms: number | null}
- *   | {type: 'race_over', race_id: string, reason: string, standings: Standing[], solution: string}
+ *   | {type: 'race_over', race_id: string, reason: string, standings: Standing[], solution: string,
+ *      ratings?: RatingChange[]}
+ *   | {type: 'registered', key: string, handle: string}
  *   | {type: 'solution', solution: string}
  *   | {type: 'chat', player_id: string | null, name: string, text: string}
  *   | {type: 'room_closed', room: string}
@@ -55,9 +59,10 @@
 
 /**
  * Every client message this client sends.
- * @typedef {{type: 'create_room', name: string, settings?: Partial<Settings>}
- *   | {type: 'join_room', room: string, name: string}
- *   | {type: 'spectate', room: string, name?: string}
+ * @typedef {{type: 'create_room', name: string, settings?: Partial<Settings>, key?: string}
+ *   | {type: 'join_room', room: string, name: string, key?: string}
+ *   | {type: 'spectate', room: string, name?: string, key?: string}
+ *   | {type: 'register', name: string}
  *   | {type: 'resume', token: string}
  *   | {type: 'list_rooms'}
  *   | {type: 'set_ready', ready: boolean}
@@ -87,6 +92,7 @@ export const DEFAULT_SETTINGS = {
   max_mistakes: 3,
   penalty_s: 10,
   public: true,
+  rated: false,
 };
 
 /** The WebSocket URL of the server that served this page. */

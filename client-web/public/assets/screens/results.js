@@ -38,6 +38,18 @@ function guessed(s) {
 }
 
 /**
+ * A rated player's change, as `12.3 (+2.4)`; empty when the race was not rated.
+ * @param {import('../state.js').State} s
+ * @param {string} playerId
+ */
+function ratingText(s, playerId) {
+  const r = s.ratings.find((x) => x.player_id === playerId);
+  if (!r) return '';
+  const d = r.after - r.before;
+  return `${r.after.toFixed(1)} (${d >= 0 ? '+' : '−'}${Math.abs(d).toFixed(1)})`;
+}
+
+/**
  * @param {import('../state.js').Actions} act
  * @returns {import('../state.js').Screen}
  */
@@ -59,6 +71,7 @@ export function results(act) {
         {},
         ...['#', 'Player', 'Result', 'Time', 'Filled'].map((t) => h('th', { scope: 'col', text: t })),
         h('th', { scope: 'col', title: 'mistakes', 'aria-label': 'mistakes', text: '✗' }),
+        h('th', { scope: 'col', 'data-testid': 'rating-head', text: 'Rating' }),
       ),
     ),
     body,
@@ -120,6 +133,7 @@ export function results(act) {
               h('td', { text: st.status === 'solved' ? raceTime(st.time_ms) : '—' }),
               h('td', { text: String(st.filled) }),
               h('td', { text: String(st.mistakes) }),
+              h('td', { 'data-testid': 'rating', text: ratingText(s, st.player_id) }),
             ),
           ),
         );
