@@ -92,6 +92,9 @@ pub struct Config {
     /// result is kept, marked, and left out of ratings and boards. Off only where every
     /// player is trusted (a test harness).
     pub fair_play: bool,
+    /// The secret the daily challenge's puzzles derive from; `None` keeps a random one beside
+    /// the database (`<db>.daily-secret`). Several nodes must share one.
+    pub daily_secret: Option<String>,
     /// Countdown between `start_race` and `race_started` (not fixed by the contract).
     pub countdown: Duration,
     /// Puzzles kept ready per difficulty.
@@ -129,6 +132,7 @@ impl Default for Config {
             resume_grace: Duration::from_secs(60),
             kick_bar: Duration::from_secs(10 * 60),
             fair_play: true,
+            daily_secret: None,
             countdown: Duration::from_secs(3),
             pool_size: 8,
             pool_prewarm: true,

@@ -18,6 +18,7 @@
 #![warn(missing_docs)]
 
 pub mod config;
+pub mod daily;
 pub mod fairplay;
 #[doc(hidden)]
 pub mod fuzzing;
@@ -85,6 +86,10 @@ pub async fn run(
         )),
         pool: pool::Pool::start(config.pool_size, config.pool_prewarm, token.clone()),
         store: Arc::new(store),
+        daily: Arc::new(match &config.daily_secret {
+            Some(secret) => daily::Daily::new(secret.as_bytes().to_vec()),
+            None => daily::Daily::beside(&config.db_path),
+        }),
         metrics: Arc::new(metrics::Metrics::default()),
         opts: RoomOpts::from_config(&config),
         shutdown: token.clone(),

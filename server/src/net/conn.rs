@@ -15,9 +15,9 @@ use tokio_tungstenite::tungstenite::error::{CapacityError, Error as WsError, Pro
 use tokio_tungstenite::tungstenite::Message;
 use tokio_util::task::AbortOnDropHandle;
 
-use super::identity;
 use super::rate::{RateLimiter, Verdict};
 use super::writer::{self, ReadEnd, Ws};
+use super::{daily, identity};
 use super::{Slot, Transport};
 use crate::outbox::{CloseCode, ConnId, Outbox};
 use crate::room::handle::{JoinOutcome, RoomCmd, RoomHandle, RoomMsg, Who};
@@ -293,10 +293,7 @@ impl Reader {
                 Err(e) => self.error(ErrorCode::InvalidSettings, e.to_string()),
             },
             ClientMsg::Kick { player_id } => self.forward(RoomMsg::Kick(player_id)).await,
-            // The daily challenge is the next step of issue 12; until then it is refused.
-            ClientMsg::StartDaily { .. } => {
-                self.error(ErrorCode::BadMessage, "the daily challenge is not open yet")
-            }
+            ClientMsg::StartDaily { difficulty, key } => self.start_daily(difficulty, key).await,
         }
     }
 
@@ -376,9 +373,23 @@ impl Reader {
             Ok(s) => s,
             Err(e) => return self.error(ErrorCode::InvalidSettings, e.to_string()),
         };
+        self.open_room(name, settings, who, None).await;
+    }
+
+    /// Open a room as its host; true once in it.
+    async fn open_room(
+        &mut self,
+        name: String,
+        settings: protocol::Settings,
+        who: Who,
+        daily: Option<(String, crate::pool::Dealt)>,
+    ) -> bool {
         let name = match protocol::PlayerName::try_from(name.as_str()) {
             Ok(n) => n.to_string(),
-            Err(why) => return self.error(ErrorCode::InvalidName, why.to_string()),
+            Err(why) => {
+                self.error(ErrorCode::InvalidName, why.to_string());
+                return false;
+            }
         };
         let generation = self.handle.room_gen();
         match task::open(
@@ -388,11 +399,36 @@ impl Reader {
             self.handle.clone(),
             name,
             who,
+            daily,
         ) {
-            Ok((room, answer)) => {
-                self.linked(room, generation, answer).await;
+            Ok((room, answer)) => self.linked(room, generation, answer).await,
+            Err(e) => {
+                self.error(e.code(), e.to_string());
+                false
             }
-            Err(e) => self.error(e.code(), e.to_string()),
+        }
+    }
+
+    /// `start_daily`: a private one-seat room on the day's puzzle, started at once (A6).
+    async fn start_daily(&mut self, difficulty: String, key: protocol::IdentityKey) {
+        if self.already_in_room() {
+            return;
+        }
+        let Some(who) = self.identify(Some(key), false).await else {
+            return;
+        };
+        // A known key always names a handle.
+        let Some(handle) = who.handle.clone() else {
+            return;
+        };
+        match daily::prepare(&self.server.rooms, &difficulty, &handle, unix_ms()).await {
+            Ok(entry) => {
+                let day = Some((entry.date, entry.puzzle));
+                if self.open_room(handle, entry.settings, who, day).await {
+                    self.forward(RoomMsg::StartRace).await;
+                }
+            }
+            Err((code, message)) => self.error(code, message),
         }
     }
 

@@ -17,6 +17,7 @@
 pub mod assets;
 pub mod client_addr;
 pub mod conn;
+pub mod daily;
 pub mod fd;
 pub mod http;
 pub mod identity;

@@ -24,7 +24,7 @@ use super::handle::{JoinOutcome, RoomCmd, RoomHandle, RoomInfo, RoomMsg, Who};
 use super::rules::{Effect, MintToken, Room, RoomOpts};
 use crate::metrics::Metrics;
 use crate::outbox::{encode, ConnId, Outbox};
-use crate::pool::Pool;
+use crate::pool::{Dealt, Pool};
 use crate::store::Store;
 
 /// Everything a room task needs from the server.
@@ -36,6 +36,8 @@ pub struct RoomEnv {
     pub pool: Arc<Pool>,
     /// Race results.
     pub store: Arc<dyn Store>,
+    /// The daily challenge's puzzles and attempts.
+    pub daily: Arc<crate::daily::Daily>,
     /// Counters.
     pub metrics: Arc<Metrics>,
     /// Timers every room gets.
@@ -69,6 +71,7 @@ pub fn open(
     creator: Outbox,
     name: String,
     who: Who,
+    daily: Option<(String, Dealt)>,
 ) -> Result<(RoomHandle, oneshot::Receiver<JoinOutcome>), OpenError> {
     let (reply, answer) = oneshot::channel();
     let first = RoomCmd::Join {
@@ -95,6 +98,10 @@ pub fn open(
         Xoshiro256PlusPlus::seed_from_u64(seed),
         mint,
     );
+    let mut room = room;
+    if let Some((date, puzzle)) = daily {
+        room.make_daily(date, puzzle);
+    }
     let span = tracing::info_span!("room", room = %code);
     let task = Task {
         env: env.clone(),
@@ -355,6 +362,11 @@ impl Task {
     /// Take a puzzle from the pool now if one is ready, else have one delivered later; either
     /// way it is dealt under the transform the race's `seed` draws.
     fn need_puzzle(&mut self, race_id: protocol::RaceId, seed: u64) {
+        // The daily is the same grid for everyone that day: dealt as it is, untransformed.
+        if let Some(day) = self.room.daily_puzzle() {
+            self.room.puzzle_ready(&race_id, day, now(), unix_ms());
+            return;
+        }
         let difficulty = self.room.settings().difficulty;
         if let Some(base) = self.env.pool.try_take(difficulty) {
             // Its effects (race_started, when the countdown is zero) are applied by `apply`'s loop.

@@ -6,6 +6,7 @@ mod bots;
 mod client_links;
 mod close_handshake;
 mod conformance;
+mod daily;
 mod fanout;
 mod host_controls;
 mod identity;

@@ -62,6 +62,8 @@ pub struct Room {
     opts: RoomOpts,
     rng: Xoshiro256PlusPlus,
     seats: Seats,
+    /// A daily challenge room (A6): its date and the day's puzzle, dealt as it is.
+    daily: Option<(String, Dealt)>,
     state: State,
     race: Option<Race>,
     /// The room's chat budget, made full at the first chat.
@@ -87,6 +89,7 @@ impl Room {
             opts,
             rng,
             seats: Seats::new(mint),
+            daily: None,
             state: State::Lobby,
             race: None,
             chat_budget: None,
@@ -238,9 +241,27 @@ impl Room {
         self.send_all(ServerMsg::PlayerUpdated { player });
     }
 
+    /// Make this a daily challenge room: its races are on the day's puzzle and there is one.
+    pub fn make_daily(&mut self, date: String, puzzle: Dealt) {
+        self.daily = Some((date, puzzle));
+    }
+
+    /// The day's puzzle, for a daily room.
+    pub fn daily_puzzle(&self) -> Option<Dealt> {
+        self.daily.as_ref().map(|(_, d)| *d)
+    }
+
     /// `start_race` from `conn`: the host starts the countdown.
     pub fn start_race(&mut self, conn: ConnId, now: Instant) {
         let Some(i) = self.seat_of(conn) else { return };
+        if self.daily.is_some() && matches!(self.state, State::Finished) {
+            self.fx.error(
+                conn,
+                ErrorCode::AlreadyPlayed,
+                "the daily challenge is one attempt",
+            );
+            return;
+        }
         if self.seats.seat(i).player_id != *self.seats.host() {
             self.fx
                 .error(conn, ErrorCode::NotHost, "only the host can start the race");
@@ -314,8 +335,9 @@ impl Room {
         // A6: rated only with two identified humans at the start; a bot or an anonymous
         // seat races, but is never rated.
         let rated = self.settings.rated && who.iter().filter(|(_, w)| w.rateable()).count() >= 2;
-        let race =
-            Race::new(race_id.clone(), dealt, racers, now, unix_ms).with_identities(who, rated);
+        let race = Race::new(race_id.clone(), dealt, racers, now, unix_ms)
+            .with_identities(who, rated)
+            .with_daily(self.daily.as_ref().map(|(date, _)| date.clone()));
         self.race = Some(race);
         self.state = State::Racing;
         self.fx.push(Effect::RaceStarted);

@@ -90,6 +90,8 @@ pub(super) struct Race {
     rated: bool,
     /// Who held each racing seat at the start.
     who: Vec<(PlayerId, Who)>,
+    /// The daily challenge's date, for a daily race.
+    daily: Option<String>,
 }
 
 impl Race {
@@ -124,7 +126,14 @@ impl Race {
             log: Vec::new(),
             rated: false,
             who: Vec::new(),
+            daily: None,
         }
+    }
+
+    /// Mark the race as the daily challenge of `date`.
+    pub(super) fn with_daily(mut self, date: Option<String>) -> Race {
+        self.daily = date;
+        self
     }
 
     /// Record who races and whether the race is rated (A6).
@@ -337,7 +346,7 @@ impl Race {
             duration_ms: ms(now.saturating_duration_since(self.started_at)),
             reason: reason.as_str(),
             rated: self.rated,
-            daily: None,
+            daily: self.daily.clone(),
             // Flags are the room task's to compute, off the async workers (`crate::fairplay`).
             seats: standings
                 .iter()
