@@ -113,7 +113,7 @@ fn local(ms: u64) -> i64 {
 }
 
 /// The final results of the last race.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Results {
     /// Why it ended.
     pub reason: OverReason,
@@ -121,6 +121,8 @@ pub struct Results {
     pub standings: Vec<Standing>,
     /// The solution.
     pub solution: Grid,
+    /// Rating changes of a rated race (A6); empty otherwise.
+    pub ratings: Vec<protocol::RatingChange>,
 }
 
 /// The room we are in.
@@ -334,6 +336,7 @@ impl Mirror {
                 reason,
                 standings,
                 solution,
+                ratings,
                 ..
             } => {
                 room.phase = Phase::Finished;
@@ -351,6 +354,7 @@ impl Mirror {
                     reason: *reason,
                     standings: standings.clone(),
                     solution: *solution,
+                    ratings: ratings.clone(),
                 });
             }
             ServerMsg::Solution { solution } => {

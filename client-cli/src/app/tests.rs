@@ -749,3 +749,30 @@ fn out_of_the_race_the_board_stays_ours_until_race_over_brings_the_solution() {
     assert_eq!(buf[(x, y)].symbol(), "6");
     assert_eq!(buf[(x, y)].fg, Color::Magenta);
 }
+
+#[test]
+fn a_rated_race_over_shows_how_our_rating_moved() {
+    let mut app = racing();
+    app.update(net(ServerMsg::RaceOver {
+        race_id: "r1".into(),
+        reason: OverReason::AllDone,
+        standings: vec![Standing {
+            rank: 1,
+            player_id: "p1".into(),
+            name: "ann".try_into().unwrap(),
+            status: FinishStatus::Solved,
+            time_ms: Some(200_000),
+            filled: 51,
+            mistakes: 0,
+        }],
+        solution: SOLUTION.parse().unwrap(),
+        ratings: vec![protocol::RatingChange {
+            player_id: "p1".into(),
+            handle: "hABCDEFG".into(),
+            before: 1.5,
+            after: 3.75,
+        }],
+    }));
+    let buf = render(&app, 120, 40);
+    check_shows(&buf, "rating 1.5 → 3.8 (+2.2)");
+}

@@ -97,6 +97,20 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
             None => format!("You {} (rank {})", finish_word(s.status), s.rank),
         })
         .unwrap_or_else(|| "You watched this race.".to_owned());
+    // A6: a rated race says how our conservative rating moved.
+    let me_line = match room
+        .me
+        .as_deref()
+        .and_then(|me| results.ratings.iter().find(|r| r.player_id == me))
+    {
+        Some(r) => format!(
+            "{me_line}  rating {:.1} → {:.1} ({:+.1})",
+            r.before,
+            r.after,
+            r.after - r.before
+        ),
+        None => me_line,
+    };
     Paragraph::new(me_line)
         .block(Block::new().borders(Borders::ALL))
         .render(mine, buf);
