@@ -423,3 +423,17 @@ async fn bad_parameters_unknown_ids_and_wrong_methods() {
         "a key in an answer"
     );
 }
+
+#[tokio::test]
+async fn a_failing_store_is_a_500_that_says_only_internal() {
+    let srv = TestServer::start().await;
+    // Once a client is welcome the server has opened its store; break it under the server.
+    let _c = srv.client().await;
+    let db = rusqlite::Connection::open(&srv.db).expect("open the db");
+    db.execute_batch("DROP TABLE placements; DROP TABLE standings; DROP TABLE races;")
+        .expect("drop the race tables");
+    let got = get(&srv, "/api/races/ABCD-0000000000000000").await;
+    assert_eq!(got.status, 500, "{}", got.body);
+    assert_eq!(got.body, json!({"error": "internal"}));
+    assert_eq!(got.cache_control.as_deref(), Some("no-store"));
+}
