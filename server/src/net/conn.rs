@@ -515,9 +515,9 @@ impl Reader {
 /// Identities one connection may register.
 const MAX_REGISTRATIONS: u8 = 3;
 
-/// The wall clock in Unix milliseconds, for a new identity's record.
+/// The wall clock in Unix milliseconds, for a new identity's record (and the API's "today").
 #[allow(clippy::disallowed_methods)] // a registration's time is the wall clock's
-fn unix_ms() -> i64 {
+pub(crate) fn unix_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64)

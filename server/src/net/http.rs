@@ -1,8 +1,9 @@
 //! The HTTP face on the WebSocket port: one router ([`route`]) from path and method to an
 //! answer, so later routes (`/api/…`) are a variant and an arm each. `/ws` and `/r/CODE` upgrade
 //! to WebSocket ([`super::upgrade`]); a plain GET of `/` or `/r/CODE` gets the browser client's
-//! page and `/assets/…` its files ([`super::assets`]); `/healthz` and `/metrics` answer here;
-//! unknown paths get 404, wrong methods 405. HEAD is GET without a body (hyper drops it).
+//! page and `/assets/…` its files ([`super::assets`]); `/api/…` is the JSON API ([`super::api`],
+//! async: it reads the store); `/healthz` and `/metrics` answer here; unknown paths get 404,
+//! wrong methods 405. HEAD is GET without a body (hyper drops it).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -13,7 +14,7 @@ use hyper::header::{HeaderValue, ALLOW, CONTENT_TYPE};
 use hyper::{Method, StatusCode};
 use tokio_util::sync::CancellationToken;
 
-use super::{assets, upgrade, Slot};
+use super::{api, assets, conn, upgrade, Slot};
 
 /// Every answer's body: small and whole.
 pub type Body = Full<Bytes>;
@@ -48,6 +49,9 @@ pub enum Route<'a> {
     Healthz,
     /// `/metrics`.
     Metrics,
+    /// `/api` and everything under `/api/`: the JSON API, which answers its own 404s and 405s
+    /// (in JSON).
+    Api,
     /// Anything else: 404.
     NotFound,
 }
@@ -67,6 +71,7 @@ impl Route<'_> {
             "/ws" => Route::Ws,
             "/healthz" => Route::Healthz,
             "/metrics" => Route::Metrics,
+            p if p == "/api" || p.starts_with("/api/") => Route::Api,
             p if p
                 .strip_prefix("/r/")
                 .is_some_and(|code| protocol::RoomCode::try_from(code).is_ok()) =>
@@ -79,7 +84,7 @@ impl Route<'_> {
 }
 
 /// Answer one request.
-pub fn route(req: hyper::Request<Incoming>, ctx: &Socket) -> Response {
+pub async fn route(req: hyper::Request<Incoming>, ctx: &Socket) -> Response {
     ctx.head_seen.cancel();
     let get = matches!(*req.method(), Method::GET | Method::HEAD);
     let route = Route::of(req.uri().path());
@@ -90,6 +95,13 @@ pub fn route(req: hyper::Request<Incoming>, ctx: &Socket) -> Response {
             Method::GET => upgrade::accept(req, ctx),
             _ => method_not_allowed("GET"),
         },
+        Route::Api => {
+            // Owned, so the request (and its body) is not held across the store's await.
+            let (method, uri) = (req.method().clone(), req.uri().clone());
+            drop(req);
+            let store = &ctx.slot.server.rooms.store;
+            api::route(&method, uri.path(), uri.query(), store, conn::unix_ms()).await
+        }
         // `/ws` is never here: it is always a handshake, above.
         Route::NotFound | Route::Ws => not_found(),
         _ if !get => method_not_allowed("GET, HEAD"),
@@ -163,6 +175,10 @@ mod tests {
         check("/healthz", Route::Healthz);
         check("/metrics", Route::Metrics);
         check("/ws/", Route::NotFound);
+        check("/api", Route::Api);
+        check("/api/leaderboard", Route::Api);
+        check("/api/nope/deeper", Route::Api);
+        check("/apix", Route::NotFound);
     }
 
     #[test]

@@ -14,6 +14,7 @@
 //! Every socket counts against the connection cap from its accept until it is gone, whether
 //! it is still sending its head, serving plain HTTP or upgraded.
 
+pub mod api;
 pub mod assets;
 pub mod client_addr;
 pub mod conn;
@@ -206,7 +207,7 @@ where
     };
     let service = service_fn(move |req| {
         let socket = socket.clone();
-        async move { Ok::<_, Infallible>(http::route(req, &socket)) }
+        async move { Ok::<_, Infallible>(http::route(req, &socket).await) }
     });
     let mut builder = http1::Builder::new();
     builder

@@ -2,6 +2,8 @@
 
 mod support;
 
+mod api;
+mod api_schema;
 mod bots;
 mod client_links;
 mod close_handshake;
