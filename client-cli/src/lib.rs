@@ -14,6 +14,7 @@
 //! - [`term`]: terminal setup and restore (panic hook included), logging to a file.
 #![warn(missing_docs)]
 
+pub mod api;
 pub mod app;
 pub mod bot;
 pub mod config;

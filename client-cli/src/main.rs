@@ -3,6 +3,7 @@
 mod cmd;
 mod host;
 mod play;
+mod stats;
 mod tools;
 
 use std::process::ExitCode;
@@ -39,6 +40,10 @@ enum Command {
     Spectate(cmd::SpectateArgs),
     /// List the public rooms waiting for players, then exit.
     Rooms(cmd::RoomsArgs),
+    /// The server's leaderboard: conservative Weng-Lin ratings per difficulty and period.
+    Leaderboard(stats::LeaderboardArgs),
+    /// A player's races, newest first (yours by default), with rating changes and fair-play flags.
+    History(stats::HistoryArgs),
     /// Solo practice offline: timer, undo, pencil marks, conflict check, hints, give-up.
     Play(play::PlayArgs),
     /// Join a room as a computer player that solves at a human-like pace (no screen).
@@ -89,6 +94,8 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Join(a) => cmd::join(&runtime()?, a),
         Command::Spectate(a) => cmd::spectate(&runtime()?, a),
         Command::Rooms(a) => cmd::rooms(&runtime()?, a),
+        Command::Leaderboard(a) => stats::leaderboard(&runtime()?, a),
+        Command::History(a) => stats::history(&runtime()?, a),
         Command::Play(a) => play::play(a),
         Command::Bot(a) => cmd::bot(&runtime()?, a),
         Command::Solve(args) => tools::solve(&args),

@@ -103,6 +103,28 @@ async fn registered_players_race_rated_and_the_winner_gains() {
             .collect::<String>()
     );
     assert!(!seen.contains(&ka), "ann's key reached bob");
+    // The terminal client's tables read the same through the HTTP API.
+    let url: client::net::ServerUrl = srv.url().parse().expect("url");
+    let to = client::net::Endpoint::from(&url);
+    let v = client::api::get(&to, "/api/leaderboard?difficulty=easy&period=day")
+        .await
+        .expect("leaderboard over HTTP");
+    let table = client::api::leaderboard_table(&v);
+    let first = table.lines().nth(2).expect("a first row");
+    assert!(first.contains(&ha) && first.contains("ann"), "{table}");
+    let v = client::api::get(&to, &format!("/api/players/{hb}/races"))
+        .await
+        .expect("history over HTTP");
+    let table = client::api::history_table(&v);
+    assert!(
+        table.contains("forfeited") && table.contains("(-"),
+        "{table}"
+    );
+    let err = client::api::get(&to, "/api/leaderboard?limit=101").await;
+    assert!(
+        matches!(err, Err(client::api::ApiError::Status { status: 400, .. })),
+        "{err:?}"
+    );
     let (_, metrics) = srv.http_get("/metrics").await.expect("metrics");
     assert!(!metrics.contains(&ka) && !metrics.contains(&kb));
 }

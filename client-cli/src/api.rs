@@ -1,0 +1,257 @@
+//! The server's HTTP JSON API (Amendment A6) from the terminal: one small HTTP/1.1 `GET` over
+//! the same trust as the WebSocket (plain or TLS), and the tables `sudoku-race leaderboard`
+//! and `sudoku-race history` print. Every string from the server passes
+//! [`protocol::text::terminal_safe`] before it is printed.
+
+use std::time::Duration;
+
+use protocol::text::terminal_safe;
+use serde_json::Value;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+use crate::net::Endpoint;
+
+/// The most an answer may be: a leaderboard page is a few kilobytes.
+const MAX_ANSWER: usize = 1 << 20;
+
+/// How long a request may take, connect to last byte.
+const TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A failed API call.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// The socket or TLS failed.
+    #[error("cannot reach {host}: {source}")]
+    Io {
+        /// Where.
+        host: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// No answer in time.
+    #[error("no answer from {0} in 10 s")]
+    Timeout(String),
+    /// The server answered with an error status.
+    #[error("{status}: {message}")]
+    Status {
+        /// The HTTP status.
+        status: u16,
+        /// The API's `error` text.
+        message: String,
+    },
+    /// The answer was not HTTP with a JSON body.
+    #[error("the server's answer is not the API's: {0}")]
+    Malformed(String),
+}
+
+/// `GET path` (with its query) on the server `to` names; the JSON body of a `200`.
+pub async fn get(to: &Endpoint, path: &str) -> Result<Value, ApiError> {
+    let host = to.url.host().to_owned();
+    tokio::time::timeout(TIMEOUT, fetch(to, path))
+        .await
+        .map_err(|_| ApiError::Timeout(host))?
+}
+
+async fn fetch(to: &Endpoint, path: &str) -> Result<Value, ApiError> {
+    let (host, port) = (to.url.host().to_owned(), to.url.port());
+    let io = |source| ApiError::Io {
+        host: host.clone(),
+        source,
+    };
+    let tcp = TcpStream::connect((host.trim_matches(['[', ']']), port))
+        .await
+        .map_err(io)?;
+    let authority = if (to.url.is_secure() && port == 443) || (!to.url.is_secure() && port == 80) {
+        host.clone()
+    } else {
+        format!("{host}:{port}")
+    };
+    let request = format!(
+        "GET {path} HTTP/1.1\r\nHost: {authority}\r\nAccept: application/json\r\nConnection: close\r\nUser-Agent: sudoku-race/{}\r\n\r\n",
+        env!("CARGO_PKG_VERSION")
+    );
+    let raw = if to.url.is_secure() {
+        let name = rustls_pki_types::ServerName::try_from(host.trim_matches(['[', ']']).to_owned())
+            .map_err(|e| ApiError::Malformed(format!("server name: {e}")))?;
+        let tls = tokio_rustls::TlsConnector::from(to.trust.client_config())
+            .connect(name, tcp)
+            .await
+            .map_err(io)?;
+        exchange(tls, &request).await.map_err(io)?
+    } else {
+        exchange(tcp, &request).await.map_err(io)?
+    };
+    parse(&raw)
+}
+
+/// Send the request and read the whole answer (the server closes after it).
+async fn exchange(
+    mut s: impl AsyncRead + AsyncWrite + Unpin,
+    request: &str,
+) -> std::io::Result<Vec<u8>> {
+    s.write_all(request.as_bytes()).await?;
+    let mut out = Vec::new();
+    (&mut s)
+        .take(MAX_ANSWER as u64)
+        .read_to_end(&mut out)
+        .await?;
+    Ok(out)
+}
+
+/// The status and JSON body of an HTTP/1.1 answer with a `Content-Length` body.
+fn parse(raw: &[u8]) -> Result<Value, ApiError> {
+    let text = std::str::from_utf8(raw).map_err(|_| ApiError::Malformed("not UTF-8".into()))?;
+    let (head, body) = text
+        .split_once("\r\n\r\n")
+        .ok_or_else(|| ApiError::Malformed("no end of headers".into()))?;
+    let status: u16 = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| ApiError::Malformed("no status".into()))?;
+    let json: Value =
+        serde_json::from_str(body.trim()).map_err(|e| ApiError::Malformed(format!("body: {e}")))?;
+    if status != 200 {
+        let message = json["error"].as_str().unwrap_or("error");
+        return Err(ApiError::Status {
+            status,
+            message: terminal_safe(message).into_owned(),
+        });
+    }
+    Ok(json)
+}
+
+/// A server string, safe for the terminal.
+fn text(v: &Value) -> String {
+    terminal_safe(v.as_str().unwrap_or("-")).into_owned()
+}
+
+/// A rating, or `-`.
+fn rating(v: &Value) -> String {
+    v.as_f64()
+        .map_or_else(|| "-".to_owned(), |r| format!("{r:.1}"))
+}
+
+/// A race time, or `-`.
+fn time(v: &Value) -> String {
+    v.as_u64().map_or_else(|| "-".to_owned(), crate::app::clock)
+}
+
+/// `/api/leaderboard`'s answer as a table.
+pub fn leaderboard_table(v: &Value) -> String {
+    let mut out = format!(
+        "{} · {}\n{:>4}  {:<9} {:<24} {:>7} {:>6} {:>5} {:>7}\n",
+        text(&v["difficulty"]),
+        text(&v["period"]),
+        "#",
+        "handle",
+        "name",
+        "rating",
+        "races",
+        "wins",
+        "best"
+    );
+    let rows = v["rows"].as_array().map(Vec::as_slice).unwrap_or_default();
+    if rows.is_empty() {
+        out.push_str("(nobody rated yet)\n");
+    }
+    for r in rows {
+        out.push_str(&format!(
+            "{:>4}  {:<9} {:<24} {:>7} {:>6} {:>5} {:>7}\n",
+            r["rank"].as_u64().unwrap_or(0),
+            text(&r["handle"]),
+            text(&r["name"]),
+            rating(&r["rating"]),
+            r["races"].as_u64().unwrap_or(0),
+            r["wins"].as_u64().unwrap_or(0),
+            time(&r["best_time_ms"]),
+        ));
+    }
+    out
+}
+
+/// `/api/players/HANDLE/races`'s answer as a table, newest first.
+pub fn history_table(v: &Value) -> String {
+    let mut out = format!(
+        "{}\n{:<28} {:<7} {:>5} {:<10} {:>7} {:>15}  flags\n",
+        text(&v["handle"]),
+        "race",
+        "level",
+        "rank",
+        "result",
+        "time",
+        "rating"
+    );
+    let races = v["races"].as_array().map(Vec::as_slice).unwrap_or_default();
+    if races.is_empty() {
+        out.push_str("(no races yet)\n");
+    }
+    for r in races {
+        let change = match (r["rating_before"].as_f64(), r["rating_after"].as_f64()) {
+            (Some(b), Some(a)) => format!("{a:.1} ({:+.1})", a - b),
+            _ => "unrated".to_owned(),
+        };
+        let flags: Vec<String> = r["flags"]
+            .as_array()
+            .map(|f| f.iter().map(text).collect())
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "{:<28} {:<7} {:>5} {:<10} {:>7} {:>15}  {}\n",
+            text(&r["race_id"]),
+            text(&r["difficulty"]),
+            format!(
+                "{}/{}",
+                r["rank"].as_u64().unwrap_or(0),
+                r["players"].as_u64().unwrap_or(0)
+            ),
+            text(&r["status"]),
+            time(&r["time_ms"]),
+            change,
+            flags.join(","),
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_parse_and_refusals_carry_the_apis_words() {
+        let ok = b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n\r\n{\"rows\":[]}";
+        assert_eq!(parse(ok).expect("json")["rows"], serde_json::json!([]));
+        let bad =
+            b"HTTP/1.1 400 Bad Request\r\n\r\n{\"error\":\"limit: 101 \\u001b[2J is over 100\"}";
+        match parse(bad) {
+            Err(ApiError::Status { status, message }) => {
+                assert_eq!(status, 400);
+                assert!(!message.contains('\u{1b}'), "{message:?}");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(parse(b"HTTP/1.1 200 OK\r\n\r\nnot json").is_err());
+    }
+
+    #[test]
+    fn tables_show_rows_and_strip_control_characters() {
+        let v = serde_json::json!({"difficulty": "easy", "period": "all", "rows": [
+            {"rank": 1, "handle": "hABCDEFG", "name": "ann\u{1b}[31m", "rating": 2.4567,
+             "races": 3, "wins": 2, "best_time_ms": 125000}]});
+        let t = leaderboard_table(&v);
+        assert!(
+            t.contains("hABCDEFG") && t.contains("2.5") && t.contains("2:05"),
+            "{t}"
+        );
+        assert!(!t.contains('\u{1b}'));
+        let h = serde_json::json!({"handle": "hABCDEFG", "races": [
+            {"race_id": "K7QRM-1", "difficulty": "easy", "rank": 1, "players": 2, "status": "solved",
+             "time_ms": 65000, "rating_before": 0.0, "rating_after": 2.4, "flags": ["too_fast"]}]});
+        let t = history_table(&h);
+        assert!(
+            t.contains("2.4 (+2.4)") && t.contains("too_fast") && t.contains("1/2"),
+            "{t}"
+        );
+    }
+}

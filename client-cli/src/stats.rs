@@ -1,0 +1,101 @@
+//! `sudoku-race leaderboard` and `sudoku-race history`: the server's HTTP API (A6) as tables.
+
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::{Args, ValueEnum};
+use shared::engine::Difficulty;
+
+use crate::cmd::{endpoint, settings, ServerArg};
+
+/// A leaderboard's period.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum Period {
+    /// Since 00:00 UTC today.
+    Day,
+    /// Since Monday 00:00 UTC.
+    Week,
+    /// Since the 1st, 00:00 UTC.
+    Month,
+    /// All time.
+    All,
+}
+
+/// `sudoku-race leaderboard`.
+#[derive(Args, Debug)]
+pub struct LeaderboardArgs {
+    /// easy, medium, hard or expert [default: medium].
+    #[arg(long, value_parser = crate::difficulty_arg)]
+    difficulty: Option<Difficulty>,
+    /// The period.
+    #[arg(long, value_enum, default_value = "all")]
+    period: Period,
+    /// Rows, 1 to 100.
+    #[arg(long, default_value_t = 20)]
+    limit: u32,
+    #[command(flatten)]
+    server: ServerArg,
+}
+
+/// `sudoku-race history`.
+#[derive(Args, Debug)]
+pub struct HistoryArgs {
+    /// A player's handle [default: yours on this server, from keys.toml].
+    handle: Option<String>,
+    /// Races, 1 to 100, newest first.
+    #[arg(long, default_value_t = 20)]
+    limit: u32,
+    #[command(flatten)]
+    server: ServerArg,
+}
+
+/// Print the leaderboard.
+pub fn leaderboard(rt: &tokio::runtime::Runtime, a: LeaderboardArgs) -> anyhow::Result<ExitCode> {
+    let to = endpoint(
+        &settings(&a.server, None)?.server,
+        a.server.ca_file.as_deref(),
+    )?;
+    let difficulty = a.difficulty.unwrap_or(Difficulty::Medium);
+    let period = format!("{:?}", a.period).to_lowercase();
+    let path = format!(
+        "/api/leaderboard?difficulty={}&period={period}&limit={}",
+        difficulty.as_str(),
+        a.limit
+    );
+    let v = rt
+        .block_on(client::api::get(&to, &path))
+        .context("the leaderboard")?;
+    print!("{}", client::api::leaderboard_table(&v));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Print a player's races.
+pub fn history(rt: &tokio::runtime::Runtime, a: HistoryArgs) -> anyhow::Result<ExitCode> {
+    let to = endpoint(
+        &settings(&a.server, None)?.server,
+        a.server.ca_file.as_deref(),
+    )?;
+    let handle = match a.handle {
+        Some(h) => h,
+        None => {
+            let file = client::keys::file_path().context("no config directory on this platform")?;
+            let id = client::keys::server_id(&to.url);
+            client::keys::load(&file)
+                .servers
+                .get(&id)
+                .map(|e| e.handle.clone())
+                .with_context(|| {
+                    format!("no identity for {id} yet: race there once, or name a handle")
+                })?
+        }
+    };
+    if !handle.chars().all(|c| c.is_ascii_alphanumeric()) || handle.len() > 32 {
+        anyhow::bail!("a handle is letters and digits, like hK7QM2XP");
+    }
+    let path = format!("/api/players/{handle}/races?limit={}", a.limit);
+    let v = rt
+        .block_on(client::api::get(&to, &path))
+        .with_context(|| format!("the history of {handle}"))?;
+    print!("{}", client::api::history_table(&v));
+    Ok(ExitCode::SUCCESS)
+}
