@@ -44,9 +44,10 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
     }
     let s = &room.settings;
     lines.push(Line::raw(format!(
-        "Settings: {} · {} room · up to {} players · {} limit",
+        "Settings: {} · {}{} room · up to {} players · {} limit",
         s.difficulty,
         if s.public { "public" } else { "private" },
+        if s.rated { " rated" } else { "" },
         s.max_players,
         clock(u64::from(s.time_limit_s) * 1000)
     )));
