@@ -117,6 +117,33 @@ pub struct SpectateArgs {
     name: NameArg,
 }
 
+/// `sudoku-race daily`.
+#[derive(Args, Debug)]
+pub struct DailyArgs {
+    /// easy, medium, hard or expert [default: medium].
+    #[arg(long, value_parser = crate::difficulty_arg)]
+    difficulty: Option<Difficulty>,
+    #[command(flatten)]
+    server: ServerArg,
+    #[command(flatten)]
+    name: NameArg,
+}
+
+/// `sudoku-race daily`: today's puzzle, alone, once per difficulty, under your identity.
+pub fn daily(rt: &tokio::runtime::Runtime, a: DailyArgs) -> anyhow::Result<ExitCode> {
+    if a.name.anonymous {
+        bail!("the daily challenge is one attempt per identity: it cannot be played --anonymous");
+    }
+    let settings = settings(&a.server, a.name.name.as_deref())?;
+    let name = checked_name(&settings.name)?;
+    let to = endpoint(&settings.server, a.server.ca_file.as_deref())?;
+    let intent = Intent::Daily {
+        difficulty: a.difficulty.unwrap_or(Difficulty::Medium),
+        name: name.clone(),
+    };
+    tui(rt, to, intent, name, Lobby::default(), false)
+}
+
 /// `sudoku-race rooms`.
 #[derive(Args, Debug)]
 pub struct RoomsArgs {
@@ -322,6 +349,11 @@ pub fn tui(
         let file = client::keys::file_path();
         rt.block_on(client::keys::identity_for(&to, &name, file.as_deref()))
     };
+    if matches!(intent, Intent::Daily { .. }) && who.key.is_none() {
+        bail!(
+            "the daily challenge needs an identity, and {url} did not register one (see the log)"
+        );
+    }
     let (session, mut events) = {
         let _rt = rt.enter();
         net::connect_as(to, intent.clone(), who)

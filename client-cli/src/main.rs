@@ -40,6 +40,8 @@ enum Command {
     Spectate(cmd::SpectateArgs),
     /// List the public rooms waiting for players, then exit.
     Rooms(cmd::RoomsArgs),
+    /// Today's daily challenge: one puzzle per UTC day and difficulty, one attempt each.
+    Daily(cmd::DailyArgs),
     /// The server's leaderboard: conservative Weng-Lin ratings per difficulty and period.
     Leaderboard(stats::LeaderboardArgs),
     /// A player's races, newest first (yours by default), with rating changes and fair-play flags.
@@ -94,6 +96,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Join(a) => cmd::join(&runtime()?, a),
         Command::Spectate(a) => cmd::spectate(&runtime()?, a),
         Command::Rooms(a) => cmd::rooms(&runtime()?, a),
+        Command::Daily(a) => cmd::daily(&runtime()?, a),
         Command::Leaderboard(a) => stats::leaderboard(&runtime()?, a),
         Command::History(a) => stats::history(&runtime()?, a),
         Command::Play(a) => play::play(a),

@@ -59,7 +59,7 @@ impl Outside {
 pub fn intent_room(intent: Option<&Intent>) -> Option<&str> {
     match intent? {
         Intent::Join { room, .. } | Intent::Spectate { room, .. } => Some(room),
-        Intent::Create { .. } | Intent::Nothing => None,
+        Intent::Create { .. } | Intent::Daily { .. } | Intent::Nothing => None,
     }
 }
 
@@ -79,6 +79,10 @@ pub fn renamed(intent: &Intent, new_name: &str) -> Intent {
             room: room.clone(),
             name,
         },
+        Intent::Daily { difficulty, .. } => Intent::Daily {
+            difficulty: *difficulty,
+            name,
+        },
         Intent::Nothing => Intent::Nothing,
     }
 }
@@ -89,6 +93,7 @@ pub fn refused_what(intent: Option<&Intent>) -> String {
         Some(Intent::Join { room, .. }) => format!("could not join room {room}"),
         Some(Intent::Spectate { room, .. }) => format!("could not watch room {room}"),
         Some(Intent::Create { .. }) => "could not create a room".to_owned(),
+        Some(Intent::Daily { .. }) => "could not start the daily challenge".to_owned(),
         Some(Intent::Nothing) | None => "refused".to_owned(),
     }
 }

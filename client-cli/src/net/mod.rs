@@ -122,6 +122,13 @@ pub enum Intent {
         /// Display name.
         name: String,
     },
+    /// Play today's daily challenge (A6): needs the session's identity key.
+    Daily {
+        /// Which of the day's four puzzles.
+        difficulty: shared::engine::Difficulty,
+        /// Display name (the room shows the handle).
+        name: String,
+    },
     /// Enter no room (e.g. to list rooms).
     Nothing,
 }
@@ -147,7 +154,8 @@ impl Intent {
                 name: Some(name.clone()),
                 key: None,
             }),
-            Intent::Nothing => None,
+            // The daily is asked with the identity key, which only the session holds.
+            Intent::Daily { .. } | Intent::Nothing => None,
         }
     }
 }
@@ -289,6 +297,12 @@ async fn run(
         };
         if let Some(m) = hello.as_mut() {
             who.stamp(m);
+        }
+        if let (true, Intent::Daily { difficulty, .. }, Some(key)) = (first, &intent, &who.key) {
+            hello = Some(ClientMsg::StartDaily {
+                difficulty: difficulty.as_str().to_owned(),
+                key: key.clone(),
+            });
         }
         first = false;
         let end = serve(ws, hello, &mut seat, &mut rx, &mut queued, &events).await;
