@@ -346,8 +346,8 @@ pub fn tui(
     let who = if anonymous {
         net::Identity::default()
     } else {
-        let file = client::keys::file_path();
-        rt.block_on(client::keys::identity_for(&to, &name, file.as_deref()))
+        let file = client::identity::file_path();
+        rt.block_on(client::identity::identity_for(&to, &name, file.as_deref()))
     };
     if matches!(intent, Intent::Daily { .. }) && who.key.is_none() {
         bail!(

@@ -18,7 +18,7 @@ pub mod api;
 pub mod app;
 pub mod bot;
 pub mod config;
-pub mod keys;
+pub mod identity;
 pub mod net;
 pub mod run;
 pub mod solo;

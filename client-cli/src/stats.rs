@@ -78,9 +78,9 @@ pub fn history(rt: &tokio::runtime::Runtime, a: HistoryArgs) -> anyhow::Result<E
     let handle = match a.handle {
         Some(h) => h,
         None => {
-            let file = client::keys::file_path().context("no config directory on this platform")?;
-            let id = client::keys::server_id(&to.url);
-            client::keys::load(&file)
+            let file = client::identity::file_path().context("no config directory on this platform")?;
+            let id = client::identity::server_id(&to.url);
+            client::identity::load(&file)
                 .servers
                 .get(&id)
                 .map(|e| e.handle.clone())

@@ -239,7 +239,7 @@ async fn the_terminal_client_registers_once_and_keeps_its_key() {
     let file = dir.path().join("keys.toml");
     let url: ServerUrl = srv.url().parse().expect("url");
     let to = Endpoint::from(&url);
-    let first = client::keys::identity_for(&to, "ann", Some(&file)).await;
+    let first = client::identity::identity_for(&to, "ann", Some(&file)).await;
     let key = first.key.clone().expect("a key on first use");
     #[cfg(unix)]
     {
@@ -250,13 +250,13 @@ async fn the_terminal_client_registers_once_and_keeps_its_key() {
             .mode();
         assert_eq!(mode & 0o777, 0o600, "the key file is the owner's alone");
     }
-    let kept = client::keys::load(&file);
+    let kept = client::identity::load(&file);
     let entry = kept
         .servers
-        .get(&client::keys::server_id(&url))
+        .get(&client::identity::server_id(&url))
         .expect("kept for this server");
     assert_eq!(entry.key, key.as_str());
-    let again = client::keys::identity_for(&to, "ann", Some(&file)).await;
+    let again = client::identity::identity_for(&to, "ann", Some(&file)).await;
     assert_eq!(again.key, Some(key), "the same key, not a second identity");
 
     let intent = Intent::Create {
