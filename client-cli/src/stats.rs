@@ -78,7 +78,8 @@ pub fn history(rt: &tokio::runtime::Runtime, a: HistoryArgs) -> anyhow::Result<E
     let handle = match a.handle {
         Some(h) => h,
         None => {
-            let file = client::identity::file_path().context("no config directory on this platform")?;
+            let file =
+                client::identity::file_path().context("no config directory on this platform")?;
             let id = client::identity::server_id(&to.url);
             client::identity::load(&file)
                 .servers
