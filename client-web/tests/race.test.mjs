@@ -265,6 +265,21 @@ test('two signed-in browsers race a rated room: each registers once, and the res
     // Nor the server's log, at debug level, where every message received is logged.
     assert.ok(rated.log.some((l) => l.includes('received')), 'the debug log was on');
     assert.ok(!rated.log.join('\n').includes(key), 'the key reached the server log');
+    // The leaderboard and the player's page, read from the HTTP API.
+    const c = await newPage(browser);
+    await c.page.goto(`${rated.url}/`);
+    await c.page.click('[data-testid=leaderboard-link]');
+    await c.page.selectOption('[data-testid=lb-difficulty]', 'easy');
+    await c.page.waitForSelector('[data-testid=leaderboard] tbody tr[data-handle]');
+    const names = await c.page.$$eval('[data-testid=leaderboard] tbody tr', (rows) => rows.map((r) => r.children[1]?.textContent));
+    assert.deepEqual(names, ['ann', 'bob'], 'the winner leads');
+    await c.page.screenshot({ path: path.join(shotsDir, 'leaderboard-desktop.png') });
+    await c.page.click('[data-testid=leaderboard] tbody tr >> text=bob');
+    await c.page.waitForSelector('[data-testid=history] tbody tr[data-race-id]');
+    assert.match((await c.page.textContent('[data-testid=player-name]')) ?? '', /^bob \(h/);
+    assert.match((await c.page.textContent('[data-testid=history] tbody tr')) ?? '', /forfeited/);
+    assert.ok(!(await c.page.content()).includes(key ?? 'no key'));
+    await c.context.close();
     // A second room from the same browser reuses the key (no second registration).
     await a.page.click('[data-testid=leave]');
     await a.page.waitForSelector('[data-testid=create]');

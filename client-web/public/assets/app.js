@@ -17,6 +17,7 @@ import { lobby } from './screens/lobby.js';
 import { race } from './screens/race.js';
 import { results } from './screens/results.js';
 import { problem } from './screens/problem.js';
+import { leaderboard, playerPage } from './screens/leaders.js';
 
 /** @typedef {import('./state.js').Screen} Screen */
 
@@ -327,6 +328,10 @@ let current = null;
 /** Which screen the state calls for. */
 function screenKey() {
   if (state.problem) return `problem:${state.problem.code}`;
+  // The read-only pages live under `/#/…`, so the server serves them as `/`.
+  if (!state.room && location.hash.startsWith('#/leaderboard')) return 'leaderboard';
+  const player = /^#\/players\/([A-Za-z0-9]{1,32})$/.exec(location.hash);
+  if (!state.room && player) return `player:${player[1]}`;
   if (!state.room) return pageRoom ? `join:${pageRoom}` : 'home';
   if (state.phase === 'lobby') return 'lobby';
   if (state.phase === 'finished') return 'results';
@@ -337,6 +342,8 @@ function screenKey() {
 function makeScreen(key) {
   if (state.problem) return problem(act, state.problem);
   if (key.startsWith('join:') && pageRoom) return joinRoom(act, pageRoom);
+  if (key === 'leaderboard') return leaderboard();
+  if (key.startsWith('player:')) return playerPage(key.slice('player:'.length));
   switch (key) {
     case 'lobby':
       return lobby(act);
@@ -386,6 +393,8 @@ document.addEventListener('keydown', (ev) => {
   if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT')) return;
   current?.screen.onKey?.(ev, state);
 });
+
+window.addEventListener('hashchange', () => redraw());
 
 // The clock, the countdown and fading marks move on their own.
 setInterval(() => {

@@ -33,6 +33,7 @@ export function home(act) {
     { class: 'screen home' },
     h('h1', {}, 'sudoku', h('span', { text: '·race' })),
     h('p', { class: 'lead', text: 'Race friends on the same puzzle. Everyone sees how far the others are, never their digits.' }),
+    h('p', {}, h('a', { href: '/#/leaderboard', 'data-testid': 'leaderboard-link', text: 'Leaderboard' })),
     h('label', { class: 'name-field' }, h('span', { text: 'Your name' }), name),
     error.el,
     h(

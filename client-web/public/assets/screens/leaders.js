@@ -1,0 +1,121 @@
+// @ts-check
+/**
+ * `/#/leaderboard` and `/#/players/HANDLE`: the server's boards and a player's page, read from
+ * its HTTP API (A6; `/api/openapi.json`). Read-only: no room, no socket needed.
+ */
+
+import { clock, h, setText } from '../dom.js';
+
+/**
+ * GET an API path; the JSON, or an Error with the API's words.
+ * @param {string} path
+ * @returns {Promise<any>}
+ */
+async function api(path) {
+  const res = await fetch(path, { headers: { accept: 'application/json' } });
+  const body = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(typeof body.error === 'string' ? body.error : `HTTP ${res.status}`);
+  return body;
+}
+
+/** @param {number | null | undefined} ms */
+const time = (ms) => (typeof ms === 'number' ? clock(ms) : '—');
+/** @param {number | null | undefined} r */
+const rating = (r) => (typeof r === 'number' ? r.toFixed(1) : '—');
+
+/**
+ * A link to a player's page.
+ * @param {string} handle
+ * @param {string} name
+ */
+function playerLink(handle, name) {
+  return h('a', { href: `/#/players/${encodeURIComponent(handle)}`, text: name || handle });
+}
+
+/** @returns {import('../state.js').Screen} */
+export function leaderboard() {
+  const difficulty = h('select', { 'data-testid': 'lb-difficulty', 'aria-label': 'difficulty' },
+    ...['easy', 'medium', 'hard', 'expert'].map((d) => h('option', { value: d, text: d })));
+  const period = h('select', { 'data-testid': 'lb-period', 'aria-label': 'period' },
+    ...['day', 'week', 'month', 'all'].map((p) => h('option', { value: p, text: p })));
+  difficulty.value = 'medium';
+  period.value = 'all';
+  const body = h('tbody');
+  const error = h('p', { class: 'error', role: 'alert', 'data-testid': 'error', hidden: true });
+  const table = h('table', { class: 'results', 'data-testid': 'leaderboard' },
+    h('thead', {}, h('tr', {}, ...['#', 'Player', 'Rating', 'Races', 'Wins', 'Best'].map((t) => h('th', { scope: 'col', text: t })))),
+    body);
+  async function load() {
+    try {
+      const v = await api(`/api/leaderboard?difficulty=${difficulty.value}&period=${period.value}&limit=50`);
+      error.setAttribute('hidden', '');
+      /** @type {any[]} */
+      const rows = v.rows ?? [];
+      body.replaceChildren(...(rows.length ? rows.map((r) => h('tr', { 'data-handle': r.handle },
+        h('td', { text: String(r.rank) }), h('td', {}, playerLink(r.handle, r.name)),
+        h('td', { text: rating(r.rating) }), h('td', { text: String(r.races) }),
+        h('td', { text: String(r.wins) }), h('td', { text: time(r.best_time_ms) }))) :
+        [h('tr', {}, h('td', { colspan: 6, class: 'muted', text: 'Nobody is rated here yet.' }))]));
+    } catch (e) {
+      setText(error, e instanceof Error ? e.message : String(e));
+      error.removeAttribute('hidden');
+    }
+  }
+  difficulty.addEventListener('change', load);
+  period.addEventListener('change', load);
+  load();
+  const el = h('section', { class: 'screen leaders' },
+    h('p', {}, h('a', { href: '/', text: '← sudoku·race' })),
+    h('h1', { text: 'Leaderboard' }),
+    h('p', { class: 'muted', text: 'Conservative Weng-Lin ratings (μ − 3σ) from rated races; flagged results are left out.' }),
+    h('div', { class: 'row' }, difficulty, period),
+    error, h('div', { class: 'card table-wrap' }, table));
+  return { el, update() {} };
+}
+
+/**
+ * @param {string} handle
+ * @returns {import('../state.js').Screen}
+ */
+export function playerPage(handle) {
+  const title = h('h1', { 'data-testid': 'player-name', text: handle });
+  const ratings = h('tbody');
+  const races = h('tbody');
+  const error = h('p', { class: 'error', role: 'alert', 'data-testid': 'error', hidden: true });
+  (async () => {
+    try {
+      const p = await api(`/api/players/${encodeURIComponent(handle)}`);
+      setText(title, `${p.name} (${p.handle})`);
+      /** @type {any[]} */
+      const rs = p.ratings ?? [];
+      ratings.replaceChildren(...rs.map((r) => h('tr', {}, h('td', { text: r.difficulty }),
+        h('td', { text: rating(r.rating) }), h('td', { text: String(r.races) }), h('td', { text: String(r.wins) }),
+        h('td', { text: time(r.best_time_ms) }))));
+      const hist = await api(`/api/players/${encodeURIComponent(handle)}/races?limit=50`);
+      /** @type {any[]} */
+      const list = hist.races ?? [];
+      races.replaceChildren(...list.map((r) => {
+        const change = typeof r.rating_before === 'number' && typeof r.rating_after === 'number'
+          ? `${rating(r.rating_after)} (${r.rating_after >= r.rating_before ? '+' : '−'}${Math.abs(r.rating_after - r.rating_before).toFixed(1)})`
+          : 'unrated';
+        return h('tr', { 'data-race-id': r.race_id },
+          h('td', { text: new Date(r.finished_unix_ms).toISOString().slice(0, 16).replace('T', ' ') }),
+          h('td', { text: r.difficulty }), h('td', { text: `${r.rank}/${r.players}` }),
+          h('td', { text: String(r.status).replace('_', ' ') }), h('td', { text: time(r.time_ms) }),
+          h('td', { text: change }), h('td', { text: (r.flags ?? []).join(', ') }));
+      }));
+    } catch (e) {
+      setText(error, e instanceof Error ? e.message : String(e));
+      error.removeAttribute('hidden');
+    }
+  })();
+  const head = (/** @type {string[]} */ cols) => h('thead', {}, h('tr', {}, ...cols.map((t) => h('th', { scope: 'col', text: t }))));
+  const el = h('section', { class: 'screen player' },
+    h('p', {}, h('a', { href: '/#/leaderboard', text: '← leaderboard' })),
+    title, error,
+    h('div', { class: 'card table-wrap' }, h('h2', { text: 'Ratings' }),
+      h('table', { class: 'results', 'data-testid': 'ratings' }, head(['Level', 'Rating', 'Races', 'Wins', 'Best']), ratings)),
+    h('div', { class: 'card table-wrap' }, h('h2', { text: 'Races' }),
+      h('table', { class: 'results', 'data-testid': 'history' }, head(['When (UTC)', 'Level', 'Rank', 'Result', 'Time', 'Rating', 'Flags']), races)));
+  return { el, update() {} };
+}
