@@ -278,3 +278,65 @@ async fn the_terminal_client_registers_once_and_keeps_its_key() {
     .expect("room_joined in time");
     assert_eq!(joined[0].handle.as_deref(), Some(entry.handle.as_str()));
 }
+
+/// Three rated races between the same three players: after each, the stored leaderboard holds
+/// exactly the ratings Weng-Lin predicts from the standings, in that order.
+#[tokio::test]
+async fn a_sequence_of_rated_races_orders_the_board_as_weng_lin_predicts() {
+    use server::rating::{conservative, rate, Rating};
+
+    let srv = TestServer::start_with(|c| c.fair_play = false).await;
+    let mut cs = [srv.client().await, srv.client().await, srv.client().await];
+    let mut handles = Vec::new();
+    let mut keys = Vec::new();
+    for (c, name) in cs.iter_mut().zip(["ann", "bob", "cid"]) {
+        let (k, h) = register(c, name).await;
+        keys.push(k);
+        handles.push(h);
+    }
+    let room = rated_room(&mut cs[0], &keys[0]).await;
+    for (i, name) in [(1, "bob"), (2, "cid")] {
+        cs[i]
+            .send(json!({"type": "join_room", "room": room, "name": name, "key": keys[i]}))
+            .await;
+        cs[i].expect("room_joined").await;
+    }
+    let mut predicted = [Rating::default(); 3];
+    // Who solves each race; the other two forfeit (and tie for last).
+    for winner in [1usize, 0, 1] {
+        let (host, rest) = cs.split_at_mut(1);
+        let (_, puzzle) = start(&mut host[0], &mut rest.iter_mut().collect::<Vec<_>>()).await;
+        solve_all(&mut cs[winner], &puzzle).await;
+        cs[winner].until("player_finished").await;
+        for (i, c) in cs.iter_mut().enumerate() {
+            if i != winner {
+                c.send(json!({"type": "forfeit"})).await;
+            }
+        }
+        for c in cs.iter_mut() {
+            c.until("race_over").await;
+        }
+        let ranks: Vec<(Rating, u32)> = (0..3)
+            .map(|i| (predicted[i], if i == winner { 1 } else { u32::MAX }))
+            .collect();
+        let after = rate(&ranks);
+        predicted.copy_from_slice(&after);
+        let board = srv
+            .store()
+            .leaderboard(Difficulty::Easy, server::store::Period::All, 0, 10, 0)
+            .expect("leaderboard");
+        let mut expected: Vec<(f64, &str)> = (0..3)
+            .map(|i| (conservative(predicted[i]), handles[i].as_str()))
+            .collect();
+        expected.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+        let got: Vec<&str> = board.iter().map(|r| r.handle.as_str()).collect();
+        let want: Vec<&str> = expected.iter().map(|e| e.1).collect();
+        assert_eq!(got, want, "after a race won by player {winner}");
+        for (row, (rating, _)) in board.iter().zip(&expected) {
+            assert!(
+                (row.stats.rating - rating).abs() < 1e-9,
+                "{row:?} vs {rating}"
+            );
+        }
+    }
+}
