@@ -317,7 +317,7 @@ impl Reader {
                 "too many identities from one connection",
             );
         }
-        match identity::register(&self.server.rooms.store, &name, unix_ms()).await {
+        match identity::register(&self.server.rooms.store, &name, task::unix_ms()).await {
             Ok((key, handle)) => {
                 self.registered += 1;
                 tracing::info!(%handle, "registered a player");
@@ -421,7 +421,7 @@ impl Reader {
         let Some(handle) = who.handle.clone() else {
             return;
         };
-        match daily::prepare(&self.server.rooms, &difficulty, &handle, unix_ms()).await {
+        match daily::prepare(&self.server.rooms, &difficulty, &handle, task::unix_ms()).await {
             Ok(entry) => {
                 let day = Some((entry.date, entry.puzzle));
                 if self.open_room(handle, entry.settings, who, day).await {
@@ -514,11 +514,3 @@ impl Reader {
 
 /// Identities one connection may register.
 const MAX_REGISTRATIONS: u8 = 3;
-
-/// The wall clock in Unix milliseconds, for a new identity's record (and the API's "today").
-#[allow(clippy::disallowed_methods)] // a registration's time is the wall clock's
-pub(crate) fn unix_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}

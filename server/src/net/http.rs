@@ -14,7 +14,7 @@ use hyper::header::{HeaderValue, ALLOW, CONTENT_TYPE};
 use hyper::{Method, StatusCode};
 use tokio_util::sync::CancellationToken;
 
-use super::{api, assets, conn, upgrade, Slot};
+use super::{api, assets, upgrade, Slot};
 
 /// Every answer's body: small and whole.
 pub type Body = Full<Bytes>;
@@ -100,7 +100,14 @@ pub async fn route(req: hyper::Request<Incoming>, ctx: &Socket) -> Response {
             let (method, uri) = (req.method().clone(), req.uri().clone());
             drop(req);
             let store = &ctx.slot.server.rooms.store;
-            api::route(&method, uri.path(), uri.query(), store, conn::unix_ms()).await
+            api::route(
+                &method,
+                uri.path(),
+                uri.query(),
+                store,
+                crate::room::task::unix_ms(),
+            )
+            .await
         }
         // `/ws` is never here: it is always a handshake, above.
         Route::NotFound | Route::Ws => not_found(),

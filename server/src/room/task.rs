@@ -54,9 +54,10 @@ fn now() -> Instant {
     Instant::now()
 }
 
-/// The wall clock in Unix milliseconds, for the race record.
+/// The wall clock in Unix milliseconds: for the race record, and for the connection's
+/// identities, daily date and API "today".
 #[allow(clippy::disallowed_methods)] // the room task is where a room's clock is read
-fn unix_ms() -> i64 {
+pub(crate) fn unix_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64)
@@ -305,10 +306,12 @@ impl Task {
         for fx in effects {
             match fx {
                 Effect::Send(to, mut msg) => {
-                    if let (ServerMsg::RaceOver { ratings: slot, .. }, Some(r)) =
-                        (&mut msg, ratings.take())
-                    {
-                        *slot = r;
+                    // Only `race_over` takes them: a message sent between the store and it keeps
+                    // them waiting.
+                    if let ServerMsg::RaceOver { ratings: slot, .. } = &mut msg {
+                        if let Some(r) = ratings.take() {
+                            *slot = r;
+                        }
                     }
                     self.deliver(&to, &msg);
                 }
