@@ -2,36 +2,24 @@
 /** Every error screen: unknown room, room full, race in progress (watch, then join the next race), name taken, kicked, server gone. */
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { createRoom, joinByLink, launch, newPage, puzzle, resultsTable, solve, solveOnPage, startServer } from './support.mjs';
+import { test } from 'node:test';
+import { createRoom, joinByLink, newPage, puzzle, resultsTable, solve, solveOnPage, startServer, suite } from './support.mjs';
 
-/** @type {import('./support.mjs').Server} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = suite();
 
 test('an unknown room gets its own screen', async () => {
-  const { page, context } = await newPage(browser);
-  await joinByLink(page, server.url, 'ZZZZ', 'gus');
+  const { page, context } = await newPage(env.browser);
+  await joinByLink(page, env.server.url, 'ZZZZ', 'gus');
   await page.waitForSelector('[data-problem=unknown_room]');
   assert.match((await page.textContent('[data-testid=error]')) ?? '', /no room ZZZZ/);
   await context.close();
 });
 
 test('a full room says so and offers to watch', async () => {
-  const host = await newPage(browser);
-  const late = await newPage(browser);
-  const code = await createRoom(host.page, server.url, 'hal', { max_players: 1 });
-  await joinByLink(late.page, server.url, code, 'ida');
+  const host = await newPage(env.browser);
+  const late = await newPage(env.browser);
+  const code = await createRoom(host.page, env.server.url, 'hal', { max_players: 1 });
+  await joinByLink(late.page, env.server.url, code, 'ida');
   await late.page.waitForSelector('[data-problem=room_full]');
   assert.match((await late.page.textContent('[data-testid=error]')) ?? '', /no free seat/);
   await late.page.click('[data-testid=watch]');
@@ -42,12 +30,12 @@ test('a full room says so and offers to watch', async () => {
 });
 
 test('a race in progress: the joiner watches it, then joins the next race', async () => {
-  const host = await newPage(browser);
-  const late = await newPage(browser);
-  const code = await createRoom(host.page, server.url, 'jo', { difficulty: 'easy' });
+  const host = await newPage(env.browser);
+  const late = await newPage(env.browser);
+  const code = await createRoom(host.page, env.server.url, 'jo', { difficulty: 'easy' });
   await host.page.click('[data-testid=start]');
   const grid = await puzzle(host.page);
-  await joinByLink(late.page, server.url, code, 'kim');
+  await joinByLink(late.page, env.server.url, code, 'kim');
   await late.page.waitForSelector('.screen.race');
   assert.match((await late.page.textContent('[data-testid=error]')) ?? '', /race is in progress/);
   await solveOnPage(host.page, solve(grid));
@@ -62,10 +50,10 @@ test('a race in progress: the joiner watches it, then joins the next race', asyn
 });
 
 test('a taken name is answered in place, and another name gets in', async () => {
-  const host = await newPage(browser);
-  const other = await newPage(browser);
-  const code = await createRoom(host.page, server.url, 'lee');
-  await joinByLink(other.page, server.url, code, 'LEE');
+  const host = await newPage(env.browser);
+  const other = await newPage(env.browser);
+  const code = await createRoom(host.page, env.server.url, 'lee');
+  await joinByLink(other.page, env.server.url, code, 'LEE');
   await other.page.waitForSelector('[data-testid=error]:has-text("taken")');
   assert.equal(await other.page.isVisible('[data-testid=name]'), true, 'the form stays');
   await other.page.fill('[data-testid=name]', 'lee2');
@@ -76,8 +64,8 @@ test('a taken name is answered in place, and another name gets in', async () => 
 });
 
 test('a bad name is refused in place', async () => {
-  const { page, context } = await newPage(browser);
-  await page.goto(`${server.url}/`);
+  const { page, context } = await newPage(env.browser);
+  await page.goto(`${env.server.url}/`);
   await page.fill('[data-testid=name]', '\u200b\u200b');
   await page.click('[data-testid=create]');
   await page.waitForSelector('[data-testid=error]:has-text("cannot be used")');
@@ -85,10 +73,10 @@ test('a bad name is refused in place', async () => {
 });
 
 test('a kicked player is told so', async () => {
-  const host = await newPage(browser);
-  const guest = await newPage(browser);
-  const code = await createRoom(host.page, server.url, 'max');
-  await joinByLink(guest.page, server.url, code, 'ned');
+  const host = await newPage(env.browser);
+  const guest = await newPage(env.browser);
+  const code = await createRoom(host.page, env.server.url, 'max');
+  await joinByLink(guest.page, env.server.url, code, 'ned');
   await host.page.waitForSelector('[data-testid=players] li:has-text("ned") [data-testid=kick]');
   await host.page.click('[data-testid=players] li:has-text("ned") [data-testid=kick]');
   await guest.page.waitForSelector('[data-problem=kicked]');
@@ -99,7 +87,7 @@ test('a kicked player is told so', async () => {
 
 test('the server going away: reconnecting, then a clear screen, then back when it returns', async () => {
   const own = await startServer();
-  const { page, context } = await newPage(browser);
+  const { page, context } = await newPage(env.browser);
   try {
     await createRoom(page, own.url, 'oli');
     await own.stop();

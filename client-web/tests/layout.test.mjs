@@ -3,35 +3,23 @@
 
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { createRoom, launch, newPage, puzzle, resultsTable, shotsDir, sideScroll, solve, solveOnPage, startServer } from './support.mjs';
+import { test } from 'node:test';
+import { createRoom, newPage, puzzle, resultsTable, shotsDir, sideScroll, solve, solveOnPage, suite } from './support.mjs';
 
-/** @type {import('./support.mjs').Server} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = suite();
 
 test('phone-sized: every screen fits 360 px wide, and the board is tappable', async () => {
-  const { page, context, problems } = await newPage(browser, { phone: true });
+  const { page, context, problems } = await newPage(env.browser, { phone: true });
   /** @type {string[]} */
   const foreign = [];
   page.on('request', (r) => {
     const u = new URL(r.url());
-    if (u.host !== server.addr) foreign.push(r.url());
+    if (u.host !== env.server.addr) foreign.push(r.url());
   });
-  await page.goto(`${server.url}/`);
+  await page.goto(`${env.server.url}/`);
   assert.equal(await sideScroll(page), false, 'home scrolls sideways');
   await page.screenshot({ path: path.join(shotsDir, 'home-phone.png') });
-  const code = await createRoom(page, server.url, 'pat', { difficulty: 'easy' });
+  const code = await createRoom(page, env.server.url, 'pat', { difficulty: 'easy' });
   assert.match(code, /^[A-Z2-9]+$/);
   assert.equal(await sideScroll(page), false, 'lobby scrolls sideways');
   await page.screenshot({ path: path.join(shotsDir, 'lobby-phone.png') });
@@ -57,8 +45,8 @@ test('phone-sized: every screen fits 360 px wide, and the board is tappable', as
 });
 
 test('cells are focusable buttons with spoken labels, and arrows move between them', async () => {
-  const { page, context } = await newPage(browser);
-  await createRoom(page, server.url, 'quinn');
+  const { page, context } = await newPage(env.browser);
+  await createRoom(page, env.server.url, 'quinn');
   await page.click('[data-testid=start]');
   const grid = await puzzle(page);
   const first = grid.indexOf('.');

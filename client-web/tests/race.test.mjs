@@ -3,24 +3,11 @@
 
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import {
-  board, createRoom, joinByLink, launch, newPage, place, puzzle, resultsTable, shotsDir, solve, solveOnPage, startBot, startServer,
-} from './support.mjs';
+  board, createRoom, joinByLink, newPage, place, puzzle, resultsTable, shotsDir, solve, solveOnPage, startBot, startServer, suite } from './support.mjs';
 
-/** @type {import('./support.mjs').Server} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = suite();
 
 /**
  * An empty cell and a digit that is wrong there but clashes with nothing; and a digit that clashes with a given in its row.
@@ -49,9 +36,9 @@ function mistakes(grid, solution) {
 }
 
 test('a browser player and a terminal bot race to race_over and see the same standings', async () => {
-  const { page, context, problems } = await newPage(browser);
-  const code = await createRoom(page, server.url, 'ann', { difficulty: 'easy' });
-  const bot = startBot(server, code, ['--name', 'botty', '--pace-ms', '120']);
+  const { page, context, problems } = await newPage(env.browser);
+  const code = await createRoom(page, env.server.url, 'ann', { difficulty: 'easy' });
+  const bot = startBot(env.server, code, ['--name', 'botty', '--pace-ms', '120']);
   await page.waitForSelector('[data-testid=players] li:has-text("botty")');
   await page.screenshot({ path: path.join(shotsDir, 'lobby-desktop.png') });
   await page.click('[data-testid=start]');
@@ -88,10 +75,10 @@ test('a browser player and a terminal bot race to race_over and see the same sta
 });
 
 test('two browser players race in one room; each sees the other progress and the same results', async () => {
-  const a = await newPage(browser);
-  const b = await newPage(browser);
-  const code = await createRoom(a.page, server.url, 'ann', { difficulty: 'easy' });
-  await joinByLink(b.page, server.url, code, 'bob');
+  const a = await newPage(env.browser);
+  const b = await newPage(env.browser);
+  const code = await createRoom(a.page, env.server.url, 'ann', { difficulty: 'easy' });
+  await joinByLink(b.page, env.server.url, code, 'bob');
   await b.page.waitForSelector('[data-testid=ready]');
   await b.page.click('[data-testid=ready]');
   await a.page.waitForSelector('[data-testid=players] li[data-ready=true]:has-text("bob")');
@@ -122,8 +109,8 @@ test('two browser players race in one room; each sees the other progress and the
 });
 
 test('a wrong digit and a clashing digit are refused, counted, and marked', async () => {
-  const { page, context } = await newPage(browser);
-  await createRoom(page, server.url, 'cat', { difficulty: 'easy', max_mistakes: 3, penalty_s: 10 });
+  const { page, context } = await newPage(env.browser);
+  await createRoom(page, env.server.url, 'cat', { difficulty: 'easy', max_mistakes: 3, penalty_s: 10 });
   await page.click('[data-testid=start]');
   const grid = await puzzle(page);
   const solution = solve(grid);
@@ -143,8 +130,8 @@ test('a wrong digit and a clashing digit are refused, counted, and marked', asyn
 });
 
 test('pencil marks: p toggles the mode, digits mark, Backspace clears; a placed digit clears its peers', async () => {
-  const { page, context } = await newPage(browser);
-  await createRoom(page, server.url, 'dan', { difficulty: 'easy' });
+  const { page, context } = await newPage(env.browser);
+  await createRoom(page, env.server.url, 'dan', { difficulty: 'easy' });
   await page.click('[data-testid=start]');
   const grid = await puzzle(page);
   const solution = solve(grid);
@@ -178,10 +165,10 @@ test('pencil marks: p toggles the mode, digits mark, Backspace clears; a placed 
 });
 
 test('a spectator sees the givens and everyone progress, never the digits', async () => {
-  const player = await newPage(browser);
-  const watcher = await newPage(browser);
-  const code = await createRoom(player.page, server.url, 'eve', { difficulty: 'easy' });
-  await watcher.page.goto(`${server.url}/r/${code}?watch`);
+  const player = await newPage(env.browser);
+  const watcher = await newPage(env.browser);
+  const code = await createRoom(player.page, env.server.url, 'eve', { difficulty: 'easy' });
+  await watcher.page.goto(`${env.server.url}/r/${code}?watch`);
   await watcher.page.waitForSelector('.screen.lobby');
   assert.equal(await watcher.page.isVisible('[data-testid=ready]'), false);
   await player.page.click('[data-testid=start]');
@@ -201,8 +188,8 @@ test('a spectator sees the givens and everyone progress, never the digits', asyn
 });
 
 test('a reload mid-race resumes the same board, mistakes and clock', async () => {
-  const { page, context } = await newPage(browser);
-  await createRoom(page, server.url, 'fay', { difficulty: 'easy' });
+  const { page, context } = await newPage(env.browser);
+  await createRoom(page, env.server.url, 'fay', { difficulty: 'easy' });
   await page.click('[data-testid=start]');
   const grid = await puzzle(page);
   const solution = solve(grid);
@@ -231,8 +218,8 @@ test('a reload mid-race resumes the same board, mistakes and clock', async () =>
 
 test('two signed-in browsers race a rated room: each registers once, and the results show the rating change', async () => {
   const rated = await startServer(['--fair-play', 'false'], { rustLog: 'debug' });
-  const a = await newPage(browser);
-  const b = await newPage(browser);
+  const a = await newPage(env.browser);
+  const b = await newPage(env.browser);
   try {
     await a.page.goto(`${rated.url}/`);
     await a.page.fill('[data-testid=name]', 'ann');
@@ -266,7 +253,7 @@ test('two signed-in browsers race a rated room: each registers once, and the res
     assert.ok(rated.log.some((l) => l.includes('received')), 'the debug log was on');
     assert.ok(!rated.log.join('\n').includes(key), 'the key reached the server log');
     // The leaderboard and the player's page, read from the HTTP API.
-    const c = await newPage(browser);
+    const c = await newPage(env.browser);
     await c.page.goto(`${rated.url}/`);
     await c.page.click('[data-testid=leaderboard-link]');
     await c.page.selectOption('[data-testid=lb-difficulty]', 'easy');

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -272,4 +273,22 @@ export async function resultsTable(page) {
  */
 export function sideScroll(page) {
   return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+}
+
+/**
+ * One test file's server and browser: started before its first test, stopped after its last.
+ * The fields are set once `before` has run.
+ * @returns {{server: Server, browser: import('playwright-core').Browser}}
+ */
+export function suite() {
+  const env = /** @type {{server: Server, browser: import('playwright-core').Browser}} */ ({});
+  before(async () => {
+    env.server = await startServer();
+    env.browser = await launch();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.server?.stop();
+  });
+  return env;
 }
