@@ -45,12 +45,28 @@ pub enum ApiError {
     Malformed(String),
 }
 
-/// `GET path` (with its query) on the server `to` names; the JSON body of a `200`.
+/// `GET path` (with its query, starting `/api/`) on the server `to` names; the JSON body of a
+/// `200`. The path goes under the WebSocket URL's prefix, so a server a proxy publishes at
+/// `wss://host/sudoku/ws` is asked `/sudoku/api/…`, as the proxy publishes its API.
 pub async fn get(to: &Endpoint, path: &str) -> Result<Value, ApiError> {
     let host = to.url.host().to_owned();
-    tokio::time::timeout(TIMEOUT, fetch(to, path))
+    let path = format!("{}{path}", prefix(to.url.path()));
+    tokio::time::timeout(TIMEOUT, fetch(to, &path))
         .await
         .map_err(|_| ApiError::Timeout(host))?
+}
+
+/// The path a server's routes sit under, from its WebSocket URL's path: what comes before
+/// `/ws` or before an invite's `/r/CODE` (empty at the host's root).
+fn prefix(ws_path: &str) -> &str {
+    let path = ws_path.trim_end_matches('/');
+    if let Some(base) = path.strip_suffix("/ws") {
+        return base;
+    }
+    match path.rfind("/r/") {
+        Some(i) => &path[..i],
+        None => path,
+    }
 }
 
 async fn fetch(to: &Endpoint, path: &str) -> Result<Value, ApiError> {
@@ -217,6 +233,18 @@ pub fn history_table(v: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_api_sits_under_the_websockets_prefix() {
+        assert_eq!(prefix("/ws"), "");
+        assert_eq!(prefix("/"), "");
+        assert_eq!(prefix(""), "");
+        assert_eq!(prefix("/sudoku/ws"), "/sudoku");
+        assert_eq!(prefix("/sudoku/ws/"), "/sudoku");
+        assert_eq!(prefix("/r/ABCD"), "");
+        assert_eq!(prefix("/games/r/ABCD"), "/games");
+        assert_eq!(prefix("/games"), "/games");
+    }
 
     #[test]
     fn answers_parse_and_refusals_carry_the_apis_words() {

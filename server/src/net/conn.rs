@@ -414,17 +414,19 @@ impl Reader {
         if self.already_in_room() {
             return;
         }
-        let Some(who) = self.identify(Some(key), false).await else {
-            return;
+        let (who, name) = match identity::lookup(&self.server.rooms.store, Some(key), false).await {
+            Ok(found) => found,
+            Err((code, message)) => return self.error(code, message),
         };
-        // A known key always names a handle.
-        let Some(handle) = who.handle.clone() else {
+        // A known key always names a handle and a name; the room and its one seat take the name
+        // the player registered under, as any room takes its creator's.
+        let (Some(handle), Some(name)) = (who.handle.clone(), name) else {
             return;
         };
         match daily::prepare(&self.server.rooms, &difficulty, &handle, task::unix_ms()).await {
             Ok(entry) => {
                 let day = Some((entry.date, entry.puzzle));
-                if self.open_room(handle, entry.settings, who, day).await {
+                if self.open_room(name, entry.settings, who, day).await {
                     self.forward(RoomMsg::StartRace).await;
                 }
             }

@@ -81,16 +81,28 @@ pub async fn identify(
     key: Option<IdentityKey>,
     bot: bool,
 ) -> Result<Who, Refused> {
+    Ok(lookup(store, key, bot).await?.0)
+}
+
+/// [`identify`], with the name the key's player registered under (`None` when anonymous).
+pub async fn lookup(
+    store: &Arc<dyn Store>,
+    key: Option<IdentityKey>,
+    bot: bool,
+) -> Result<(Who, Option<String>), Refused> {
     let Some(key) = key else {
-        return Ok(Who { handle: None, bot });
+        return Ok((Who { handle: None, bot }, None));
     };
     let hash = key_hash(key.as_str());
     let store = store.clone();
     match tokio::task::spawn_blocking(move || store.player_by_key(hash)).await {
-        Ok(Ok(Some(player))) => Ok(Who {
-            handle: Some(player.handle),
-            bot,
-        }),
+        Ok(Ok(Some(player))) => Ok((
+            Who {
+                handle: Some(player.handle),
+                bot,
+            },
+            Some(player.name),
+        )),
         Ok(Ok(None)) => Err((
             ErrorCode::InvalidKey,
             "unknown key: register again, or play without one".into(),

@@ -14,13 +14,15 @@ async fn register(c: &mut Client, name: &str) -> String {
         .to_owned()
 }
 
-/// `start_daily` up to `race_started`: the puzzle.
-async fn daily(c: &mut Client, key: &str, difficulty: &str) -> String {
+/// `start_daily` up to `race_started`: the puzzle. The one seat carries the name the key was
+/// registered under.
+async fn daily(c: &mut Client, key: &str, difficulty: &str, name: &str) -> String {
     c.send(json!({"type": "start_daily", "difficulty": difficulty, "key": key}))
         .await;
     let j = c.expect("room_joined").await;
     assert_eq!(j["settings"]["max_players"], 1);
     assert_eq!(j["settings"]["public"], false);
+    assert_eq!(j["players"][0]["name"], name, "{j}");
     c.until("countdown").await;
     let rs = c.until("race_started").await;
     assert_eq!(rs["difficulty"], difficulty);
@@ -33,8 +35,8 @@ async fn everyone_gets_the_days_puzzle_once() {
     let (mut a, mut b) = (srv.client().await, srv.client().await);
     let ka = register(&mut a, "ann").await;
     let kb = register(&mut b, "bob").await;
-    let pa = daily(&mut a, &ka, "easy").await;
-    let pb = daily(&mut b, &kb, "easy").await;
+    let pa = daily(&mut a, &ka, "easy", "ann").await;
+    let pb = daily(&mut b, &kb, "easy", "bob").await;
     assert_eq!(pa, pb, "one puzzle for the day");
     let solution = solve(&pa);
     for (cell, d) in to_fill(&pa, &solution) {
@@ -58,7 +60,7 @@ async fn everyone_gets_the_days_puzzle_once() {
     b2.expect_error("already_played").await;
     // Another difficulty is another challenge.
     let mut a2 = srv.client().await;
-    let hard = daily(&mut a2, &ka, "medium").await;
+    let hard = daily(&mut a2, &ka, "medium", "ann").await;
     assert_ne!(hard, pa);
 
     let date = server::store::period::utc_date(
