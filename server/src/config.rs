@@ -113,6 +113,10 @@ pub struct Config {
     pub trust_proxy: bool,
     /// Browser origins allowed to open a WebSocket besides the server's own host.
     pub allowed_origins: Vec<String>,
+    /// Cluster mode: the Redis URL (`redis://HOST:PORT`) the nodes share; `None` is one node.
+    pub cluster: Option<String>,
+    /// Cluster mode: this node's id (random when `None`).
+    pub node_id: Option<String>,
 }
 
 /// PEM files for TLS.
@@ -133,6 +137,8 @@ impl Default for Config {
             kick_bar: Duration::from_secs(10 * 60),
             fair_play: true,
             daily_secret: None,
+            cluster: None,
+            node_id: None,
             countdown: Duration::from_secs(3),
             pool_size: 8,
             pool_prewarm: true,

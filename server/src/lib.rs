@@ -9,6 +9,8 @@
 //!   (SQLite today).
 //! - [`pool`]: puzzles per difficulty, generated off the async workers.
 //! - [`room`]: the room directory, the room task, and the race rules as a state machine.
+//! - [`cluster`]: cluster mode on Redis: the shared directory, leases, and the relay that
+//!   reaches rooms owned by other nodes (through the room layer's `Shared` and `Relay` seams).
 //! - [`net`]: accept loop, HTTP/1.1 (hyper, optionally TLS), `/healthz`, `/metrics`, the
 //!   WebSocket handshake and connections, their close, rate limit, file-descriptor budget.
 //!
@@ -17,6 +19,7 @@
 //! `race_over` is sent; the rules read no clock and no global RNG.
 #![warn(missing_docs)]
 
+pub mod cluster;
 pub mod config;
 pub mod daily;
 pub mod fairplay;
@@ -59,6 +62,9 @@ pub enum ServerError {
     /// The TLS certificate or key could not be used.
     #[error(transparent)]
     Tls(#[from] net::tls::TlsError),
+    /// Cluster mode could not start.
+    #[error(transparent)]
+    Cluster(#[from] cluster::ClusterError),
 }
 
 /// Serve on `listener` until `shutdown` completes, then stop accepting, close every
@@ -99,8 +105,17 @@ pub async fn run(
         let scheme = if tls.is_some() { "https" } else { "http" };
         tracing::info!(%addr, scheme, db = %config.db_path.display(), "listening");
     }
+    let node = match &config.cluster {
+        Some(url) => {
+            let id = config.node_id.clone().unwrap_or_else(cluster::random_id);
+            let node = cluster::Node::connect(url, id, rooms.metrics.clone()).await?;
+            node.start(&rooms, token.clone()).await?;
+            Some(node)
+        }
+        None => None,
+    };
     let grace = config.shutdown_grace;
-    let transport = net::Transport::new(config, rooms.clone(), tls);
+    let transport = net::Transport::new(config, rooms.clone(), tls, node);
     let acceptor = tokio::spawn(net::accept_loop(transport.clone(), listener));
     shutdown.await;
     tracing::info!("shutting down");

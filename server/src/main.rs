@@ -104,9 +104,25 @@ struct Args {
     /// server's own host; repeatable, comma-separated in the environment.
     #[arg(long, env = "SUDOKU_RACE_ALLOWED_ORIGIN", value_delimiter = ',')]
     allowed_origin: Vec<String>,
+    /// Cluster mode: the Redis every node shares (`redis://HOST:PORT`); rooms are found and
+    /// relayed across nodes through it. Without it, one node on its own.
+    #[arg(long, env = "SUDOKU_RACE_CLUSTER", value_name = "REDIS_URL")]
+    cluster: Option<String>,
+    /// Cluster mode: this node's id, unique in the cluster [default: random].
+    #[arg(long, env = "SUDOKU_RACE_NODE_ID", requires = "cluster", value_parser = node_id)]
+    node_id: Option<String>,
     /// Log format on stderr (filter with RUST_LOG, default info).
     #[arg(long, env = "SUDOKU_RACE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
+}
+
+/// A node id goes into Redis key and channel names: letters, digits, `-` and `_`, 1 to 32.
+fn node_id(s: &str) -> Result<String, String> {
+    let ok = (1..=32).contains(&s.len())
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    ok.then(|| s.to_owned())
+        .ok_or_else(|| "1 to 32 letters, digits, '-' or '_'".to_owned())
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -140,6 +156,8 @@ impl Args {
             resume_grace: Duration::from_secs(self.resume_grace_s),
             kick_bar: Duration::from_secs(self.kick_bar_s),
             fair_play: self.fair_play,
+            cluster: self.cluster.clone(),
+            node_id: self.node_id.clone(),
             countdown: Duration::from_millis(self.countdown_ms),
             pool_size: self.pool_size,
             request_timeout: Duration::from_secs(self.request_timeout),

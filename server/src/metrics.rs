@@ -5,6 +5,7 @@ use prometheus_client::encoding::text::encode;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use prometheus_client::registry::Registry;
 use protocol::PlaceReason;
 
@@ -37,6 +38,14 @@ pub struct Metrics {
     pub slow_consumer_closes: Counter,
     /// Results writes that failed.
     pub store_errors: Counter,
+    /// Cluster mode: frames published to Redis (commands up, messages down).
+    pub relay_out: Counter,
+    /// Cluster mode: frames received from other nodes.
+    pub relay_in: Counter,
+    /// Cluster mode: relay frames that failed to send or to decode.
+    pub relay_errors: Counter,
+    /// Cluster mode: seconds from a frame's publish to its receipt on another node.
+    pub relay_latency: Histogram,
     /// Placements by outcome: accepted, wrong, conflict, given, filled (in that order).
     placements: [Counter; 5],
 }
@@ -75,6 +84,16 @@ impl Metrics {
             "Connections closed because they did not read",
         );
         let store_errors = counter("store_errors", "Failed results writes");
+        let relay_out = counter("relay_out", "Cluster relay frames published");
+        let relay_in = counter("relay_in", "Cluster relay frames received");
+        let relay_errors = counter("relay_errors", "Cluster relay frames that failed");
+        // 50 µs .. ~0.8 s: loopback relays sit near the bottom, a struggling Redis near the top.
+        let relay_latency = Histogram::new(exponential_buckets(0.00005, 2.0, 15));
+        registry.register(
+            "relay_latency_seconds",
+            "Cluster relay latency, publish to receipt",
+            relay_latency.clone(),
+        );
         let family = Family::<Vec<(&'static str, &'static str)>, Counter>::default();
         registry.register("placements", "Placements by outcome", family.clone());
         let placements = ["accepted", "wrong", "conflict", "given", "filled"]
@@ -92,6 +111,10 @@ impl Metrics {
             rate_limit_closes,
             slow_consumer_closes,
             store_errors,
+            relay_out,
+            relay_in,
+            relay_errors,
+            relay_latency,
             placements,
         }
     }

@@ -64,19 +64,22 @@ pub enum CloseCode {
     Policy,
     /// 1009: message too big.
     TooBig,
+    /// 1012: the service restarts (cluster mode: the node that ran the room is gone).
+    ServiceRestart,
     /// 1013: the server is at its connection limit.
     TryLater,
 }
 
 impl CloseCode {
     /// Every code.
-    pub const ALL: [CloseCode; 7] = [
+    pub const ALL: [CloseCode; 8] = [
         CloseCode::Normal,
         CloseCode::GoingAway,
         CloseCode::Protocol,
         CloseCode::InvalidData,
         CloseCode::Policy,
         CloseCode::TooBig,
+        CloseCode::ServiceRestart,
         CloseCode::TryLater,
     ];
 
@@ -89,6 +92,7 @@ impl CloseCode {
             CloseCode::InvalidData => 1007,
             CloseCode::Policy => 1008,
             CloseCode::TooBig => 1009,
+            CloseCode::ServiceRestart => 1012,
             CloseCode::TryLater => 1013,
         }
     }
@@ -100,13 +104,15 @@ impl CloseCode {
             CloseCode::GoingAway => "server shutting down",
             CloseCode::Policy => "policy violation",
             CloseCode::TooBig => "message too big",
+            CloseCode::ServiceRestart => "room lost: its server is gone",
             CloseCode::TryLater => "server full",
             CloseCode::InvalidData => "invalid utf-8",
             CloseCode::Protocol => "",
         }
     }
 
-    fn from_u16(code: u16) -> Option<CloseCode> {
+    /// The code with this number, if the server sends it.
+    pub fn from_u16(code: u16) -> Option<CloseCode> {
         CloseCode::ALL.into_iter().find(|c| c.as_u16() == code)
     }
 }
@@ -321,7 +327,7 @@ mod tests {
     #[test]
     fn close_codes_on_the_wire() {
         let codes = CloseCode::ALL.map(CloseCode::as_u16);
-        assert_eq!(codes, [1000, 1001, 1002, 1007, 1008, 1009, 1013]);
+        assert_eq!(codes, [1000, 1001, 1002, 1007, 1008, 1009, 1012, 1013]);
         for c in CloseCode::ALL {
             assert_eq!(CloseCode::from_u16(c.as_u16()), Some(c));
         }

@@ -21,6 +21,7 @@ use super::{daily, identity};
 use super::{Slot, Transport};
 use crate::outbox::{CloseCode, ConnId, Outbox};
 use crate::room::handle::{JoinOutcome, RoomCmd, RoomHandle, RoomMsg, Who};
+use crate::room::remote::Member;
 use crate::room::task;
 
 /// How long a connection in a room waits at shutdown for its room to say `room_closed`.
@@ -236,9 +237,14 @@ impl Reader {
     async fn handle_msg(&mut self, msg: ClientMsg) {
         match msg {
             ClientMsg::Ping { id } => self.send(&ServerMsg::Pong { id }),
-            ClientMsg::ListRooms => self.send(&ServerMsg::RoomList {
-                rooms: self.server.rooms.directory.list_public(),
-            }),
+            ClientMsg::ListRooms => {
+                let dir = &self.server.rooms.directory;
+                let rooms = match &self.server.cluster {
+                    Some(node) => node.list_public(dir).await,
+                    None => dir.list_public(),
+                };
+                self.send(&ServerMsg::RoomList { rooms });
+            }
             ClientMsg::CreateRoom {
                 name,
                 settings,
@@ -392,15 +398,16 @@ impl Reader {
             }
         };
         let generation = self.handle.room_gen();
-        match task::open(
-            &self.server.rooms,
-            self.client,
-            settings,
-            self.handle.clone(),
-            name,
-            who,
-            daily,
-        ) {
+        let me = Member::Local(self.handle.clone());
+        let env = &self.server.rooms;
+        let opened = match &self.server.cluster {
+            Some(node) => {
+                node.open(env, self.client, settings, me, name, who, daily)
+                    .await
+            }
+            None => task::open(env, self.client, settings, me, name, who, daily),
+        };
+        match opened {
             Ok((room, answer)) => self.linked(room, generation, answer).await,
             Err(e) => {
                 self.error(e.code(), e.to_string());
@@ -438,16 +445,17 @@ impl Reader {
         if self.already_in_room() {
             return;
         }
-        let found = protocol::RoomCode::try_from(code)
-            .ok()
-            .and_then(|c| self.server.rooms.directory.find(&c));
+        let found = match protocol::RoomCode::try_from(code) {
+            Ok(c) => self.find(&c).await,
+            Err(_) => None,
+        };
         let Some(room) = found else {
             return self.error(ErrorCode::UnknownRoom, format!("no room {code:?}"));
         };
         let generation = self.handle.room_gen();
         let (reply, answer) = oneshot::channel();
         let cmd = RoomCmd::Join {
-            conn: self.handle.clone(),
+            conn: Member::Local(self.handle.clone()),
             addr: self.client,
             name,
             role,
@@ -465,13 +473,19 @@ impl Reader {
             return;
         }
         let token = protocol::ResumeToken::from(token);
-        let Some(room) = self.server.rooms.directory.find_by_token(&token) else {
+        let local = self.server.rooms.directory.find_by_token(&token);
+        let room = match (local, &self.server.cluster) {
+            (Some(r), _) => Some(r),
+            (None, Some(node)) => node.find_by_token(&token).await,
+            (None, None) => None,
+        };
+        let Some(room) = room else {
             return self.error(ErrorCode::InvalidToken, "unknown or expired token");
         };
         let generation = self.handle.room_gen();
         let (reply, answer) = oneshot::channel();
         let cmd = RoomCmd::Resume {
-            conn: self.handle.clone(),
+            conn: Member::Local(self.handle.clone()),
             token,
             reply,
         };
@@ -479,6 +493,17 @@ impl Reader {
             return self.error(ErrorCode::InvalidToken, "unknown or expired token");
         }
         self.linked(room, generation, answer).await;
+    }
+
+    /// The room with this code: this node's, or (cluster mode) another node's.
+    async fn find(&self, code: &protocol::RoomCode) -> Option<RoomHandle> {
+        if let Some(room) = self.server.rooms.directory.find(code) {
+            return Some(room);
+        }
+        match &self.server.cluster {
+            Some(node) => node.find(code).await,
+            None => None,
+        }
     }
 
     async fn leave(&mut self) {

@@ -117,11 +117,15 @@ pub async fn route(req: hyper::Request<Incoming>, ctx: &Socket) -> Response {
         Route::Asset(name) => file(name, &req),
         Route::Healthz => {
             let server = &ctx.slot.server;
-            let body = format!(
-                "{{\"rooms\":{},\"connections\":{}}}",
-                server.rooms.directory.len(),
-                server.metrics.connections.get()
-            );
+            let mut body = serde_json::json!({
+                "rooms": server.rooms.directory.len(),
+                "connections": server.metrics.connections.get(),
+            });
+            if let Some(node) = server.cluster() {
+                body["node"] = node.id().into();
+                body["redis"] = if node.redis_up() { "up" } else { "down" }.into();
+            }
+            let body = body.to_string();
             answer(StatusCode::OK, "application/json", body)
         }
         Route::Metrics => answer(

@@ -68,15 +68,18 @@ pub struct Transport {
     conn_tasks: TaskTracker,
     open_sockets: AtomicUsize,
     next_conn: AtomicU64,
+    /// Cluster mode: this node, its shared directory and relay.
+    cluster: Option<Arc<crate::cluster::Node>>,
 }
 
 impl Transport {
     /// The transport for `rooms`, stopping when `rooms.shutdown` is cancelled; TLS when
-    /// `tls` is given.
+    /// `tls` is given; one node of a cluster when `cluster` is given.
     pub fn new(
         config: Config,
         rooms: Arc<RoomEnv>,
         tls: Option<Arc<ServerConfig>>,
+        cluster: Option<Arc<crate::cluster::Node>>,
     ) -> Arc<Transport> {
         Arc::new(Transport {
             config,
@@ -88,7 +91,13 @@ impl Transport {
             conn_tasks: TaskTracker::new(),
             open_sockets: AtomicUsize::new(0),
             next_conn: AtomicU64::new(1),
+            cluster,
         })
+    }
+
+    /// Cluster mode: this node.
+    pub fn cluster(&self) -> Option<&Arc<crate::cluster::Node>> {
+        self.cluster.as_ref()
     }
 
     /// Wait until every connection task has ended (after shutdown), at most until `deadline`;

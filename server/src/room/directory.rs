@@ -4,11 +4,12 @@
 //!
 //! Its surface ([`Directory::open`], [`Directory::close`], [`Directory::find`],
 //! [`Directory::find_by_token`], [`Directory::issue_token`], [`Directory::revoke_token`],
-//! [`Directory::list_public`], [`Directory::len`]) is the seam a shared directory (Redis)
-//! will implement for many nodes.
+//! [`Directory::list_public`], [`Directory::len`]) is the seam of cluster mode: a node's
+//! directory stays the one owner of the rooms it runs, and tells a [`Shared`] directory (Redis,
+//! `crate::cluster`) of every change, so that the other nodes find them.
 
 use std::net::IpAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use dashmap::mapref::entry::Entry;
 use dashmap::DashMap;
@@ -53,6 +54,9 @@ pub enum OpenError {
         /// How many codes were tried.
         tries: u32,
     },
+    /// Cluster mode: the shared directory cannot be reached.
+    #[error("rooms cannot be opened right now: try again")]
+    Unavailable,
 }
 
 impl OpenError {
@@ -60,6 +64,33 @@ impl OpenError {
     pub fn code(&self) -> ErrorCode {
         ErrorCode::ServerFull
     }
+}
+
+/// What a directory shared by many nodes hears from this node's: each call is a fact that has
+/// just become true here, queued in order and never waited for.
+pub trait Shared: Send + Sync + std::fmt::Debug {
+    /// A room's listing changed (phase, players, settings).
+    fn changed(&self, code: &RoomCode, info: &RoomInfo);
+    /// A room closed; it had been created from `ip`.
+    fn closed(&self, code: &RoomCode, ip: IpAddr);
+    /// A seat's resume token now names room `code`.
+    fn token_issued(&self, token: &ResumeToken, code: &RoomCode);
+    /// The token no longer works.
+    fn token_revoked(&self, token: &ResumeToken);
+}
+
+/// What `list_rooms` shows of a room, if it shows it at all (A5: rooms that take players now,
+/// in the lobby or between races, public and not full).
+pub fn summary(code: &RoomCode, info: &RoomInfo) -> Option<RoomSummary> {
+    let open = matches!(info.phase, Phase::Lobby | Phase::Finished);
+    let room_left = info.players < u32::from(info.settings.max_players);
+    (open && room_left && info.settings.public).then(|| RoomSummary {
+        room: code.clone(),
+        players: info.players,
+        max_players: info.settings.max_players,
+        difficulty: info.settings.difficulty,
+        phase: info.phase,
+    })
 }
 
 /// A room just opened: its handle, and the receiving end of its commands for its task.
@@ -82,11 +113,13 @@ pub struct Directory {
     tokens: DashMap<ResumeToken, RoomCode>,
     /// Open rooms created from each address.
     rooms_per_ip: DashMap<IpAddr, usize>,
+    /// The cluster's directory, told of every change (none on a single node).
+    shared: OnceLock<Arc<dyn Shared>>,
 }
 
 /// A fresh random room code.
 #[allow(clippy::disallowed_methods)] // codes must not be guessable: the thread CSPRNG
-fn new_code() -> RoomCode {
+pub fn new_code() -> RoomCode {
     let mut rng = rand::thread_rng();
     let code: String = (0..CODE_LEN)
         .map(|_| char::from(CODE_ALPHABET[rng.gen_range(0..CODE_ALPHABET.len())]))
@@ -104,7 +137,41 @@ impl Directory {
             rooms: DashMap::new(),
             tokens: DashMap::new(),
             rooms_per_ip: DashMap::new(),
+            shared: OnceLock::new(),
         }
+    }
+
+    /// From now on, tell `shared` of every change (cluster mode; set once, at start).
+    pub fn share_with(&self, shared: Arc<dyn Shared>) {
+        let _ = self.shared.set(shared);
+    }
+
+    /// Every open room with its listing, for a shared directory's lease renewals.
+    pub fn rooms(&self) -> Vec<(RoomCode, RoomInfo)> {
+        self.rooms
+            .iter()
+            .filter_map(|r| Some((r.key().clone(), r.value().info.lock().ok()?.clone())))
+            .collect()
+    }
+
+    /// Every live resume token with its room, for a shared directory's lease renewals.
+    pub fn tokens(&self) -> Vec<(ResumeToken, RoomCode)> {
+        self.tokens
+            .iter()
+            .map(|t| (t.key().clone(), t.value().clone()))
+            .collect()
+    }
+
+    /// A room's listing changed: a shared directory hears of it.
+    pub fn changed(&self, code: &RoomCode, info: &RoomInfo) {
+        if let Some(s) = self.shared.get() {
+            s.changed(code, info);
+        }
+    }
+
+    /// The per-address room limit.
+    pub fn max_rooms_per_ip(&self) -> usize {
+        self.max_rooms_per_ip
     }
 
     /// Open rooms.
@@ -128,13 +195,15 @@ impl Directory {
         self.find(&code)
     }
 
-    /// Open a room created from `ip`, under a fresh code. `first` is queued before the room
-    /// can be found by anyone else, so the creator's join is always its first command.
+    /// Open a room created from `ip`, under `code` or else a fresh code. `first` is queued
+    /// before the room can be found by anyone else, so the creator's join is always its first
+    /// command.
     pub fn open(
         &self,
         ip: IpAddr,
         settings: &Settings,
         first: RoomCmd,
+        code: Option<RoomCode>,
     ) -> Result<Opened, OpenError> {
         if self.rooms.len() >= self.max_rooms {
             return Err(OpenError::ServerFull {
@@ -151,8 +220,10 @@ impl Directory {
             }
             *n += 1;
         }
-        for _ in 0..CODE_TRIES {
-            let code = new_code();
+        let tries = if code.is_some() { 1 } else { CODE_TRIES };
+        let mut given = code;
+        for _ in 0..tries {
+            let code = given.take().unwrap_or_else(new_code);
             let Entry::Vacant(slot) = self.rooms.entry(code.clone()) else {
                 continue;
             };
@@ -180,6 +251,9 @@ impl Directory {
     pub fn close(&self, code: &RoomCode, ip: IpAddr) {
         self.rooms.remove(code);
         self.release_ip(ip);
+        if let Some(s) = self.shared.get() {
+            s.closed(code, ip);
+        }
     }
 
     fn release_ip(&self, ip: IpAddr) {
@@ -197,12 +271,18 @@ impl Directory {
     pub fn issue_token(&self, code: &RoomCode) -> ResumeToken {
         let token = ResumeToken::from(format!("{:032x}", rand::thread_rng().gen::<u128>()));
         self.tokens.insert(token.clone(), code.clone());
+        if let Some(s) = self.shared.get() {
+            s.token_issued(&token, code);
+        }
         token
     }
 
     /// The token no longer works.
     pub fn revoke_token(&self, token: &ResumeToken) {
         self.tokens.remove(token);
+        if let Some(s) = self.shared.get() {
+            s.token_revoked(token);
+        }
     }
 
     /// Public rooms in the lobby, by code.
@@ -210,19 +290,7 @@ impl Directory {
         let mut out: Vec<RoomSummary> = self
             .rooms
             .iter()
-            .filter_map(|r| {
-                let info = r.value().info.lock().ok()?.clone();
-                // A5: rooms that take players now (in the lobby or between races), not full.
-                let open = matches!(info.phase, Phase::Lobby | Phase::Finished);
-                let room_left = info.players < u32::from(info.settings.max_players);
-                (open && room_left && info.settings.public).then(|| RoomSummary {
-                    room: r.key().clone(),
-                    players: info.players,
-                    max_players: info.settings.max_players,
-                    difficulty: info.settings.difficulty,
-                    phase: info.phase,
-                })
-            })
+            .filter_map(|r| summary(r.key(), &r.value().info.lock().ok()?.clone()))
             .collect();
         out.sort_by(|a, b| a.room.cmp(&b.room));
         out
@@ -247,15 +315,15 @@ mod tests {
         let dir = Directory::new(2, 1);
         let (a, b): (IpAddr, IpAddr) = ([10, 0, 0, 1].into(), [10, 0, 0, 2].into());
         let s = Settings::default();
-        let one = dir.open(a, &s, cmd()).unwrap();
+        let one = dir.open(a, &s, cmd(), None).unwrap();
         assert_eq!(one.handle.code.len(), CODE_LEN);
         assert_eq!(
-            dir.open(a, &s, cmd()).unwrap_err(),
+            dir.open(a, &s, cmd(), None).unwrap_err(),
             OpenError::AddressFull { ip: a, limit: 1 }
         );
-        let two = dir.open(b, &s, cmd()).unwrap();
+        let two = dir.open(b, &s, cmd(), None).unwrap();
         assert_eq!(
-            dir.open(b, &s, cmd()).unwrap_err(),
+            dir.open(b, &s, cmd(), None).unwrap_err(),
             OpenError::ServerFull { limit: 2 }
         );
         let token = dir.issue_token(&two.handle.code);
@@ -269,7 +337,7 @@ mod tests {
         assert!(dir.find(&one.handle.code).is_none());
         assert_eq!(dir.len(), 1);
         assert!(
-            dir.open(a, &s, cmd()).is_ok(),
+            dir.open(a, &s, cmd(), None).is_ok(),
             "the address's room was released"
         );
     }

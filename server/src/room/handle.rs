@@ -8,7 +8,8 @@ use protocol::{MsgId, Phase, PlayerId, RaceId, ResumeToken, Role, RoomCode, Sett
 use shared::engine::{Cell, Digit};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::outbox::{ConnId, Outbox};
+use super::remote::Member;
+use crate::outbox::ConnId;
 use crate::pool::Dealt;
 
 /// A player's message to the room they are in.
@@ -51,7 +52,7 @@ pub enum JoinOutcome {
 /// Who a connection is beyond its name (A6): the persistent player its key names, if any,
 /// and whether it said it is a program. Resolved from the key before the room sees it; the
 /// key itself never reaches a room.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Who {
     /// The public handle; `None` is anonymous.
     pub handle: Option<String>,
@@ -71,8 +72,8 @@ impl Who {
 pub enum RoomCmd {
     /// Take a seat or watch; the reply says whether the connection is now in the room.
     Join {
-        /// The connection.
-        conn: Outbox,
+        /// The connection (here, or on another node).
+        conn: Member,
         /// The client's address (a kick bars it).
         addr: IpAddr,
         /// Requested name (None: a spectator's default).
@@ -86,8 +87,8 @@ pub enum RoomCmd {
     },
     /// Take back a held seat.
     Resume {
-        /// The new connection.
-        conn: Outbox,
+        /// The new connection (here, or on another node).
+        conn: Member,
         /// The seat's token.
         token: ResumeToken,
         /// Resumed or not.
@@ -122,7 +123,7 @@ pub enum RoomCmd {
 }
 
 /// What `list_rooms` shows of a room, kept current by the room task.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RoomInfo {
     /// Phase.
     pub phase: Phase,

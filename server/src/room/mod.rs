@@ -3,10 +3,12 @@
 //!
 //! - [`handle`]: the handle, commands and join outcomes connections use.
 //! - [`directory`]: the one owner of open rooms, resume tokens and per-address counts.
+//! - [`remote`]: members on other nodes of a cluster, and the relay seam that reaches them.
 //! - [`task`]: the task that alone owns one room's state and carries out its effects.
 //! - [`rules`]: the rules as a pure state machine.
 
 pub mod directory;
 pub mod handle;
+pub mod remote;
 pub mod rules;
 pub mod task;

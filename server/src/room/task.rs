@@ -21,9 +21,10 @@ use tracing::Instrument;
 
 use super::directory::{Directory, OpenError};
 use super::handle::{JoinOutcome, RoomCmd, RoomHandle, RoomInfo, RoomMsg, Who};
+use super::remote::{self, Member};
 use super::rules::{Effect, MintToken, Room, RoomOpts};
 use crate::metrics::Metrics;
-use crate::outbox::{encode, ConnId, Outbox};
+use crate::outbox::{encode, ConnId};
 use crate::pool::{Dealt, Pool};
 use crate::store::Store;
 
@@ -69,7 +70,22 @@ pub fn open(
     env: &Arc<RoomEnv>,
     ip: IpAddr,
     settings: Settings,
-    creator: Outbox,
+    creator: Member,
+    name: String,
+    who: Who,
+    daily: Option<(String, Dealt)>,
+) -> Result<(RoomHandle, oneshot::Receiver<JoinOutcome>), OpenError> {
+    open_as(env, None, ip, settings, creator, name, who, daily)
+}
+
+/// [`open`] under `code` (a cluster claims its codes first), or a fresh code when `None`.
+#[allow(clippy::too_many_arguments)] // `open`'s arguments and the code
+pub fn open_as(
+    env: &Arc<RoomEnv>,
+    code: Option<protocol::RoomCode>,
+    ip: IpAddr,
+    settings: Settings,
+    creator: Member,
     name: String,
     who: Who,
     daily: Option<(String, Dealt)>,
@@ -83,7 +99,7 @@ pub fn open(
         who,
         reply,
     };
-    let opened = env.directory.open(ip, &settings, first)?;
+    let opened = env.directory.open(ip, &settings, first, code)?;
     env.metrics.rooms.inc();
     let handle = opened.handle;
     let code = handle.code.clone();
@@ -127,7 +143,7 @@ enum Reply {
 struct Task {
     env: Arc<RoomEnv>,
     room: Room,
-    conns: HashMap<ConnId, Outbox>,
+    conns: HashMap<ConnId, Member>,
     /// A weak sender to the room itself (for puzzles that arrive later): the room must still
     /// close once no connection holds it.
     tx: mpsc::WeakSender<RoomCmd>,
@@ -163,10 +179,21 @@ async fn run(mut t: Task, mut rx: mpsc::Receiver<RoomCmd>, seed: u64) {
             }
         }
         t.apply().await;
-        if let Ok(mut i) = info.lock() {
-            i.phase = t.room.phase();
-            i.players = t.room.n_players() as u32;
-            i.settings = t.room.settings().clone();
+        let now_info = RoomInfo {
+            phase: t.room.phase(),
+            players: t.room.n_players() as u32,
+            settings: t.room.settings().clone(),
+        };
+        let changed = match info.lock() {
+            Ok(mut i) if *i != now_info => {
+                *i = now_info.clone();
+                true
+            }
+            _ => false,
+        };
+        if changed {
+            // A shared directory lists the room on every node: it hears of changes only.
+            t.env.directory.changed(t.room.code(), &now_info);
         }
         if t.room.is_empty() {
             break;
@@ -198,13 +225,13 @@ impl Task {
                 who,
                 reply,
             } => {
-                let id = conn.id;
+                let id = conn.id();
                 self.conns.insert(id, conn);
                 let ok = self.room.join(id, addr, name.as_deref(), role, who, now);
                 self.joined(id, ok, reply);
             }
             RoomCmd::Resume { conn, token, reply } => {
-                let id = conn.id;
+                let id = conn.id();
                 self.conns.insert(id, conn);
                 let ok = self.room.resume(id, &token, now);
                 self.joined(id, ok, reply);
@@ -250,11 +277,8 @@ impl Task {
             return;
         }
         let bytes = encode(msg);
-        for id in to {
-            if let Some(c) = self.conns.get(id) {
-                c.send_text(bytes.clone(), &self.env.metrics);
-            }
-        }
+        let members = to.iter().filter_map(|id| self.conns.get(id));
+        remote::deliver(members, &bytes, &self.env.metrics);
     }
 
     /// Take the room out of the directory: nobody can find it any more, and it no longer
@@ -322,7 +346,6 @@ impl Task {
                 }
                 Effect::Close(id, code) => {
                     if let Some(c) = self.conns.remove(&id) {
-                        c.detach();
                         c.close(code);
                     }
                 }

@@ -30,11 +30,22 @@ pub struct Server {
     pub db: PathBuf,
     /// The JSON log lines up to `listening`.
     pub log: Vec<Value>,
+    /// Every log line, for a failing test to show.
+    all: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
     _dir: tempfile::TempDir,
 }
 
 impl Drop for Server {
     fn drop(&mut self) {
+        if std::thread::panicking() {
+            if let Ok(lines) = self.all.lock() {
+                let from = lines.len().saturating_sub(40);
+                eprintln!("--- last log lines of the server at {} ---", self.addr);
+                for l in &lines[from..] {
+                    eprintln!("{l}");
+                }
+            }
+        }
         if let Ok(None) = self.child.try_wait() {
             let _ = self.child.kill();
             let _ = self.child.wait();
@@ -46,8 +57,14 @@ impl Server {
     /// Start the binary with `args` (after the listen, log and db flags), under `ulimit -n`
     /// when `fd_limit` is given.
     pub fn start(args: &[&str], fd_limit: Option<u32>) -> Server {
+        Server::start_on(args, fd_limit, None)
+    }
+
+    /// [`Server::start`] with results in `db` (a file path or a `postgres://` URL) rather than
+    /// a fresh SQLite file.
+    pub fn start_on(args: &[&str], fd_limit: Option<u32>, db: Option<&str>) -> Server {
         let dir = tempfile::tempdir().expect("temp dir");
-        let db = dir.path().join("results.sqlite3");
+        let db = db.map_or_else(|| dir.path().join("results.sqlite3"), PathBuf::from);
         let bin = env!("CARGO_BIN_EXE_sudoku-race-server");
         let mut cmd = match fd_limit {
             None => Command::new(bin),
@@ -72,10 +89,15 @@ impl Server {
             .expect("start the server binary");
         let stderr = child.stderr.take().expect("stderr");
         let (tx, lines) = mpsc::channel();
+        let all = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let keep = all.clone();
         // Drain stderr for the whole run so the server never blocks on a full pipe.
         std::thread::spawn(move || {
             for line in BufReader::new(stderr).lines() {
                 let Ok(line) = line else { break };
+                if let Ok(mut k) = keep.lock() {
+                    k.push(line.clone());
+                }
                 // Nobody may listen any more; keep draining.
                 let _ = tx.send(line);
             }
@@ -85,6 +107,7 @@ impl Server {
             addr: String::new(),
             db,
             log: Vec::new(),
+            all,
             _dir: dir,
         };
         let deadline = Instant::now() + TIMEOUT;
@@ -105,7 +128,7 @@ impl Server {
         }
     }
 
-    /// Send a signal (`-TERM`, `-INT`).
+    /// Send a signal (`-TERM`, `-INT`, `-KILL`).
     pub fn signal(&self, signal: &str) {
         let pid = self.child.id().to_string();
         let killed = Command::new("kill")

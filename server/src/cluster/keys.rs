@@ -1,0 +1,77 @@
+//! What cluster mode keeps in Redis, by name, and how long it lives. Every key a node writes
+//! expires unless the node renews it, so a node that dies leaves nothing behind for long.
+
+use std::time::Duration;
+
+use protocol::{ResumeToken, RoomCode};
+
+/// How long a node's keys live unless renewed: a dead owner's rooms are gone within this
+/// (the bound is 15 s; a lost node is noticed within `LEASE + CHECK_EVERY`).
+pub const LEASE: Duration = Duration::from_secs(10);
+/// How often a node renews its keys (three renewals fit in a lease, so one lost or late
+/// renewal never lets a key lapse).
+pub const RENEW_EVERY: Duration = Duration::from_secs(3);
+/// How often a node checks that the nodes it relays with are alive.
+pub const CHECK_EVERY: Duration = Duration::from_secs(2);
+
+/// A node is alive while this exists.
+pub fn node(id: &str) -> String {
+    format!("sr:node:{id}")
+}
+
+/// Room code → the id of the node that owns it (claimed with `SET NX`).
+pub fn room(code: &RoomCode) -> String {
+    format!("sr:room:{code}")
+}
+
+/// Room code → its `list_rooms` row (JSON), while it is listed.
+pub fn listing(code: &RoomCode) -> String {
+    format!("sr:list:{code}")
+}
+
+/// The pattern of every listing key.
+pub const LISTING_PATTERN: &str = "sr:list:*";
+
+/// Resume token → room code. The key is the token's SHA-256, so Redis never holds a token.
+pub fn token(token: &ResumeToken) -> String {
+    use sha2::Digest;
+    let hash = sha2::Sha256::digest(token.as_str().as_bytes());
+    let hex: String = hash.iter().map(|b| format!("{b:02x}")).collect();
+    format!("sr:tok:{hex}")
+}
+
+/// The codes of the rooms created from an address (the per-address limit, cluster-wide).
+pub fn address(ip: std::net::IpAddr) -> String {
+    format!("sr:ip:{ip}")
+}
+
+/// Commands to a room, read by its owner.
+pub fn room_channel(code: &RoomCode) -> String {
+    format!("sr:r:{code}")
+}
+
+/// The prefix of every room channel.
+pub const ROOM_CHANNEL_PREFIX: &str = "sr:r:";
+
+/// Messages to a node's connections, and answers to its relayed commands.
+pub fn node_channel(id: &str) -> String {
+    format!("sr:n:{id}")
+}
+
+/// The prefix of every node channel.
+pub const NODE_CHANNEL_PREFIX: &str = "sr:n:";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_token_key_does_not_hold_the_token() {
+        let t = ResumeToken::from("0123456789abcdef0123456789abcdef".to_owned());
+        let k = token(&t);
+        assert!(!k.contains(t.as_str()));
+        assert_eq!(k.len(), "sr:tok:".len() + 64);
+        assert!(LEASE + CHECK_EVERY < Duration::from_secs(15));
+        assert!(RENEW_EVERY * 3 <= LEASE);
+    }
+}

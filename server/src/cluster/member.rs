@@ -1,0 +1,339 @@
+//! The member's side of the relay: a connection of this node in a room owned by another. Its
+//! [`RoomHandle`] is a stub whose commands a forwarder task sends up the room's channel; what
+//! the owner sends down this node's channel reaches the connection's own [`Outbox`]. When the
+//! owner dies, its rooms' members here hear `room_closed` and are closed with 1012.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use protocol::{ErrorCode, Phase, PlayerId, RoomCode, ServerMsg, Settings};
+use tokio::sync::{mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
+
+use super::wire::{self, Ctl, Down, Outcome, Up};
+use super::{keys, now_us, Node};
+use crate::outbox::{CloseCode, Outbox};
+use crate::room::handle::{JoinOutcome, RoomCmd, RoomHandle, RoomInfo};
+use crate::room::remote::Member;
+
+/// Commands one connection may queue to its forwarder.
+const STUB_QUEUE: usize = 256;
+
+/// An answer this node waits for.
+#[derive(Debug)]
+enum Pending {
+    Join(oneshot::Sender<JoinOutcome>),
+    Leave(oneshot::Sender<bool>),
+}
+
+/// One of this node's connections in a room owned elsewhere.
+#[derive(Debug)]
+pub struct Remote {
+    /// The connection.
+    outbox: Outbox,
+    /// The room's owner.
+    pub owner: Arc<str>,
+    /// The room.
+    room: RoomCode,
+    /// Answers awaited, by request.
+    pending: HashMap<u64, Pending>,
+}
+
+impl Node {
+    /// A handle on room `code`, owned by node `owner`: its commands go up the relay.
+    pub(super) fn stub(self: &Arc<Self>, code: RoomCode, owner: Arc<str>) -> RoomHandle {
+        let (tx, rx) = mpsc::channel(STUB_QUEUE);
+        tokio::spawn(self.clone().forward(code.clone(), owner, rx));
+        RoomHandle {
+            code,
+            tx,
+            info: Arc::new(Mutex::new(RoomInfo {
+                phase: Phase::Lobby,
+                players: 0,
+                settings: Settings::default(),
+            })),
+        }
+    }
+
+    /// Send one connection's commands up, in order, until its handle is dropped.
+    async fn forward(
+        self: Arc<Self>,
+        code: RoomCode,
+        owner: Arc<str>,
+        mut rx: mpsc::Receiver<RoomCmd>,
+    ) {
+        let channel = keys::room_channel(&code);
+        let from = self.id.to_string();
+        while let Some(cmd) = rx.recv().await {
+            let (up, outbox) = match cmd {
+                RoomCmd::Join {
+                    conn,
+                    addr,
+                    name,
+                    role,
+                    who,
+                    reply,
+                } => {
+                    let Member::Local(outbox) = conn else {
+                        continue;
+                    };
+                    let seq = self.await_answer(&outbox, &owner, &code, Pending::Join(reply));
+                    let up = Up::Join {
+                        from: from.clone(),
+                        conn: outbox.id.0,
+                        seq,
+                        addr,
+                        name,
+                        role,
+                        who,
+                    };
+                    (up, Some(outbox))
+                }
+                RoomCmd::Resume { conn, token, reply } => {
+                    let Member::Local(outbox) = conn else {
+                        continue;
+                    };
+                    let seq = self.await_answer(&outbox, &owner, &code, Pending::Join(reply));
+                    let up = Up::Resume {
+                        from: from.clone(),
+                        conn: outbox.id.0,
+                        seq,
+                        token: token.as_str().to_owned(),
+                    };
+                    (up, Some(outbox))
+                }
+                RoomCmd::Leave { conn, reply } => {
+                    let seq = self.seq();
+                    match self.members.get_mut(&conn.0) {
+                        Some(mut m) => {
+                            m.pending.insert(seq, Pending::Leave(reply));
+                        }
+                        None => {
+                            let _ = reply.send(false);
+                            continue;
+                        }
+                    }
+                    (
+                        Up::Leave {
+                            from: from.clone(),
+                            conn: conn.0,
+                            seq,
+                        },
+                        None,
+                    )
+                }
+                RoomCmd::Dropped { conn } => {
+                    self.members.remove(&conn.0);
+                    (
+                        Up::Dropped {
+                            from: from.clone(),
+                            conn: conn.0,
+                        },
+                        None,
+                    )
+                }
+                RoomCmd::Msg { conn, msg } => (
+                    Up::Msg {
+                        from: from.clone(),
+                        conn: conn.0,
+                        msg: msg.into(),
+                    },
+                    self.members.get(&conn.0).map(|m| m.outbox.clone()),
+                ),
+                RoomCmd::PuzzleReady { .. } => continue,
+            };
+            if !self.send_up(&channel, &up).await {
+                self.unreachable(&up, outbox.as_ref());
+            }
+        }
+    }
+
+    /// Register `outbox` as a member waiting for an answer; the request's number.
+    fn await_answer(&self, outbox: &Outbox, owner: &Arc<str>, room: &RoomCode, p: Pending) -> u64 {
+        let seq = self.seq();
+        let mut m = self.members.entry(outbox.id.0).or_insert_with(|| Remote {
+            outbox: outbox.clone(),
+            owner: owner.clone(),
+            room: room.clone(),
+            pending: HashMap::new(),
+        });
+        m.outbox = outbox.clone();
+        m.owner = owner.clone();
+        m.room = room.clone();
+        m.pending.insert(seq, p);
+        seq
+    }
+
+    /// Publish a command; false when it reached nobody (the owner is gone, or Redis is).
+    async fn send_up(&self, channel: &str, up: &Up) -> bool {
+        let frame = wire::encode_up(up, now_us());
+        let mut cmd = self.cmd.clone();
+        self.metrics.relay_out.inc();
+        let sent = tokio::time::timeout(
+            super::REDIS_TIMEOUT,
+            redis::AsyncCommands::publish::<_, _, i64>(&mut cmd, channel, frame),
+        )
+        .await;
+        match sent {
+            Ok(Ok(n)) => n > 0,
+            Ok(Err(e)) => {
+                self.metrics.relay_errors.inc();
+                tracing::warn!(error = %e, "relaying a command failed");
+                false
+            }
+            Err(_) => {
+                self.metrics.relay_errors.inc();
+                tracing::warn!("relaying a command timed out");
+                false
+            }
+        }
+    }
+
+    /// A command could not be relayed: a message gets a clear error, and the connection stays
+    /// in the room for when the relay is back; a request's waiter is dropped, so the connection
+    /// says the room has closed.
+    fn unreachable(&self, up: &Up, outbox: Option<&Outbox>) {
+        match up {
+            Up::Msg { .. } => {
+                if let Some(o) = outbox {
+                    o.send(
+                        &ServerMsg::Error {
+                            code: ErrorCode::ServerFull,
+                            message: "the room's server cannot be reached right now: try again"
+                                .into(),
+                        },
+                        &self.metrics,
+                    );
+                }
+            }
+            Up::Join { conn, .. } | Up::Resume { conn, .. } | Up::Leave { conn, .. } => {
+                self.members.remove(conn);
+            }
+            Up::Dropped { .. } => {}
+        }
+    }
+
+    /// What came down this node's channel.
+    pub(super) fn down_frame(&self, frame: Vec<u8>) {
+        self.observe(&frame);
+        match wire::decode_down(frame) {
+            Ok(Down::Deliver { conns, bytes }) => {
+                for c in conns {
+                    if let Some(m) = self.members.get(&c) {
+                        m.outbox.send_text(bytes.clone(), &self.metrics);
+                    }
+                }
+            }
+            Ok(Down::Ctl(Ctl::Reply { conn, seq, outcome })) => self.answer(conn, seq, outcome),
+            Ok(Down::Ctl(Ctl::Detach { conn })) => {
+                if let Some((_, m)) = self.members.remove(&conn) {
+                    m.outbox.detach();
+                }
+            }
+            Ok(Down::Ctl(Ctl::Close { conn, code })) => {
+                if let Some((_, m)) = self.members.remove(&conn) {
+                    m.outbox.detach();
+                    m.outbox
+                        .close(CloseCode::from_u16(code).unwrap_or(CloseCode::Normal));
+                }
+            }
+            Err(e) => {
+                self.metrics.relay_errors.inc();
+                tracing::warn!(error = %e, "a relayed message did not decode");
+            }
+        }
+    }
+
+    fn answer(&self, conn: u64, seq: u64, outcome: Outcome) {
+        let Some(mut m) = self.members.get_mut(&conn) else {
+            return;
+        };
+        let Some(p) = m.pending.remove(&seq) else {
+            return;
+        };
+        let stays = match (p, outcome) {
+            (Pending::Join(tx), Outcome::Player { id }) => {
+                let _ = tx.send(JoinOutcome::Player(PlayerId::from(id)));
+                true
+            }
+            (Pending::Join(tx), Outcome::Spectator) => {
+                let _ = tx.send(JoinOutcome::Spectator);
+                true
+            }
+            (Pending::Join(tx), _) => {
+                let _ = tx.send(JoinOutcome::Refused);
+                false
+            }
+            (Pending::Leave(tx), Outcome::Left { ok }) => {
+                let _ = tx.send(ok);
+                false
+            }
+            (Pending::Leave(tx), _) => {
+                let _ = tx.send(false);
+                false
+            }
+        };
+        if !stays && m.pending.is_empty() {
+            drop(m);
+            self.members.remove(&conn);
+        }
+    }
+
+    /// Node `n` is gone: every member here of a room it owned hears `room_closed` and is
+    /// closed with 1012 (the service restarts), as the contract says for a room lost.
+    pub(super) fn owner_node_lost(&self, n: &Arc<str>) {
+        let gone: Vec<u64> = self
+            .members
+            .iter()
+            .filter(|m| m.owner == *n)
+            .map(|m| *m.key())
+            .collect();
+        for c in gone {
+            if let Some((_, m)) = self.members.remove(&c) {
+                m.outbox.send(
+                    &ServerMsg::RoomClosed {
+                        room: m.room.clone(),
+                    },
+                    &self.metrics,
+                );
+                m.outbox.detach();
+                m.outbox.close(CloseCode::ServiceRestart);
+            }
+        }
+    }
+
+    /// Take Redis's pushes: messages on this node's channel and on its rooms' channels.
+    pub(super) async fn dispatcher(
+        self: Arc<Self>,
+        mut pushes: mpsc::UnboundedReceiver<redis::PushInfo>,
+        shutdown: CancellationToken,
+    ) {
+        loop {
+            let push = tokio::select! {
+                p = pushes.recv() => match p {
+                    Some(p) => p,
+                    None => return,
+                },
+                () = shutdown.cancelled() => return,
+            };
+            if push.kind != redis::PushKind::Message {
+                continue;
+            }
+            let mut data = push.data.into_iter();
+            let (Some(channel), Some(payload)) = (data.next(), data.next()) else {
+                continue;
+            };
+            let (Ok(channel), Ok(payload)) = (
+                redis::from_redis_value::<String>(channel),
+                redis::from_redis_value::<Vec<u8>>(payload),
+            ) else {
+                continue;
+            };
+            if let Some(code) = channel.strip_prefix(keys::ROOM_CHANNEL_PREFIX) {
+                self.up(code, &payload).await;
+            } else if channel.starts_with(keys::NODE_CHANNEL_PREFIX) {
+                self.down_frame(payload);
+            }
+        }
+    }
+}

@@ -1,0 +1,396 @@
+//! Cluster mode (`--cluster redis://…`): several nodes behind one address, sharing a directory
+//! and a message bus in Redis. The wire contract does not change; a client cannot tell.
+//!
+//! - A room has one owner, the node that created it, which runs its room task as on a single
+//!   node. Its code is claimed in Redis with `SET NX` and leased: the owner renews it every
+//!   [`keys::RENEW_EVERY`], and it lapses [`keys::LEASE`] after the owner dies.
+//! - A client on another node reaches the room through that node: its connection's commands
+//!   go up the room's channel ([`member`]), the owner turns them into the room's own commands
+//!   for a [`crate::room::remote::Member::Remote`] ([`owner`]), and the room's messages come down
+//!   the member node's channel, one frame per node for a broadcast.
+//! - [`Node`] also carries the Redis side of the directory: every change the node's own
+//!   [`Directory`] makes is queued, in order, to one publisher task ([`Node::queue`]).
+//!
+//! - [`keys`] names what lives in Redis; [`wire`] is the frame format; `registry` the Redis
+//!   side of the directory; `owner` and `member` the two ends of the relay.
+
+pub mod keys;
+mod member;
+mod owner;
+mod registry;
+pub mod wire;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
+use std::time::Duration;
+
+use dashmap::DashMap;
+use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use redis::AsyncCommands;
+use tokio::sync::mpsc;
+use tokio_tungstenite::tungstenite::Utf8Bytes;
+use tokio_util::sync::CancellationToken;
+
+use crate::metrics::Metrics;
+use crate::outbox::{CloseCode, ConnId};
+use crate::room::remote::Relay;
+use crate::room::task::RoomEnv;
+
+/// Codes tried before giving up (each is checked cluster-wide).
+const CODE_TRIES: u32 = 16;
+/// How long a Redis command may take before the node treats Redis as down for it.
+const REDIS_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// Why cluster mode could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ClusterError {
+    /// Redis refused or could not be reached.
+    #[error("redis at {url}: {source}")]
+    Redis {
+        /// The URL given (without a password: the error names host and port only).
+        url: String,
+        /// The cause.
+        source: redis::RedisError,
+    },
+}
+
+/// One queued write to Redis, carried out in order by the publisher task.
+#[derive(Debug)]
+enum Op {
+    Publish { channel: String, frame: Vec<u8> },
+    Set { key: String, value: String },
+    Del { keys: Vec<String> },
+    Srem { key: String, member: String },
+    Unsubscribe { channel: String },
+}
+
+/// This node of a cluster.
+#[derive(Debug)]
+pub struct Node {
+    id: Arc<str>,
+    url: String,
+    /// Commands and publishes (a multiplexed connection that reconnects by itself).
+    cmd: ConnectionManager,
+    /// Subscriptions: RESP3 pushes into the dispatcher; resubscribed after a reconnect.
+    sub: ConnectionManager,
+    queue: mpsc::UnboundedSender<Op>,
+    queue_rx: Mutex<Option<mpsc::UnboundedReceiver<Op>>>,
+    pushes: Mutex<Option<mpsc::UnboundedReceiver<redis::PushInfo>>>,
+    env: OnceLock<Weak<RoomEnv>>,
+    metrics: Arc<Metrics>,
+    /// Whether the last renewal reached Redis.
+    redis_up: AtomicBool,
+    next_seq: AtomicU64,
+    next_proxy: AtomicU64,
+    /// Member side: this node's connections in rooms owned elsewhere.
+    members: DashMap<u64, member::Remote>,
+    /// Owner side: members on other nodes of this node's rooms, by (node, conn).
+    proxies: DashMap<(Arc<str>, u64), owner::Proxy>,
+    /// When this node last found Redis empty of its own key (Redis restarted, or lost it):
+    /// until every node has renewed since, a missing node key says nothing.
+    reset_at: Mutex<Option<tokio::time::Instant>>,
+    /// Whether a renewal has reached Redis yet.
+    renewed: AtomicBool,
+}
+
+/// A fresh node id: 8 hex digits from the OS's CSPRNG.
+pub fn random_id() -> String {
+    use rand::Rng;
+    format!("{:08x}", rand::rngs::OsRng.gen::<u32>())
+}
+
+/// The wall clock in microseconds, for the relay-latency metric only.
+#[allow(clippy::disallowed_methods)] // a frame's send time; the rules never see it
+fn now_us() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_micros() as i64)
+}
+
+#[allow(clippy::disallowed_methods)] // liveness bookkeeping, not room rules
+fn now() -> tokio::time::Instant {
+    tokio::time::Instant::now()
+}
+
+impl Node {
+    /// Connect to Redis at `url` as node `id`.
+    pub async fn connect(
+        url: &str,
+        id: String,
+        metrics: Arc<Metrics>,
+    ) -> Result<Arc<Node>, ClusterError> {
+        let err = |source| ClusterError::Redis {
+            url: redact(url),
+            source,
+        };
+        // RESP3: pushes arrive on the subscription connection, which the manager resubscribes.
+        let with_resp3 = if url.contains("protocol=") {
+            url.to_owned()
+        } else if url.contains('?') {
+            format!("{url}&protocol=resp3")
+        } else {
+            format!("{url}?protocol=resp3")
+        };
+        let client = redis::Client::open(with_resp3.as_str()).map_err(err)?;
+        let base = ConnectionManagerConfig::new()
+            .set_connection_timeout(Some(REDIS_TIMEOUT))
+            .set_response_timeout(Some(REDIS_TIMEOUT))
+            .set_max_delay(Duration::from_millis(500));
+        let cmd = client
+            .get_connection_manager_with_config(base.clone())
+            .await
+            .map_err(err)?;
+        let (push_tx, push_rx) = mpsc::unbounded_channel();
+        let sub = client
+            .get_connection_manager_with_config(
+                base.set_push_sender(push_tx).set_automatic_resubscription(),
+            )
+            .await
+            .map_err(err)?;
+        let (queue, queue_rx) = mpsc::unbounded_channel();
+        Ok(Arc::new(Node {
+            id: id.into(),
+            url: redact(url),
+            cmd,
+            sub,
+            queue,
+            queue_rx: Mutex::new(Some(queue_rx)),
+            pushes: Mutex::new(Some(push_rx)),
+            env: OnceLock::new(),
+            metrics,
+            redis_up: AtomicBool::new(true),
+            next_seq: AtomicU64::new(1),
+            next_proxy: AtomicU64::new(1),
+            members: DashMap::new(),
+            proxies: DashMap::new(),
+            reset_at: Mutex::new(None),
+            renewed: AtomicBool::new(false),
+        }))
+    }
+
+    /// This node's id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// Whether Redis answered the last renewal.
+    pub fn redis_up(&self) -> bool {
+        self.redis_up.load(Relaxed)
+    }
+
+    /// Start relaying for `env`'s rooms: subscribe to this node's channel, and run the
+    /// publisher, the dispatcher, the renewals and the liveness checks until `shutdown`.
+    pub async fn start(
+        self: &Arc<Self>,
+        env: &Arc<RoomEnv>,
+        shutdown: CancellationToken,
+    ) -> Result<(), ClusterError> {
+        let _ = self.env.set(Arc::downgrade(env));
+        env.directory.share_with(self.clone());
+        let mut sub = self.sub.clone();
+        sub.subscribe(keys::node_channel(&self.id))
+            .await
+            .map_err(|source| ClusterError::Redis {
+                url: self.url.clone(),
+                source,
+            })?;
+        self.renew(&env.directory).await;
+        let rx = self.queue_rx.lock().ok().and_then(|mut q| q.take());
+        let pushes = self.pushes.lock().ok().and_then(|mut p| p.take());
+        if let (Some(rx), Some(pushes)) = (rx, pushes) {
+            env.tasks.spawn(self.clone().publisher(rx));
+            env.tasks
+                .spawn(self.clone().dispatcher(pushes, shutdown.clone()));
+        }
+        env.tasks.spawn(
+            self.clone()
+                .renewals(env.directory.clone(), shutdown.clone()),
+        );
+        env.tasks.spawn(self.clone().checks(shutdown));
+        tracing::info!(node = %self.id, redis = %self.url, "cluster node started");
+        Ok(())
+    }
+
+    fn env(&self) -> Option<Arc<RoomEnv>> {
+        self.env.get().and_then(Weak::upgrade)
+    }
+
+    fn queue(&self, op: Op) {
+        // The publisher runs as long as the node; a send after it stopped is moot.
+        let _ = self.queue.send(op);
+    }
+
+    /// Carry out queued writes in order, a pipeline at a time.
+    async fn publisher(self: Arc<Self>, mut rx: mpsc::UnboundedReceiver<Op>) {
+        let mut batch = Vec::new();
+        while rx.recv_many(&mut batch, 256).await > 0 {
+            let mut pipe = redis::pipe();
+            let mut subs = Vec::new();
+            for op in batch.drain(..) {
+                match op {
+                    Op::Publish { channel, frame } => {
+                        self.metrics.relay_out.inc();
+                        pipe.publish(channel, frame).ignore();
+                    }
+                    Op::Set { key, value } => {
+                        pipe.pset_ex(key, value, keys::LEASE.as_millis() as u64)
+                            .ignore();
+                    }
+                    Op::Del { keys } => {
+                        pipe.del(keys).ignore();
+                    }
+                    Op::Srem { key, member } => {
+                        pipe.srem(key, member).ignore();
+                    }
+                    Op::Unsubscribe { channel } => subs.push(channel),
+                }
+            }
+            let mut cmd = self.cmd.clone();
+            if let Err(e) = pipe.query_async::<()>(&mut cmd).await {
+                self.metrics.relay_errors.inc();
+                tracing::warn!(error = %e, "a relay write to redis failed");
+            }
+            for channel in subs {
+                let mut sub = self.sub.clone();
+                if let Err(e) = sub.unsubscribe(&channel).await {
+                    tracing::warn!(error = %e, channel, "unsubscribing failed");
+                }
+            }
+        }
+    }
+
+    /// Whether node `id` is alive: its key exists. `None` when Redis cannot tell.
+    async fn alive(&self, id: &str) -> Option<bool> {
+        let mut cmd = self.cmd.clone();
+        match tokio::time::timeout(REDIS_TIMEOUT, cmd.exists::<_, bool>(keys::node(id))).await {
+            Ok(Ok(b)) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// Every [`keys::CHECK_EVERY`], look at each node this one relays with; one whose key is
+    /// gone is dead (its lease lapsed): its rooms are closed to this node's members, and its
+    /// members leave this node's rooms (their seats are held, as for any dropped client).
+    /// While this node's own key is missing, or was until lately, Redis has restarted and the
+    /// others may not have renewed yet: nobody is judged.
+    async fn checks(self: Arc<Self>, shutdown: CancellationToken) {
+        loop {
+            tokio::select! {
+                () = tokio::time::sleep(keys::CHECK_EVERY) => {}
+                () = shutdown.cancelled() => return,
+            }
+            let mut nodes: Vec<Arc<str>> = self.members.iter().map(|m| m.owner.clone()).collect();
+            nodes.extend(self.proxies.iter().map(|p| p.key().0.clone()));
+            nodes.sort();
+            nodes.dedup();
+            if nodes.is_empty() {
+                continue;
+            }
+            match self.alive(&self.id).await {
+                Some(true) => {}
+                Some(false) => {
+                    self.reset();
+                    continue;
+                }
+                None => continue,
+            }
+            if self.recently_reset() {
+                continue;
+            }
+            for n in nodes {
+                if self.alive(&n).await == Some(false) {
+                    tracing::warn!(node = %n, "a node is gone");
+                    self.node_lost(&n).await;
+                }
+            }
+        }
+    }
+
+    /// Redis was found without this node's key.
+    fn reset(&self) {
+        if let Ok(mut r) = self.reset_at.lock() {
+            *r = Some(now());
+        }
+    }
+
+    /// Within two renewals of a reset: long enough for every live node to renew.
+    fn recently_reset(&self) -> bool {
+        self.reset_at.lock().ok().and_then(|r| *r).is_some_and(|t| {
+            now().saturating_duration_since(t) < keys::RENEW_EVERY * 2 + keys::CHECK_EVERY
+        })
+    }
+
+    async fn node_lost(&self, n: &Arc<str>) {
+        self.member_node_lost(n);
+        self.owner_node_lost(n);
+    }
+}
+
+impl Relay for Node {
+    fn deliver(&self, node: &str, conns: Vec<u64>, bytes: Utf8Bytes) {
+        self.queue(Op::Publish {
+            channel: keys::node_channel(node),
+            frame: wire::encode_deliver(&conns, bytes.as_bytes(), now_us()),
+        });
+    }
+
+    fn detach(&self, node: &str, conn: u64) {
+        self.forget_proxy(node, conn);
+        self.down(node, &wire::Ctl::Detach { conn });
+    }
+
+    fn close(&self, node: &str, conn: u64, code: CloseCode) {
+        self.forget_proxy(node, conn);
+        self.down(
+            node,
+            &wire::Ctl::Close {
+                conn,
+                code: code.as_u16(),
+            },
+        );
+    }
+}
+
+impl Node {
+    fn down(&self, node: &str, ctl: &wire::Ctl) {
+        self.queue(Op::Publish {
+            channel: keys::node_channel(node),
+            frame: wire::encode_ctl(ctl, now_us()),
+        });
+    }
+
+    /// A fresh id for a member on another node.
+    fn proxy_id(&self) -> ConnId {
+        ConnId(crate::room::remote::REMOTE_BIT | self.next_proxy.fetch_add(1, Relaxed))
+    }
+
+    fn seq(&self) -> u64 {
+        self.next_seq.fetch_add(1, Relaxed)
+    }
+
+    /// One received frame's latency, sender's clock to ours.
+    fn observe(&self, frame: &[u8]) {
+        self.metrics.relay_in.inc();
+        if let Some(at) = wire::sent_at(frame) {
+            let us = now_us().saturating_sub(at).max(0);
+            self.metrics.relay_latency.observe(us as f64 / 1e6);
+        }
+    }
+}
+
+/// `redis://user:secret@host:port/…` → `redis://host:port/…`, for logs and errors.
+pub fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(s), Some(at)) if at > s => format!("{}{}", &url[..s + 3], &url[at + 1..]),
+        _ => url.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_password_never_reaches_a_log() {
+        assert_eq!(super::redact("redis://u:pw@h:1/0"), "redis://h:1/0");
+        assert_eq!(super::redact("redis://h:1"), "redis://h:1");
+    }
+}

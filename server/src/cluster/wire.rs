@@ -1,0 +1,382 @@
+//! The frames nodes exchange over Redis pub/sub. Commands go up to a room's owner on the
+//! room's channel ([`Up`]); messages and answers come down to a member's node on the node's
+//! channel ([`Down`]). Every frame is one tag byte, the sender's wall clock in microseconds
+//! (for the relay-latency metric), then its body: JSON for the commands and answers, and for
+//! a delivery the connection ids and then the server message's bytes exactly as the room
+//! serialized them once, so that no node re-encodes a broadcast.
+
+use std::net::IpAddr;
+
+use protocol::{MsgId, Role, Settings};
+use serde::{Deserialize, Serialize};
+use shared::engine::{Cell, Digit};
+use tokio_tungstenite::tungstenite::Utf8Bytes;
+
+use crate::room::handle::{JoinOutcome, RoomMsg, Who};
+
+/// A command relayed to a room's owner, from connection `conn` on node `from`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum Up {
+    /// `create`'s second half and `join_room`/`spectate`: take a seat or watch.
+    Join {
+        /// The member's node.
+        from: String,
+        /// Its connection there.
+        conn: u64,
+        /// Matches the answer to the request.
+        seq: u64,
+        /// The client's address (a kick bars it).
+        addr: IpAddr,
+        /// The requested name.
+        name: Option<String>,
+        /// Player or spectator.
+        role: Role,
+        /// The identity behind the connection (its handle; never a key).
+        who: Who,
+    },
+    /// `resume`.
+    Resume {
+        /// The member's node.
+        from: String,
+        /// Its connection there.
+        conn: u64,
+        /// Matches the answer.
+        seq: u64,
+        /// The seat's token.
+        token: String,
+    },
+    /// `leave`.
+    Leave {
+        /// The member's node.
+        from: String,
+        /// Its connection there.
+        conn: u64,
+        /// Matches the answer.
+        seq: u64,
+    },
+    /// The member's connection is gone.
+    Dropped {
+        /// The member's node.
+        from: String,
+        /// Its connection there.
+        conn: u64,
+    },
+    /// A message for the room.
+    Msg {
+        /// The member's node.
+        from: String,
+        /// Its connection there.
+        conn: u64,
+        /// What.
+        msg: Msg,
+    },
+}
+
+/// [`RoomMsg`] on the relay: the same messages, with cells and digits as numbers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "m", rename_all = "snake_case")]
+pub enum Msg {
+    /// `set_ready`.
+    SetReady {
+        /// Ready or not.
+        ready: bool,
+    },
+    /// `start_race`.
+    StartRace,
+    /// `place`.
+    Place {
+        /// 0..=80.
+        cell: u8,
+        /// 1..=9.
+        digit: u8,
+        /// Echoed back.
+        id: Option<MsgId>,
+    },
+    /// `forfeit`.
+    Forfeit,
+    /// `chat`.
+    Chat {
+        /// The text.
+        text: String,
+    },
+    /// `set_settings`, resolved.
+    SetSettings {
+        /// The settings.
+        settings: Settings,
+    },
+    /// `kick`.
+    Kick {
+        /// Whom.
+        player_id: String,
+    },
+}
+
+impl From<RoomMsg> for Msg {
+    fn from(m: RoomMsg) -> Msg {
+        match m {
+            RoomMsg::SetReady(ready) => Msg::SetReady { ready },
+            RoomMsg::StartRace => Msg::StartRace,
+            RoomMsg::Place { cell, digit, id } => Msg::Place {
+                cell: cell.get(),
+                digit: digit.get(),
+                id,
+            },
+            RoomMsg::Forfeit => Msg::Forfeit,
+            RoomMsg::Chat(text) => Msg::Chat { text },
+            RoomMsg::SetSettings(settings) => Msg::SetSettings { settings },
+            RoomMsg::Kick(player_id) => Msg::Kick { player_id },
+        }
+    }
+}
+
+impl Msg {
+    /// Back to the room's message; `None` for a cell or digit out of range (only a broken or
+    /// hostile node sends one: the member's node checked them).
+    pub fn into_room(self) -> Option<RoomMsg> {
+        Some(match self {
+            Msg::SetReady { ready } => RoomMsg::SetReady(ready),
+            Msg::StartRace => RoomMsg::StartRace,
+            Msg::Place { cell, digit, id } => RoomMsg::Place {
+                cell: Cell::new(cell)?,
+                digit: Digit::new(digit)?,
+                id,
+            },
+            Msg::Forfeit => RoomMsg::Forfeit,
+            Msg::Chat { text } => RoomMsg::Chat(text),
+            Msg::SetSettings { settings } => RoomMsg::SetSettings(settings),
+            Msg::Kick { player_id } => RoomMsg::Kick(player_id),
+        })
+    }
+}
+
+/// A room's answer to a relayed join, resume or leave.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "o", rename_all = "snake_case")]
+pub enum Outcome {
+    /// Not let in (the error went to the connection first).
+    Refused,
+    /// In, holding this seat.
+    Player {
+        /// The seat.
+        id: String,
+    },
+    /// In, watching.
+    Spectator,
+    /// The leave's answer.
+    Left {
+        /// Whether the connection was in the room.
+        ok: bool,
+    },
+}
+
+impl From<JoinOutcome> for Outcome {
+    fn from(j: JoinOutcome) -> Outcome {
+        match j {
+            JoinOutcome::Refused => Outcome::Refused,
+            JoinOutcome::Player(id) => Outcome::Player {
+                id: id.as_str().to_owned(),
+            },
+            JoinOutcome::Spectator => Outcome::Spectator,
+        }
+    }
+}
+
+/// What comes down to a member's node.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Down {
+    /// One server message for these connections.
+    Deliver {
+        /// Connection ids on the receiving node.
+        conns: Vec<u64>,
+        /// The message, as the room serialized it.
+        bytes: Utf8Bytes,
+    },
+    /// Anything else.
+    Ctl(Ctl),
+}
+
+/// The small messages down.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum Ctl {
+    /// The answer to request `seq` of connection `conn`.
+    Reply {
+        /// The connection.
+        conn: u64,
+        /// Its request.
+        seq: u64,
+        /// The answer.
+        outcome: Outcome,
+    },
+    /// The room let go of the connection.
+    Detach {
+        /// The connection.
+        conn: u64,
+    },
+    /// The room closes the connection with this WebSocket close code.
+    Close {
+        /// The connection.
+        conn: u64,
+        /// The close code.
+        code: u16,
+    },
+}
+
+const UP: u8 = b'U';
+const DELIVER: u8 = b'D';
+const CTL: u8 = b'C';
+/// Tag and clock.
+const HEAD: usize = 9;
+/// More connection ids than a room can hold are not a delivery.
+const MAX_IDS: usize = 4096;
+
+/// Why a frame did not decode (only a broken or foreign publisher sends one).
+#[derive(Debug, thiserror::Error)]
+pub enum FrameError {
+    /// Shorter than its header or its id list.
+    #[error("short frame")]
+    Short,
+    /// Not one of the tags.
+    #[error("unknown frame tag {0}")]
+    Tag(u8),
+    /// The JSON body did not parse.
+    #[error("bad frame body: {0}")]
+    Json(#[from] serde_json::Error),
+    /// A delivery's text is not UTF-8.
+    #[error("delivery is not UTF-8")]
+    Utf8,
+}
+
+fn head(tag: u8, at_us: i64, cap: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(HEAD + cap);
+    out.push(tag);
+    out.extend_from_slice(&at_us.to_le_bytes());
+    out
+}
+
+/// Encode a command.
+pub fn encode_up(up: &Up, at_us: i64) -> Vec<u8> {
+    let mut out = head(UP, at_us, 128);
+    // Serializing these plain structs cannot fail.
+    let _ = serde_json::to_writer(&mut out, up);
+    out
+}
+
+/// Encode a delivery.
+pub fn encode_deliver(conns: &[u64], bytes: &[u8], at_us: i64) -> Vec<u8> {
+    let mut out = head(DELIVER, at_us, 2 + conns.len() * 8 + bytes.len());
+    out.extend_from_slice(&(conns.len() as u16).to_le_bytes());
+    for c in conns {
+        out.extend_from_slice(&c.to_le_bytes());
+    }
+    out.extend_from_slice(bytes);
+    out
+}
+
+/// Encode a small message down.
+pub fn encode_ctl(ctl: &Ctl, at_us: i64) -> Vec<u8> {
+    let mut out = head(CTL, at_us, 64);
+    let _ = serde_json::to_writer(&mut out, ctl);
+    out
+}
+
+/// The sender's clock of any frame.
+pub fn sent_at(frame: &[u8]) -> Option<i64> {
+    let b: [u8; 8] = frame.get(1..HEAD)?.try_into().ok()?;
+    Some(i64::from_le_bytes(b))
+}
+
+/// Decode a command.
+pub fn decode_up(frame: &[u8]) -> Result<Up, FrameError> {
+    match frame.first() {
+        Some(&UP) => Ok(serde_json::from_slice(
+            frame.get(HEAD..).ok_or(FrameError::Short)?,
+        )?),
+        Some(&t) => Err(FrameError::Tag(t)),
+        None => Err(FrameError::Short),
+    }
+}
+
+/// Decode what came down.
+pub fn decode_down(frame: Vec<u8>) -> Result<Down, FrameError> {
+    match frame.first() {
+        Some(&CTL) => Ok(Down::Ctl(serde_json::from_slice(
+            frame.get(HEAD..).ok_or(FrameError::Short)?,
+        )?)),
+        Some(&DELIVER) => {
+            let n = frame.get(HEAD..HEAD + 2).ok_or(FrameError::Short)?;
+            let n = usize::from(u16::from_le_bytes([n[0], n[1]]));
+            if n > MAX_IDS {
+                return Err(FrameError::Short);
+            }
+            let ids_end = HEAD + 2 + n * 8;
+            let ids = frame.get(HEAD + 2..ids_end).ok_or(FrameError::Short)?;
+            let conns = ids
+                .chunks_exact(8)
+                .map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
+                .collect();
+            let mut frame = frame;
+            let text = frame.split_off(ids_end);
+            let text = String::from_utf8(text).map_err(|_| FrameError::Utf8)?;
+            Ok(Down::Deliver {
+                conns,
+                bytes: Utf8Bytes::from(text),
+            })
+        }
+        Some(&t) => Err(FrameError::Tag(t)),
+        None => Err(FrameError::Short),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_round_trip_and_junk_is_refused() {
+        let up = Up::Msg {
+            from: "n1".into(),
+            conn: 7,
+            msg: Msg::Place {
+                cell: 80,
+                digit: 9,
+                id: None,
+            },
+        };
+        let f = encode_up(&up, 123);
+        assert_eq!(sent_at(&f), Some(123));
+        assert_eq!(decode_up(&f).ok(), Some(up));
+        let f = encode_deliver(&[1, 2, u64::MAX], b"{\"type\":\"pong\"}", -5);
+        assert_eq!(sent_at(&f), Some(-5));
+        assert_eq!(
+            decode_down(f).ok(),
+            Some(Down::Deliver {
+                conns: vec![1, 2, u64::MAX],
+                bytes: Utf8Bytes::from("{\"type\":\"pong\"}")
+            })
+        );
+        let ctl = Ctl::Reply {
+            conn: 3,
+            seq: 4,
+            outcome: Outcome::Player { id: "p1".into() },
+        };
+        assert_eq!(decode_down(encode_ctl(&ctl, 0)).ok(), Some(Down::Ctl(ctl)));
+        for junk in [
+            &b""[..],
+            b"U",
+            b"X12345678",
+            b"D12345678\xff\xff",
+            b"U12345678{",
+        ] {
+            assert!(decode_up(junk).is_err());
+            assert!(decode_down(junk.to_vec()).is_err());
+        }
+        let out_of_range = Msg::Place {
+            cell: 81,
+            digit: 1,
+            id: None,
+        };
+        assert!(out_of_range.into_room().is_none());
+    }
+}

@@ -1,0 +1,99 @@
+//! Room members that sit on another node of a cluster (`crate::cluster`). A room task holds
+//! each member as a [`Member`]: a local connection's [`Outbox`], or a [`RemoteConn`] reached
+//! through a [`Relay`]. The relay is the seam: the room layer defines it and the cluster layer
+//! implements it, so nothing here knows Redis.
+
+use std::fmt;
+use std::sync::Arc;
+
+use tokio_tungstenite::tungstenite::Utf8Bytes;
+
+use crate::metrics::Metrics;
+use crate::outbox::{CloseCode, ConnId, Outbox};
+
+/// Conn ids of remote members have this bit set, so they never meet the node's own
+/// connection ids (which count up from 1).
+pub const REMOTE_BIT: u64 = 1 << 63;
+
+/// How a room reaches members on other nodes: each call queues one message to one node, in
+/// order, and never waits (a relay that cannot send counts and drops).
+pub trait Relay: Send + Sync + fmt::Debug {
+    /// The same serialized message for several of one node's connections.
+    fn deliver(&self, node: &str, conns: Vec<u64>, bytes: Utf8Bytes);
+    /// The room let go of a connection.
+    fn detach(&self, node: &str, conn: u64);
+    /// The room closes a connection with `code`.
+    fn close(&self, node: &str, conn: u64, code: CloseCode);
+}
+
+/// A member on another node.
+#[derive(Clone, Debug)]
+pub struct RemoteConn {
+    /// The id the room knows it by (with [`REMOTE_BIT`]).
+    pub id: ConnId,
+    /// The node its connection is on.
+    pub node: Arc<str>,
+    /// Its connection id on that node.
+    pub conn: u64,
+    /// The way there.
+    pub relay: Arc<dyn Relay>,
+}
+
+/// A room member's way out.
+#[derive(Clone, Debug)]
+pub enum Member {
+    /// A connection on this node.
+    Local(Outbox),
+    /// A connection on another node.
+    Remote(RemoteConn),
+}
+
+impl Member {
+    /// The id the room knows the member by.
+    pub fn id(&self) -> ConnId {
+        match self {
+            Member::Local(o) => o.id,
+            Member::Remote(r) => r.id,
+        }
+    }
+
+    /// The room has let go of it.
+    pub fn detach(&self) {
+        match self {
+            Member::Local(o) => o.detach(),
+            Member::Remote(r) => r.relay.detach(&r.node, r.conn),
+        }
+    }
+
+    /// Let go of it and close its connection with `code`.
+    pub fn close(&self, code: CloseCode) {
+        match self {
+            Member::Local(o) => {
+                o.detach();
+                o.close(code);
+            }
+            Member::Remote(r) => r.relay.close(&r.node, r.conn, code),
+        }
+    }
+}
+
+/// Send `bytes` to every member in `to`: straight into local queues, and once per other node
+/// for the members there (the same bytes for all of them).
+pub fn deliver<'a>(to: impl Iterator<Item = &'a Member>, bytes: &Utf8Bytes, metrics: &Metrics) {
+    // Rooms hold a few dozen members at most: a small list beats a map.
+    let mut remote: Vec<(&RemoteConn, Vec<u64>)> = Vec::new();
+    for m in to {
+        match m {
+            Member::Local(o) => {
+                o.send_text(bytes.clone(), metrics);
+            }
+            Member::Remote(r) => match remote.iter_mut().find(|(n, _)| n.node == r.node) {
+                Some((_, ids)) => ids.push(r.conn),
+                None => remote.push((r, vec![r.conn])),
+            },
+        }
+    }
+    for (r, ids) in remote {
+        r.relay.deliver(&r.node, ids, bytes.clone());
+    }
+}

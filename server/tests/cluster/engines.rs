@@ -1,0 +1,163 @@
+//! The engines a cluster test runs on: its own `redis-server` on a free port, and the nodes.
+
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::support::{recv, send, until, Server, Ws, TIMEOUT};
+
+/// A port nothing listens on right now.
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// A `redis-server` of the test's own, keeping nothing on disk; killed when dropped.
+pub struct Redis {
+    child: Option<Child>,
+    /// Its port (kept across a restart).
+    pub port: u16,
+}
+
+impl Redis {
+    /// Start one on a free port.
+    pub fn start() -> Redis {
+        let mut r = Redis {
+            child: None,
+            port: free_port(),
+        };
+        r.spawn();
+        r
+    }
+
+    fn spawn(&mut self) {
+        let child = Command::new("redis-server")
+            .args(["--port", &self.port.to_string()])
+            .args(["--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start redis-server (is it installed?)");
+        self.child = Some(child);
+        let deadline = Instant::now() + TIMEOUT;
+        while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_err() {
+            assert!(Instant::now() < deadline, "redis-server did not listen");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Its URL.
+    pub fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}", self.port)
+    }
+
+    /// Kill it (everything it held is lost: it keeps nothing on disk).
+    pub fn kill(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+
+    /// Start it again on the same port, empty.
+    pub fn start_again(&mut self) {
+        self.kill();
+        self.spawn();
+    }
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// A node of a cluster on `redis`, with results in `db` (or its own SQLite file).
+pub fn node(redis: &Redis, id: &str, db: Option<&str>) -> Server {
+    let url = redis.url();
+    let args = [
+        "--cluster",
+        url.as_str(),
+        "--node-id",
+        id,
+        "--countdown-ms",
+        "100",
+        "--fair-play",
+        "false",
+        "--pool-size",
+        "2",
+        // A test places a whole puzzle at once.
+        "--rate-limit",
+        "10000",
+        "--rate-burst",
+        "10000",
+    ];
+    Server::start_on(&args, None, db)
+}
+
+/// A client that has read `welcome`.
+pub async fn client(node: &Server) -> Ws {
+    let mut ws = node.connect().await;
+    assert_eq!(recv(&mut ws).await["type"], "welcome");
+    ws
+}
+
+/// Create a room; its `room_joined`.
+pub async fn create(ws: &mut Ws, name: &str, settings: Value) -> Value {
+    send(
+        ws,
+        json!({"type": "create_room", "name": name, "settings": settings}),
+    )
+    .await;
+    until(ws, "room_joined").await
+}
+
+/// Join room `code`; its `room_joined`.
+pub async fn join(ws: &mut Ws, code: &str, name: &str) -> Value {
+    send(ws, json!({"type": "join_room", "room": code, "name": name})).await;
+    let v = recv_skipping(ws, &["room_joined", "error"]).await;
+    assert_eq!(v["type"], "room_joined", "{v}");
+    v
+}
+
+/// The next message of one of these types.
+pub async fn recv_skipping(ws: &mut Ws, types: &[&str]) -> Value {
+    loop {
+        let v = recv(ws).await;
+        if types.iter().any(|t| v["type"] == *t) {
+            return v;
+        }
+    }
+}
+
+/// A puzzle's solution, from the engine.
+pub fn solve(puzzle: &str) -> String {
+    let grid = shared::engine::Grid::parse(puzzle).expect("a puzzle");
+    shared::engine::solver::solve_one(&grid)
+        .expect("a solution")
+        .to_line()
+}
+
+/// The cells to fill and their digits.
+pub fn to_fill(puzzle: &str, solution: &str) -> Vec<(usize, u8)> {
+    puzzle
+        .bytes()
+        .zip(solution.bytes())
+        .enumerate()
+        .filter(|(_, (p, _))| *p == b'.' || *p == b'0')
+        .map(|(i, (_, s))| (i, s - b'0'))
+        .collect()
+}
+
+/// `GET path` on a node: the JSON body of a 200.
+pub async fn get_json(node: &Server, path: &str) -> Value {
+    let raw = node.http_get(path).await;
+    assert!(raw.starts_with("HTTP/1.1 200"), "{path}: {raw}");
+    let body = raw.split("\r\n\r\n").nth(1).unwrap_or("");
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("{path}: {e}: {body}"))
+}

@@ -1,0 +1,178 @@
+//! Races whose players sit on different nodes, the room list across nodes, and resume on
+//! another node.
+
+use serde_json::{json, Value};
+
+use crate::engines::{client, create, get_json, join, node, recv_skipping, solve, to_fill, Redis};
+use crate::support::{send, until, Ws};
+
+/// Start from the host; every client's `race_started`, the same for all.
+async fn start(host: &mut Ws, others: &mut [&mut Ws]) -> Value {
+    send(host, json!({"type": "start_race"})).await;
+    let rs = until(host, "race_started").await;
+    for o in others.iter_mut() {
+        let r = until(o, "race_started").await;
+        assert_eq!(r["puzzle"], rs["puzzle"], "one puzzle for everyone");
+        assert_eq!(r["race_id"], rs["race_id"]);
+    }
+    rs
+}
+
+/// Fill every empty cell; the sender's own `player_finished`.
+async fn solve_all(ws: &mut Ws, puzzle: &str) {
+    let solution = solve(puzzle);
+    for (cell, d) in to_fill(puzzle, &solution) {
+        send(ws, json!({"type": "place", "cell": cell, "digit": d})).await;
+    }
+}
+
+#[tokio::test]
+async fn a_race_across_three_nodes_reaches_race_over_everywhere_and_is_stored_once() {
+    let redis = Redis::start();
+    let (a, b, c) = (
+        node(&redis, "na", None),
+        node(&redis, "nb", None),
+        node(&redis, "nc", None),
+    );
+    let (mut ann, mut bob, mut cat) = (client(&a).await, client(&b).await, client(&c).await);
+    let j = create(&mut ann, "ann", json!({"difficulty": "easy"})).await;
+    let code = j["room"].as_str().expect("code").to_owned();
+    let jb = join(&mut bob, &code, "bob").await;
+    let jc = join(&mut cat, &code, "cat").await;
+    assert_eq!(jb["room"], code);
+    assert_eq!(jc["players"].as_array().map(Vec::len), Some(3), "{jc}");
+    // Everyone hears of everyone, whichever node they are on.
+    until(&mut ann, "player_joined").await;
+    until(&mut ann, "player_joined").await;
+    until(&mut bob, "player_joined").await;
+
+    let rs = start(&mut ann, &mut [&mut bob, &mut cat]).await;
+    let puzzle = rs["puzzle"].as_str().expect("puzzle").to_owned();
+    let race_id = rs["race_id"].as_str().expect("race id").to_owned();
+    // Bob (node B) solves, and everyone sees his progress and his finish.
+    solve_all(&mut bob, &puzzle).await;
+    for ws in [&mut ann, &mut cat] {
+        let p = until(ws, "player_finished").await;
+        assert_eq!(p["player_id"], jb["you"]["player_id"], "{p}");
+    }
+    solve_all(&mut cat, &puzzle).await;
+    send(&mut ann, json!({"type": "forfeit"})).await;
+    let mut overs = Vec::new();
+    for ws in [&mut ann, &mut bob, &mut cat] {
+        overs.push(until(ws, "race_over").await);
+    }
+    assert_eq!(overs[0]["standings"], overs[1]["standings"]);
+    assert_eq!(overs[0]["standings"], overs[2]["standings"]);
+    let standings = overs[0]["standings"].as_array().expect("standings").clone();
+    assert_eq!(standings[0]["player_id"], jb["you"]["player_id"]);
+    assert_eq!(standings[0]["status"], "solved");
+    assert_eq!(standings[1]["player_id"], jc["you"]["player_id"]);
+    assert_eq!(standings[2]["status"], "forfeited");
+    // The owner stored it; the other nodes' stores did not (each has its own SQLite here).
+    let stored = get_json(&a, &format!("/api/races/{race_id}")).await;
+    assert_eq!(
+        stored["standings"].as_array().map(Vec::len),
+        Some(3),
+        "{stored}"
+    );
+    for other in [&b, &c] {
+        let raw = other.http_get(&format!("/api/races/{race_id}")).await;
+        assert!(raw.starts_with("HTTP/1.1 404"), "{raw}");
+    }
+    // The owner's metrics count relayed frames; a member node's health names it.
+    let health = get_json(&b, "/healthz").await;
+    assert_eq!(health["node"], "nb");
+    assert_eq!(health["redis"], "up");
+    let metrics = a.http_get("/metrics").await;
+    let relayed = metrics
+        .lines()
+        .find(|l| l.starts_with("sudoku_race_relay_in_total"))
+        .and_then(|l| l.split(' ').nth(1))
+        .and_then(|n| n.parse::<u64>().ok())
+        .unwrap_or(0);
+    assert!(
+        relayed > 2 * to_fill(&puzzle, &solve(&puzzle)).len() as u64 - 1,
+        "{metrics}"
+    );
+}
+
+#[tokio::test]
+async fn every_node_lists_every_nodes_public_rooms() {
+    let redis = Redis::start();
+    let (a, b, c) = (
+        node(&redis, "la", None),
+        node(&redis, "lb", None),
+        node(&redis, "lc", None),
+    );
+    let (mut ann, mut bob, mut cat) = (client(&a).await, client(&b).await, client(&c).await);
+    let ra = create(&mut ann, "ann", json!({"public": true})).await["room"].clone();
+    let rb = create(
+        &mut bob,
+        "bob",
+        json!({"public": true, "difficulty": "hard"}),
+    )
+    .await["room"]
+        .clone();
+    let _private = create(&mut cat, "cat", json!({"public": false})).await;
+    for n in [&a, &b, &c] {
+        let mut ws = client(n).await;
+        send(&mut ws, json!({"type": "list_rooms"})).await;
+        let list = until(&mut ws, "room_list").await;
+        let codes: Vec<&Value> = list["rooms"]
+            .as_array()
+            .expect("rooms")
+            .iter()
+            .map(|r| &r["room"])
+            .collect();
+        let mut want = vec![&ra, &rb];
+        want.sort_by_key(|v| v.as_str().map(str::to_owned));
+        assert_eq!(codes, want, "{list}");
+    }
+    // A room that fills is no longer listed anywhere.
+    send(&mut bob, json!({"type": "set_settings", "settings": {"public": true, "max_players": 2, "difficulty": "hard"}})).await;
+    until(&mut bob, "settings_changed").await;
+    let mut dan = client(&c).await;
+    join(&mut dan, rb.as_str().expect("code"), "dan").await;
+    let mut ws = client(&a).await;
+    send(&mut ws, json!({"type": "list_rooms"})).await;
+    let list = until(&mut ws, "room_list").await;
+    assert_eq!(list["rooms"].as_array().map(Vec::len), Some(1), "{list}");
+}
+
+#[tokio::test]
+async fn a_seat_resumes_on_another_node() {
+    let redis = Redis::start();
+    let (a, b, c) = (
+        node(&redis, "ra", None),
+        node(&redis, "rb", None),
+        node(&redis, "rc", None),
+    );
+    let mut ann = client(&a).await;
+    let j = create(&mut ann, "ann", json!({"difficulty": "easy"})).await;
+    let code = j["room"].as_str().expect("code").to_owned();
+    let mut bob = client(&b).await;
+    let jb = join(&mut bob, &code, "bob").await;
+    until(&mut ann, "player_joined").await;
+    let rs = start(&mut ann, &mut [&mut bob]).await;
+    let puzzle = rs["puzzle"].as_str().expect("puzzle").to_owned();
+    let token = jb["you"]["token"].as_str().expect("token").to_owned();
+    // Bob's connection to node B vanishes; he comes back through node C.
+    drop(bob);
+    let mut bob = client(&c).await;
+    send(&mut bob, json!({"type": "resume", "token": token})).await;
+    let back = recv_skipping(&mut bob, &["room_joined", "error"]).await;
+    assert_eq!(back["type"], "room_joined", "{back}");
+    assert_eq!(back["you"]["player_id"], jb["you"]["player_id"]);
+    assert_eq!(back["race"]["puzzle"], puzzle, "{back}");
+    solve_all(&mut bob, &puzzle).await;
+    let fin = until(&mut ann, "player_finished").await;
+    assert_eq!(fin["player_id"], jb["you"]["player_id"]);
+    // The seat moves again, to the owner's node itself: the connection on node C is let go
+    // with 1000, as on one node.
+    let mut again = client(&a).await;
+    send(&mut again, json!({"type": "resume", "token": token})).await;
+    let v = recv_skipping(&mut again, &["room_joined", "error"]).await;
+    assert_eq!(v["type"], "room_joined", "{v}");
+    assert_eq!(v["you"]["player_id"], jb["you"]["player_id"]);
+    assert_eq!(crate::support::close_code(&mut bob).await, Some(1000));
+}
