@@ -370,6 +370,7 @@ fn the_screen_shows_the_clock_the_bars_and_at_the_end_the_standings() {
         assert!(s.contains("placement 2/57"), "{s}");
         assert!(s.contains("1/51"), "ann's bar: {s}");
         assert!(s.contains("board of ann"), "{s}");
+        assert!(s.contains(" 1/51 filled  ✗0"), "whole under any board: {s}");
         assert!(s.contains("space pause"), "{s}");
         assert!(!s.contains("final standings"), "{s}");
         assert!(!s.contains('\u{1b}'));
@@ -379,9 +380,18 @@ fn the_screen_shows_the_clock_the_bars_and_at_the_end_the_standings() {
     let s = screen(&app, 120, 40);
     assert!(s.contains("final standings") && s.contains("■ end"), "{s}");
     assert!(
-        s.contains("board of bob") && s.contains("2/51 filled  ✗2"),
+        s.contains("board of bob") && s.contains(" 2/51 filled  ✗2"),
         "{s}"
     );
-    assert!(s.contains("✓ 0:06") && s.contains("forfeited"), "{s}");
+    assert!(
+        s.contains("✓ 0:09") && s.contains("forfeited"),
+        "the time sent: {s}"
+    );
     assert!(s.contains(" 1. ann"), "{s}");
+    let s = screen(&app, 80, 24);
+    assert!(
+        s.contains(" 2/51  ✗2  │"),
+        "a whole standings row at 80 columns: {s}"
+    );
+    assert!(s.contains("0:08.1 / 0:08.1"), "the end, to the tenth: {s}");
 }

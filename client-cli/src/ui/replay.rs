@@ -30,7 +30,7 @@ impl Widget for &ReplayApp {
         .areas(area);
         self.render_top(top, buf);
         help_line(&HELP).render(help, buf);
-        let [board_area, caption, right] = beside_board(main, 30, 1);
+        let [board_area, caption, right] = beside_board(main, 30, 2);
         let states = self.playback.players();
         self.render_board(&states, board_area, caption, buf);
         self.render_side(&states, right, buf);
@@ -80,11 +80,14 @@ impl ReplayApp {
             .filter(|p| p.outcome.is_mistake())
             .map(|p| (p.cell, p.digit));
         view.render(area, buf);
-        Line::from(vec![
-            Span::raw(" board of "),
-            Span::styled(seat.name.clone(), BOLD),
-            Span::raw(format!(
-                "  {}/{} filled  ✗{}",
+        // Two lines: under the small board one would cut a long name's numbers off.
+        Paragraph::new(vec![
+            Line::from(vec![
+                Span::raw(" board of "),
+                Span::styled(seat.name.clone(), BOLD),
+            ]),
+            Line::raw(format!(
+                " {}/{} filled  ✗{}",
                 state.filled,
                 r.to_fill(),
                 state.mistakes
@@ -148,10 +151,10 @@ impl ReplayApp {
             Line::from(vec![
                 Span::raw("clock "),
                 Span::styled(
-                    clock(p.pos_ms()),
+                    tenths(p.pos_ms()),
                     Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
                 ),
-                Span::raw(format!(" / {}   ×{:<2}  ", clock(p.end_ms()), p.speed())),
+                Span::raw(format!(" / {}  ×{:<2}  ", tenths(p.end_ms()), p.speed())),
                 state,
             ]),
             Line::raw(format!("placement {}/{}", p.applied(), r.placements.len())),
@@ -190,7 +193,12 @@ impl ReplayApp {
                 Style::new().fg(Color::Red),
             ));
         }
-        if let Some(t) = state.solved_at_ms {
+        if let Some(at) = state.solved_at_ms {
+            // The time the players were told: with the penalties, which only the standings know.
+            let t = match self.playback.replay().standing(i) {
+                Some(s) if s.status == FinishStatus::Solved => s.time_ms.unwrap_or(at),
+                _ => at,
+            };
             spans.push(Span::styled(
                 format!("  ✓ {}", clock(t)),
                 Style::new().fg(Color::Green).add_modifier(Modifier::BOLD),
@@ -219,7 +227,7 @@ impl ReplayApp {
                     _ => "-".to_owned(),
                 };
                 Line::raw(format!(
-                    "{:>2}. {:<14} {:<10} {:>6}  {}/{}  ✗{}",
+                    "{:>2}. {:<12} {:<10} {:>5}  {:>2}/{}  ✗{}",
                     s.rank,
                     name,
                     finish_word(s.status),
@@ -238,6 +246,11 @@ impl ReplayApp {
             )
             .render(area, buf);
     }
+}
+
+/// `1:05.3`: tenths, so a step within a second still moves the clock.
+fn tenths(ms: u64) -> String {
+    format!("{}.{}", clock(ms), ms / 100 % 10)
 }
 
 /// `last: bob 7 at r3c5 ✗ wrong`.
