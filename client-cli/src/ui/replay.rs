@@ -9,6 +9,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget};
+use shared::engine::Cell;
 
 use super::board::{beside_board, BoardView};
 use super::{bar, finish_word, help_line, too_small, MIN_SIZE};
@@ -71,11 +72,16 @@ impl ReplayApp {
         // The move just played, if it was this player's: green where it went in, red for a
         // digit the server refused as a mistake.
         let last = self.playback.last().filter(|p| p.player == self.selected);
-        let marked = last
-            .filter(|p| p.outcome == Outcome::Accepted)
-            .map(|p| p.cell);
-        let highlight: Vec<_> = marked.into_iter().collect();
+        let cell_if = |keep: fn(Outcome) -> bool| -> Vec<Cell> {
+            last.filter(|p| keep(p.outcome))
+                .map(|p| p.cell)
+                .into_iter()
+                .collect()
+        };
+        let highlight = cell_if(|o| o == Outcome::Accepted);
+        let refused = cell_if(Outcome::is_mistake);
         view.highlight = &highlight;
+        view.conflicts = &refused;
         view.flash = last
             .filter(|p| p.outcome.is_mistake())
             .map(|p| (p.cell, p.digit));
