@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Args;
-use client::api::ApiError;
+use client::api::{ApiError, MAX_RACE_ANSWER};
 use client::replay::{Replay, ReplayApp};
 use client::term::{self, TermError, TermGuard};
 
@@ -33,7 +33,8 @@ pub fn replay(rt: &tokio::runtime::Runtime, a: ReplayArgs) -> anyhow::Result<Exi
         a.server.ca_file.as_deref(),
     )?;
     // Fetched before the terminal is checked, so a wrong id says so even without one.
-    let v = match rt.block_on(client::api::get(&to, &format!("/api/races/{id}"))) {
+    let path = format!("/api/races/{id}");
+    let v = match rt.block_on(client::api::get_up_to(&to, &path, MAX_RACE_ANSWER)) {
         Ok(v) => v,
         Err(ApiError::Status { status: 404, .. }) => anyhow::bail!(
             "no such finished race: {id} on {} (races in progress are not kept; \

@@ -82,7 +82,8 @@ async fn a_raced_race_replays_to_the_standings_the_players_were_sent() {
     }
 
     let to = client::net::Endpoint::from(&url);
-    let v = client::api::get(&to, &format!("/api/races/{race_id}"))
+    let path = format!("/api/races/{race_id}");
+    let v = client::api::get_up_to(&to, &path, client::api::MAX_RACE_ANSWER)
         .await
         .expect("the race over HTTP");
     let replay = Replay::from_json(&v).expect("a replayable race");
