@@ -15,6 +15,11 @@ use crate::net::Endpoint;
 /// The most an answer may be: a leaderboard page is a few kilobytes.
 const MAX_ANSWER: usize = 1 << 20;
 
+/// The most a race's answer may be ([`get_up_to`]): its placements are a few kilobytes in a
+/// fair race, but a full room sending wrong digits at the rate limit for the whole time limit
+/// sends megabytes, and such a race is still one to replay.
+pub const MAX_RACE_ANSWER: usize = 64 << 20;
+
 /// How long a request may take, connect to last byte.
 const TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -40,6 +45,9 @@ pub enum ApiError {
         /// The API's `error` text.
         message: String,
     },
+    /// The answer was longer than the caller allows.
+    #[error("the server's answer is over {} MiB", .0 >> 20)]
+    TooLarge(usize),
     /// The answer was not HTTP with a JSON body.
     #[error("the server's answer is not the API's: {0}")]
     Malformed(String),
@@ -49,9 +57,14 @@ pub enum ApiError {
 /// `200`. The path goes under the WebSocket URL's prefix, so a server a proxy publishes at
 /// `wss://host/sudoku/ws` is asked `/sudoku/api/…`, as the proxy publishes its API.
 pub async fn get(to: &Endpoint, path: &str) -> Result<Value, ApiError> {
+    get_up_to(to, path, MAX_ANSWER).await
+}
+
+/// [`get`] for an answer of up to `max` bytes.
+pub async fn get_up_to(to: &Endpoint, path: &str, max: usize) -> Result<Value, ApiError> {
     let host = to.url.host().to_owned();
     let path = format!("{}{path}", prefix(to.url.path()));
-    tokio::time::timeout(TIMEOUT, fetch(to, &path))
+    tokio::time::timeout(TIMEOUT, fetch(to, &path, max))
         .await
         .map_err(|_| ApiError::Timeout(host))?
 }
@@ -69,7 +82,7 @@ fn prefix(ws_path: &str) -> &str {
     }
 }
 
-async fn fetch(to: &Endpoint, path: &str) -> Result<Value, ApiError> {
+async fn fetch(to: &Endpoint, path: &str, max: usize) -> Result<Value, ApiError> {
     let (host, port) = (to.url.host().to_owned(), to.url.port());
     let io = |source| ApiError::Io {
         host: host.clone(),
@@ -94,10 +107,14 @@ async fn fetch(to: &Endpoint, path: &str) -> Result<Value, ApiError> {
             .connect(name, tcp)
             .await
             .map_err(io)?;
-        exchange(tls, &request).await.map_err(io)?
+        exchange(tls, &request, max).await.map_err(io)?
     } else {
-        exchange(tcp, &request).await.map_err(io)?
+        exchange(tcp, &request, max).await.map_err(io)?
     };
+    // Cut off at `max + 1`: more than `max` is too long, not a body that ends early.
+    if raw.len() > max {
+        return Err(ApiError::TooLarge(max));
+    }
     parse(&raw)
 }
 
@@ -105,13 +122,11 @@ async fn fetch(to: &Endpoint, path: &str) -> Result<Value, ApiError> {
 async fn exchange(
     mut s: impl AsyncRead + AsyncWrite + Unpin,
     request: &str,
+    max: usize,
 ) -> std::io::Result<Vec<u8>> {
     s.write_all(request.as_bytes()).await?;
     let mut out = Vec::new();
-    (&mut s)
-        .take(MAX_ANSWER as u64)
-        .read_to_end(&mut out)
-        .await?;
+    (&mut s).take(max as u64 + 1).read_to_end(&mut out).await?;
     Ok(out)
 }
 
@@ -260,6 +275,30 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(parse(b"HTTP/1.1 200 OK\r\n\r\nnot json").is_err());
+    }
+
+    #[tokio::test]
+    async fn an_answer_over_the_limit_is_too_large_not_malformed() {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        tokio::spawn(async move {
+            for _ in 0..2 {
+                let (mut s, _) = listener.accept().await.expect("accept");
+                let mut head = [0u8; 1024];
+                let _ = s.read(&mut head).await;
+                let body = format!("[{}0]", "0,".repeat(1000));
+                let answer = format!("HTTP/1.1 200 OK\r\n\r\n{body}");
+                s.write_all(answer.as_bytes()).await.expect("write");
+            }
+        });
+        let url: crate::net::ServerUrl = format!("ws://{addr}/ws").parse().expect("url");
+        let to = Endpoint::from(&url);
+        let small = get_up_to(&to, "/api/races/A-1", 1000).await;
+        assert!(matches!(small, Err(ApiError::TooLarge(1000))), "{small:?}");
+        let big = get_up_to(&to, "/api/races/A-1", 1 << 20).await;
+        assert_eq!(big.expect("fits").as_array().map(Vec::len), Some(1001));
     }
 
     #[test]

@@ -11,6 +11,7 @@
 //! - [`config`]: the server and name in force (flag, environment, config file, default).
 //! - [`bot`]: computer players: a no-IO `Brain` on the app's mirror, driven over a session.
 //! - [`solo`]: offline practice (its own app state; drawn by `ui::solo`).
+//! - [`replay`]: a finished race played back from the HTTP API's record (drawn by `ui::replay`).
 //! - [`term`]: terminal setup and restore (panic hook included), logging to a file.
 #![warn(missing_docs)]
 
@@ -20,6 +21,7 @@ pub mod bot;
 pub mod config;
 pub mod identity;
 pub mod net;
+pub mod replay;
 pub mod run;
 pub mod solo;
 pub mod term;

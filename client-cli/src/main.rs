@@ -3,6 +3,7 @@
 mod cmd;
 mod host;
 mod play;
+mod race_replay;
 mod stats;
 mod tools;
 
@@ -46,6 +47,8 @@ enum Command {
     Leaderboard(stats::LeaderboardArgs),
     /// A player's races, newest first (yours by default), with rating changes and fair-play flags.
     History(stats::HistoryArgs),
+    /// Play a finished race back: every player's progress over time, then each one's board.
+    Replay(race_replay::ReplayArgs),
     /// Solo practice offline: timer, undo, pencil marks, conflict check, hints, give-up.
     Play(play::PlayArgs),
     /// Join a room as a computer player that solves at a human-like pace (no screen).
@@ -99,6 +102,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Daily(a) => cmd::daily(&runtime()?, a),
         Command::Leaderboard(a) => stats::leaderboard(&runtime()?, a),
         Command::History(a) => stats::history(&runtime()?, a),
+        Command::Replay(a) => race_replay::replay(&runtime()?, a),
         Command::Play(a) => play::play(a),
         Command::Bot(a) => cmd::bot(&runtime()?, a),
         Command::Solve(args) => tools::solve(&args),

@@ -13,6 +13,7 @@ use tokio::sync::mpsc;
 
 use crate::app::{App, Effect, Event};
 use crate::net::{NetEvent, Session};
+use crate::replay::ReplayApp;
 use crate::solo::SoloApp;
 
 /// How often the clock ticks (redraws the race clock and fades flashes).
@@ -39,6 +40,16 @@ impl Screen for App {
 impl Screen for SoloApp {
     fn update(&mut self, event: Event) -> Vec<Effect> {
         SoloApp::update(self, event)
+    }
+
+    fn draw(&self, frame: &mut Frame) {
+        frame.render_widget(self, frame.area());
+    }
+}
+
+impl Screen for ReplayApp {
+    fn update(&mut self, event: Event) -> Vec<Effect> {
+        ReplayApp::update(self, event)
     }
 
     fn draw(&self, frame: &mut Frame) {

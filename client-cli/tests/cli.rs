@@ -122,6 +122,18 @@ fn failures_exit_1_with_the_reason_before_any_screen() {
             "name is longer than 24 characters",
         ),
         (vec!["join", "ABCD", "--name", " "], "invalid name"),
+        (
+            vec!["replay", "NOPE-1", "--server", &server],
+            "no such finished race: NOPE-1",
+        ),
+        (
+            vec!["replay", "a/b", "--server", &server],
+            "a race id is letters, digits and dashes",
+        ),
+        (
+            vec!["replay", "AB-1", "--server", "ws://127.0.0.1:1/ws"],
+            "cannot reach 127.0.0.1",
+        ),
     ] {
         let out = run(home.path(), &[], &args);
         let err = text(&out.stderr);
@@ -177,4 +189,69 @@ fn host_creates_its_room_on_the_given_server() {
         "{}",
         text(&out.stderr)
     );
+}
+
+#[test]
+fn replay_fetches_a_stored_race_then_needs_a_terminal() {
+    use server::store::{PlacementRecord, RaceRecord, SeatRecord};
+    use server::Store;
+    let home = tempfile::tempdir().expect("tempdir");
+    let server = standalone_server(home.path());
+    // The server made the database; a second connection writes a finished race into it.
+    let db = home.path().join("results.sqlite3");
+    let store = (0..100)
+        .find_map(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            db.exists()
+                .then(|| server::SqliteStore::open(&db).ok())
+                .flatten()
+        })
+        .expect("the server's database");
+    let puzzle =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    let solution =
+        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+    store
+        .save_race(&RaceRecord {
+            race_id: "REPLAY-1".into(),
+            room: "ROOM".into(),
+            difficulty: "easy",
+            puzzle: puzzle.into(),
+            solution: solution.into(),
+            started_unix_ms: 1_700_000_000_000,
+            duration_ms: 5_000,
+            reason: "all_done",
+            rated: false,
+            daily: None,
+            standings: vec![protocol::Standing {
+                rank: 1,
+                player_id: "p1".into(),
+                name: "ann".try_into().expect("a name"),
+                status: protocol::FinishStatus::Forfeited,
+                time_ms: None,
+                filled: 1,
+                mistakes: 0,
+            }],
+            seats: vec![SeatRecord {
+                player_id: "p1".into(),
+                handle: None,
+                bot: false,
+                flags: Vec::new(),
+            }],
+            placements: vec![PlacementRecord {
+                player_id: "p1".into(),
+                at_ms: 1_000,
+                cell: 2,
+                digit: 4,
+                outcome: "accepted",
+            }],
+        })
+        .expect("save the race");
+    let out = run(
+        home.path(),
+        &[],
+        &["replay", "REPLAY-1", "--server", &server],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("needs an interactive terminal"));
 }

@@ -5,7 +5,7 @@
 //! [`BIG_SIZE`], else 3x1 per cell (pencil marks hidden).
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
@@ -224,6 +224,27 @@ impl Widget for BoardView<'_> {
             }
         }
     }
+}
+
+/// `area` split for a screen with a board: the board at the largest size that leaves `side`
+/// columns beside it (10 more than the side's minimum, so the side is never squeezed to it),
+/// with `below` lines under it. `[board, below, side]`.
+pub fn beside_board(area: Rect, side: u16, below: u16) -> [Rect; 3] {
+    let (bw, bh) = BoardView::size_for(Rect::new(
+        0,
+        0,
+        area.width.saturating_sub(side + 10),
+        area.height.saturating_sub(below),
+    ));
+    let [left, right] =
+        Layout::horizontal([Constraint::Length(bw + 1), Constraint::Min(side)]).areas(area);
+    let [board, under, _] = Layout::vertical([
+        Constraint::Length(bh),
+        Constraint::Length(below),
+        Constraint::Min(0),
+    ])
+    .areas(left);
+    [board, under, right]
 }
 
 /// The digit bar: `1 2 3 ... 9`, digits complete on the board dimmed.

@@ -3,12 +3,14 @@
 //! screen of the room's phase: `lobby`, `countdown`, `race` (with its `panel`),
 //! `results`, with the host's tools (`host`) over the lobby and the results; in no room,
 //! `outside` says where we stand. [`board`] is the board widget they share with [`solo`], the
-//! offline screen. Below [`MIN_SIZE`] the frame says the size it needs instead.
-//! The helpers here (help line, progress bar, player and chat lines) serve every screen.
+//! offline screen, and [`replay`], a finished race played back. Below [`MIN_SIZE`] the frame
+//! says the size it needs instead. The helpers here (help line, progress bar, player and chat
+//! lines) serve every screen.
 //!
 //! Every server string drawn here (names, chat, codes, error messages) arrived terminal-safe:
 //! the connection task cleans each message as it parses it (`net::parse_server_msg`,
-//! Amendment A3), so no screen needs to, and none can forget to.
+//! Amendment A3), and a replay's strings are cleaned as `Replay::from_json` parses them, so no
+//! screen needs to, and none can forget to.
 
 pub mod board;
 mod countdown;
@@ -17,6 +19,7 @@ mod lobby;
 mod outside;
 mod panel;
 mod race;
+pub mod replay;
 mod results;
 pub mod solo;
 

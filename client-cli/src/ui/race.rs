@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 use shared::engine::{Cell, Digit};
 
-use super::board::{digit_bar, BoardView};
+use super::board::{beside_board, digit_bar, BoardView};
 use super::panel;
 use crate::app::{App, Play, Race, Room};
 
@@ -36,21 +36,9 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
         Line::raw("waiting for the puzzle…").render(area, buf);
         return;
     };
-    let (bw, bh) = BoardView::size_for(Rect::new(
-        0,
-        0,
-        area.width.saturating_sub(30),
-        area.height.saturating_sub(2),
-    ));
-    let [left, right] =
-        Layout::horizontal([Constraint::Length(bw + 1), Constraint::Min(20)]).areas(area);
-    let [board_area, bar_area, flash_area, _] = Layout::vertical([
-        Constraint::Length(bh),
-        Constraint::Length(1),
-        Constraint::Length(1),
-        Constraint::Min(0),
-    ])
-    .areas(left);
+    let [board_area, under, right] = beside_board(area, 20, 2);
+    let [bar_area, flash_area] =
+        Layout::vertical([Constraint::Length(1), Constraint::Length(1)]).areas(under);
     let play = &app.play;
     let conflicts: Vec<Cell> = play
         .flash

@@ -16,20 +16,7 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
     let Some(results) = &room.results else {
         return;
     };
-    let (bw, bh) = BoardView::size_for(Rect::new(
-        0,
-        0,
-        area.width.saturating_sub(40),
-        area.height.saturating_sub(1),
-    ));
-    let [left, right] =
-        Layout::horizontal([Constraint::Length(bw + 1), Constraint::Min(30)]).areas(area);
-    let [board_area, legend, _] = Layout::vertical([
-        Constraint::Length(bh),
-        Constraint::Length(1),
-        Constraint::Min(0),
-    ])
-    .areas(left);
+    let [board_area, legend, right] = board::beside_board(area, 30, 1);
     if let Some(race) = &room.race {
         let mut view = BoardView::new(&race.puzzle, &race.board);
         view.solution = Some(&results.solution);

@@ -7,7 +7,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
 
-use super::board::{digit_bar, BoardView};
+use super::board::{beside_board, digit_bar, BoardView};
 use super::help_line;
 use crate::app::clock;
 use crate::solo::{Outcome, SoloApp};
@@ -29,20 +29,7 @@ impl Widget for &SoloApp {
             Span::raw(format!("  solo practice  ·  {}", self.level)),
         ])
         .render(top, buf);
-        let (bw, bh) = BoardView::size_for(Rect::new(
-            0,
-            0,
-            main.width.saturating_sub(30),
-            main.height.saturating_sub(1),
-        ));
-        let [left, right] =
-            Layout::horizontal([Constraint::Length(bw + 1), Constraint::Min(20)]).areas(main);
-        let [board_area, bar_area, _] = Layout::vertical([
-            Constraint::Length(bh),
-            Constraint::Length(1),
-            Constraint::Min(0),
-        ])
-        .areas(left);
+        let [board_area, bar_area, right] = beside_board(main, 20, 1);
         let hint_cells = self.hint.as_ref().map_or(&[][..], |h| &h.cells[..]);
         let mut view = BoardView::new(&self.board.puzzle, &self.board.board);
         view.pencil = Some(&self.board.desk.pencil);

@@ -5,14 +5,13 @@
 use std::time::Duration;
 
 use client::app::{App, Effect, Event};
-use client::bot::{self, BotConfig, BotRole};
 use client::net::{self, Intent, NetEvent, Session};
 use crossterm::event::{KeyCode, KeyEvent};
 use protocol::{FinishStatus, Phase, SettingsRequest};
 use shared::engine::{solver, Cell, Grid};
 use tokio::sync::mpsc::UnboundedReceiver;
 
-use crate::support::TestServer;
+use crate::support::{spawn_bot, TestServer};
 
 /// Upper bound on any single wait: a hang fails the test instead of blocking CI.
 const WAIT: Duration = Duration::from_secs(30);
@@ -90,23 +89,12 @@ async fn a_host_and_two_bots_race_to_race_over() {
         started: tokio::time::Instant::now(),
     };
     host.until("room_joined", |a| a.room().is_some()).await;
-    let code = host.app.room().expect("room").code.clone();
+    let code = host.app.room().expect("room").code.to_string();
 
-    let mut bots = Vec::new();
-    for (i, mistake_rate) in [(1u64, 0.0), (2, 0.1)] {
-        let config = BotConfig {
-            name: format!("bot{i}"),
-            pace: Duration::from_millis(10),
-            mistake_rate,
-            seed: i,
-            races: Some(1),
-        };
-        let url = url.clone();
-        let room = code.to_string();
-        bots.push(tokio::spawn(async move {
-            bot::run(&url, config, BotRole::Join { room }, std::future::pending()).await
-        }));
-    }
+    let bots = [
+        spawn_bot(&url, &code, 1, 0.0),
+        spawn_bot(&url, &code, 2, 0.1),
+    ];
     host.until("both bots seated", |a| {
         a.room().is_some_and(|r| r.players.len() == 3)
     })

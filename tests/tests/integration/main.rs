@@ -14,6 +14,7 @@ mod host_controls;
 mod identity;
 mod layout;
 mod proxy;
+mod replay;
 
 mod server_bad_input;
 mod server_contract;

@@ -486,6 +486,28 @@ pub async fn chat_until_a_drop(c: &mut Client) -> Option<(usize, Value)> {
     None
 }
 
+/// A fast bot (`bot{n}`, 10 ms a move, seeded by `n`) that joins `room` for one race and
+/// makes a mistake at `mistake_rate`.
+pub fn spawn_bot(
+    url: &client::net::ServerUrl,
+    room: &str,
+    n: u64,
+    mistake_rate: f64,
+) -> JoinHandle<Result<client::bot::BotReport, client::bot::BotError>> {
+    let config = client::bot::BotConfig {
+        name: format!("bot{n}"),
+        pace: Duration::from_millis(10),
+        mistake_rate,
+        seed: n,
+        races: Some(1),
+    };
+    let (url, room) = (url.clone(), room.to_owned());
+    tokio::spawn(async move {
+        let role = client::bot::BotRole::Join { room };
+        client::bot::run(&url, config, role, std::future::pending()).await
+    })
+}
+
 /// The solution of a dealt puzzle line.
 pub fn solve(puzzle: &str) -> String {
     let g = Grid::parse(puzzle).expect("puzzle grid");
