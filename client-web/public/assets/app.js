@@ -18,6 +18,7 @@ import { race } from './screens/race.js';
 import { results } from './screens/results.js';
 import { problem } from './screens/problem.js';
 import { leaderboard, playerPage } from './screens/leaders.js';
+import { replayPage } from './screens/replay.js';
 
 /** @typedef {import('./state.js').Screen} Screen */
 
@@ -332,6 +333,8 @@ function screenKey() {
   if (!state.room && location.hash.startsWith('#/leaderboard')) return 'leaderboard';
   const player = /^#\/players\/([A-Za-z0-9]{1,32})$/.exec(location.hash);
   if (!state.room && player) return `player:${player[1]}`;
+  const replay = /^#\/races\/([A-Za-z0-9-]{1,64})$/.exec(location.hash);
+  if (!state.room && replay) return `replay:${replay[1]}`;
   if (!state.room) return pageRoom ? `join:${pageRoom}` : 'home';
   if (state.phase === 'lobby') return 'lobby';
   if (state.phase === 'finished') return 'results';
@@ -344,6 +347,7 @@ function makeScreen(key) {
   if (key.startsWith('join:') && pageRoom) return joinRoom(act, pageRoom);
   if (key === 'leaderboard') return leaderboard();
   if (key.startsWith('player:')) return playerPage(key.slice('player:'.length));
+  if (key.startsWith('replay:')) return replayPage(key.slice('replay:'.length));
   switch (key) {
     case 'lobby':
       return lobby(act);
