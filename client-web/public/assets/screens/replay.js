@@ -113,7 +113,8 @@ export function replayPage(raceId) {
     setText(play, timer ? '❚❚ Pause' : over ? '▶ Again' : '▶ Play');
     setText(time, raceTime(cur.t));
     setText(counter, `placement ${cur.n}/${r.events.length}`);
-    scrub.value = String(cur.t);
+    // The slider moves in tenths; its end is the race's end.
+    scrub.value = String(cur.t >= r.end_ms ? scrub.max : cur.t);
     list.replaceChildren(...at(r, cur).map((line) => progressLine(line, line.player_id === who)));
     const b = boardAt(r, cur, who);
     const e = b.latest;
@@ -161,7 +162,7 @@ export function replayPage(raceId) {
       `${race.players.length} player${race.players.length === 1 ? '' : 's'}`, race.rated ? 'rated' : 'unrated',
       race.daily ? `daily ${race.daily}` : '', `ended: ${ENDED[race.reason] ?? race.reason}`].filter(Boolean).join(' · '));
     setText(total, `/ ${raceTime(r.end_ms)}`);
-    setAttr(scrub, 'max', String(r.end_ms));
+    setAttr(scrub, 'max', String(Math.ceil(r.end_ms / 100) * 100));
     pick.replaceChildren(...race.players.map((p) => h('option', { value: p.player_id, text: p.bot ? `${p.name} (bot)` : p.name })));
     who = race.standings[0]?.player_id ?? race.players[0]?.player_id ?? '';
     pick.value = who;
