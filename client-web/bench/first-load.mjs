@@ -3,15 +3,19 @@
  * Benchmark, not a test: the browser client's first load on loopback. For RUNS fresh browser
  * contexts (empty cache) it records the bytes the page transferred (uncompressed bodies) and
  * the time from navigation to (a) the home screen drawn and (b) an interactive lobby after
- * "Create room" (the page's own `performance.mark`s, so no driver round trip is counted); then it times GET /assets/app.js (keep-alive, one connection) against GET
- * /healthz as the baseline of the same HTTP path. Prints a table of medians.
+ * "Create room" (the page's own `performance.mark`s, so no driver round trip is counted). Then,
+ * with one stored race (a browser and the terminal bot), for RUNS more fresh contexts it opens
+ * `/`, then the pages loaded on demand (`#/leaderboard`, `#/races/ID`): their bytes and the time
+ * from the route change to the page drawn, measured in the page. Last it times GET
+ * /assets/app.js (keep-alive, one connection) against GET /healthz as the baseline of the same
+ * HTTP path. Prints a table of medians.
  *
  *   cargo build --release --bin sudoku-race-server --bin sudoku-race
  *   cd client-web && SUDOKU_RACE_PROFILE=release node bench/first-load.mjs [RUNS]
  */
 
 import http from 'node:http';
-import { launch, newPage, startServer } from '../tests/support.mjs';
+import { createRoom, launch, newPage, puzzle, resultsTable, solve, solveOnPage, startBot, startServer } from '../tests/support.mjs';
 
 const runs = Number(process.argv[2] ?? 20);
 
@@ -27,7 +31,8 @@ function quantile(xs, q) {
   return s[Math.min(s.length - 1, Math.floor(q * s.length))];
 }
 
-const server = await startServer();
+// Every run opens a room from 127.0.0.1, and they stay open a while: lift the per-address cap (20).
+const server = await startServer(['--max-rooms-per-ip', String(runs + 10)]);
 const browser = await launch();
 /** @type {number[]} */ const bytes = [];
 /** @type {number[]} */ const requests = [];
@@ -70,6 +75,61 @@ try {
     await context.close();
   }
 
+  // One stored race to replay: a browser player and the bot.
+  const { page: racer, context: racerContext } = await newPage(browser);
+  const code = await createRoom(racer, server.url, 'bench', { difficulty: 'easy' });
+  const bot = startBot(server, code, ['--name', 'botty', '--pace-ms', '40']);
+  await racer.waitForSelector('[data-testid=players] li:has-text("botty")');
+  await racer.click('[data-testid=start]');
+  await solveOnPage(racer, solve(await puzzle(racer)));
+  await bot.done;
+  await resultsTable(racer);
+  const href = (await racer.getAttribute('[data-testid=replay-link]', 'href')) ?? '';
+  await racerContext.close();
+
+  /**
+   * Open `/`, then `hash`; in the page, the time from the route change to `mark` (the page's
+   * module in and drawn) and to `ready` (its data drawn), and the bytes fetched after it.
+   * @param {string} hash @param {string} mark @param {string} ready
+   */
+  const openRoute = async (hash, mark, ready) => {
+    const { page, context } = await newPage(browser);
+    await page.goto(`${server.url}/`);
+    await page.waitForSelector('[data-testid=create]');
+    await page.waitForLoadState('networkidle');
+    const m = await page.evaluate(([hash, mark, ready]) => new Promise((resolve) => {
+      const t0 = performance.now();
+      const done = (/** @type {number} */ readyAt) => {
+        const res = /** @type {PerformanceResourceTiming[]} */ (performance.getEntriesByType('resource')).filter((r) => r.startTime >= t0);
+        const js = res.filter((r) => r.name.endsWith('.js'));
+        resolve({
+          page: (performance.getEntriesByName(mark)[0]?.startTime ?? NaN) - t0,
+          ready: readyAt - t0,
+          jsBytes: js.reduce((a, r) => a + r.decodedBodySize, 0),
+          jsRequests: js.length,
+          apiBytes: res.filter((r) => !r.name.endsWith('.js')).reduce((a, r) => a + r.decodedBodySize, 0),
+        });
+      };
+      const seen = new MutationObserver(() => {
+        if (!document.querySelector(ready)) return;
+        seen.disconnect();
+        const readyAt = performance.now();
+        // Resource entries land after the response; give the last one a moment.
+        setTimeout(() => done(readyAt), 50);
+      });
+      seen.observe(document, { subtree: true, childList: true, attributes: true });
+      location.hash = hash;
+    }), [hash, mark, ready]);
+    await context.close();
+    return /** @type {{page: number, ready: number, jsBytes: number, jsRequests: number, apiBytes: number}} */ (m);
+  };
+  /** @type {Record<string, {page: number, ready: number, jsBytes: number, jsRequests: number, apiBytes: number}[]>} */
+  const routes = { leaderboard: [], replay: [] };
+  for (let i = 0; i < runs; i++) {
+    routes.leaderboard.push(await openRoute('#/leaderboard', 'page:leaderboard', '[data-testid=leaderboard] tbody tr'));
+    routes.replay.push(await openRoute(href.slice(1), 'page:replay', '.screen.replay [data-testid=replay-player] option'));
+  }
+
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   /** @param {string} path */
   const get = (path) =>
@@ -106,6 +166,15 @@ try {
     ['navigation → home drawn, median', `${median(homeMs).toFixed(1)} ms (p90 ${quantile(homeMs, 0.9).toFixed(1)})`],
     ['"Create room" click → interactive lobby, median', `${median(lobbyMs).toFixed(1)} ms (p90 ${quantile(lobbyMs, 0.9).toFixed(1)})`],
     ['navigation → interactive lobby, without the typing (sum of medians)', `${(median(homeMs) + median(lobbyMs)).toFixed(1)} ms`],
+    ...Object.entries(routes).flatMap(([name, xs]) => {
+      const page = xs.map((x) => x.page);
+      const ready = xs.map((x) => x.ready);
+      return [
+        [`${name} on demand: modules fetched (uncompressed)`, `${median(xs.map((x) => x.jsBytes))} B in ${median(xs.map((x) => x.jsRequests))} requests, then ${median(xs.map((x) => x.apiBytes))} B of API`],
+        [`${name}: route change → page in, median`, `${median(page).toFixed(1)} ms (p90 ${quantile(page, 0.9).toFixed(1)})`],
+        [`${name}: route change → its data drawn, median`, `${median(ready).toFixed(1)} ms (p90 ${quantile(ready, 0.9).toFixed(1)})`],
+      ];
+    }),
     ['GET /assets/app.js, median (keep-alive)', `${(median(asset) * 1000).toFixed(0)} µs (p99 ${(quantile(asset, 0.99) * 1000).toFixed(0)})`],
     ['GET /healthz baseline, median', `${(median(health) * 1000).toFixed(0)} µs (p99 ${(quantile(health, 0.99) * 1000).toFixed(0)})`],
   ];

@@ -7,6 +7,9 @@
  * Storage: the seat's resume token is kept in sessionStorage per room (a reload or a dropped
  * connection takes the seat back; another tab does not share it); the name and the identity
  * key (A6: registered on the first room entered, sent with every entry after) in localStorage.
+ *
+ * What `/` needs is imported statically (and preloaded by index.html); the read-only pages a
+ * first visit does not need are imported when their route opens (`pages` below, not preloaded).
  */
 
 import { Link, wsUrl } from './wire.js';
@@ -17,7 +20,7 @@ import { lobby } from './screens/lobby.js';
 import { race } from './screens/race.js';
 import { results } from './screens/results.js';
 import { problem } from './screens/problem.js';
-import { leaderboard, playerPage } from './screens/leaders.js';
+import { h } from './dom.js';
 
 /** @typedef {import('./state.js').Screen} Screen */
 
@@ -322,6 +325,70 @@ const act = {
   savedName: () => store.name(),
 };
 
+/**
+ * The pages a first visit does not need, imported when their route first opens; index.html
+ * does not preload them (tests/layout.test.mjs holds index.html to both rules). The replay's
+ * playback module is asked for beside its screen, so the two fetches do not wait on each other.
+ */
+const pages = {
+  leaders: () => import('./screens/leaders.js'),
+  replay: () => Promise.all([import('./screens/replay.js'), import('./replay.js')]).then(([screen]) => screen),
+};
+
+/**
+ * A screen that says "Loading…" while `load` imports a page's module, then becomes the page
+ * `make` builds from it (the same element the page would have been, so its styles and test
+ * hooks are unchanged). A failed import gets a clear error and Try again, which imports afresh
+ * (a failed fetch is not kept in the browser's module map).
+ * @template M
+ * @param {string} name the page, for the `page:NAME` performance mark when it is in
+ * @param {() => Promise<M>} load
+ * @param {(m: M) => Screen} make
+ * @returns {Screen}
+ */
+function lazyScreen(name, load, make) {
+  /** @type {Screen | null} */
+  let page = null;
+  /** @type {{s: import('./state.js').State, now: number} | null} */
+  let last = null;
+  const el = h('section', { class: 'screen loading', 'data-testid': 'page-loading' });
+  function attempt() {
+    el.removeAttribute('data-problem');
+    el.replaceChildren(h('p', { class: 'muted', role: 'status', text: 'Loading…' }));
+    load().then(
+      (m) => {
+        // The route changed while the module came: the screen after this one is in charge.
+        if (!el.isConnected) return;
+        page = make(m);
+        el.replaceWith(page.el);
+        if (last) page.update(last.s, last.now);
+        page.focus?.();
+        performance.mark(`page:${name}`);
+      },
+      (e) => {
+        el.setAttribute('data-problem', 'page_unavailable');
+        el.replaceChildren(
+          h('h1', { text: 'This page did not load' }),
+          h('p', { class: 'error', role: 'alert', 'data-testid': 'error',
+            text: `Its code could not be fetched from the server (${e instanceof Error ? e.message : String(e)}). Check the connection and try again.` }),
+          h('div', { class: 'row' },
+            h('button', { type: 'button', class: 'primary', 'data-testid': 'retry', onclick: attempt, text: 'Try again' }),
+            h('a', { class: 'button', href: '/', text: 'Back to the start' })),
+        );
+      },
+    );
+  }
+  attempt();
+  return {
+    el,
+    update(s, now) {
+      last = { s, now };
+      page?.update(s, now);
+    },
+    onKey: (ev, s) => page?.onKey?.(ev, s),
+  };
+}
+
 /** @type {{key: string, screen: Screen} | null} */
 let current = null;
 
@@ -332,6 +399,8 @@ function screenKey() {
   if (!state.room && location.hash.startsWith('#/leaderboard')) return 'leaderboard';
   const player = /^#\/players\/([A-Za-z0-9]{1,32})$/.exec(location.hash);
   if (!state.room && player) return `player:${player[1]}`;
+  const replay = /^#\/races\/([A-Za-z0-9-]{1,64})$/.exec(location.hash);
+  if (!state.room && replay) return `replay:${replay[1]}`;
   if (!state.room) return pageRoom ? `join:${pageRoom}` : 'home';
   if (state.phase === 'lobby') return 'lobby';
   if (state.phase === 'finished') return 'results';
@@ -342,8 +411,9 @@ function screenKey() {
 function makeScreen(key) {
   if (state.problem) return problem(act, state.problem);
   if (key.startsWith('join:') && pageRoom) return joinRoom(act, pageRoom);
-  if (key === 'leaderboard') return leaderboard();
-  if (key.startsWith('player:')) return playerPage(key.slice('player:'.length));
+  if (key === 'leaderboard') return lazyScreen('leaderboard', pages.leaders, (m) => m.leaderboard());
+  if (key.startsWith('player:')) return lazyScreen('player', pages.leaders, (m) => m.playerPage(key.slice('player:'.length)));
+  if (key.startsWith('replay:')) return lazyScreen('replay', pages.replay, (m) => m.replayPage(key.slice('replay:'.length)));
   switch (key) {
     case 'lobby':
       return lobby(act);

@@ -1,7 +1,7 @@
 // @ts-check
 /**
- * Pieces several screens share: the player list of a lobby, everyone's progress bars, the chat,
- * the settings form, and the error slot (`data-testid=error`). Each is `{el, update}`; the
+ * Pieces several screens share: the player list of a lobby, everyone's progress bars, a race's
+ * standings, the chat, the settings form, and the error slot (`data-testid=error`). Each is `{el, update}`; the
  * screens place them.
  */
 
@@ -52,6 +52,25 @@ export function playerList(opts) {
   return { el: list, update };
 }
 
+/**
+ * One player's progress line: name, bar, `filled/total · ✗mistakes`, and status words.
+ * @param {{player_id: string, name: string, filled: number, to_fill: number, mistakes: number,
+ *   status: string, time_ms: number | null}} p
+ * @param {boolean} mine
+ */
+export function progressLine(p, mine) {
+  const bar = h('progress', { max: Math.max(1, p.to_fill), value: p.filled, 'aria-label': `${p.name} progress` });
+  const words = p.status === 'solved' && p.time_ms !== null ? `solved ${raceTime(p.time_ms)}` : STATUS[p.status] ?? p.status;
+  return h(
+    'li',
+    { 'data-player-id': p.player_id, 'data-status': p.status, class: mine ? 'mine' : null },
+    h('span', { class: 'name', text: p.name }),
+    bar,
+    h('span', { class: 'count', text: `${p.filled}/${p.to_fill}${p.mistakes ? ` · ✗${p.mistakes}` : ''}` }),
+    h('span', { class: `status ${p.status}`, text: words }),
+  );
+}
+
 /** Everyone's progress: one bar per player, never their digits. */
 export function progressList() {
   const list = h('ul', { class: 'progress', 'data-testid': 'progress', 'aria-label': 'progress' });
@@ -61,26 +80,63 @@ export function progressList() {
     list.replaceChildren(
       ...s.players.map((p) => {
         const pr = race?.progress.get(p.player_id);
-        const filled = pr?.filled ?? 0;
         const toFill = pr?.to_fill ?? (race?.puzzle ? [...race.puzzle].filter((c) => c === '.').length : 0);
         const done = race?.done.get(p.player_id);
-        const status = done ? done.status : p.status;
-        const bar = h('progress', { max: Math.max(1, toFill), value: filled, 'aria-label': `${p.name} progress` });
-        let detail = `${filled}/${toFill}`;
-        if (pr?.mistakes) detail += ` · ✗${pr.mistakes}`;
-        const words = status === 'solved' && done ? `solved ${raceTime(done.time_ms)}` : STATUS[status] ?? status;
-        return h(
-          'li',
-          { 'data-player-id': p.player_id, 'data-status': status, class: p.player_id === s.you?.player_id ? 'mine' : null },
-          h('span', { class: 'name', text: p.name }),
-          bar,
-          h('span', { class: 'count', text: detail }),
-          h('span', { class: `status ${status}`, text: words }),
-        );
+        const line = { player_id: p.player_id, name: p.name, filled: pr?.filled ?? 0, to_fill: toFill, mistakes: pr?.mistakes ?? 0,
+          status: done ? done.status : p.status, time_ms: done ? done.time_ms : null };
+        return progressLine(line, p.player_id === s.you?.player_id);
       }),
     );
   }
   return { el: list, update };
+}
+
+/**
+ * A race's standings (`data-testid=results`): rank, player, result, time, filled, mistakes and,
+ * for a room's results, each rated player's change.
+ * @param {{rating: boolean}} opts
+ */
+export function standingsTable(opts) {
+  const body = h('tbody');
+  const el = h(
+    'table',
+    { class: 'results', 'data-testid': 'results' },
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ...['#', 'Player', 'Result', 'Time', 'Filled'].map((t) => h('th', { scope: 'col', text: t })),
+        h('th', { scope: 'col', title: 'mistakes', 'aria-label': 'mistakes', text: '✗' }),
+        opts.rating ? h('th', { scope: 'col', 'data-testid': 'rating-head', text: 'Rating' }) : null,
+      ),
+    ),
+    body,
+  );
+  /**
+   * @param {import('./wire.js').Standing[]} standings
+   * @param {string | null} mine
+   * @param {(playerId: string) => string} [rating]
+   */
+  function update(standings, mine, rating) {
+    body.replaceChildren(
+      ...standings.map((st) =>
+        h(
+          'tr',
+          { 'data-player-id': st.player_id, class: st.player_id === mine ? 'mine' : null },
+          h('td', { text: String(st.rank) }),
+          h('td', { text: st.name }),
+          h('td', { text: st.status.replace('_', ' ') }),
+          h('td', { text: st.status === 'solved' ? raceTime(st.time_ms) : '—' }),
+          h('td', { text: String(st.filled) }),
+          h('td', { text: String(st.mistakes) }),
+          rating ? h('td', { 'data-testid': 'rating', text: rating(st.player_id) }) : null,
+        ),
+      ),
+    );
+  }
+  return { el, update };
 }
 
 /** @param {{onSend: (text: string) => void}} opts */

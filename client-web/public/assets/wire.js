@@ -95,6 +95,33 @@ export const DEFAULT_SETTINGS = {
   rated: false,
 };
 
+/** An HTTP API answer that is not a 200: `status` 0 when the server could not be reached. */
+export class ApiError extends Error {
+  /** @param {string} message @param {number} status */
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/**
+ * GET an HTTP API path (A6; `/api/openapi.json`) of the server that served this page: the JSON,
+ * or an ApiError with the API's words.
+ * @param {string} path
+ * @returns {Promise<any>}
+ */
+export async function api(path) {
+  let res;
+  try {
+    res = await fetch(path, { headers: { accept: 'application/json' } });
+  } catch {
+    throw new ApiError('the server cannot be reached', 0);
+  }
+  const body = await res.json().catch(() => ({}));
+  if (!res.ok) throw new ApiError(typeof body.error === 'string' ? body.error : `HTTP ${res.status}`, res.status);
+  return body;
+}
+
 /** The WebSocket URL of the server that served this page. */
 export function wsUrl() {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';

@@ -5,18 +5,7 @@
  */
 
 import { clock, h, setText } from '../dom.js';
-
-/**
- * GET an API path; the JSON, or an Error with the API's words.
- * @param {string} path
- * @returns {Promise<any>}
- */
-async function api(path) {
-  const res = await fetch(path, { headers: { accept: 'application/json' } });
-  const body = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(typeof body.error === 'string' ? body.error : `HTTP ${res.status}`);
-  return body;
-}
+import { api } from '../wire.js';
 
 /** @param {number | null | undefined} ms */
 const time = (ms) => (typeof ms === 'number' ? clock(ms) : '—');
@@ -99,7 +88,8 @@ export function playerPage(handle) {
           ? `${rating(r.rating_after)} (${r.rating_after >= r.rating_before ? '+' : '−'}${Math.abs(r.rating_after - r.rating_before).toFixed(1)})`
           : 'unrated';
         return h('tr', { 'data-race-id': r.race_id },
-          h('td', { text: new Date(r.finished_unix_ms).toISOString().slice(0, 16).replace('T', ' ') }),
+          h('td', {}, h('a', { href: `/#/races/${encodeURIComponent(r.race_id)}`, 'data-testid': 'replay-link',
+            title: 'replay this race', text: '▶ ' + new Date(r.finished_unix_ms).toISOString().slice(0, 16).replace('T', ' ') })),
           h('td', { text: r.difficulty }), h('td', { text: `${r.rank}/${r.players}` }),
           h('td', { text: String(r.status).replace('_', ' ') }), h('td', { text: time(r.time_ms) }),
           h('td', { text: change }), h('td', { text: (r.flags ?? []).join(', ') }));

@@ -1,12 +1,12 @@
 // @ts-check
 /**
- * Between races: the last race's standings, the solved board, the host's rematch, settings and
- * kicks, and the chat.
+ * Between races: the last race's standings and a link to its replay, the solved board, the
+ * host's rematch, settings and kicks, and the chat.
  */
 
 import { createBoard } from '../board.js';
-import { h, raceTime, setAttr, setText } from '../dom.js';
-import { chatBox, describe, errorSlot, playerList, settingsForm } from '../parts.js';
+import { h, setAttr, setText } from '../dom.js';
+import { chatBox, describe, errorSlot, playerList, settingsForm, standingsTable } from '../parts.js';
 import { me } from '../state.js';
 import { roomHeader } from './room.js';
 
@@ -59,26 +59,13 @@ export function results(act) {
   const chat = chatBox({ onSend: act.chat });
   const error = errorSlot();
   const title = h('h2', { 'data-testid': 'results-title' });
-  const body = h('tbody');
-  const table = h(
-    'table',
-    { class: 'results', 'data-testid': 'results' },
-    h(
-      'thead',
-      {},
-      h(
-        'tr',
-        {},
-        ...['#', 'Player', 'Result', 'Time', 'Filled'].map((t) => h('th', { scope: 'col', text: t })),
-        h('th', { scope: 'col', title: 'mistakes', 'aria-label': 'mistakes', text: '✗' }),
-        h('th', { scope: 'col', 'data-testid': 'rating-head', text: 'Rating' }),
-      ),
-    ),
-    body,
-  );
+  const table = standingsTable({ rating: true });
   const board = createBoard({ label: 'the solution', onSelect: () => {} });
   const rematch = h('button', { type: 'button', class: 'primary', 'data-testid': 'rematch', onclick: () => act.start(), text: 'Rematch' });
   const waiting = h('p', { class: 'muted' });
+  // Every finished race is stored before race_over goes out, so its replay is there now; a
+  // new tab keeps this page's seat in the room.
+  const replay = h('a', { class: 'button', 'data-testid': 'replay-link', target: '_blank', rel: 'noopener', hidden: true, text: 'Replay ↗' });
   const summary = h('p', { class: 'muted', 'data-testid': 'settings' });
   const form = settingsForm({ idPrefix: 'results-' });
   const save = h('button', {
@@ -101,7 +88,7 @@ export function results(act) {
     h(
       'div',
       { class: 'columns' },
-      h('div', { class: 'card' }, title, h('div', { class: 'table-wrap' }, table), h('div', { class: 'row' }, rematch), waiting),
+      h('div', { class: 'card' }, title, h('div', { class: 'table-wrap' }, table.el), h('div', { class: 'row' }, rematch, replay), waiting),
       h('div', { class: 'card small-board' }, h('h2', { text: 'Solution' }), board.el),
       h('div', { class: 'card' }, h('h2', { text: 'Room' }), players.el, summary, hostBox, chat.el),
     ),
@@ -122,23 +109,11 @@ export function results(act) {
       const standings = s.standings ?? guessed(s);
       if (shown !== standings) {
         shown = standings;
-        body.replaceChildren(
-          ...standings.map((st) =>
-            h(
-              'tr',
-              { 'data-player-id': st.player_id, class: st.player_id === s.you?.player_id ? 'mine' : null },
-              h('td', { text: String(st.rank) }),
-              h('td', { text: st.name }),
-              h('td', { text: st.status.replace('_', ' ') }),
-              h('td', { text: st.status === 'solved' ? raceTime(st.time_ms) : '—' }),
-              h('td', { text: String(st.filled) }),
-              h('td', { text: String(st.mistakes) }),
-              h('td', { 'data-testid': 'rating', text: ratingText(s, st.player_id) }),
-            ),
-          ),
-        );
+        table.update(standings, s.you?.player_id ?? null, (id) => ratingText(s, id));
       }
       const r = s.race;
+      setAttr(replay, 'href', r ? `/#/races/${encodeURIComponent(r.race_id)}` : null);
+      setAttr(replay, 'hidden', r ? null : '');
       const view = r && r.puzzle ? { puzzle: r.puzzle, board: s.you?.role === 'player' ? r.board : [...r.puzzle], pencil: new Array(81).fill(0), flash: null, pending: new Map() } : null;
       board.update(view, -1, now, s.solution);
       const mine = me(s);
