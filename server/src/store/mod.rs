@@ -10,6 +10,7 @@
 
 pub mod period;
 pub mod recompute;
+mod rows;
 pub mod sqlite;
 
 use std::path::PathBuf;

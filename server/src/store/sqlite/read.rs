@@ -4,36 +4,22 @@
 use rusqlite::{params, Connection, OptionalExtension, Row};
 use shared::engine::Difficulty;
 
-use crate::rating::{conservative, Rating};
+use crate::store::rows::{self, opt_unsigned, unsigned};
 use crate::store::{
     split_flags, DailyRow, DifficultyRating, HistoryRow, LeaderRow, Period, PlayerPage, PlayerRow,
     RaceRow, RatedEntry, RatedRace, RatingStats, Replay, SeatRow, StoreError, StoredPlacement,
     StoredRating, StoredStanding,
 };
 
-/// A non-negative stored integer as u64 (negative means a damaged file).
-fn unsigned(what: &'static str, v: i64) -> Result<u64, StoreError> {
-    u64::try_from(v).map_err(|_| StoreError::Corrupt {
-        what,
-        value: v.to_string(),
-    })
-}
-
-fn opt_unsigned(what: &'static str, v: Option<i64>) -> Result<Option<u64>, StoreError> {
-    v.map(|v| unsigned(what, v)).transpose()
-}
-
 /// Rating stats from the columns `mu, sigma, races, wins, best_time_ms` starting at `at`.
 fn stats(r: &Row<'_>, at: usize) -> Result<RatingStats, StoreError> {
-    let (mu, sigma) = (r.get(at)?, r.get(at + 1)?);
-    Ok(RatingStats {
-        rating: conservative(Rating { mu, sigma }),
-        mu,
-        sigma,
-        races: r.get(at + 2)?,
-        wins: r.get(at + 3)?,
-        best_time_ms: opt_unsigned("best_time_ms", r.get(at + 4)?)?,
-    })
+    rows::stats(
+        r.get(at)?,
+        r.get(at + 1)?,
+        r.get(at + 2)?,
+        r.get(at + 3)?,
+        r.get(at + 4)?,
+    )
 }
 
 pub(super) fn player_by_key(
@@ -104,13 +90,7 @@ pub(super) fn player(conn: &Connection, handle: &str) -> Result<Option<PlayerPag
             stats: stats(r, 1)?,
         });
     }
-    // Easy first: the order of the difficulties, not of their names.
-    ratings.sort_by_key(|d| {
-        Difficulty::ALL
-            .iter()
-            .position(|x| x.as_str() == d.difficulty)
-            .unwrap_or(usize::MAX)
-    });
+    rows::sort_by_difficulty(&mut ratings);
     Ok(Some(PlayerPage {
         handle,
         name,
@@ -144,11 +124,7 @@ pub(super) fn history(
     let mut out = Vec::new();
     while let Some(r) = rows.next()? {
         let change = |i: usize| -> rusqlite::Result<Option<f64>> {
-            let mu: Option<f64> = r.get(i)?;
-            let sigma: Option<f64> = r.get(i + 1)?;
-            Ok(mu
-                .zip(sigma)
-                .map(|(mu, sigma)| conservative(Rating { mu, sigma })))
+            Ok(rows::opt_conservative(r.get(i)?, r.get(i + 1)?))
         };
         out.push(HistoryRow {
             race_id: r.get(0)?,
@@ -308,31 +284,11 @@ pub(super) fn for_each_rated_race(
          ORDER BY rc.seq",
     )?;
     let mut rows = st.query([])?;
-    let mut cur: Option<RatedRace> = None;
+    let mut races = rows::RatedRaces::new(f);
     while let Some(r) = rows.next()? {
-        let race_id: String = r.get(0)?;
-        // A race's changes are written together, so they are contiguous in `seq`.
-        if cur.as_ref().is_some_and(|c| c.race_id != race_id) {
-            if let Some(done) = cur.take() {
-                f(done)?;
-            }
-        }
-        let entry = rated_entry(r)?;
-        match &mut cur {
-            Some(c) => c.entries.push(entry),
-            None => {
-                cur = Some(RatedRace {
-                    race_id,
-                    difficulty: r.get(1)?,
-                    entries: vec![entry],
-                })
-            }
-        }
+        races.push(r.get(0)?, r.get(1)?, rated_entry(r)?)?;
     }
-    if let Some(done) = cur {
-        f(done)?;
-    }
-    Ok(())
+    races.finish()
 }
 
 pub(super) fn ratings(conn: &Connection) -> Result<Vec<StoredRating>, StoreError> {
