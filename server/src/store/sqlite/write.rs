@@ -4,7 +4,7 @@
 use rusqlite::{params, OptionalExtension, Transaction};
 
 use crate::rating::{conservative, Rating};
-use crate::store::{rows, Period, RaceRecord, RatingChange, StoreError};
+use crate::store::{rows, sql, Period, RaceRecord, RatingChange, StoreError};
 
 /// Write `rec` (race, standings, placements, seats, daily attempts) and, when rated, the
 /// rating update; returns the rating changes.
@@ -14,9 +14,7 @@ pub(super) fn save_race(
 ) -> Result<Vec<RatingChange>, StoreError> {
     let finished = rec.finished_unix_ms();
     tx.execute(
-        "INSERT OR REPLACE INTO races (race_id, room, difficulty, puzzle, solution,
-             started_unix_ms, duration_ms, reason, rated, daily)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        sql::PUT_RACE,
         params![
             rec.race_id,
             rec.room,
@@ -30,9 +28,7 @@ pub(super) fn save_race(
             rec.daily,
         ],
     )?;
-    let mut st = tx.prepare_cached(
-        "INSERT OR REPLACE INTO standings VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-    )?;
+    let mut st = tx.prepare_cached(sql::PUT_STANDING)?;
     for s in &rec.standings {
         st.execute(params![
             rec.race_id,
@@ -58,10 +54,7 @@ pub(super) fn save_race(
             p.outcome
         ])?;
     }
-    let mut seat = tx.prepare_cached(
-        "INSERT OR REPLACE INTO seats (race_id, player_id, handle, bot, flags, finished_unix_ms)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?;
+    let mut seat = tx.prepare_cached(sql::PUT_SEAT)?;
     for w in rows::seat_writes(rec) {
         seat.execute(params![
             rec.race_id,
@@ -73,10 +66,7 @@ pub(super) fn save_race(
         ])?;
     }
     if let Some(date) = &rec.daily {
-        let mut daily = tx.prepare_cached(
-            "INSERT OR IGNORE INTO daily_attempts (handle, date, difficulty, race_id, sort_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5)",
-        )?;
+        let mut daily = tx.prepare_cached(sql::PUT_DAILY)?;
         for (handle, sort_ms) in rows::daily_writes(rec) {
             daily.execute(params![handle, date, rec.difficulty, rec.race_id, sort_ms])?;
         }
@@ -85,11 +75,7 @@ pub(super) fn save_race(
         return Ok(Vec::new());
     }
     let already: Option<i64> = tx
-        .query_row(
-            "SELECT 1 FROM rating_changes WHERE race_id = ?1 LIMIT 1",
-            [&rec.race_id],
-            |r| r.get(0),
-        )
+        .query_row(sql::RATED_ALREADY, [&rec.race_id], |r| r.get(0))
         .optional()?;
     if already.is_some() {
         // A race stored twice counts once: its ratings were applied the first time.
@@ -108,8 +94,7 @@ fn update_ratings(
     if seats.is_empty() {
         return Ok(Vec::new());
     }
-    let mut get =
-        tx.prepare_cached("SELECT mu, sigma FROM ratings WHERE handle = ?1 AND difficulty = ?2")?;
+    let mut get = tx.prepare_cached(sql::RATING)?;
     let mut before = Vec::with_capacity(seats.len());
     for (_, handle) in &seats {
         let r = get
@@ -133,11 +118,7 @@ fn update_ratings(
                                 coalesce(excluded.best_time_ms, best_time_ms)),
              updated_unix_ms = excluded.updated_unix_ms",
     )?;
-    let mut put_change = tx.prepare_cached(
-        "INSERT INTO rating_changes (race_id, handle, difficulty, mu_before, sigma_before,
-             mu_after, sigma_after)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-    )?;
+    let mut put_change = tx.prepare_cached(sql::PUT_CHANGE)?;
     let mut put_board = tx.prepare_cached(
         "INSERT INTO board (difficulty, period, period_start, handle, mu, sigma, rating, races,
              wins, best_time_ms)
@@ -195,7 +176,7 @@ pub(super) fn register(
     now_unix_ms: i64,
 ) -> Result<(), StoreError> {
     let res = conn.execute(
-        "INSERT INTO players (handle, key_hash, name, created_unix_ms) VALUES (?1, ?2, ?3, ?4)",
+        sql::PUT_PLAYER,
         params![handle, &key_hash[..], name, now_unix_ms],
     );
     match res {
@@ -205,9 +186,7 @@ pub(super) fn register(
             if e.code == rusqlite::ErrorCode::ConstraintViolation =>
         {
             let taken: Option<i64> = conn
-                .query_row("SELECT 1 FROM players WHERE handle = ?1", [handle], |r| {
-                    r.get(0)
-                })
+                .query_row(sql::HANDLE_TAKEN, [handle], |r| r.get(0))
                 .optional()?;
             Err(match taken {
                 Some(_) => StoreError::HandleTaken {
