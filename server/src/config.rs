@@ -1,5 +1,5 @@
 //! Server configuration: every limit of the contract's Limits section, timers, where results
-//! are stored, and the front (TLS, proxy trust, allowed origins). `main.rs` fills it from flags;
+//! are stored (a SQLite file, or a PostgreSQL database), and the front (TLS, proxy trust, allowed origins). `main.rs` fills it from flags;
 //! tests build it directly.
 
 use std::path::PathBuf;
@@ -80,8 +80,12 @@ impl Limits {
 /// Everything `run` needs to know.
 #[derive(Clone, Debug)]
 pub struct Config {
-    /// SQLite file for race results (created with its parent directory if missing).
+    /// SQLite file for race results (created with its parent directory if missing); unused
+    /// when [`Config::postgres_url`] is set.
     pub db_path: PathBuf,
+    /// A PostgreSQL database for race results instead (`postgres://user@host/db`): what
+    /// several nodes share. `None` is SQLite at [`Config::db_path`].
+    pub postgres_url: Option<String>,
     /// Connection, room and message limits.
     pub limits: Limits,
     /// How long a dropped player's seat is held for `resume`.
@@ -93,7 +97,8 @@ pub struct Config {
     /// player is trusted (a test harness).
     pub fair_play: bool,
     /// The secret the daily challenge's puzzles derive from; `None` keeps a random one beside
-    /// the database (`<db>.daily-secret`). Several nodes must share one.
+    /// the SQLite file (`<db>.daily-secret`), or in the PostgreSQL database, which every node
+    /// of a cluster then shares.
     pub daily_secret: Option<String>,
     /// Countdown between `start_race` and `race_started` (not fixed by the contract).
     pub countdown: Duration,
@@ -132,6 +137,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             db_path: default_db_path(),
+            postgres_url: None,
             limits: Limits::default(),
             resume_grace: Duration::from_secs(60),
             kick_bar: Duration::from_secs(10 * 60),
@@ -165,5 +171,40 @@ pub fn default_db_path() -> PathBuf {
     match base {
         Some(b) => b.join("sudoku-race").join("results.sqlite3"),
         None => PathBuf::from("sudoku-race-results.sqlite3"),
+    }
+}
+
+impl Config {
+    /// Where results are stored, for logs and errors: the SQLite path, or the PostgreSQL URL
+    /// without its user, password and options.
+    pub fn db_name(&self) -> String {
+        match &self.postgres_url {
+            None => self.db_path.display().to_string(),
+            Some(url) => {
+                let (scheme, rest) = url.split_once("://").unwrap_or(("postgres", url));
+                let rest = rest.rsplit_once('@').map_or(rest, |(_, host)| host);
+                let rest = rest.split_once('?').map_or(rest, |(path, _)| path);
+                format!("{scheme}://{rest}")
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Config;
+
+    #[test]
+    fn a_postgres_url_is_named_without_its_credentials() {
+        let mut c = Config {
+            db_path: "/data/results.sqlite3".into(),
+            ..Config::default()
+        };
+        assert_eq!(c.db_name(), "/data/results.sqlite3");
+        c.postgres_url =
+            Some("postgres://race:s3cret@db.internal:5432/results?sslmode=disable".into());
+        assert_eq!(c.db_name(), "postgres://db.internal:5432/results");
+        c.postgres_url = Some("postgresql://db/results".into());
+        assert_eq!(c.db_name(), "postgresql://db/results");
     }
 }

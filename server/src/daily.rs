@@ -4,8 +4,9 @@
 //! attempt counts from its start (kept here while the process runs; the store keeps it once
 //! the race is stored).
 //!
-//! The secret is the `daily_secret` setting, else 32 random bytes kept beside the results
-//! database (`<db>.daily-secret`, owner-only), so a restart keeps the day's puzzle.
+//! The secret is the `daily_secret` setting, else 32 random bytes kept beside the SQLite file
+//! (`<db>.daily-secret`, owner-only) or in the PostgreSQL database (shared by every node), so
+//! a restart keeps the day's puzzle.
 
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
@@ -49,8 +50,7 @@ impl Daily {
                 return Daily::new(text.trim().as_bytes().to_vec());
             }
         }
-        let bytes: [u8; 32] = OsRng.gen();
-        let text: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        let text = fresh_secret();
         if let Err(e) = keep(&path, &text) {
             tracing::warn!(path = %path.display(), error = %e, "cannot keep the daily secret; the daily changes on restart");
         }
@@ -102,6 +102,12 @@ impl Daily {
             Err(_) => false,
         }
     }
+}
+
+/// A new random secret: 32 bytes from the OS, in hex.
+pub fn fresh_secret() -> String {
+    let bytes: [u8; 32] = OsRng.gen();
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Write the secret owner-only.

@@ -6,7 +6,7 @@
 //!   connection's way out (ids, queue, close codes, encoding, slow-reader accounting);
 //!   [`Config`] and [`Limits`]; counters for `/metrics`; the token bucket behind every rate
 //!   limit; rating math; anti-cheat flags; races, players and ratings behind the [`Store`] trait
-//!   (SQLite today).
+//!   (SQLite on one node, or PostgreSQL that several share).
 //! - [`pool`]: puzzles per difficulty, generated off the async workers.
 //! - [`room`]: the room directory, the room task, and the race rules as a state machine.
 //! - [`cluster`]: cluster mode on Redis: the shared directory, leases, and the relay that
@@ -42,7 +42,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 pub use config::{Config, Limits, TlsFiles};
-pub use store::{SqliteStore, Store};
+pub use store::{PgStore, SqliteStore, Store};
 
 use room::directory::Directory;
 use room::rules::RoomOpts;
@@ -52,10 +52,10 @@ use room::task::RoomEnv;
 #[derive(Debug, thiserror::Error)]
 pub enum ServerError {
     /// The results database could not be opened.
-    #[error("cannot open the results database {path}: {source}")]
+    #[error("cannot open the results database {db}: {source}")]
     Store {
-        /// The database file.
-        path: std::path::PathBuf,
+        /// The database ([`Config::db_name`]).
+        db: String,
         /// The cause.
         source: store::StoreError,
     },
@@ -65,6 +65,41 @@ pub enum ServerError {
     /// Cluster mode could not start.
     #[error(transparent)]
     Cluster(#[from] cluster::ClusterError),
+}
+
+/// Open the results database of `config` and the daily challenge's secret, on a blocking
+/// thread: both stores block, and the PostgreSQL client refuses to on an async worker.
+async fn open_store(config: &Config) -> Result<(Arc<dyn Store>, daily::Daily), ServerError> {
+    let (path, url) = (config.db_path.clone(), config.postgres_url.clone());
+    let secret = config.daily_secret.clone();
+    let opened = tokio::task::spawn_blocking(move || -> Result<_, store::StoreError> {
+        let given = secret.map(|s| daily::Daily::new(s.into_bytes()));
+        Ok(match url {
+            None => {
+                let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&path)?);
+                (store, given.unwrap_or_else(|| daily::Daily::beside(&path)))
+            }
+            Some(url) => {
+                let pg = PgStore::open(&url)?;
+                let daily = match given {
+                    Some(d) => d,
+                    None => daily::Daily::new(pg.daily_secret(&daily::fresh_secret())?),
+                };
+                let store: Arc<dyn Store> = Arc::new(pg);
+                (store, daily)
+            }
+        })
+    })
+    .await;
+    let db = config.db_name();
+    match opened {
+        Ok(result) => result.map_err(|source| ServerError::Store { db, source }),
+        // The open panicked: said as a store failure rather than taking the caller down.
+        Err(e) => Err(ServerError::Store {
+            db,
+            source: store::StoreError::Backend(Box::new(e)),
+        }),
+    }
 }
 
 /// Serve on `listener` until `shutdown` completes, then stop accepting, close every
@@ -79,10 +114,7 @@ pub async fn run(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServerError> {
     let tls = config.tls.as_ref().map(net::tls::acceptor).transpose()?;
-    let store = SqliteStore::open(&config.db_path).map_err(|source| ServerError::Store {
-        path: config.db_path.clone(),
-        source,
-    })?;
+    let (store, daily) = open_store(&config).await?;
     config.limits.max_connections = net::fd::fit_connections(config.limits.max_connections);
     let token = CancellationToken::new();
     let rooms = Arc::new(RoomEnv {
@@ -91,11 +123,8 @@ pub async fn run(
             config.limits.max_rooms_per_ip,
         )),
         pool: pool::Pool::start(config.pool_size, config.pool_prewarm, token.clone()),
-        store: Arc::new(store),
-        daily: Arc::new(match &config.daily_secret {
-            Some(secret) => daily::Daily::new(secret.as_bytes().to_vec()),
-            None => daily::Daily::beside(&config.db_path),
-        }),
+        store,
+        daily: Arc::new(daily),
         metrics: Arc::new(metrics::Metrics::default()),
         opts: RoomOpts::from_config(&config),
         shutdown: token.clone(),
@@ -103,7 +132,7 @@ pub async fn run(
     });
     if let Ok(addr) = listener.local_addr() {
         let scheme = if tls.is_some() { "https" } else { "http" };
-        tracing::info!(%addr, scheme, db = %config.db_path.display(), "listening");
+        tracing::info!(%addr, scheme, db = %config.db_name(), "listening");
     }
     let node = match &config.cluster {
         Some(url) => {

@@ -23,9 +23,11 @@ struct Args {
     /// Address to listen on.
     #[arg(long, env = "SUDOKU_RACE_LISTEN", default_value = "127.0.0.1:7878")]
     listen: String,
-    /// SQLite file for race results [default: the user's data directory, sudoku-race/results.sqlite3].
+    /// Where race results go: a SQLite file, or a PostgreSQL URL (postgres://user@host/db or
+    /// postgresql://…) that several nodes share [default: the user's data directory,
+    /// sudoku-race/results.sqlite3].
     #[arg(long, env = "SUDOKU_RACE_DB")]
-    db: Option<PathBuf>,
+    db: Option<String>,
     /// Most open connections (sockets still sending their request count); more get `server_full`
     /// and close 1013. Lowered to fit the file-descriptor limit.
     #[arg(long, env = "SUDOKU_RACE_MAX_CONNECTIONS", default_value_t = Limits::default().max_connections)]
@@ -135,7 +137,14 @@ impl Args {
     fn config(&self) -> Config {
         let d = Config::default();
         Config {
-            db_path: self.db.clone().unwrap_or(d.db_path),
+            db_path: match &self.db {
+                Some(db) if !server::store::postgres::is_url(db) => PathBuf::from(db),
+                _ => d.db_path.clone(),
+            },
+            postgres_url: self
+                .db
+                .clone()
+                .filter(|db| server::store::postgres::is_url(db)),
             limits: Limits {
                 max_connections: self.max_connections,
                 max_rooms: self.max_rooms,

@@ -1,15 +1,20 @@
 //! The store: what the server keeps of finished races and of the players who persist (A6).
 //! This module owns the [`Store`] trait, the records written and the rows read back, and
-//! [`StoreError`]; [`sqlite`] is the one implementation today (a PostgreSQL one follows), so
-//! nothing here names a SQL type. [`period`] turns a clock reading into leaderboard periods and
-//! [`recompute`] replays every stored rating change to check it against the stored ratings.
+//! [`StoreError`]. It has two implementations that answer alike: [`sqlite`] (one node, one
+//! file) and [`postgres`] (a database that several nodes share); nothing here names a SQL
+//! type, and `rows` holds what both decide without SQL. [`period`] turns a clock reading
+//! into leaderboard periods and [`recompute`] replays every stored rating change to check it
+//! against the stored ratings.
 //!
 //! Stores are synchronous: callers run them on blocking threads (`spawn_blocking`), never on
 //! the async workers. A player's key never reaches the store: only its SHA-256 ([`key_hash`]),
 //! and no query returns that hash.
 
 pub mod period;
+pub mod postgres;
 pub mod recompute;
+mod rows;
+mod sql;
 pub mod sqlite;
 
 use std::path::PathBuf;
@@ -18,6 +23,7 @@ use protocol::Standing;
 use shared::engine::Difficulty;
 
 pub use period::Period;
+pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
 
 /// A store failure.

@@ -1,35 +1,70 @@
-//! The store's behaviour through the trait, on a SQLite file in a temp dir.
+//! The store's behaviour through the trait, as one suite that every implementation passes:
+//! each case is a function of a [`Fixture`], and [`store_suite!`] makes a `#[test]` of each
+//! for one backend (SQLite in `sqlite/tests.rs`, PostgreSQL in `postgres/tests.rs`).
 
 use protocol::{FinishStatus, Standing};
-use rusqlite::params;
 use shared::engine::Difficulty;
+
+use std::sync::Arc;
 
 use super::*;
 use crate::store::recompute::recompute;
 
-/// The schema the first results store created (migration 1 is that text, frozen).
-const OLD_SCHEMA: &str = sqlite::schema::V1;
-
 /// 2026-12-01 13:14:15 UTC, a Tuesday.
-const NOW: i64 = 1_796_130_855_000;
+pub(super) const NOW: i64 = 1_796_130_855_000;
 const DAY: i64 = 86_400_000;
 
-fn open() -> (tempfile::TempDir, SqliteStore) {
-    let dir = tempfile::tempdir().unwrap();
-    let store = SqliteStore::open(&dir.path().join("sub").join("r.sqlite3")).unwrap();
-    (dir, store)
+/// A fresh, empty store, and what keeps its database alive.
+pub(super) struct Fixture {
+    /// The store under test.
+    pub store: Arc<dyn Store>,
+    /// Run SQL on the database behind the store's back (to damage it on purpose).
+    pub exec: Box<dyn Fn(&str)>,
+    /// The temp dir or scratch database, dropped after the store.
+    pub _keep: Box<dyn std::any::Any>,
 }
 
+impl std::ops::Deref for Fixture {
+    type Target = dyn Store;
+    fn deref(&self) -> &(dyn Store + 'static) {
+        &*self.store
+    }
+}
+
+/// One `#[test]` per case of the suite, each on a fresh store from `$open: fn() -> Fixture`.
+macro_rules! store_suite {
+    ($open:path) => {
+        $crate::store::tests::store_suite!(@cases $open;
+            save_and_read_back,
+            registration_and_lookup_by_key,
+            a_rated_race_moves_ratings_and_shows_everywhere,
+            flagged_doubled_and_lone_seats_are_not_rated,
+            boards_keep_to_their_periods,
+            a_daily_attempt_is_remembered,
+            ratings_recompute_from_history
+        );
+    };
+    (@cases $open:path; $($case:ident),*) => {
+        $(
+            #[test]
+            fn $case() {
+                $crate::store::tests::$case(&$open());
+            }
+        )*
+    };
+}
+pub(super) use store_suite;
+
 /// A racer: player id, handle, status, time (if solved), rank.
-struct Racer(
-    &'static str,
-    Option<&'static str>,
-    FinishStatus,
-    Option<u64>,
-    u32,
+pub(super) struct Racer(
+    pub(super) &'static str,
+    pub(super) Option<&'static str>,
+    pub(super) FinishStatus,
+    pub(super) Option<u64>,
+    pub(super) u32,
 );
 
-fn race(id: &str, finished: i64, racers: &[Racer]) -> RaceRecord {
+pub(super) fn race(id: &str, finished: i64, racers: &[Racer]) -> RaceRecord {
     RaceRecord {
         race_id: id.into(),
         room: "ABCD".into(),
@@ -81,7 +116,12 @@ fn race(id: &str, finished: i64, racers: &[Racer]) -> RaceRecord {
     }
 }
 
-fn duel(id: &str, finished: i64, winner: &'static str, loser: &'static str) -> RaceRecord {
+pub(super) fn duel(
+    id: &str,
+    finished: i64,
+    winner: &'static str,
+    loser: &'static str,
+) -> RaceRecord {
     race(
         id,
         finished,
@@ -92,7 +132,7 @@ fn duel(id: &str, finished: i64, winner: &'static str, loser: &'static str) -> R
     )
 }
 
-fn register(store: &SqliteStore, handles: &[&str]) {
+pub(super) fn register(store: &dyn Store, handles: &[&str]) {
     for h in handles {
         store
             .register(
@@ -105,9 +145,7 @@ fn register(store: &SqliteStore, handles: &[&str]) {
     }
 }
 
-#[test]
-fn save_and_read_back() {
-    let (_dir, store) = open();
+pub(super) fn save_and_read_back(store: &Fixture) {
     let mut rec = race(
         "r1",
         NOW,
@@ -130,68 +168,8 @@ fn save_and_read_back() {
     assert!(store.replay("nope").unwrap().is_none());
 }
 
-#[test]
-fn a_file_from_before_migrations_upgrades_in_place() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("old.sqlite3");
-    {
-        let conn = rusqlite::Connection::open(&path).unwrap();
-        conn.execute_batch(OLD_SCHEMA).unwrap();
-        conn.execute(
-            "INSERT INTO races VALUES ('old', 'WXYZ', 'hard', ?1, ?2, 100, 200, 'time_limit')",
-            params![".".repeat(81), "2".repeat(81)],
-        )
-        .unwrap();
-        conn.execute(
-            "INSERT INTO standings VALUES ('old', 1, 'p1', 'ann', 'timed_out', NULL, 30, 2)",
-            [],
-        )
-        .unwrap();
-        conn.execute(
-            "INSERT INTO placements VALUES ('old', 0, 'p1', 50, 7, 3, 'accepted')",
-            [],
-        )
-        .unwrap();
-    }
-    let store = SqliteStore::open(&path).unwrap();
-    assert_eq!(
-        store.race_reason("old").unwrap().as_deref(),
-        Some("time_limit")
-    );
-    let replay = store.replay("old").unwrap().unwrap();
-    assert_eq!(replay.race.difficulty, "hard");
-    assert!(!replay.race.rated);
-    assert_eq!(replay.race.daily, None);
-    assert_eq!(
-        replay.players,
-        vec![SeatRow {
-            player_id: "p1".into(),
-            name: "ann".into(),
-            handle: None,
-            bot: false,
-            flags: Vec::new(),
-        }]
-    );
-    assert_eq!(replay.placements[0].outcome, "accepted");
-    // New data goes into the upgraded file, and a second open changes nothing.
-    register(&store, &["hA", "hB"]);
-    assert_eq!(
-        store
-            .save_race(&duel("new", NOW, "hA", "hB"))
-            .unwrap()
-            .len(),
-        2
-    );
-    drop(store);
-    let store = SqliteStore::open(&path).unwrap();
-    assert_eq!(store.history("hA", 10, 0).unwrap().len(), 1);
-    assert_eq!(store.standings("old").unwrap()[0].filled, 30);
-}
-
-#[test]
-fn registration_and_lookup_by_key() {
-    let (_dir, store) = open();
-    register(&store, &["hA"]);
+pub(super) fn registration_and_lookup_by_key(store: &Fixture) {
+    register(&**store, &["hA"]);
     let got = store.player_by_key(key_hash("key-hA")).unwrap();
     assert_eq!(
         got,
@@ -210,10 +188,8 @@ fn registration_and_lookup_by_key() {
     assert_eq!(store.player("nobody").unwrap(), None);
 }
 
-#[test]
-fn a_rated_race_moves_ratings_and_shows_everywhere() {
-    let (_dir, store) = open();
-    register(&store, &["hA", "hB", "hC"]);
+pub(super) fn a_rated_race_moves_ratings_and_shows_everywhere(store: &Fixture) {
+    register(&**store, &["hA", "hB", "hC"]);
     let mut rec = race(
         "r1",
         NOW,
@@ -300,10 +276,8 @@ fn a_rated_race_moves_ratings_and_shows_everywhere() {
     assert_eq!(at, [(5, "accepted"), (9, "wrong")]);
 }
 
-#[test]
-fn flagged_doubled_and_lone_seats_are_not_rated() {
-    let (_dir, store) = open();
-    register(&store, &["hA", "hB", "hC"]);
+pub(super) fn flagged_doubled_and_lone_seats_are_not_rated(store: &Fixture) {
+    register(&**store, &["hA", "hB", "hC"]);
     let mut rec = duel("flagged", NOW, "hA", "hB");
     rec.seats[0].flags = vec!["too_fast".into()];
     assert!(
@@ -327,10 +301,8 @@ fn flagged_doubled_and_lone_seats_are_not_rated() {
     );
 }
 
-#[test]
-fn boards_keep_to_their_periods() {
-    let (_dir, store) = open();
-    register(&store, &["hA", "hB", "hC"]);
+pub(super) fn boards_keep_to_their_periods(store: &Fixture) {
+    register(&**store, &["hA", "hB", "hC"]);
     // Yesterday (Monday, same week and month): hB beats hA.
     store
         .save_race(&duel("mon", NOW - DAY, "hB", "hA"))
@@ -384,10 +356,8 @@ fn boards_keep_to_their_periods() {
     assert_eq!(ids, ["mon"]);
 }
 
-#[test]
-fn a_daily_attempt_is_remembered() {
-    let (_dir, store) = open();
-    register(&store, &["hA"]);
+pub(super) fn a_daily_attempt_is_remembered(store: &Fixture) {
+    register(&**store, &["hA"]);
     let mut rec = race(
         "d1",
         NOW,
@@ -416,7 +386,7 @@ fn a_daily_attempt_is_remembered() {
         Some("2026-12-01")
     );
     // The day's board: solvers by time, then the rest; a second attempt does not count.
-    register(&store, &["hB", "hC"]);
+    register(&**store, &["hB", "hC"]);
     let solo = |id: &str, h: &'static str, status, time| {
         let mut r = race(id, NOW, &[Racer("p1", Some(h), status, time, 1)]);
         r.daily = Some("2026-12-01".into());
@@ -454,11 +424,9 @@ fn a_daily_attempt_is_remembered() {
         .is_empty());
 }
 
-#[test]
-fn ratings_recompute_from_history() {
-    let (_dir, store) = open();
+pub(super) fn ratings_recompute_from_history(store: &Fixture) {
     let handles = ["hA", "hB", "hC", "hD"];
-    register(&store, &handles);
+    register(&**store, &handles);
     for i in 0..12u32 {
         let pick = |k: u32| handles[((i * 7 + k * 3) % 4) as usize];
         let (a, b, c) = (pick(0), pick(1), pick(2));
@@ -485,15 +453,13 @@ fn ratings_recompute_from_history() {
         }
         store.save_race(&rec).unwrap();
     }
-    let got = recompute(&store).unwrap();
+    let got = recompute(&**store).unwrap();
     assert!(got.races >= 6, "only {} rated races", got.races);
     assert_eq!(got.mismatches, Vec::<String>::new());
     assert_eq!(got.ratings.len(), store.ratings().unwrap().len());
     // A rating edited behind the store's back no longer follows from history.
-    store
-        .with_conn(|c| Ok(c.execute("UPDATE ratings SET mu = mu + 1 WHERE handle = 'hA'", [])?))
-        .unwrap();
-    assert!(!recompute(&store).unwrap().mismatches.is_empty());
+    (store.exec)("UPDATE ratings SET mu = mu + 1 WHERE handle = 'hA'");
+    assert!(!recompute(&**store).unwrap().mismatches.is_empty());
 }
 
 #[test]

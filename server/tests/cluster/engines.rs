@@ -97,7 +97,7 @@ pub fn node(redis: &Redis, id: &str, db: Option<&str>) -> Server {
         "--rate-burst",
         "10000",
     ];
-    Server::start_on(&args, None, db)
+    Server::start_on(db, &args, None)
 }
 
 /// A client that has read `welcome`.

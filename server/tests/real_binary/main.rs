@@ -1,5 +1,6 @@
 //! The real `sudoku-race-server` binary, as an operator runs it: signals, `--help`, a
-//! file-descriptor limit below the connection cap, and its log in a file.
+//! file-descriptor limit below the connection cap, its log in a file, and (with the
+//! `pg-tests` feature) its results in PostgreSQL.
 // A test of a real process waits on the real clock.
 #![allow(clippy::disallowed_methods)]
 
@@ -7,4 +8,6 @@ mod support;
 
 mod fd_limit;
 mod log_file;
+#[cfg(feature = "pg-tests")]
+mod postgres;
 mod sigterm;

@@ -11,13 +11,7 @@ use shared::engine::{solver, Grid};
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 
-use crate::support::{close_code, send, until, Server, Ws, TIMEOUT};
-
-async fn player(srv: &Server) -> Ws {
-    let mut ws = srv.connect().await;
-    assert_eq!(crate::support::recv(&mut ws).await["type"], "welcome");
-    ws
-}
+use crate::support::{close_code, player, send, two_in_a_room, until, Server, TIMEOUT};
 
 #[tokio::test]
 async fn sigterm_mid_race_closes_1001_stores_the_race_and_exits_0() {
@@ -32,21 +26,14 @@ async fn sigint_mid_race_closes_1001_stores_the_race_and_exits_0() {
 async fn check_signal(signal: &str) {
     let mut srv = Server::start(&["--countdown-ms", "10", "--pool-size", "1"], None);
     let (mut a, mut b) = (player(&srv).await, player(&srv).await);
-    send(
-        &mut a,
-        json!({"type": "create_room", "name": "ann", "settings": {"difficulty": "easy"}}),
+    let room = two_in_a_room(
+        (
+            &mut a,
+            json!({"type": "create_room", "name": "ann", "settings": {"difficulty": "easy"}}),
+        ),
+        (&mut b, json!({"type": "join_room", "name": "bob"})),
     )
     .await;
-    let room = until(&mut a, "room_joined").await["room"]
-        .as_str()
-        .expect("room")
-        .to_owned();
-    send(
-        &mut b,
-        json!({"type": "join_room", "room": room, "name": "bob"}),
-    )
-    .await;
-    until(&mut b, "room_joined").await;
     send(&mut a, json!({"type": "start_race"})).await;
     let rs = until(&mut a, "race_started").await;
     until(&mut b, "race_started").await;

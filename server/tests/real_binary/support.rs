@@ -55,16 +55,21 @@ impl Drop for Server {
 
 impl Server {
     /// Start the binary with `args` (after the listen, log and db flags), under `ulimit -n`
-    /// when `fd_limit` is given.
+    /// when `fd_limit` is given, with its results in a SQLite file of a temp dir.
     pub fn start(args: &[&str], fd_limit: Option<u32>) -> Server {
-        Server::start_on(args, fd_limit, None)
+        Server::start_on(None, args, fd_limit)
     }
 
-    /// [`Server::start`] with results in `db` (a file path or a `postgres://` URL) rather than
-    /// a fresh SQLite file.
-    pub fn start_on(args: &[&str], fd_limit: Option<u32>, db: Option<&str>) -> Server {
+    /// [`Server::start`] with `--db db_url` (a PostgreSQL URL) instead of the SQLite file.
+    #[cfg_attr(not(feature = "pg-tests"), allow(dead_code))]
+    pub fn start_with_db(db_url: &str, args: &[&str]) -> Server {
+        Server::start_on(Some(db_url), args, None)
+    }
+
+    pub fn start_on(db_url: Option<&str>, args: &[&str], fd_limit: Option<u32>) -> Server {
         let dir = tempfile::tempdir().expect("temp dir");
-        let db = db.map_or_else(|| dir.path().join("results.sqlite3"), PathBuf::from);
+        let db = dir.path().join("results.sqlite3");
+        let db_arg = db_url.map_or_else(|| db.clone().into_os_string(), Into::into);
         let bin = env!("CARGO_BIN_EXE_sudoku-race-server");
         let mut cmd = match fd_limit {
             None => Command::new(bin),
@@ -79,7 +84,7 @@ impl Server {
         let mut child = cmd
             .args(["--listen", "127.0.0.1:0", "--log-format", "json"])
             .arg("--db")
-            .arg(&db)
+            .arg(&db_arg)
             .args(args)
             .env("RUST_LOG", "info")
             .stdin(Stdio::null())
@@ -195,6 +200,28 @@ pub async fn recv(ws: &mut Ws) -> Value {
             other => panic!("unexpected frame {other:?}"),
         }
     }
+}
+
+/// A connected client that has read its `welcome`.
+pub async fn player(srv: &Server) -> Ws {
+    let mut ws = srv.connect().await;
+    assert_eq!(recv(&mut ws).await["type"], "welcome");
+    ws
+}
+
+/// The host sends its `create_room` message, then the guest its `join_room` (the room's code
+/// filled in); both are in once each has its `room_joined`. Returns the code.
+pub async fn two_in_a_room(host: (&mut Ws, Value), guest: (&mut Ws, Value)) -> String {
+    let ((host, create), (guest, mut join)) = (host, guest);
+    send(host, create).await;
+    let room = until(host, "room_joined").await["room"]
+        .as_str()
+        .expect("room")
+        .to_owned();
+    join["room"] = Value::from(room.as_str());
+    send(guest, join).await;
+    until(guest, "room_joined").await;
+    room
 }
 
 /// Skip messages until one of type `ty`.

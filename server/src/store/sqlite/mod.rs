@@ -182,3 +182,6 @@ impl Store for SqliteStore {
         read::placement_count(&*self.lock()?, race_id)
     }
 }
+
+#[cfg(test)]
+mod tests;

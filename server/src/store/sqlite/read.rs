@@ -4,43 +4,30 @@
 use rusqlite::{params, Connection, OptionalExtension, Row};
 use shared::engine::Difficulty;
 
-use crate::rating::{conservative, Rating};
+use crate::store::rows::{self, opt_unsigned, unsigned};
+use crate::store::sql;
 use crate::store::{
     split_flags, DailyRow, DifficultyRating, HistoryRow, LeaderRow, Period, PlayerPage, PlayerRow,
     RaceRow, RatedEntry, RatedRace, RatingStats, Replay, SeatRow, StoreError, StoredPlacement,
     StoredRating, StoredStanding,
 };
 
-/// A non-negative stored integer as u64 (negative means a damaged file).
-fn unsigned(what: &'static str, v: i64) -> Result<u64, StoreError> {
-    u64::try_from(v).map_err(|_| StoreError::Corrupt {
-        what,
-        value: v.to_string(),
-    })
-}
-
-fn opt_unsigned(what: &'static str, v: Option<i64>) -> Result<Option<u64>, StoreError> {
-    v.map(|v| unsigned(what, v)).transpose()
-}
-
 /// Rating stats from the columns `mu, sigma, races, wins, best_time_ms` starting at `at`.
 fn stats(r: &Row<'_>, at: usize) -> Result<RatingStats, StoreError> {
-    let (mu, sigma) = (r.get(at)?, r.get(at + 1)?);
-    Ok(RatingStats {
-        rating: conservative(Rating { mu, sigma }),
-        mu,
-        sigma,
-        races: r.get(at + 2)?,
-        wins: r.get(at + 3)?,
-        best_time_ms: opt_unsigned("best_time_ms", r.get(at + 4)?)?,
-    })
+    rows::stats(
+        r.get(at)?,
+        r.get(at + 1)?,
+        r.get(at + 2)?,
+        r.get(at + 3)?,
+        r.get(at + 4)?,
+    )
 }
 
 pub(super) fn player_by_key(
     conn: &Connection,
     key_hash: [u8; 32],
 ) -> Result<Option<PlayerRow>, StoreError> {
-    let mut st = conn.prepare_cached("SELECT handle, name FROM players WHERE key_hash = ?1")?;
+    let mut st = conn.prepare_cached(sql::PLAYER_BY_KEY)?;
     Ok(st
         .query_row([&key_hash[..]], |r| {
             Ok(PlayerRow {
@@ -59,13 +46,7 @@ pub(super) fn leaderboard(
     limit: u32,
     offset: u32,
 ) -> Result<Vec<LeaderRow>, StoreError> {
-    let mut st = conn.prepare_cached(
-        "SELECT b.handle, p.name, b.mu, b.sigma, b.races, b.wins, b.best_time_ms
-         FROM board b JOIN players p ON p.handle = b.handle
-         WHERE b.difficulty = ?1 AND b.period = ?2 AND b.period_start = ?3
-         ORDER BY b.rating DESC, b.handle
-         LIMIT ?4 OFFSET ?5",
-    )?;
+    let mut st = conn.prepare_cached(sql::LEADERBOARD)?;
     let mut rows = st.query(params![
         difficulty.as_str(),
         period.as_str(),
@@ -87,15 +68,13 @@ pub(super) fn leaderboard(
 
 pub(super) fn player(conn: &Connection, handle: &str) -> Result<Option<PlayerPage>, StoreError> {
     let head = conn
-        .prepare_cached("SELECT handle, name, created_unix_ms FROM players WHERE handle = ?1")?
+        .prepare_cached(sql::PLAYER)?
         .query_row([handle], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
         .optional()?;
     let Some((handle, name, created_unix_ms)) = head else {
         return Ok(None);
     };
-    let mut st = conn.prepare_cached(
-        "SELECT difficulty, mu, sigma, races, wins, best_time_ms FROM ratings WHERE handle = ?1",
-    )?;
+    let mut st = conn.prepare_cached(sql::PLAYER_RATINGS)?;
     let mut rows = st.query([&handle])?;
     let mut ratings = Vec::new();
     while let Some(r) = rows.next()? {
@@ -104,13 +83,7 @@ pub(super) fn player(conn: &Connection, handle: &str) -> Result<Option<PlayerPag
             stats: stats(r, 1)?,
         });
     }
-    // Easy first: the order of the difficulties, not of their names.
-    ratings.sort_by_key(|d| {
-        Difficulty::ALL
-            .iter()
-            .position(|x| x.as_str() == d.difficulty)
-            .unwrap_or(usize::MAX)
-    });
+    rows::sort_by_difficulty(&mut ratings);
     Ok(Some(PlayerPage {
         handle,
         name,
@@ -125,30 +98,12 @@ pub(super) fn history(
     limit: u32,
     offset: u32,
 ) -> Result<Vec<HistoryRow>, StoreError> {
-    // The ORDER BY matches `seats_by_handle` column for column, so SQLite walks the index
-    // and stops after LIMIT + OFFSET rows instead of sorting the player's whole history.
-    let mut st = conn.prepare_cached(
-        "SELECT s.race_id, s.finished_unix_ms, r.difficulty, r.rated, st.rank,
-             (SELECT COUNT(*) FROM standings c WHERE c.race_id = s.race_id),
-             st.status, st.time_ms, st.mistakes,
-             rc.mu_before, rc.sigma_before, rc.mu_after, rc.sigma_after, s.flags
-         FROM seats s
-         JOIN races r ON r.race_id = s.race_id
-         JOIN standings st ON st.race_id = s.race_id AND st.player_id = s.player_id
-         LEFT JOIN rating_changes rc ON rc.race_id = s.race_id AND rc.handle = s.handle
-         WHERE s.handle = ?1
-         ORDER BY s.finished_unix_ms DESC, s.race_id
-         LIMIT ?2 OFFSET ?3",
-    )?;
+    let mut st = conn.prepare_cached(sql::HISTORY)?;
     let mut rows = st.query(params![handle, limit, offset])?;
     let mut out = Vec::new();
     while let Some(r) = rows.next()? {
         let change = |i: usize| -> rusqlite::Result<Option<f64>> {
-            let mu: Option<f64> = r.get(i)?;
-            let sigma: Option<f64> = r.get(i + 1)?;
-            Ok(mu
-                .zip(sigma)
-                .map(|(mu, sigma)| conservative(Rating { mu, sigma })))
+            Ok(rows::opt_conservative(r.get(i)?, r.get(i + 1)?))
         };
         out.push(HistoryRow {
             race_id: r.get(0)?,
@@ -170,11 +125,7 @@ pub(super) fn history(
 
 pub(super) fn replay(conn: &Connection, race_id: &str) -> Result<Option<Replay>, StoreError> {
     let race = conn
-        .prepare_cached(
-            "SELECT race_id, difficulty, puzzle, solution, started_unix_ms, duration_ms, reason,
-                 rated, daily
-             FROM races WHERE race_id = ?1",
-        )?
+        .prepare_cached(sql::RACE)?
         .query_row([race_id], |r| {
             Ok((
                 RaceRow {
@@ -196,13 +147,7 @@ pub(super) fn replay(conn: &Connection, race_id: &str) -> Result<Option<Replay>,
         return Ok(None);
     };
     race.duration_ms = unsigned("duration_ms", duration)?;
-    // Races stored before seats existed have none: their players are anonymous humans.
-    let mut st = conn.prepare_cached(
-        "SELECT st.player_id, st.name, s.handle, coalesce(s.bot, 0), coalesce(s.flags, '')
-         FROM standings st
-         LEFT JOIN seats s ON s.race_id = st.race_id AND s.player_id = st.player_id
-         WHERE st.race_id = ?1 ORDER BY st.rank, st.player_id",
-    )?;
+    let mut st = conn.prepare_cached(sql::RACE_SEATS)?;
     let players = st
         .query_map([race_id], |r| {
             Ok(SeatRow {
@@ -214,10 +159,7 @@ pub(super) fn replay(conn: &Connection, race_id: &str) -> Result<Option<Replay>,
             })
         })?
         .collect::<Result<_, _>>()?;
-    let mut st = conn.prepare_cached(
-        "SELECT player_id, at_ms, cell, digit, outcome FROM placements
-         WHERE race_id = ?1 ORDER BY seq",
-    )?;
+    let mut st = conn.prepare_cached(sql::PLACEMENTS)?;
     let mut rows = st.query([race_id])?;
     let mut placements = Vec::new();
     while let Some(r) = rows.next()? {
@@ -244,9 +186,7 @@ pub(super) fn daily_played(
     difficulty: Difficulty,
 ) -> Result<bool, StoreError> {
     let hit: Option<i64> = conn
-        .prepare_cached(
-            "SELECT 1 FROM daily_attempts WHERE handle = ?1 AND date = ?2 AND difficulty = ?3",
-        )?
+        .prepare_cached(sql::DAILY_PLAYED)?
         .query_row(params![handle, date, difficulty.as_str()], |r| r.get(0))
         .optional()?;
     Ok(hit.is_some())
@@ -259,16 +199,7 @@ pub(super) fn daily_board(
     limit: u32,
     offset: u32,
 ) -> Result<Vec<DailyRow>, StoreError> {
-    let mut st = conn.prepare_cached(
-        "SELECT d.handle, p.name, d.race_id, st.status, st.time_ms, st.mistakes
-         FROM daily_attempts d
-         JOIN players p ON p.handle = d.handle
-         JOIN seats s ON s.race_id = d.race_id AND s.handle = d.handle
-         JOIN standings st ON st.race_id = s.race_id AND st.player_id = s.player_id
-         WHERE d.date = ?1 AND d.difficulty = ?2
-         ORDER BY d.sort_ms, d.handle
-         LIMIT ?3 OFFSET ?4",
-    )?;
+    let mut st = conn.prepare_cached(sql::DAILY_BOARD)?;
     let mut rows = st.query(params![date, difficulty.as_str(), limit, offset])?;
     let mut out = Vec::new();
     while let Some(r) = rows.next()? {
@@ -299,45 +230,17 @@ pub(super) fn for_each_rated_race(
     conn: &Connection,
     f: &mut dyn FnMut(RatedRace) -> Result<(), StoreError>,
 ) -> Result<(), StoreError> {
-    let mut st = conn.prepare(
-        "SELECT rc.race_id, rc.difficulty, rc.handle, st.rank, st.status,
-             rc.mu_before, rc.sigma_before, rc.mu_after, rc.sigma_after
-         FROM rating_changes rc
-         JOIN seats s ON s.race_id = rc.race_id AND s.handle = rc.handle
-         JOIN standings st ON st.race_id = s.race_id AND st.player_id = s.player_id
-         ORDER BY rc.seq",
-    )?;
+    let mut st = conn.prepare(sql::RATED_RACES)?;
     let mut rows = st.query([])?;
-    let mut cur: Option<RatedRace> = None;
+    let mut races = rows::RatedRaces::new(f);
     while let Some(r) = rows.next()? {
-        let race_id: String = r.get(0)?;
-        // A race's changes are written together, so they are contiguous in `seq`.
-        if cur.as_ref().is_some_and(|c| c.race_id != race_id) {
-            if let Some(done) = cur.take() {
-                f(done)?;
-            }
-        }
-        let entry = rated_entry(r)?;
-        match &mut cur {
-            Some(c) => c.entries.push(entry),
-            None => {
-                cur = Some(RatedRace {
-                    race_id,
-                    difficulty: r.get(1)?,
-                    entries: vec![entry],
-                })
-            }
-        }
+        races.push(r.get(0)?, r.get(1)?, rated_entry(r)?)?;
     }
-    if let Some(done) = cur {
-        f(done)?;
-    }
-    Ok(())
+    races.finish()
 }
 
 pub(super) fn ratings(conn: &Connection) -> Result<Vec<StoredRating>, StoreError> {
-    let mut st = conn
-        .prepare("SELECT handle, difficulty, mu, sigma FROM ratings ORDER BY handle, difficulty")?;
+    let mut st = conn.prepare(sql::RATINGS)?;
     let rows = st.query_map([], |r| {
         Ok(StoredRating {
             handle: r.get(0)?,
@@ -353,10 +256,7 @@ pub(super) fn standings(
     conn: &Connection,
     race_id: &str,
 ) -> Result<Vec<StoredStanding>, StoreError> {
-    let mut st = conn.prepare_cached(
-        "SELECT rank, player_id, name, status, time_ms, filled, mistakes FROM standings
-         WHERE race_id = ?1 ORDER BY rank, player_id",
-    )?;
+    let mut st = conn.prepare_cached(sql::STANDINGS)?;
     let mut rows = st.query([race_id])?;
     let mut out = Vec::new();
     while let Some(r) = rows.next()? {
@@ -375,16 +275,12 @@ pub(super) fn standings(
 
 pub(super) fn race_reason(conn: &Connection, race_id: &str) -> Result<Option<String>, StoreError> {
     Ok(conn
-        .prepare_cached("SELECT reason FROM races WHERE race_id = ?1")?
+        .prepare_cached(sql::RACE_REASON)?
         .query_row([race_id], |r| r.get(0))
         .optional()?)
 }
 
 pub(super) fn placement_count(conn: &Connection, race_id: &str) -> Result<u64, StoreError> {
-    let n: i64 = conn.query_row(
-        "SELECT COUNT(*) FROM placements WHERE race_id = ?1",
-        [race_id],
-        |r| r.get(0),
-    )?;
+    let n: i64 = conn.query_row(sql::PLACEMENT_COUNT, [race_id], |r| r.get(0))?;
     unsigned("placement count", n)
 }

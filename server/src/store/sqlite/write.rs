@@ -1,15 +1,10 @@
 //! The SQLite writes: a finished race with its rating update, and registration. Each runs
 //! inside the caller's transaction or statement, so a race is stored whole or not at all.
 
-use std::collections::HashSet;
-
-use protocol::{FinishStatus, Standing};
 use rusqlite::{params, OptionalExtension, Transaction};
 
-use crate::rating::{conservative, rate, Rating};
-use crate::store::{
-    join_flags, rating_rank, Period, RaceRecord, RatingChange, SeatRecord, StoreError,
-};
+use crate::rating::{conservative, Rating};
+use crate::store::{rows, sql, Period, RaceRecord, RatingChange, StoreError};
 
 /// Write `rec` (race, standings, placements, seats, daily attempts) and, when rated, the
 /// rating update; returns the rating changes.
@@ -19,9 +14,7 @@ pub(super) fn save_race(
 ) -> Result<Vec<RatingChange>, StoreError> {
     let finished = rec.finished_unix_ms();
     tx.execute(
-        "INSERT OR REPLACE INTO races (race_id, room, difficulty, puzzle, solution,
-             started_unix_ms, duration_ms, reason, rated, daily)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        sql::PUT_RACE,
         params![
             rec.race_id,
             rec.room,
@@ -29,15 +22,13 @@ pub(super) fn save_race(
             rec.puzzle,
             rec.solution,
             rec.started_unix_ms,
-            rec.duration_ms as i64,
+            rows::signed(rec.duration_ms),
             rec.reason,
             rec.rated,
             rec.daily,
         ],
     )?;
-    let mut st = tx.prepare_cached(
-        "INSERT OR REPLACE INTO standings VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-    )?;
+    let mut st = tx.prepare_cached(sql::PUT_STANDING)?;
     for s in &rec.standings {
         st.execute(params![
             rec.race_id,
@@ -45,7 +36,7 @@ pub(super) fn save_race(
             s.player_id.as_str(),
             s.name.as_str(),
             s.status.as_str(),
-            s.time_ms.map(|t| t as i64),
+            s.time_ms.map(rows::signed),
             s.filled,
             s.mistakes
         ])?;
@@ -57,50 +48,26 @@ pub(super) fn save_race(
             rec.race_id,
             seq as i64,
             p.player_id,
-            p.at_ms as i64,
+            rows::signed(p.at_ms),
             p.cell,
             p.digit,
             p.outcome
         ])?;
     }
-    let mut seat = tx.prepare_cached(
-        "INSERT OR REPLACE INTO seats (race_id, player_id, handle, bot, flags, finished_unix_ms)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?;
-    for s in &rec.standings {
-        if let Some(r) = seat_of(rec, s) {
-            seat.execute(params![
-                rec.race_id,
-                r.player_id,
-                r.handle,
-                r.bot,
-                join_flags(&r.flags),
-                finished
-            ])?;
-        } else {
-            seat.execute(params![
-                rec.race_id,
-                s.player_id.as_str(),
-                None::<String>,
-                false,
-                "",
-                finished
-            ])?;
-        }
+    let mut seat = tx.prepare_cached(sql::PUT_SEAT)?;
+    for w in rows::seat_writes(rec) {
+        seat.execute(params![
+            rec.race_id,
+            w.player_id,
+            w.handle,
+            w.bot,
+            w.flags,
+            finished
+        ])?;
     }
     if let Some(date) = &rec.daily {
-        let mut daily = tx.prepare_cached(
-            "INSERT OR IGNORE INTO daily_attempts (handle, date, difficulty, race_id, sort_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5)",
-        )?;
-        for s in &rec.standings {
-            let Some(handle) = seat_of(rec, s).and_then(|r| r.handle.as_deref()) else {
-                continue;
-            };
-            let sort_ms = match (s.status, s.time_ms) {
-                (FinishStatus::Solved, Some(t)) => i64::try_from(t).unwrap_or(i64::MAX),
-                _ => i64::MAX,
-            };
+        let mut daily = tx.prepare_cached(sql::PUT_DAILY)?;
+        for (handle, sort_ms) in rows::daily_writes(rec) {
             daily.execute(params![handle, date, rec.difficulty, rec.race_id, sort_ms])?;
         }
     }
@@ -108,11 +75,7 @@ pub(super) fn save_race(
         return Ok(Vec::new());
     }
     let already: Option<i64> = tx
-        .query_row(
-            "SELECT 1 FROM rating_changes WHERE race_id = ?1 LIMIT 1",
-            [&rec.race_id],
-            |r| r.get(0),
-        )
+        .query_row(sql::RATED_ALREADY, [&rec.race_id], |r| r.get(0))
         .optional()?;
     if already.is_some() {
         // A race stored twice counts once: its ratings were applied the first time.
@@ -121,59 +84,29 @@ pub(super) fn save_race(
     update_ratings(tx, rec, finished)
 }
 
-/// The seat record of a standing, if the room gave one.
-fn seat_of<'a>(rec: &'a RaceRecord, s: &Standing) -> Option<&'a SeatRecord> {
-    rec.seats
-        .iter()
-        .find(|r| r.player_id == s.player_id.as_str())
-}
-
-/// Who is rated: seats with a handle, not bots, not flagged, each handle once (two seats
-/// with one key rate neither), paired with their standing.
-fn rated_seats(rec: &RaceRecord) -> Vec<(&Standing, &str)> {
-    let mut seen = HashSet::new();
-    let mut twice = HashSet::new();
-    for h in rec.seats.iter().filter_map(|s| s.handle.as_deref()) {
-        if !seen.insert(h) {
-            twice.insert(h);
-        }
-    }
-    rec.standings
-        .iter()
-        .filter_map(|s| {
-            let seat = seat_of(rec, s)?;
-            let handle = seat.handle.as_deref()?;
-            (!seat.bot && seat.flags.is_empty() && !twice.contains(handle)).then_some((s, handle))
-        })
-        .collect()
-}
-
 /// Read the rated seats' ratings, compute the new ones, write ratings, changes and board rows.
 fn update_ratings(
     tx: &Transaction<'_>,
     rec: &RaceRecord,
     finished: i64,
 ) -> Result<Vec<RatingChange>, StoreError> {
-    let seats = rated_seats(rec);
-    if seats.len() < 2 {
+    let seats = rows::rated_seats(rec);
+    if seats.is_empty() {
         return Ok(Vec::new());
     }
-    let mut get =
-        tx.prepare_cached("SELECT mu, sigma FROM ratings WHERE handle = ?1 AND difficulty = ?2")?;
-    let mut racers = Vec::with_capacity(seats.len());
-    for (s, handle) in &seats {
-        let before = get
+    let mut get = tx.prepare_cached(sql::RATING)?;
+    let mut before = Vec::with_capacity(seats.len());
+    for (_, handle) in &seats {
+        let r = get
             .query_row(params![handle, rec.difficulty], |r| {
                 Ok(Rating {
                     mu: r.get(0)?,
                     sigma: r.get(1)?,
                 })
             })
-            .optional()?
-            .unwrap_or_default();
-        racers.push((before, rating_rank(s.status.as_str(), s.rank)));
+            .optional()?;
+        before.push(r.unwrap_or_default());
     }
-    let after = rate(&racers);
     let mut put_rating = tx.prepare_cached(
         "INSERT INTO ratings (handle, difficulty, mu, sigma, races, wins, best_time_ms,
              updated_unix_ms)
@@ -185,11 +118,7 @@ fn update_ratings(
                                 coalesce(excluded.best_time_ms, best_time_ms)),
              updated_unix_ms = excluded.updated_unix_ms",
     )?;
-    let mut put_change = tx.prepare_cached(
-        "INSERT INTO rating_changes (race_id, handle, difficulty, mu_before, sigma_before,
-             mu_after, sigma_after)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-    )?;
+    let mut put_change = tx.prepare_cached(sql::PUT_CHANGE)?;
     let mut put_board = tx.prepare_cached(
         "INSERT INTO board (difficulty, period, period_start, handle, mu, sigma, rating, races,
              wins, best_time_ms)
@@ -200,26 +129,24 @@ fn update_ratings(
              best_time_ms = min(coalesce(best_time_ms, excluded.best_time_ms),
                                 coalesce(excluded.best_time_ms, best_time_ms))",
     )?;
-    let mut changes = Vec::with_capacity(seats.len());
-    for (((s, handle), (before, _)), new) in seats.iter().zip(&racers).zip(&after) {
-        let solved = s.status == FinishStatus::Solved;
-        let won = i64::from(solved && s.rank == 1);
-        let best = s.time_ms.filter(|_| solved).map(|t| t as i64);
+    let writes = rows::rate_seats(&seats, &before);
+    for w in &writes {
+        let (new, old) = (w.after, w.before);
         put_rating.execute(params![
-            handle,
+            w.handle,
             rec.difficulty,
             new.mu,
             new.sigma,
-            won,
-            best,
+            w.won,
+            w.best,
             finished
         ])?;
         put_change.execute(params![
             rec.race_id,
-            handle,
+            w.handle,
             rec.difficulty,
-            before.mu,
-            before.sigma,
+            old.mu,
+            old.sigma,
             new.mu,
             new.sigma
         ])?;
@@ -228,22 +155,16 @@ fn update_ratings(
                 rec.difficulty,
                 p.as_str(),
                 p.start(finished),
-                handle,
+                w.handle,
                 new.mu,
                 new.sigma,
-                conservative(*new),
-                won,
-                best
+                conservative(new),
+                w.won,
+                w.best
             ])?;
         }
-        changes.push(RatingChange {
-            player_id: s.player_id.to_string(),
-            handle: (*handle).to_owned(),
-            before: conservative(*before),
-            after: conservative(*new),
-        });
     }
-    Ok(changes)
+    Ok(writes.into_iter().map(|w| w.change).collect())
 }
 
 /// Insert a player; a collision says which key collided.
@@ -255,7 +176,7 @@ pub(super) fn register(
     now_unix_ms: i64,
 ) -> Result<(), StoreError> {
     let res = conn.execute(
-        "INSERT INTO players (handle, key_hash, name, created_unix_ms) VALUES (?1, ?2, ?3, ?4)",
+        sql::PUT_PLAYER,
         params![handle, &key_hash[..], name, now_unix_ms],
     );
     match res {
@@ -265,9 +186,7 @@ pub(super) fn register(
             if e.code == rusqlite::ErrorCode::ConstraintViolation =>
         {
             let taken: Option<i64> = conn
-                .query_row("SELECT 1 FROM players WHERE handle = ?1", [handle], |r| {
-                    r.get(0)
-                })
+                .query_row(sql::HANDLE_TAKEN, [handle], |r| r.get(0))
                 .optional()?;
             Err(match taken {
                 Some(_) => StoreError::HandleTaken {

@@ -1,0 +1,240 @@
+//! The PostgreSQL store, for several nodes sharing one database: [`PgStore`] opens a pool of
+//! connections, brings the schema up to date ([`schema`]) and implements [`Store`] with the
+//! writes in [`write`] and the queries in [`read`], answering exactly as
+//! [`super::SqliteStore`] does for the same calls.
+//!
+//! The client is the synchronous `postgres` crate pooled by `r2d2` (`r2d2_postgres`): the
+//! [`Store`] trait is synchronous and always called on blocking threads, so a blocking client
+//! fits it as it is, with no runtime handle kept in the store and nothing that depends on the
+//! caller's runtime flavour (plain `#[test]`s use it the same way). Each `postgres::Client`
+//! drives its socket on a small runtime of its own, which is why it must never be used, nor
+//! dropped, on a thread that drives async tasks: tokio refuses to block there (see the `Drop`
+//! below).
+
+mod read;
+mod schema;
+#[doc(hidden)]
+pub mod scratch;
+mod write;
+
+use std::time::Duration;
+
+use r2d2_postgres::postgres::{self, NoTls};
+use r2d2_postgres::{r2d2, PostgresConnectionManager};
+use shared::engine::Difficulty;
+
+use super::{
+    DailyRow, HistoryRow, LeaderRow, Period, PlayerPage, PlayerRow, RaceRecord, RatedRace,
+    RatingChange, Replay, Store, StoreError, StoredRating, StoredStanding,
+};
+
+type Manager = PostgresConnectionManager<NoTls>;
+type Conn = r2d2::PooledConnection<Manager>;
+
+/// Connections per node. Store calls are short and each holds one connection; ten per node
+/// leaves room for several nodes under PostgreSQL's default `max_connections` of 100.
+const POOL_SIZE: u32 = 10;
+
+/// How long a store call waits for a connection (and a new connection for the server) before
+/// it fails with [`StoreError::Backend`]: a node whose database is gone answers errors
+/// instead of hanging its rooms.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+impl From<postgres::Error> for StoreError {
+    fn from(e: postgres::Error) -> StoreError {
+        StoreError::Backend(Box::new(e))
+    }
+}
+
+impl From<r2d2::Error> for StoreError {
+    fn from(e: r2d2::Error) -> StoreError {
+        StoreError::Backend(Box::new(e))
+    }
+}
+
+/// Whether `db` names a PostgreSQL database (a `postgres://` or `postgresql://` URL) rather
+/// than a SQLite file.
+pub fn is_url(db: &str) -> bool {
+    ["postgres://", "postgresql://"]
+        .iter()
+        .any(|scheme| db.len() >= scheme.len() && db[..scheme.len()].eq_ignore_ascii_case(scheme))
+}
+
+/// The results database in PostgreSQL, behind a connection pool.
+pub struct PgStore {
+    /// `None` only while dropping.
+    pool: Option<r2d2::Pool<Manager>>,
+}
+
+impl std::fmt::Debug for PgStore {
+    // The URL may carry a password: say nothing of it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PgStore").finish_non_exhaustive()
+    }
+}
+
+impl PgStore {
+    /// Connect to the database at `url` (`postgres://user@host/db`, or any libpq key=value
+    /// string) and migrate it to the current schema. It blocks: call it off the async workers.
+    pub fn open(url: &str) -> Result<PgStore, StoreError> {
+        let mut config: postgres::Config = url.parse()?;
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(CONNECT_TIMEOUT);
+        }
+        let pool = r2d2::Pool::builder()
+            .max_size(POOL_SIZE)
+            // One connection is made (and checked) now; the rest as load asks for them.
+            .min_idle(Some(1))
+            .connection_timeout(CONNECT_TIMEOUT)
+            .build(Manager::new(config, NoTls))?;
+        let store = PgStore { pool: Some(pool) };
+        schema::migrate(&mut *store.conn()?)?;
+        Ok(store)
+    }
+
+    fn conn(&self) -> Result<Conn, StoreError> {
+        let pool = self.pool.as_ref().expect("only drop takes the pool");
+        Ok(pool.get()?)
+    }
+
+    /// The daily challenge's secret kept in the database, so that every node derives the same
+    /// day's puzzle. The first call on a new database stores `candidate`; when several nodes
+    /// start at once, the first one written wins and all of them return it.
+    pub fn daily_secret(&self, candidate: &str) -> Result<String, StoreError> {
+        let mut c = self.conn()?;
+        c.execute(
+            "INSERT INTO daily_secret (secret) VALUES ($1) ON CONFLICT DO NOTHING",
+            &[&candidate],
+        )?;
+        let row = c.query_one("SELECT secret FROM daily_secret", &[])?;
+        Ok(row.try_get(0)?)
+    }
+
+    /// Run `f` on a pooled connection (tests and tools; not part of the trait).
+    #[doc(hidden)]
+    pub fn with_client<T>(
+        &self,
+        f: impl FnOnce(&mut postgres::Client) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        f(&mut *self.conn()?)
+    }
+}
+
+impl Drop for PgStore {
+    fn drop(&mut self) {
+        let Some(pool) = self.pool.take() else {
+            return;
+        };
+        // A `postgres::Client` closes its connection by blocking on its own runtime, which
+        // panics on a thread inside a tokio runtime (where the server's last handle on the
+        // store is often dropped): close the pool on a plain thread there.
+        if tokio::runtime::Handle::try_current().is_ok() {
+            let closing = std::thread::Builder::new()
+                .name("pg-store-close".into())
+                .spawn(move || drop(pool));
+            if let Err(e) = closing {
+                tracing::error!(error = %e, "cannot close the PostgreSQL pool on its own thread");
+            }
+        } else {
+            drop(pool);
+        }
+    }
+}
+
+impl Store for PgStore {
+    fn save_race(&self, rec: &RaceRecord) -> Result<Vec<RatingChange>, StoreError> {
+        let mut c = self.conn()?;
+        let mut tx = c.transaction()?;
+        let changes = write::save_race(&mut tx, rec)?;
+        tx.commit()?;
+        Ok(changes)
+    }
+
+    fn register(
+        &self,
+        handle: &str,
+        key_hash: [u8; 32],
+        name: &str,
+        now_unix_ms: i64,
+    ) -> Result<(), StoreError> {
+        write::register(&mut *self.conn()?, handle, key_hash, name, now_unix_ms)
+    }
+
+    fn player_by_key(&self, key_hash: [u8; 32]) -> Result<Option<PlayerRow>, StoreError> {
+        read::player_by_key(&mut *self.conn()?, key_hash)
+    }
+
+    fn leaderboard(
+        &self,
+        difficulty: Difficulty,
+        period: Period,
+        now_unix_ms: i64,
+        limit: u32,
+        offset: u32,
+    ) -> Result<Vec<LeaderRow>, StoreError> {
+        let mut c = self.conn()?;
+        read::leaderboard(&mut c, difficulty, period, now_unix_ms, limit, offset)
+    }
+
+    fn player(&self, handle: &str) -> Result<Option<PlayerPage>, StoreError> {
+        read::player(&mut *self.conn()?, handle)
+    }
+
+    fn history(
+        &self,
+        handle: &str,
+        limit: u32,
+        offset: u32,
+    ) -> Result<Vec<HistoryRow>, StoreError> {
+        read::history(&mut *self.conn()?, handle, limit, offset)
+    }
+
+    fn replay(&self, race_id: &str) -> Result<Option<Replay>, StoreError> {
+        read::replay(&mut *self.conn()?, race_id)
+    }
+
+    fn daily_played(
+        &self,
+        handle: &str,
+        date: &str,
+        difficulty: Difficulty,
+    ) -> Result<bool, StoreError> {
+        read::daily_played(&mut *self.conn()?, handle, date, difficulty)
+    }
+
+    fn daily_board(
+        &self,
+        date: &str,
+        difficulty: Difficulty,
+        limit: u32,
+        offset: u32,
+    ) -> Result<Vec<DailyRow>, StoreError> {
+        read::daily_board(&mut *self.conn()?, date, difficulty, limit, offset)
+    }
+
+    fn for_each_rated_race(
+        &self,
+        f: &mut dyn FnMut(RatedRace) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        read::for_each_rated_race(&mut *self.conn()?, f)
+    }
+
+    fn ratings(&self) -> Result<Vec<StoredRating>, StoreError> {
+        read::ratings(&mut *self.conn()?)
+    }
+
+    fn standings(&self, race_id: &str) -> Result<Vec<StoredStanding>, StoreError> {
+        read::standings(&mut *self.conn()?, race_id)
+    }
+
+    fn race_reason(&self, race_id: &str) -> Result<Option<String>, StoreError> {
+        read::race_reason(&mut *self.conn()?, race_id)
+    }
+
+    fn placement_count(&self, race_id: &str) -> Result<u64, StoreError> {
+        read::placement_count(&mut *self.conn()?, race_id)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,255 @@
+//! What every backend writes and reads the same way, with no SQL in it: which seats of a race
+//! are rated and what their rating update is, the rows a race becomes (seats, daily attempts),
+//! and the shaping of rows read back (rating stats, the difficulty order, rated races grouped).
+//! The backends only move these values in and out of their own SQL, so SQLite and PostgreSQL
+//! cannot drift apart in what they decide.
+
+use std::collections::HashSet;
+
+use protocol::{FinishStatus, Standing};
+use shared::engine::Difficulty;
+
+use super::{
+    join_flags, rating_rank, DifficultyRating, RaceRecord, RatedEntry, RatedRace, RatingChange,
+    RatingStats, SeatRecord, StoreError,
+};
+use crate::rating::{conservative, rate, Rating};
+
+/// A stored integer column as an unsigned value (negative or too large means a damaged
+/// database).
+pub(crate) fn unsigned<T: TryFrom<i64>>(what: &'static str, v: i64) -> Result<T, StoreError> {
+    T::try_from(v).map_err(|_| StoreError::Corrupt {
+        what,
+        value: v.to_string(),
+    })
+}
+
+/// [`unsigned`] of a nullable column.
+pub(crate) fn opt_unsigned<T: TryFrom<i64>>(
+    what: &'static str,
+    v: Option<i64>,
+) -> Result<Option<T>, StoreError> {
+    v.map(|v| unsigned(what, v)).transpose()
+}
+
+/// A time or count as stored: both databases keep signed 64-bit integers. Nothing the server
+/// measures comes near `i64::MAX`; past it the value saturates instead of wrapping negative.
+pub(crate) fn signed(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
+}
+
+/// The seat record of a standing, if the room gave one.
+fn seat_of<'a>(rec: &'a RaceRecord, s: &Standing) -> Option<&'a SeatRecord> {
+    rec.seats
+        .iter()
+        .find(|r| r.player_id == s.player_id.as_str())
+}
+
+/// One `seats` row.
+pub(crate) struct SeatWrite<'a> {
+    /// The race's player id.
+    pub player_id: &'a str,
+    /// The persistent player.
+    pub handle: Option<&'a str>,
+    /// A declared bot.
+    pub bot: bool,
+    /// Flags as stored ([`join_flags`]).
+    pub flags: String,
+}
+
+/// A seat row per standing: the room's seat record, else an anonymous clean human.
+pub(crate) fn seat_writes(rec: &RaceRecord) -> Vec<SeatWrite<'_>> {
+    rec.standings
+        .iter()
+        .map(|s| match seat_of(rec, s) {
+            Some(r) => SeatWrite {
+                player_id: &r.player_id,
+                handle: r.handle.as_deref(),
+                bot: r.bot,
+                flags: join_flags(&r.flags),
+            },
+            None => SeatWrite {
+                player_id: s.player_id.as_str(),
+                handle: None,
+                bot: false,
+                flags: String::new(),
+            },
+        })
+        .collect()
+}
+
+/// The daily attempts a daily race records: each identified seat's handle and its board order
+/// (`sort_ms`: the solve time, the largest integer when unsolved). Empty for other races.
+pub(crate) fn daily_writes(rec: &RaceRecord) -> Vec<(&str, i64)> {
+    if rec.daily.is_none() {
+        return Vec::new();
+    }
+    rec.standings
+        .iter()
+        .filter_map(|s| {
+            let handle = seat_of(rec, s).and_then(|r| r.handle.as_deref())?;
+            let sort_ms = match (s.status, s.time_ms) {
+                (FinishStatus::Solved, Some(t)) => signed(t),
+                _ => i64::MAX,
+            };
+            Some((handle, sort_ms))
+        })
+        .collect()
+}
+
+/// Who is rated: seats with a handle, not bots, not flagged, each handle once (two seats
+/// with one key rate neither), paired with their standing. Fewer than two is no rated race:
+/// empty.
+pub(crate) fn rated_seats(rec: &RaceRecord) -> Vec<(&Standing, &str)> {
+    let mut seen = HashSet::new();
+    let mut twice = HashSet::new();
+    for h in rec.seats.iter().filter_map(|s| s.handle.as_deref()) {
+        if !seen.insert(h) {
+            twice.insert(h);
+        }
+    }
+    let seats: Vec<_> = rec
+        .standings
+        .iter()
+        .filter_map(|s| {
+            let seat = seat_of(rec, s)?;
+            let handle = seat.handle.as_deref()?;
+            (!seat.bot && seat.flags.is_empty() && !twice.contains(handle)).then_some((s, handle))
+        })
+        .collect();
+    if seats.len() < 2 {
+        Vec::new()
+    } else {
+        seats
+    }
+}
+
+/// One rated seat's update: what goes into `ratings`, `rating_changes` and `board`.
+pub(crate) struct RatedWrite<'a> {
+    /// The persistent player.
+    pub handle: &'a str,
+    /// μ, σ before the race.
+    pub before: Rating,
+    /// μ, σ after it.
+    pub after: Rating,
+    /// 1 when won (rank 1 and solved), else 0: added to the win count.
+    pub won: i64,
+    /// The solved time, a candidate for the best time.
+    pub best: Option<i64>,
+    /// As `race_over` announces it.
+    pub change: RatingChange,
+}
+
+/// The rating update of `seats` ([`rated_seats`]) from their ratings `before` (same order).
+pub(crate) fn rate_seats<'a>(
+    seats: &[(&Standing, &'a str)],
+    before: &[Rating],
+) -> Vec<RatedWrite<'a>> {
+    let racers: Vec<(Rating, u32)> = seats
+        .iter()
+        .zip(before)
+        .map(|((s, _), b)| (*b, rating_rank(s.status.as_str(), s.rank)))
+        .collect();
+    let after = rate(&racers);
+    seats
+        .iter()
+        .zip(&racers)
+        .zip(after)
+        .map(|(((s, handle), (before, _)), new)| {
+            let solved = s.status == FinishStatus::Solved;
+            RatedWrite {
+                handle,
+                before: *before,
+                after: new,
+                won: i64::from(solved && s.rank == 1),
+                best: s.time_ms.filter(|_| solved).map(signed),
+                change: RatingChange {
+                    player_id: s.player_id.to_string(),
+                    handle: (*handle).to_owned(),
+                    before: conservative(*before),
+                    after: conservative(new),
+                },
+            }
+        })
+        .collect()
+}
+
+/// Rating stats from the stored `mu, sigma, races, wins, best_time_ms`.
+pub(crate) fn stats(
+    mu: f64,
+    sigma: f64,
+    races: i64,
+    wins: i64,
+    best_time_ms: Option<i64>,
+) -> Result<RatingStats, StoreError> {
+    Ok(RatingStats {
+        rating: conservative(Rating { mu, sigma }),
+        mu,
+        sigma,
+        races: unsigned("races", races)?,
+        wins: unsigned("wins", wins)?,
+        best_time_ms: opt_unsigned("best_time_ms", best_time_ms)?,
+    })
+}
+
+/// The conservative rating of a stored (μ, σ) pair, when the row had one.
+pub(crate) fn opt_conservative(mu: Option<f64>, sigma: Option<f64>) -> Option<f64> {
+    mu.zip(sigma)
+        .map(|(mu, sigma)| conservative(Rating { mu, sigma }))
+}
+
+/// Easy first: the order of the difficulties, not of their names.
+pub(crate) fn sort_by_difficulty(ratings: &mut [DifficultyRating]) {
+    ratings.sort_by_key(|d| {
+        Difficulty::ALL
+            .iter()
+            .position(|x| x.as_str() == d.difficulty)
+            .unwrap_or(usize::MAX)
+    });
+}
+
+/// Gathers rating-change rows, read in `seq` order, into one [`RatedRace`] per race and hands
+/// each to `f` when the next race begins. A race's changes are written together, so they are
+/// contiguous in `seq`.
+pub(crate) struct RatedRaces<'f> {
+    cur: Option<RatedRace>,
+    f: &'f mut dyn FnMut(RatedRace) -> Result<(), StoreError>,
+}
+
+impl<'f> RatedRaces<'f> {
+    /// Hand finished races to `f`.
+    pub(crate) fn new(f: &'f mut dyn FnMut(RatedRace) -> Result<(), StoreError>) -> Self {
+        RatedRaces { cur: None, f }
+    }
+
+    /// The next row: a seat's entry of race `race_id` at `difficulty`.
+    pub(crate) fn push(
+        &mut self,
+        race_id: String,
+        difficulty: String,
+        entry: RatedEntry,
+    ) -> Result<(), StoreError> {
+        match &mut self.cur {
+            Some(c) if c.race_id == race_id => c.entries.push(entry),
+            _ => {
+                let next = RatedRace {
+                    race_id,
+                    difficulty,
+                    entries: vec![entry],
+                };
+                if let Some(done) = self.cur.replace(next) {
+                    (self.f)(done)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// No more rows: hand over the last race.
+    pub(crate) fn finish(mut self) -> Result<(), StoreError> {
+        match self.cur.take() {
+            Some(done) => (self.f)(done),
+            None => Ok(()),
+        }
+    }
+}

@@ -1,0 +1,150 @@
+//! The SQL that SQLite and PostgreSQL run alike, written once so that the two stores cannot
+//! drift apart in what they ask. Placeholders are `$1`, `$2`, ...: PostgreSQL's own, and to
+//! SQLite named parameters that it numbers in order of first appearance, so every statement
+//! here brings in `$1`, `$2`, ... in that order and binds positionally on both. Upserts use
+//! `ON CONFLICT`, which both speak; what one of them says differently (the best-time minimum,
+//! bulk placements) stays in its own module.
+
+/// The player whose key hashes to `$1`.
+pub(crate) const PLAYER_BY_KEY: &str = "SELECT handle, name FROM players WHERE key_hash = $1";
+
+/// A page of a board: `board_by_rating` from the period's start, in its order.
+pub(crate) const LEADERBOARD: &str =
+    "SELECT b.handle, p.name, b.mu, b.sigma, b.races, b.wins, b.best_time_ms
+         FROM board b JOIN players p ON p.handle = b.handle
+         WHERE b.difficulty = $1 AND b.period = $2 AND b.period_start = $3
+         ORDER BY b.rating DESC, b.handle
+         LIMIT $4 OFFSET $5";
+
+/// A player's head row.
+pub(crate) const PLAYER: &str =
+    "SELECT handle, name, created_unix_ms FROM players WHERE handle = $1";
+
+/// A player's ratings, one per difficulty.
+pub(crate) const PLAYER_RATINGS: &str =
+    "SELECT difficulty, mu, sigma, races, wins, best_time_ms FROM ratings WHERE handle = $1";
+
+/// A page of a player's races. The ORDER BY matches `seats_by_handle` column for column, so
+/// the database walks the index and stops after LIMIT + OFFSET rows instead of sorting the
+/// player's whole history.
+pub(crate) const HISTORY: &str =
+    "SELECT s.race_id, s.finished_unix_ms, r.difficulty, r.rated, st.rank,
+             (SELECT COUNT(*) FROM standings c WHERE c.race_id = s.race_id),
+             st.status, st.time_ms, st.mistakes,
+             rc.mu_before, rc.sigma_before, rc.mu_after, rc.sigma_after, s.flags
+         FROM seats s
+         JOIN races r ON r.race_id = s.race_id
+         JOIN standings st ON st.race_id = s.race_id AND st.player_id = s.player_id
+         LEFT JOIN rating_changes rc ON rc.race_id = s.race_id AND rc.handle = s.handle
+         WHERE s.handle = $1
+         ORDER BY s.finished_unix_ms DESC, s.race_id
+         LIMIT $2 OFFSET $3";
+
+/// A race's own row.
+pub(crate) const RACE: &str =
+    "SELECT race_id, difficulty, puzzle, solution, started_unix_ms, duration_ms, reason,
+             rated, daily
+         FROM races WHERE race_id = $1";
+
+/// A race's seats in standings order. Races stored before seats existed have none: their
+/// players are anonymous humans.
+pub(crate) const RACE_SEATS: &str =
+    "SELECT st.player_id, st.name, s.handle, coalesce(s.bot, FALSE), coalesce(s.flags, '')
+         FROM standings st
+         LEFT JOIN seats s ON s.race_id = st.race_id AND s.player_id = st.player_id
+         WHERE st.race_id = $1 ORDER BY st.rank, st.player_id";
+
+/// A race's placements in order.
+pub(crate) const PLACEMENTS: &str = "SELECT player_id, at_ms, cell, digit, outcome FROM placements
+         WHERE race_id = $1 ORDER BY seq";
+
+/// Whether an attempt at a daily is stored.
+pub(crate) const DAILY_PLAYED: &str =
+    "SELECT 1 FROM daily_attempts WHERE handle = $1 AND date = $2 AND difficulty = $3";
+
+/// A page of a daily's board (`daily_by_time`).
+pub(crate) const DAILY_BOARD: &str =
+    "SELECT d.handle, p.name, d.race_id, st.status, st.time_ms, st.mistakes
+         FROM daily_attempts d
+         JOIN players p ON p.handle = d.handle
+         JOIN seats s ON s.race_id = d.race_id AND s.handle = d.handle
+         JOIN standings st ON st.race_id = s.race_id AND st.player_id = s.player_id
+         WHERE d.date = $1 AND d.difficulty = $2
+         ORDER BY d.sort_ms, d.handle
+         LIMIT $3 OFFSET $4";
+
+/// Every rating change with its standing, in the order applied.
+pub(crate) const RATED_RACES: &str =
+    "SELECT rc.race_id, rc.difficulty, rc.handle, st.rank, st.status,
+             rc.mu_before, rc.sigma_before, rc.mu_after, rc.sigma_after
+         FROM rating_changes rc
+         JOIN seats s ON s.race_id = rc.race_id AND s.handle = rc.handle
+         JOIN standings st ON st.race_id = s.race_id AND st.player_id = s.player_id
+         ORDER BY rc.seq";
+
+/// Every current rating.
+pub(crate) const RATINGS: &str =
+    "SELECT handle, difficulty, mu, sigma FROM ratings ORDER BY handle, difficulty";
+
+/// A race's standings by rank.
+pub(crate) const STANDINGS: &str =
+    "SELECT rank, player_id, name, status, time_ms, filled, mistakes FROM standings
+         WHERE race_id = $1 ORDER BY rank, player_id";
+
+/// Why a race ended.
+pub(crate) const RACE_REASON: &str = "SELECT reason FROM races WHERE race_id = $1";
+
+/// How many placements a race has.
+pub(crate) const PLACEMENT_COUNT: &str = "SELECT COUNT(*) FROM placements WHERE race_id = $1";
+
+/// A race's row, replacing the one stored before.
+pub(crate) const PUT_RACE: &str =
+    "INSERT INTO races (race_id, room, difficulty, puzzle, solution, started_unix_ms,
+             duration_ms, reason, rated, daily)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+         ON CONFLICT (race_id) DO UPDATE SET room = excluded.room,
+             difficulty = excluded.difficulty, puzzle = excluded.puzzle,
+             solution = excluded.solution, started_unix_ms = excluded.started_unix_ms,
+             duration_ms = excluded.duration_ms, reason = excluded.reason,
+             rated = excluded.rated, daily = excluded.daily";
+
+/// A standing, replacing the one stored before.
+pub(crate) const PUT_STANDING: &str =
+    "INSERT INTO standings (race_id, rank, player_id, name, status, time_ms, filled, mistakes)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         ON CONFLICT (race_id, player_id) DO UPDATE SET rank = excluded.rank,
+             name = excluded.name, status = excluded.status, time_ms = excluded.time_ms,
+             filled = excluded.filled, mistakes = excluded.mistakes";
+
+/// A seat, replacing the one stored before.
+pub(crate) const PUT_SEAT: &str =
+    "INSERT INTO seats (race_id, player_id, handle, bot, flags, finished_unix_ms)
+         VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (race_id, player_id) DO UPDATE SET handle = excluded.handle,
+             bot = excluded.bot, flags = excluded.flags,
+             finished_unix_ms = excluded.finished_unix_ms";
+
+/// A daily attempt; a later one of the same player, day and difficulty does not count.
+pub(crate) const PUT_DAILY: &str =
+    "INSERT INTO daily_attempts (handle, date, difficulty, race_id, sort_ms)
+             VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING";
+
+/// Whether a race's ratings were applied already.
+pub(crate) const RATED_ALREADY: &str = "SELECT 1 FROM rating_changes WHERE race_id = $1 LIMIT 1";
+
+/// A player's current rating at a difficulty.
+pub(crate) const RATING: &str =
+    "SELECT mu, sigma FROM ratings WHERE handle = $1 AND difficulty = $2";
+
+/// One rating change (its `seq` is the order applied).
+pub(crate) const PUT_CHANGE: &str =
+    "INSERT INTO rating_changes (race_id, handle, difficulty, mu_before, sigma_before,
+             mu_after, sigma_after)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)";
+
+/// A new player.
+pub(crate) const PUT_PLAYER: &str =
+    "INSERT INTO players (handle, key_hash, name, created_unix_ms) VALUES ($1, $2, $3, $4)";
+
+/// Whether a handle is someone's.
+pub(crate) const HANDLE_TAKEN: &str = "SELECT 1 FROM players WHERE handle = $1";
