@@ -123,7 +123,8 @@ pub async fn run(
             config.limits.max_rooms_per_ip,
         )),
         pool: pool::Pool::start(config.pool_size, config.pool_prewarm, token.clone()),
-        store,
+        store: store.clone(),
+        backlog: Arc::new(room::backlog::Backlog::default()),
         daily: Arc::new(daily),
         metrics: Arc::new(metrics::Metrics::default()),
         opts: RoomOpts::from_config(&config),
@@ -134,6 +135,12 @@ pub async fn run(
         let scheme = if tls.is_some() { "https" } else { "http" };
         tracing::info!(%addr, scheme, db = %config.db_name(), "listening");
     }
+    rooms.tasks.spawn(
+        rooms
+            .backlog
+            .clone()
+            .run(store, rooms.metrics.clone(), token.clone()),
+    );
     let node = match &config.cluster {
         Some(url) => {
             let id = config.node_id.clone().unwrap_or_else(cluster::random_id);
@@ -163,6 +170,10 @@ pub async fn run(
         .is_err()
     {
         tracing::error!("rooms still running after the grace");
+    }
+    if let Some(node) = transport.cluster() {
+        // The rooms' last messages to members on other nodes are still on their way.
+        node.flush(std::time::Duration::from_secs(1)).await;
     }
     tracing::info!("stopped");
     Ok(())

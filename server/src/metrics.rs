@@ -38,6 +38,12 @@ pub struct Metrics {
     pub slow_consumer_closes: Counter,
     /// Results writes that failed.
     pub store_errors: Counter,
+    /// Results waiting for the database (`room::backlog`).
+    pub results_queued: Gauge,
+    /// Results stored by a retry after the database came back.
+    pub results_retried: Counter,
+    /// Results lost: the backlog was full, or the database refused the record.
+    pub results_dropped: Counter,
     /// Cluster mode: frames published to Redis (commands up, messages down).
     pub relay_out: Counter,
     /// Cluster mode: frames received from other nodes.
@@ -67,6 +73,7 @@ impl Metrics {
         };
         let connections = gauge("connections", "Open WebSocket connections");
         let rooms = gauge("rooms", "Open rooms");
+        let results_queued = gauge("results_queued", "Results waiting for the database");
         let mut counter = |name: &str, help: &str| {
             let c = Counter::default();
             registry.register(name, help, c.clone());
@@ -84,6 +91,8 @@ impl Metrics {
             "Connections closed because they did not read",
         );
         let store_errors = counter("store_errors", "Failed results writes");
+        let results_retried = counter("results_retried", "Results stored by a retry");
+        let results_dropped = counter("results_dropped", "Results lost (backlog full or refused)");
         let relay_out = counter("relay_out", "Cluster relay frames published");
         let relay_in = counter("relay_in", "Cluster relay frames received");
         let relay_errors = counter("relay_errors", "Cluster relay frames that failed");
@@ -111,6 +120,9 @@ impl Metrics {
             rate_limit_closes,
             slow_consumer_closes,
             store_errors,
+            results_queued,
+            results_retried,
+            results_dropped,
             relay_out,
             relay_in,
             relay_errors,

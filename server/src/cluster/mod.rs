@@ -82,6 +82,8 @@ pub struct Node {
     redis_up: AtomicBool,
     next_seq: AtomicU64,
     next_proxy: AtomicU64,
+    /// Writes queued and not yet carried out.
+    pending: std::sync::atomic::AtomicUsize,
     /// Member side: this node's connections in rooms owned elsewhere.
     members: DashMap<u64, member::Remote>,
     /// Owner side: members on other nodes of this node's rooms, by (node, conn).
@@ -161,6 +163,7 @@ impl Node {
             redis_up: AtomicBool::new(true),
             next_seq: AtomicU64::new(1),
             next_proxy: AtomicU64::new(1),
+            pending: std::sync::atomic::AtomicUsize::new(0),
             members: DashMap::new(),
             proxies: DashMap::new(),
             reset_at: Mutex::new(None),
@@ -198,7 +201,9 @@ impl Node {
         let rx = self.queue_rx.lock().ok().and_then(|mut q| q.take());
         let pushes = self.pushes.lock().ok().and_then(|mut p| p.take());
         if let (Some(rx), Some(pushes)) = (rx, pushes) {
-            env.tasks.spawn(self.clone().publisher(rx));
+            // Not tracked: it must outlive the rooms' shutdown, whose last words it carries
+            // ([`Node::flush`] waits for them).
+            tokio::spawn(self.clone().publisher(rx));
             env.tasks
                 .spawn(self.clone().dispatcher(pushes, shutdown.clone()));
         }
@@ -215,7 +220,19 @@ impl Node {
         self.env.get().and_then(Weak::upgrade)
     }
 
+    /// Wait until everything queued so far has been written to Redis, at most `within` (at
+    /// shutdown, after the rooms have said `room_closed` to their members elsewhere).
+    pub async fn flush(&self, within: Duration) {
+        let _ = tokio::time::timeout(within, async {
+            while self.pending.load(Relaxed) > 0 {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        })
+        .await;
+    }
+
     fn queue(&self, op: Op) {
+        self.pending.fetch_add(1, Relaxed);
         // The publisher runs as long as the node; a send after it stopped is moot.
         let _ = self.queue.send(op);
     }
@@ -224,6 +241,7 @@ impl Node {
     async fn publisher(self: Arc<Self>, mut rx: mpsc::UnboundedReceiver<Op>) {
         let mut batch = Vec::new();
         while rx.recv_many(&mut batch, 256).await > 0 {
+            let n = batch.len();
             let mut pipe = redis::pipe();
             let mut subs = Vec::new();
             for op in batch.drain(..) {
@@ -250,6 +268,7 @@ impl Node {
                 self.metrics.relay_errors.inc();
                 tracing::warn!(error = %e, "a relay write to redis failed");
             }
+            self.pending.fetch_sub(n, Relaxed);
             for channel in subs {
                 let mut sub = self.sub.clone();
                 if let Err(e) = sub.unsubscribe(&channel).await {

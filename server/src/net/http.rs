@@ -121,6 +121,10 @@ pub async fn route(req: hyper::Request<Incoming>, ctx: &Socket) -> Response {
                 "rooms": server.rooms.directory.len(),
                 "connections": server.metrics.connections.get(),
             });
+            // The database is "down" while results wait for it (the retry task's word).
+            let queued = server.rooms.backlog.len();
+            body["db"] = if queued == 0 { "up" } else { "down" }.into();
+            body["results_queued"] = queued.into();
             if let Some(node) = server.cluster() {
                 body["node"] = node.id().into();
                 body["redis"] = if node.redis_up() { "up" } else { "down" }.into();

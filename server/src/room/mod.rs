@@ -1,12 +1,14 @@
 //! Rooms: where they are found, how connections reach them, the task that owns each one,
 //! and the rules it runs.
 //!
+//! - [`backlog`]: results waiting for the database to come back.
 //! - [`handle`]: the handle, commands and join outcomes connections use.
 //! - [`directory`]: the one owner of open rooms, resume tokens and per-address counts.
 //! - [`remote`]: members on other nodes of a cluster, and the relay seam that reaches them.
 //! - [`task`]: the task that alone owns one room's state and carries out its effects.
 //! - [`rules`]: the rules as a pure state machine.
 
+pub mod backlog;
 pub mod directory;
 pub mod handle;
 pub mod remote;

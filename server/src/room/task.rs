@@ -37,6 +37,8 @@ pub struct RoomEnv {
     pub pool: Arc<Pool>,
     /// Race results.
     pub store: Arc<dyn Store>,
+    /// Results waiting for the store to come back.
+    pub backlog: Arc<super::backlog::Backlog>,
     /// The daily challenge's puzzles and attempts.
     pub daily: Arc<crate::daily::Daily>,
     /// Counters.
@@ -359,11 +361,20 @@ impl Task {
                     let store = self.env.store.clone();
                     let race_id = record.race_id.clone();
                     let fair_play = self.env.opts.fair_play;
+                    // While results wait for the database, this one waits behind them (in
+                    // order, and without a timeout per race): race_over goes out at once.
+                    let queued = !self.env.backlog.is_empty();
                     let res = tokio::task::spawn_blocking(move || {
                         if fair_play {
                             flag_seats(&mut record);
                         }
-                        store.save_race(&record)
+                        if queued {
+                            return Err(record);
+                        }
+                        store.save_race(&record).map_err(|e| {
+                            tracing::error!(race_id = record.race_id, error = %e, "storing the race results failed");
+                            record
+                        })
                     })
                     .await;
                     match res {
@@ -371,9 +382,14 @@ impl Task {
                             metrics.races_finished.inc();
                             ratings = Some(changes.into_iter().map(wire_change).collect());
                         }
-                        Ok(Err(e)) => {
-                            metrics.store_errors.inc();
-                            tracing::error!(race_id, error = %e, "storing the race results failed");
+                        Ok(Err(record)) => {
+                            if !queued {
+                                metrics.store_errors.inc();
+                            }
+                            // Its rating changes come when it lands; race_over carries none.
+                            if self.env.backlog.push(*record, &metrics) {
+                                tracing::warn!(race_id, "the result waits for the database");
+                            }
                         }
                         Err(e) => {
                             metrics.store_errors.inc();

@@ -460,6 +460,9 @@ pub trait Store: Send + Sync + std::fmt::Debug {
 
     /// Number of placements stored for a race (all outcomes).
     fn placement_count(&self, race_id: &str) -> Result<u64, StoreError>;
+
+    /// The database answers: tells an outage (retry later) from a record it refuses.
+    fn ping(&self) -> Result<(), StoreError>;
 }
 
 /// The rank a standing counts as for ratings: a solver keeps its standings rank; everyone

@@ -5,8 +5,13 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::engines::{client, create, join, node, recv_skipping, solve, to_fill, Redis};
+use crate::engines::{
+    client, create, get_json, join, node, off_runtime, pg_store, recv_skipping, solve, to_fill,
+    Postgres, Redis,
+};
 use crate::support::{close_code, send, until, Ws};
+use server::store::postgres::scratch::ScratchDb;
+use server::Store as _;
 
 /// Ann creates a room on `host`; the others join from their nodes; the race starts. The
 /// puzzle and each joiner's `room_joined`.
@@ -45,16 +50,42 @@ async fn place(ws: &mut Ws, cell: usize, d: u8) -> Option<Value> {
     None
 }
 
+/// Everyone in the room solves; every client's `race_over`, and the race id.
+async fn finish(puzzle: &str, all: &mut [&mut Ws]) -> String {
+    for ws in all.iter_mut() {
+        for (cell, d) in to_fill(puzzle, &solve(puzzle)) {
+            send(ws, json!({"type": "place", "cell": cell, "digit": d})).await;
+        }
+    }
+    let mut id = String::new();
+    for ws in all.iter_mut() {
+        id = until(ws, "race_over").await["race_id"]
+            .as_str()
+            .expect("race id")
+            .to_owned();
+    }
+    id
+}
+
 #[tokio::test]
 async fn an_owner_killed_closes_its_rooms_on_every_node_within_the_lease() {
     let redis = Redis::start();
-    let (a, b, c) = (
-        node(&redis, "ka", None),
-        node(&redis, "kb", None),
-        node(&redis, "kc", None),
+    let db = off_runtime(ScratchDb::create).expect("a scratch database on 127.0.0.1:5432");
+    let url = db.url();
+    let a = node(&redis, "ka", Some(&url));
+    let (b, c) = (
+        node(&redis, "kb", Some(&url)),
+        node(&redis, "kc", Some(&url)),
     );
     let (mut ann, mut bob, mut cat) = (client(&a).await, client(&b).await, client(&c).await);
-    race(&mut ann, &mut [&mut bob, &mut cat]).await;
+    let (puzzle, _) = race(&mut ann, &mut [&mut bob, &mut cat]).await;
+    let done = finish(&puzzle, &mut [&mut ann, &mut bob, &mut cat]).await;
+    // A second race, under way when its owner dies.
+    send(&mut ann, json!({"type": "start_race"})).await;
+    let void = until(&mut ann, "race_started").await["race_id"].clone();
+    for ws in [&mut bob, &mut cat] {
+        until(ws, "race_started").await;
+    }
     let killed = Instant::now();
     a.signal("-KILL");
     for ws in [&mut bob, &mut cat] {
@@ -65,10 +96,69 @@ async fn an_owner_killed_closes_its_rooms_on_every_node_within_the_lease() {
     // The lease is 10 s and nodes look every 2 s: the bound is 15 s.
     let took = killed.elapsed();
     assert!(took < Duration::from_secs(15), "room_closed after {took:?}");
+    // The finished race is intact; the one in progress is void: never stored.
+    let kept = get_json(&b, &format!("/api/races/{done}")).await;
+    assert_eq!(
+        kept["standings"].as_array().map(Vec::len),
+        Some(3),
+        "{kept}"
+    );
+    let raw = c
+        .http_get(&format!("/api/races/{}", void.as_str().unwrap_or("")))
+        .await;
+    assert!(raw.starts_with("HTTP/1.1 404"), "{raw}");
     // The survivors go on: a new room across them works.
     let (mut bob, mut cat) = (client(&b).await, client(&c).await);
     let (puzzle, _) = race(&mut bob, &mut [&mut cat]).await;
     assert_eq!(puzzle.len(), 81);
+}
+
+#[tokio::test]
+async fn results_wait_out_a_postgres_outage_and_land_when_it_returns() {
+    let redis = Redis::start();
+    let pg = Postgres::start();
+    let url = pg.url();
+    let (a, b) = (
+        node(&redis, "pa", Some(&url)),
+        node(&redis, "pb", Some(&url)),
+    );
+    let (mut ann, mut bob) = (client(&a).await, client(&b).await);
+    let (puzzle, _) = race(&mut ann, &mut [&mut bob]).await;
+    pg.down();
+    // The race still ends, for both nodes' players.
+    let id = finish(&puzzle, &mut [&mut ann, &mut bob]).await;
+    let health = get_json(&a, "/healthz").await;
+    assert_eq!(health["db"], "down", "{health}");
+    assert_eq!(health["results_queued"], 1, "{health}");
+    let metrics = a.http_get("/metrics").await;
+    assert!(
+        metrics.contains("sudoku_race_results_queued 1"),
+        "{metrics}"
+    );
+    pg.up();
+    // The retry lands it (the wait between tries is at most 5 s).
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let h = get_json(&a, "/healthz").await;
+        if h["results_queued"] == 0 {
+            assert_eq!(h["db"], "up");
+            break;
+        }
+        assert!(Instant::now() < deadline, "the result never landed: {h}");
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    let store = pg_store(&url);
+    let stored = off_runtime(move || store.standings(&id).expect("standings"));
+    assert_eq!(stored.len(), 2, "{stored:?}");
+    let metrics = a.http_get("/metrics").await;
+    assert!(
+        metrics.contains("sudoku_race_results_retried_total 1"),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains("sudoku_race_results_dropped_total 0"),
+        "{metrics}"
+    );
 }
 
 #[tokio::test]
@@ -105,4 +195,19 @@ async fn a_redis_restart_mid_race_loses_no_room() {
     let (p2, _) = race(&mut cat, &mut [&mut client(&a).await]).await;
     assert_eq!(p2.len(), 81);
     println!("placements refused while Redis restarted: {refused}");
+}
+
+#[tokio::test]
+async fn an_owner_stopped_cleanly_closes_its_rooms_everywhere_and_exits() {
+    let redis = Redis::start();
+    let (mut a, b) = (node(&redis, "sa", None), node(&redis, "sb", None));
+    let (mut ann, mut bob) = (client(&a).await, client(&b).await);
+    race(&mut ann, &mut [&mut bob]).await;
+    a.signal("-TERM");
+    // The member on the other node hears it from the room itself, as on one node.
+    let v = recv_skipping(&mut bob, &["room_closed"]).await;
+    assert_eq!(v["type"], "room_closed", "{v}");
+    assert_eq!(close_code(&mut bob).await, Some(1001));
+    let status = a.exit(Duration::from_secs(15)).await;
+    assert!(status.success(), "{status:?}");
 }

@@ -3,8 +3,13 @@
 
 use serde_json::{json, Value};
 
-use crate::engines::{client, create, get_json, join, node, recv_skipping, solve, to_fill, Redis};
+use crate::engines::{
+    client, create, get_json, join, node, off_runtime, pg_store, recv_skipping, solve, to_fill,
+    Redis,
+};
 use crate::support::{send, until, Ws};
+use server::store::postgres::scratch::ScratchDb;
+use server::Store as _;
 
 /// Start from the host; every client's `race_started`, the same for all.
 async fn start(host: &mut Ws, others: &mut [&mut Ws]) -> Value {
@@ -29,10 +34,12 @@ async fn solve_all(ws: &mut Ws, puzzle: &str) {
 #[tokio::test]
 async fn a_race_across_three_nodes_reaches_race_over_everywhere_and_is_stored_once() {
     let redis = Redis::start();
+    let db = off_runtime(ScratchDb::create).expect("a scratch database on 127.0.0.1:5432");
+    let url = db.url();
     let (a, b, c) = (
-        node(&redis, "na", None),
-        node(&redis, "nb", None),
-        node(&redis, "nc", None),
+        node(&redis, "na", Some(&url)),
+        node(&redis, "nb", Some(&url)),
+        node(&redis, "nc", Some(&url)),
     );
     let (mut ann, mut bob, mut cat) = (client(&a).await, client(&b).await, client(&c).await);
     let j = create(&mut ann, "ann", json!({"difficulty": "easy"})).await;
@@ -68,16 +75,17 @@ async fn a_race_across_three_nodes_reaches_race_over_everywhere_and_is_stored_on
     assert_eq!(standings[0]["status"], "solved");
     assert_eq!(standings[1]["player_id"], jc["you"]["player_id"]);
     assert_eq!(standings[2]["status"], "forfeited");
-    // The owner stored it; the other nodes' stores did not (each has its own SQLite here).
-    let stored = get_json(&a, &format!("/api/races/{race_id}")).await;
-    assert_eq!(
-        stored["standings"].as_array().map(Vec::len),
-        Some(3),
-        "{stored}"
-    );
+    // Stored once, in the one PostgreSQL every node shares; every node's API answers alike.
+    let store = pg_store(&url);
+    let id = race_id.clone();
+    let stored = off_runtime(move || store.standings(&id).expect("standings"));
+    assert_eq!(stored.len(), 3, "{stored:?}");
+    let first = get_json(&a, &format!("/api/races/{race_id}")).await;
     for other in [&b, &c] {
-        let raw = other.http_get(&format!("/api/races/{race_id}")).await;
-        assert!(raw.starts_with("HTTP/1.1 404"), "{raw}");
+        assert_eq!(
+            get_json(other, &format!("/api/races/{race_id}")).await,
+            first
+        );
     }
     // The owner's metrics count relayed frames; a member node's health names it.
     let health = get_json(&b, "/healthz").await;

@@ -11,13 +11,20 @@ async fn healthz_and_metrics() {
     let (status, body) = srv.http_get("/healthz").await.unwrap();
     assert_eq!(status, "HTTP/1.1 200 OK");
     let v: Value = serde_json::from_str(&body).unwrap();
-    assert_eq!(v, json!({"rooms": 0, "connections": 0}));
+    // One node (no cluster): no node id or Redis state; the database up, nothing queued.
+    assert_eq!(
+        v,
+        json!({"rooms": 0, "connections": 0, "db": "up", "results_queued": 0})
+    );
 
     let mut a = srv.client().await;
     create(&mut a, "ann", json!({})).await;
     let (_, body) = srv.http_get("/healthz").await.unwrap();
     let v: Value = serde_json::from_str(&body).unwrap();
-    assert_eq!(v, json!({"rooms": 1, "connections": 1}));
+    assert_eq!(
+        v,
+        json!({"rooms": 1, "connections": 1, "db": "up", "results_queued": 0})
+    );
 
     let (status, body) = srv.http_get("/metrics").await.unwrap();
     assert_eq!(status, "HTTP/1.1 200 OK");

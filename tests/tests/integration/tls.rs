@@ -85,7 +85,8 @@ async fn healthz_over_https() {
         .expect("an answer in time");
     let out = String::from_utf8_lossy(&out);
     assert!(out.starts_with("HTTP/1.1 200"), "{out}");
-    assert!(out.ends_with(r#"{"rooms":0,"connections":0}"#), "{out}");
+    assert!(out.contains(r#""rooms":0"#), "{out}");
+    assert!(out.contains(r#""connections":0"#), "{out}");
 }
 
 #[tokio::test]

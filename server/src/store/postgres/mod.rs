@@ -234,6 +234,11 @@ impl Store for PgStore {
     fn placement_count(&self, race_id: &str) -> Result<u64, StoreError> {
         read::placement_count(&mut *self.conn()?, race_id)
     }
+
+    fn ping(&self) -> Result<(), StoreError> {
+        self.conn()?.simple_query("SELECT 1")?;
+        Ok(())
+    }
 }
 
 #[cfg(test)]

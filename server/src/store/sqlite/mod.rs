@@ -181,6 +181,10 @@ impl Store for SqliteStore {
     fn placement_count(&self, race_id: &str) -> Result<u64, StoreError> {
         read::placement_count(&*self.lock()?, race_id)
     }
+
+    fn ping(&self) -> Result<(), StoreError> {
+        Ok(self.lock()?.query_row("SELECT 1", [], |_| Ok(()))?)
+    }
 }
 
 #[cfg(test)]
