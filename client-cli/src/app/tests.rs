@@ -590,7 +590,7 @@ fn a_closed_room_or_a_lost_connection_is_said_once_and_q_quits() {
     );
     let buf = render(&app, 80, 24);
     check_shows(&buf, "room K7QX was closed");
-    check_shows(&buf, "the host left, or the server shut down");
+    check_shows(&buf, "the host left, or its server shut down or was lost");
     assert_eq!(app.update(key('q')), vec![Effect::Quit]);
     assert_eq!(app.conn, Conn::Closed(None), "a clean exit");
     let mut app = racing();

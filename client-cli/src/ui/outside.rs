@@ -27,7 +27,7 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
         ],
         (Outside::Closed { room }, _) => vec![
             Line::styled(format!("room {room} was closed"), BAD),
-            Line::raw("the host left, or the server shut down"),
+            Line::raw("the host left, or its server shut down or was lost"),
         ],
         (_, Conn::Closed(Some(e))) => vec![Line::styled(format!("disconnected: {e}"), BAD)],
         (_, Conn::Connecting) => vec![Line::raw("connecting…")],

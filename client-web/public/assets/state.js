@@ -275,7 +275,7 @@ export function apply(s, msg, now) {
       s.chat = [...s.chat.slice(-(CHAT_KEEP - 1)), { name: msg.name, text: msg.text, player: msg.player_id !== null }];
       return null;
     case 'room_closed':
-      s.problem = { code: 'room_closed', message: `Room ${msg.room} has closed.`, room: msg.room };
+      s.problem = { code: 'room_closed', message: `Room ${msg.room} has closed: the host left, or its server shut down or was lost.`, room: msg.room };
       return 'left';
     case 'error':
       return 'error';

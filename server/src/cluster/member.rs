@@ -19,6 +19,16 @@ use crate::room::remote::Member;
 /// Commands one connection may queue to its forwarder.
 const STUB_QUEUE: usize = 256;
 
+/// Why a command did not reach its room.
+#[derive(Clone, Copy, Debug)]
+enum Unsent {
+    /// Redis took it, but nobody listens on the room's channel: its owner is gone (or has yet
+    /// to resubscribe after a Redis restart).
+    NoOwner,
+    /// Redis itself could not be reached.
+    Bus,
+}
+
 /// An answer this node waits for.
 #[derive(Debug)]
 enum Pending {
@@ -142,8 +152,8 @@ impl Node {
                 ),
                 RoomCmd::PuzzleReady { .. } => continue,
             };
-            if !self.send_up(&channel, &up).await {
-                self.unreachable(&up, outbox.as_ref());
+            if let Err(why) = self.send_up(&channel, &up).await {
+                self.unreachable(&up, outbox.as_ref(), why);
             }
         }
     }
@@ -165,7 +175,7 @@ impl Node {
     }
 
     /// Publish a command; false when it reached nobody (the owner is gone, or Redis is).
-    async fn send_up(&self, channel: &str, up: &Up) -> bool {
+    async fn send_up(&self, channel: &str, up: &Up) -> Result<(), Unsent> {
         let frame = wire::encode_up(up, now_us());
         let mut cmd = self.cmd.clone();
         self.metrics.relay_out.inc();
@@ -175,16 +185,17 @@ impl Node {
         )
         .await;
         match sent {
-            Ok(Ok(n)) => n > 0,
+            Ok(Ok(n)) if n > 0 => Ok(()),
+            Ok(Ok(_)) => Err(Unsent::NoOwner),
             Ok(Err(e)) => {
                 self.metrics.relay_errors.inc();
                 tracing::warn!(error = %e, "relaying a command failed");
-                false
+                Err(Unsent::Bus)
             }
             Err(_) => {
                 self.metrics.relay_errors.inc();
                 tracing::warn!("relaying a command timed out");
-                false
+                Err(Unsent::Bus)
             }
         }
     }
@@ -192,15 +203,24 @@ impl Node {
     /// A command could not be relayed: a message gets a clear error, and the connection stays
     /// in the room for when the relay is back; a request's waiter is dropped, so the connection
     /// says the room has closed.
-    fn unreachable(&self, up: &Up, outbox: Option<&Outbox>) {
+    fn unreachable(&self, up: &Up, outbox: Option<&Outbox>, why: Unsent) {
         match up {
             Up::Msg { .. } => {
+                let message = match why {
+                    Unsent::NoOwner => {
+                        "the room's server cannot be reached right now (it does not answer; \
+                         if it is gone, the room closes): try again"
+                    }
+                    Unsent::Bus => {
+                        "the room's server cannot be reached right now (the cluster's message \
+                         bus is down): try again"
+                    }
+                };
                 if let Some(o) = outbox {
                     o.send(
                         &ServerMsg::Error {
                             code: ErrorCode::ServerFull,
-                            message: "the room's server cannot be reached right now: try again"
-                                .into(),
+                            message: message.into(),
                         },
                         &self.metrics,
                     );
