@@ -13,8 +13,7 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::Mutex;
 
-use rand::rngs::OsRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use sha2::{Digest, Sha256};
 use shared::engine::{generator, Difficulty};
@@ -106,8 +105,7 @@ impl Daily {
 
 /// A new random secret: 32 bytes from the OS, in hex.
 pub fn fresh_secret() -> String {
-    let bytes: [u8; 32] = OsRng.gen();
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    crate::hex::secret_256()
 }
 
 /// Write the secret owner-only.

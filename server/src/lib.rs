@@ -2,10 +2,10 @@
 //! its shutdown future completes. This file only wires the parts together.
 //!
 //! Layers, bottom to top (nothing imports upward):
-//! - [`outbox`], [`config`], [`metrics`], [`rate`], [`rating`], [`fairplay`], [`store`]: a
+//! - [`outbox`], [`config`], [`metrics`], [`rate`], [`rating`], [`fairplay`], [`hex`], [`store`]: a
 //!   connection's way out (ids, queue, close codes, encoding, slow-reader accounting);
 //!   [`Config`] and [`Limits`]; counters for `/metrics`; the token bucket behind every rate
-//!   limit; rating math; anti-cheat flags; races, players and ratings behind the [`Store`] trait
+//!   limit; rating math; anti-cheat flags; hex and minted secrets; races, players and ratings behind the [`Store`] trait
 //!   (SQLite on one node, or PostgreSQL that several share).
 //! - [`pool`]: puzzles per difficulty, generated off the async workers.
 //! - [`room`]: the room directory, the room task, and the race rules as a state machine.
@@ -25,6 +25,7 @@ pub mod daily;
 pub mod fairplay;
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod hex;
 pub mod metrics;
 pub mod net;
 pub mod outbox;

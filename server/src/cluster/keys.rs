@@ -36,8 +36,7 @@ pub const LISTING_PATTERN: &str = "sr:list:*";
 pub fn token(token: &ResumeToken) -> String {
     use sha2::Digest;
     let hash = sha2::Sha256::digest(token.as_str().as_bytes());
-    let hex: String = hash.iter().map(|b| format!("{b:02x}")).collect();
-    format!("sr:tok:{hex}")
+    format!("sr:tok:{}", crate::hex::hex(&hash))
 }
 
 /// The codes of the rooms created from an address (the per-address limit, cluster-wide).

@@ -21,8 +21,7 @@ pub type Refused = (ErrorCode, String);
 
 /// A fresh secret key: 256 bits from the OS's CSPRNG, as 64 lowercase hex digits.
 fn mint_key() -> String {
-    let bytes: [u8; 32] = OsRng.gen();
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    crate::hex::secret_256()
 }
 
 /// A fresh public handle, `h` and 7 characters (31^7 ≈ 2.8e10 of them; a clash is retried).
