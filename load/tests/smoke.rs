@@ -70,13 +70,35 @@ impl RaceServer {
 
     /// Serve from `dir`, over TLS with these files when given.
     async fn start_with(dir: tempfile::TempDir, tls: Option<server::TlsFiles>) -> RaceServer {
+        let config = server::Config {
+            tls,
+            ..server::Config::default()
+        };
+        RaceServer::start_config(dir, config).await
+    }
+
+    /// Node `id` of the cluster on the Redis at `url`.
+    #[cfg(feature = "cluster-tests")]
+    async fn start_node(url: &str, id: &str) -> RaceServer {
+        let config = server::Config {
+            cluster: Some(url.to_owned()),
+            node_id: Some(id.to_owned()),
+            // A cluster node waits out the whole grace at shutdown even once every client has
+            // gone (a connection task that never ends; not this test's subject).
+            shutdown_grace: Duration::from_millis(500),
+            ..server::Config::default()
+        };
+        RaceServer::start_config(tempfile::tempdir().unwrap(), config).await
+    }
+
+    /// Serve `config` from `dir`, with a short countdown.
+    async fn start_config(dir: tempfile::TempDir, config: server::Config) -> RaceServer {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let config = server::Config {
             db_path: dir.path().join("results.sqlite3"),
             countdown: Duration::from_millis(100),
-            tls,
-            ..server::Config::default()
+            ..config
         };
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let task = tokio::spawn(server::run(listener, config, async {
@@ -135,6 +157,38 @@ async fn race_load_over_tls_loses_nothing() {
     check_clean(&report);
     assert_eq!(report.tally.received, report.tally.sent * 4);
     server.stop().await;
+}
+
+/// Two nodes on a `redis-server` of the test's own: every room's players are spread over both
+/// (so some reach their room through Redis), and nothing is lost on the way.
+#[cfg(feature = "cluster-tests")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn race_load_over_a_cluster_loses_nothing() {
+    let redis = load::run::spawn::start_redis(&"redis-server".into(), None)
+        .await
+        .unwrap();
+    let url = format!("redis://{}", redis.addr);
+    let a = RaceServer::start_node(&url, "a").await;
+    let b = RaceServer::start_node(&url, "b").await;
+    let procs = load::run::launch::Procs {
+        servers: Vec::new(),
+        redis: Some(redis.pid()),
+    };
+    let report = race::run_spread(&[a.addr, b.addr], &procs, &small())
+        .await
+        .unwrap();
+    check_clean(&report);
+    assert_eq!(report.tally.received, report.tally.sent * 4);
+    assert_eq!(report.nodes, 2);
+    // Player 1 of each room (of 3) is on the other node than its room's creator.
+    let relayed = report.round_trip_relayed.count();
+    assert!(
+        relayed > 0 && relayed < report.tally.sent,
+        "{relayed} relayed"
+    );
+    assert!(report.redis_cpu.is_some());
+    a.stop().await;
+    b.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -6,6 +6,11 @@
 //! (how long race starts wait for a puzzle, per difficulty).
 //! Without `--server` it starts `sudoku-race-server` from beside itself on a free loopback
 //! port; without `--echo`, `ws-echo` likewise. All traffic is to loopback, bounded in time.
+//!
+//! A cluster: `--servers A,B,C` spreads every room's players over the nodes given;
+//! `--cluster N` runs the race load on one server as usual, then starts its own
+//! `redis-server` and N nodes and runs the same load spread over them (`cluster_ratio`: the
+//! nodes' CPU per message ÷ the one server's).
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -14,8 +19,9 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
+use load::run::launch::Procs;
 use load::run::race::RaceOpts;
-use load::run::spawn::{beside_me, Spawned};
+use load::run::spawn::{beside_me, Cluster, Spawned};
 use load::run::{churn, deal, echo_load, idle, race, report, RunReport};
 
 /// Load generator for the sudoku-race server, with an echo-server baseline.
@@ -25,9 +31,25 @@ struct Args {
     /// Race server to load (host:port on loopback). Without it, loadgen starts one.
     #[arg(long)]
     server: Option<SocketAddr>,
-    /// The race server's pid, for its CPU time and memory when loadgen did not start it.
+    /// Nodes of a cluster to load (comma-separated host:port on loopback): player `j` of room
+    /// `r` connects to node `(r + j) % n`, so room `r` is created on node `r % n`.
+    #[arg(long, value_delimiter = ',', conflicts_with_all = ["server", "cluster"])]
+    servers: Vec<SocketAddr>,
+    /// The race server's pid, for its CPU time and memory when loadgen did not start it; with
+    /// `--servers`, every node's (comma-separated; their CPU is added up).
+    #[arg(long, value_delimiter = ',')]
+    server_pid: Vec<u32>,
+    /// With `--servers`: the cluster's `redis-server` pid, for its CPU time.
     #[arg(long)]
-    server_pid: Option<u32>,
+    redis_pid: Option<u32>,
+    /// After the race load on one server, start a `redis-server` on a free loopback port and
+    /// N nodes on it (the same server flags, plus `--cluster` and `--node-id`), and run the
+    /// same load spread over them.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=16))]
+    cluster: Option<u16>,
+    /// The `redis-server` binary for `--cluster`.
+    #[arg(long, default_value = "redis-server")]
+    redis_bin: PathBuf,
     /// The race server binary to start (default: `sudoku-race-server` beside loadgen).
     #[arg(long)]
     server_bin: Option<PathBuf>,
@@ -50,7 +72,7 @@ struct Args {
     no_echo: bool,
     /// Also run the race load over TLS (wss): a second server started with a certificate made
     /// for the run; reports its CPU per message against the plain run's (`tls_ratio`).
-    #[arg(long, conflicts_with_all = ["server", "echo_only"])]
+    #[arg(long, conflicts_with_all = ["server", "servers", "echo_only"])]
     tls: bool,
     /// Run only the echo load (no race server).
     #[arg(long, conflicts_with = "no_echo")]
@@ -129,18 +151,16 @@ fn run() -> Result<ExitCode> {
     rt.block_on(run_async(args))
 }
 
-/// The race server to load: the one given, or one started here (with `extra` arguments).
-async fn race_server(
-    args: &Args,
-    extra: &[String],
-) -> Result<(SocketAddr, Option<u32>, Option<Spawned>)> {
-    if let Some(addr) = args.server {
-        return Ok((addr, args.server_pid, None));
+/// The race server binary to start.
+fn server_bin(args: &Args) -> Result<PathBuf> {
+    match &args.server_bin {
+        Some(b) => Ok(b.clone()),
+        None => beside_me("sudoku-race-server"),
     }
-    let bin = match &args.server_bin {
-        Some(b) => b.clone(),
-        None => beside_me("sudoku-race-server")?,
-    };
+}
+
+/// The arguments of a server started here: loadgen's defaults, `--server-arg`s, then `extra`.
+fn server_args(args: &Args, extra: &[String]) -> Vec<String> {
     let mut server_args: Vec<String> = ["--listen", "{addr}", "--db", "{dir}/race.db"]
         .map(String::from)
         .to_vec();
@@ -162,6 +182,20 @@ async fn race_server(
     }
     server_args.extend(args.server_arg.iter().cloned());
     server_args.extend(extra.iter().cloned());
+    server_args
+}
+
+/// The race server to load: the one given (the first of `--servers`), or one started here
+/// (with `extra` arguments).
+async fn race_server(
+    args: &Args,
+    extra: &[String],
+) -> Result<(SocketAddr, Option<u32>, Option<Spawned>)> {
+    if let Some(addr) = args.server.or(args.servers.first().copied()) {
+        return Ok((addr, args.server_pid.first().copied(), None));
+    }
+    let bin = server_bin(args)?;
+    let server_args = server_args(args, extra);
     let s = Spawned::start(&bin, &server_args, args.server_log.as_deref()).await?;
     eprintln!(
         "started {} (pid {}) on {} with {:?}",
@@ -216,9 +250,25 @@ async fn run_async(args: Args) -> Result<ExitCode> {
         println!("{}", report::churn_table(&r));
         (report::churn_json(&r), r.errors > 0)
     } else {
-        let race = race::run(addr, pid, &opts).await?;
-        println!("{}", report::table("race server", &opts, &race));
+        let race = if args.servers.is_empty() {
+            race::run(addr, pid, &opts).await?
+        } else {
+            let procs = Procs {
+                servers: args.server_pid.clone(),
+                redis: args.redis_pid,
+            };
+            race::run_spread(&args.servers, &procs, &opts).await?
+        };
+        let what = match args.servers.len() {
+            0 | 1 => "race server".to_owned(),
+            n => format!("race cluster of {n} nodes"),
+        };
+        println!("{}", report::table(&what, &opts, &race));
         drop(spawned);
+        let cluster = match args.cluster {
+            Some(n) => Some(cluster_run(&args, &opts, usize::from(n)).await?),
+            None => None,
+        };
         let tls = if args.tls {
             Some(tls_run(&args, &opts).await?)
         } else {
@@ -235,11 +285,37 @@ async fn run_async(args: Args) -> Result<ExitCode> {
         if let Some(t) = &tls {
             report::add_tls(&mut json, &race, t);
         }
+        if let Some(c) = &cluster {
+            report::add_cluster(&mut json, &race, c);
+        }
         let bad = json["errors"].as_u64() != Some(0) || json["lost"].as_u64() != Some(0);
         return finish(json, bad);
     };
     drop(spawned);
     finish(json, failed)
+}
+
+/// The race load again, spread over a cluster of `n` nodes started here on a Redis of its own.
+async fn cluster_run(args: &Args, opts: &RaceOpts, n: usize) -> Result<RunReport> {
+    let bin = server_bin(args)?;
+    let node_args = server_args(args, &[]);
+    let log = args.server_log.as_deref();
+    let cluster = Cluster::start(&bin, &args.redis_bin, n, &node_args, log).await?;
+    eprintln!(
+        "started {} (pid {}) on {} and {n} nodes {:?} (pids {:?})",
+        args.redis_bin.display(),
+        cluster.redis.pid(),
+        cluster.redis.addr,
+        cluster.addrs(),
+        cluster.procs().servers
+    );
+    let r = race::run_spread(&cluster.addrs(), &cluster.procs(), opts).await?;
+    println!(
+        "{}",
+        report::table(&format!("cluster of {n} nodes"), opts, &r)
+    );
+    drop(cluster);
+    Ok(r)
 }
 
 /// The race load again, over TLS: a server started with a certificate made for this run.

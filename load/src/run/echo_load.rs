@@ -11,8 +11,9 @@ use futures::future::try_join_all;
 use serde::Deserialize;
 use tokio::time::Instant;
 
+use super::launch::{Launched, Procs};
 use super::race::RaceOpts;
-use super::{Event, Group, Launched, RunReport, Schedule};
+use super::{Event, Group, RunReport, Schedule};
 use crate::wsclient;
 
 #[derive(Deserialize)]
@@ -73,7 +74,7 @@ pub async fn run(addr: SocketAddr, pid: Option<u32>, opts: &RaceOpts) -> Result<
             move |text| parse(text, j),
         );
     }
-    launched.measure(t0, pid, false).await
+    launched.measure(t0, &Procs::one(pid), false).await
 }
 
 #[cfg(test)]

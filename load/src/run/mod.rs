@@ -17,6 +17,7 @@ pub mod crowd;
 pub mod deal;
 pub mod echo_load;
 pub mod idle;
+pub mod launch;
 pub mod plan;
 pub mod race;
 pub mod report;
@@ -32,13 +33,8 @@ use futures::{SinkExt, StreamExt};
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Message;
 
-use anyhow::{Context, Result};
-use protocol::ClientMsg;
-use tokio::task::JoinHandle;
-
 use crate::hist::Latency;
-use crate::procfs;
-use crate::wsclient::{self, Ws};
+use crate::wsclient::Ws;
 
 /// When a group's messages are meant to leave.
 #[derive(Clone, Copy, Debug)]
@@ -435,14 +431,22 @@ pub struct RunReport {
     pub send_window: Duration,
     /// From the first intended send to the last answer (or the drain deadline).
     pub window: Duration,
-    /// The server's CPU time (user + system) over `window`, when its pid is known.
+    /// The server's CPU time (user + system) over `window`, when its pid is known; on a
+    /// cluster, every node's added up.
     pub server_cpu: Option<Duration>,
+    /// Nodes the players were spread over (1: one server).
+    pub nodes: usize,
+    /// The cluster's Redis CPU time over `window`, when its pid is known.
+    pub redis_cpu: Option<Duration>,
     /// This process's CPU time over `window`.
     pub self_cpu: Option<Duration>,
     /// How late sends started against their intended times.
     pub send_lag: Latency,
     /// Round trips per group (room), in the order the groups were made.
     pub round_trip_by_group: Vec<Latency>,
+    /// Round trips of the players on another node than their room's owner (relayed through
+    /// Redis both ways); empty on one server.
+    pub round_trip_relayed: Latency,
     /// What a crowd of spectators did, when one ran (`--spectators`).
     pub crowd: Option<crowd::CrowdReport>,
 }
@@ -458,120 +462,17 @@ impl RunReport {
         self.tally.received as f64 / self.window.as_secs_f64().max(1e-9)
     }
 
-    /// Server CPU microseconds per message it sent, when known.
+    /// Server CPU microseconds per message it sent, when known (all nodes' CPU on a cluster).
     pub fn cpu_us_per_msg(&self) -> Option<f64> {
-        let cpu = self.server_cpu?;
+        self.per_msg(self.server_cpu?)
+    }
+
+    /// Redis CPU microseconds per message the servers sent, when known.
+    pub fn redis_us_per_msg(&self) -> Option<f64> {
+        self.per_msg(self.redis_cpu?)
+    }
+
+    fn per_msg(&self, cpu: Duration) -> Option<f64> {
         (self.tally.received > 0).then(|| cpu.as_secs_f64() * 1e6 / self.tally.received as f64)
-    }
-}
-
-type Writer = JoinHandle<(SplitSink<Ws, Message>, Latency)>;
-type Reader = JoinHandle<(SplitStream<Ws>, Tally)>;
-
-/// The tasks of a run, started and waiting for `t0`.
-#[derive(Default)]
-struct Launched {
-    groups: Vec<Arc<Group>>,
-    writers: Vec<Writer>,
-    readers: Vec<Reader>,
-    /// The group of each reader.
-    reader_groups: Vec<usize>,
-}
-
-impl Launched {
-    /// Starts member `j` of `group` on `ws`: `make(k)` is its message `k`, `parse` reads its
-    /// stream.
-    fn start(
-        &mut self,
-        ws: Ws,
-        group: &Arc<Group>,
-        j: usize,
-        deadline: Instant,
-        make: impl FnMut(u64) -> String + Send + 'static,
-        parse: impl FnMut(&str) -> Event + Send + 'static,
-    ) {
-        let (sink, stream) = ws.split();
-        let gi = self
-            .groups
-            .iter()
-            .position(|g| Arc::ptr_eq(g, group))
-            .unwrap_or(0);
-        self.reader_groups.push(gi);
-        self.writers
-            .push(tokio::spawn(write_loop(sink, Arc::clone(group), j, make)));
-        self.readers.push(tokio::spawn(read_loop(
-            stream,
-            Arc::clone(group),
-            j,
-            deadline,
-            parse,
-        )));
-    }
-
-    /// Waits for `t0`, measures the server (pid `pid`) until every reader is done, then
-    /// closes every connection (after a `leave` when `leave` is set).
-    async fn measure(self, t0: Instant, pid: Option<u32>, leave: bool) -> Result<RunReport> {
-        let schedule = self
-            .groups
-            .first()
-            .map(|g| g.schedule)
-            .context("a run has a group")?;
-        tokio::time::sleep_until(t0).await;
-        let server_before = pid.map(procfs::cpu_time).transpose()?;
-        let self_before = procfs::cpu_time(std::process::id()).ok();
-        let n = self.readers.len();
-        let mut tally = Tally::default();
-        let mut streams = Vec::with_capacity(n);
-        let mut round_trip_by_group: Vec<Latency> =
-            self.groups.iter().map(|_| Latency::new()).collect();
-        for (reader, gi) in self.readers.into_iter().zip(self.reader_groups) {
-            let (stream, t) = reader.await.context("reader task")?;
-            if let Some(by) = round_trip_by_group.get_mut(gi) {
-                by.merge(&t.round_trip);
-            }
-            tally.merge(&t);
-            streams.push(stream);
-        }
-        let window = t0.elapsed();
-        let server_cpu = match (pid, server_before) {
-            (Some(pid), Some(before)) => Some(procfs::cpu_time(pid)?.saturating_sub(before)),
-            _ => None,
-        };
-        let self_cpu = self_before.and_then(|b| {
-            procfs::cpu_time(std::process::id())
-                .ok()
-                .map(|a| a.saturating_sub(b))
-        });
-        let mut fanout_all = Latency::new();
-        for g in &self.groups {
-            fanout_all.merge(&g.fanout_all());
-        }
-        let mut closing = Vec::with_capacity(n);
-        let mut send_lag = Latency::new();
-        for (writer, stream) in self.writers.into_iter().zip(streams) {
-            let (sink, lag) = writer.await.context("writer task")?;
-            send_lag.merge(&lag);
-            if let Ok(mut ws) = sink.reunite(stream) {
-                closing.push(async move {
-                    if leave {
-                        let _ = wsclient::send(&mut ws, &ClientMsg::Leave).await;
-                    }
-                    wsclient::close(ws, Duration::from_secs(2)).await;
-                });
-            }
-        }
-        futures::future::join_all(closing).await;
-        Ok(RunReport {
-            tally,
-            fanout_all,
-            connections: n,
-            send_window: schedule.end - schedule.t0,
-            window,
-            server_cpu,
-            self_cpu,
-            send_lag,
-            round_trip_by_group,
-            crowd: None,
-        })
     }
 }

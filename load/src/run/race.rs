@@ -1,6 +1,10 @@
 //! The race load: `rooms` rooms of `players` bots each, every room racing, every bot placing
 //! digits open-loop at its share of the target rate. Rooms use `max_mistakes: 0` (unlimited),
 //! `penalty_s: 0` and the longest time limit, so the races last the whole run.
+//!
+//! Over a cluster ([`run_spread`]), room `r`'s player `j` connects to node `(r + j) % n`: the
+//! creator of room `r` is on node `r % n`, so every node owns rooms, and the other players of
+//! a room are spread over every node (those not on the owner's node are relayed).
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -14,8 +18,9 @@ use rand::SeedableRng;
 use shared::engine::Grid;
 use tokio::time::Instant;
 
+use super::launch::{Launched, Procs};
 use super::plan::Plan;
-use super::{Event, Group, Launched, RunReport, Schedule};
+use super::{Event, Group, RunReport, Schedule};
 use crate::wsclient::{self, Ws};
 
 /// What to run.
@@ -71,12 +76,18 @@ struct Room {
     puzzle: Grid,
 }
 
-async fn setup_room(addr: SocketAddr, r: usize, opts: &RaceOpts) -> Result<Room> {
+/// The node of room `r`'s player `j` among `n`.
+fn node_of(r: usize, j: usize, n: usize) -> usize {
+    (r + j) % n.max(1)
+}
+
+async fn setup_room(addrs: &[SocketAddr], r: usize, opts: &RaceOpts) -> Result<Room> {
     let t = opts.step_timeout;
     let mut conns = Vec::with_capacity(opts.players);
     let mut player_ids = Vec::with_capacity(opts.players);
     let mut code = None;
     for j in 0..opts.players {
+        let addr = addrs[node_of(r, j, addrs.len())];
         let mut ws = wsclient::connect_tls(addr, "/ws", 16 * 1024, opts.tls.as_ref()).await?;
         wsclient::welcomed(&mut ws, t).await?;
         let name = format!("bot{r}-{j}");
@@ -172,7 +183,14 @@ fn parse(text: &str, ids: &HashMap<protocol::PlayerId, usize>) -> Event {
 
 /// Runs the race load against the server at `addr` (pid `pid`, if known, for its CPU time).
 pub async fn run(addr: SocketAddr, pid: Option<u32>, opts: &RaceOpts) -> Result<RunReport> {
-    let rooms = try_join_all((0..opts.rooms).map(|r| setup_room(addr, r, opts))).await?;
+    run_spread(&[addr], &Procs::one(pid), opts).await
+}
+
+/// Runs the race load with every room's players spread over the nodes at `addrs` (see the
+/// module's doc), measuring the CPU of `procs`. The spectators watch from the first node.
+pub async fn run_spread(addrs: &[SocketAddr], procs: &Procs, opts: &RaceOpts) -> Result<RunReport> {
+    let first_node = *addrs.first().context("a run has a server")?;
+    let rooms = try_join_all((0..opts.rooms).map(|r| setup_room(addrs, r, opts))).await?;
     let n = opts.rooms * opts.players;
     let t0 = Instant::now() + Duration::from_millis(200);
     let schedule = Schedule::new(t0, opts.rate, n, opts.duration);
@@ -180,7 +198,7 @@ pub async fn run(addr: SocketAddr, pid: Option<u32>, opts: &RaceOpts) -> Result<
     let mut rng = rand::rngs::StdRng::seed_from_u64(opts.seed);
     let crowd = match rooms.first() {
         Some(first) if opts.spectators > 0 => Some(tokio::spawn(super::crowd::run(
-            addr,
+            first_node,
             first.code.clone(),
             opts.spectators,
             opts.chat_every,
@@ -221,10 +239,14 @@ pub async fn run(addr: SocketAddr, pid: Option<u32>, opts: &RaceOpts) -> Result<
                 },
                 move |text| parse(text, &ids),
             );
+            if node_of(r, j, addrs.len()) != node_of(r, 0, addrs.len()) {
+                launched.relayed_last();
+            }
         }
     }
     // Leave politely: the races end (everyone left) and their results are stored.
-    let mut report = launched.measure(t0, pid, true).await?;
+    let mut report = launched.measure(t0, procs, true).await?;
+    report.nodes = addrs.len();
     if let Some(c) = crowd {
         report.crowd = Some(c.await.context("the crowd's task")?);
     }
@@ -250,6 +272,16 @@ mod tests {
             Event::Error => "error".to_owned(),
         };
         assert_eq!(got, expected, "{text}");
+    }
+
+    #[test]
+    fn rooms_rotate_their_creator_over_the_nodes() {
+        // Room r's players, by node, over 3 nodes: the creator (player 0) on node r % 3.
+        let nodes = |r| (0..5).map(|j| node_of(r, j, 3)).collect::<Vec<_>>();
+        assert_eq!(nodes(0), [0, 1, 2, 0, 1]);
+        assert_eq!(nodes(1), [1, 2, 0, 1, 2]);
+        assert_eq!(nodes(5), [2, 0, 1, 2, 0]);
+        assert_eq!(node_of(7, 3, 1), 0);
     }
 
     #[test]

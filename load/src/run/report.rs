@@ -38,6 +38,26 @@ fn crowd_lines(r: &RunReport) -> String {
     )
 }
 
+/// The cluster's line, when the players were spread over several nodes.
+fn cluster_lines(r: &RunReport) -> String {
+    if r.nodes < 2 {
+        return String::new();
+    }
+    let relayed = &r.round_trip_relayed;
+    let redis = match (r.redis_cpu, r.redis_us_per_msg()) {
+        (Some(cpu), Some(us)) => format!("{:.2} s = {us:.2} us/msg", cpu.as_secs_f64()),
+        _ => "n/a".to_owned(),
+    };
+    format!(
+        "\n  cluster     {nodes} nodes; relayed players' round trip p50 {r50:.3} ms  p99 {r99:.3} \
+         ({n} of them); Redis CPU {redis}",
+        nodes = r.nodes,
+        r50 = relayed.quantile_ms(0.5),
+        r99 = relayed.quantile_ms(0.99),
+        n = relayed.count(),
+    )
+}
+
 /// Placement p99 of the first room, and of every other room together.
 fn first_and_others(r: &RunReport) -> (f64, f64) {
     let mut others = crate::hist::Latency::new();
@@ -65,7 +85,7 @@ pub fn table(what: &str, opts: &RaceOpts, r: &RunReport) -> String {
          \x20 fan-out one p50 {m50:.3} ms  p99 {m99:.3}  (each member)\n\
          \x20 messages out {out} ({ops:.0}/s over {win:.2} s); server CPU {scpu} = {uspm} us/msg; loadgen CPU {lcpu}\n\
          \x20 send lag    p50 {l50:.3} ms  p99 {l99:.3}  (loadgen timer and scheduling, inside every figure above)\n\
-         \x20 errors {err}  lost {lost}  duplicated or out of order {dis}{crowd}",
+         \x20 errors {err}  lost {lost}  duplicated or out of order {dis}{cluster}{crowd}",
         rooms = opts.rooms,
         players = opts.players,
         conns = r.connections,
@@ -99,6 +119,7 @@ pub fn table(what: &str, opts: &RaceOpts, r: &RunReport) -> String {
         err = t.errors,
         lost = t.lost,
         dis = t.disorder,
+        cluster = cluster_lines(r),
         crowd = crowd_lines(r),
     )
 }
@@ -159,6 +180,9 @@ pub fn race_json(opts: &RaceOpts, race: &RunReport, echo: Option<&RunReport>) ->
         "send_lag_p50_ms": round(race.send_lag.quantile_ms(0.5), 3),
         "send_lag_p99_ms": round(race.send_lag.quantile_ms(0.99), 3),
         "loadgen_cpu_s": opt(race.self_cpu.map(|d| d.as_secs_f64()), 3),
+        "nodes": race.nodes,
+        "redis_cpu_us_per_msg": opt(race.redis_us_per_msg(), 3),
+        "relayed_place_p99_ms": round(race.round_trip_relayed.quantile_ms(0.99), 3),
         "errors": t.errors + e_err,
         "lost": t.lost + t.disorder + e_lost + e_dis,
         "disorder": t.disorder + e_dis,
@@ -166,25 +190,54 @@ pub fn race_json(opts: &RaceOpts, race: &RunReport, echo: Option<&RunReport>) ->
     })
 }
 
-/// The TLS run's figures beside the plain run's: its latencies, its CPU per message and
-/// `tls_ratio` (TLS CPU per message ÷ plain; the target is at most 1.3), its errors counted in.
-pub fn add_tls(json: &mut Value, plain: &RunReport, tls: &RunReport) {
-    let t = &tls.tally;
-    let ratio = match (tls.cpu_us_per_msg(), plain.cpu_us_per_msg()) {
+/// Quantile `q` of `l`, in milliseconds, rounded for the JSON line.
+fn quantile(l: &crate::hist::Latency, q: f64) -> Value {
+    json!(round(l.quantile_ms(q), 3))
+}
+
+/// Another run's figures beside the plain run's, as `{prefix}_…`: its latencies, its CPU per
+/// message and `{prefix}_ratio` (its CPU per message ÷ the plain run's), its errors counted in.
+fn add_beside(json: &mut Value, prefix: &str, plain: &RunReport, other: &RunReport) {
+    let t = &other.tally;
+    let ratio = match (other.cpu_us_per_msg(), plain.cpu_us_per_msg()) {
         (Some(a), Some(b)) if b > 0.0 => Some(a / b),
         _ => None,
     };
-    json["tls_place_p50_ms"] = json!(round(t.round_trip.quantile_ms(0.5), 3));
-    json["tls_place_p99_ms"] = json!(round(t.round_trip.quantile_ms(0.99), 3));
-    json["tls_fanout_p99_ms"] = json!(round(tls.fanout_all.quantile_ms(0.99), 3));
-    json["tls_server_cpu_us_per_msg"] = opt(tls.cpu_us_per_msg(), 3);
-    json["tls_ratio"] = opt(ratio, 3);
+    let mut set = |key: &str, v: Value| json[format!("{prefix}_{key}")] = v;
+    set("place_p50_ms", quantile(&t.round_trip, 0.5));
+    set("place_p99_ms", quantile(&t.round_trip, 0.99));
+    set("fanout_p50_ms", quantile(&other.fanout_all, 0.5));
+    set("fanout_p99_ms", quantile(&other.fanout_all, 0.99));
+    set("placements_per_s", json!(round(other.replies_per_s(), 1)));
+    set("server_cpu_us_per_msg", opt(other.cpu_us_per_msg(), 3));
+    set("ratio", opt(ratio, 3));
     let add = |json: &mut Value, key: &str, n: u64| {
         let before = json[key].as_u64().unwrap_or(0);
         json[key] = json!(before + n);
     };
     add(json, "errors", t.errors);
     add(json, "lost", t.lost + t.disorder);
+}
+
+/// The TLS run's figures beside the plain run's, as `tls_…`; the target of `tls_ratio` (TLS
+/// CPU per message ÷ plain) is at most 1.3.
+pub fn add_tls(json: &mut Value, plain: &RunReport, tls: &RunReport) {
+    add_beside(json, "tls", plain, tls);
+}
+
+/// The cluster run's figures beside the one server's, as `cluster_…`: `cluster_ratio` is the
+/// nodes' CPU per message (all nodes added up) ÷ the one server's (target at most 1.5), and
+/// `cluster_redis_cpu_us_per_msg` Redis's CPU per message the nodes sent.
+pub fn add_cluster(json: &mut Value, one: &RunReport, cluster: &RunReport) {
+    add_beside(json, "cluster", one, cluster);
+    let relayed = &cluster.round_trip_relayed;
+    json["cluster_nodes"] = json!(cluster.nodes);
+    json["cluster_relayed_place_p50_ms"] = quantile(relayed, 0.5);
+    json["cluster_relayed_place_p99_ms"] = quantile(relayed, 0.99);
+    json["cluster_redis_cpu_s"] = opt(cluster.redis_cpu.map(|d| d.as_secs_f64()), 3);
+    json["cluster_redis_cpu_us_per_msg"] = opt(cluster.redis_us_per_msg(), 3);
+    json["cluster_msgs_out"] = json!(cluster.tally.received);
+    json["cluster_send_lag_p99_ms"] = quantile(&cluster.send_lag, 0.99);
 }
 
 /// A table of an idle run.

@@ -1,5 +1,6 @@
 //! Servers that a load run starts itself: a binary beside the running one, on a free loopback
-//! port, stopped (SIGTERM, then SIGKILL) when dropped.
+//! port, stopped (SIGTERM, then SIGKILL) when dropped; and a cluster of them on a
+//! `redis-server` of its own.
 
 use std::net::{SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
@@ -7,6 +8,8 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
+
+use super::launch::Procs;
 
 /// A child server process listening on `addr`.
 pub struct Spawned {
@@ -31,8 +34,8 @@ pub fn free_port() -> Result<u16> {
 }
 
 impl Spawned {
-    /// Starts `bin` with `args`, in which `{addr}` becomes the chosen `127.0.0.1:PORT` and
-    /// `{dir}` a fresh temporary directory, and waits (up to 15 s) until it accepts. Its
+    /// Starts `bin` with `args`, in which `{addr}` becomes the chosen `127.0.0.1:PORT`, `{port}`
+    /// its port and `{dir}` a fresh temporary directory, and waits (up to 15 s) until it accepts. Its
     /// standard error goes to `log` (appended), or nowhere.
     pub async fn start(bin: &PathBuf, args: &[String], log: Option<&Path>) -> Result<Spawned> {
         let dir = tempfile::tempdir().context("temporary directory")?;
@@ -41,6 +44,7 @@ impl Spawned {
             .iter()
             .map(|a| {
                 a.replace("{addr}", &addr.to_string())
+                    .replace("{port}", &addr.port().to_string())
                     .replace("{dir}", &dir.path().display().to_string())
             })
             .collect();
@@ -86,15 +90,20 @@ impl Spawned {
     pub fn pid(&self) -> u32 {
         self.child.id()
     }
+
+    /// Asks the child to stop (SIGTERM), without waiting.
+    fn terminate(&self) {
+        // `kill` the command, because signalling from here would take unsafe code.
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+    }
 }
 
 impl Drop for Spawned {
     fn drop(&mut self) {
-        // A graceful stop first (the race server finishes its result writes); `kill` the
-        // command, because signalling from here would take unsafe code.
-        let _ = Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
-            .status();
+        // A graceful stop first (the race server finishes its result writes).
+        self.terminate();
         for _ in 0..100 {
             if let Ok(Some(_)) = self.child.try_wait() {
                 return;
@@ -103,5 +112,72 @@ impl Drop for Spawned {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// Starts `bin` (a `redis-server`) on a free loopback port, keeping nothing on disk.
+pub async fn start_redis(bin: &PathBuf, log: Option<&Path>) -> Result<Spawned> {
+    let args = ["--port", "{port}", "--bind", "127.0.0.1"]
+        .into_iter()
+        .chain(["--save", "", "--appendonly", "no", "--dir", "{dir}"]);
+    let args: Vec<String> = args.map(String::from).collect();
+    Spawned::start(bin, &args, log)
+        .await
+        .context("start redis-server (is it installed?)")
+}
+
+/// A cluster started here: `redis-server` on a free loopback port, keeping nothing on disk, and
+/// nodes on it. Dropped: every node is asked to stop at once, then Redis.
+pub struct Cluster {
+    /// The nodes, in the order of their ids (`n0`, `n1`, ...).
+    pub nodes: Vec<Spawned>,
+    /// Their Redis.
+    pub redis: Spawned,
+}
+
+impl Cluster {
+    /// Starts `redis` (a `redis-server` binary) and `n` nodes of `bin`, each with `args` (see
+    /// [`Spawned::start`]) and `--cluster URL --node-id nI`.
+    pub async fn start(
+        bin: &PathBuf,
+        redis: &PathBuf,
+        n: usize,
+        args: &[String],
+        log: Option<&Path>,
+    ) -> Result<Cluster> {
+        let redis = start_redis(redis, log).await?;
+        let url = format!("redis://{}", redis.addr);
+        let mut nodes = Vec::with_capacity(n);
+        for i in 0..n {
+            let mut node_args = args.to_vec();
+            node_args.extend(["--cluster".to_owned(), url.clone()]);
+            node_args.extend(["--node-id".to_owned(), format!("n{i}")]);
+            nodes.push(Spawned::start(bin, &node_args, log).await?);
+        }
+        Ok(Cluster { nodes, redis })
+    }
+
+    /// Where the nodes listen.
+    pub fn addrs(&self) -> Vec<SocketAddr> {
+        self.nodes.iter().map(|s| s.addr).collect()
+    }
+
+    /// The nodes' and Redis's pids.
+    pub fn procs(&self) -> Procs {
+        Procs {
+            servers: self.nodes.iter().map(Spawned::pid).collect(),
+            redis: Some(self.redis.pid()),
+        }
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        // All at once: each node's graceful stop takes a while.
+        for node in &self.nodes {
+            node.terminate();
+        }
+        // Then each is waited for (and killed if it hangs), before Redis goes.
+        self.nodes.clear();
     }
 }
