@@ -83,9 +83,6 @@ impl RaceServer {
         let config = server::Config {
             cluster: Some(url.to_owned()),
             node_id: Some(id.to_owned()),
-            // A cluster node waits out the whole grace at shutdown even once every client has
-            // gone (a connection task that never ends; not this test's subject).
-            shutdown_grace: Duration::from_millis(500),
             ..server::Config::default()
         };
         RaceServer::start_config(tempfile::tempdir().unwrap(), config).await

@@ -349,10 +349,12 @@ impl Node {
             ) else {
                 continue;
             };
-            if let Some(code) = channel.strip_prefix(keys::ROOM_CHANNEL_PREFIX) {
-                self.up(code, &payload).await;
-            } else if channel.starts_with(keys::NODE_CHANNEL_PREFIX) {
-                self.down_frame(payload);
+            for frame in wire::split_bundle(payload) {
+                if let Some(code) = channel.strip_prefix(keys::ROOM_CHANNEL_PREFIX) {
+                    self.up(code, &frame).await;
+                } else if channel.starts_with(keys::NODE_CHANNEL_PREFIX) {
+                    self.down_frame(frame);
+                }
             }
         }
     }

@@ -244,11 +244,16 @@ impl Node {
             let n = batch.len();
             let mut pipe = redis::pipe();
             let mut subs = Vec::new();
+            let mut frames: Vec<(String, Vec<Vec<u8>>)> = Vec::new();
             for op in batch.drain(..) {
                 match op {
+                    // Gathered per channel (in order) and sent after the batch's other writes.
                     Op::Publish { channel, frame } => {
                         self.metrics.relay_out.inc();
-                        pipe.publish(channel, frame).ignore();
+                        match frames.iter_mut().find(|(c, _)| *c == channel) {
+                            Some((_, fs)) => fs.push(frame),
+                            None => frames.push((channel, vec![frame])),
+                        }
                     }
                     Op::Set { key, value } => {
                         pipe.pset_ex(key, value, keys::LEASE.as_millis() as u64)
@@ -262,6 +267,13 @@ impl Node {
                     }
                     Op::Unsubscribe { channel } => subs.push(channel),
                 }
+            }
+            for (channel, mut fs) in frames {
+                let payload = match fs.len() {
+                    1 => fs.remove(0),
+                    _ => wire::encode_bundle(&fs),
+                };
+                pipe.publish(channel, payload).ignore();
             }
             let mut cmd = self.cmd.clone();
             if let Err(e) = pipe.query_async::<()>(&mut cmd).await {

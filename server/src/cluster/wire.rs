@@ -226,6 +226,7 @@ pub enum Ctl {
 const UP: u8 = b'U';
 const DELIVER: u8 = b'D';
 const CTL: u8 = b'C';
+const BUNDLE: u8 = b'B';
 /// Tag and clock.
 const HEAD: usize = 9;
 /// More connection ids than a room can hold are not a delivery.
@@ -278,6 +279,36 @@ pub fn encode_deliver(conns: &[u64], bytes: &[u8], at_us: i64) -> Vec<u8> {
 pub fn encode_ctl(ctl: &Ctl, at_us: i64) -> Vec<u8> {
     let mut out = head(CTL, at_us, 64);
     let _ = serde_json::to_writer(&mut out, ctl);
+    out
+}
+
+/// Several frames for one channel in one publish: `B`, then each frame as a little-endian u32
+/// length and its bytes. A busy node sends fewer, larger messages through Redis.
+pub fn encode_bundle(frames: &[Vec<u8>]) -> Vec<u8> {
+    let len = frames.iter().map(|f| 4 + f.len()).sum::<usize>();
+    let mut out = Vec::with_capacity(1 + len);
+    out.push(BUNDLE);
+    for f in frames {
+        out.extend_from_slice(&(f.len() as u32).to_le_bytes());
+        out.extend_from_slice(f);
+    }
+    out
+}
+
+/// The frames a published message carries: itself, or a bundle's frames in order. A bundle
+/// cut short yields the frames before the cut.
+pub fn split_bundle(payload: Vec<u8>) -> Vec<Vec<u8>> {
+    if payload.first() != Some(&BUNDLE) {
+        return vec![payload];
+    }
+    let mut out = Vec::new();
+    let mut rest = &payload[1..];
+    while let Some((len, tail)) = rest.split_first_chunk::<4>() {
+        let len = u32::from_le_bytes(*len) as usize;
+        let Some(frame) = tail.get(..len) else { break };
+        out.push(frame.to_vec());
+        rest = &tail[len..];
+    }
     out
 }
 
@@ -372,6 +403,15 @@ mod tests {
             assert!(decode_up(junk).is_err());
             assert!(decode_down(junk.to_vec()).is_err());
         }
+        let frames = vec![
+            encode_ctl(&Ctl::Detach { conn: 1 }, 7),
+            encode_deliver(&[2], b"{}", 8),
+        ];
+        assert_eq!(split_bundle(encode_bundle(&frames)), frames);
+        assert_eq!(split_bundle(frames[0].clone()), vec![frames[0].clone()]);
+        let mut cut = encode_bundle(&frames);
+        cut.truncate(cut.len() - 1);
+        assert_eq!(split_bundle(cut), vec![frames[0].clone()]);
         let out_of_range = Msg::Place {
             cell: 81,
             digit: 1,
