@@ -38,6 +38,9 @@ use crate::room::task::RoomEnv;
 
 /// Codes tried before giving up (each is checked cluster-wide).
 const CODE_TRIES: u32 = 16;
+/// How long the publisher waits for more frames before a small write (tokio's timer ticks in
+/// milliseconds; two relay hops add at most twice this).
+const LINGER: Duration = Duration::from_millis(1);
 /// How long a Redis command may take before the node treats Redis as down for it.
 const REDIS_TIMEOUT: Duration = Duration::from_secs(2);
 
@@ -240,7 +243,21 @@ impl Node {
     /// Carry out queued writes in order, a pipeline at a time.
     async fn publisher(self: Arc<Self>, mut rx: mpsc::UnboundedReceiver<Op>) {
         let mut batch = Vec::new();
+        let mut last_write = now();
         while rx.recv_many(&mut batch, 256).await > 0 {
+            // Busy (the last write was a moment ago): linger, so that the frames queued
+            // meanwhile share this write and, for each node, one PUBLISH (a bundle) and one
+            // wake-up of its dispatcher. Idle: write at once, for the latency.
+            let busy = now().saturating_duration_since(last_write) < LINGER * 2;
+            if busy && batch.len() < 64 {
+                tokio::time::sleep(LINGER).await;
+                while batch.len() < 256 {
+                    match rx.try_recv() {
+                        Ok(op) => batch.push(op),
+                        Err(_) => break,
+                    }
+                }
+            }
             let n = batch.len();
             let mut pipe = redis::pipe();
             let mut subs = Vec::new();
@@ -281,6 +298,7 @@ impl Node {
                 tracing::warn!(error = %e, "a relay write to redis failed");
             }
             self.pending.fetch_sub(n, Relaxed);
+            last_write = now();
             for channel in subs {
                 let mut sub = self.sub.clone();
                 if let Err(e) = sub.unsubscribe(&channel).await {
