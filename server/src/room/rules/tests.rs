@@ -99,12 +99,11 @@ fn racing(n: u64, settings: Settings, t0: Instant) -> Room {
     let mut r = room(settings);
     let before = t0 - Duration::from_millis(100);
     for c in 1..=n {
-        assert!(r.join(
-            ConnId(c),
-            LOCAL,
+        assert!(join(
+            &mut r,
+            c,
             Some(&format!("p{c}")),
             Role::Player,
-            Who::default(),
             before
         ));
     }
@@ -137,6 +136,11 @@ fn solution_digit(i: u8) -> Digit {
     digit(SOLUTION.as_bytes()[usize::from(i)] - b'0')
 }
 
+/// `room.join` from conn `c` on the local address, anonymous and human.
+fn join(room: &mut Room, c: u64, name: Option<&str>, role: Role, t: Instant) -> bool {
+    room.join(ConnId(c), LOCAL, name, role, Who::default(), t)
+}
+
 fn empty_cells() -> Vec<u8> {
     (0..81u8)
         .filter(|&i| PUZZLE.as_bytes()[usize::from(i)] == b'.')
@@ -147,68 +151,26 @@ fn empty_cells() -> Vec<u8> {
 fn lobby_join_rules() {
     let t = Instant::now();
     let mut r = room(settings());
-    assert!(r.join(
-        ConnId(1),
-        LOCAL,
-        Some("ann"),
-        Role::Player,
-        Who::default(),
-        t
-    ));
+    assert!(join(&mut r, 1, Some("ann"), Role::Player, t));
     let fx = r.take_effects();
     assert!(
         matches!(&to(&fx, 1)[0], ServerMsg::RoomJoined { host, you, .. } if host == "p1" && you.token.as_ref().is_some_and(|t| t.len() == 32))
     );
-    assert!(!r.join(
-        ConnId(2),
-        LOCAL,
-        Some("ANN"),
-        Role::Player,
-        Who::default(),
-        t
-    ));
+    assert!(!join(&mut r, 2, Some("ANN"), Role::Player, t));
     check_error(&r.take_effects(), 2, ErrorCode::NameTaken);
     assert!(
-        r.join(
-            ConnId(2),
-            LOCAL,
-            Some("\tbob "),
-            Role::Player,
-            Who::default(),
-            t
-        ),
+        join(&mut r, 2, Some("\tbob "), Role::Player, t),
         "names are trimmed"
     );
     r.take_effects();
-    assert!(!r.join(
-        ConnId(3),
-        LOCAL,
-        Some("b\u{0}b"),
-        Role::Player,
-        Who::default(),
-        t
-    ));
+    assert!(!join(&mut r, 3, Some("b\u{0}b"), Role::Player, t));
     check_error(&r.take_effects(), 3, ErrorCode::InvalidName);
-    assert!(r.join(
-        ConnId(4),
-        LOCAL,
-        Some("cy"),
-        Role::Player,
-        Who::default(),
-        t
-    ));
+    assert!(join(&mut r, 4, Some("cy"), Role::Player, t));
     let fx = r.take_effects();
     assert!(matches!(&to(&fx, 1)[0], ServerMsg::PlayerJoined { player } if player.name == "cy"));
-    assert!(!r.join(
-        ConnId(5),
-        LOCAL,
-        Some("dee"),
-        Role::Player,
-        Who::default(),
-        t
-    ));
+    assert!(!join(&mut r, 5, Some("dee"), Role::Player, t));
     check_error(&r.take_effects(), 5, ErrorCode::RoomFull);
-    assert!(r.join(ConnId(6), LOCAL, None, Role::Spectator, Who::default(), t));
+    assert!(join(&mut r, 6, None, Role::Spectator, t));
     let fx = r.take_effects();
     assert!(
         matches!(&to(&fx, 6)[0], ServerMsg::RoomJoined { you, .. } if you.player_id.is_none() && you.role == Role::Spectator)
@@ -497,28 +459,14 @@ fn held_seat_resume_and_expiry() {
 fn last_leaver_ends_race_and_closes_room() {
     let t0 = Instant::now();
     let mut r = racing(1, settings(), t0);
-    assert!(r.join(
-        ConnId(5),
-        LOCAL,
-        Some("watcher"),
-        Role::Spectator,
-        Who::default(),
-        t0
-    ));
+    assert!(join(&mut r, 5, Some("watcher"), Role::Spectator, t0));
     r.take_effects();
     r.chat(ConnId(5), "hi".into(), t0);
     let fx = r.take_effects();
     assert!(
         matches!(&to(&fx, 1)[0], ServerMsg::Chat { player_id: None, name, .. } if name == "watcher")
     );
-    assert!(!r.join(
-        ConnId(6),
-        LOCAL,
-        Some("late"),
-        Role::Player,
-        Who::default(),
-        t0
-    ));
+    assert!(!join(&mut r, 6, Some("late"), Role::Player, t0));
     check_error(&r.take_effects(), 6, ErrorCode::RaceInProgress);
     assert!(r.leave(ConnId(1), t0));
     let fx = r.take_effects();
@@ -544,14 +492,7 @@ fn rematch_from_finished() {
     r.forfeit(ConnId(1), t0);
     r.take_effects();
     assert_eq!(r.phase(), Phase::Finished);
-    assert!(r.join(
-        ConnId(2),
-        LOCAL,
-        Some("bo"),
-        Role::Player,
-        Who::default(),
-        t0
-    ));
+    assert!(join(&mut r, 2, Some("bo"), Role::Player, t0));
     r.take_effects();
     r.start_race(ConnId(1), t0);
     let fx = r.take_effects();
@@ -646,14 +587,7 @@ fn the_room_seed_decides_race_ids_and_deals() {
     let t = Instant::now();
     let seeded = |seed| {
         let mut r = room_seeded(settings(), seed);
-        assert!(r.join(
-            ConnId(1),
-            LOCAL,
-            Some("ann"),
-            Role::Player,
-            Who::default(),
-            t
-        ));
+        assert!(join(&mut r, 1, Some("ann"), Role::Player, t));
         race_seed(&mut r, t)
     };
     let (a, b) = (seeded(7), seeded(7));
@@ -685,14 +619,7 @@ fn end_reasons_as_stored_and_announced() {
 fn names_by_a3_spectators_never_pass_for_players() {
     let t = Instant::now();
     let mut r = room(settings());
-    assert!(r.join(
-        ConnId(1),
-        LOCAL,
-        Some("host"),
-        Role::Player,
-        Who::default(),
-        t
-    ));
+    assert!(join(&mut r, 1, Some("host"), Role::Player, t));
     r.take_effects();
     // A case variant, a Cyrillic `о`, or NFC-equal spelling of a player's name is that name,
     // for a player and for a spectator alike.
@@ -724,24 +651,10 @@ fn names_by_a3_spectators_never_pass_for_players() {
     }
     // Spectators share names with each other (the default one too); a player may then take a
     // spectator's name: seats have priority, and chat tells them apart by `player_id`.
-    assert!(r.join(ConnId(11), LOCAL, None, Role::Spectator, Who::default(), t));
-    assert!(r.join(
-        ConnId(12),
-        LOCAL,
-        Some("Spectator"),
-        Role::Spectator,
-        Who::default(),
-        t
-    ));
+    assert!(join(&mut r, 11, None, Role::Spectator, t));
+    assert!(join(&mut r, 12, Some("Spectator"), Role::Spectator, t));
     r.take_effects();
-    assert!(r.join(
-        ConnId(13),
-        LOCAL,
-        Some("spectator"),
-        Role::Player,
-        Who::default(),
-        t
-    ));
+    assert!(join(&mut r, 13, Some("spectator"), Role::Player, t));
     r.take_effects();
     r.chat(ConnId(11), "hi".into(), t);
     let fx = r.take_effects();
@@ -755,46 +668,25 @@ fn names_by_a3_spectators_never_pass_for_players() {
 fn spectators_are_capped() {
     let t = Instant::now();
     let mut r = room(settings());
-    assert!(r.join(
-        ConnId(1),
-        LOCAL,
-        Some("ann"),
-        Role::Player,
-        Who::default(),
-        t
-    ));
-    assert!(r.join(ConnId(2), LOCAL, None, Role::Spectator, Who::default(), t));
-    assert!(r.join(ConnId(3), LOCAL, None, Role::Spectator, Who::default(), t));
+    assert!(join(&mut r, 1, Some("ann"), Role::Player, t));
+    assert!(join(&mut r, 2, None, Role::Spectator, t));
+    assert!(join(&mut r, 3, None, Role::Spectator, t));
     r.take_effects();
-    assert!(!r.join(ConnId(4), LOCAL, None, Role::Spectator, Who::default(), t));
+    assert!(!join(&mut r, 4, None, Role::Spectator, t));
     check_error(&r.take_effects(), 4, ErrorCode::RoomFull);
     // A place frees up when one leaves; players do not count.
     assert!(r.leave(ConnId(2), t));
-    assert!(r.join(ConnId(4), LOCAL, None, Role::Spectator, Who::default(), t));
-    assert!(r.join(
-        ConnId(5),
-        LOCAL,
-        Some("bob"),
-        Role::Player,
-        Who::default(),
-        t
-    ));
+    assert!(join(&mut r, 4, None, Role::Spectator, t));
+    assert!(join(&mut r, 5, Some("bob"), Role::Player, t));
 }
 
 #[test]
 fn chat_is_checked_and_budgeted_per_room() {
     let t0 = Instant::now();
     let mut r = room(settings());
-    assert!(r.join(
-        ConnId(1),
-        LOCAL,
-        Some("ann"),
-        Role::Player,
-        Who::default(),
-        t0
-    ));
-    assert!(r.join(ConnId(2), LOCAL, None, Role::Spectator, Who::default(), t0));
-    assert!(r.join(ConnId(3), LOCAL, None, Role::Spectator, Who::default(), t0));
+    assert!(join(&mut r, 1, Some("ann"), Role::Player, t0));
+    assert!(join(&mut r, 2, None, Role::Spectator, t0));
+    assert!(join(&mut r, 3, None, Role::Spectator, t0));
     r.take_effects();
     for bad in ["", "\u{1b}[2J", "a\u{202E}b", "x\u{2066}", &"é".repeat(201)] {
         r.chat(ConnId(2), bad.into(), t0);
@@ -830,16 +722,9 @@ fn chat_is_checked_and_budgeted_per_room() {
 fn lobby(n: u64, settings: Settings, t: Instant) -> Room {
     let mut r = room(settings);
     for c in 1..=n {
-        assert!(r.join(
-            ConnId(c),
-            LOCAL,
-            Some(&format!("p{c}")),
-            Role::Player,
-            Who::default(),
-            t
-        ));
+        assert!(join(&mut r, c, Some(&format!("p{c}")), Role::Player, t));
     }
-    assert!(r.join(ConnId(9), LOCAL, None, Role::Spectator, Who::default(), t));
+    assert!(join(&mut r, 9, None, Role::Spectator, t));
     r.take_effects();
     r
 }
@@ -929,16 +814,9 @@ fn a_kicked_player_leaves_and_is_barred_by_name_and_address() {
         t
     ));
     check_error(&r.take_effects(), 4, ErrorCode::Kicked);
-    assert!(!r.join(
-        ConnId(4),
-        LOCAL,
-        Some("other"),
-        Role::Player,
-        Who::default(),
-        t
-    ));
+    assert!(!join(&mut r, 4, Some("other"), Role::Player, t));
     check_error(&r.take_effects(), 4, ErrorCode::Kicked);
-    assert!(!r.join(ConnId(4), LOCAL, None, Role::Spectator, Who::default(), t));
+    assert!(!join(&mut r, 4, None, Role::Spectator, t));
     check_error(&r.take_effects(), 4, ErrorCode::Kicked);
     assert!(r.join(
         ConnId(4),
@@ -951,14 +829,7 @@ fn a_kicked_player_leaves_and_is_barred_by_name_and_address() {
     r.take_effects();
     // After the bar, both may come back.
     let later = t + Duration::from_secs(600);
-    assert!(r.join(
-        ConnId(5),
-        LOCAL,
-        Some("p2"),
-        Role::Player,
-        Who::default(),
-        later
-    ));
+    assert!(join(&mut r, 5, Some("p2"), Role::Player, later));
     // Not during a race.
     let t0 = later + Duration::from_secs(1);
     let mut r = racing(2, settings(), t0);
@@ -983,7 +854,7 @@ fn a_held_seat_can_be_kicked() {
 fn shutdown_tells_everyone_the_room_closed_then_closes_1001() {
     let t0 = Instant::now();
     let mut r = racing(2, settings(), t0);
-    assert!(r.join(ConnId(9), LOCAL, None, Role::Spectator, Who::default(), t0));
+    assert!(join(&mut r, 9, None, Role::Spectator, t0));
     r.take_effects();
     r.shutdown(t0);
     let fx = r.take_effects();
