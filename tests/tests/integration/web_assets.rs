@@ -241,3 +241,52 @@ async fn the_page_origin_may_open_the_socket_at_an_invite_link() {
         Ok(_) => panic!("a foreign origin was let in"),
     }
 }
+
+/// The `{ … }` literal after `export const NAME = ` in a client module, a `key: value` a line.
+fn js_object(source: &str, name: &str) -> Vec<(String, String)> {
+    let start = source
+        .find(&format!("export const {name} = {{"))
+        .unwrap_or_else(|| panic!("wire.js defines {name}"));
+    let body = &source[start..];
+    let body = &body[body.find('{').unwrap_or(0) + 1..body.find("};").unwrap_or(0)];
+    body.lines()
+        .filter_map(|l| l.trim().trim_end_matches(',').split_once(": "))
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect()
+}
+
+/// The browser's settings form holds the contract's defaults and ranges: its copies in
+/// `wire.js` are checked against the protocol crate, so neither can drift alone.
+#[test]
+fn the_browsers_settings_defaults_and_bounds_are_the_protocols() {
+    let wire = std::fs::read_to_string(public_dir().join("assets/wire.js")).expect("wire.js");
+    let defaults: serde_json::Map<String, serde_json::Value> = js_object(&wire, "DEFAULT_SETTINGS")
+        .into_iter()
+        .map(|(k, v)| {
+            let v = v.replace('\'', "\"");
+            (k, serde_json::from_str(&v).expect("a JSON value"))
+        })
+        .collect();
+    let ours = serde_json::to_value(protocol::Settings::default()).expect("settings as JSON");
+    assert_eq!(serde_json::Value::Object(defaults), ours);
+
+    let bounds = js_object(&wire, "BOUNDS");
+    assert_eq!(bounds.len(), 4, "{bounds:?}");
+    for (field, range) in bounds {
+        let (lo, hi): (i64, i64) = serde_json::from_str::<(i64, i64)>(&range).expect("[lo, hi]");
+        let resolves = |v: i64| {
+            serde_json::from_value::<protocol::SettingsRequest>(serde_json::json!({ &field: v }))
+                .expect("a request")
+                .resolve()
+                .is_ok()
+        };
+        assert!(
+            resolves(lo) && resolves(hi),
+            "{field}: {lo}..={hi} accepted"
+        );
+        assert!(
+            !resolves(lo - 1) && !resolves(hi + 1),
+            "{field}: nothing past {lo}..={hi}"
+        );
+    }
+}
