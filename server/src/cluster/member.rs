@@ -21,12 +21,29 @@ const STUB_QUEUE: usize = 256;
 
 /// Why a command did not reach its room.
 #[derive(Clone, Copy, Debug)]
-enum Unsent {
+pub(super) enum Unsent {
     /// Redis took it, but nobody listens on the room's channel: its owner is gone (or has yet
     /// to resubscribe after a Redis restart).
     NoOwner,
     /// Redis itself could not be reached.
     Bus,
+}
+
+/// A command on its way up, as the publisher hears back about it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Sent {
+    conn: u64,
+    kind: Kind,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    /// A message for the room: its sender gets an error if it is lost.
+    Msg,
+    /// A join, resume or leave: its waiter is let go if it is lost.
+    Request,
+    /// A dropped connection: nobody is left to tell.
+    Dropped,
 }
 
 /// An answer this node waits for.
@@ -75,7 +92,7 @@ impl Node {
         let channel = keys::room_channel(&code);
         let from = self.id.to_string();
         while let Some(cmd) = rx.recv().await {
-            let (up, outbox) = match cmd {
+            let up = match cmd {
                 RoomCmd::Join {
                     conn,
                     addr,
@@ -88,7 +105,7 @@ impl Node {
                         continue;
                     };
                     let seq = self.await_answer(&outbox, &owner, &code, Pending::Join(reply));
-                    let up = Up::Join {
+                    Up::Join {
                         from: from.clone(),
                         conn: outbox.id.0,
                         seq,
@@ -96,21 +113,19 @@ impl Node {
                         name,
                         role,
                         who,
-                    };
-                    (up, Some(outbox))
+                    }
                 }
                 RoomCmd::Resume { conn, token, reply } => {
                     let Member::Local(outbox) = conn else {
                         continue;
                     };
                     let seq = self.await_answer(&outbox, &owner, &code, Pending::Join(reply));
-                    let up = Up::Resume {
+                    Up::Resume {
                         from: from.clone(),
                         conn: outbox.id.0,
                         seq,
                         token: token.as_str().to_owned(),
-                    };
-                    (up, Some(outbox))
+                    }
                 }
                 RoomCmd::Leave { conn, reply } => {
                     let seq = self.seq();
@@ -123,38 +138,40 @@ impl Node {
                             continue;
                         }
                     }
-                    (
-                        Up::Leave {
-                            from: from.clone(),
-                            conn: conn.0,
-                            seq,
-                        },
-                        None,
-                    )
+                    Up::Leave {
+                        from: from.clone(),
+                        conn: conn.0,
+                        seq,
+                    }
                 }
                 RoomCmd::Dropped { conn } => {
                     self.members.remove(&conn.0);
-                    (
-                        Up::Dropped {
-                            from: from.clone(),
-                            conn: conn.0,
-                        },
-                        None,
-                    )
-                }
-                RoomCmd::Msg { conn, msg } => (
-                    Up::Msg {
+                    Up::Dropped {
                         from: from.clone(),
                         conn: conn.0,
-                        msg: msg.into(),
-                    },
-                    self.members.get(&conn.0).map(|m| m.outbox.clone()),
-                ),
+                    }
+                }
+                RoomCmd::Msg { conn, msg } => Up::Msg {
+                    from: from.clone(),
+                    conn: conn.0,
+                    msg: msg.into(),
+                },
                 RoomCmd::PuzzleReady { .. } => continue,
             };
-            if let Err(why) = self.send_up(&channel, &up).await {
-                self.unreachable(&up, outbox.as_ref(), why);
-            }
+            let (conn, kind) = match &up {
+                Up::Msg { conn, .. } => (*conn, Kind::Msg),
+                Up::Join { conn, .. } | Up::Resume { conn, .. } | Up::Leave { conn, .. } => {
+                    (*conn, Kind::Request)
+                }
+                Up::Dropped { conn, .. } => (*conn, Kind::Dropped),
+            };
+            // Through the ordered publisher with everything else: many connections' commands
+            // share one pipelined write, and it hears back who got each.
+            self.queue(super::Op::Up {
+                channel: channel.clone(),
+                frame: wire::encode_up(&up, now_us()),
+                sent: Sent { conn, kind },
+            });
         }
     }
 
@@ -174,38 +191,12 @@ impl Node {
         seq
     }
 
-    /// Publish a command; false when it reached nobody (the owner is gone, or Redis is).
-    async fn send_up(&self, channel: &str, up: &Up) -> Result<(), Unsent> {
-        let frame = wire::encode_up(up, now_us());
-        let mut cmd = self.cmd.clone();
-        self.metrics.relay_out.inc();
-        let sent = tokio::time::timeout(
-            super::REDIS_TIMEOUT,
-            redis::AsyncCommands::publish::<_, _, i64>(&mut cmd, channel, frame),
-        )
-        .await;
-        match sent {
-            Ok(Ok(n)) if n > 0 => Ok(()),
-            Ok(Ok(_)) => Err(Unsent::NoOwner),
-            Ok(Err(e)) => {
-                self.metrics.relay_errors.inc();
-                tracing::warn!(error = %e, "relaying a command failed");
-                Err(Unsent::Bus)
-            }
-            Err(_) => {
-                self.metrics.relay_errors.inc();
-                tracing::warn!("relaying a command timed out");
-                Err(Unsent::Bus)
-            }
-        }
-    }
-
-    /// A command could not be relayed: a message gets a clear error, and the connection stays
-    /// in the room for when the relay is back; a request's waiter is dropped, so the connection
-    /// says the room has closed.
-    fn unreachable(&self, up: &Up, outbox: Option<&Outbox>, why: Unsent) {
-        match up {
-            Up::Msg { .. } => {
+    /// A command could not be relayed: a message's sender gets a clear error, and stays in the
+    /// room for when the relay is back; a request's waiter is dropped, so the connection says
+    /// the room has closed.
+    pub(super) fn unreachable(&self, sent: Sent, why: Unsent) {
+        match sent.kind {
+            Kind::Msg => {
                 let message = match why {
                     Unsent::NoOwner => {
                         "the room's server cannot be reached right now (it does not answer; \
@@ -216,8 +207,8 @@ impl Node {
                          bus is down): try again"
                     }
                 };
-                if let Some(o) = outbox {
-                    o.send(
+                if let Some(m) = self.members.get(&sent.conn) {
+                    m.outbox.send(
                         &ServerMsg::Error {
                             code: ErrorCode::ServerFull,
                             message: message.into(),
@@ -226,10 +217,10 @@ impl Node {
                     );
                 }
             }
-            Up::Join { conn, .. } | Up::Resume { conn, .. } | Up::Leave { conn, .. } => {
-                self.members.remove(conn);
+            Kind::Request => {
+                self.members.remove(&sent.conn);
             }
-            Up::Dropped { .. } => {}
+            Kind::Dropped => {}
         }
     }
 

@@ -60,11 +60,30 @@ pub enum ClusterError {
 /// One queued write to Redis, carried out in order by the publisher task.
 #[derive(Debug)]
 enum Op {
-    Publish { channel: String, frame: Vec<u8> },
-    Set { key: String, value: String },
-    Del { keys: Vec<String> },
-    Srem { key: String, member: String },
-    Unsubscribe { channel: String },
+    Publish {
+        channel: String,
+        frame: Vec<u8>,
+    },
+    /// A command up a room's channel; `sent` says what to do if nobody took it.
+    Up {
+        channel: String,
+        frame: Vec<u8>,
+        sent: member::Sent,
+    },
+    Set {
+        key: String,
+        value: String,
+    },
+    Del {
+        keys: Vec<String>,
+    },
+    Srem {
+        key: String,
+        member: String,
+    },
+    Unsubscribe {
+        channel: String,
+    },
 }
 
 /// This node of a cluster.
@@ -261,41 +280,78 @@ impl Node {
             let n = batch.len();
             let mut pipe = redis::pipe();
             let mut subs = Vec::new();
-            let mut frames: Vec<(String, Vec<Vec<u8>>)> = Vec::new();
+            // Per channel, in order: its frames, and the commands among them to hear back on.
+            let mut frames: Vec<(String, Vec<Vec<u8>>, Vec<member::Sent>)> = Vec::new();
             for op in batch.drain(..) {
-                match op {
+                let (channel, frame, sent) = match op {
                     // Gathered per channel (in order) and sent after the batch's other writes.
-                    Op::Publish { channel, frame } => {
-                        self.metrics.relay_out.inc();
-                        match frames.iter_mut().find(|(c, _)| *c == channel) {
-                            Some((_, fs)) => fs.push(frame),
-                            None => frames.push((channel, vec![frame])),
-                        }
-                    }
+                    Op::Publish { channel, frame } => (channel, frame, None),
+                    Op::Up {
+                        channel,
+                        frame,
+                        sent,
+                    } => (channel, frame, Some(sent)),
                     Op::Set { key, value } => {
                         pipe.pset_ex(key, value, keys::LEASE.as_millis() as u64)
                             .ignore();
+                        continue;
                     }
                     Op::Del { keys } => {
                         pipe.del(keys).ignore();
+                        continue;
                     }
                     Op::Srem { key, member } => {
                         pipe.srem(key, member).ignore();
+                        continue;
                     }
-                    Op::Unsubscribe { channel } => subs.push(channel),
-                }
+                    Op::Unsubscribe { channel } => {
+                        subs.push(channel);
+                        continue;
+                    }
+                };
+                self.metrics.relay_out.inc();
+                let at = match frames.iter().position(|(c, _, _)| *c == channel) {
+                    Some(i) => i,
+                    None => {
+                        frames.push((channel, Vec::new(), Vec::new()));
+                        frames.len() - 1
+                    }
+                };
+                frames[at].1.push(frame);
+                frames[at].2.extend(sent);
             }
-            for (channel, mut fs) in frames {
+            // Only a command's publish is answered: how many nodes heard it.
+            let mut watched = Vec::new();
+            for (channel, mut fs, sent) in frames {
                 let payload = match fs.len() {
                     1 => fs.remove(0),
                     _ => wire::encode_bundle(&fs),
                 };
-                pipe.publish(channel, payload).ignore();
+                if sent.is_empty() {
+                    pipe.publish(channel, payload).ignore();
+                } else {
+                    pipe.publish(channel, payload);
+                    watched.push(sent);
+                }
             }
             let mut cmd = self.cmd.clone();
-            if let Err(e) = pipe.query_async::<()>(&mut cmd).await {
-                self.metrics.relay_errors.inc();
-                tracing::warn!(error = %e, "a relay write to redis failed");
+            match pipe.query_async::<Vec<i64>>(&mut cmd).await {
+                Ok(heard) => {
+                    for (n, sent) in heard.into_iter().zip(watched) {
+                        if n == 0 {
+                            sent.into_iter()
+                                .for_each(|s| self.unreachable(s, member::Unsent::NoOwner));
+                        }
+                    }
+                }
+                Err(e) => {
+                    self.metrics.relay_errors.inc();
+                    tracing::warn!(error = %e, "a relay write to redis failed");
+                    watched
+                        .into_iter()
+                        .flatten()
+                        .for_each(|s| self.unreachable(s, member::Unsent::Bus));
+                }
             }
             self.pending.fetch_sub(n, Relaxed);
             last_write = now();

@@ -23,6 +23,15 @@ impl Node {
     /// Renew this node's leases: itself, its rooms, their listings and their seats' tokens.
     /// Writing them whole (not only extending them) brings them back after Redis restarts.
     pub(super) async fn renew(&self, dir: &Directory) {
+        // The subscription connection only listens: a manager whose reconnect attempts ran out
+        // during an outage tries again on its next command, and this is it (it resubscribes
+        // every channel once it is back).
+        let mut sub = self.sub.clone();
+        let _ = tokio::time::timeout(
+            REDIS_TIMEOUT,
+            redis::cmd("PING").query_async::<()>(&mut sub),
+        )
+        .await;
         let ms = keys::LEASE.as_millis() as u64;
         let mut pipe = redis::pipe();
         // GET: the key's old value; none means Redis lost it (restarted) since the last renewal.
