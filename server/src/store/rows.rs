@@ -198,6 +198,23 @@ pub(crate) fn opt_conservative(mu: Option<f64>, sigma: Option<f64>) -> Option<f6
         .map(|(mu, sigma)| conservative(Rating { mu, sigma }))
 }
 
+/// Which collision a refused `register` was, once the store has asked whether the handle is
+/// taken: the handle if so (mint another and retry), else the key's hash.
+pub(crate) fn collision(handle: &str, handle_taken: bool) -> StoreError {
+    if handle_taken {
+        StoreError::HandleTaken {
+            handle: handle.to_owned(),
+        }
+    } else {
+        StoreError::KeyTaken
+    }
+}
+
+/// A 1-based position in a paged list: the page's offset plus the rows before it on the page.
+pub(crate) fn position(offset: u32, before: usize) -> u64 {
+    u64::from(offset) + before as u64 + 1
+}
+
 /// Easy first: the order of the difficulties, not of their names.
 pub(crate) fn sort_by_difficulty(ratings: &mut [DifficultyRating]) {
     ratings.sort_by_key(|d| {

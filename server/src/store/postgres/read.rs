@@ -27,11 +27,6 @@ fn stats(r: &Row, at: usize) -> Result<RatingStats, StoreError> {
     )
 }
 
-/// A 1-based position: the offset plus the rows before it.
-fn position(offset: u32, before: usize) -> u64 {
-    u64::from(offset) + before as u64 + 1
-}
-
 pub(super) fn player_by_key(
     conn: &mut Client,
     key_hash: [u8; 32],
@@ -67,7 +62,7 @@ pub(super) fn leaderboard(
     let mut out = Vec::with_capacity(found.len());
     for r in &found {
         out.push(LeaderRow {
-            rank: position(offset, out.len()),
+            rank: rows::position(offset, out.len()),
             handle: r.try_get(0)?,
             name: r.try_get(1)?,
             stats: stats(r, 2)?,
@@ -208,7 +203,7 @@ pub(super) fn daily_board(
     let mut out = Vec::with_capacity(found.len());
     for r in &found {
         out.push(DailyRow {
-            rank: position(offset, out.len()),
+            rank: rows::position(offset, out.len()),
             handle: r.try_get(0)?,
             name: r.try_get(1)?,
             race_id: r.try_get(2)?,

@@ -230,12 +230,7 @@ pub(super) fn register(
         // plainer than reading constraint names.
         Err(e) if e.code() == Some(&SqlState::UNIQUE_VIOLATION) => {
             let taken = conn.query_opt(sql::HANDLE_TAKEN, &[&handle])?;
-            Err(match taken {
-                Some(_) => StoreError::HandleTaken {
-                    handle: handle.to_owned(),
-                },
-                None => StoreError::KeyTaken,
-            })
+            Err(rows::collision(handle, taken.is_some()))
         }
         Err(e) => Err(e.into()),
     }

@@ -57,7 +57,7 @@ pub(super) fn leaderboard(
     let mut out = Vec::new();
     while let Some(r) = rows.next()? {
         out.push(LeaderRow {
-            rank: u64::from(offset) + out.len() as u64 + 1,
+            rank: rows::position(offset, out.len()),
             handle: r.get(0)?,
             name: r.get(1)?,
             stats: stats(r, 2)?,
@@ -204,7 +204,7 @@ pub(super) fn daily_board(
     let mut out = Vec::new();
     while let Some(r) = rows.next()? {
         out.push(DailyRow {
-            rank: u64::from(offset) + out.len() as u64 + 1,
+            rank: rows::position(offset, out.len()),
             handle: r.get(0)?,
             name: r.get(1)?,
             race_id: r.get(2)?,

@@ -188,12 +188,7 @@ pub(super) fn register(
             let taken: Option<i64> = conn
                 .query_row(sql::HANDLE_TAKEN, [handle], |r| r.get(0))
                 .optional()?;
-            Err(match taken {
-                Some(_) => StoreError::HandleTaken {
-                    handle: handle.to_owned(),
-                },
-                None => StoreError::KeyTaken,
-            })
+            Err(rows::collision(handle, taken.is_some()))
         }
         Err(e) => Err(e.into()),
     }
