@@ -7,17 +7,15 @@ use std::net::IpAddr;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 
-use protocol::{ResumeToken, RoomCode, RoomSummary, Settings};
+use protocol::{ResumeToken, RoomCode, RoomSummary};
 use redis::AsyncCommands;
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
 use super::{keys, Node, Op, CODE_TRIES, REDIS_TIMEOUT};
-use crate::pool::Dealt;
 use crate::room::directory::{self, Directory, OpenError, Shared};
-use crate::room::handle::{JoinOutcome, RoomHandle, RoomInfo, Who};
-use crate::room::remote::Member;
-use crate::room::task::{self, RoomEnv};
+use crate::room::handle::{JoinOutcome, RoomHandle, RoomInfo};
+use crate::room::task::{self, NewRoom, RoomEnv};
 
 impl Node {
     /// Renew this node's leases: itself, its rooms, their listings and their seats' tokens.
@@ -165,17 +163,12 @@ impl Node {
     /// Open a room owned by this node: its code claimed cluster-wide, the creator's address
     /// under the cluster-wide per-address limit, its channel subscribed before anyone can
     /// find it.
-    #[allow(clippy::too_many_arguments)] // `task::open`'s arguments
     pub async fn open(
         self: &Arc<Self>,
         env: &Arc<RoomEnv>,
-        ip: IpAddr,
-        settings: Settings,
-        creator: Member,
-        name: String,
-        who: Who,
-        daily: Option<(String, Dealt)>,
+        new: NewRoom,
     ) -> Result<(RoomHandle, oneshot::Receiver<JoinOutcome>), OpenError> {
+        let ip = new.ip;
         let unavailable = |e: redis::RedisError| {
             tracing::warn!(error = %e, "the cluster directory is unreachable");
             OpenError::Unavailable
@@ -216,18 +209,9 @@ impl Node {
             let info = RoomInfo {
                 phase: protocol::Phase::Lobby,
                 players: 1,
-                settings: settings.clone(),
+                settings: new.settings.clone(),
             };
-            let opened = task::open_as(
-                env,
-                Some(code.clone()),
-                ip,
-                settings,
-                creator,
-                name,
-                who,
-                daily,
-            );
+            let opened = task::open(env, Some(code.clone()), new);
             match &opened {
                 // Listed at once: the room task tells of changes only.
                 Ok(_) => self.changed(&code, &info),

@@ -398,14 +398,18 @@ impl Reader {
             }
         };
         let generation = self.handle.room_gen();
-        let me = Member::Local(self.handle.clone());
+        let new = task::NewRoom {
+            ip: self.client,
+            settings,
+            creator: Member::Local(self.handle.clone()),
+            name,
+            who,
+            daily,
+        };
         let env = &self.server.rooms;
         let opened = match &self.server.cluster {
-            Some(node) => {
-                node.open(env, self.client, settings, me, name, who, daily)
-                    .await
-            }
-            None => task::open(env, self.client, settings, me, name, who, daily),
+            Some(node) => node.open(env, new).await,
+            None => task::open(env, None, new),
         };
         match opened {
             Ok((room, answer)) => self.linked(room, generation, answer).await,

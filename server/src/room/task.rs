@@ -66,32 +66,37 @@ pub(crate) fn unix_ms() -> i64 {
         .map_or(0, |d| d.as_millis() as i64)
 }
 
-/// Open a room created from `ip` with `creator` (named `name`) as its host, and start its
-/// task; answers whether the creator got in.
-pub fn open(
-    env: &Arc<RoomEnv>,
-    ip: IpAddr,
-    settings: Settings,
-    creator: Member,
-    name: String,
-    who: Who,
-    daily: Option<(String, Dealt)>,
-) -> Result<(RoomHandle, oneshot::Receiver<JoinOutcome>), OpenError> {
-    open_as(env, None, ip, settings, creator, name, who, daily)
+/// A room about to open: who creates it, from where, and how.
+pub struct NewRoom {
+    /// The creator's address (its rooms-per-address count, and a kick bars it).
+    pub ip: IpAddr,
+    /// The room's settings.
+    pub settings: Settings,
+    /// The creator, its host.
+    pub creator: Member,
+    /// The creator's name.
+    pub name: String,
+    /// The identity behind the creator.
+    pub who: Who,
+    /// The daily challenge's date and puzzle, for a daily room.
+    pub daily: Option<(String, Dealt)>,
 }
 
-/// [`open`] under `code` (a cluster claims its codes first), or a fresh code when `None`.
-#[allow(clippy::too_many_arguments)] // `open`'s arguments and the code
-pub fn open_as(
+/// Open `new` under `code` (a cluster claims its codes first), or a fresh code when `None`,
+/// and start its task; answers whether the creator got in.
+pub fn open(
     env: &Arc<RoomEnv>,
     code: Option<protocol::RoomCode>,
-    ip: IpAddr,
-    settings: Settings,
-    creator: Member,
-    name: String,
-    who: Who,
-    daily: Option<(String, Dealt)>,
+    new: NewRoom,
 ) -> Result<(RoomHandle, oneshot::Receiver<JoinOutcome>), OpenError> {
+    let NewRoom {
+        ip,
+        settings,
+        creator,
+        name,
+        who,
+        daily,
+    } = new;
     let (reply, answer) = oneshot::channel();
     let first = RoomCmd::Join {
         conn: creator,
