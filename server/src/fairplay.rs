@@ -153,20 +153,24 @@ pub fn metronomic(accepted: &[Accepted]) -> bool {
 /// Of the placements made while the board showed a single, more than [`MAX_UNJUSTIFIED`] were
 /// not one (at least [`MIN_PLACEMENTS`] such placements judged).
 pub fn unjustified(puzzle: &Grid, accepted: &[Accepted]) -> bool {
+    let (judged, bad) = judge(puzzle, accepted);
+    judged >= MIN_PLACEMENTS && bad as f64 > MAX_UNJUSTIFIED * judged as f64
+}
+
+/// (placements judged, judged ones that were not singles): a placement is judged when it was
+/// a single, or when the board before it showed one elsewhere.
+fn judge(puzzle: &Grid, accepted: &[Accepted]) -> (usize, usize) {
     let mut board = *puzzle;
-    let (mut judged, mut bad) = (0usize, 0usize);
+    let (mut judged, mut bad) = (0, 0);
     for a in accepted {
-        if !is_single(&board, a.cell, a.digit) {
-            if any_single(&board) {
-                judged += 1;
-                bad += 1;
-            }
-        } else {
+        let single = is_single(&board, a.cell, a.digit);
+        if single || any_single(&board) {
             judged += 1;
+            bad += usize::from(!single);
         }
         board.set(a.cell, Some(a.digit));
     }
-    judged >= MIN_PLACEMENTS && bad as f64 > MAX_UNJUSTIFIED * judged as f64
+    (judged, bad)
 }
 
 /// Some empty cell of `board` holds a naked or hidden single. One pass over the candidates
@@ -338,17 +342,8 @@ mod tests {
 
     /// The share of judged placements that were not singles, as [`unjustified`] counts it.
     fn share(puzzle: &Grid, accepted: &[Accepted]) -> f64 {
-        let mut board = *puzzle;
-        let (mut judged, mut bad) = (0u32, 0u32);
-        for a in accepted {
-            let single = is_single(&board, a.cell, a.digit);
-            if single || any_single(&board) {
-                judged += 1;
-                bad += u32::from(!single);
-            }
-            board.set(a.cell, Some(a.digit));
-        }
-        f64::from(bad) / f64::from(judged.max(1))
+        let (judged, bad) = judge(puzzle, accepted);
+        bad as f64 / judged.max(1) as f64
     }
 
     /// A human who takes a single whenever the board shows one, and otherwise (after a harder
