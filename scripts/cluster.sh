@@ -27,8 +27,10 @@ stop() {
 }
 trap stop EXIT INT TERM
 
+# The three nodes share this machine's cores (docs/deploy.md, --workers).
+workers=$(( $(nproc) / 3 )); [ "$workers" -ge 1 ] || workers=1
 for n in 1 2 3; do
-    "target/$profile/sudoku-race-server" --listen "127.0.0.1:787$n" --node-id "node$n" \
+    "target/$profile/sudoku-race-server" --listen "127.0.0.1:787$n" --node-id "node$n" --workers "$workers" \
         --cluster redis://127.0.0.1:6390 --db postgres://postgres@127.0.0.1:5440/postgres \
         2>"$dir/node$n.log" &
 done

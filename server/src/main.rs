@@ -113,6 +113,10 @@ struct Args {
     /// Cluster mode: this node's id, unique in the cluster [default: random].
     #[arg(long, env = "SUDOKU_RACE_NODE_ID", requires = "cluster", value_parser = node_id)]
     node_id: Option<String>,
+    /// Worker threads of the async runtime [default: one per core]. Nodes that share a host
+    /// split its cores between them (docs/deploy.md).
+    #[arg(long, env = "SUDOKU_RACE_WORKERS", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    workers: Option<u16>,
     /// Log format on stderr (filter with RUST_LOG, default info).
     #[arg(long, env = "SUDOKU_RACE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -239,7 +243,11 @@ async fn run(args: Args) -> anyhow::Result<()> {
 fn main() -> ExitCode {
     let args = Args::parse();
     init_tracing(args.log_format);
-    let rt = match tokio::runtime::Runtime::new() {
+    let mut rt = tokio::runtime::Builder::new_multi_thread();
+    if let Some(n) = args.workers {
+        rt.worker_threads(usize::from(n));
+    }
+    let rt = match rt.enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("error: cannot start the runtime: {e}");

@@ -47,6 +47,11 @@ struct Args {
     /// same load spread over them.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=16))]
     cluster: Option<u16>,
+    /// With `--cluster`: each node's runtime worker threads (its `--workers`). Default: this
+    /// machine's cores split between the nodes, at least one each, as docs/deploy.md advises
+    /// for nodes that share a host; 0 leaves each node its own default (one per core).
+    #[arg(long, value_name = "K")]
+    node_workers: Option<u16>,
     /// The `redis-server` binary for `--cluster`.
     #[arg(long, default_value = "redis-server")]
     redis_bin: PathBuf,
@@ -287,6 +292,8 @@ async fn run_async(args: Args) -> Result<ExitCode> {
         }
         if let Some(c) = &cluster {
             report::add_cluster(&mut json, &race, c);
+            let n = usize::from(args.cluster.unwrap_or(1));
+            json["cluster_node_workers"] = serde_json::json!(node_workers(args.node_workers, n));
         }
         let bad = json["errors"].as_u64() != Some(0) || json["lost"].as_u64() != Some(0);
         return finish(json, bad);
@@ -298,16 +305,22 @@ async fn run_async(args: Args) -> Result<ExitCode> {
 /// The race load again, spread over a cluster of `n` nodes started here on a Redis of its own.
 async fn cluster_run(args: &Args, opts: &RaceOpts, n: usize) -> Result<RunReport> {
     let bin = server_bin(args)?;
-    let node_args = server_args(args, &[]);
+    let workers = node_workers(args.node_workers, n);
+    let extra: Vec<String> = workers
+        .map(|k| format!("--workers={k}"))
+        .into_iter()
+        .collect();
+    let node_args = server_args(args, &extra);
     let log = args.server_log.as_deref();
     let cluster = Cluster::start(&bin, &args.redis_bin, n, &node_args, log).await?;
     eprintln!(
-        "started {} (pid {}) on {} and {n} nodes {:?} (pids {:?})",
+        "started {} (pid {}) on {} and {n} nodes {:?} (pids {:?}), {} worker threads each",
         args.redis_bin.display(),
         cluster.redis.pid(),
         cluster.redis.addr,
         cluster.addrs(),
-        cluster.procs().servers
+        cluster.procs().servers,
+        workers.map_or("the default".to_owned(), |k| k.to_string()),
     );
     let r = race::run_spread(&cluster.addrs(), &cluster.procs(), opts).await?;
     println!(
@@ -316,6 +329,18 @@ async fn cluster_run(args: &Args, opts: &RaceOpts, n: usize) -> Result<RunReport
     );
     drop(cluster);
     Ok(r)
+}
+
+/// Each node's `--workers`: as asked (0: none given), or the cores split between `n` nodes.
+fn node_workers(asked: Option<u16>, n: usize) -> Option<usize> {
+    match asked {
+        Some(0) => None,
+        Some(k) => Some(usize::from(k)),
+        None => {
+            let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+            Some((cores / n.max(1)).max(1))
+        }
+    }
 }
 
 /// The race load again, over TLS: a server started with a certificate made for this run.

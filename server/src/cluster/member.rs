@@ -8,12 +8,13 @@ use std::sync::{Arc, Mutex};
 
 use protocol::{ErrorCode, Phase, PlayerId, RoomCode, ServerMsg, Settings};
 use tokio::sync::{mpsc, oneshot};
-use tokio_util::sync::CancellationToken;
 
-use super::wire::{self, Ctl, Down, Outcome, Up};
+use tokio_tungstenite::tungstenite::Bytes;
+
+use super::wire::{self, Ctl, Down, Outcome, Place, Up};
 use super::{keys, now_us, Node};
 use crate::outbox::{CloseCode, Outbox};
-use crate::room::handle::{JoinOutcome, RoomCmd, RoomHandle, RoomInfo};
+use crate::room::handle::{JoinOutcome, RoomCmd, RoomHandle, RoomInfo, RoomMsg};
 use crate::room::remote::Member;
 
 /// Commands one connection may queue to its forwarder.
@@ -89,10 +90,31 @@ impl Node {
         owner: Arc<str>,
         mut rx: mpsc::Receiver<RoomCmd>,
     ) {
-        let channel = keys::room_channel(&code);
+        let channel: Arc<str> = keys::room_channel(&code).into();
         let from = self.id.to_string();
         while let Some(cmd) = rx.recv().await {
             let up = match cmd {
+                RoomCmd::Msg {
+                    conn,
+                    msg: RoomMsg::Place { cell, digit, id },
+                } => {
+                    let place = Place {
+                        from: &from,
+                        conn: conn.0,
+                        cell: cell.get(),
+                        digit: digit.get(),
+                        id,
+                    };
+                    self.queue(super::Op::Up {
+                        channel: channel.clone(),
+                        frame: wire::encode_place(&place, now_us()),
+                        sent: Sent {
+                            conn: conn.0,
+                            kind: Kind::Msg,
+                        },
+                    });
+                    continue;
+                }
                 RoomCmd::Join {
                     conn,
                     addr,
@@ -224,12 +246,12 @@ impl Node {
         }
     }
 
-    /// What came down this node's channel.
-    pub(super) fn down_frame(&self, frame: Vec<u8>) {
-        self.observe(&frame);
+    /// What came down this node's channel (it never waits: the redis connection's own task
+    /// calls it).
+    pub(super) fn down_frame(&self, frame: Bytes) {
         match wire::decode_down(frame) {
             Ok(Down::Deliver { conns, bytes }) => {
-                for c in conns {
+                for c in conns.iter() {
                     if let Some(m) = self.members.get(&c) {
                         m.outbox.send_text(bytes.clone(), &self.metrics);
                     }
@@ -309,43 +331,6 @@ impl Node {
                 );
                 m.outbox.detach();
                 m.outbox.close(CloseCode::ServiceRestart);
-            }
-        }
-    }
-
-    /// Take Redis's pushes: messages on this node's channel and on its rooms' channels.
-    pub(super) async fn dispatcher(
-        self: Arc<Self>,
-        mut pushes: mpsc::UnboundedReceiver<redis::PushInfo>,
-        shutdown: CancellationToken,
-    ) {
-        loop {
-            let push = tokio::select! {
-                p = pushes.recv() => match p {
-                    Some(p) => p,
-                    None => return,
-                },
-                () = shutdown.cancelled() => return,
-            };
-            if push.kind != redis::PushKind::Message {
-                continue;
-            }
-            let mut data = push.data.into_iter();
-            let (Some(channel), Some(payload)) = (data.next(), data.next()) else {
-                continue;
-            };
-            let (Ok(channel), Ok(payload)) = (
-                redis::from_redis_value::<String>(channel),
-                redis::from_redis_value::<Vec<u8>>(payload),
-            ) else {
-                continue;
-            };
-            for frame in wire::split_bundle(payload) {
-                if let Some(code) = channel.strip_prefix(keys::ROOM_CHANNEL_PREFIX) {
-                    self.up(code, &frame).await;
-                } else if channel.starts_with(keys::NODE_CHANNEL_PREFIX) {
-                    self.down_frame(frame);
-                }
             }
         }
     }

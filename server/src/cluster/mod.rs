@@ -14,12 +14,14 @@
 //! - [`keys`] names what lives in Redis; [`wire`] is the frame format; `registry` the Redis
 //!   side of the directory; `owner` and `member` the two ends of the relay.
 
+mod inbound;
 pub mod keys;
 mod member;
 mod owner;
 mod registry;
 pub mod wire;
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::Duration;
@@ -61,12 +63,12 @@ pub enum ClusterError {
 #[derive(Debug)]
 enum Op {
     Publish {
-        channel: String,
+        channel: Arc<str>,
         frame: Vec<u8>,
     },
     /// A command up a room's channel; `sent` says what to do if nobody took it.
     Up {
-        channel: String,
+        channel: Arc<str>,
         frame: Vec<u8>,
         sent: member::Sent,
     },
@@ -86,6 +88,14 @@ enum Op {
     },
 }
 
+/// One channel's frames in a publisher write, and the commands among them to hear back on.
+#[derive(Debug)]
+struct ChannelFrames {
+    channel: Arc<str>,
+    frames: Vec<Vec<u8>>,
+    sent: Vec<member::Sent>,
+}
+
 /// This node of a cluster.
 #[derive(Debug)]
 pub struct Node {
@@ -93,11 +103,14 @@ pub struct Node {
     url: String,
     /// Commands and publishes (a multiplexed connection that reconnects by itself).
     cmd: ConnectionManager,
-    /// Subscriptions: RESP3 pushes into the dispatcher; resubscribed after a reconnect.
+    /// Subscriptions: RESP3 pushes into [`Node::on_push`]; resubscribed after a reconnect.
     sub: ConnectionManager,
     queue: mpsc::UnboundedSender<Op>,
     queue_rx: Mutex<Option<mpsc::UnboundedReceiver<Op>>>,
-    pushes: Mutex<Option<mpsc::UnboundedReceiver<redis::PushInfo>>>,
+    /// What the pushes leave to the dispatcher, and how many of those it has yet to finish.
+    inbound: mpsc::UnboundedSender<inbound::Inbound>,
+    inbound_rx: Mutex<Option<mpsc::UnboundedReceiver<inbound::Inbound>>>,
+    inbound_held: std::sync::atomic::AtomicUsize,
     env: OnceLock<Weak<RoomEnv>>,
     metrics: Arc<Metrics>,
     /// Whether the last renewal reached Redis.
@@ -108,8 +121,11 @@ pub struct Node {
     pending: std::sync::atomic::AtomicUsize,
     /// Member side: this node's connections in rooms owned elsewhere.
     members: DashMap<u64, member::Remote>,
-    /// Owner side: members on other nodes of this node's rooms, by (node, conn).
-    proxies: DashMap<(Arc<str>, u64), owner::Proxy>,
+    /// Owner side: members on other nodes of this node's rooms, by node, then connection
+    /// (looked up by the node id's text, without building a key).
+    proxies: DashMap<Arc<str>, owner::Proxies>,
+    /// Each member node's channel name, made once.
+    node_channels: DashMap<Arc<str>, Arc<str>>,
     /// When this node last found Redis empty of its own key (Redis restarted, or lost it):
     /// until every node has renewed since, a missing node key says nothing.
     reset_at: Mutex<Option<tokio::time::Instant>>,
@@ -164,22 +180,35 @@ impl Node {
             .get_connection_manager_with_config(base.clone())
             .await
             .map_err(err)?;
-        let (push_tx, push_rx) = mpsc::unbounded_channel();
+        // The connection's task calls the node for each push; the node holds the connection,
+        // so the sender holds the node weakly (it is set once the node exists, before any
+        // subscription).
+        let me: Arc<OnceLock<Weak<Node>>> = Arc::default();
+        let to_node = me.clone();
+        let on_push = move |push: redis::PushInfo| {
+            if let Some(node) = to_node.get().and_then(Weak::upgrade) {
+                node.on_push(push);
+            }
+            Ok::<(), ()>(())
+        };
         let sub = client
             .get_connection_manager_with_config(
-                base.set_push_sender(push_tx).set_automatic_resubscription(),
+                base.set_push_sender(on_push).set_automatic_resubscription(),
             )
             .await
             .map_err(err)?;
         let (queue, queue_rx) = mpsc::unbounded_channel();
-        Ok(Arc::new(Node {
+        let (inbound, inbound_rx) = mpsc::unbounded_channel();
+        let node = Arc::new(Node {
             id: id.into(),
             url: redact(url),
             cmd,
             sub,
             queue,
             queue_rx: Mutex::new(Some(queue_rx)),
-            pushes: Mutex::new(Some(push_rx)),
+            inbound,
+            inbound_rx: Mutex::new(Some(inbound_rx)),
+            inbound_held: std::sync::atomic::AtomicUsize::new(0),
             env: OnceLock::new(),
             metrics,
             redis_up: AtomicBool::new(true),
@@ -188,9 +217,12 @@ impl Node {
             pending: std::sync::atomic::AtomicUsize::new(0),
             members: DashMap::new(),
             proxies: DashMap::new(),
+            node_channels: DashMap::new(),
             reset_at: Mutex::new(None),
             renewed: AtomicBool::new(false),
-        }))
+        });
+        let _ = me.set(Arc::downgrade(&node));
+        Ok(node)
     }
 
     /// This node's id.
@@ -221,13 +253,13 @@ impl Node {
             })?;
         self.renew(&env.directory).await;
         let rx = self.queue_rx.lock().ok().and_then(|mut q| q.take());
-        let pushes = self.pushes.lock().ok().and_then(|mut p| p.take());
-        if let (Some(rx), Some(pushes)) = (rx, pushes) {
+        let inbound = self.inbound_rx.lock().ok().and_then(|mut p| p.take());
+        if let (Some(rx), Some(inbound)) = (rx, inbound) {
             // Not tracked: it must outlive the rooms' shutdown, whose last words it carries
             // ([`Node::flush`] waits for them).
             tokio::spawn(self.clone().publisher(rx));
             env.tasks
-                .spawn(self.clone().dispatcher(pushes, shutdown.clone()));
+                .spawn(self.clone().dispatcher(inbound, shutdown.clone()));
         }
         env.tasks.spawn(
             self.clone()
@@ -281,7 +313,8 @@ impl Node {
             let mut pipe = redis::pipe();
             let mut subs = Vec::new();
             // Per channel, in order: its frames, and the commands among them to hear back on.
-            let mut frames: Vec<(String, Vec<Vec<u8>>, Vec<member::Sent>)> = Vec::new();
+            let mut frames: Vec<ChannelFrames> = Vec::new();
+            let mut index: HashMap<Arc<str>, usize> = HashMap::new();
             for op in batch.drain(..) {
                 let (channel, frame, sent) = match op {
                     // Gathered per channel (in order) and sent after the batch's other writes.
@@ -310,27 +343,33 @@ impl Node {
                     }
                 };
                 self.metrics.relay_out.inc();
-                let at = match frames.iter().position(|(c, _, _)| *c == channel) {
-                    Some(i) => i,
-                    None => {
-                        frames.push((channel, Vec::new(), Vec::new()));
-                        frames.len() - 1
-                    }
-                };
-                frames[at].1.push(frame);
-                frames[at].2.extend(sent);
+                let at = *index.entry(channel.clone()).or_insert_with(|| {
+                    frames.push(ChannelFrames {
+                        channel,
+                        frames: Vec::new(),
+                        sent: Vec::new(),
+                    });
+                    frames.len() - 1
+                });
+                frames[at].frames.push(frame);
+                frames[at].sent.extend(sent);
             }
             // Only a command's publish is answered: how many nodes heard it.
             let mut watched = Vec::new();
-            for (channel, mut fs, sent) in frames {
+            for ChannelFrames {
+                channel,
+                frames: mut fs,
+                sent,
+            } in frames
+            {
                 let payload = match fs.len() {
                     1 => fs.remove(0),
                     _ => wire::encode_bundle(&fs),
                 };
                 if sent.is_empty() {
-                    pipe.publish(channel, payload).ignore();
+                    pipe.publish(&*channel, payload).ignore();
                 } else {
-                    pipe.publish(channel, payload);
+                    pipe.publish(&*channel, payload);
                     watched.push(sent);
                 }
             }
@@ -385,7 +424,12 @@ impl Node {
                 () = shutdown.cancelled() => return,
             }
             let mut nodes: Vec<Arc<str>> = self.members.iter().map(|m| m.owner.clone()).collect();
-            nodes.extend(self.proxies.iter().map(|p| p.key().0.clone()));
+            nodes.extend(
+                self.proxies
+                    .iter()
+                    .filter(|p| !p.is_empty())
+                    .map(|p| p.key().clone()),
+            );
             nodes.sort();
             nodes.dedup();
             if nodes.is_empty() {
@@ -428,13 +472,14 @@ impl Node {
     async fn node_lost(&self, n: &Arc<str>) {
         self.member_node_lost(n);
         self.owner_node_lost(n);
+        self.node_channels.remove(n);
     }
 }
 
 impl Relay for Node {
     fn deliver(&self, node: &str, conns: Vec<u64>, bytes: Utf8Bytes) {
         self.queue(Op::Publish {
-            channel: keys::node_channel(node),
+            channel: self.node_channel(node),
             frame: wire::encode_deliver(&conns, bytes.as_bytes(), now_us()),
         });
     }
@@ -459,9 +504,19 @@ impl Relay for Node {
 impl Node {
     fn down(&self, node: &str, ctl: &wire::Ctl) {
         self.queue(Op::Publish {
-            channel: keys::node_channel(node),
+            channel: self.node_channel(node),
             frame: wire::encode_ctl(ctl, now_us()),
         });
+    }
+
+    /// Node `node`'s channel, its name made once.
+    fn node_channel(&self, node: &str) -> Arc<str> {
+        if let Some(c) = self.node_channels.get(node) {
+            return c.clone();
+        }
+        let c: Arc<str> = keys::node_channel(node).into();
+        self.node_channels.insert(node.into(), c.clone());
+        c
     }
 
     /// A fresh id for a member on another node.
@@ -473,11 +528,11 @@ impl Node {
         self.next_seq.fetch_add(1, Relaxed)
     }
 
-    /// One received frame's latency, sender's clock to ours.
-    fn observe(&self, frame: &[u8]) {
+    /// One received frame's latency, sender's clock to ours (`now_us`, read once a publish).
+    fn observe(&self, frame: &[u8], now_us: i64) {
         self.metrics.relay_in.inc();
         if let Some(at) = wire::sent_at(frame) {
-            let us = now_us().saturating_sub(at).max(0);
+            let us = now_us.saturating_sub(at).max(0);
             self.metrics.relay_latency.observe(us as f64 / 1e6);
         }
     }

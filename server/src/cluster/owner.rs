@@ -2,16 +2,22 @@
 //! nodes become the room task's own commands, for a [`Member::Remote`] that answers back down
 //! the member node's channel. The room task cannot tell a relayed member from a local one.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use protocol::{ResumeToken, RoomCode};
+use shared::engine::{Cell, Digit};
 use tokio::sync::oneshot;
+use tokio_tungstenite::tungstenite::Bytes;
 
 use super::wire::{self, Ctl, Outcome, Up};
 use super::Node;
 use crate::outbox::ConnId;
-use crate::room::handle::RoomCmd;
+use crate::room::handle::{RoomCmd, RoomHandle, RoomMsg};
 use crate::room::remote::{Member, Relay, RemoteConn};
+
+/// One member node's members in this node's rooms, by their connection there.
+pub type Proxies = HashMap<u64, Proxy>;
 
 /// A member on another node, as one of this node's rooms knows it.
 #[derive(Clone, Debug)]
@@ -23,9 +29,51 @@ pub struct Proxy {
 }
 
 impl Node {
-    /// A command for room `code`, from another node.
-    pub(super) async fn up(self: &Arc<Self>, code: &str, frame: &[u8]) {
-        self.observe(frame);
+    /// The room `code` names, if this node runs it.
+    pub(super) fn room(&self, code: &str) -> Option<RoomHandle> {
+        let code = RoomCode::try_from(code).ok()?;
+        self.env()?.directory.find(&code)
+    }
+
+    /// Commands for room `code` from other nodes, as one publish carried them (the room is
+    /// looked up once for all of them), each handed to the room when its queue has room.
+    pub(super) async fn up(self: &Arc<Self>, code: &str, frames: Vec<Bytes>) {
+        let room = self.room(code);
+        for frame in frames {
+            if wire::is_place(&frame) {
+                if let (Some(room), Some(cmd)) = (&room, self.place(code, &frame)) {
+                    let _ = room.tx.send(cmd).await;
+                }
+            } else {
+                self.command(code, room.as_ref(), &frame).await;
+            }
+        }
+    }
+
+    /// The race-speed path: a placement frame as the room's command (`None`: it did not
+    /// decode, or its member is not known here).
+    pub(super) fn place(&self, code: &str, frame: &[u8]) -> Option<RoomCmd> {
+        let p = match wire::decode_place(frame) {
+            Ok(p) => p,
+            Err(e) => {
+                self.metrics.relay_errors.inc();
+                tracing::warn!(error = %e, room = code, "a relayed placement did not decode");
+                return None;
+            }
+        };
+        let msg = RoomMsg::Place {
+            cell: Cell::new(p.cell)?,
+            digit: Digit::new(p.digit)?,
+            id: p.id,
+        };
+        Some(RoomCmd::Msg {
+            conn: self.proxy_of(p.from, p.conn)?,
+            msg,
+        })
+    }
+
+    /// Any other command.
+    async fn command(self: &Arc<Self>, code: &str, room: Option<&RoomHandle>, frame: &[u8]) {
         let up = match wire::decode_up(frame) {
             Ok(up) => up,
             Err(e) => {
@@ -33,10 +81,6 @@ impl Node {
                 return tracing::warn!(error = %e, room = code, "a relayed command did not decode");
             }
         };
-        let env = self.env();
-        let room = RoomCode::try_from(code)
-            .ok()
-            .and_then(|c| env.as_ref()?.directory.find(&c));
         let Some(room) = room else {
             // Gone already: a request still gets its answer, so its connection is not left
             // waiting.
@@ -110,7 +154,11 @@ impl Node {
                 });
             }
             Up::Dropped { from, conn } => {
-                if let Some((_, p)) = self.proxies.remove(&(Arc::from(from.as_str()), conn)) {
+                let gone = self
+                    .proxies
+                    .get_mut(from.as_str())
+                    .and_then(|mut m| m.remove(&conn));
+                if let Some(p) = gone {
                     let _ = room.tx.send(RoomCmd::Dropped { conn: p.id }).await;
                 }
             }
@@ -154,15 +202,25 @@ impl Node {
 
     /// The member `conn` of node `from` in room `room`, with a fresh id.
     fn proxy(self: &Arc<Self>, from: &str, conn: u64, room: &RoomCode) -> Member {
-        let node: Arc<str> = Arc::from(from);
         let id = self.proxy_id();
-        self.proxies.insert(
-            (node.clone(), conn),
-            Proxy {
-                id,
-                room: room.clone(),
-            },
-        );
+        let proxy = Proxy {
+            id,
+            room: room.clone(),
+        };
+        let node = match self.proxies.get_mut(from) {
+            Some(mut m) => {
+                m.insert(conn, proxy);
+                m.key().clone()
+            }
+            None => {
+                let node: Arc<str> = Arc::from(from);
+                self.proxies
+                    .entry(node.clone())
+                    .or_default()
+                    .insert(conn, proxy);
+                node
+            }
+        };
         Member::Remote(RemoteConn {
             id,
             node,
@@ -172,27 +230,23 @@ impl Node {
     }
 
     fn proxy_of(&self, from: &str, conn: u64) -> Option<ConnId> {
-        self.proxies
-            .get(&(Arc::from(from), conn))
-            .map(|p| p.value().id)
+        self.proxies.get(from)?.get(&conn).map(|p| p.id)
     }
 
     pub(super) fn forget_proxy(&self, from: &str, conn: u64) {
-        self.proxies.remove(&(Arc::from(from), conn));
+        if let Some(mut m) = self.proxies.get_mut(from) {
+            m.remove(&conn);
+        }
     }
 
     /// Node `n` is gone: its members' connections dropped, as far as this node's rooms can
     /// tell; their seats are held for a resume elsewhere.
     pub(super) fn member_node_lost(&self, n: &Arc<str>) {
-        let gone: Vec<((Arc<str>, u64), Proxy)> = self
-            .proxies
-            .iter()
-            .filter(|p| p.key().0 == *n)
-            .map(|p| (p.key().clone(), p.value().clone()))
-            .collect();
+        let Some((_, gone)) = self.proxies.remove(n) else {
+            return;
+        };
         let Some(env) = self.env() else { return };
-        for (key, p) in gone {
-            self.proxies.remove(&key);
+        for p in gone.into_values() {
             if let Some(room) = env.directory.find(&p.room) {
                 let _ = room.tx.try_send(RoomCmd::Dropped { conn: p.id });
             }

@@ -3,14 +3,16 @@
 //! channel ([`Down`]). Every frame is one tag byte, the sender's wall clock in microseconds
 //! (for the relay-latency metric), then its body: JSON for the commands and answers, and for
 //! a delivery the connection ids and then the server message's bytes exactly as the room
-//! serialized them once, so that no node re-encodes a broadcast.
+//! serialized them once, so that no node re-encodes a broadcast. A placement, the one command
+//! sent at race speed, has its own binary frame ([`Place`]); what comes down is cut from the
+//! published bytes without copying them.
 
 use std::net::IpAddr;
 
 use protocol::{MsgId, Role, Settings};
 use serde::{Deserialize, Serialize};
 use shared::engine::{Cell, Digit};
-use tokio_tungstenite::tungstenite::Utf8Bytes;
+use tokio_tungstenite::tungstenite::{Bytes, Utf8Bytes};
 
 use crate::room::handle::{JoinOutcome, RoomMsg, Who};
 
@@ -182,13 +184,41 @@ impl From<JoinOutcome> for Outcome {
     }
 }
 
+/// A relayed `place`, decoded without allocating the sender's node id.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Place<'a> {
+    /// The member's node.
+    pub from: &'a str,
+    /// Its connection there.
+    pub conn: u64,
+    /// 0..=80 (checked again by the owner).
+    pub cell: u8,
+    /// 1..=9 (checked again by the owner).
+    pub digit: u8,
+    /// Echoed back.
+    pub id: Option<MsgId>,
+}
+
+/// The connection ids of a delivery, as they came (little-endian u64s).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ids(Bytes);
+
+impl Ids {
+    /// Each id in order.
+    pub fn iter(&self) -> impl Iterator<Item = u64> + '_ {
+        self.0
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
+    }
+}
+
 /// What comes down to a member's node.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Down {
     /// One server message for these connections.
     Deliver {
         /// Connection ids on the receiving node.
-        conns: Vec<u64>,
+        conns: Ids,
         /// The message, as the room serialized it.
         bytes: Utf8Bytes,
     },
@@ -224,6 +254,7 @@ pub enum Ctl {
 }
 
 const UP: u8 = b'U';
+const PLACE: u8 = b'P';
 const DELIVER: u8 = b'D';
 const CTL: u8 = b'C';
 const BUNDLE: u8 = b'B';
@@ -244,8 +275,8 @@ pub enum FrameError {
     /// The JSON body did not parse.
     #[error("bad frame body: {0}")]
     Json(#[from] serde_json::Error),
-    /// A delivery's text is not UTF-8.
-    #[error("delivery is not UTF-8")]
+    /// A delivery's text, or a node id, is not UTF-8.
+    #[error("not UTF-8")]
     Utf8,
 }
 
@@ -262,6 +293,76 @@ pub fn encode_up(up: &Up, at_us: i64) -> Vec<u8> {
     // Serializing these plain structs cannot fail.
     let _ = serde_json::to_writer(&mut out, up);
     out
+}
+
+/// How a placement's id travels: absent, a whole number, or its JSON.
+const ID_NONE: u8 = 0;
+const ID_U64: u8 = 1;
+const ID_JSON: u8 = 2;
+
+/// Encode a `place` from connection `conn` of node `from` (an id of at most 255 bytes; ours
+/// are 8 hex digits): `P`, clock, the node id's length and bytes, the connection, cell, digit,
+/// and the id.
+pub fn encode_place(place: &Place<'_>, at_us: i64) -> Vec<u8> {
+    let from = place.from.as_bytes();
+    let from = &from[..from.len().min(255)];
+    let mut out = head(PLACE, at_us, 1 + from.len() + 8 + 3 + 8);
+    out.push(from.len() as u8);
+    out.extend_from_slice(from);
+    out.extend_from_slice(&place.conn.to_le_bytes());
+    out.push(place.cell);
+    out.push(place.digit);
+    match &place.id {
+        None => out.push(ID_NONE),
+        Some(MsgId::Number(n)) if n.is_u64() => {
+            out.push(ID_U64);
+            out.extend_from_slice(&n.as_u64().unwrap_or(0).to_le_bytes());
+        }
+        Some(id) => {
+            out.push(ID_JSON);
+            let _ = serde_json::to_writer(&mut out, id);
+        }
+    }
+    out
+}
+
+/// Whether a frame up is a [`Place`].
+pub fn is_place(frame: &[u8]) -> bool {
+    frame.first() == Some(&PLACE)
+}
+
+/// Decode a [`Place`].
+pub fn decode_place(frame: &[u8]) -> Result<Place<'_>, FrameError> {
+    match frame.first() {
+        Some(&PLACE) => {}
+        Some(&t) => return Err(FrameError::Tag(t)),
+        None => return Err(FrameError::Short),
+    }
+    let body = frame.get(HEAD..).ok_or(FrameError::Short)?;
+    let (&n, body) = body.split_first().ok_or(FrameError::Short)?;
+    let from = body.get(..usize::from(n)).ok_or(FrameError::Short)?;
+    let from = std::str::from_utf8(from).map_err(|_| FrameError::Utf8)?;
+    let body = &body[usize::from(n)..];
+    let (conn, body) = body.split_first_chunk::<8>().ok_or(FrameError::Short)?;
+    let [cell, digit, kind, id @ ..] = body else {
+        return Err(FrameError::Short);
+    };
+    let id = match *kind {
+        ID_NONE => None,
+        ID_U64 => {
+            let b: [u8; 8] = id.try_into().map_err(|_| FrameError::Short)?;
+            Some(MsgId::Number(u64::from_le_bytes(b).into()))
+        }
+        ID_JSON => Some(serde_json::from_slice(id)?),
+        t => return Err(FrameError::Tag(t)),
+    };
+    Ok(Place {
+        from,
+        conn: u64::from_le_bytes(*conn),
+        cell: *cell,
+        digit: *digit,
+        id,
+    })
 }
 
 /// Encode a delivery.
@@ -295,19 +396,22 @@ pub fn encode_bundle(frames: &[Vec<u8>]) -> Vec<u8> {
     out
 }
 
-/// The frames a published message carries: itself, or a bundle's frames in order. A bundle
-/// cut short yields the frames before the cut.
-pub fn split_bundle(payload: Vec<u8>) -> Vec<Vec<u8>> {
+/// The frames a published message carries: itself, or a bundle's frames in order, each a
+/// view of the same bytes. A bundle cut short yields the frames before the cut.
+pub fn split_bundle(payload: Bytes) -> Vec<Bytes> {
     if payload.first() != Some(&BUNDLE) {
         return vec![payload];
     }
     let mut out = Vec::new();
-    let mut rest = &payload[1..];
-    while let Some((len, tail)) = rest.split_first_chunk::<4>() {
-        let len = u32::from_le_bytes(*len) as usize;
-        let Some(frame) = tail.get(..len) else { break };
-        out.push(frame.to_vec());
-        rest = &tail[len..];
+    let mut at = 1;
+    while let Some(len) = payload.get(at..at + 4) {
+        let len = u32::from_le_bytes([len[0], len[1], len[2], len[3]]) as usize;
+        let start = at + 4;
+        if payload.len() - start < len {
+            break;
+        }
+        out.push(payload.slice(start..start + len));
+        at = start + len;
     }
     out
 }
@@ -329,8 +433,8 @@ pub fn decode_up(frame: &[u8]) -> Result<Up, FrameError> {
     }
 }
 
-/// Decode what came down.
-pub fn decode_down(frame: Vec<u8>) -> Result<Down, FrameError> {
+/// Decode what came down (the delivery's text stays in `frame`'s bytes).
+pub fn decode_down(frame: Bytes) -> Result<Down, FrameError> {
     match frame.first() {
         Some(&CTL) => Ok(Down::Ctl(serde_json::from_slice(
             frame.get(HEAD..).ok_or(FrameError::Short)?,
@@ -342,18 +446,13 @@ pub fn decode_down(frame: Vec<u8>) -> Result<Down, FrameError> {
                 return Err(FrameError::Short);
             }
             let ids_end = HEAD + 2 + n * 8;
-            let ids = frame.get(HEAD + 2..ids_end).ok_or(FrameError::Short)?;
-            let conns = ids
-                .chunks_exact(8)
-                .map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
-                .collect();
-            let mut frame = frame;
-            let text = frame.split_off(ids_end);
-            let text = String::from_utf8(text).map_err(|_| FrameError::Utf8)?;
-            Ok(Down::Deliver {
-                conns,
-                bytes: Utf8Bytes::from(text),
-            })
+            if frame.len() < ids_end {
+                return Err(FrameError::Short);
+            }
+            let conns = Ids(frame.slice(HEAD + 2..ids_end));
+            let bytes =
+                Utf8Bytes::try_from(frame.slice(ids_end..)).map_err(|_| FrameError::Utf8)?;
+            Ok(Down::Deliver { conns, bytes })
         }
         Some(&t) => Err(FrameError::Tag(t)),
         None => Err(FrameError::Short),
@@ -377,22 +476,44 @@ mod tests {
         };
         let f = encode_up(&up, 123);
         assert_eq!(sent_at(&f), Some(123));
-        assert_eq!(decode_up(&f).ok(), Some(up));
+        assert_eq!(decode_up(&f).ok(), Some(up.clone()));
         let f = encode_deliver(&[1, 2, u64::MAX], b"{\"type\":\"pong\"}", -5);
         assert_eq!(sent_at(&f), Some(-5));
-        assert_eq!(
-            decode_down(f).ok(),
-            Some(Down::Deliver {
-                conns: vec![1, 2, u64::MAX],
-                bytes: Utf8Bytes::from("{\"type\":\"pong\"}")
-            })
-        );
+        let Ok(Down::Deliver { conns, bytes }) = decode_down(Bytes::from(f)) else {
+            panic!("a delivery did not decode");
+        };
+        assert_eq!(conns.iter().collect::<Vec<_>>(), vec![1, 2, u64::MAX]);
+        assert_eq!(bytes, Utf8Bytes::from("{\"type\":\"pong\"}"));
+        for id in [
+            None,
+            Some(MsgId::Number(7u64.into())),
+            Some(MsgId::Number((-3i64).into())),
+            Some(MsgId::String("x\"y".into())),
+        ] {
+            let place = Place {
+                from: "a1b2c3d4",
+                conn: 9,
+                cell: 80,
+                digit: 9,
+                id,
+            };
+            let f = encode_place(&place, 5);
+            assert!(is_place(&f) && !is_place(&encode_up(&up, 0)));
+            assert_eq!(sent_at(&f), Some(5));
+            assert_eq!(decode_place(&f).ok(), Some(place));
+            for cut in 0..f.len() {
+                assert!(decode_place(&f[..cut]).is_err(), "cut at {cut}");
+            }
+        }
         let ctl = Ctl::Reply {
             conn: 3,
             seq: 4,
             outcome: Outcome::Player { id: "p1".into() },
         };
-        assert_eq!(decode_down(encode_ctl(&ctl, 0)).ok(), Some(Down::Ctl(ctl)));
+        assert_eq!(
+            decode_down(Bytes::from(encode_ctl(&ctl, 0))).ok(),
+            Some(Down::Ctl(ctl))
+        );
         for junk in [
             &b""[..],
             b"U",
@@ -401,17 +522,25 @@ mod tests {
             b"U12345678{",
         ] {
             assert!(decode_up(junk).is_err());
-            assert!(decode_down(junk.to_vec()).is_err());
+            assert!(decode_place(junk).is_err());
+            assert!(decode_down(Bytes::copy_from_slice(junk)).is_err());
         }
         let frames = vec![
             encode_ctl(&Ctl::Detach { conn: 1 }, 7),
             encode_deliver(&[2], b"{}", 8),
         ];
-        assert_eq!(split_bundle(encode_bundle(&frames)), frames);
-        assert_eq!(split_bundle(frames[0].clone()), vec![frames[0].clone()]);
+        let as_bytes = |fs: &[Vec<u8>]| fs.iter().cloned().map(Bytes::from).collect::<Vec<_>>();
+        assert_eq!(
+            split_bundle(Bytes::from(encode_bundle(&frames))),
+            as_bytes(&frames)
+        );
+        assert_eq!(
+            split_bundle(Bytes::from(frames[0].clone())),
+            as_bytes(&frames[..1])
+        );
         let mut cut = encode_bundle(&frames);
         cut.truncate(cut.len() - 1);
-        assert_eq!(split_bundle(cut), vec![frames[0].clone()]);
+        assert_eq!(split_bundle(Bytes::from(cut)), as_bytes(&frames[..1]));
         let out_of_range = Msg::Place {
             cell: 81,
             digit: 1,

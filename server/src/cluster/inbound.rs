@@ -1,0 +1,188 @@
+//! What Redis pushes to this node: frames on its own channel (messages for its members) and
+//! on its rooms' channels (commands from members elsewhere). The subscription connection's
+//! own task hands each push to [`Node::on_push`], which never waits: frames down go straight
+//! into their connections' outboxes, and placements straight into their room's queue. Only
+//! what could wait — a full room queue, or a join, resume or leave — goes to the dispatcher
+//! task, and while it holds anything, every later command goes behind it, so that each room
+//! still takes its commands in the order they were published.
+
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::Arc;
+
+use tokio::sync::mpsc;
+use tokio::sync::mpsc::error::TrySendError;
+use tokio_tungstenite::tungstenite::Bytes;
+use tokio_util::sync::CancellationToken;
+
+use super::{keys, now_us, wire, Node};
+use crate::room::handle::RoomCmd;
+
+/// Work for the dispatcher, in arrival order.
+#[derive(Debug)]
+pub(super) enum Inbound {
+    /// Frames for room `code`, as they came.
+    Frames {
+        /// The room.
+        code: String,
+        /// Its frames.
+        frames: Vec<Bytes>,
+    },
+    /// A command already made, for a room whose queue was full.
+    Cmd {
+        /// The room's queue.
+        tx: mpsc::Sender<RoomCmd>,
+        /// The command.
+        cmd: RoomCmd,
+    },
+}
+
+impl Node {
+    /// One push from Redis (called by the subscription connection's task: it must not wait).
+    pub(super) fn on_push(&self, push: redis::PushInfo) {
+        if push.kind != redis::PushKind::Message {
+            return;
+        }
+        let mut data = push.data.into_iter();
+        let (Some(channel), Some(payload)) = (data.next(), data.next()) else {
+            return;
+        };
+        // The payload's bytes are taken as they are, and its frames cut from them.
+        let (Ok(channel), redis::Value::BulkString(payload)) =
+            (redis::from_redis_value::<String>(channel), payload)
+        else {
+            return;
+        };
+        let frames = wire::split_bundle(Bytes::from(payload));
+        let now = now_us();
+        frames.iter().for_each(|f| self.observe(f, now));
+        if let Some(code) = channel.strip_prefix(keys::ROOM_CHANNEL_PREFIX) {
+            self.up_now(code, frames);
+        } else if channel.starts_with(keys::NODE_CHANNEL_PREFIX) {
+            frames.into_iter().for_each(|f| self.down_frame(f));
+        }
+    }
+
+    /// Room `code`'s commands: placements into its queue now, while nothing waits before
+    /// them; the rest, in order, to the dispatcher.
+    fn up_now(&self, code: &str, frames: Vec<Bytes>) {
+        let held = self.inbound_held.load(Relaxed) > 0;
+        let room = if held { None } else { self.room(code) };
+        let (full, rest) = take_now(
+            frames,
+            held,
+            |f| wire::is_place(f),
+            |frame| {
+                let (Some(room), Some(cmd)) = (&room, self.place(code, &frame)) else {
+                    // Its room or its member is gone here: dropped, as the dispatcher would.
+                    return Ok(());
+                };
+                match room.tx.try_send(cmd) {
+                    // Boxed: the rare path carries the command, the common one nothing.
+                    Err(TrySendError::Full(cmd)) => Err(Box::new(cmd)),
+                    _ => Ok(()),
+                }
+            },
+        );
+        if let (Some(cmd), Some(room)) = (full, &room) {
+            let tx = room.tx.clone();
+            self.to_dispatcher(Inbound::Cmd { tx, cmd: *cmd });
+        }
+        if !rest.is_empty() {
+            let code = code.to_owned();
+            self.to_dispatcher(Inbound::Frames { code, frames: rest });
+        }
+    }
+
+    fn to_dispatcher(&self, work: Inbound) {
+        self.inbound_held.fetch_add(1, Relaxed);
+        let _ = self.inbound.send(work);
+    }
+
+    /// Hand over, in order, what [`Node::on_push`] could not.
+    pub(super) async fn dispatcher(
+        self: Arc<Self>,
+        mut rx: mpsc::UnboundedReceiver<Inbound>,
+        shutdown: CancellationToken,
+    ) {
+        loop {
+            let work = tokio::select! {
+                w = rx.recv() => match w {
+                    Some(w) => w,
+                    None => return,
+                },
+                () = shutdown.cancelled() => return,
+            };
+            match work {
+                Inbound::Frames { code, frames } => self.up(&code, frames).await,
+                Inbound::Cmd { tx, cmd } => {
+                    let _ = tx.send(cmd).await;
+                }
+            }
+            self.inbound_held.fetch_sub(1, Relaxed);
+        }
+    }
+}
+
+/// One push's frames for a room, in order: while nothing is `held` for the dispatcher, each
+/// frame that `is_now` is offered at once, until one is not (or `offer` gives back what found
+/// the queue full). Returns that, and the frames left, for the dispatcher to take in order.
+fn take_now<C>(
+    frames: Vec<Bytes>,
+    held: bool,
+    is_now: impl Fn(&Bytes) -> bool,
+    mut offer: impl FnMut(Bytes) -> Result<(), C>,
+) -> (Option<C>, Vec<Bytes>) {
+    let mut frames = frames.into_iter().peekable();
+    let mut full = None;
+    if !held {
+        while let Some(frame) = frames.next_if(&is_now) {
+            if let Err(c) = offer(frame) {
+                full = Some(c);
+                break;
+            }
+        }
+    }
+    (full, frames.collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frames(names: &[&'static str]) -> Vec<Bytes> {
+        names
+            .iter()
+            .map(|n| Bytes::from_static(n.as_bytes()))
+            .collect()
+    }
+
+    #[test]
+    fn nothing_overtakes_what_waits_for_the_dispatcher() {
+        let is_place = |f: &Bytes| f.starts_with(b"P");
+        // A queue of one: the first placement goes in now, the second finds it full; it and
+        // everything after it wait, in order.
+        let (tx, mut rx) = mpsc::channel::<Bytes>(1);
+        let offer = |f: Bytes| tx.try_send(f).map_err(|e| e.into_inner());
+        let (full, rest) = take_now(
+            frames(&["P1", "P2", "P3", "J4", "P5"]),
+            false,
+            is_place,
+            offer,
+        );
+        assert_eq!(rx.try_recv().ok(), Some(Bytes::from_static(b"P1")));
+        assert_eq!(full, Some(Bytes::from_static(b"P2")));
+        assert_eq!(rest, frames(&["P3", "J4", "P5"]));
+        // A join is not taken now, nor anything behind it.
+        let (tx, mut rx) = mpsc::channel::<Bytes>(8);
+        let offer = |f: Bytes| tx.try_send(f).map_err(|e| e.into_inner());
+        let (full, rest) = take_now(frames(&["P1", "J2", "P3"]), false, is_place, offer);
+        assert_eq!(rx.try_recv().ok(), Some(Bytes::from_static(b"P1")));
+        assert!(rx.try_recv().is_err() && full.is_none());
+        assert_eq!(rest, frames(&["J2", "P3"]));
+        // While the dispatcher holds anything, nothing is taken now.
+        let offer = |f: Bytes| tx.try_send(f).map_err(|e| e.into_inner());
+        let (full, rest) = take_now(frames(&["P1", "P2"]), true, is_place, offer);
+        assert!(rx.try_recv().is_err() && full.is_none());
+        assert_eq!(rest, frames(&["P1", "P2"]));
+    }
+}
