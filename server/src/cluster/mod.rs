@@ -40,9 +40,15 @@ use crate::room::task::RoomEnv;
 
 /// Codes tried before giving up (each is checked cluster-wide).
 const CODE_TRIES: u32 = 16;
-/// How long the publisher waits for more frames before a small write (tokio's timer ticks in
-/// milliseconds; two relay hops add at most twice this).
-const LINGER: Duration = Duration::from_millis(1);
+/// After yielding, the publisher still waits for more frames when its batch holds fewer than
+/// this many writes.
+const SMALL_BATCH: usize = 16;
+/// That wait: until the timer's next tick (tokio's timer ticks every millisecond and rounds a
+/// deadline up to a tick, so this is 0–1 ms; two relay hops add at most twice this).
+const LINGER: Duration = Duration::from_micros(1);
+/// How many times the publisher yields first: each lets this worker run everything else that
+/// is ready (and poll its sockets) before the publisher looks again.
+const LINGER_YIELDS: usize = 2;
 /// How long a Redis command may take before the node treats Redis as down for it.
 const REDIS_TIMEOUT: Duration = Duration::from_secs(2);
 
@@ -297,16 +303,19 @@ impl Node {
         let mut last_write = now();
         while rx.recv_many(&mut batch, 256).await > 0 {
             // Busy (the last write was a moment ago): linger, so that the frames queued
-            // meanwhile share this write and, for each node, one PUBLISH (a bundle) and one
-            // wake-up of its dispatcher. Idle: write at once, for the latency.
-            let busy = now().saturating_duration_since(last_write) < LINGER * 2;
+            // meanwhile share this write and, for each node, one PUBLISH (a bundle). First
+            // yield, which costs no timer and waits as long as the worker has other work (the
+            // busier the node, the fuller the batch); then, if the batch is still small, wait
+            // for the timer's next tick. Idle: write at once, for the latency.
+            let busy = now().saturating_duration_since(last_write) < Duration::from_millis(2);
             if busy && batch.len() < 64 {
-                tokio::time::sleep(LINGER).await;
-                while batch.len() < 256 {
-                    match rx.try_recv() {
-                        Ok(op) => batch.push(op),
-                        Err(_) => break,
-                    }
+                for _ in 0..LINGER_YIELDS {
+                    tokio::task::yield_now().await;
+                    gather(&mut rx, &mut batch);
+                }
+                if batch.len() < SMALL_BATCH {
+                    tokio::time::sleep(LINGER).await;
+                    gather(&mut rx, &mut batch);
                 }
             }
             let n = batch.len();
@@ -534,6 +543,16 @@ impl Node {
         if let Some(at) = wire::sent_at(frame) {
             let us = now_us.saturating_sub(at).max(0);
             self.metrics.relay_latency.observe(us as f64 / 1e6);
+        }
+    }
+}
+
+/// Take what is queued already, up to a batch of 256.
+fn gather(rx: &mut mpsc::UnboundedReceiver<Op>, batch: &mut Vec<Op>) {
+    while batch.len() < 256 {
+        match rx.try_recv() {
+            Ok(op) => batch.push(op),
+            Err(_) => break,
         }
     }
 }
