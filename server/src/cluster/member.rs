@@ -37,6 +37,20 @@ pub(super) struct Sent {
     kind: Kind,
 }
 
+impl Sent {
+    /// What a lost command means for its sender.
+    fn of(up: &Up) -> Sent {
+        let (conn, kind) = match up {
+            Up::Msg { conn, .. } => (*conn, Kind::Msg),
+            Up::Join { conn, .. } | Up::Resume { conn, .. } | Up::Leave { conn, .. } => {
+                (*conn, Kind::Request)
+            }
+            Up::Dropped { conn, .. } => (*conn, Kind::Dropped),
+        };
+        Sent { conn, kind }
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 enum Kind {
     /// A message for the room: its sender gets an error if it is lost.
@@ -93,7 +107,7 @@ impl Node {
         let channel: Arc<str> = keys::room_channel(&code).into();
         let from = self.id.to_string();
         while let Some(cmd) = rx.recv().await {
-            let up = match cmd {
+            let (frame, sent) = match cmd {
                 RoomCmd::Msg {
                     conn,
                     msg: RoomMsg::Place { cell, digit, id },
@@ -105,96 +119,96 @@ impl Node {
                         digit: digit.get(),
                         id,
                     };
-                    self.queue(super::Op::Up {
-                        channel: channel.clone(),
-                        frame: wire::encode_place(&place, now_us()),
-                        sent: Sent {
-                            conn: conn.0,
-                            kind: Kind::Msg,
-                        },
-                    });
-                    continue;
-                }
-                RoomCmd::Join {
-                    conn,
-                    addr,
-                    name,
-                    role,
-                    who,
-                    reply,
-                } => {
-                    let Member::Local(outbox) = conn else {
-                        continue;
-                    };
-                    let seq = self.await_answer(&outbox, &owner, &code, Pending::Join(reply));
-                    Up::Join {
-                        from: from.clone(),
-                        conn: outbox.id.0,
-                        seq,
-                        addr,
-                        name,
-                        role,
-                        who,
-                    }
-                }
-                RoomCmd::Resume { conn, token, reply } => {
-                    let Member::Local(outbox) = conn else {
-                        continue;
-                    };
-                    let seq = self.await_answer(&outbox, &owner, &code, Pending::Join(reply));
-                    Up::Resume {
-                        from: from.clone(),
-                        conn: outbox.id.0,
-                        seq,
-                        token: token.as_str().to_owned(),
-                    }
-                }
-                RoomCmd::Leave { conn, reply } => {
-                    let seq = self.seq();
-                    match self.members.get_mut(&conn.0) {
-                        Some(mut m) => {
-                            m.pending.insert(seq, Pending::Leave(reply));
-                        }
-                        None => {
-                            let _ = reply.send(false);
-                            continue;
-                        }
-                    }
-                    Up::Leave {
-                        from: from.clone(),
+                    let sent = Sent {
                         conn: conn.0,
-                        seq,
-                    }
+                        kind: Kind::Msg,
+                    };
+                    (wire::encode_place(&place, now_us()), sent)
                 }
-                RoomCmd::Dropped { conn } => {
-                    self.members.remove(&conn.0);
-                    Up::Dropped {
-                        from: from.clone(),
-                        conn: conn.0,
-                    }
-                }
-                RoomCmd::Msg { conn, msg } => Up::Msg {
-                    from: from.clone(),
-                    conn: conn.0,
-                    msg: msg.into(),
+                cmd => match self.up_of(cmd, &from, &owner, &code) {
+                    Some(up) => (wire::encode_up(&up, now_us()), Sent::of(&up)),
+                    None => continue,
                 },
-                RoomCmd::PuzzleReady { .. } => continue,
-            };
-            let (conn, kind) = match &up {
-                Up::Msg { conn, .. } => (*conn, Kind::Msg),
-                Up::Join { conn, .. } | Up::Resume { conn, .. } | Up::Leave { conn, .. } => {
-                    (*conn, Kind::Request)
-                }
-                Up::Dropped { conn, .. } => (*conn, Kind::Dropped),
             };
             // Through the ordered publisher with everything else: many connections' commands
             // share one pipelined write, and it hears back who got each.
             self.queue(super::Op::Up {
                 channel: channel.clone(),
-                frame: wire::encode_up(&up, now_us()),
-                sent: Sent { conn, kind },
+                frame,
+                sent,
             });
         }
+    }
+
+    /// Any command but a placement, as its JSON frame up (`None`: nothing to send). A join or
+    /// resume registers its connection as waiting for the answer.
+    fn up_of(&self, cmd: RoomCmd, from: &str, owner: &Arc<str>, code: &RoomCode) -> Option<Up> {
+        Some(match cmd {
+            RoomCmd::Join {
+                conn,
+                addr,
+                name,
+                role,
+                who,
+                reply,
+            } => {
+                let Member::Local(outbox) = conn else {
+                    return None;
+                };
+                let seq = self.await_answer(&outbox, owner, code, Pending::Join(reply));
+                Up::Join {
+                    from: from.to_owned(),
+                    conn: outbox.id.0,
+                    seq,
+                    addr,
+                    name,
+                    role,
+                    who,
+                }
+            }
+            RoomCmd::Resume { conn, token, reply } => {
+                let Member::Local(outbox) = conn else {
+                    return None;
+                };
+                let seq = self.await_answer(&outbox, owner, code, Pending::Join(reply));
+                Up::Resume {
+                    from: from.to_owned(),
+                    conn: outbox.id.0,
+                    seq,
+                    token: token.as_str().to_owned(),
+                }
+            }
+            RoomCmd::Leave { conn, reply } => {
+                let seq = self.seq();
+                match self.members.get_mut(&conn.0) {
+                    Some(mut m) => {
+                        m.pending.insert(seq, Pending::Leave(reply));
+                    }
+                    None => {
+                        let _ = reply.send(false);
+                        return None;
+                    }
+                }
+                Up::Leave {
+                    from: from.to_owned(),
+                    conn: conn.0,
+                    seq,
+                }
+            }
+            RoomCmd::Dropped { conn } => {
+                self.members.remove(&conn.0);
+                Up::Dropped {
+                    from: from.to_owned(),
+                    conn: conn.0,
+                }
+            }
+            RoomCmd::Msg { conn, msg } => Up::Msg {
+                from: from.to_owned(),
+                conn: conn.0,
+                msg: msg.into(),
+            },
+            RoomCmd::PuzzleReady { .. } => return None,
+        })
     }
 
     /// Register `outbox` as a member waiting for an answer; the request's number.

@@ -154,11 +154,7 @@ impl Node {
                 });
             }
             Up::Dropped { from, conn } => {
-                let gone = self
-                    .proxies
-                    .get_mut(from.as_str())
-                    .and_then(|mut m| m.remove(&conn));
-                if let Some(p) = gone {
+                if let Some(p) = self.forget_proxy(&from, conn) {
                     let _ = room.tx.send(RoomCmd::Dropped { conn: p.id }).await;
                 }
             }
@@ -233,10 +229,9 @@ impl Node {
         self.proxies.get(from)?.get(&conn).map(|p| p.id)
     }
 
-    pub(super) fn forget_proxy(&self, from: &str, conn: u64) {
-        if let Some(mut m) = self.proxies.get_mut(from) {
-            m.remove(&conn);
-        }
+    /// Let go of member `conn` of node `from`; what the room knew it as, if anything.
+    pub(super) fn forget_proxy(&self, from: &str, conn: u64) -> Option<Proxy> {
+        self.proxies.get_mut(from)?.remove(&conn)
     }
 
     /// Node `n` is gone: its members' connections dropped, as far as this node's rooms can
