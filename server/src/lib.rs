@@ -19,6 +19,7 @@
 //! `race_over` is sent; the rules read no clock and no global RNG.
 #![warn(missing_docs)]
 
+pub mod clock;
 pub mod cluster;
 pub mod config;
 pub mod daily;
@@ -152,7 +153,12 @@ pub async fn run(
         None => None,
     };
     let grace = config.shutdown_grace;
-    let transport = net::Transport::new(config, rooms.clone(), tls, node);
+    let others = node.clone().map(|n| {
+        let others: Arc<dyn room::rooms::OtherNodes> = Arc::new(cluster::ClusterRooms::new(n));
+        others
+    });
+    let transport =
+        net::Transport::new(config, room::rooms::Rooms::new(rooms.clone(), others), tls);
     let acceptor = tokio::spawn(net::accept_loop(transport.clone(), listener));
     shutdown.await;
     tracing::info!("shutting down");
@@ -172,7 +178,7 @@ pub async fn run(
     {
         tracing::error!("rooms still running after the grace");
     }
-    if let Some(node) = transport.cluster() {
+    if let Some(node) = &node {
         // The rooms' last messages to members on other nodes are still on their way.
         node.flush(std::time::Duration::from_secs(1)).await;
     }

@@ -14,8 +14,8 @@ use tokio_tungstenite::tungstenite::Bytes;
 use super::wire::{self, Ctl, Down, Outcome, Place, Up};
 use super::{keys, now_us, Node};
 use crate::outbox::{CloseCode, Outbox};
+use crate::room::endpoint::Endpoint;
 use crate::room::handle::{JoinOutcome, RoomCmd, RoomHandle, RoomInfo, RoomMsg};
-use crate::room::remote::Member;
 
 /// Commands one connection may queue to its forwarder.
 const STUB_QUEUE: usize = 256;
@@ -152,7 +152,7 @@ impl Node {
                 who,
                 reply,
             } => {
-                let Member::Local(outbox) = conn else {
+                let Endpoint::Local(outbox) = conn else {
                     return None;
                 };
                 let seq = self.await_answer(&outbox, owner, code, Pending::Join(reply));
@@ -163,11 +163,11 @@ impl Node {
                     addr,
                     name,
                     role,
-                    who,
+                    who: who.into(),
                 }
             }
             RoomCmd::Resume { conn, token, reply } => {
-                let Member::Local(outbox) = conn else {
+                let Endpoint::Local(outbox) = conn else {
                     return None;
                 };
                 let seq = self.await_answer(&outbox, owner, code, Pending::Join(reply));

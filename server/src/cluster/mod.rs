@@ -6,7 +6,7 @@
 //!   [`keys::RENEW_EVERY`], and it lapses [`keys::LEASE`] after the owner dies.
 //! - A client on another node reaches the room through that node: its connection's commands
 //!   go up the room's channel ([`member`]), the owner turns them into the room's own commands
-//!   for a [`crate::room::remote::Member::Remote`] ([`owner`]), and the room's messages come down
+//!   for a [`crate::room::endpoint::Endpoint::Remote`] ([`owner`]), and the room's messages come down
 //!   the member node's channel, one frame per node for a broadcast.
 //! - [`Node`] also carries the Redis side of the directory: every change the node's own
 //!   [`Directory`] makes is queued, in order, to one publisher task ([`Node::queue`]).
@@ -19,6 +19,8 @@ pub mod keys;
 mod member;
 mod owner;
 mod registry;
+
+pub use registry::ClusterRooms;
 pub mod wire;
 
 use std::collections::HashMap;
@@ -35,11 +37,9 @@ use tokio_util::sync::CancellationToken;
 
 use crate::metrics::Metrics;
 use crate::outbox::{CloseCode, ConnId};
-use crate::room::remote::Relay;
+use crate::room::endpoint::Relay;
 use crate::room::task::RoomEnv;
 
-/// Codes tried before giving up (each is checked cluster-wide).
-const CODE_TRIES: u32 = 16;
 /// After yielding, the publisher still waits for more frames when its batch holds fewer than
 /// this many writes.
 const SMALL_BATCH: usize = 16;
@@ -249,7 +249,7 @@ impl Node {
         shutdown: CancellationToken,
     ) -> Result<(), ClusterError> {
         let _ = self.env.set(Arc::downgrade(env));
-        env.directory.share_with(self.clone());
+        env.directory.feed_to(self.clone());
         let mut sub = self.sub.clone();
         sub.subscribe(keys::node_channel(&self.id))
             .await
@@ -530,7 +530,7 @@ impl Node {
 
     /// A fresh id for a member on another node.
     fn proxy_id(&self) -> ConnId {
-        ConnId(crate::room::remote::REMOTE_BIT | self.next_proxy.fetch_add(1, Relaxed))
+        ConnId(crate::room::endpoint::REMOTE_BIT | self.next_proxy.fetch_add(1, Relaxed))
     }
 
     fn seq(&self) -> u64 {

@@ -1,5 +1,5 @@
 //! The owner's side of the relay: commands that came up a room's channel from members on other
-//! nodes become the room task's own commands, for a [`Member::Remote`] that answers back down
+//! nodes become the room task's own commands, for a [`Endpoint::Remote`] that answers back down
 //! the member node's channel. The room task cannot tell a relayed member from a local one.
 
 use std::collections::HashMap;
@@ -13,8 +13,8 @@ use tokio_tungstenite::tungstenite::Bytes;
 use super::wire::{self, Ctl, Outcome, Up};
 use super::Node;
 use crate::outbox::ConnId;
+use crate::room::endpoint::{Endpoint, Relay, RemoteConn};
 use crate::room::handle::{RoomCmd, RoomHandle, RoomMsg};
-use crate::room::remote::{Member, Relay, RemoteConn};
 
 /// One member node's members in this node's rooms, by their connection there.
 pub type Proxies = HashMap<u64, Proxy>;
@@ -114,7 +114,7 @@ impl Node {
                     addr,
                     name,
                     role,
-                    who,
+                    who: who.into(),
                     reply,
                 };
                 self.ask(&room.tx, cmd, from, conn, seq, answer).await;
@@ -197,7 +197,7 @@ impl Node {
     }
 
     /// The member `conn` of node `from` in room `room`, with a fresh id.
-    fn proxy(self: &Arc<Self>, from: &str, conn: u64, room: &RoomCode) -> Member {
+    fn proxy(self: &Arc<Self>, from: &str, conn: u64, room: &RoomCode) -> Endpoint {
         let id = self.proxy_id();
         let proxy = Proxy {
             id,
@@ -217,7 +217,7 @@ impl Node {
                 node
             }
         };
-        Member::Remote(RemoteConn {
+        Endpoint::Remote(RemoteConn {
             id,
             node,
             conn,

@@ -1,21 +1,22 @@
 //! The Redis side of the directory: the leases a node renews (itself, its rooms, their
 //! listings, their seats' tokens), finding a room or a token's room on another node, the room
-//! list of every node, opening a room under a code claimed cluster-wide, and the facts the
-//! node's own [`Directory`] reports ([`Shared`]).
+//! list of every node, codes claimed cluster-wide and the per-address count ([`ClusterRooms`],
+//! the room layer's [`OtherNodes`]), and the facts the node's own [`Directory`] reports
+//! ([`DirectoryFeed`]).
 
 use std::net::IpAddr;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 
+use futures::future::BoxFuture;
 use protocol::{ResumeToken, RoomCode, RoomSummary};
 use redis::AsyncCommands;
-use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
-use super::{keys, Node, Op, CODE_TRIES, REDIS_TIMEOUT};
-use crate::room::directory::{self, Directory, OpenError, Shared};
-use crate::room::handle::{JoinOutcome, RoomHandle, RoomInfo};
-use crate::room::task::{self, NewRoom, RoomEnv};
+use super::{keys, Node, Op, REDIS_TIMEOUT};
+use crate::room::directory::{self, Directory, DirectoryFeed};
+use crate::room::handle::{RoomHandle, RoomInfo};
+use crate::room::rooms::{NodeHealth, OtherNodes, Unreachable};
 
 impl Node {
     /// Renew this node's leases: itself, its rooms, their listings and their seats' tokens.
@@ -112,13 +113,13 @@ impl Node {
     }
 
     /// A room on another node, reached through this node's relay.
-    pub async fn find(self: &Arc<Self>, code: &RoomCode) -> Option<RoomHandle> {
+    async fn find(self: &Arc<Self>, code: &RoomCode) -> Option<RoomHandle> {
         let owner = self.owner_of(code).await?;
         Some(self.stub(code.clone(), owner))
     }
 
     /// The room a resume token belongs to, on another node.
-    pub async fn find_by_token(self: &Arc<Self>, token: &ResumeToken) -> Option<RoomHandle> {
+    async fn find_by_token(self: &Arc<Self>, token: &ResumeToken) -> Option<RoomHandle> {
         let mut cmd = self.cmd.clone();
         let code: Option<String> = tokio::time::timeout(REDIS_TIMEOUT, cmd.get(keys::token(token)))
             .await
@@ -126,17 +127,6 @@ impl Node {
             .ok()?;
         let code = RoomCode::try_from(code?.as_str()).ok()?;
         self.find(&code).await
-    }
-
-    /// Every node's listed rooms, by code. Redis down: this node's own.
-    pub async fn list_public(&self, dir: &Directory) -> Vec<RoomSummary> {
-        match tokio::time::timeout(REDIS_TIMEOUT, self.listings()).await {
-            Ok(Ok(mut rows)) => {
-                rows.sort_by(|a, b| a.room.cmp(&b.room));
-                rows
-            }
-            _ => dir.list_public(),
-        }
     }
 
     async fn listings(&self) -> redis::RedisResult<Vec<RoomSummary>> {
@@ -160,66 +150,33 @@ impl Node {
             .collect())
     }
 
-    /// Open a room owned by this node: its code claimed cluster-wide, the creator's address
-    /// under the cluster-wide per-address limit, its channel subscribed before anyone can
-    /// find it.
-    pub async fn open(
-        self: &Arc<Self>,
-        env: &Arc<RoomEnv>,
-        new: NewRoom,
-    ) -> Result<(RoomHandle, oneshot::Receiver<JoinOutcome>), OpenError> {
-        let ip = new.ip;
-        let unavailable = |e: redis::RedisError| {
-            tracing::warn!(error = %e, "the cluster directory is unreachable");
-            OpenError::Unavailable
-        };
-        let limit = env.directory.max_rooms_per_ip();
-        if self.rooms_from(ip).await.map_err(unavailable)? >= limit {
-            return Err(OpenError::AddressFull { ip, limit });
-        }
+    /// Claim `code` for a room of this node created from `ip`: its channel subscribed before
+    /// anyone can find it, then the code set if nobody holds it, then counted for `ip`.
+    async fn claim(&self, code: &RoomCode, ip: IpAddr) -> redis::RedisResult<bool> {
         let mut cmd = self.cmd.clone();
         let mut sub = self.sub.clone();
-        for _ in 0..CODE_TRIES {
-            let code = directory::new_code();
-            if env.directory.find(&code).is_some() {
-                continue;
-            }
-            let channel = keys::room_channel(&code);
-            sub.subscribe(&channel).await.map_err(unavailable)?;
-            let claimed: Option<String> = redis::cmd("SET")
-                .arg(keys::room(&code))
-                .arg(&*self.id)
-                .arg("NX")
-                .arg("PX")
-                .arg(keys::LEASE.as_millis() as u64)
-                .query_async(&mut cmd)
-                .await
-                .map_err(unavailable)?;
-            if claimed.is_none() {
-                let _ = sub.unsubscribe(&channel).await;
-                continue;
-            }
-            let _: redis::RedisResult<()> = redis::pipe()
-                .sadd(keys::address(ip), code.as_str())
-                .ignore()
-                .pexpire(keys::address(ip), (keys::LEASE.as_millis() * 360) as i64)
-                .ignore()
-                .query_async(&mut cmd)
-                .await;
-            let info = RoomInfo {
-                phase: protocol::Phase::Lobby,
-                players: 1,
-                settings: new.settings.clone(),
-            };
-            let opened = task::open(env, Some(code.clone()), new);
-            match &opened {
-                // Listed at once: the room task tells of changes only.
-                Ok(_) => self.changed(&code, &info),
-                Err(_) => self.closed(&code, ip),
-            }
-            return opened;
+        let channel = keys::room_channel(code);
+        sub.subscribe(&channel).await?;
+        let claimed: Option<String> = redis::cmd("SET")
+            .arg(keys::room(code))
+            .arg(&*self.id)
+            .arg("NX")
+            .arg("PX")
+            .arg(keys::LEASE.as_millis() as u64)
+            .query_async(&mut cmd)
+            .await?;
+        if claimed.is_none() {
+            let _ = sub.unsubscribe(&channel).await;
+            return Ok(false);
         }
-        Err(OpenError::NoFreeCode { tries: CODE_TRIES })
+        let _: redis::RedisResult<()> = redis::pipe()
+            .sadd(keys::address(ip), code.as_str())
+            .ignore()
+            .pexpire(keys::address(ip), (keys::LEASE.as_millis() * 360) as i64)
+            .ignore()
+            .query_async(&mut cmd)
+            .await;
+        Ok(true)
     }
 
     /// Rooms open anywhere in the cluster that were created from `ip`; codes of rooms that
@@ -242,7 +199,66 @@ impl Node {
     }
 }
 
-impl Shared for Node {
+/// The other nodes of the cluster, as this node's room layer reaches them.
+#[derive(Debug)]
+pub struct ClusterRooms(Arc<Node>);
+
+impl ClusterRooms {
+    /// The other nodes, reached through `node`.
+    pub fn new(node: Arc<Node>) -> ClusterRooms {
+        ClusterRooms(node)
+    }
+}
+
+/// A Redis failure on a lookup the room layer needs: said once here, with its cause.
+fn unreachable(e: redis::RedisError) -> Unreachable {
+    tracing::warn!(error = %e, "the cluster directory is unreachable");
+    Unreachable
+}
+
+impl OtherNodes for ClusterRooms {
+    fn find<'a>(&'a self, code: &'a RoomCode) -> BoxFuture<'a, Option<RoomHandle>> {
+        Box::pin(self.0.find(code))
+    }
+
+    fn find_by_token<'a>(&'a self, token: &'a ResumeToken) -> BoxFuture<'a, Option<RoomHandle>> {
+        Box::pin(self.0.find_by_token(token))
+    }
+
+    fn list_public(&self) -> BoxFuture<'_, Option<Vec<RoomSummary>>> {
+        Box::pin(async move {
+            match tokio::time::timeout(REDIS_TIMEOUT, self.0.listings()).await {
+                Ok(Ok(rows)) => Some(rows),
+                _ => None,
+            }
+        })
+    }
+
+    fn rooms_from(&self, ip: IpAddr) -> BoxFuture<'_, Result<usize, Unreachable>> {
+        Box::pin(async move { self.0.rooms_from(ip).await.map_err(unreachable) })
+    }
+
+    fn claim<'a>(
+        &'a self,
+        code: &'a RoomCode,
+        ip: IpAddr,
+    ) -> BoxFuture<'a, Result<bool, Unreachable>> {
+        Box::pin(async move { self.0.claim(code, ip).await.map_err(unreachable) })
+    }
+
+    fn release(&self, code: &RoomCode, ip: IpAddr) {
+        self.0.closed(code, ip);
+    }
+
+    fn health(&self) -> NodeHealth {
+        NodeHealth {
+            node: self.0.id().to_owned(),
+            bus_up: self.0.redis_up(),
+        }
+    }
+}
+
+impl DirectoryFeed for Node {
     fn changed(&self, code: &RoomCode, info: &RoomInfo) {
         match directory::summary(code, info) {
             Some(row) => self.queue(Op::Set {

@@ -16,6 +16,27 @@ use tokio_tungstenite::tungstenite::{Bytes, Utf8Bytes};
 
 use crate::room::handle::{JoinOutcome, RoomMsg, Who};
 
+/// [`Who`] on the relay: the same fields, so the room layer's type needs no serde of its own.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireWho {
+    /// The public handle; `None` is anonymous.
+    pub handle: Option<String>,
+    /// The client said `bot: true`.
+    pub bot: bool,
+}
+
+impl From<Who> for WireWho {
+    fn from(Who { handle, bot }: Who) -> WireWho {
+        WireWho { handle, bot }
+    }
+}
+
+impl From<WireWho> for Who {
+    fn from(WireWho { handle, bot }: WireWho) -> Who {
+        Who { handle, bot }
+    }
+}
+
 /// A command relayed to a room's owner, from connection `conn` on node `from`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "t", rename_all = "snake_case")]
@@ -35,7 +56,7 @@ pub enum Up {
         /// Player or spectator.
         role: Role,
         /// The identity behind the connection (its handle; never a key).
-        who: Who,
+        who: WireWho,
     },
     /// `resume`.
     Resume {

@@ -99,13 +99,13 @@ pub async fn route(req: hyper::Request<Incoming>, ctx: &Socket) -> Response {
             // Owned, so the request (and its body) is not held across the store's await.
             let (method, uri) = (req.method().clone(), req.uri().clone());
             drop(req);
-            let store = &ctx.slot.server.rooms.store;
+            let store = &ctx.slot.server.env.store;
             api::route(
                 &method,
                 uri.path(),
                 uri.query(),
                 store,
-                crate::room::task::unix_ms(),
+                crate::clock::unix_ms(),
             )
             .await
         }
@@ -118,16 +118,16 @@ pub async fn route(req: hyper::Request<Incoming>, ctx: &Socket) -> Response {
         Route::Healthz => {
             let server = &ctx.slot.server;
             let mut body = serde_json::json!({
-                "rooms": server.rooms.directory.len(),
+                "rooms": server.rooms.len(),
                 "connections": server.metrics.connections.get(),
             });
             // The database is "down" while results wait for it (the retry task's word).
-            let queued = server.rooms.backlog.len();
+            let queued = server.env.backlog.len();
             body["db"] = if queued == 0 { "up" } else { "down" }.into();
             body["results_queued"] = queued.into();
-            if let Some(node) = server.cluster() {
-                body["node"] = node.id().into();
-                body["redis"] = if node.redis_up() { "up" } else { "down" }.into();
+            if let Some(node) = server.rooms.health() {
+                body["node"] = node.node.into();
+                body["redis"] = if node.bus_up { "up" } else { "down" }.into();
             }
             let body = body.to_string();
             answer(StatusCode::OK, "application/json", body)

@@ -6,7 +6,8 @@
 //! - [`assets`]: the browser client's files, embedded at build time, and their answers.
 //! - [`upgrade`]: the WebSocket handshake (validation, origin check, 101) on `/ws` and `/r/CODE`.
 //! - [`client_addr`]: the client's address, from the socket or a trusted proxy's headers.
-//! - [`conn`]: one WebSocket connection's reader; [`writer`]: its writer and its close.
+//! - [`conn`]: one WebSocket connection's read loop; [`writer`]: its writer and its close.
+//! - [`cmd`]: one handler per client command, and the connection's [`cmd::Session`].
 //! - [`rate`]: the per-connection rate limit.
 //! - [`tls`]: the rustls acceptor from PEM files; [`fd`]: the file-descriptor budget.
 //! - [`tuning`]: WebSocket, socket and queue settings (shared with the echo baseline).
@@ -17,11 +18,10 @@
 pub mod api;
 pub mod assets;
 pub mod client_addr;
+pub mod cmd;
 pub mod conn;
-pub mod daily;
 pub mod fd;
 pub mod http;
-pub mod identity;
 pub mod rate;
 pub mod tls;
 pub mod tuning;
@@ -48,6 +48,7 @@ use tokio_util::task::TaskTracker;
 
 use crate::config::Config;
 use crate::metrics::Metrics;
+use crate::room::rooms::Rooms;
 use crate::room::task::RoomEnv;
 
 /// Sockets accepted past the cap (to tell WebSocket clients `server_full`, and to answer
@@ -58,7 +59,10 @@ pub const OVERFLOW: usize = 16;
 #[derive(Debug)]
 pub struct Transport {
     config: Config,
-    rooms: Arc<RoomEnv>,
+    /// What rooms share: the store, the daily challenge, the backlog.
+    env: Arc<RoomEnv>,
+    /// Finding and opening rooms, on this node or (in a cluster) any.
+    rooms: Rooms,
     metrics: Arc<Metrics>,
     tls: Option<Arc<ServerConfig>>,
     /// Cancelled when the server begins to shut down.
@@ -68,36 +72,25 @@ pub struct Transport {
     conn_tasks: TaskTracker,
     open_sockets: AtomicUsize,
     next_conn: AtomicU64,
-    /// Cluster mode: this node, its shared directory and relay.
-    cluster: Option<Arc<crate::cluster::Node>>,
 }
 
 impl Transport {
-    /// The transport for `rooms`, stopping when `rooms.shutdown` is cancelled; TLS when
-    /// `tls` is given; one node of a cluster when `cluster` is given.
-    pub fn new(
-        config: Config,
-        rooms: Arc<RoomEnv>,
-        tls: Option<Arc<ServerConfig>>,
-        cluster: Option<Arc<crate::cluster::Node>>,
-    ) -> Arc<Transport> {
+    /// The transport for `rooms`, stopping when their environment's `shutdown` is cancelled;
+    /// TLS when `tls` is given.
+    pub fn new(config: Config, rooms: Rooms, tls: Option<Arc<ServerConfig>>) -> Arc<Transport> {
+        let env = rooms.env().clone();
         Arc::new(Transport {
             config,
-            metrics: rooms.metrics.clone(),
-            shutdown: rooms.shutdown.clone(),
+            metrics: env.metrics.clone(),
+            shutdown: env.shutdown.clone(),
+            env,
             rooms,
             tls,
             hard_stop: CancellationToken::new(),
             conn_tasks: TaskTracker::new(),
             open_sockets: AtomicUsize::new(0),
             next_conn: AtomicU64::new(1),
-            cluster,
         })
-    }
-
-    /// Cluster mode: this node.
-    pub fn cluster(&self) -> Option<&Arc<crate::cluster::Node>> {
-        self.cluster.as_ref()
     }
 
     /// Wait until every connection task has ended (after shutdown), at most until `deadline`;

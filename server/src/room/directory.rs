@@ -2,11 +2,9 @@
 //! token belongs to which room, how many open rooms each address created, and the public
 //! summaries `list_rooms` shows. It mints room codes and resume tokens.
 //!
-//! Its surface ([`Directory::open`], [`Directory::close`], [`Directory::find`],
-//! [`Directory::find_by_token`], [`Directory::issue_token`], [`Directory::revoke_token`],
-//! [`Directory::list_public`], [`Directory::len`]) is the seam of cluster mode: a node's
-//! directory stays the one owner of the rooms it runs, and tells a [`Shared`] directory (Redis,
-//! `crate::cluster`) of every change, so that the other nodes find them.
+//! In cluster mode a node's directory stays the one owner of the rooms it runs, and tells a
+//! [`DirectoryFeed`] (Redis, `crate::cluster`) of every change, so that the other nodes find
+//! them; finding and opening across nodes is [`super::rooms`]'s.
 
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -24,9 +22,6 @@ pub const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 
 /// Length of new room codes (the contract allows 4 to 8).
 pub const CODE_LEN: usize = 5;
-
-/// Codes tried before a crowded server gives up on finding a free one.
-const CODE_TRIES: u32 = 64;
 
 /// Commands queued to one room before senders wait.
 const ROOM_QUEUE: usize = 1024;
@@ -68,7 +63,7 @@ impl OpenError {
 
 /// What a directory shared by many nodes hears from this node's: each call is a fact that has
 /// just become true here, queued in order and never waited for.
-pub trait Shared: Send + Sync + std::fmt::Debug {
+pub trait DirectoryFeed: Send + Sync + std::fmt::Debug {
     /// A room's listing changed (phase, players, settings).
     fn changed(&self, code: &RoomCode, info: &RoomInfo);
     /// A room closed; it had been created from `ip`.
@@ -113,8 +108,8 @@ pub struct Directory {
     tokens: DashMap<ResumeToken, RoomCode>,
     /// Open rooms created from each address.
     rooms_per_ip: DashMap<IpAddr, usize>,
-    /// The cluster's directory, told of every change (none on a single node).
-    shared: OnceLock<Arc<dyn Shared>>,
+    /// The cluster's shared directory, told of every change (none on a single node).
+    feed: OnceLock<Arc<dyn DirectoryFeed>>,
 }
 
 /// A fresh random room code.
@@ -137,13 +132,13 @@ impl Directory {
             rooms: DashMap::new(),
             tokens: DashMap::new(),
             rooms_per_ip: DashMap::new(),
-            shared: OnceLock::new(),
+            feed: OnceLock::new(),
         }
     }
 
-    /// From now on, tell `shared` of every change (cluster mode; set once, at start).
-    pub fn share_with(&self, shared: Arc<dyn Shared>) {
-        let _ = self.shared.set(shared);
+    /// From now on, tell `feed` of every change (cluster mode; set once, at start).
+    pub fn feed_to(&self, feed: Arc<dyn DirectoryFeed>) {
+        let _ = self.feed.set(feed);
     }
 
     /// Every open room with its listing, for a shared directory's lease renewals.
@@ -164,7 +159,7 @@ impl Directory {
 
     /// A room's listing changed: a shared directory hears of it.
     pub fn changed(&self, code: &RoomCode, info: &RoomInfo) {
-        if let Some(s) = self.shared.get() {
+        if let Some(s) = self.feed.get() {
             s.changed(code, info);
         }
     }
@@ -195,9 +190,10 @@ impl Directory {
         self.find(&code)
     }
 
-    /// Open a room created from `ip`, under `code` or else a fresh code. `first` is queued
-    /// before the room can be found by anyone else, so the creator's join is always its first
-    /// command.
+    /// Open a room created from `ip`, under `code` or else a fresh code (one try: a taken code
+    /// is [`OpenError::NoFreeCode`]; [`super::rooms::Rooms::open`] tries again). `first` is
+    /// queued before the room can be found by anyone else, so the creator's join is always its
+    /// first command.
     pub fn open(
         &self,
         ip: IpAddr,
@@ -220,13 +216,8 @@ impl Directory {
             }
             *n += 1;
         }
-        let tries = if code.is_some() { 1 } else { CODE_TRIES };
-        let mut given = code;
-        for _ in 0..tries {
-            let code = given.take().unwrap_or_else(new_code);
-            let Entry::Vacant(slot) = self.rooms.entry(code.clone()) else {
-                continue;
-            };
+        let code = code.unwrap_or_else(new_code);
+        if let Entry::Vacant(slot) = self.rooms.entry(code.clone()) {
             let (tx, rx) = mpsc::channel(ROOM_QUEUE);
             // The channel is new: it has room.
             let _ = tx.try_send(first);
@@ -243,7 +234,7 @@ impl Directory {
             return Ok(Opened { handle, rx });
         }
         self.release_ip(ip);
-        Err(OpenError::NoFreeCode { tries: CODE_TRIES })
+        Err(OpenError::NoFreeCode { tries: 1 })
     }
 
     /// The room is gone: nobody can find it any more, and it no longer counts against the
@@ -251,7 +242,7 @@ impl Directory {
     pub fn close(&self, code: &RoomCode, ip: IpAddr) {
         self.rooms.remove(code);
         self.release_ip(ip);
-        if let Some(s) = self.shared.get() {
+        if let Some(s) = self.feed.get() {
             s.closed(code, ip);
         }
     }
@@ -271,7 +262,7 @@ impl Directory {
     pub fn issue_token(&self, code: &RoomCode) -> ResumeToken {
         let token = ResumeToken::from(format!("{:032x}", rand::thread_rng().gen::<u128>()));
         self.tokens.insert(token.clone(), code.clone());
-        if let Some(s) = self.shared.get() {
+        if let Some(s) = self.feed.get() {
             s.token_issued(&token, code);
         }
         token
@@ -280,7 +271,7 @@ impl Directory {
     /// The token no longer works.
     pub fn revoke_token(&self, token: &ResumeToken) {
         self.tokens.remove(token);
-        if let Some(s) = self.shared.get() {
+        if let Some(s) = self.feed.get() {
             s.token_revoked(token);
         }
     }

@@ -8,7 +8,7 @@ use protocol::{MsgId, Phase, PlayerId, RaceId, ResumeToken, Role, RoomCode, Sett
 use shared::engine::{Cell, Digit};
 use tokio::sync::{mpsc, oneshot};
 
-use super::remote::Member;
+use super::endpoint::Endpoint;
 use crate::outbox::ConnId;
 use crate::pool::Dealt;
 
@@ -52,7 +52,7 @@ pub enum JoinOutcome {
 /// Who a connection is beyond its name (A6): the persistent player its key names, if any,
 /// and whether it said it is a program. Resolved from the key before the room sees it; the
 /// key itself never reaches a room.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Who {
     /// The public handle; `None` is anonymous.
     pub handle: Option<String>,
@@ -73,7 +73,7 @@ pub enum RoomCmd {
     /// Take a seat or watch; the reply says whether the connection is now in the room.
     Join {
         /// The connection (here, or on another node).
-        conn: Member,
+        conn: Endpoint,
         /// The client's address (a kick bars it).
         addr: IpAddr,
         /// Requested name (None: a spectator's default).
@@ -88,7 +88,7 @@ pub enum RoomCmd {
     /// Take back a held seat.
     Resume {
         /// The new connection (here, or on another node).
-        conn: Member,
+        conn: Endpoint,
         /// The seat's token.
         token: ResumeToken,
         /// Resumed or not.

@@ -4,13 +4,15 @@
 //! - [`backlog`]: results waiting for the database to come back.
 //! - [`handle`]: the handle, commands and join outcomes connections use.
 //! - [`directory`]: the one owner of open rooms, resume tokens and per-address counts.
-//! - [`remote`]: members on other nodes of a cluster, and the relay seam that reaches them.
+//! - [`endpoint`]: how a room reaches a member, here or on another node (the relay seam).
+//! - [`rooms`]: finding and opening rooms, on this node or across a cluster (the lookup seam).
 //! - [`task`]: the task that alone owns one room's state and carries out its effects.
 //! - [`rules`]: the rules as a pure state machine.
 
 pub mod backlog;
 pub mod directory;
+pub mod endpoint;
 pub mod handle;
-pub mod remote;
+pub mod rooms;
 pub mod rules;
 pub mod task;

@@ -20,9 +20,10 @@ use tokio_util::task::TaskTracker;
 use tracing::Instrument;
 
 use super::directory::{Directory, OpenError};
+use super::endpoint::{self, Endpoint};
 use super::handle::{JoinOutcome, RoomCmd, RoomHandle, RoomInfo, RoomMsg, Who};
-use super::remote::{self, Member};
 use super::rules::{Effect, MintToken, Room, RoomOpts};
+use crate::clock::unix_ms;
 use crate::metrics::Metrics;
 use crate::outbox::{encode, ConnId};
 use crate::pool::{Dealt, Pool};
@@ -57,15 +58,6 @@ fn now() -> Instant {
     Instant::now()
 }
 
-/// The wall clock in Unix milliseconds: for the race record, and for the connection's
-/// identities, daily date and API "today".
-#[allow(clippy::disallowed_methods)] // the room task is where a room's clock is read
-pub(crate) fn unix_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
-
 /// A room about to open: who creates it, from where, and how.
 pub struct NewRoom {
     /// The creator's address (its rooms-per-address count, and a kick bars it).
@@ -73,7 +65,7 @@ pub struct NewRoom {
     /// The room's settings.
     pub settings: Settings,
     /// The creator, its host.
-    pub creator: Member,
+    pub creator: Endpoint,
     /// The creator's name.
     pub name: String,
     /// The identity behind the creator.
@@ -150,7 +142,7 @@ enum Reply {
 struct Task {
     env: Arc<RoomEnv>,
     room: Room,
-    conns: HashMap<ConnId, Member>,
+    conns: HashMap<ConnId, Endpoint>,
     /// A weak sender to the room itself (for puzzles that arrive later): the room must still
     /// close once no connection holds it.
     tx: mpsc::WeakSender<RoomCmd>,
@@ -285,7 +277,7 @@ impl Task {
         }
         let bytes = encode(msg);
         let members = to.iter().filter_map(|id| self.conns.get(id));
-        remote::deliver(members, &bytes, &self.env.metrics);
+        endpoint::deliver(members, &bytes, &self.env.metrics);
     }
 
     /// Take the room out of the directory: nobody can find it any more, and it no longer

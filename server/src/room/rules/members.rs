@@ -7,7 +7,7 @@ use std::net::IpAddr;
 use protocol::{ErrorCode, FinishStatus, PlayerName, Role, ServerMsg, You};
 use tokio::time::Instant;
 
-use super::seats::{parse_name, Member, Refusal};
+use super::seats::{parse_name, Membership, Refusal};
 use super::{Effect, Room, State};
 use crate::outbox::{CloseCode, ConnId};
 use crate::rate::TokenBucket;
@@ -121,7 +121,7 @@ impl Room {
     /// A connection leaves on purpose. Returns whether it was in the room.
     pub fn leave(&mut self, conn: ConnId, now: Instant) -> bool {
         match self.seats.member(conn) {
-            Some(Member::Seat(i)) => {
+            Some(Membership::Seat(i)) => {
                 let player_id = self.seats.seat(i).player_id.clone();
                 self.send(conn, ServerMsg::PlayerLeft { player_id });
                 self.fx.push(Effect::Detach(conn));
@@ -129,7 +129,7 @@ impl Room {
                 self.remove_seat(i, now);
                 true
             }
-            Some(Member::Spectator(i)) => {
+            Some(Membership::Spectator(i)) => {
                 self.seats.remove_spectator(i);
                 self.fx.push(Effect::Detach(conn));
                 true

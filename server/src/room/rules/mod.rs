@@ -36,7 +36,7 @@ pub use effect::{Effect, RoomOpts};
 use host::Bar;
 use race::{ms, EndReason, Race};
 pub use seats::MintToken;
-use seats::{Member, Refusal, Seats};
+use seats::{Membership, Refusal, Seats};
 
 // One room has one state; its size does not matter.
 #[allow(clippy::large_enum_variant)]
@@ -215,8 +215,8 @@ impl Room {
 
     fn seat_of(&mut self, conn: ConnId) -> Option<usize> {
         match self.seats.member(conn) {
-            Some(Member::Seat(i)) => Some(i),
-            Some(Member::Spectator(_)) => {
+            Some(Membership::Seat(i)) => Some(i),
+            Some(Membership::Spectator(_)) => {
                 self.fx
                     .error(conn, ErrorCode::NotPlayer, "spectators cannot do that");
                 None

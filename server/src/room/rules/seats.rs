@@ -87,7 +87,7 @@ struct Spectator {
 }
 
 /// What a connection is in the room.
-pub(super) enum Member {
+pub(super) enum Membership {
     Seat(usize),
     Spectator(usize),
 }
@@ -168,14 +168,14 @@ impl Seats {
         self.seats.iter().map(Seat::player).collect()
     }
 
-    pub(super) fn member(&self, conn: ConnId) -> Option<Member> {
+    pub(super) fn member(&self, conn: ConnId) -> Option<Membership> {
         if let Some(i) = self.seats.iter().position(|s| s.conn == Some(conn)) {
-            return Some(Member::Seat(i));
+            return Some(Membership::Seat(i));
         }
         self.spectators
             .iter()
             .position(|s| s.conn == conn)
-            .map(Member::Spectator)
+            .map(Membership::Spectator)
     }
 
     /// The seat `conn` holds, if any.
@@ -186,11 +186,11 @@ impl Seats {
     /// The name a member chats under, and their player id if they hold a seat.
     pub(super) fn speaker(&self, conn: ConnId) -> Option<(Option<PlayerId>, PlayerName)> {
         match self.member(conn)? {
-            Member::Seat(i) => Some((
+            Membership::Seat(i) => Some((
                 Some(self.seats[i].player_id.clone()),
                 self.seats[i].name.clone(),
             )),
-            Member::Spectator(i) => Some((None, self.spectators[i].name.clone())),
+            Membership::Spectator(i) => Some((None, self.spectators[i].name.clone())),
         }
     }
 
@@ -309,13 +309,13 @@ impl Seats {
     /// is gone.
     pub(super) fn drop_conn(&mut self, conn: ConnId, now: Instant) -> Option<Player> {
         match self.member(conn)? {
-            Member::Seat(i) => {
+            Membership::Seat(i) => {
                 let seat = &mut self.seats[i];
                 seat.conn = None;
                 seat.dropped_at = Some(now);
                 Some(seat.player())
             }
-            Member::Spectator(i) => {
+            Membership::Spectator(i) => {
                 self.spectators.remove(i);
                 None
             }

@@ -5,11 +5,14 @@
 
 use std::sync::Arc;
 
-use protocol::{ErrorCode, Settings};
+use protocol::{ErrorCode, IdentityKey, Settings};
 use shared::engine::Difficulty;
 
-use super::identity::Refused;
+use super::identity::{lookup, Refused};
+use super::Session;
+use crate::clock::unix_ms;
 use crate::pool::Dealt;
+use crate::room::handle::RoomMsg;
 use crate::room::task::RoomEnv;
 use crate::store::period::utc_date;
 
@@ -91,4 +94,31 @@ fn already_played() -> Refused {
         ErrorCode::AlreadyPlayed,
         "one attempt per day and difficulty: come back tomorrow".into(),
     )
+}
+
+impl Session {
+    /// `start_daily`: a private one-seat room on the day's puzzle, started at once (A6).
+    pub(super) async fn start_daily(&mut self, difficulty: String, key: IdentityKey) {
+        if self.already_in_room() {
+            return;
+        }
+        let (who, name) = match lookup(&self.server.env.store, Some(key), false).await {
+            Ok(found) => found,
+            Err((code, message)) => return self.error(code, message),
+        };
+        // A known key always names a handle and a name; the room and its one seat take the name
+        // the player registered under, as any room takes its creator's.
+        let (Some(handle), Some(name)) = (who.handle.clone(), name) else {
+            return;
+        };
+        match prepare(&self.server.env, &difficulty, &handle, unix_ms()).await {
+            Ok(entry) => {
+                let day = Some((entry.date, entry.puzzle));
+                if self.open_room(name, entry.settings, who, day).await {
+                    self.forward(RoomMsg::StartRace).await;
+                }
+            }
+            Err((code, message)) => self.error(code, message),
+        }
+    }
 }

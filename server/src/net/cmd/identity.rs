@@ -1,4 +1,4 @@
-//! Identities on the connection (Amendment A6): minting a key and a handle for `register`, and
+//! `register`, and identities on the connection (Amendment A6): minting a key and a handle, and
 //! turning the key a client sends into the [`Who`] a room sees. The key goes no further than
 //! here: rooms, logs and the store get the handle (the store also the key's hash).
 //!
@@ -6,10 +6,12 @@
 
 use std::sync::Arc;
 
-use protocol::{ErrorCode, IdentityKey, PlayerName};
+use protocol::{ErrorCode, IdentityKey, PlayerName, ServerMsg};
 use rand::rngs::OsRng;
 use rand::Rng;
 
+use super::Session;
+use crate::clock::unix_ms;
 use crate::room::handle::Who;
 use crate::store::{key_hash, Store, StoreError};
 
@@ -119,6 +121,41 @@ pub async fn lookup(
                 ErrorCode::InvalidKey,
                 "identities are unavailable right now".into(),
             ))
+        }
+    }
+}
+
+/// Identities one connection may register.
+const MAX_REGISTRATIONS: u8 = 3;
+
+impl Session {
+    /// The identity behind a key (A6), or `None` once the refusal is sent.
+    pub(super) async fn identify(&mut self, key: Option<IdentityKey>, bot: bool) -> Option<Who> {
+        match identify(&self.server.env.store, key, bot).await {
+            Ok(who) => Some(who),
+            Err((code, message)) => {
+                self.error(code, message);
+                None
+            }
+        }
+    }
+
+    /// `register`: a new identity for this client. A connection gets a few (a player who lost
+    /// a key may ask again); more are `rate_limited`, so one socket cannot fill the table.
+    pub(super) async fn register(&mut self, name: String) {
+        if self.registered >= MAX_REGISTRATIONS {
+            return self.error(
+                ErrorCode::RateLimited,
+                "too many identities from one connection",
+            );
+        }
+        match register(&self.server.env.store, &name, unix_ms()).await {
+            Ok((key, handle)) => {
+                self.registered += 1;
+                tracing::info!(%handle, "registered a player");
+                self.send(&ServerMsg::Registered { key, handle });
+            }
+            Err((code, message)) => self.error(code, message),
         }
     }
 }

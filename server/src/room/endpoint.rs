@@ -1,6 +1,6 @@
-//! Room members that sit on another node of a cluster (`crate::cluster`). A room task holds
-//! each member as a [`Member`]: a local connection's [`Outbox`], or a [`RemoteConn`] reached
-//! through a [`Relay`]. The relay is the seam: the room layer defines it and the cluster layer
+//! How a room reaches its members: a room task holds each one as an [`Endpoint`], a local
+//! connection's [`Outbox`] or a [`RemoteConn`] on another node of a cluster, reached through a
+//! [`Relay`]. The relay is the seam: the room layer defines it and the cluster layer
 //! implements it, so nothing here knows Redis.
 
 use std::fmt;
@@ -41,53 +41,53 @@ pub struct RemoteConn {
 
 /// A room member's way out.
 #[derive(Clone, Debug)]
-pub enum Member {
+pub enum Endpoint {
     /// A connection on this node.
     Local(Outbox),
     /// A connection on another node.
     Remote(RemoteConn),
 }
 
-impl Member {
+impl Endpoint {
     /// The id the room knows the member by.
     pub fn id(&self) -> ConnId {
         match self {
-            Member::Local(o) => o.id,
-            Member::Remote(r) => r.id,
+            Endpoint::Local(o) => o.id,
+            Endpoint::Remote(r) => r.id,
         }
     }
 
     /// The room has let go of it.
     pub fn detach(&self) {
         match self {
-            Member::Local(o) => o.detach(),
-            Member::Remote(r) => r.relay.detach(&r.node, r.conn),
+            Endpoint::Local(o) => o.detach(),
+            Endpoint::Remote(r) => r.relay.detach(&r.node, r.conn),
         }
     }
 
     /// Let go of it and close its connection with `code`.
     pub fn close(&self, code: CloseCode) {
         match self {
-            Member::Local(o) => {
+            Endpoint::Local(o) => {
                 o.detach();
                 o.close(code);
             }
-            Member::Remote(r) => r.relay.close(&r.node, r.conn, code),
+            Endpoint::Remote(r) => r.relay.close(&r.node, r.conn, code),
         }
     }
 }
 
 /// Send `bytes` to every member in `to`: straight into local queues, and once per other node
 /// for the members there (the same bytes for all of them).
-pub fn deliver<'a>(to: impl Iterator<Item = &'a Member>, bytes: &Utf8Bytes, metrics: &Metrics) {
+pub fn deliver<'a>(to: impl Iterator<Item = &'a Endpoint>, bytes: &Utf8Bytes, metrics: &Metrics) {
     // Rooms hold a few dozen members at most: a small list beats a map.
     let mut remote: Vec<(&RemoteConn, Vec<u64>)> = Vec::new();
     for m in to {
         match m {
-            Member::Local(o) => {
+            Endpoint::Local(o) => {
                 o.send_text(bytes.clone(), metrics);
             }
-            Member::Remote(r) => match remote.iter_mut().find(|(n, _)| n.node == r.node) {
+            Endpoint::Remote(r) => match remote.iter_mut().find(|(n, _)| n.node == r.node) {
                 Some((_, ids)) => ids.push(r.conn),
                 None => remote.push((r, vec![r.conn])),
             },

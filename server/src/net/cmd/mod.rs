@@ -1,0 +1,162 @@
+//! One handler per client command (after mini-redis's `cmd/`): the connection's reader
+//! ([`super::conn`]) parses a message and hands it to [`Session::apply`], which dispatches it to
+//! the module that owns it. A [`Session`] is what one connection knows between messages: its
+//! way out, its address, and the room it is in.
+//!
+//! - [`rooms`]: `list_rooms`, `create_room`, `join_room`, `spectate`, `resume`: finding and
+//!   entering rooms (through [`crate::room::rooms::Rooms`], whichever node owns them).
+//! - [`in_room`]: `leave` and the messages a room handles (ready, start, forfeit, place, chat,
+//!   settings, kick).
+//! - [`identity`]: `register`, and a key becoming the [`crate::room::handle::Who`] a room sees.
+//! - [`daily`]: `start_daily`, the day's one attempt.
+
+pub mod daily;
+pub mod identity;
+mod in_room;
+mod rooms;
+
+use std::net::IpAddr;
+use std::sync::Arc;
+
+use protocol::{ClientMsg, ErrorCode, Role, ServerMsg};
+use tokio::sync::oneshot;
+
+use super::Transport;
+use crate::outbox::Outbox;
+use crate::room::handle::{JoinOutcome, RoomHandle, RoomMsg};
+
+/// The room a connection is in, valid while the room has not let go of it.
+struct Link {
+    room: RoomHandle,
+    generation: u64,
+}
+
+/// One connection's state between its messages.
+pub(super) struct Session {
+    server: Arc<Transport>,
+    outbox: Outbox,
+    /// The client's address (the peer's, or a trusted proxy's word for it).
+    client: IpAddr,
+    link: Option<Link>,
+    warned: bool,
+    /// Identities this connection has registered.
+    registered: u8,
+}
+
+impl Session {
+    /// A connection from `client` that answers through `outbox`, in no room yet.
+    pub(super) fn new(server: Arc<Transport>, outbox: Outbox, client: IpAddr) -> Session {
+        Session {
+            server,
+            outbox,
+            client,
+            link: None,
+            warned: false,
+            registered: 0,
+        }
+    }
+
+    /// Carry out one client message.
+    pub(super) async fn apply(&mut self, msg: ClientMsg) {
+        match msg {
+            ClientMsg::Ping { id } => self.send(&ServerMsg::Pong { id }),
+            ClientMsg::ListRooms => self.list_rooms().await,
+            ClientMsg::CreateRoom {
+                name,
+                settings,
+                key,
+                bot,
+            } => {
+                if let Some(who) = self.identify(key, bot).await {
+                    self.create(name, settings, who).await;
+                }
+            }
+            ClientMsg::JoinRoom {
+                room,
+                name,
+                key,
+                bot,
+            } => {
+                if let Some(who) = self.identify(key, bot).await {
+                    self.enter(&room, Some(name), Role::Player, who).await;
+                }
+            }
+            ClientMsg::Spectate { room, name, key } => {
+                if let Some(who) = self.identify(key, false).await {
+                    self.enter(&room, name, Role::Spectator, who).await;
+                }
+            }
+            ClientMsg::Register { name } => self.register(name).await,
+            ClientMsg::Resume { token } => self.resume(token).await,
+            ClientMsg::Leave => self.leave().await,
+            ClientMsg::StartDaily { difficulty, key } => self.start_daily(difficulty, key).await,
+            ClientMsg::SetReady { ready } => self.forward(RoomMsg::SetReady(ready)).await,
+            ClientMsg::StartRace => self.forward(RoomMsg::StartRace).await,
+            ClientMsg::Forfeit => self.forward(RoomMsg::Forfeit).await,
+            ClientMsg::Place { cell, digit, id } => self.place(cell, digit, id).await,
+            ClientMsg::Chat { text } => self.chat(text).await,
+            ClientMsg::SetSettings { settings } => self.set_settings(settings).await,
+            ClientMsg::Kick { player_id } => self.forward(RoomMsg::Kick(player_id)).await,
+        }
+    }
+
+    /// The room this connection is in, if the room still holds it.
+    pub(super) fn current(&mut self) -> Option<RoomHandle> {
+        let gen = self.outbox.room_gen();
+        match &self.link {
+            Some(l) if l.generation == gen && !l.room.tx.is_closed() => Some(l.room.clone()),
+            Some(_) => {
+                self.link = None;
+                None
+            }
+            None => None,
+        }
+    }
+
+    fn send(&self, msg: &ServerMsg) {
+        self.outbox.send(msg, &self.server.metrics);
+    }
+
+    /// The contract's error for this client; misbehaviour is logged once per connection.
+    pub(super) fn error(&mut self, code: ErrorCode, message: impl Into<String>) {
+        let message = message.into();
+        if matches!(code, ErrorCode::BadMessage | ErrorCode::RateLimited) && !self.warned {
+            self.warned = true;
+            tracing::warn!(?code, message, "misbehaving client");
+        }
+        self.send(&ServerMsg::Error { code, message });
+    }
+
+    fn already_in_room(&mut self) -> bool {
+        if self.current().is_some() {
+            self.error(ErrorCode::AlreadyInRoom, "leave your room first");
+            return true;
+        }
+        false
+    }
+
+    /// Wait for the room's answer to a join, create or resume; link on success.
+    async fn linked(
+        &mut self,
+        room: RoomHandle,
+        generation: u64,
+        answer: oneshot::Receiver<JoinOutcome>,
+    ) -> bool {
+        match answer.await {
+            Ok(JoinOutcome::Refused) => false,
+            Ok(joined) => {
+                let span = tracing::Span::current();
+                span.record("room", room.code.as_str());
+                if let JoinOutcome::Player(pid) = &joined {
+                    span.record("player_id", pid.as_str());
+                }
+                self.link = Some(Link { room, generation });
+                true
+            }
+            Err(_) => {
+                self.error(ErrorCode::UnknownRoom, "the room has closed");
+                false
+            }
+        }
+    }
+}
