@@ -23,7 +23,7 @@ use shared::engine::{Cell, Digit, Grid};
 use tokio::time::Instant;
 
 use crate::outbox::ConnId;
-use crate::pool::Dealt;
+use crate::puzzles::SolvedPuzzle;
 use crate::room::handle::Who;
 use crate::room::rules::{Effect, MintToken, Room, RoomOpts};
 
@@ -75,9 +75,9 @@ struct Harness {
     unix_ms: i64,
     pending: Option<(RaceId, u64)>,
     /// The deal given to the room and not yet revealed by `race_over`.
-    secret: Option<Dealt>,
+    secret: Option<SolvedPuzzle>,
     /// The deal of the race under way or last run (for placing right digits).
-    dealt: Option<Dealt>,
+    dealt: Option<SolvedPuzzle>,
     tokens: Vec<ResumeToken>,
     seats: BTreeSet<PlayerId>,
     racers: BTreeSet<PlayerId>,
@@ -301,8 +301,8 @@ impl Harness {
     }
 }
 
-fn base() -> Dealt {
-    Dealt {
+fn base() -> SolvedPuzzle {
+    SolvedPuzzle {
         puzzle: Grid::parse(PUZZLE).expect("a valid puzzle"),
         solution: Grid::parse(SOLUTION).expect("a valid solution"),
     }

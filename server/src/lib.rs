@@ -1,18 +1,23 @@
 //! The sudoku-race server as a library: [`run`] serves rooms and races on a listener until
 //! its shutdown future completes. This file only wires the parts together.
 //!
-//! Layers, bottom to top (nothing imports upward):
-//! - [`outbox`], [`config`], [`metrics`], [`rate`], [`rating`], [`fairplay`], [`hex`], [`store`]: a
-//!   connection's way out (ids, queue, close codes, encoding, slow-reader accounting);
-//!   [`Config`] and [`Limits`]; counters for `/metrics`; the token bucket behind every rate
-//!   limit; rating math; anti-cheat flags; hex and minted secrets; races, players and ratings behind the [`Store`] trait
-//!   (SQLite on one node, or PostgreSQL that several share).
-//! - [`pool`]: puzzles per difficulty, generated off the async workers.
-//! - [`room`]: the room directory, the room task, and the race rules as a state machine.
+//! Layers, bottom to top (nothing imports upward; tests/tests/integration/layers.rs checks it):
+//! - [`clock`], [`outbox`], [`config`], [`metrics`], [`rate`], [`rating`], [`fairplay`], [`hex`],
+//!   [`store`]: the wall clock; a connection's way out (ids, queue, close codes, encoding,
+//!   slow-reader accounting); [`Config`] and [`Limits`]; counters for `/metrics`; the token
+//!   bucket behind every rate limit; rating math; anti-cheat flags; hex and minted secrets;
+//!   races, players and ratings behind the [`Store`] trait (SQLite on one node, or PostgreSQL
+//!   that several share).
+//! - [`puzzles`]: where races' puzzles come from: the stock per difficulty, generated off the
+//!   async workers, and the daily challenge's.
+//! - [`room`]: the room directory and the [`room::rooms::Rooms`] handle every lookup goes
+//!   through, the room task, and the race rules as a state machine.
 //! - [`cluster`]: cluster mode on Redis: the shared directory, leases, and the relay that
-//!   reaches rooms owned by other nodes (through the room layer's `Shared` and `Relay` seams).
+//!   reaches rooms owned by other nodes, plugged in behind the room layer's two seams
+//!   (`OtherNodes` and `DirectoryFeed`).
 //! - [`net`]: accept loop, HTTP/1.1 (hyper, optionally TLS), `/healthz`, `/metrics`, the
-//!   WebSocket handshake and connections, their close, rate limit, file-descriptor budget.
+//!   WebSocket handshake and connections, one handler per client command (`net::cmd`), their
+//!   close, rate limit, file-descriptor budget. It never names the cluster.
 //!
 //! Invariants: a room's state is owned by its task alone; the directory alone owns which rooms
 //! and tokens exist; no lock is held across an `.await`; a race's results are stored before
@@ -22,7 +27,6 @@
 pub mod clock;
 pub mod cluster;
 pub mod config;
-pub mod daily;
 pub mod fairplay;
 #[doc(hidden)]
 pub mod fuzzing;
@@ -30,7 +34,7 @@ pub mod hex;
 pub mod metrics;
 pub mod net;
 pub mod outbox;
-pub mod pool;
+pub mod puzzles;
 pub mod rate;
 pub mod rating;
 pub mod room;
@@ -71,21 +75,28 @@ pub enum ServerError {
 
 /// Open the results database of `config` and the daily challenge's secret, on a blocking
 /// thread: both stores block, and the PostgreSQL client refuses to on an async worker.
-async fn open_store(config: &Config) -> Result<(Arc<dyn Store>, daily::Daily), ServerError> {
+async fn open_store(
+    config: &Config,
+) -> Result<(Arc<dyn Store>, puzzles::daily::Daily), ServerError> {
     let (path, url) = (config.db_path.clone(), config.postgres_url.clone());
     let secret = config.daily_secret.clone();
     let opened = tokio::task::spawn_blocking(move || -> Result<_, store::StoreError> {
-        let given = secret.map(|s| daily::Daily::new(s.into_bytes()));
+        let given = secret.map(|s| puzzles::daily::Daily::new(s.into_bytes()));
         Ok(match url {
             None => {
                 let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&path)?);
-                (store, given.unwrap_or_else(|| daily::Daily::beside(&path)))
+                (
+                    store,
+                    given.unwrap_or_else(|| puzzles::daily::Daily::beside(&path)),
+                )
             }
             Some(url) => {
                 let pg = PgStore::open(&url)?;
                 let daily = match given {
                     Some(d) => d,
-                    None => daily::Daily::new(pg.daily_secret(&daily::fresh_secret())?),
+                    None => puzzles::daily::Daily::new(
+                        pg.daily_secret(&puzzles::daily::fresh_secret())?,
+                    ),
                 };
                 let store: Arc<dyn Store> = Arc::new(pg);
                 (store, daily)
@@ -124,7 +135,11 @@ pub async fn run(
             config.limits.max_rooms,
             config.limits.max_rooms_per_ip,
         )),
-        pool: pool::Pool::start(config.pool_size, config.pool_prewarm, token.clone()),
+        puzzles: puzzles::stock::PuzzleStock::start(
+            config.pool_size,
+            config.pool_prewarm,
+            token.clone(),
+        ),
         store: store.clone(),
         backlog: Arc::new(room::backlog::Backlog::default()),
         daily: Arc::new(daily),

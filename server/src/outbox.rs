@@ -133,7 +133,7 @@ pub fn encode(msg: &ServerMsg) -> Utf8Bytes {
 
 /// State a connection shares with the rooms that hold its outbox.
 #[derive(Debug)]
-struct Shared {
+struct ConnState {
     /// Cancelled when the connection is to close.
     closing: CancellationToken,
     /// The close code to send (0: none chosen; the peer closed or vanished).
@@ -152,7 +152,7 @@ struct Shared {
     progress_ms: AtomicU64,
 }
 
-impl Shared {
+impl ConnState {
     /// Milliseconds since the outbox was made, on the tokio clock (paused in tests).
     #[allow(clippy::disallowed_methods)] // the transport's accounting reads the clock, not the rules
     fn now_ms(&self) -> u64 {
@@ -168,7 +168,7 @@ pub struct Outbox {
     /// Server-wide connection id.
     pub id: ConnId,
     tx: mpsc::Sender<Message>,
-    shared: Arc<Shared>,
+    shared: Arc<ConnState>,
 }
 
 impl Outbox {
@@ -179,7 +179,7 @@ impl Outbox {
         Outbox {
             id,
             tx,
-            shared: Arc::new(Shared {
+            shared: Arc::new(ConnState {
                 closing: CancellationToken::new(),
                 close_code: AtomicU16::new(0),
                 slow: AtomicBool::new(false),

@@ -212,8 +212,9 @@ async fn race_server(
     Ok((s.addr, Some(s.pid()), Some(s)))
 }
 
-async fn run_async(args: Args) -> Result<ExitCode> {
-    let opts = RaceOpts {
+/// The race load's options, from the flags.
+fn race_opts(args: &Args) -> Result<RaceOpts> {
+    Ok(RaceOpts {
         rooms: args.rooms,
         players: args.players,
         rate: args.rate,
@@ -224,7 +225,11 @@ async fn run_async(args: Args) -> Result<ExitCode> {
         spectators: args.spectators,
         chat_every: Duration::from_millis(args.chat_every_ms.max(1)),
         ..RaceOpts::default()
-    };
+    })
+}
+
+async fn run_async(args: Args) -> Result<ExitCode> {
+    let opts = race_opts(&args)?;
     if args.echo_only {
         let e = echo_run(&args, &opts).await?;
         println!("{}", report::table("echo", &opts, &e));
@@ -255,51 +260,63 @@ async fn run_async(args: Args) -> Result<ExitCode> {
         println!("{}", report::churn_table(&r));
         (report::churn_json(&r), r.errors > 0)
     } else {
-        let race = if args.servers.is_empty() {
-            race::run(addr, pid, &opts).await?
-        } else {
-            let procs = Procs {
-                servers: args.server_pid.clone(),
-                redis: args.redis_pid,
-            };
-            race::run_spread(&args.servers, &procs, &opts).await?
-        };
-        let what = match args.servers.len() {
-            0 | 1 => "race server".to_owned(),
-            n => format!("race cluster of {n} nodes"),
-        };
-        println!("{}", report::table(&what, &opts, &race));
-        drop(spawned);
-        let cluster = match args.cluster {
-            Some(n) => Some(cluster_run(&args, &opts, usize::from(n)).await?),
-            None => None,
-        };
-        let tls = if args.tls {
-            Some(tls_run(&args, &opts).await?)
-        } else {
-            None
-        };
-        let echo = if args.no_echo {
-            None
-        } else {
-            let e = echo_run(&args, &opts).await?;
-            println!("{}", report::table("echo", &opts, &e));
-            Some(e)
-        };
-        let mut json = report::race_json(&opts, &race, echo.as_ref());
-        if let Some(t) = &tls {
-            report::add_tls(&mut json, &race, t);
-        }
-        if let Some(c) = &cluster {
-            report::add_cluster(&mut json, &race, c);
-            let n = usize::from(args.cluster.unwrap_or(1));
-            json["cluster_node_workers"] = serde_json::json!(node_workers(args.node_workers, n));
-        }
-        let bad = json["errors"].as_u64() != Some(0) || json["lost"].as_u64() != Some(0);
-        return finish(json, bad);
+        return race_and_compare(&args, &opts, addr, pid, spawned).await;
     };
     drop(spawned);
     finish(json, failed)
+}
+
+/// The race load on the server at `addr` (or spread over `--server`s), then, as asked, the same
+/// load on a cluster, over TLS and on the bare echo, each compared with the first.
+async fn race_and_compare(
+    args: &Args,
+    opts: &RaceOpts,
+    addr: SocketAddr,
+    pid: Option<u32>,
+    spawned: Option<Spawned>,
+) -> Result<ExitCode> {
+    let race = if args.servers.is_empty() {
+        race::run(addr, pid, opts).await?
+    } else {
+        let procs = Procs {
+            servers: args.server_pid.clone(),
+            redis: args.redis_pid,
+        };
+        race::run_spread(&args.servers, &procs, opts).await?
+    };
+    let what = match args.servers.len() {
+        0 | 1 => "race server".to_owned(),
+        n => format!("race cluster of {n} nodes"),
+    };
+    println!("{}", report::table(&what, opts, &race));
+    drop(spawned);
+    let cluster = match args.cluster {
+        Some(n) => Some(cluster_run(args, opts, usize::from(n)).await?),
+        None => None,
+    };
+    let tls = if args.tls {
+        Some(tls_run(args, opts).await?)
+    } else {
+        None
+    };
+    let echo = if args.no_echo {
+        None
+    } else {
+        let e = echo_run(args, opts).await?;
+        println!("{}", report::table("echo", opts, &e));
+        Some(e)
+    };
+    let mut json = report::race_json(opts, &race, echo.as_ref());
+    if let Some(t) = &tls {
+        report::add_tls(&mut json, &race, t);
+    }
+    if let Some(c) = &cluster {
+        report::add_cluster(&mut json, &race, c);
+        let n = usize::from(args.cluster.unwrap_or(1));
+        json["cluster_node_workers"] = serde_json::json!(node_workers(args.node_workers, n));
+    }
+    let bad = json["errors"].as_u64() != Some(0) || json["lost"].as_u64() != Some(0);
+    finish(json, bad)
 }
 
 /// The race load again, spread over a cluster of `n` nodes started here on a Redis of its own.

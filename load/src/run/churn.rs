@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use futures::StreamExt;
-use protocol::{ClientMsg, ServerMsg, SettingsRequest};
+use protocol::{ClientMsg, RoomCode, ServerMsg, SettingsRequest};
 use tokio::time::Instant;
 
 use crate::procfs::{self, ProcSample};
@@ -57,14 +57,10 @@ async fn cycle(addr: SocketAddr, room: &str, name: String) -> Result<()> {
     Ok(())
 }
 
-/// Runs `cycles` cycles against `addr`, `concurrency` at a time (at most 15: one room), and
-/// reads the server (pid `pid`) before, after a warm-up of a tenth of the cycles, and after.
-pub async fn run(
-    addr: SocketAddr,
-    pid: Option<u32>,
-    cycles: u64,
-    concurrency: usize,
-) -> Result<ChurnReport> {
+/// The room every cycle joins: a private room of 16 seats opened by a host connection, which
+/// stays in it, reading everything (so its queue never fills) and pinging now and then (so the
+/// idle timeout spares it). Returns the room's code and the host's two tasks.
+async fn open_room(addr: SocketAddr) -> Result<(RoomCode, [tokio::task::JoinHandle<()>; 2])> {
     let t = Duration::from_secs(10);
     let mut host = wsclient::connect(addr, "/ws", 4096).await?;
     wsclient::welcomed(&mut host, t).await?;
@@ -88,8 +84,6 @@ pub async fn run(
     })
     .await
     .context("create the churn room")?;
-    // The host reads everything the room tells it, so its queue never fills; a ping now and
-    // then keeps it from the idle timeout.
     let (mut host_tx, mut host_rx) = host.split();
     let host_reader = tokio::spawn(async move { while let Some(Ok(_)) = host_rx.next().await {} });
     let pinger = tokio::spawn(async move {
@@ -107,35 +101,68 @@ pub async fn run(
             }
         }
     });
+    Ok((room, [host_reader, pinger]))
+}
 
+/// What the workers share: the next cycle to run, the counts, and the warm-up's reading.
+#[derive(Default)]
+struct Tally {
+    next: AtomicU64,
+    errors: AtomicU64,
+    done: AtomicU64,
+    warm: std::sync::Mutex<Option<ProcSample>>,
+}
+
+/// One worker: runs cycles until `cycles` have been taken, reading the server once the
+/// `warmup`-th cycle is done.
+async fn worker(
+    addr: SocketAddr,
+    room: RoomCode,
+    pid: Option<u32>,
+    cycles: u64,
+    warmup: u64,
+    tally: Arc<Tally>,
+) {
+    loop {
+        let i = tally.next.fetch_add(1, Ordering::Relaxed);
+        if i >= cycles {
+            break;
+        }
+        if cycle(addr, &room, format!("c{i}")).await.is_err() {
+            tally.errors.fetch_add(1, Ordering::Relaxed);
+        }
+        if tally.done.fetch_add(1, Ordering::Relaxed) + 1 == warmup {
+            if let Some(pid) = pid {
+                let s = procfs::sample(pid).ok();
+                *tally.warm.lock().expect("sample lock poisoned") = s;
+            }
+        }
+    }
+}
+
+/// Runs `cycles` cycles against `addr`, `concurrency` at a time (at most 15: one room), and
+/// reads the server (pid `pid`) before, after a warm-up of a tenth of the cycles, and after.
+pub async fn run(
+    addr: SocketAddr,
+    pid: Option<u32>,
+    cycles: u64,
+    concurrency: usize,
+) -> Result<ChurnReport> {
+    let (room, host_tasks) = open_room(addr).await?;
     let start = pid.map(procfs::sample).transpose()?;
     let warmup = cycles / 10;
-    let next = Arc::new(AtomicU64::new(0));
-    let errors = Arc::new(AtomicU64::new(0));
-    let done = Arc::new(AtomicU64::new(0));
-    let warm_sample = Arc::new(std::sync::Mutex::new(None));
+    let tally = Arc::new(Tally::default());
     let began = Instant::now();
     let workers: Vec<_> = (0..concurrency.clamp(1, 15))
         .map(|_| {
-            let (next, errors, done) = (Arc::clone(&next), Arc::clone(&errors), Arc::clone(&done));
-            let (room, warm_sample) = (room.clone(), Arc::clone(&warm_sample));
-            tokio::spawn(async move {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= cycles {
-                        break;
-                    }
-                    if cycle(addr, &room, format!("c{i}")).await.is_err() {
-                        errors.fetch_add(1, Ordering::Relaxed);
-                    }
-                    if done.fetch_add(1, Ordering::Relaxed) + 1 == warmup {
-                        if let Some(pid) = pid {
-                            let s = procfs::sample(pid).ok();
-                            *warm_sample.lock().expect("sample lock poisoned") = s;
-                        }
-                    }
-                }
-            })
+            tokio::spawn(worker(
+                addr,
+                room.clone(),
+                pid,
+                cycles,
+                warmup,
+                Arc::clone(&tally),
+            ))
         })
         .collect();
     for w in workers {
@@ -145,12 +172,13 @@ pub async fn run(
     // Closed sockets and freed seats settle before the last reading.
     tokio::time::sleep(Duration::from_secs(2)).await;
     let end = pid.map(procfs::sample).transpose()?;
-    pinger.abort();
-    host_reader.abort();
-    let warm = *warm_sample.lock().expect("sample lock poisoned");
+    for task in host_tasks {
+        task.abort();
+    }
+    let warm = *tally.warm.lock().expect("sample lock poisoned");
     Ok(ChurnReport {
-        cycles: done.load(Ordering::Relaxed),
-        errors: errors.load(Ordering::Relaxed),
+        cycles: tally.done.load(Ordering::Relaxed),
+        errors: tally.errors.load(Ordering::Relaxed),
         elapsed,
         start,
         warm,

@@ -5,33 +5,12 @@
 //! async: it reads the store); `/healthz` and `/metrics` answer here; unknown paths get 404,
 //! wrong methods 405. HEAD is GET without a body (hyper drops it).
 
-use std::net::SocketAddr;
-use std::sync::Arc;
-
-use http_body_util::Full;
-use hyper::body::{Bytes, Incoming};
-use hyper::header::{HeaderValue, ALLOW, CONTENT_TYPE};
+use hyper::body::Incoming;
+use hyper::header::{HeaderValue, ALLOW};
 use hyper::{Method, StatusCode};
-use tokio_util::sync::CancellationToken;
 
-use super::{api, assets, upgrade, Slot};
-
-/// Every answer's body: small and whole.
-pub type Body = Full<Bytes>;
-
-/// An answer.
-pub type Response = hyper::Response<Body>;
-
-/// What a request knows of its socket.
-#[derive(Clone, Debug)]
-pub struct Socket {
-    /// The socket's place under the connection cap (kept by a WebSocket upgraded from it).
-    pub slot: Arc<Slot>,
-    /// The TCP peer.
-    pub peer: SocketAddr,
-    /// Cancelled once the first request head has arrived (the head deadline is met).
-    pub head_seen: CancellationToken,
-}
+use super::reply::{answer, error, Response, Socket};
+use super::{api, assets, upgrade};
 
 /// Where a request goes, by its path alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -143,21 +122,6 @@ pub async fn route(req: hyper::Request<Incoming>, ctx: &Socket) -> Response {
 /// An embedded file, or 404 if there is none by that name.
 fn file<B>(name: &str, req: &hyper::Request<B>) -> Response {
     assets::answer(name, req.headers()).unwrap_or_else(not_found)
-}
-
-/// An answer with a body.
-pub fn answer(status: StatusCode, content_type: &'static str, body: impl Into<Bytes>) -> Response {
-    let mut resp = hyper::Response::new(Full::new(body.into()));
-    *resp.status_mut() = status;
-    resp.headers_mut()
-        .insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
-    resp
-}
-
-/// A plain-text error answer: the status's own words.
-pub fn error(status: StatusCode) -> Response {
-    let words = status.canonical_reason().unwrap_or("error");
-    answer(status, "text/plain; charset=utf-8", format!("{words}\n"))
 }
 
 fn not_found() -> Response {

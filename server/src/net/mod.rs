@@ -23,6 +23,7 @@ pub mod conn;
 pub mod fd;
 pub mod http;
 pub mod rate;
+pub mod reply;
 pub mod tls;
 pub mod tuning;
 pub mod upgrade;
@@ -202,7 +203,7 @@ where
 {
     let server = slot.server.clone();
     let head_seen = CancellationToken::new();
-    let socket = http::Socket {
+    let socket = reply::Socket {
         slot,
         peer,
         head_seen: head_seen.clone(),

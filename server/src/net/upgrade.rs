@@ -17,7 +17,7 @@ use tokio_tungstenite::tungstenite::protocol::Role;
 use tokio_tungstenite::WebSocketStream;
 use tracing::Instrument;
 
-use super::http::{self, Response, Socket};
+use super::reply::{self, Response, Socket};
 use super::{client_addr, conn, tuning};
 
 /// Why a handshake is refused.
@@ -34,18 +34,18 @@ pub enum Refusal {
 impl Refusal {
     fn answer(self) -> Response {
         match self {
-            Refusal::Bad(why) => http::answer(
+            Refusal::Bad(why) => reply::answer(
                 StatusCode::BAD_REQUEST,
                 "text/plain; charset=utf-8",
                 format!("bad websocket handshake: {why}\n"),
             ),
             Refusal::Version => {
-                let mut resp = http::error(StatusCode::UPGRADE_REQUIRED);
+                let mut resp = reply::error(StatusCode::UPGRADE_REQUIRED);
                 resp.headers_mut()
                     .insert(SEC_WEBSOCKET_VERSION, HeaderValue::from_static("13"));
                 resp
             }
-            Refusal::Origin => http::error(StatusCode::FORBIDDEN),
+            Refusal::Origin => reply::error(StatusCode::FORBIDDEN),
         }
     }
 }
@@ -143,7 +143,7 @@ pub fn accept(mut req: hyper::Request<hyper::body::Incoming>, ctx: &Socket) -> R
     let Ok(accept_key) = HeaderValue::try_from(accept_key) else {
         // base64 is always a valid header value: a bug, not the client's doing.
         tracing::error!("accept key is not a header value");
-        return http::error(StatusCode::INTERNAL_SERVER_ERROR);
+        return reply::error(StatusCode::INTERNAL_SERVER_ERROR);
     };
     let client = client_addr::client_ip(ctx.peer, req.headers(), server.config.trust_proxy);
     let on_upgrade = hyper::upgrade::on(&mut req);
@@ -178,7 +178,7 @@ pub fn accept(mut req: hyper::Request<hyper::body::Incoming>, ctx: &Socket) -> R
         }
         .instrument(span),
     );
-    let mut resp = hyper::Response::new(http::Body::default());
+    let mut resp = hyper::Response::new(reply::Body::default());
     *resp.status_mut() = StatusCode::SWITCHING_PROTOCOLS;
     let headers = resp.headers_mut();
     headers.insert(UPGRADE, HeaderValue::from_static("websocket"));

@@ -10,7 +10,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::endpoint::Endpoint;
 use crate::outbox::ConnId;
-use crate::pool::Dealt;
+use crate::puzzles::SolvedPuzzle;
 
 /// A player's message to the room they are in.
 #[derive(Debug)]
@@ -118,7 +118,7 @@ pub enum RoomCmd {
         /// The race it is for.
         race_id: RaceId,
         /// The puzzle, dealt under the race's seed.
-        dealt: Dealt,
+        dealt: SolvedPuzzle,
     },
 }
 

@@ -26,7 +26,8 @@ use super::rules::{Effect, MintToken, Room, RoomOpts};
 use crate::clock::unix_ms;
 use crate::metrics::Metrics;
 use crate::outbox::{encode, ConnId};
-use crate::pool::{Dealt, Pool};
+use crate::puzzles::stock::PuzzleStock;
+use crate::puzzles::SolvedPuzzle;
 use crate::store::Store;
 
 /// Everything a room task needs from the server.
@@ -35,13 +36,13 @@ pub struct RoomEnv {
     /// Where rooms and tokens are registered.
     pub directory: Arc<Directory>,
     /// Puzzles.
-    pub pool: Arc<Pool>,
+    pub puzzles: Arc<PuzzleStock>,
     /// Race results.
     pub store: Arc<dyn Store>,
     /// Results waiting for the store to come back.
     pub backlog: Arc<super::backlog::Backlog>,
     /// The daily challenge's puzzles and attempts.
-    pub daily: Arc<crate::daily::Daily>,
+    pub daily: Arc<crate::puzzles::daily::Daily>,
     /// Counters.
     pub metrics: Arc<Metrics>,
     /// Timers every room gets.
@@ -71,7 +72,7 @@ pub struct NewRoom {
     /// The identity behind the creator.
     pub who: Who,
     /// The daily challenge's date and puzzle, for a daily room.
-    pub daily: Option<(String, Dealt)>,
+    pub daily: Option<(String, SolvedPuzzle)>,
 }
 
 /// Open `new` under `code` (a cluster claims its codes first), or a fresh code when `None`,
@@ -407,13 +408,13 @@ impl Task {
             return;
         }
         let difficulty = self.room.settings().difficulty;
-        if let Some(base) = self.env.pool.try_take(difficulty) {
+        if let Some(base) = self.env.puzzles.try_take(difficulty) {
             // Its effects (race_started, when the countdown is zero) are applied by `apply`'s loop.
             self.room
                 .puzzle_ready(&race_id, base.transformed(seed), now(), unix_ms());
             return;
         }
-        let pool = self.env.pool.clone();
+        let pool = self.env.puzzles.clone();
         let tx = self.tx.clone();
         let shutdown = self.env.shutdown.clone();
         self.env.tasks.spawn(async move {

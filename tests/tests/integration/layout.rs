@@ -93,3 +93,62 @@ fn the_dependency_lists_are_read() {
         assert!(deps.iter().any(|d| d == name), "server deps {deps:?}");
     }
 }
+
+/// Each package with its enabled features, as `cargo tree` resolves a build of `packages`
+/// (normal and build dependencies: what `cargo build` compiles). The workspace-hack is left out.
+fn resolved_features(packages: &[&str]) -> std::collections::BTreeSet<String> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut cmd = Command::new(cargo);
+    cmd.args([
+        "tree",
+        "-e",
+        "normal,build",
+        "--prefix",
+        "none",
+        "-f",
+        "{p} [{f}]",
+    ]);
+    for p in packages {
+        cmd.args(["-p", p]);
+    }
+    let out = cmd
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run cargo tree");
+    assert!(
+        out.status.success(),
+        "cargo tree failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| l.trim_end_matches(" (*)").to_owned())
+        .filter(|l| !l.is_empty() && !l.contains("workspace-hack"))
+        .collect()
+}
+
+/// Every documented build command (README's install, scripts/cluster.sh's and docs/deploy.md's
+/// server, docs/benchmarks.md's loadgen, `cargo run`'s client) resolves each shared dependency
+/// with the same features as the widest one, so switching between them recompiles nothing.
+#[test]
+fn every_documented_build_resolves_the_same_features() {
+    let all = resolved_features(&["sudoku-race", "sudoku-race-server", "sudoku-race-load"]);
+    for build in [
+        &["sudoku-race-server"][..],
+        &["sudoku-race"],
+        &["sudoku-race-load"],
+        &["sudoku-race", "sudoku-race-server"],
+        &["sudoku-race-server", "sudoku-race-load"],
+    ] {
+        let resolved = resolved_features(build);
+        let differs: Vec<&String> = resolved.difference(&all).collect();
+        assert!(
+            differs.is_empty(),
+            "building {build:?} resolves features the full build does not: {differs:#?}"
+        );
+    }
+    assert!(
+        all.iter().any(|l| l.starts_with("tokio-tungstenite ")),
+        "the tree lists the shared dependencies: {all:?}"
+    );
+}

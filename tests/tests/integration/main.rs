@@ -12,6 +12,7 @@ mod daily;
 mod fanout;
 mod host_controls;
 mod identity;
+mod layers;
 mod layout;
 mod proxy;
 mod replay;

@@ -11,7 +11,7 @@ use shared::engine::Difficulty;
 use super::identity::{lookup, Refused};
 use super::Session;
 use crate::clock::unix_ms;
-use crate::pool::Dealt;
+use crate::puzzles::SolvedPuzzle;
 use crate::room::handle::RoomMsg;
 use crate::room::task::RoomEnv;
 use crate::store::period::utc_date;
@@ -21,7 +21,7 @@ pub struct Entry {
     /// The UTC date.
     pub date: String,
     /// The day's puzzle.
-    pub puzzle: Dealt,
+    pub puzzle: SolvedPuzzle,
     /// A private room for one.
     pub settings: Settings,
 }

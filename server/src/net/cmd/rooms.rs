@@ -6,7 +6,7 @@ use protocol::{ErrorCode, Role, ServerMsg, Settings, SettingsRequest};
 use tokio::sync::oneshot;
 
 use super::Session;
-use crate::pool::Dealt;
+use crate::puzzles::SolvedPuzzle;
 use crate::room::endpoint::Endpoint;
 use crate::room::handle::{RoomCmd, Who};
 use crate::room::task::NewRoom;
@@ -41,7 +41,7 @@ impl Session {
         name: String,
         settings: Settings,
         who: Who,
-        daily: Option<(String, Dealt)>,
+        daily: Option<(String, SolvedPuzzle)>,
     ) -> bool {
         let name = match protocol::PlayerName::try_from(name.as_str()) {
             Ok(n) => n.to_string(),

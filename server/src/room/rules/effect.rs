@@ -22,7 +22,7 @@ pub enum Effect {
     /// The connection is no longer in this room: close it with this code.
     Close(ConnId, CloseCode),
     /// Ask the puzzle pool for a puzzle of the room's difficulty for this race, dealt under
-    /// the transform `seed` draws ([`crate::pool::Dealt::transformed`]).
+    /// the transform `seed` draws ([`crate::puzzles::SolvedPuzzle::transformed`]).
     NeedPuzzle {
         /// The race it is for.
         race_id: RaceId,

@@ -29,7 +29,7 @@ use shared::engine::{Cell, Digit};
 use tokio::time::Instant;
 
 use crate::outbox::{CloseCode, ConnId};
-use crate::pool::Dealt;
+use crate::puzzles::SolvedPuzzle;
 use crate::rate::TokenBucket;
 use effect::Effects;
 pub use effect::{Effect, RoomOpts};
@@ -48,7 +48,7 @@ enum State {
         /// Drew the deal's transform: the race can be replayed from it.
         seed: u64,
         ends_at: Instant,
-        dealt: Option<Dealt>,
+        dealt: Option<SolvedPuzzle>,
     },
     Racing,
     Finished,
@@ -63,7 +63,7 @@ pub struct Room {
     rng: Xoshiro256PlusPlus,
     seats: Seats,
     /// A daily challenge room (A6): its date and the day's puzzle, dealt as it is.
-    daily: Option<(String, Dealt)>,
+    daily: Option<(String, SolvedPuzzle)>,
     state: State,
     race: Option<Race>,
     /// The room's chat budget, made full at the first chat.
@@ -242,12 +242,12 @@ impl Room {
     }
 
     /// Make this a daily challenge room: its races are on the day's puzzle and there is one.
-    pub fn make_daily(&mut self, date: String, puzzle: Dealt) {
+    pub fn make_daily(&mut self, date: String, puzzle: SolvedPuzzle) {
         self.daily = Some((date, puzzle));
     }
 
     /// The day's puzzle, for a daily room.
-    pub fn daily_puzzle(&self) -> Option<Dealt> {
+    pub fn daily_puzzle(&self) -> Option<SolvedPuzzle> {
         self.daily.as_ref().map(|(_, d)| *d)
     }
 
@@ -289,7 +289,13 @@ impl Room {
 
     /// The puzzle for `race_id` is dealt (under its seed's transform). `unix_ms` is the wall
     /// clock at `now`, recorded if the race starts.
-    pub fn puzzle_ready(&mut self, race_id: &RaceId, puzzle: Dealt, now: Instant, unix_ms: i64) {
+    pub fn puzzle_ready(
+        &mut self,
+        race_id: &RaceId,
+        puzzle: SolvedPuzzle,
+        now: Instant,
+        unix_ms: i64,
+    ) {
         if let State::Countdown {
             race_id: id, dealt, ..
         } = &mut self.state
@@ -329,7 +335,14 @@ impl Room {
         }
     }
 
-    fn begin_race(&mut self, race_id: RaceId, seed: u64, dealt: Dealt, now: Instant, unix_ms: i64) {
+    fn begin_race(
+        &mut self,
+        race_id: RaceId,
+        seed: u64,
+        dealt: SolvedPuzzle,
+        now: Instant,
+        unix_ms: i64,
+    ) {
         let racers = self.seats.set_status(PlayerStatus::Racing, |_| true);
         let who = self.seats.identities();
         // A6: rated only with two identified humans at the start; a bot or an anonymous

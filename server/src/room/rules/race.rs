@@ -13,7 +13,7 @@ use shared::engine::{Cell, Digit, Grid};
 use tokio::time::Instant;
 
 use super::standings::{finish_status, standings};
-use crate::pool::Dealt;
+use crate::puzzles::SolvedPuzzle;
 use crate::room::handle::Who;
 use crate::store::{PlacementRecord, RaceRecord, SeatRecord};
 
@@ -79,7 +79,7 @@ pub(super) struct Placed {
 #[derive(Debug)]
 pub(super) struct Race {
     race_id: RaceId,
-    dealt: Dealt,
+    dealt: SolvedPuzzle,
     started_at: Instant,
     started_unix_ms: i64,
     ended_at: Option<Instant>,
@@ -98,7 +98,7 @@ impl Race {
     /// A race on `dealt` between `racers`, started at `now` (`unix_ms` on the wall clock).
     pub(super) fn new(
         race_id: RaceId,
-        dealt: Dealt,
+        dealt: SolvedPuzzle,
         racers: impl IntoIterator<Item = (PlayerId, PlayerName)>,
         now: Instant,
         unix_ms: i64,
@@ -161,7 +161,7 @@ impl Race {
         &self.race_id
     }
 
-    pub(super) fn dealt(&self) -> &Dealt {
+    pub(super) fn dealt(&self) -> &SolvedPuzzle {
         &self.dealt
     }
 

@@ -18,7 +18,7 @@ use tokio::time::Instant;
 use super::standings::standings;
 use super::{Effect, MintToken, Room, RoomOpts};
 use crate::outbox::{CloseCode, ConnId};
-use crate::pool::Dealt;
+use crate::puzzles::SolvedPuzzle;
 use crate::room::handle::Who;
 
 /// Where the tests' clients come from.
@@ -29,8 +29,8 @@ const PUZZLE: &str =
 const SOLUTION: &str =
     "483921657967345821251876493548132976729564138136798245372689514814253769695417382";
 
-fn dealt() -> Dealt {
-    Dealt {
+fn dealt() -> SolvedPuzzle {
+    SolvedPuzzle {
         puzzle: Grid::parse(PUZZLE).unwrap(),
         solution: Grid::parse(SOLUTION).unwrap(),
     }

@@ -198,19 +198,7 @@ pub(crate) fn aic(s: &State, step: &mut Step) -> bool {
                     continue;
                 }
                 // Strong links to "on": the other digit of a bivalue cell, conjugate partners.
-                let mut targets = [(0usize, 0usize); 4];
-                let mut k = 0;
-                if pop9(s.cand[c]) == 2 {
-                    targets[k] = (c, (s.cand[c] & !(1 << d)).trailing_zeros() as usize);
-                    k += 1;
-                }
-                for &u in &CELL_UNITS[c] {
-                    let m = s.pos[d] & UNIT_BB[u as usize];
-                    if is_two(m) {
-                        targets[k] = ((m & !bit(c)).trailing_zeros() as usize, d);
-                        k += 1;
-                    }
-                }
+                let (targets, k) = strong_links_of(s, c, d);
                 for &(v, e) in &targets[..k] {
                     if vis[1][e] & bit(v) != 0 {
                         continue;
@@ -221,17 +209,7 @@ pub(crate) fn aic(s: &State, step: &mut Step) -> bool {
                     tail += 1;
                     // (v, e) is true if (sc, a) is false: one of them holds.
                     if record_aic(s, step, (sc, a), (v, e)) {
-                        let mut cur = (v * 9 + e, true);
-                        loop {
-                            step.cells.push(cell(cur.0 / 9));
-                            step.digits.push(digit(cur.0 % 9));
-                            if cur.0 == start && !cur.1 {
-                                break;
-                            }
-                            cur = (pred[usize::from(cur.1)][cur.0] as usize, !cur.1);
-                        }
-                        step.cells.reverse();
-                        step.digits.reverse();
+                        push_chain(step, &pred, v * 9 + e, start);
                         return true;
                     }
                 }
@@ -239,6 +217,41 @@ pub(crate) fn aic(s: &State, step: &mut Step) -> bool {
         }
     }
     false
+}
+
+/// The strong links from "(c, d) is off" to "on": the other digit of a bivalue cell, and the
+/// digit's conjugate partner in each unit of `c` where it has only two places.
+fn strong_links_of(s: &State, c: usize, d: usize) -> ([(usize, usize); 4], usize) {
+    let mut targets = [(0usize, 0usize); 4];
+    let mut k = 0;
+    if pop9(s.cand[c]) == 2 {
+        targets[k] = (c, (s.cand[c] & !(1 << d)).trailing_zeros() as usize);
+        k += 1;
+    }
+    for &u in &CELL_UNITS[c] {
+        let m = s.pos[d] & UNIT_BB[u as usize];
+        if is_two(m) {
+            targets[k] = ((m & !bit(c)).trailing_zeros() as usize, d);
+            k += 1;
+        }
+    }
+    (targets, k)
+}
+
+/// Record the chain from its start ("`start` off") to its end ("`end` on") in `step`, walking
+/// the predecessors back and then turning the list around.
+fn push_chain(step: &mut Step, pred: &[[u16; 81 * 9]; 2], end: usize, start: usize) {
+    let mut cur = (end, true);
+    loop {
+        step.cells.push(cell(cur.0 / 9));
+        step.digits.push(digit(cur.0 % 9));
+        if cur.0 == start && !cur.1 {
+            break;
+        }
+        cur = (pred[usize::from(cur.1)][cur.0] as usize, !cur.1);
+    }
+    step.cells.reverse();
+    step.digits.reverse();
 }
 
 /// Record what follows from "`(sc, a)` or `(v, e)` holds"; whether that is anything.

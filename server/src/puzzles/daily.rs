@@ -18,13 +18,13 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use sha2::{Digest, Sha256};
 use shared::engine::{generator, Difficulty};
 
-use crate::pool::Dealt;
+use super::SolvedPuzzle;
 
 /// The day's puzzles and the attempts begun.
 #[derive(Debug)]
 pub struct Daily {
     secret: Vec<u8>,
-    puzzles: Mutex<HashMap<(String, Difficulty), Dealt>>,
+    puzzles: Mutex<HashMap<(String, Difficulty), SolvedPuzzle>>,
     begun: Mutex<HashSet<(String, String, Difficulty)>>,
 }
 
@@ -72,14 +72,14 @@ impl Daily {
 
     /// The puzzle of `date` at `difficulty`, generated once (it blocks: call it off the async
     /// workers) and graded to its difficulty by the generator.
-    pub fn puzzle(&self, date: &str, difficulty: Difficulty) -> Dealt {
+    pub fn puzzle(&self, date: &str, difficulty: Difficulty) -> SolvedPuzzle {
         let key = (date.to_owned(), difficulty);
         if let Some(d) = self.puzzles.lock().ok().and_then(|m| m.get(&key).copied()) {
             return d;
         }
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(self.seed(date, difficulty));
         let g = generator::generate(&mut rng, difficulty, true);
-        let dealt = Dealt {
+        let dealt = SolvedPuzzle {
             puzzle: g.puzzle,
             solution: g.solution,
         };

@@ -1,10 +1,11 @@
-//! Puzzle pools, one per difficulty, filled by a background OS thread so that the async
-//! workers never run the generator and `start_race` never waits on it (unless a pool is still
-//! empty right after start-up).
+//! The puzzle stock: a shelf of generated puzzles per difficulty, filled by a background OS
+//! thread so that the async workers never run the generator and `start_race` never waits on it
+//! (unless a shelf is still empty right after start-up).
 //!
-//! The pool hands out puzzles as generated; each race's deal applies its own [`Transform`],
-//! drawn from the race's seed ([`Dealt::transformed`]), to the puzzle and its solution alike, so two
-//! races never see the same grid even when the pool runs low (the last generated puzzle of
+//! The stock hands out puzzles as generated; each race's deal applies its own
+//! [`Transform`](shared::engine::transform::Transform),
+//! drawn from the race's seed ([`SolvedPuzzle::transformed`]), to the puzzle and its solution alike, so two
+//! races never see the same grid even when a shelf runs low (the last generated puzzle of
 //! each difficulty is kept and re-dealt), and a deal can be replayed from its seed.
 
 use std::collections::VecDeque;
@@ -13,36 +14,17 @@ use std::sync::{Arc, Condvar, Mutex};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use shared::engine::generator;
-use shared::engine::transform::Transform;
-use shared::engine::{Difficulty, Grid};
+use shared::engine::Difficulty;
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
-/// A puzzle dealt to a race, with its solution.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Dealt {
-    /// The puzzle (givens only).
-    pub puzzle: Grid,
-    /// Its unique solution.
-    pub solution: Grid,
-}
-
-impl Dealt {
-    /// The same puzzle under the transform that `seed` draws: the same seed, the same grid.
-    pub fn transformed(&self, seed: u64) -> Dealt {
-        let t = Transform::random(&mut Xoshiro256PlusPlus::seed_from_u64(seed));
-        Dealt {
-            puzzle: t.apply(&self.puzzle),
-            solution: t.apply(&self.solution),
-        }
-    }
-}
+use super::SolvedPuzzle;
 
 #[derive(Default)]
 struct Shelf {
-    ready: VecDeque<Dealt>,
+    ready: VecDeque<SolvedPuzzle>,
     /// The last puzzle generated, re-dealt under a new transform when `ready` is empty.
-    last: Option<Dealt>,
+    last: Option<SolvedPuzzle>,
     /// Deals waiting for this difficulty's first puzzle: generate it before anything else.
     waiting: usize,
     /// Kept full: prewarmed at start-up, or asked for at least once.
@@ -54,8 +36,8 @@ struct Shelves {
     stop: bool,
 }
 
-/// The pools of every difficulty.
-pub struct Pool {
+/// The shelves of every difficulty.
+pub struct PuzzleStock {
     target: usize,
     state: Mutex<Shelves>,
     /// Wakes the generator thread when a pool dropped below its target.
@@ -64,9 +46,9 @@ pub struct Pool {
     arrived: Notify,
 }
 
-impl std::fmt::Debug for Pool {
+impl std::fmt::Debug for PuzzleStock {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Pool")
+        f.debug_struct("PuzzleStock")
             .field("target", &self.target)
             .finish()
     }
@@ -81,16 +63,16 @@ fn slot(d: Difficulty) -> usize {
     }
 }
 
-impl Pool {
+impl PuzzleStock {
     /// Pools that keep `target` puzzles ready per difficulty, filled by a thread started
     /// here that stops when `shutdown` is cancelled. With `prewarm`, every difficulty is
     /// filled from the start; otherwise a difficulty is filled once it is first asked for.
-    pub fn start(target: usize, prewarm: bool, shutdown: CancellationToken) -> Arc<Pool> {
+    pub fn start(target: usize, prewarm: bool, shutdown: CancellationToken) -> Arc<PuzzleStock> {
         let mut shelves: [Shelf; 4] = Default::default();
         for s in &mut shelves {
             s.wanted = prewarm;
         }
-        let pool = Arc::new(Pool {
+        let pool = Arc::new(PuzzleStock {
             target: target.max(1),
             state: Mutex::new(Shelves {
                 shelves,
@@ -118,7 +100,7 @@ impl Pool {
     }
 
     /// A puzzle of `difficulty` now, if one was ever generated (as generated: untransformed).
-    pub fn try_take(&self, difficulty: Difficulty) -> Option<Dealt> {
+    pub fn try_take(&self, difficulty: Difficulty) -> Option<SolvedPuzzle> {
         let mut s = self.state.lock().ok()?;
         let shelf = &mut s.shelves[slot(difficulty)];
         shelf.wanted = true;
@@ -135,7 +117,7 @@ impl Pool {
     }
 
     /// A puzzle of `difficulty`, waiting for the first one to be generated if need be.
-    pub async fn take(&self, difficulty: Difficulty) -> Dealt {
+    pub async fn take(&self, difficulty: Difficulty) -> SolvedPuzzle {
         if let Ok(mut s) = self.state.lock() {
             let shelf = &mut s.shelves[slot(difficulty)];
             shelf.waiting += 1;
@@ -189,7 +171,7 @@ impl Pool {
                 }
             };
             let g = generator::generate(&mut rng, next, true);
-            let dealt = Dealt {
+            let dealt = SolvedPuzzle {
                 puzzle: g.puzzle,
                 solution: g.solution,
             };
@@ -211,7 +193,7 @@ mod tests {
     #[tokio::test]
     async fn deals_puzzles_with_their_solution_under_each_races_transform() {
         let stop = CancellationToken::new();
-        let pool = Pool::start(1, false, stop.clone());
+        let pool = PuzzleStock::start(1, false, stop.clone());
         assert!(
             pool.try_take(Difficulty::Easy).is_none(),
             "nothing generated unasked"

@@ -1,0 +1,32 @@
+//! Where races' puzzles come from: the [`stock`] of generated puzzles per difficulty (filled off
+//! the async workers) and the [`daily`] challenge's puzzle of the day. Both hand out a
+//! [`SolvedPuzzle`]; the room layer above decides which one a race is dealt.
+
+pub mod daily;
+pub mod stock;
+
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use shared::engine::transform::Transform;
+use shared::engine::Grid;
+
+/// A puzzle together with its unique solution: what a race is dealt, and what the server
+/// judges placements against (the solution never leaves before `race_over`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolvedPuzzle {
+    /// The puzzle (givens only).
+    pub puzzle: Grid,
+    /// Its unique solution.
+    pub solution: Grid,
+}
+
+impl SolvedPuzzle {
+    /// The same puzzle under the transform that `seed` draws: the same seed, the same grid.
+    pub fn transformed(&self, seed: u64) -> SolvedPuzzle {
+        let t = Transform::random(&mut Xoshiro256PlusPlus::seed_from_u64(seed));
+        SolvedPuzzle {
+            puzzle: t.apply(&self.puzzle),
+            solution: t.apply(&self.solution),
+        }
+    }
+}
