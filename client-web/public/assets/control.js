@@ -1,10 +1,8 @@
 // @ts-check
 /**
  * The page's logic: one connection, one state (state.js), one screen at a time. Server messages
- * and the player's actions change the state; a redraw follows. Everything with a side effect is
- * handed to `createApp` (the socket, storage, the address bar, the clock, a timer and the view
- * that touches the DOM), so tests/unit/ drives it in Node with fakes; app.js hands in the
- * browser's. Nothing happens at import.
+ * and the player's actions change the state; a redraw follows. Every side effect is handed to
+ * `createApp` (app.js hands in the browser's; tests/unit/ fakes).
  *
  * Storage: the seat's resume token is kept in session storage per room (a reload or a dropped
  * connection takes the seat back; another tab does not share it); the name and the identity
@@ -19,29 +17,26 @@ import { apply, canPlace, clearPencil, initial, togglePencil } from './state.js'
 /** @typedef {import('./wire.js').ClientMsg} ClientMsg */
 
 /**
- * What the app needs of its connection (wire.js's `Link`): `send` queues until the socket is open.
+ * What the app needs of wire.js's `Link`.
  * @typedef {{send: (msg: ClientMsg) => void, connect: () => void, stop: () => void, failures: number}} AppLink
  */
 /**
- * What the connection tells the app: every message, each open (after `welcome`; `again` after a
- * drop), each drop.
+ * What the link tells the app.
  * @typedef {{onMessage: (msg: ServerMsg) => void, onOpen: (again: boolean) => void,
  *   onDown: (info: {code: number, retrying: boolean}) => void}} LinkEvents
  */
 /**
- * One of the browser's storages (any call may throw: storage can be off or full).
+ * A browser storage (any call may throw).
  * @typedef {{getItem: (key: string) => string | null, setItem: (key: string, value: string) => void,
  *   removeItem: (key: string) => void}} KeyValue
  */
 /**
- * What shows the state: `draw` shows the screen `key` names (a new one when the key changes, else
- * an update of the one shown); `title` sets the document's title.
+ * view.js: `draw` shows the screen `key` names, `title` sets the document's.
  * @typedef {{draw: (key: string, s: State, now: number) => void, title: (text: string) => void}} View
  */
 /**
- * Everything with a side effect. `storage`'s two are read on every use (app.js passes getters,
- * so a browser that refuses storage throws inside the app's guard); `now` is a monotonic clock in
- * milliseconds (performance.now()); `later` runs `f` after `ms`.
+ * Every side effect. `storage`'s two are read on every use (app.js passes getters); `now` is
+ * performance.now(); `later` is setTimeout.
  * @typedef {{
  *   link: (events: LinkEvents) => AppLink,
  *   view: (act: Actions) => View,
@@ -53,14 +48,13 @@ import { apply, canPlace, clearPencil, initial, togglePencil } from './state.js'
  * }} Deps
  */
 /**
- * A running page: its state (read it, do not replace it), the actions its screens call, `start`
- * (connect and draw), `tick` (the clock's redraw, every 200 ms) and `redraw` (after this burst).
+ * A page: `start` connects and draws, `tick` is the clock's redraw (every 200 ms).
  * @typedef {{state: State, act: Actions, start: () => void, tick: () => void, redraw: () => void}} App
  */
 /** @typedef {{kind: 'create' | 'join' | 'watch' | 'resume', room?: string, name?: string, retried?: boolean}} Intent */
 
 /**
- * The page's app over `deps`. It opens nothing until `start`.
+ * The page over `deps`; it opens nothing until `start`.
  * @param {Deps} deps
  * @returns {App}
  */
@@ -193,7 +187,7 @@ class Page {
   }
 
   /**
-   * The first open on an invite link: take this tab's seat back, or watch when the link says so.
+   * The first open on an invite link: this tab's seat back, or watch when the link says so.
    * @param {string} room
    */
   enterPageRoom(room) {
@@ -245,9 +239,8 @@ class Page {
   }
 
   /**
-   * The answer to a `register`, while one is awaited: `registered` keeps the key and sends what
-   * waited for it; a failure plays anonymously, except a bad name, which the form says (the
-   * message goes on). Whether `msg` is done with.
+   * The answer to an awaited `register`: a key, or a failure (anonymous, but a bad name goes on
+   * to the form). Whether `msg` is done with.
    * @param {ServerMsg} msg
    */
   keyAnswer(msg) {
@@ -495,8 +488,7 @@ function actions(page) {
 }
 
 /**
- * A digit from the pad or the keyboard: a pencil mark in pencil mode, a flash on a cell already
- * filled, else a placement sent with the next id (its answer clears it from `pending`).
+ * A digit: a pencil mark, a flash on a filled cell, or a placement with the next id.
  * @param {Page} page
  * @param {number} cell
  * @param {number} digit
