@@ -2,7 +2,7 @@
 /**
  * The page's picture of its room, changed only by `apply` (a server message) and the small
  * local edits below (selection, pencil marks). No DOM and no network here: the screens read it,
- * app.js feeds it.
+ * control.js feeds it.
  */
 
 import { DEFAULT_SETTINGS } from './wire.js';
@@ -384,7 +384,7 @@ export function restorePencil(race) {
 }
 
 /**
- * What a screen may ask of the page (app.js implements it).
+ * What a screen may ask of the page (control.js implements it).
  * @typedef {{
  *   create: (name: string, settings: Settings) => void,
  *   join: (room: string, name: string) => void,

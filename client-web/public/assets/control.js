@@ -1,0 +1,510 @@
+// @ts-check
+/**
+ * The page's logic: one connection, one state (state.js), one screen at a time. Server messages
+ * and the player's actions change the state; a redraw follows. Every side effect is handed to
+ * `createApp` (app.js hands in the browser's; tests/unit/ fakes).
+ *
+ * Storage: the seat's resume token is kept in session storage per room (a reload or a dropped
+ * connection takes the seat back; another tab does not share it); the name and the identity
+ * key (A6: registered on the first room entered, sent with every entry after) in local storage.
+ */
+
+import { apply, canPlace, clearPencil, initial, togglePencil } from './state.js';
+
+/** @typedef {import('./state.js').State} State */
+/** @typedef {import('./state.js').Actions} Actions */
+/** @typedef {import('./wire.js').ServerMsg} ServerMsg */
+/** @typedef {import('./wire.js').ClientMsg} ClientMsg */
+
+/**
+ * What the app needs of wire.js's `Link`.
+ * @typedef {{send: (msg: ClientMsg) => void, connect: () => void, stop: () => void, failures: number}} AppLink
+ */
+/**
+ * What the link tells the app.
+ * @typedef {{onMessage: (msg: ServerMsg) => void, onOpen: (again: boolean) => void,
+ *   onDown: (info: {code: number, retrying: boolean}) => void}} LinkEvents
+ */
+/**
+ * A browser storage (any call may throw).
+ * @typedef {{getItem: (key: string) => string | null, setItem: (key: string, value: string) => void,
+ *   removeItem: (key: string) => void}} KeyValue
+ */
+/**
+ * view.js: `draw` shows the screen `key` names, `title` sets the document's.
+ * @typedef {{draw: (key: string, s: State, now: number) => void, title: (text: string) => void}} View
+ */
+/**
+ * Every side effect. `storage`'s two are read on every use (app.js passes getters); `now` is
+ * performance.now(); `later` is setTimeout.
+ * @typedef {{
+ *   link: (events: LinkEvents) => AppLink,
+ *   view: (act: Actions) => View,
+ *   storage: {session: KeyValue, local: KeyValue},
+ *   location: {pathname: string, search: string, hash: string, assign: (url: string) => void},
+ *   history: {replaceState: (data: null, unused: string, url: string) => void},
+ *   now: () => number,
+ *   later: (f: () => void, ms: number) => void,
+ * }} Deps
+ */
+/**
+ * A page: `start` connects and draws, `tick` is the clock's redraw (every 200 ms).
+ * @typedef {{state: State, act: Actions, start: () => void, tick: () => void, redraw: () => void}} App
+ */
+/** @typedef {{kind: 'create' | 'join' | 'watch' | 'resume', room?: string, name?: string, retried?: boolean}} Intent */
+
+/**
+ * The page over `deps`; it opens nothing until `start`.
+ * @param {Deps} deps
+ * @returns {App}
+ */
+export function createApp(deps) {
+  const page = new Page(deps);
+  return {
+    state: page.state,
+    act: page.act,
+    start: () => page.start(),
+    tick: () => page.tick(),
+    redraw: () => page.redraw(),
+  };
+}
+
+/**
+ * Storage can be off or full (private windows); the page then forgets more, nothing else.
+ * @template T
+ * @param {() => T} f
+ * @returns {T | null}
+ */
+function safe(f) {
+  try {
+    return f();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What the page keeps, by its keys.
+ * @param {{session: KeyValue, local: KeyValue}} storage
+ */
+function storeOver(storage) {
+  return {
+    /** @param {string} room */
+    token: (room) => safe(() => storage.session.getItem(`sudoku-race:token:${room}`)),
+    /** @param {string} room @param {string} token */
+    keepToken: (room, token) => safe(() => storage.session.setItem(`sudoku-race:token:${room}`, token)),
+    /** @param {string} room */
+    dropToken: (room) => safe(() => storage.session.removeItem(`sudoku-race:token:${room}`)),
+    name: () => safe(() => storage.local.getItem('sudoku-race:name')) ?? '',
+    /** @param {string} name */
+    keepName: (name) => safe(() => storage.local.setItem('sudoku-race:name', name)),
+    key: () => safe(() => storage.local.getItem('sudoku-race:key')) ?? undefined,
+    /** @param {string} key */
+    keepKey: (key) => safe(() => storage.local.setItem('sudoku-race:key', key)),
+    dropKey: () => safe(() => storage.local.removeItem('sudoku-race:key')),
+  };
+}
+
+/** One page's state and what it remembers between messages. */
+class Page {
+  /** @param {Deps} deps */
+  constructor(deps) {
+    this.deps = deps;
+    this.state = initial();
+    this.store = storeOver(deps.storage);
+    const invite = /^\/r\/([A-Za-z2-9]{4,8})\/?$/.exec(deps.location.pathname);
+    /** The room this page is about: the invite link's, then the one joined. */
+    this.pageRoom = invite ? invite[1].toUpperCase() : null;
+    this.watchOnly = new URLSearchParams(deps.location.search).has('watch');
+    /**
+     * What the page last asked to enter, so an error can be read against it.
+     * @type {Intent | null}
+     */
+    this.intent = null;
+    /**
+     * What to send once `registered` brings a key (A6).
+     * @type {((key: string | undefined) => void) | null}
+     */
+    this.awaitingKey = null;
+    this.leaving = false;
+    this.placeSeq = 0;
+    /** The name a spectator watches under, to watch again after a drop. */
+    this.watchName = 'spectator';
+    /** Whether a redraw waits for the end of the current burst. */
+    this.queued = false;
+    this.act = actions(this);
+    this.link = deps.link({
+      onMessage: (msg) => this.onMessage(msg),
+      onOpen: (again) => this.onOpen(again),
+      onDown: (info) => this.onDown(info),
+    });
+    this.view = deps.view(this.act);
+  }
+
+  start() {
+    this.link.connect();
+    this.draw();
+  }
+
+  /** The clock, the countdown and fading marks move on their own. */
+  tick() {
+    const s = this.state;
+    if (s.phase === 'countdown' || s.phase === 'racing' || s.notice) this.draw();
+  }
+
+  /**
+   * Run `then` with this browser's identity key, registering one under `name` first if there is
+   * none. A server that cannot register (an older one) leaves the player anonymous.
+   * @param {string} name
+   * @param {(key: string | undefined) => void} then
+   */
+  withKey(name, then) {
+    const key = this.store.key();
+    if (key) return then(key);
+    this.awaitingKey = then;
+    this.link.send({ type: 'register', name });
+  }
+
+  /** @param {boolean} again */
+  onOpen(again) {
+    this.state.link = 'up';
+    if (again) this.takeBack();
+    else if (this.pageRoom) this.enterPageRoom(this.pageRoom);
+    else this.link.send({ type: 'list_rooms' });
+    this.redraw();
+  }
+
+  /** Back after a drop: take the seat (or the spectator's place) back. */
+  takeBack() {
+    const s = this.state;
+    const token = s.you?.token;
+    if (token) {
+      this.intent = { kind: 'resume', room: s.room ?? undefined };
+      this.link.send({ type: 'resume', token });
+    } else if (s.room && s.you?.role === 'spectator') {
+      this.link.send({ type: 'spectate', room: s.room, name: this.watchName });
+    }
+  }
+
+  /**
+   * The first open on an invite link: this tab's seat back, or watch when the link says so.
+   * @param {string} room
+   */
+  enterPageRoom(room) {
+    const token = this.store.token(room);
+    if (token) {
+      this.intent = { kind: 'resume', room };
+      this.link.send({ type: 'resume', token });
+    } else if (this.watchOnly) {
+      this.act.watch(room, this.store.name() || 'spectator');
+    }
+  }
+
+  /** @param {{code: number, retrying: boolean}} info */
+  onDown({ code, retrying }) {
+    const s = this.state;
+    if (this.leaving || s.problem) return;
+    s.link = 'down';
+    if (code === 1000 && s.room && s.you?.role === 'player') {
+      s.problem = { code: 'moved', message: 'Your seat moved to another tab or window. Only one can play it.' };
+    } else if (!retrying) {
+      s.problem = { code: 'server_gone', message: 'The connection to the server was lost and it cannot be reached again. It may be restarting.' };
+    }
+    this.redraw();
+  }
+
+  /** @param {ServerMsg} msg */
+  onMessage(msg) {
+    const now = this.deps.now();
+    if (this.keyAnswer(msg)) return;
+    const wasRoom = this.state.room;
+    switch (apply(this.state, msg, now)) {
+      case 'joined':
+        this.onJoined();
+        break;
+      case 'left':
+        if (wasRoom) this.store.dropToken(wasRoom);
+        if (this.state.problem?.code === 'room_closed') this.link.stop();
+        break;
+      case 'join_next':
+        this.joinNext();
+        break;
+      case 'error':
+        if (msg.type === 'error') this.onError(msg.code, msg.message);
+        break;
+      default:
+        break;
+    }
+    this.redraw();
+  }
+
+  /**
+   * The answer to an awaited `register`: a key, or a failure (anonymous, but a bad name goes on
+   * to the form). Whether `msg` is done with.
+   * @param {ServerMsg} msg
+   */
+  keyAnswer(msg) {
+    const then = this.awaitingKey;
+    if (msg.type === 'registered') {
+      this.store.keepKey(msg.key);
+      this.awaitingKey = null;
+      then?.(msg.key);
+      return true;
+    }
+    if (msg.type !== 'error' || !then) return false;
+    this.awaitingKey = null;
+    if (msg.code === 'invalid_name') return false;
+    then(undefined);
+    return true;
+  }
+
+  /** In a room (entered, or taken back): keep its seat, and put its address in the bar. */
+  onJoined() {
+    const s = this.state;
+    const { location, history } = this.deps;
+    this.intent = null;
+    if (s.room) this.pageRoom = s.room;
+    const token = s.you?.token;
+    if (s.room && token) this.store.keepToken(s.room, token);
+    if (s.you?.role === 'player') s.join_next = null;
+    s.notice = s.join_next ? 'A race is in progress: you are watching it, and you join the next race.' : null;
+    const url = `/r/${s.room}${s.you?.role === 'spectator' && !s.join_next ? '?watch' : ''}`;
+    if (location.pathname + location.search !== url) history.replaceState(null, '', url);
+    this.view.title(`sudoku-race · ${s.room}`);
+  }
+
+  /** The race watched is over: leave the spectators' seats and join as `join_next`. */
+  joinNext() {
+    const name = this.state.join_next;
+    const room = this.state.room;
+    if (!name || !room) return;
+    this.link.send({ type: 'leave' });
+    this.intent = { kind: 'join', room, name };
+    this.withKey(name, (key) => this.link.send({ type: 'join_room', room, name, key }));
+  }
+
+  /**
+   * An `error`, read against what the page last asked for.
+   * @param {string} code
+   * @param {string} message
+   */
+  onError(code, message) {
+    const s = this.state;
+    const room = this.intent?.room ?? s.room ?? this.pageRoom ?? '';
+    switch (code) {
+      case 'invalid_key':
+        this.registerAgain();
+        break;
+      case 'invalid_token':
+        this.seatGone(room);
+        break;
+      case 'unknown_room':
+        s.problem = { code, message: `There is no room ${room}. It may have closed, or the code is mistyped.`, room };
+        break;
+      case 'room_full':
+        s.problem = { code, message: `Room ${room} has no free seat.`, room };
+        break;
+      case 'race_in_progress':
+        if (this.intent?.kind === 'join' && this.intent.room && this.intent.name) {
+          s.join_next = this.intent.name;
+          this.act.watch(this.intent.room, this.intent.name);
+          s.join_next = this.intent?.name ?? null;
+        }
+        break;
+      case 'kicked':
+        if (room) this.store.dropToken(room);
+        s.problem = { code, message: `The host removed you from room ${room}. You cannot come back for a while.`, room };
+        Object.assign(s, { room: null, you: null, phase: null, race: null });
+        break;
+      case 'server_full':
+        s.problem = { code, message: 'The server has no room for more players right now. Try again in a minute.' };
+        break;
+      default:
+        s.notice = notice(code, message);
+        if (code === 'name_taken') s.join_next = null;
+        break;
+    }
+    s.notice_at = this.deps.now();
+  }
+
+  /** The server forgot this identity (a new database): register again, once. */
+  registerAgain() {
+    const { act, state } = this;
+    this.store.dropKey();
+    const intent = this.intent;
+    if (!intent || intent.retried || !intent.name) return;
+    const again = { ...intent, retried: true };
+    if (again.kind === 'create') act.create(again.name ?? '', state.settings);
+    else if (again.kind === 'join' && again.room) act.join(again.room, again.name ?? '');
+    else if (again.kind === 'watch' && again.room) act.watch(again.room, again.name ?? '');
+    // The entry just made is the retry: a second invalid_key does not try again.
+    if (this.intent) this.intent.retried = true;
+  }
+
+  /**
+   * The seat is gone (expired while away, or the race went on without it): join afresh.
+   * @param {string} room
+   */
+  seatGone(room) {
+    const s = this.state;
+    if (room) this.store.dropToken(room);
+    const kept = { rooms: s.rooms, link: s.link };
+    Object.assign(s, initial(), kept);
+    this.pageRoom = room || this.pageRoom;
+    s.notice = 'Your seat from before is gone. Join again.';
+    const { location, history } = this.deps;
+    if (this.pageRoom && location.pathname !== `/r/${this.pageRoom}`) history.replaceState(null, '', `/r/${this.pageRoom}`);
+  }
+
+  /** Which screen the state calls for. */
+  screenKey() {
+    const s = this.state;
+    const hash = this.deps.location.hash;
+    if (s.problem) return `problem:${s.problem.code}`;
+    // The read-only pages live under `/#/…`, so the server serves them as `/`.
+    if (!s.room && hash.startsWith('#/leaderboard')) return 'leaderboard';
+    const player = /^#\/players\/([A-Za-z0-9]{1,32})$/.exec(hash);
+    if (!s.room && player) return `player:${player[1]}`;
+    const replay = /^#\/races\/([A-Za-z0-9-]{1,64})$/.exec(hash);
+    if (!s.room && replay) return `replay:${replay[1]}`;
+    if (!s.room) return this.pageRoom ? `join:${this.pageRoom}` : 'home';
+    if (s.phase === 'lobby') return 'lobby';
+    if (s.phase === 'finished') return 'results';
+    return 'race';
+  }
+
+  /** Redraw once, after the current burst of messages. */
+  redraw() {
+    if (this.queued) return;
+    this.queued = true;
+    queueMicrotask(() => {
+      this.queued = false;
+      this.draw();
+    });
+  }
+
+  draw() {
+    const s = this.state;
+    const now = this.deps.now();
+    // Notices inside a room fade; a form's stay until the next try.
+    if (s.notice && s.room && !s.join_next && now - s.notice_at > 6000) s.notice = null;
+    this.view.draw(this.screenKey(), s, now);
+  }
+}
+
+/**
+ * The words for an error that only needs a notice.
+ * @param {string} code
+ * @param {string} message the server's, for a code this page has no words of its own for
+ */
+function notice(code, message) {
+  switch (code) {
+    case 'name_taken':
+      return 'That name is taken in this room. Pick another.';
+    case 'invalid_name':
+      return 'That name cannot be used: 1 to 24 visible characters.';
+    case 'rate_limited':
+      return 'Too fast: wait a moment.';
+    default:
+      return message || code;
+  }
+}
+
+/**
+ * What the screens may ask of `page`.
+ * @param {Page} page
+ * @returns {Actions}
+ */
+function actions(page) {
+  const { state, store } = page;
+  return {
+    create(name, settings) {
+      store.keepName(name);
+      state.notice = null;
+      const retried = page.intent?.retried && page.intent.kind === 'create';
+      page.intent = { kind: 'create', name, retried };
+      page.withKey(name, (key) => page.link.send({ type: 'create_room', name, settings, key }));
+    },
+    join(room, name) {
+      store.keepName(name);
+      state.notice = null;
+      const retried = page.intent?.retried && page.intent.kind === 'join';
+      page.intent = { kind: 'join', room, name, retried };
+      page.withKey(name, (key) => page.link.send({ type: 'join_room', room, name, key }));
+    },
+    watch(room, name) {
+      state.problem = null;
+      page.watchName = name;
+      const retried = page.intent?.retried && page.intent.kind === 'watch';
+      page.intent = { kind: 'watch', room, name, retried };
+      // Watching needs no identity: send the key only if there is one already.
+      page.link.send({ type: 'spectate', room, name, key: store.key() });
+      page.redraw();
+    },
+    listRooms: () => page.link.send({ type: 'list_rooms' }),
+    ready: (on) => page.link.send({ type: 'set_ready', ready: on }),
+    start: () => page.link.send({ type: 'start_race' }),
+    place: (cell, digit) => place(page, cell, digit),
+    erase(cell) {
+      if (state.race) clearPencil(state.race, cell);
+      page.redraw();
+    },
+    select(cell) {
+      state.selected = cell;
+      page.redraw();
+    },
+    pencilMode(on) {
+      state.pencil_mode = on;
+      page.redraw();
+    },
+    forfeit: () => page.link.send({ type: 'forfeit' }),
+    chat: (text) => page.link.send({ type: 'chat', text }),
+    setSettings: (settings) => page.link.send({ type: 'set_settings', settings }),
+    kick: (playerId) => page.link.send({ type: 'kick', player_id: playerId }),
+    leave() {
+      page.leaving = true;
+      if (state.room) store.dropToken(state.room);
+      page.link.send({ type: 'leave' });
+      // Give the leave a moment to go out before the socket closes.
+      page.deps.later(() => {
+        page.link.stop();
+        page.deps.location.assign('/');
+      }, 150);
+    },
+    retry() {
+      state.problem = null;
+      state.link = 'connecting';
+      page.link.failures = 0;
+      page.link.connect();
+      page.redraw();
+    },
+    notice(text) {
+      state.notice = text;
+      state.notice_at = page.deps.now();
+      page.redraw();
+    },
+    savedName: () => store.name(),
+  };
+}
+
+/**
+ * A digit: a pencil mark, a flash on a filled cell, or a placement with the next id.
+ * @param {Page} page
+ * @param {number} cell
+ * @param {number} digit
+ */
+function place(page, cell, digit) {
+  const s = page.state;
+  const r = s.race;
+  if (!r || !canPlace(s) || cell < 0 || cell > 80) return;
+  if (s.pencil_mode) {
+    togglePencil(r, cell, digit);
+  } else if (r.board[cell] !== '.') {
+    r.flash = { cells: [], at: page.deps.now(), kind: r.puzzle?.[cell] !== '.' ? 'given' : 'filled', cell, digit };
+  } else {
+    page.placeSeq += 1;
+    r.pending.set(page.placeSeq, { cell, digit });
+    page.link.send({ type: 'place', cell, digit, id: page.placeSeq });
+  }
+  page.redraw();
+}

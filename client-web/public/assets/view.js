@@ -1,0 +1,143 @@
+// @ts-check
+/**
+ * The page's DOM side: the one screen shown in `#app`, built by the screen module the app's key
+ * names (control.js decides the key; this module only shows it), the keys passed to it, and the
+ * pages a first visit does not need, imported when their route first opens (`pages` below, not
+ * preloaded by index.html).
+ */
+
+import { home } from './screens/home.js';
+import { joinRoom } from './screens/join.js';
+import { lobby } from './screens/lobby.js';
+import { race } from './screens/race.js';
+import { results } from './screens/results.js';
+import { problem } from './screens/problem.js';
+import { h } from './dom.js';
+
+/** @typedef {import('./state.js').Screen} Screen */
+/** @typedef {import('./state.js').State} State */
+/** @typedef {import('./state.js').Actions} Actions */
+
+/**
+ * The pages a first visit does not need, imported when their route first opens; index.html
+ * does not preload them (tests/layout.test.mjs holds index.html to both rules). The replay's
+ * playback module is asked for beside its screen, so the two fetches do not wait on each other.
+ */
+const pages = {
+  leaders: () => import('./screens/leaders.js'),
+  replay: () => Promise.all([import('./screens/replay.js'), import('./replay.js')]).then(([screen]) => screen),
+};
+
+/**
+ * A screen that says "Loading…" while `load` imports a page's module, then becomes the page
+ * `make` builds from it (the same element the page would have been, so its styles and test
+ * hooks are unchanged). A failed import gets a clear error and Try again, which imports afresh
+ * (a failed fetch is not kept in the browser's module map).
+ * @template M
+ * @param {string} name the page, for the `page:NAME` performance mark when it is in
+ * @param {() => Promise<M>} load
+ * @param {(m: M) => Screen} make
+ * @returns {Screen}
+ */
+function lazyScreen(name, load, make) {
+  /** @type {Screen | null} */
+  let page = null;
+  /** @type {{s: State, now: number} | null} */
+  let last = null;
+  const el = h('section', { class: 'screen loading', 'data-testid': 'page-loading' });
+  function attempt() {
+    el.removeAttribute('data-problem');
+    el.replaceChildren(h('p', { class: 'muted', role: 'status', text: 'Loading…' }));
+    load().then(
+      (m) => {
+        // The route changed while the module came: the screen after this one is in charge.
+        if (!el.isConnected) return;
+        page = make(m);
+        el.replaceWith(page.el);
+        if (last) page.update(last.s, last.now);
+        page.focus?.();
+        performance.mark(`page:${name}`);
+      },
+      (e) => {
+        el.setAttribute('data-problem', 'page_unavailable');
+        el.replaceChildren(
+          h('h1', { text: 'This page did not load' }),
+          h('p', { class: 'error', role: 'alert', 'data-testid': 'error',
+            text: `Its code could not be fetched from the server (${e instanceof Error ? e.message : String(e)}). Check the connection and try again.` }),
+          h('div', { class: 'row' },
+            h('button', { type: 'button', class: 'primary', 'data-testid': 'retry', onclick: attempt, text: 'Try again' }),
+            h('a', { class: 'button', href: '/', text: 'Back to the start' })),
+        );
+      },
+    );
+  }
+  attempt();
+  return {
+    el,
+    update(s, now) {
+      last = { s, now };
+      page?.update(s, now);
+    },
+    onKey: (ev, s) => page?.onKey?.(ev, s),
+  };
+}
+
+/**
+ * The screen a key names (control.js's `screenKey`: `problem:CODE`, `join:ROOM`, `player:ID`, …).
+ * @param {string} key
+ * @param {State} s
+ * @param {Actions} act
+ * @returns {Screen}
+ */
+function makeScreen(key, s, act) {
+  if (s.problem) return problem(act, s.problem);
+  if (key.startsWith('join:')) return joinRoom(act, key.slice('join:'.length));
+  if (key === 'leaderboard') return lazyScreen('leaderboard', pages.leaders, (m) => m.leaderboard());
+  if (key.startsWith('player:')) return lazyScreen('player', pages.leaders, (m) => m.playerPage(key.slice('player:'.length)));
+  if (key.startsWith('replay:')) return lazyScreen('replay', pages.replay, (m) => m.replayPage(key.slice('replay:'.length)));
+  switch (key) {
+    case 'lobby':
+      return lobby(act);
+    case 'results':
+      return results(act);
+    case 'race':
+      return race(act);
+    default:
+      return home(act);
+  }
+}
+
+/**
+ * The view of the page whose actions are `act`, drawing into `root`; it passes the keys typed
+ * outside a form field to the screen shown.
+ * @param {HTMLElement} root
+ * @param {Actions} act
+ * @returns {import('./control.js').View}
+ */
+export function createView(root, act) {
+  /** @type {{key: string, screen: Screen, s: State} | null} */
+  let current = null;
+  document.addEventListener('keydown', (ev) => {
+    const t = /** @type {HTMLElement | null} */ (ev.target);
+    if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT')) return;
+    current?.screen.onKey?.(ev, current.s);
+  });
+  return {
+    draw(key, s, now) {
+      if (current && current.key === key) return current.screen.update(s, now);
+      const screen = makeScreen(key, s, act);
+      current = { key, screen, s };
+      root.replaceChildren(screen.el);
+      root.setAttribute('data-screen', key.split(':')[0]);
+      screen.update(s, now);
+      // For bench/first-load.mjs: when each screen first appeared, on the page's own clock.
+      performance.mark(`screen:${key.split(':')[0]}`);
+      // A new screen starts at its top, whatever the last one was scrolled to.
+      window.scrollTo(0, 0);
+      screen.focus?.();
+    },
+    title(text) {
+      document.title = text;
+    },
+  };
+}
