@@ -398,34 +398,7 @@ impl App {
         let has_race = self.race().is_some();
         let cursor = self.play.desk.cursor;
         match action {
-            Action::Quit => {
-                let others = self.room().filter(|_| self.hosts_server).map_or(0, |r| {
-                    let n = r
-                        .players
-                        .iter()
-                        .filter(|p| p.connected && !r.is_me(&p.player_id));
-                    n.count()
-                });
-                if others > 0 && !matches!(self.conn, Conn::Closed(_)) {
-                    self.confirm = Some(Confirm::Quit);
-                    self.notice = Some(Notice {
-                        text: format!("quit and close the room? {others} other player(s) will be disconnected; press q again (any other key cancels)"),
-                        bad: true,
-                        until_ms: u64::MAX,
-                    });
-                    return Vec::new();
-                }
-                if ctx.racing && !matches!(self.conn, Conn::Closed(_)) {
-                    self.confirm = Some(Confirm::Quit);
-                    self.notice = Some(Notice {
-                        text: "leave the race? press q again (any other key cancels)".into(),
-                        bad: true,
-                        until_ms: u64::MAX,
-                    });
-                    return Vec::new();
-                }
-                return self.leave();
-            }
+            Action::Quit => return self.quit(ctx),
             Action::Chat => self.input = Some(String::new()),
             Action::Ready => {
                 let ready = self
@@ -443,16 +416,7 @@ impl App {
             }
             Action::Place(digit) => return self.place(cursor, digit),
             Action::Erase => self.play.desk.clear_pencil(cursor),
-            Action::Pencil => {
-                let desk = &mut self.play.desk;
-                desk.pencil_mode = !desk.pencil_mode;
-                let text = if desk.pencil_mode {
-                    "pencil mode: digits toggle marks"
-                } else {
-                    "pen mode: digits are placed"
-                };
-                self.notify(text, false);
-            }
+            Action::Pencil => self.toggle_pencil_mode(),
             Action::Settings => {
                 if let Some(room) = self.room() {
                     self.tool = Some(Tool::Settings {
@@ -468,15 +432,7 @@ impl App {
                     self.tool = Some(Tool::Kick { row: 0 });
                 }
             }
-            Action::Row(dir) => {
-                let n_rows = match (&self.tool, self.room()) {
-                    (Some(Tool::Kick { .. }), Some(room)) => host::kick_list(room).len(),
-                    _ => host::ROWS.len(),
-                };
-                if let Some(tool) = self.tool.as_mut() {
-                    tool.step_row(dir, n_rows);
-                }
-            }
+            Action::Row(dir) => self.step_tool_row(dir),
             Action::Value(dir) => {
                 if let Some(tool) = self.tool.as_mut() {
                     tool.step_value(dir);
@@ -495,6 +451,60 @@ impl App {
             }
         }
         Vec::new()
+    }
+
+    /// `q`: leave at once, unless leaving would close the room on other players (we run the
+    /// server) or drop us out of a race we are still in: then ask first.
+    fn quit(&mut self, ctx: &Context) -> Vec<Effect> {
+        let others = self.room().filter(|_| self.hosts_server).map_or(0, |r| {
+            let n = r
+                .players
+                .iter()
+                .filter(|p| p.connected && !r.is_me(&p.player_id));
+            n.count()
+        });
+        if others > 0 && !matches!(self.conn, Conn::Closed(_)) {
+            self.confirm = Some(Confirm::Quit);
+            self.notice = Some(Notice {
+                text: format!("quit and close the room? {others} other player(s) will be disconnected; press q again (any other key cancels)"),
+                bad: true,
+                until_ms: u64::MAX,
+            });
+            return Vec::new();
+        }
+        if ctx.racing && !matches!(self.conn, Conn::Closed(_)) {
+            self.confirm = Some(Confirm::Quit);
+            self.notice = Some(Notice {
+                text: "leave the race? press q again (any other key cancels)".into(),
+                bad: true,
+                until_ms: u64::MAX,
+            });
+            return Vec::new();
+        }
+        self.leave()
+    }
+
+    /// `p`: digits toggle pencil marks instead of being placed, or back.
+    fn toggle_pencil_mode(&mut self) {
+        let desk = &mut self.play.desk;
+        desk.pencil_mode = !desk.pencil_mode;
+        let text = if desk.pencil_mode {
+            "pencil mode: digits toggle marks"
+        } else {
+            "pen mode: digits are placed"
+        };
+        self.notify(text, false);
+    }
+
+    /// Up or down a row in the host's tool open (the kick list's rows are the other players).
+    fn step_tool_row(&mut self, dir: i8) {
+        let n_rows = match (&self.tool, self.room()) {
+            (Some(Tool::Kick { .. }), Some(room)) => host::kick_list(room).len(),
+            _ => host::ROWS.len(),
+        };
+        if let Some(tool) = self.tool.as_mut() {
+            tool.step_row(dir, n_rows);
+        }
     }
 
     /// `Enter` in a host's tool: send the settings, or ask before removing the chosen player.
