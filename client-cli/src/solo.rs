@@ -161,7 +161,7 @@ impl SoloApp {
         self.undo.push(Change {
             cell,
             digit: self.board.board.get(cell),
-            marks: self.board.desk.pencil[cell.idx()],
+            marks: self.board.pencil_cursor.pencil[cell.idx()],
         });
     }
 
@@ -252,11 +252,11 @@ impl SoloApp {
 
     /// A digit or erase key on the cell under the cursor. False for any other key.
     fn edit_cell(&mut self, code: KeyCode) -> bool {
-        let cell = self.board.desk.cursor;
+        let cell = self.board.pencil_cursor.cursor;
         if let Some(d) = digit_key(code) {
             if self.board.is_given(cell) {
                 self.notify("that cell is a given", true);
-            } else if self.board.desk.pencil_mode {
+            } else if self.board.pencil_cursor.pencil_mode {
                 if self.board.board.get(cell).is_none() {
                     self.record(cell);
                     self.board.toggle_pencil(cell, d);
@@ -287,13 +287,13 @@ impl SoloApp {
     fn command(&mut self, code: KeyCode) {
         match code {
             KeyCode::Char('p') => {
-                self.board.desk.pencil_mode = !self.board.desk.pencil_mode;
+                self.board.pencil_cursor.pencil_mode = !self.board.pencil_cursor.pencil_mode;
             }
             KeyCode::Char('u') => match self.undo.pop() {
                 Some(ch) => {
                     self.board.board.set(ch.cell, ch.digit);
-                    self.board.desk.pencil[ch.cell.idx()] = ch.marks;
-                    self.board.desk.cursor = ch.cell;
+                    self.board.pencil_cursor.pencil[ch.cell.idx()] = ch.marks;
+                    self.board.pencil_cursor.cursor = ch.cell;
                     self.after_change();
                 }
                 None => self.notify("nothing to undo", true),

@@ -7,16 +7,16 @@
 //! What the server said lives in the [`Mirror`] (`mirror`); this module owns what the screen
 //! adds to it: the [`Play`] beside the board (pencil marks, cursor, pending placements, the
 //! last refusal), notices, chat, confirmations and the connection state. Keys go through the
-//! one table in `keys`; `board` holds the board-and-desk state that solo shares. What each
-//! server message does to the screen is `heard`; the screens outside a room are `outside`;
-//! the host's settings editor and kick list are `host`.
+//! one table in `keys`; `board` holds the board, pencil marks and cursor that solo shares. What
+//! each server message does to the screen is `on_server`; the screens outside a room are
+//! `outside`; the host's settings editor and kick list are `host`.
 
 pub mod board;
 pub mod event;
-mod heard;
 pub mod host;
 pub mod keys;
 pub mod mirror;
+mod on_server;
 pub mod outside;
 
 use crossterm::event::{KeyCode, KeyEvent};
@@ -25,7 +25,7 @@ use protocol::{
 };
 use shared::engine::{Cell, Digit};
 
-pub use board::{BoardState, Desk};
+pub use board::{BoardState, PencilAndCursor};
 pub use event::{Effect, Event};
 pub use host::Tool;
 pub use keys::{digit_key, erase_key, is_ctrl_c, nav_key, Action, Context, Mode};
@@ -93,12 +93,12 @@ pub struct Flash {
     pub until_ms: u64,
 }
 
-/// Our side of the race on screen, beside the server's board: the desk (pencil marks, cursor),
+/// Our side of the race on screen, beside the server's board: the pencil marks and cursor,
 /// placements not yet answered, the last refusal.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Play {
     /// Pencil marks, cursor and mode.
-    pub desk: Desk,
+    pub pencil_cursor: PencilAndCursor,
     /// Placements sent and not yet answered: (id, cell, digit).
     pub pending: Vec<(u64, Cell, Digit)>,
     /// The last rejected placement.
@@ -396,7 +396,7 @@ impl App {
 
     fn act(&mut self, action: Action, ctx: &Context) -> Vec<Effect> {
         let has_race = self.race().is_some();
-        let cursor = self.play.desk.cursor;
+        let cursor = self.play.pencil_cursor.cursor;
         match action {
             Action::Quit => return self.quit(ctx),
             Action::Chat => self.input = Some(String::new()),
@@ -411,11 +411,11 @@ impl App {
             Action::Start => self.notify("only the host can start the race", true),
             Action::Move(dr, dc) => {
                 if has_race {
-                    self.play.desk.move_cursor(dr, dc);
+                    self.play.pencil_cursor.move_cursor(dr, dc);
                 }
             }
             Action::Place(digit) => return self.place(cursor, digit),
-            Action::Erase => self.play.desk.clear_pencil(cursor),
+            Action::Erase => self.play.pencil_cursor.clear_pencil(cursor),
             Action::Pencil => self.toggle_pencil_mode(),
             Action::Settings => {
                 if let Some(room) = self.room() {
@@ -486,9 +486,9 @@ impl App {
 
     /// `p`: digits toggle pencil marks instead of being placed, or back.
     fn toggle_pencil_mode(&mut self) {
-        let desk = &mut self.play.desk;
-        desk.pencil_mode = !desk.pencil_mode;
-        let text = if desk.pencil_mode {
+        let local = &mut self.play.pencil_cursor;
+        local.pencil_mode = !local.pencil_mode;
+        let text = if local.pencil_mode {
             "pencil mode: digits toggle marks"
         } else {
             "pen mode: digits are placed"
@@ -538,8 +538,8 @@ impl App {
         let Some((puzzle, board)) = self.race().map(|r| (r.puzzle, r.board)) else {
             return Vec::new();
         };
-        if self.play.desk.pencil_mode {
-            self.play.desk.toggle_pencil(&board, cell, digit);
+        if self.play.pencil_cursor.pencil_mode {
+            self.play.pencil_cursor.toggle_pencil(&board, cell, digit);
             return Vec::new();
         }
         if puzzle.get(cell).is_some() {

@@ -65,8 +65,8 @@ impl Widget for &SoloApp {
 fn render_board(app: &SoloApp, area: Rect, buf: &mut Buffer) {
     let hint_cells = app.hint.as_ref().map_or(&[][..], |h| &h.cells[..]);
     let mut view = BoardView::new(&app.board.puzzle, &app.board.board);
-    view.pencil = Some(&app.board.desk.pencil);
-    view.cursor = Some(app.board.desk.cursor);
+    view.pencil = Some(&app.board.pencil_cursor.pencil);
+    view.cursor = Some(app.board.pencil_cursor.cursor);
     view.conflicts = &app.conflicts;
     view.highlight = hint_cells;
     if app.outcome == Some(Outcome::GaveUp) {
@@ -89,7 +89,7 @@ fn panel_lines(app: &SoloApp) -> Vec<Line<'static>> {
         Line::raw(format!("filled {}/{to_fill}", app.board.n_placed())),
         Line::raw(format!(
             "mode   {}",
-            if app.board.desk.pencil_mode {
+            if app.board.pencil_cursor.pencil_mode {
                 "pencil"
             } else {
                 "pen"

@@ -1,7 +1,7 @@
 //! What the screen does with each server message, after the [`Mirror`](super::Mirror) has
-//! taken what the server said: the desk, pending placements, flashes, notices, chat, the
-//! screen shown outside a room, the host's tools, and the messages some answers call for
-//! (another ask for a seat, a seat after watching).
+//! taken what the server said: the pencil marks and cursor, pending placements, flashes,
+//! notices, chat, the screen shown outside a room, the host's tools, and the messages some
+//! answers call for (another ask for a seat, a seat after watching).
 
 use protocol::{ClientMsg, ErrorCode, FinishStatus, MsgId, Phase, PlaceReason, Role, ServerMsg};
 use shared::engine::{Cell, Digit};
@@ -27,7 +27,7 @@ impl App {
         let prev_race = self.race().map(|r| r.race_id.clone());
         let prev_room = self.room().map(|r| r.code.to_string());
         self.mirror.apply(&msg, now);
-        let effects = self.follow(msg, left, prev_race, prev_room);
+        let effects = self.update_screen(msg, left, prev_race, prev_room);
         // The host's tools close when we stop being the host between races.
         let controls =
             |r: &super::Room| r.am_host() && matches!(r.phase, Phase::Lobby | Phase::Finished);
@@ -37,7 +37,10 @@ impl App {
         effects
     }
 
-    fn follow(
+    /// The screen's own state after the mirror took `msg` in: notices, the pencil marks and
+    /// cursor, pending placements, chat, the screen outside a room. `left`, `prev_race` and
+    /// `prev_room` were read before the mirror forgot them.
+    fn update_screen(
         &mut self,
         msg: ServerMsg,
         left: Option<String>,
@@ -117,12 +120,12 @@ impl App {
     fn entered(&mut self, prev_race: Option<protocol::RaceId>) {
         self.outside = Outside::Entering;
         self.switching = false;
-        let desk = std::mem::take(&mut self.play.desk);
+        let kept = std::mem::take(&mut self.play.pencil_cursor);
         self.play = Play::default();
         if let Some(race) = self.mirror.race() {
             if prev_race.as_ref() == Some(&race.race_id) {
-                self.play.desk = desk;
-                self.play.desk.clear_filled(&race.board);
+                self.play.pencil_cursor = kept;
+                self.play.pencil_cursor.clear_filled(&race.board);
             }
         }
     }
@@ -148,7 +151,7 @@ impl App {
             None => play.pending.retain(|(_, pc, _)| *pc != cell),
         }
         if accepted {
-            play.desk.placed(cell, digit);
+            play.pencil_cursor.placed(cell, digit);
             if play.flash.as_ref().is_some_and(|f| f.cell == cell) {
                 play.flash = None;
             }
