@@ -1,6 +1,6 @@
 //! What the server said: the room we are in, as the server's messages describe it.
 //!
-//! [`Mirror::apply`] folds one [`ServerMsg`] into the room (code, me, role, host, players,
+//! [`Mirror::apply`] folds one [`ServerMsg`] into the room (code, me, role, room host, players,
 //! phase, settings) and its race (puzzle, board, progress, mistakes, penalty, the clock anchor,
 //! the solution, the results). It holds no UI state (no cursor, pencil marks, flashes or chat
 //! input) and does no IO, so the online app and the bot's brain share it instead of each
@@ -134,8 +134,8 @@ pub struct Room {
     pub me: Option<PlayerId>,
     /// Player or spectator.
     pub role: Role,
-    /// The host's player id.
-    pub host: PlayerId,
+    /// The room host's player id (the player who starts races and edits settings).
+    pub room_host: PlayerId,
     /// Room settings.
     pub settings: Settings,
     /// Room phase.
@@ -151,9 +151,9 @@ pub struct Room {
 }
 
 impl Room {
-    /// Whether we are the host.
-    pub fn am_host(&self) -> bool {
-        self.me.as_deref() == Some(self.host.as_str())
+    /// Whether we are the room host.
+    pub fn am_room_host(&self) -> bool {
+        self.me.as_deref() == Some(self.room_host.as_str())
     }
 
     /// Whether `player_id` is us.
@@ -226,7 +226,7 @@ impl Mirror {
                 code: room.clone(),
                 me: you.player_id.clone(),
                 role: you.role,
-                host: host.clone(),
+                room_host: host.clone(),
                 settings: settings.clone(),
                 phase: *phase,
                 players: players.clone(),
@@ -281,7 +281,7 @@ impl Room {
         }
     }
 
-    /// Players arriving, changing or leaving; a new host; new settings.
+    /// Players arriving, changing or leaving; a new room host; new settings.
     fn apply_member(&mut self, msg: &ServerMsg) {
         match msg {
             ServerMsg::PlayerJoined { player } | ServerMsg::PlayerUpdated { player } => {
@@ -290,7 +290,7 @@ impl Room {
             ServerMsg::PlayerLeft { player_id } => {
                 self.players.retain(|p| p.player_id != *player_id)
             }
-            ServerMsg::HostChanged { player_id } => self.host = player_id.clone(),
+            ServerMsg::HostChanged { player_id } => self.room_host = player_id.clone(),
             ServerMsg::SettingsChanged { settings } => self.settings = settings.clone(),
             _ => {}
         }

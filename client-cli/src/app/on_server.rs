@@ -1,13 +1,13 @@
 //! What the screen does with each server message, after the [`Mirror`](super::Mirror) has
 //! taken what the server said: the pencil marks and cursor, pending placements, flashes,
-//! notices, chat, the screen shown outside a room, the host's tools, and the messages some
+//! notices, chat, the screen shown outside a room, the room host's tools, and the messages some
 //! answers call for (another ask for a seat, a seat after watching).
 
 use protocol::{ClientMsg, ErrorCode, FinishStatus, MsgId, Phase, PlaceReason, Role, ServerMsg};
 use shared::engine::{Cell, Digit};
 
 use super::outside::{self, Outside};
-use super::{clock, host, App, ChatLine, Effect, Flash, Notice, Play, CHAT_KEPT, FLASH_MS};
+use super::{clock, room_host, App, ChatLine, Effect, Flash, Notice, Play, CHAT_KEPT, FLASH_MS};
 use crate::net::Intent;
 
 impl App {
@@ -28,9 +28,9 @@ impl App {
         let prev_room = self.room().map(|r| r.code.to_string());
         self.mirror.apply(&msg, now);
         let effects = self.update_screen(msg, left, prev_race, prev_room);
-        // The host's tools close when we stop being the host between races.
+        // The room host's tools close when we stop being the room host between races.
         let controls =
-            |r: &super::Room| r.am_host() && matches!(r.phase, Phase::Lobby | Phase::Finished);
+            |r: &super::Room| r.am_room_host() && matches!(r.phase, Phase::Lobby | Phase::Finished);
         if self.tool.is_some() && !self.room().is_some_and(controls) {
             self.tool = None;
         }
@@ -61,7 +61,7 @@ impl App {
             }
             ServerMsg::SettingsChanged { settings } => {
                 self.notify(
-                    format!("settings changed: {}", host::summary(&settings)),
+                    format!("settings changed: {}", room_host::summary(&settings)),
                     false,
                 );
             }

@@ -495,7 +495,7 @@ fn resume_mid_race_keeps_local_pencil_marks_and_the_clock() {
 #[test]
 fn an_in_process_host_confirms_a_quit_that_closes_the_room_on_others() {
     // Ann runs the server (an in-process host) and bob is connected: `q` asks first.
-    let mut app = lobby().with_hosted_server();
+    let mut app = lobby().with_server_in_process();
     check_effects(app.update(key('q')), &[]);
     assert_eq!(app.confirm, Some(Confirm::Quit));
     let asked = app
@@ -514,7 +514,7 @@ fn an_in_process_host_confirms_a_quit_that_closes_the_room_on_others() {
     let effects = app.update(key('q'));
     assert!(effects.contains(&Effect::Quit), "{effects:?}");
     // Alone in the room, or not the program that runs the server: no question.
-    let mut alone = lobby().with_hosted_server();
+    let mut alone = lobby().with_server_in_process();
     alone.update(net(ServerMsg::PlayerLeft {
         player_id: "p2".into(),
     }));

@@ -1,6 +1,6 @@
 //! The bot's decision logic: what to send next, given what the server said. No IO, no clock.
 //!
-//! The room itself (me, host, players, phase, the race's board) is the app's
+//! The room itself (me, room host, players, phase, the race's board) is the app's
 //! [`Mirror`]; the brain keeps only its own plan: the cells left to try, the placement in
 //! flight, when to wake up, and what to report.
 
@@ -37,7 +37,7 @@ struct Solving {
 pub struct Brain {
     config: BotConfig,
     rng: StdRng,
-    host_start_at: Option<usize>,
+    room_host_start_at: Option<usize>,
     mirror: Mirror,
     race: Option<Solving>,
     in_flight: Option<(u64, Cell, Digit)>,
@@ -51,14 +51,14 @@ pub struct Brain {
 }
 
 impl Brain {
-    /// A brain for `config`; `host_start_at` is `Some(n)` for a host bot that starts races
-    /// once `n` players are seated.
-    pub fn new(config: BotConfig, host_start_at: Option<usize>) -> Brain {
+    /// A brain for `config`; `room_host_start_at` is `Some(n)` for a room-host bot that starts
+    /// races once `n` players are seated.
+    pub fn new(config: BotConfig, room_host_start_at: Option<usize>) -> Brain {
         let rng = StdRng::seed_from_u64(config.seed);
         Brain {
             config,
             rng,
-            host_start_at,
+            room_host_start_at,
             mirror: Mirror::default(),
             race: None,
             in_flight: None,
@@ -93,18 +93,20 @@ impl Brain {
         Duration::from_millis(self.rng.gen_range(ms / 2..=ms + ms / 2))
     }
 
-    fn am_host(&self) -> bool {
-        self.mirror.room.as_ref().is_some_and(|r| r.am_host())
+    fn am_room_host(&self) -> bool {
+        self.mirror.room.as_ref().is_some_and(|r| r.am_room_host())
     }
 
     fn maybe_start(&mut self) {
-        let Some(n) = self.host_start_at else { return };
+        let Some(n) = self.room_host_start_at else {
+            return;
+        };
         let Some(room) = self.mirror.room.as_ref() else {
             return;
         };
         let idle = matches!(room.phase, Phase::Lobby | Phase::Finished);
         let seated = room.players.len();
-        if room.am_host() && idle && !self.done() && seated >= n && !self.start_wanted {
+        if room.am_room_host() && idle && !self.done() && seated >= n && !self.start_wanted {
             self.start_wanted = true;
             self.wake = Some(if self.report.races.is_empty() {
                 Duration::ZERO
@@ -230,7 +232,7 @@ impl Brain {
         }
     }
 
-    /// `race_over`: the race goes into the report, and a host bot may start the next one.
+    /// `race_over`: the race goes into the report, and a room-host bot may start the next one.
     fn race_over(&mut self, race_id: &RaceId, standings: &[Standing]) {
         let mine = self
             .mirror
@@ -290,7 +292,7 @@ impl Brain {
     pub fn next_move(&mut self) -> Option<ClientMsg> {
         if self.start_wanted {
             self.start_wanted = false;
-            if self.am_host() {
+            if self.am_room_host() {
                 return Some(ClientMsg::StartRace);
             }
         }

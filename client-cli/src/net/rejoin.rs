@@ -190,13 +190,13 @@ fn silent(to: &Endpoint) -> String {
     if url.is_secure() {
         format!(
             "{}:{} did not answer the TLS handshake within {secs} s: if it is a plain server, use ws:// instead of wss://",
-            url.host(),
+            url.hostname(),
             url.port()
         )
     } else {
         format!(
             "{}:{} did not answer the WebSocket handshake within {secs} s",
-            url.host(),
+            url.hostname(),
             url.port()
         )
     }

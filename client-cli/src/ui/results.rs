@@ -10,7 +10,7 @@ use ratatui::widgets::{Block, Borders, Paragraph, Row, Table, Widget, Wrap};
 
 use super::board::{self, BoardView};
 use super::{finish_word, players_lines, render_chat};
-use crate::app::{clock, host, App, Race, Results, Room};
+use crate::app::{clock, room_host, App, Race, Results, Room};
 
 pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
     let Some(results) = &room.results else {
@@ -34,7 +34,7 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
         .render(mine, buf);
     let mut lines = players_lines(room);
     lines.push(Line::styled(
-        format!("next: {}", host::summary(&room.settings)),
+        format!("next: {}", room_host::summary(&room.settings)),
         Style::new().fg(Color::DarkGray),
     ));
     Paragraph::new(lines)
