@@ -75,7 +75,7 @@ fn racing_app() -> App {
     }
     if let Some(puzzle) = app.race().map(|r| r.puzzle) {
         for c in Cell::all().filter(|c| puzzle.get(*c).is_none()) {
-            app.play.desk.pencil[c.idx()] = 0b1_0110_1011;
+            app.play.pencil_cursor.pencil[c.idx()] = 0b1_0110_1011;
         }
     }
     app

@@ -27,10 +27,10 @@ const TIMEOUT: Duration = Duration::from_secs(10);
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
     /// The socket or TLS failed.
-    #[error("cannot reach {host}: {source}")]
+    #[error("cannot reach {hostname}: {source}")]
     Io {
-        /// Where.
-        host: String,
+        /// Where: the server's hostname or IP address.
+        hostname: String,
         /// Why.
         source: std::io::Error,
     },
@@ -55,22 +55,22 @@ pub enum ApiError {
 
 /// `GET path` (with its query, starting `/api/`) on the server `to` names; the JSON body of a
 /// `200`. The path goes under the WebSocket URL's prefix, so a server a proxy publishes at
-/// `wss://host/sudoku/ws` is asked `/sudoku/api/…`, as the proxy publishes its API.
+/// `wss://hostname/sudoku/ws` is asked `/sudoku/api/…`, as the proxy publishes its API.
 pub async fn get(to: &Endpoint, path: &str) -> Result<Value, ApiError> {
     get_up_to(to, path, MAX_ANSWER).await
 }
 
 /// [`get`] for an answer of up to `max` bytes.
 pub async fn get_up_to(to: &Endpoint, path: &str, max: usize) -> Result<Value, ApiError> {
-    let host = to.url.host().to_owned();
+    let hostname = to.url.hostname().to_owned();
     let path = format!("{}{path}", prefix(to.url.path()));
     tokio::time::timeout(TIMEOUT, fetch(to, &path, max))
         .await
-        .map_err(|_| ApiError::Timeout(host))?
+        .map_err(|_| ApiError::Timeout(hostname))?
 }
 
 /// The path a server's routes sit under, from its WebSocket URL's path: what comes before
-/// `/ws` or before an invite's `/r/CODE` (empty at the host's root).
+/// `/ws` or before an invite's `/r/CODE` (empty at the server's root).
 fn prefix(ws_path: &str) -> &str {
     let path = ws_path.trim_end_matches('/');
     if let Some(base) = path.strip_suffix("/ws") {
@@ -83,26 +83,27 @@ fn prefix(ws_path: &str) -> &str {
 }
 
 async fn fetch(to: &Endpoint, path: &str, max: usize) -> Result<Value, ApiError> {
-    let (host, port) = (to.url.host().to_owned(), to.url.port());
+    let (hostname, port) = (to.url.hostname().to_owned(), to.url.port());
     let io = |source| ApiError::Io {
-        host: host.clone(),
+        hostname: hostname.clone(),
         source,
     };
-    let tcp = TcpStream::connect((host.trim_matches(['[', ']']), port))
+    let tcp = TcpStream::connect((hostname.trim_matches(['[', ']']), port))
         .await
         .map_err(io)?;
     let authority = if (to.url.is_secure() && port == 443) || (!to.url.is_secure() && port == 80) {
-        host.clone()
+        hostname.clone()
     } else {
-        format!("{host}:{port}")
+        format!("{hostname}:{port}")
     };
     let request = format!(
         "GET {path} HTTP/1.1\r\nHost: {authority}\r\nAccept: application/json\r\nConnection: close\r\nUser-Agent: sudoku-race/{}\r\n\r\n",
         env!("CARGO_PKG_VERSION")
     );
     let raw = if to.url.is_secure() {
-        let name = rustls_pki_types::ServerName::try_from(host.trim_matches(['[', ']']).to_owned())
-            .map_err(|e| ApiError::Malformed(format!("server name: {e}")))?;
+        let name =
+            rustls_pki_types::ServerName::try_from(hostname.trim_matches(['[', ']']).to_owned())
+                .map_err(|e| ApiError::Malformed(format!("server name: {e}")))?;
         let tls = tokio_rustls::TlsConnector::from(to.trust.client_config())
             .connect(name, tcp)
             .await

@@ -151,7 +151,7 @@ pub struct RoomsArgs {
     server: ServerArg,
 }
 
-/// The room settings a host can choose (server defaults where absent).
+/// The room settings a room host can choose (server defaults where absent).
 #[derive(Args, Debug, Clone, Default)]
 pub struct RoomSettings {
     /// easy, medium, hard or expert, any case [default: medium].
@@ -273,7 +273,7 @@ pub struct Lobby {
     /// The line a friend types to join (`{code}` stands for the room code).
     pub join_command: Option<String>,
     /// This program runs the server: quitting confirms while others are in the room.
-    pub hosts_server: bool,
+    pub runs_server: bool,
 }
 
 /// Longest wait for the server's answer to the intent before any screen opens.
@@ -377,8 +377,8 @@ pub fn tui(
     if let Some(cmd) = lobby.join_command {
         app = app.with_join_command(cmd);
     }
-    if lobby.hosts_server {
-        app = app.with_hosted_server();
+    if lobby.runs_server {
+        app = app.with_server_in_process();
     }
     for ev in early {
         app.update(Event::Net(ev));
@@ -422,7 +422,7 @@ pub fn join(rt: &tokio::runtime::Runtime, a: JoinArgs) -> anyhow::Result<ExitCod
     };
     let lobby = Lobby {
         join_command: Some(join),
-        hosts_server: false,
+        runs_server: false,
     };
     tui(rt, to, intent, name, lobby, a.name.anonymous)
 }

@@ -1,4 +1,4 @@
-//! `sudoku-race host`: open the lobby of a new room as its host. With a server in force
+//! `sudoku-race host`: open the lobby of a new room as its room host. With a server in force
 //! (`--server`, `SUDOKU_RACE_SERVER` or the config file) the room is created there; otherwise
 //! the race server runs in-process (the `server` library) on `--listen`, and quitting stops it
 //! (after a confirmation while others are in the room). The lobby shows the invite link a friend
@@ -55,7 +55,7 @@ pub fn host(rt: &tokio::runtime::Runtime, a: HostArgs) -> anyhow::Result<ExitCod
                 &to.url.invite("{code}"),
                 a.server.ca_file.is_some(),
             )),
-            hosts_server: false,
+            runs_server: false,
         };
         return tui(rt, to, intent, name, lobby, a.name.anonymous);
     }
@@ -78,7 +78,7 @@ pub fn host(rt: &tokio::runtime::Runtime, a: HostArgs) -> anyhow::Result<ExitCod
     }));
     let lobby = Lobby {
         join_command: Some(join_command(&advertised_url(local).invite("{code}"), false)),
-        hosts_server: true,
+        runs_server: true,
     };
     let code = tui(
         rt,
@@ -105,11 +105,11 @@ pub fn host(rt: &tokio::runtime::Runtime, a: HostArgs) -> anyhow::Result<ExitCod
 /// Where the in-process server listens without `--listen`.
 const DEFAULT_LISTEN: &str = "127.0.0.1:7878";
 
-/// Longest wait for the in-process server to stop after the host quits (its shutdown grace
+/// Longest wait for the in-process server to stop after this program quits (its shutdown grace
 /// is bounded too, A2).
 const SERVER_STOP: Duration = Duration::from_secs(3);
 
-/// The URL the host itself connects to.
+/// The URL this program's own client connects to (loopback when listening on all interfaces).
 pub fn connect_url(local: SocketAddr) -> ServerUrl {
     let ip = match local.ip() {
         IpAddr::V4(v4) if v4.is_unspecified() => IpAddr::from([127, 0, 0, 1]),
@@ -123,14 +123,14 @@ pub fn connect_url(local: SocketAddr) -> ServerUrl {
 /// address when listening on all interfaces.
 pub fn advertised_url(local: SocketAddr) -> ServerUrl {
     if local.ip().is_unspecified() {
-        let host = machine_addresses()
+        let hostname_or_ip = machine_addresses()
             .into_iter()
             .next()
             .map(|ip| ip.to_string())
-            .or_else(hostname)
+            .or_else(machine_hostname)
             .unwrap_or_else(|| "THIS-MACHINE".to_owned());
-        // A host name that makes no URL (it should not happen) falls back to the local one.
-        return format!("ws://{host}:{}/ws", local.port())
+        // A hostname that makes no URL (it should not happen) falls back to the local one.
+        return format!("ws://{hostname_or_ip}:{}/ws", local.port())
             .parse()
             .unwrap_or_else(|_| connect_url(local));
     }
@@ -165,7 +165,8 @@ pub fn local_addresses_in_fib_trie(text: &str) -> Vec<IpAddr> {
     out
 }
 
-fn hostname() -> Option<String> {
+/// This machine's hostname, from `/proc/sys/kernel/hostname` (Linux).
+fn machine_hostname() -> Option<String> {
     std::fs::read_to_string("/proc/sys/kernel/hostname")
         .ok()
         .map(|h| h.trim().to_owned())

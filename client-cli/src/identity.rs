@@ -47,7 +47,7 @@ pub fn file_path() -> Option<PathBuf> {
 /// room code do not change whose key it is).
 pub fn server_id(url: &ServerUrl) -> String {
     let scheme = if url.is_secure() { "wss" } else { "ws" };
-    format!("{scheme}://{}:{}", url.host(), url.port())
+    format!("{scheme}://{}:{}", url.hostname(), url.port())
 }
 
 /// Read the keys file; a missing or unreadable one is empty (a new key is registered).

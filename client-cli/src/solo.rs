@@ -161,7 +161,7 @@ impl SoloApp {
         self.undo.push(Change {
             cell,
             digit: self.board.board.get(cell),
-            marks: self.board.desk.pencil[cell.idx()],
+            marks: self.board.pencil_cursor.pencil[cell.idx()],
         });
     }
 
@@ -187,37 +187,11 @@ impl SoloApp {
     }
 
     fn on_key(&mut self, code: KeyCode) -> Vec<Effect> {
-        if std::mem::take(&mut self.confirm_give_up) {
-            if code == KeyCode::Char('g') {
-                self.outcome = Some(Outcome::GaveUp);
-                // The hint and highlights were about a board that is no longer played.
-                self.hint = None;
-                self.conflicts.clear();
-                self.notify("the solution is shown in magenta", false);
-            } else {
-                self.notice = None;
-            }
-            return Vec::new();
-        }
-        if std::mem::take(&mut self.confirm_new) {
-            if code == KeyCode::Char('n') {
-                self.new_puzzle();
-            } else {
-                self.notice = None;
-            }
+        if self.answer_confirmation(code) {
             return Vec::new();
         }
         if code == KeyCode::Char('n') {
-            if self.outcome.is_some() || self.undo.is_empty() {
-                self.new_puzzle();
-            } else {
-                self.confirm_new = true;
-                self.notice = Some(Notice {
-                    text: "drop this game for a new puzzle? press n again".into(),
-                    bad: true,
-                    until_ms: u64::MAX,
-                });
-            }
+            self.ask_new_puzzle();
             return Vec::new();
         }
         if let Some((dr, dc)) = nav_key(code) {
@@ -230,11 +204,59 @@ impl SoloApp {
         if self.outcome.is_some() {
             return Vec::new();
         }
-        let cell = self.board.desk.cursor;
+        if !self.edit_cell(code) {
+            self.command(code);
+        }
+        Vec::new()
+    }
+
+    /// A key while a question waits: the question's own key answers it, any other key drops
+    /// it. False when no question waits.
+    fn answer_confirmation(&mut self, code: KeyCode) -> bool {
+        if std::mem::take(&mut self.confirm_give_up) {
+            if code == KeyCode::Char('g') {
+                self.outcome = Some(Outcome::GaveUp);
+                // The hint and highlights were about a board that is no longer played.
+                self.hint = None;
+                self.conflicts.clear();
+                self.notify("the solution is shown in magenta", false);
+            } else {
+                self.notice = None;
+            }
+            return true;
+        }
+        if std::mem::take(&mut self.confirm_new) {
+            if code == KeyCode::Char('n') {
+                self.new_puzzle();
+            } else {
+                self.notice = None;
+            }
+            return true;
+        }
+        false
+    }
+
+    /// `n`: a new puzzle at once when nothing would be lost, else ask first.
+    fn ask_new_puzzle(&mut self) {
+        if self.outcome.is_some() || self.undo.is_empty() {
+            self.new_puzzle();
+        } else {
+            self.confirm_new = true;
+            self.notice = Some(Notice {
+                text: "drop this game for a new puzzle? press n again".into(),
+                bad: true,
+                until_ms: u64::MAX,
+            });
+        }
+    }
+
+    /// A digit or erase key on the cell under the cursor. False for any other key.
+    fn edit_cell(&mut self, code: KeyCode) -> bool {
+        let cell = self.board.pencil_cursor.cursor;
         if let Some(d) = digit_key(code) {
             if self.board.is_given(cell) {
                 self.notify("that cell is a given", true);
-            } else if self.board.desk.pencil_mode {
+            } else if self.board.pencil_cursor.pencil_mode {
                 if self.board.board.get(cell).is_none() {
                     self.record(cell);
                     self.board.toggle_pencil(cell, d);
@@ -244,7 +266,7 @@ impl SoloApp {
                 self.board.place(cell, d);
                 self.after_change();
             }
-            return Vec::new();
+            return true;
         }
         if erase_key(code) {
             if !self.board.is_given(cell) {
@@ -256,17 +278,22 @@ impl SoloApp {
                 }
                 self.after_change();
             }
-            return Vec::new();
+            return true;
         }
+        false
+    }
+
+    /// The letter commands of a game in play: pencil mode, undo, check, hint, give up.
+    fn command(&mut self, code: KeyCode) {
         match code {
             KeyCode::Char('p') => {
-                self.board.desk.pencil_mode = !self.board.desk.pencil_mode;
+                self.board.pencil_cursor.pencil_mode = !self.board.pencil_cursor.pencil_mode;
             }
             KeyCode::Char('u') => match self.undo.pop() {
                 Some(ch) => {
                     self.board.board.set(ch.cell, ch.digit);
-                    self.board.desk.pencil[ch.cell.idx()] = ch.marks;
-                    self.board.desk.cursor = ch.cell;
+                    self.board.pencil_cursor.pencil[ch.cell.idx()] = ch.marks;
+                    self.board.pencil_cursor.cursor = ch.cell;
                     self.after_change();
                 }
                 None => self.notify("nothing to undo", true),
@@ -280,17 +307,7 @@ impl SoloApp {
                     self.notify(format!("{n} cells clash (highlighted)"), true);
                 }
             }
-            KeyCode::Char('?') => {
-                self.hint = (self.hinter)(&self.board.board);
-                if self.hint.is_none() {
-                    let msg = if validator::conflicts(&self.board.board).is_empty() {
-                        "no logical step found from here: check your digits with c"
-                    } else {
-                        "the board has conflicts: press c to see them"
-                    };
-                    self.notify(msg, true);
-                }
-            }
+            KeyCode::Char('?') => self.show_hint(),
             KeyCode::Char('g') => {
                 self.confirm_give_up = true;
                 self.notice = Some(Notice {
@@ -301,7 +318,19 @@ impl SoloApp {
             }
             _ => {}
         }
-        Vec::new()
+    }
+
+    /// `?`: the next logical step, or why there is none.
+    fn show_hint(&mut self) {
+        self.hint = (self.hinter)(&self.board.board);
+        if self.hint.is_none() {
+            let msg = if validator::conflicts(&self.board.board).is_empty() {
+                "no logical step found from here: check your digits with c"
+            } else {
+                "the board has conflicts: press c to see them"
+            };
+            self.notify(msg, true);
+        }
     }
 
     fn after_change(&mut self) {

@@ -1,6 +1,6 @@
-//! A board being played: the puzzle, the digits on it, and the [`Desk`] (local pencil marks and
-//! the cursor). The race screen keeps a `Desk` beside the server's board; solo keeps a whole
-//! [`BoardState`]. No IO, no protocol.
+//! A board being played: the puzzle, the digits on it, and the [`PencilAndCursor`] (local
+//! pencil marks, the cursor, pen or pencil). The race screen keeps a `PencilAndCursor` beside
+//! the server's board; solo keeps a whole [`BoardState`]. No IO, no protocol.
 
 use shared::engine::{Cell, Digit, Grid};
 
@@ -9,7 +9,7 @@ pub type Marks = u16;
 
 /// The local part of a board being played: pencil marks, the cursor, pen or pencil. Never sent.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Desk {
+pub struct PencilAndCursor {
     /// Pencil marks per cell.
     pub pencil: [Marks; 81],
     /// The cell under the cursor (starts top-left).
@@ -18,9 +18,9 @@ pub struct Desk {
     pub pencil_mode: bool,
 }
 
-impl Default for Desk {
-    fn default() -> Desk {
-        Desk {
+impl Default for PencilAndCursor {
+    fn default() -> PencilAndCursor {
+        PencilAndCursor {
             pencil: [0; 81],
             cursor: Cell::at(0, 0).expect("0,0 is a cell"),
             pencil_mode: false,
@@ -28,7 +28,7 @@ impl Default for Desk {
     }
 }
 
-impl Desk {
+impl PencilAndCursor {
     /// Move the cursor by `dr` rows and `dc` columns, wrapping around the edges.
     pub fn move_cursor(&mut self, dr: i8, dc: i8) {
         let row = (self.cursor.row() as i16 + i16::from(dr)).rem_euclid(9) as u8;
@@ -78,7 +78,7 @@ pub struct BoardState {
     /// Givens plus the player's digits.
     pub board: Grid,
     /// Pencil marks, cursor and mode.
-    pub desk: Desk,
+    pub pencil_cursor: PencilAndCursor,
 }
 
 impl BoardState {
@@ -87,13 +87,13 @@ impl BoardState {
         BoardState {
             puzzle,
             board,
-            desk: Desk::default(),
+            pencil_cursor: PencilAndCursor::default(),
         }
     }
 
     /// Move the cursor by `dr` rows and `dc` columns, wrapping around the edges.
     pub fn move_cursor(&mut self, dr: i8, dc: i8) {
-        self.desk.move_cursor(dr, dc);
+        self.pencil_cursor.move_cursor(dr, dc);
     }
 
     /// Whether `cell` holds a given.
@@ -103,18 +103,18 @@ impl BoardState {
 
     /// Toggle pencil mark `digit` in `cell` (only on empty cells). True if it changed.
     pub fn toggle_pencil(&mut self, cell: Cell, digit: Digit) -> bool {
-        self.desk.toggle_pencil(&self.board, cell, digit)
+        self.pencil_cursor.toggle_pencil(&self.board, cell, digit)
     }
 
     /// Clear the pencil marks of `cell`.
     pub fn clear_pencil(&mut self, cell: Cell) {
-        self.desk.clear_pencil(cell);
+        self.pencil_cursor.clear_pencil(cell);
     }
 
     /// Put `digit` on the board: the cell's marks go, and so does `digit` from its peers' marks.
     pub fn place(&mut self, cell: Cell, digit: Digit) {
         self.board.set(cell, Some(digit));
-        self.desk.placed(cell, digit);
+        self.pencil_cursor.placed(cell, digit);
     }
 
     /// How many times `digit` is on the board.
@@ -159,7 +159,7 @@ mod tests {
         for &(dr, dc) in moves {
             b.move_cursor(dr, dc);
         }
-        assert_eq!(b.desk.cursor, cell(expected.0, expected.1));
+        assert_eq!(b.pencil_cursor.cursor, cell(expected.0, expected.1));
     }
 
     #[test]
@@ -181,9 +181,17 @@ mod tests {
         assert!(b.toggle_pencil(cell(8, 2), d(4)));
         assert!(b.toggle_pencil(cell(4, 4), d(4)));
         b.place(cell(0, 3), d(4));
-        assert_eq!(b.desk.pencil[cell(0, 2).idx()], d(1).bit());
-        assert_eq!(b.desk.pencil[cell(8, 2).idx()], d(4).bit(), "not a peer");
-        assert_eq!(b.desk.pencil[cell(4, 4).idx()], d(4).bit(), "not a peer");
+        assert_eq!(b.pencil_cursor.pencil[cell(0, 2).idx()], d(1).bit());
+        assert_eq!(
+            b.pencil_cursor.pencil[cell(8, 2).idx()],
+            d(4).bit(),
+            "not a peer"
+        );
+        assert_eq!(
+            b.pencil_cursor.pencil[cell(4, 4).idx()],
+            d(4).bit(),
+            "not a peer"
+        );
         assert_eq!(b.n_placed(), 1);
         assert_eq!(b.count(d(5)), 3);
         assert!(!b.digit_complete(d(5)));

@@ -2,7 +2,7 @@
 //!
 //! [`action`] resolves a key press against the table and [`help`] draws the footer from the
 //! same rows, so the footer cannot name a key the handling does not know. Each row belongs to a
-//! [`Mode`]: the room itself, or the host's settings editor or kick list open over it. A line
+//! [`Mode`]: the room itself, or the room host's settings editor or kick list open over it. A line
 //! being typed (chat, or a new name) takes every key itself; its keys are [`INPUT_HELP`] and
 //! [`RENAME_HELP`].
 
@@ -25,15 +25,15 @@ pub enum Action {
     Forfeit,
     /// Toggle ready in the lobby.
     Ready,
-    /// Start the race (the host), or a rematch.
+    /// Start the race (the room host), or a rematch.
     Start,
     /// Start typing a chat line.
     Chat,
     /// Leave (asks first mid-race).
     Quit,
-    /// Host, between races: open the settings editor.
+    /// Room host, between races: open the settings editor.
     Settings,
-    /// Host, between races: choose a player to remove.
+    /// Room host, between races: choose a player to remove.
     Kick,
     /// In the editor or the kick list: the previous (-1) or next (1) row.
     Row(i8),
@@ -47,15 +47,15 @@ pub enum Action {
     Watch,
 }
 
-/// What has the keys: the room, or a host's tool open over it.
+/// What has the keys: the room, or a room host's tool open over it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Mode {
     /// The room's own keys.
     #[default]
     Room,
-    /// The host's settings editor.
+    /// The room host's settings editor.
     Settings,
-    /// The host's list of players to remove.
+    /// The room host's list of players to remove.
     Kick,
 }
 
@@ -66,8 +66,8 @@ pub struct Context {
     pub phase: Option<Phase>,
     /// Seated as a player (not a spectator).
     pub player: bool,
-    /// The room's host.
-    pub host: bool,
+    /// We are the room host (we start races and edit the settings).
+    pub room_host: bool,
     /// Still in the race in progress (a player not yet out of it, and connected).
     pub racing: bool,
     /// What has the keys.
@@ -85,9 +85,9 @@ impl Context {
         self.is(Phase::Lobby) || self.is(Phase::Finished)
     }
 
-    /// The host between races: the one who may change settings and remove players (A5).
+    /// The room host between races: the one who may change settings and remove players (A5).
     fn controls(&self) -> bool {
-        self.player && self.host && self.idle()
+        self.player && self.room_host && self.idle()
     }
 }
 
@@ -119,16 +119,16 @@ const TABLE: &[Binding] = &[
         mode: Mode::Room,
         label: ("s", "start"),
         keys: |k| (k == KeyCode::Char('s')).then_some(Action::Start),
-        // A player who is not the host hears that only the host can start.
+        // A player who is not the room host hears that only the room host can start.
         active: |c| c.player && c.idle(),
-        shown: |c| c.player && c.host && c.is(Phase::Lobby),
+        shown: |c| c.player && c.room_host && c.is(Phase::Lobby),
     },
     Binding {
         mode: Mode::Room,
         label: ("s", "rematch"),
         keys: |k| (k == KeyCode::Char('s')).then_some(Action::Start),
         active: |c| c.player && c.idle(),
-        shown: |c| c.player && c.host && c.is(Phase::Finished),
+        shown: |c| c.player && c.room_host && c.is(Phase::Finished),
     },
     Binding {
         mode: Mode::Room,
@@ -265,9 +265,9 @@ pub const INPUT_HELP: &[(&str, &str)] = &[("Enter", "send"), ("Esc", "cancel")];
 /// The footer while another name is being typed (the first was taken or refused).
 pub const RENAME_HELP: &[(&str, &str)] = &[("Enter", "try it"), ("Esc", "quit")];
 
-/// After a race the host's `q` leaves the room it could rematch in.
+/// After a race the room host's `q` leaves the room it could rematch in.
 fn leaves(c: &Context) -> bool {
-    c.player && c.host && c.is(Phase::Finished)
+    c.player && c.room_host && c.is(Phase::Finished)
 }
 
 fn quit_key(k: KeyCode) -> Option<Action> {
@@ -348,7 +348,7 @@ mod tests {
             (0..48).map(move |bits| Context {
                 phase,
                 player: bits & 1 != 0,
-                host: bits & 2 != 0,
+                room_host: bits & 2 != 0,
                 racing: bits & 5 == 5 && phase == Some(Phase::Racing),
                 offer: bits & 8 != 0 && phase.is_none(),
                 mode: [Mode::Room, Mode::Settings, Mode::Kick][bits / 16],
@@ -393,7 +393,7 @@ mod tests {
         let lobby_host = Context {
             phase: Some(Phase::Lobby),
             player: true,
-            host: true,
+            room_host: true,
             ..Context::default()
         };
         assert_eq!(
@@ -408,7 +408,7 @@ mod tests {
             ]
         );
         let lobby_guest = Context {
-            host: false,
+            room_host: false,
             ..lobby_host
         };
         assert_eq!(
@@ -441,7 +441,7 @@ mod tests {
         assert_eq!(help(&out), [("Enter", "chat"), ("q", "quit")]);
         let racing_host = Context {
             racing: true,
-            host: true,
+            room_host: true,
             ..out
         };
         assert!(!help(&racing_host).contains(&("e", "settings")));
@@ -487,7 +487,7 @@ mod tests {
         let kicking = Context {
             phase: Some(Phase::Lobby),
             player: true,
-            host: true,
+            room_host: true,
             mode: Mode::Kick,
             ..Context::default()
         };

@@ -1,6 +1,6 @@
 //! What the server said: the room we are in, as the server's messages describe it.
 //!
-//! [`Mirror::apply`] folds one [`ServerMsg`] into the room (code, me, role, host, players,
+//! [`Mirror::apply`] folds one [`ServerMsg`] into the room (code, me, role, room host, players,
 //! phase, settings) and its race (puzzle, board, progress, mistakes, penalty, the clock anchor,
 //! the solution, the results). It holds no UI state (no cursor, pencil marks, flashes or chat
 //! input) and does no IO, so the online app and the bot's brain share it instead of each
@@ -134,8 +134,8 @@ pub struct Room {
     pub me: Option<PlayerId>,
     /// Player or spectator.
     pub role: Role,
-    /// The host's player id.
-    pub host: PlayerId,
+    /// The room host's player id (the player who starts races and edits settings).
+    pub room_host: PlayerId,
     /// Room settings.
     pub settings: Settings,
     /// Room phase.
@@ -151,9 +151,9 @@ pub struct Room {
 }
 
 impl Room {
-    /// Whether we are the host.
-    pub fn am_host(&self) -> bool {
-        self.me.as_deref() == Some(self.host.as_str())
+    /// Whether we are the room host.
+    pub fn am_room_host(&self) -> bool {
+        self.me.as_deref() == Some(self.room_host.as_str())
     }
 
     /// Whether `player_id` is us.
@@ -226,7 +226,7 @@ impl Mirror {
                 code: room.clone(),
                 me: you.player_id.clone(),
                 role: you.role,
-                host: host.clone(),
+                room_host: host.clone(),
                 settings: settings.clone(),
                 phase: *phase,
                 players: players.clone(),
@@ -246,22 +246,64 @@ impl Mirror {
             self.room = None;
             return;
         }
-        let Some(room) = self.room.as_mut() else {
-            return;
-        };
+        if let Some(room) = self.room.as_mut() {
+            room.apply(msg, now);
+        }
+    }
+}
+
+impl Room {
+    /// Fold in one message about the room we are in: who is in it and its settings
+    /// ([`Room::apply_member`]), the race's start and end ([`Room::apply_race_phase`]), and
+    /// what happens in the race ([`Room::apply_in_race`]).
+    fn apply(&mut self, msg: &ServerMsg, now: u64) {
+        match msg {
+            ServerMsg::PlayerJoined { .. }
+            | ServerMsg::PlayerUpdated { .. }
+            | ServerMsg::PlayerLeft { .. }
+            | ServerMsg::HostChanged { .. }
+            | ServerMsg::SettingsChanged { .. } => self.apply_member(msg),
+            ServerMsg::Countdown { .. }
+            | ServerMsg::RaceStarted { .. }
+            | ServerMsg::RaceOver { .. }
+            | ServerMsg::Solution { .. } => self.apply_race_phase(msg, now),
+            ServerMsg::Placement { .. }
+            | ServerMsg::Progress(_)
+            | ServerMsg::PlayerFinished { .. }
+            | ServerMsg::Error { .. } => self.apply_in_race(msg, now),
+            ServerMsg::Welcome { .. }
+            | ServerMsg::Pong { .. }
+            | ServerMsg::Registered { .. }
+            | ServerMsg::RoomList { .. }
+            | ServerMsg::RoomJoined { .. }
+            | ServerMsg::RoomClosed { .. }
+            | ServerMsg::Chat { .. } => {}
+        }
+    }
+
+    /// Players arriving, changing or leaving; a new room host; new settings.
+    fn apply_member(&mut self, msg: &ServerMsg) {
         match msg {
             ServerMsg::PlayerJoined { player } | ServerMsg::PlayerUpdated { player } => {
-                room.upsert(player);
+                self.upsert(player);
             }
             ServerMsg::PlayerLeft { player_id } => {
-                room.players.retain(|p| p.player_id != *player_id)
+                self.players.retain(|p| p.player_id != *player_id)
             }
-            ServerMsg::HostChanged { player_id } => room.host = player_id.clone(),
-            ServerMsg::SettingsChanged { settings } => room.settings = settings.clone(),
+            ServerMsg::HostChanged { player_id } => self.room_host = player_id.clone(),
+            ServerMsg::SettingsChanged { settings } => self.settings = settings.clone(),
+            _ => {}
+        }
+    }
+
+    /// The countdown, the race's start (a fresh board, everyone racing), its end (the
+    /// results), and the solution.
+    fn apply_race_phase(&mut self, msg: &ServerMsg, now: u64) {
+        match msg {
             ServerMsg::Countdown { starts_in_ms } => {
-                room.phase = Phase::Countdown;
-                room.countdown_until_ms = Some(now + starts_in_ms);
-                room.race = None;
+                self.phase = Phase::Countdown;
+                self.countdown_until_ms = Some(now + starts_in_ms);
+                self.race = None;
             }
             ServerMsg::RaceStarted {
                 race_id,
@@ -270,9 +312,9 @@ impl Mirror {
                 time_limit_s,
                 ..
             } => {
-                room.phase = Phase::Racing;
-                room.countdown_until_ms = None;
-                room.results = None;
+                self.phase = Phase::Racing;
+                self.countdown_until_ms = None;
+                self.results = None;
                 let mut race = Race::new(
                     race_id.clone(),
                     *puzzle,
@@ -282,7 +324,7 @@ impl Mirror {
                     local(now),
                 );
                 let to_fill = puzzle.n_empty() as u32;
-                for p in room.players.iter_mut() {
+                for p in self.players.iter_mut() {
                     p.status = PlayerStatus::Racing;
                     race.progress.insert(
                         p.player_id.clone(),
@@ -294,43 +336,7 @@ impl Mirror {
                         },
                     );
                 }
-                room.race = Some(race);
-            }
-            ServerMsg::Placement {
-                cell,
-                digit,
-                accepted,
-                mistakes,
-                penalty_ms,
-                ..
-            } => {
-                if let Some(race) = room.race.as_mut() {
-                    race.mistakes = *mistakes;
-                    race.penalty_ms = *penalty_ms;
-                    if *accepted {
-                        race.board.set(*cell, Some(*digit));
-                    }
-                }
-            }
-            ServerMsg::Progress(p) => {
-                if let Some(race) = room.race.as_mut() {
-                    race.progress.insert(p.player_id.clone(), p.clone());
-                }
-            }
-            ServerMsg::PlayerFinished {
-                player_id,
-                status,
-                time_ms,
-            } => {
-                if let Some(p) = room.player_mut(player_id) {
-                    p.status = (*status).into();
-                }
-                if room.is_me(player_id) {
-                    if let Some(race) = room.race.as_mut() {
-                        race.finished = Some((*status, *time_ms));
-                        race.stopped_at_ms = Some(now);
-                    }
-                }
+                self.race = Some(race);
             }
             ServerMsg::RaceOver {
                 reason,
@@ -339,18 +345,18 @@ impl Mirror {
                 ratings,
                 ..
             } => {
-                room.phase = Phase::Finished;
-                if let Some(race) = room.race.as_mut() {
+                self.phase = Phase::Finished;
+                if let Some(race) = self.race.as_mut() {
                     race.stopped_at_ms.get_or_insert(now);
                     race.solution = Some(*solution);
                 }
                 for s in standings {
-                    if let Some(p) = room.player_mut(&s.player_id) {
+                    if let Some(p) = self.player_mut(&s.player_id) {
                         p.status = s.status.into();
                         p.ready = false;
                     }
                 }
-                room.results = Some(Results {
+                self.results = Some(Results {
                     reason: *reason,
                     standings: standings.clone(),
                     solution: *solution,
@@ -358,8 +364,51 @@ impl Mirror {
                 });
             }
             ServerMsg::Solution { solution } => {
-                if let Some(race) = room.race.as_mut() {
+                if let Some(race) = self.race.as_mut() {
                     race.solution = Some(*solution);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Our placements, everyone's progress, players finishing, and our seat lost mid-race.
+    fn apply_in_race(&mut self, msg: &ServerMsg, now: u64) {
+        match msg {
+            ServerMsg::Placement {
+                cell,
+                digit,
+                accepted,
+                mistakes,
+                penalty_ms,
+                ..
+            } => {
+                if let Some(race) = self.race.as_mut() {
+                    race.mistakes = *mistakes;
+                    race.penalty_ms = *penalty_ms;
+                    if *accepted {
+                        race.board.set(*cell, Some(*digit));
+                    }
+                }
+            }
+            ServerMsg::Progress(p) => {
+                if let Some(race) = self.race.as_mut() {
+                    race.progress.insert(p.player_id.clone(), p.clone());
+                }
+            }
+            ServerMsg::PlayerFinished {
+                player_id,
+                status,
+                time_ms,
+            } => {
+                if let Some(p) = self.player_mut(player_id) {
+                    p.status = (*status).into();
+                }
+                if self.is_me(player_id) {
+                    if let Some(race) = self.race.as_mut() {
+                        race.finished = Some((*status, *time_ms));
+                        race.stopped_at_ms = Some(now);
+                    }
                 }
             }
             // Our seat could not be taken back: its grace ran out, and a seat removed mid-race
@@ -368,27 +417,20 @@ impl Mirror {
                 code: ErrorCode::InvalidToken,
                 ..
             } => {
-                let Some(me) = room.me.clone() else {
+                let Some(me) = self.me.clone() else {
                     return;
                 };
-                if let Some(p) = room.player_mut(&me) {
+                if let Some(p) = self.player_mut(&me) {
                     if p.status == PlayerStatus::Racing {
                         p.status = PlayerStatus::Forfeited;
                     }
                 }
-                if let Some(race) = room.race.as_mut() {
+                if let Some(race) = self.race.as_mut() {
                     race.finished.get_or_insert((FinishStatus::Forfeited, None));
                     race.stopped_at_ms.get_or_insert(now);
                 }
             }
-            ServerMsg::Welcome { .. }
-            | ServerMsg::Pong { .. }
-            | ServerMsg::Registered { .. }
-            | ServerMsg::RoomList { .. }
-            | ServerMsg::RoomJoined { .. }
-            | ServerMsg::RoomClosed { .. }
-            | ServerMsg::Chat { .. }
-            | ServerMsg::Error { .. } => {}
+            _ => {}
         }
     }
 }

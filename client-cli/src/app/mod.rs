@@ -7,17 +7,17 @@
 //! What the server said lives in the [`Mirror`] (`mirror`); this module owns what the screen
 //! adds to it: the [`Play`] beside the board (pencil marks, cursor, pending placements, the
 //! last refusal), notices, chat, confirmations and the connection state. Keys go through the
-//! one table in `keys`; `board` holds the board-and-desk state that solo shares. What each
-//! server message does to the screen is `heard`; the screens outside a room are `outside`;
-//! the host's settings editor and kick list are `host`.
+//! one table in `keys`; `board` holds the board, pencil marks and cursor that solo shares. What
+//! each server message does to the screen is `on_server`; the screens outside a room are
+//! `outside`; the room host's settings editor and kick list are `room_host`.
 
 pub mod board;
 pub mod event;
-mod heard;
-pub mod host;
 pub mod keys;
 pub mod mirror;
+mod on_server;
 pub mod outside;
+pub mod room_host;
 
 use crossterm::event::{KeyCode, KeyEvent};
 use protocol::{
@@ -25,12 +25,12 @@ use protocol::{
 };
 use shared::engine::{Cell, Digit};
 
-pub use board::{BoardState, Desk};
+pub use board::{BoardState, PencilAndCursor};
 pub use event::{Effect, Event};
-pub use host::Tool;
 pub use keys::{digit_key, erase_key, is_ctrl_c, nav_key, Action, Context, Mode};
 pub use mirror::{Mirror, Race, Results, Room};
 pub use outside::Outside;
+pub use room_host::Tool;
 
 use crate::net::{Intent, NetEvent};
 
@@ -93,12 +93,12 @@ pub struct Flash {
     pub until_ms: u64,
 }
 
-/// Our side of the race on screen, beside the server's board: the desk (pencil marks, cursor),
+/// Our side of the race on screen, beside the server's board: the pencil marks and cursor,
 /// placements not yet answered, the last refusal.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Play {
     /// Pencil marks, cursor and mode.
-    pub desk: Desk,
+    pub pencil_cursor: PencilAndCursor,
     /// Placements sent and not yet answered: (id, cell, digit).
     pub pending: Vec<(u64, Cell, Digit)>,
     /// The last rejected placement.
@@ -122,7 +122,7 @@ pub enum Confirm {
     Quit,
     /// Give up the race.
     Forfeit,
-    /// Remove this player from the room (the host).
+    /// Remove this player from the room (the room host).
     Kick(protocol::PlayerId),
 }
 
@@ -153,7 +153,7 @@ pub struct App {
     pub intent: Option<Intent>,
     /// What the screen shows while we are in no room.
     pub outside: Outside,
-    /// The host's tool open over the room.
+    /// The room host's tool open over the room.
     pub tool: Option<Tool>,
     /// Watching a race we were refused a seat in: take one when it ends.
     pub seat_after_race: bool,
@@ -164,7 +164,7 @@ pub struct App {
     /// Set when the app wants to end.
     pub quit: bool,
     /// This program runs the server: quitting closes the room for everyone, so it confirms.
-    pub hosts_server: bool,
+    pub runs_server: bool,
 }
 
 impl App {
@@ -188,7 +188,7 @@ impl App {
             switching: false,
             next_id: 1,
             quit: false,
-            hosts_server: false,
+            runs_server: false,
         }
     }
 
@@ -205,9 +205,10 @@ impl App {
         self
     }
 
-    /// This program runs the server (an in-process host): `q` confirms while others are in.
-    pub fn with_hosted_server(mut self) -> App {
-        self.hosts_server = true;
+    /// This program runs the server in-process (`sudoku-race host`): `q` confirms while others
+    /// are in.
+    pub fn with_server_in_process(mut self) -> App {
+        self.runs_server = true;
         self
     }
 
@@ -296,7 +297,7 @@ impl App {
         }
     }
 
-    /// Where the key table stands: phase, role, host, still racing, the host's tool.
+    /// Where the key table stands: phase, role, room host, still racing, the room host's tool.
     pub fn key_context(&self) -> Context {
         let online = !matches!(self.conn, Conn::Closed(_));
         let Some(room) = self.room() else {
@@ -309,7 +310,7 @@ impl App {
         Context {
             phase: Some(room.phase),
             player,
-            host: room.am_host(),
+            room_host: room.am_room_host(),
             racing: room.phase == Phase::Racing
                 && player
                 && online
@@ -396,36 +397,9 @@ impl App {
 
     fn act(&mut self, action: Action, ctx: &Context) -> Vec<Effect> {
         let has_race = self.race().is_some();
-        let cursor = self.play.desk.cursor;
+        let cursor = self.play.pencil_cursor.cursor;
         match action {
-            Action::Quit => {
-                let others = self.room().filter(|_| self.hosts_server).map_or(0, |r| {
-                    let n = r
-                        .players
-                        .iter()
-                        .filter(|p| p.connected && !r.is_me(&p.player_id));
-                    n.count()
-                });
-                if others > 0 && !matches!(self.conn, Conn::Closed(_)) {
-                    self.confirm = Some(Confirm::Quit);
-                    self.notice = Some(Notice {
-                        text: format!("quit and close the room? {others} other player(s) will be disconnected; press q again (any other key cancels)"),
-                        bad: true,
-                        until_ms: u64::MAX,
-                    });
-                    return Vec::new();
-                }
-                if ctx.racing && !matches!(self.conn, Conn::Closed(_)) {
-                    self.confirm = Some(Confirm::Quit);
-                    self.notice = Some(Notice {
-                        text: "leave the race? press q again (any other key cancels)".into(),
-                        bad: true,
-                        until_ms: u64::MAX,
-                    });
-                    return Vec::new();
-                }
-                return self.leave();
-            }
+            Action::Quit => return self.quit(ctx),
             Action::Chat => self.input = Some(String::new()),
             Action::Ready => {
                 let ready = self
@@ -434,25 +408,16 @@ impl App {
                     .is_some_and(|p| p.ready);
                 return vec![Effect::Send(ClientMsg::SetReady { ready: !ready })];
             }
-            Action::Start if ctx.host => return vec![Effect::Send(ClientMsg::StartRace)],
+            Action::Start if ctx.room_host => return vec![Effect::Send(ClientMsg::StartRace)],
             Action::Start => self.notify("only the host can start the race", true),
             Action::Move(dr, dc) => {
                 if has_race {
-                    self.play.desk.move_cursor(dr, dc);
+                    self.play.pencil_cursor.move_cursor(dr, dc);
                 }
             }
             Action::Place(digit) => return self.place(cursor, digit),
-            Action::Erase => self.play.desk.clear_pencil(cursor),
-            Action::Pencil => {
-                let desk = &mut self.play.desk;
-                desk.pencil_mode = !desk.pencil_mode;
-                let text = if desk.pencil_mode {
-                    "pencil mode: digits toggle marks"
-                } else {
-                    "pen mode: digits are placed"
-                };
-                self.notify(text, false);
-            }
+            Action::Erase => self.play.pencil_cursor.clear_pencil(cursor),
+            Action::Pencil => self.toggle_pencil_mode(),
             Action::Settings => {
                 if let Some(room) = self.room() {
                     self.tool = Some(Tool::Settings {
@@ -462,21 +427,16 @@ impl App {
                 }
             }
             Action::Kick => {
-                if self.room().is_some_and(|r| host::kick_list(r).is_empty()) {
+                if self
+                    .room()
+                    .is_some_and(|r| room_host::kick_list(r).is_empty())
+                {
                     self.notify("nobody else is in the room", true);
                 } else {
                     self.tool = Some(Tool::Kick { row: 0 });
                 }
             }
-            Action::Row(dir) => {
-                let n_rows = match (&self.tool, self.room()) {
-                    (Some(Tool::Kick { .. }), Some(room)) => host::kick_list(room).len(),
-                    _ => host::ROWS.len(),
-                };
-                if let Some(tool) = self.tool.as_mut() {
-                    tool.step_row(dir, n_rows);
-                }
-            }
+            Action::Row(dir) => self.step_tool_row(dir),
             Action::Value(dir) => {
                 if let Some(tool) = self.tool.as_mut() {
                     tool.step_value(dir);
@@ -497,16 +457,70 @@ impl App {
         Vec::new()
     }
 
-    /// `Enter` in a host's tool: send the settings, or ask before removing the chosen player.
+    /// `q`: leave at once, unless leaving would close the room on other players (we run the
+    /// server) or drop us out of a race we are still in: then ask first.
+    fn quit(&mut self, ctx: &Context) -> Vec<Effect> {
+        let others = self.room().filter(|_| self.runs_server).map_or(0, |r| {
+            let n = r
+                .players
+                .iter()
+                .filter(|p| p.connected && !r.is_me(&p.player_id));
+            n.count()
+        });
+        if others > 0 && !matches!(self.conn, Conn::Closed(_)) {
+            self.confirm = Some(Confirm::Quit);
+            self.notice = Some(Notice {
+                text: format!("quit and close the room? {others} other player(s) will be disconnected; press q again (any other key cancels)"),
+                bad: true,
+                until_ms: u64::MAX,
+            });
+            return Vec::new();
+        }
+        if ctx.racing && !matches!(self.conn, Conn::Closed(_)) {
+            self.confirm = Some(Confirm::Quit);
+            self.notice = Some(Notice {
+                text: "leave the race? press q again (any other key cancels)".into(),
+                bad: true,
+                until_ms: u64::MAX,
+            });
+            return Vec::new();
+        }
+        self.leave()
+    }
+
+    /// `p`: digits toggle pencil marks instead of being placed, or back.
+    fn toggle_pencil_mode(&mut self) {
+        let local = &mut self.play.pencil_cursor;
+        local.pencil_mode = !local.pencil_mode;
+        let text = if local.pencil_mode {
+            "pencil mode: digits toggle marks"
+        } else {
+            "pen mode: digits are placed"
+        };
+        self.notify(text, false);
+    }
+
+    /// Up or down a row in the room host's tool open (the kick list's rows are the other players).
+    fn step_tool_row(&mut self, dir: i8) {
+        let n_rows = match (&self.tool, self.room()) {
+            (Some(Tool::Kick { .. }), Some(room)) => room_host::kick_list(room).len(),
+            _ => room_host::ROWS.len(),
+        };
+        if let Some(tool) = self.tool.as_mut() {
+            tool.step_row(dir, n_rows);
+        }
+    }
+
+    /// `Enter` in a room host's tool: send the settings, or ask before removing the chosen player.
     fn apply_tool(&mut self) -> Vec<Effect> {
         match self.tool.take() {
             Some(Tool::Settings { draft, .. }) => vec![Effect::Send(ClientMsg::SetSettings {
-                settings: host::request(&draft),
+                settings: room_host::request(&draft),
             })],
             Some(Tool::Kick { row }) => {
                 let chosen = self
                     .room()
-                    .and_then(|r| host::kick_list(r).into_iter().nth(row));
+                    .and_then(|r| room_host::kick_list(r).into_iter().nth(row));
                 if let Some((player_id, name)) = chosen {
                     self.confirm = Some(Confirm::Kick(player_id));
                     self.notice = Some(Notice {
@@ -528,8 +542,8 @@ impl App {
         let Some((puzzle, board)) = self.race().map(|r| (r.puzzle, r.board)) else {
             return Vec::new();
         };
-        if self.play.desk.pencil_mode {
-            self.play.desk.toggle_pencil(&board, cell, digit);
+        if self.play.pencil_cursor.pencil_mode {
+            self.play.pencil_cursor.toggle_pencil(&board, cell, digit);
             return Vec::new();
         }
         if puzzle.get(cell).is_some() {

@@ -248,7 +248,7 @@ fn countdown_then_race_start_puts_the_cursor_top_left() {
     check_shows(&render(&app, 120, 40), "The race starts in 2");
     let app = racing();
     let r = race(&app);
-    assert_eq!(app.play.desk.cursor, Cell::at(0, 0).expect("cell"));
+    assert_eq!(app.play.pencil_cursor.cursor, Cell::at(0, 0).expect("cell"));
     assert_eq!(r.started_at_ms, 1000);
     assert_eq!(r.progress.len(), 2);
     assert_eq!(r.progress["p2"].to_fill, 51);
@@ -337,7 +337,7 @@ fn the_board_shows_cursor_givens_and_pencil_marks() {
     app.update(key('4'));
     app.update(key('7'));
     assert_eq!(
-        app.play.desk.pencil[Cell::at(1, 1).expect("cell").idx()],
+        app.play.pencil_cursor.pencil[Cell::at(1, 1).expect("cell").idx()],
         Digit::new(4).expect("d").bit() | Digit::new(7).expect("d").bit()
     );
     let buf = render(&app, 120, 40);
@@ -482,8 +482,11 @@ fn resume_mid_race_keeps_local_pencil_marks_and_the_clock() {
     )));
     assert_eq!(app.conn, Conn::Online);
     let r = race(&app);
-    assert_eq!(app.play.desk.pencil[2], Digit::new(1).expect("d").bit());
-    assert_eq!(app.play.desk.cursor, Cell::at(0, 2).expect("cell"));
+    assert_eq!(
+        app.play.pencil_cursor.pencil[2],
+        Digit::new(1).expect("d").bit()
+    );
+    assert_eq!(app.play.pencil_cursor.cursor, Cell::at(0, 2).expect("cell"));
     assert_eq!(r.board.get(Cell::at(0, 3).expect("cell")), Digit::new(6));
     assert_eq!(r.elapsed_ms(20_000), 19_500);
     assert_eq!(r.mistakes, 1);
@@ -492,7 +495,7 @@ fn resume_mid_race_keeps_local_pencil_marks_and_the_clock() {
 #[test]
 fn an_in_process_host_confirms_a_quit_that_closes_the_room_on_others() {
     // Ann runs the server (an in-process host) and bob is connected: `q` asks first.
-    let mut app = lobby().with_hosted_server();
+    let mut app = lobby().with_server_in_process();
     check_effects(app.update(key('q')), &[]);
     assert_eq!(app.confirm, Some(Confirm::Quit));
     let asked = app
@@ -511,7 +514,7 @@ fn an_in_process_host_confirms_a_quit_that_closes_the_room_on_others() {
     let effects = app.update(key('q'));
     assert!(effects.contains(&Effect::Quit), "{effects:?}");
     // Alone in the room, or not the program that runs the server: no question.
-    let mut alone = lobby().with_hosted_server();
+    let mut alone = lobby().with_server_in_process();
     alone.update(net(ServerMsg::PlayerLeft {
         player_id: "p2".into(),
     }));

@@ -1,6 +1,6 @@
 //! The bot's decision logic: what to send next, given what the server said. No IO, no clock.
 //!
-//! The room itself (me, host, players, phase, the race's board) is the app's
+//! The room itself (me, room host, players, phase, the race's board) is the app's
 //! [`Mirror`]; the brain keeps only its own plan: the cells left to try, the placement in
 //! flight, when to wake up, and what to report.
 
@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use protocol::{
     ClientMsg, ErrorCode, FinishStatus, MsgId, Phase, PlaceReason, RaceId, Role, ServerMsg,
+    Standing,
 };
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -36,7 +37,7 @@ struct Solving {
 pub struct Brain {
     config: BotConfig,
     rng: StdRng,
-    host_start_at: Option<usize>,
+    room_host_start_at: Option<usize>,
     mirror: Mirror,
     race: Option<Solving>,
     in_flight: Option<(u64, Cell, Digit)>,
@@ -50,14 +51,14 @@ pub struct Brain {
 }
 
 impl Brain {
-    /// A brain for `config`; `host_start_at` is `Some(n)` for a host bot that starts races
-    /// once `n` players are seated.
-    pub fn new(config: BotConfig, host_start_at: Option<usize>) -> Brain {
+    /// A brain for `config`; `room_host_start_at` is `Some(n)` for a room-host bot that starts
+    /// races once `n` players are seated.
+    pub fn new(config: BotConfig, room_host_start_at: Option<usize>) -> Brain {
         let rng = StdRng::seed_from_u64(config.seed);
         Brain {
             config,
             rng,
-            host_start_at,
+            room_host_start_at,
             mirror: Mirror::default(),
             race: None,
             in_flight: None,
@@ -92,18 +93,20 @@ impl Brain {
         Duration::from_millis(self.rng.gen_range(ms / 2..=ms + ms / 2))
     }
 
-    fn am_host(&self) -> bool {
-        self.mirror.room.as_ref().is_some_and(|r| r.am_host())
+    fn am_room_host(&self) -> bool {
+        self.mirror.room.as_ref().is_some_and(|r| r.am_room_host())
     }
 
     fn maybe_start(&mut self) {
-        let Some(n) = self.host_start_at else { return };
+        let Some(n) = self.room_host_start_at else {
+            return;
+        };
         let Some(room) = self.mirror.room.as_ref() else {
             return;
         };
         let idle = matches!(room.phase, Phase::Lobby | Phase::Finished);
         let seated = room.players.len();
-        if room.am_host() && idle && !self.done() && seated >= n && !self.start_wanted {
+        if room.am_room_host() && idle && !self.done() && seated >= n && !self.start_wanted {
             self.start_wanted = true;
             self.wake = Some(if self.report.races.is_empty() {
                 Duration::ZERO
@@ -148,18 +151,7 @@ impl Brain {
             ServerMsg::RoomJoined { room, you, .. } => {
                 self.report.room = Some(room.clone());
                 self.report.player_id.clone_from(&you.player_id);
-                if let Some(rv) = self.mirror.race() {
-                    let (race_id, puzzle, board) = (rv.race_id.clone(), rv.puzzle, rv.board);
-                    let same = self.race.as_ref().is_some_and(|r| r.race_id == race_id);
-                    if !same || self.race.as_ref().is_some_and(|r| r.out.is_none()) {
-                        // A resume: continue from the server's board.
-                        let out = self.race.as_ref().and_then(|r| r.out);
-                        self.begin(race_id, puzzle, board);
-                        if let Some(r) = self.race.as_mut() {
-                            r.out = out;
-                        }
-                    }
-                }
+                self.resume_race();
                 self.maybe_start();
             }
             ServerMsg::PlayerJoined { .. } | ServerMsg::HostChanged { .. } => self.maybe_start(),
@@ -172,28 +164,7 @@ impl Brain {
                 accepted,
                 reason,
                 ..
-            } => {
-                let answered = id.as_ref().and_then(MsgId::as_u64);
-                if self.in_flight.map(|(i, _, _)| i) == answered {
-                    self.in_flight = None;
-                    self.resend = false;
-                }
-                let c = *cell;
-                if let Some(r) = self.race.as_mut() {
-                    r.todo.retain(|&t| t != c);
-                    let retry = !*accepted
-                        && !matches!(reason, Some(PlaceReason::Given) | Some(PlaceReason::Filled));
-                    if retry {
-                        self.report.mistakes += 1;
-                        // Try that cell again later, somewhere in the remaining order.
-                        let at = self.rng.gen_range(0..=r.todo.len());
-                        r.todo.insert(at, c);
-                    }
-                    if r.out.is_none() {
-                        self.wake = Some(self.think_time());
-                    }
-                }
-            }
+            } => self.placement_answered(id.as_ref(), *cell, *accepted, *reason),
             ServerMsg::PlayerFinished {
                 player_id,
                 status,
@@ -206,32 +177,82 @@ impl Brain {
             }
             ServerMsg::RaceOver {
                 race_id, standings, ..
-            } => {
-                let mine = self
-                    .mirror
-                    .me()
-                    .and_then(|me| standings.iter().find(|s| s.player_id == *me));
-                self.report.races.push(RaceResult {
-                    race_id: race_id.clone(),
-                    status: mine.map(|s| s.status),
-                    time_ms: mine.and_then(|s| s.time_ms),
-                    standings: standings.clone(),
-                });
-                if let Some(r) = self.race.as_mut() {
-                    r.out.get_or_insert((
-                        mine.map_or(FinishStatus::TimedOut, |s| s.status),
-                        mine.and_then(|s| s.time_ms),
-                    ));
-                }
-                self.in_flight = None;
-                info!(race = %race_id, status = ?mine.map(|s| s.status), "race over");
-                self.maybe_start();
-            }
+            } => self.race_over(race_id, standings),
             ServerMsg::Error { code, message } => self.on_error(*code, message),
             ServerMsg::RoomClosed { .. } => self.error = Some(BotError::RoomClosed),
             _ => {}
         }
         Vec::new()
+    }
+
+    /// Joined a room with a race on: play it from the server's board, unless it is the race we
+    /// were already in and out of.
+    fn resume_race(&mut self) {
+        let Some(rv) = self.mirror.race() else {
+            return;
+        };
+        let (race_id, puzzle, board) = (rv.race_id.clone(), rv.puzzle, rv.board);
+        let same = self.race.as_ref().is_some_and(|r| r.race_id == race_id);
+        if !same || self.race.as_ref().is_some_and(|r| r.out.is_none()) {
+            // A resume: continue from the server's board.
+            let out = self.race.as_ref().and_then(|r| r.out);
+            self.begin(race_id, puzzle, board);
+            if let Some(r) = self.race.as_mut() {
+                r.out = out;
+            }
+        }
+    }
+
+    /// The answer to a placement: the cell is done, or (a wrong digit) tried again later.
+    fn placement_answered(
+        &mut self,
+        id: Option<&MsgId>,
+        cell: Cell,
+        accepted: bool,
+        reason: Option<PlaceReason>,
+    ) {
+        let answered = id.and_then(MsgId::as_u64);
+        if self.in_flight.map(|(i, _, _)| i) == answered {
+            self.in_flight = None;
+            self.resend = false;
+        }
+        if let Some(r) = self.race.as_mut() {
+            r.todo.retain(|&t| t != cell);
+            let retry = !accepted
+                && !matches!(reason, Some(PlaceReason::Given) | Some(PlaceReason::Filled));
+            if retry {
+                self.report.mistakes += 1;
+                // Try that cell again later, somewhere in the remaining order.
+                let at = self.rng.gen_range(0..=r.todo.len());
+                r.todo.insert(at, cell);
+            }
+            if r.out.is_none() {
+                self.wake = Some(self.think_time());
+            }
+        }
+    }
+
+    /// `race_over`: the race goes into the report, and a room-host bot may start the next one.
+    fn race_over(&mut self, race_id: &RaceId, standings: &[Standing]) {
+        let mine = self
+            .mirror
+            .me()
+            .and_then(|me| standings.iter().find(|s| s.player_id == *me));
+        self.report.races.push(RaceResult {
+            race_id: race_id.clone(),
+            status: mine.map(|s| s.status),
+            time_ms: mine.and_then(|s| s.time_ms),
+            standings: standings.to_vec(),
+        });
+        if let Some(r) = self.race.as_mut() {
+            r.out.get_or_insert((
+                mine.map_or(FinishStatus::TimedOut, |s| s.status),
+                mine.and_then(|s| s.time_ms),
+            ));
+        }
+        self.in_flight = None;
+        info!(race = %race_id, status = ?mine.map(|s| s.status), "race over");
+        self.maybe_start();
     }
 
     fn on_error(&mut self, code: ErrorCode, message: &str) {
@@ -271,7 +292,7 @@ impl Brain {
     pub fn next_move(&mut self) -> Option<ClientMsg> {
         if self.start_wanted {
             self.start_wanted = false;
-            if self.am_host() {
+            if self.am_room_host() {
                 return Some(ClientMsg::StartRace);
             }
         }

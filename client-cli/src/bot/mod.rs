@@ -22,7 +22,7 @@ use crate::net::{self, Endpoint, Intent, NetEvent};
 /// Pause before re-sending a placement refused with `rate_limited`.
 pub const RATE_LIMIT_PAUSE: Duration = Duration::from_millis(1000);
 
-/// Pause before a host bot starts the next race (a rematch).
+/// Pause before a room-host bot starts the next race (a rematch).
 pub const REMATCH_PAUSE: Duration = Duration::from_millis(1500);
 
 /// How a bot plays.
@@ -61,7 +61,7 @@ pub enum BotRole {
         room: String,
     },
     /// Create a room, wait for `start_at` players (itself included), then start each race.
-    Host {
+    RoomHost {
         /// Room settings.
         settings: Option<SettingsRequest>,
         /// Players seated before the first race starts.
@@ -130,7 +130,9 @@ pub async fn run(
     let name = config.name.clone();
     let (intent, start_at) = match role {
         BotRole::Join { room } => (Intent::Join { room, name }, None),
-        BotRole::Host { settings, start_at } => (Intent::Create { name, settings }, Some(start_at)),
+        BotRole::RoomHost { settings, start_at } => {
+            (Intent::Create { name, settings }, Some(start_at))
+        }
     };
     // A6: a bot says it is one, so it is never rated.
     let who = net::Identity {

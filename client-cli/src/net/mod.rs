@@ -31,6 +31,7 @@ use protocol::text::terminal_safe;
 use protocol::{ClientMsg, ErrorCode, ServerMsg, SettingsRequest};
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
+use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use tracing::{debug, info, warn};
@@ -371,16 +372,8 @@ async fn serve(
     events: &mpsc::UnboundedSender<NetEvent>,
 ) -> End {
     let resuming = matches!(hello, Some(ClientMsg::Resume { .. }));
-    if let Some(m) = hello {
-        if let Err(e) = send(&mut ws, &m).await {
-            return End::Dropped(e);
-        }
-    }
-    while let Some(m) = queued.pop_front() {
-        if let Err(e) = send(&mut ws, &m).await {
-            queued.push_front(m);
-            return End::Dropped(e);
-        }
+    if let Err(end) = greet(&mut ws, hello, queued).await {
+        return end;
     }
     let mut keepalive = tokio::time::interval(KEEPALIVE);
     keepalive.tick().await;
@@ -395,85 +388,17 @@ async fn serve(
                 };
                 match frame {
                     Message::Text(text) => {
-                        let msg = match parse_server_msg(text.as_str()) {
-                            Ok(m) => m,
-                            Err(e) => {
-                                let text = terminal_safe(text.as_str());
-                                warn!(error = %e, %text, "unparsable server message skipped");
-                                continue;
-                            }
-                        };
-                        debug!(?msg, "recv");
-                        seat.observe(&msg);
-                        if let ServerMsg::Error { code, message } = &msg {
-                            match code {
-                                ErrorCode::InvalidToken if resuming => {
-                                    seat.token = None;
-                                    let _ = events.send(NetEvent::Message(Box::new(msg.clone())));
-                                    return End::Fatal(format!("could not take the seat back: {message}"));
-                                }
-                                ErrorCode::ServerFull => {
-                                    let _ = events.send(NetEvent::Message(Box::new(msg.clone())));
-                                    return End::Fatal(format!("server full: {message}"));
-                                }
-                                _ => {}
-                            }
-                        }
-                        if let ServerMsg::RoomClosed { room } = &msg {
-                            // Final (A5: `room_closed`, then 1001 from a host that quit): the seat
-                            // is gone with the room, so there is nothing to come back to.
-                            let why = format!("room {room} was closed: the host closed the room");
-                            seat.token = None;
-                            seat.spectating = None;
-                            let _ = events.send(NetEvent::Message(Box::new(msg)));
-                            let _ = tokio::time::timeout(CLOSE_WAIT, ws.close(None)).await;
-                            return End::Fatal(why);
-                        }
-                        if events.send(NetEvent::Message(Box::new(msg))).is_err() {
-                            let _ = ws.close(None).await;
-                            return End::CallerDone;
+                        if let Some(end) = from_server(&mut ws, text.as_str(), resuming, seat, events).await {
+                            return end;
                         }
                     }
-                    Message::Close(frame) => {
-                        if leaving {
-                            return End::CallerDone;
-                        }
-                        // 1000 after a resume elsewhere: our seat moved to another terminal.
-                        if let Some(f) = &frame {
-                            if u16::from(f.code) == 1000 && seat.token.is_some() {
-                                let reason = terminal_safe(f.reason.as_str());
-                                return End::Fatal(format!("connection closed by the server: {reason}"));
-                            }
-                        }
-                        return End::Dropped(format!("closed by the server: {frame:?}"));
-                    }
+                    Message::Close(frame) => return closed_by_server(frame, leaving, seat),
                     Message::Binary(_) | Message::Ping(_) | Message::Pong(_) | Message::Frame(_) => {}
                 }
             }
             msg = rx.recv() => {
-                match msg {
-                    None => {
-                        let _ = ws.close(None).await;
-                        return End::CallerDone;
-                    }
-                    Some(m) => {
-                        let is_leave = matches!(m, ClientMsg::Leave);
-                        if let Err(e) = send(&mut ws, &m).await {
-                            if is_leave {
-                                return End::CallerDone;
-                            }
-                            queued.push_back(m);
-                            return End::Dropped(e);
-                        }
-                        // After a leave there is nothing to come back to: the socket stays for
-                        // what may follow (a spectator taking a seat sends `join_room` next),
-                        // and its end is then the caller's, not a drop.
-                        leaving = is_leave;
-                        if is_leave {
-                            seat.token = None;
-                            seat.spectating = None;
-                        }
-                    }
+                if let Some(end) = from_caller(&mut ws, msg, &mut leaving, seat, queued).await {
+                    return end;
                 }
             }
             _ = keepalive.tick() => {
@@ -483,6 +408,126 @@ async fn serve(
             }
         }
     }
+}
+
+/// The first messages on a new socket: the hello (intent or resume), then whatever the caller
+/// sent while the socket was down. What could not go out stays queued.
+async fn greet(
+    ws: &mut Ws,
+    hello: Option<ClientMsg>,
+    queued: &mut VecDeque<ClientMsg>,
+) -> Result<(), End> {
+    if let Some(m) = hello {
+        send(ws, &m).await.map_err(End::Dropped)?;
+    }
+    while let Some(m) = queued.pop_front() {
+        if let Err(e) = send(ws, &m).await {
+            queued.push_front(m);
+            return Err(End::Dropped(e));
+        }
+    }
+    Ok(())
+}
+
+/// One text frame from the server: parsed (made terminal-safe), remembered by the seat and
+/// handed to the caller. `Some` when it ends the connection: a refused resume, a full server,
+/// a closed room, a caller gone.
+async fn from_server(
+    ws: &mut Ws,
+    text: &str,
+    resuming: bool,
+    seat: &mut Seat,
+    events: &mpsc::UnboundedSender<NetEvent>,
+) -> Option<End> {
+    let msg = match parse_server_msg(text) {
+        Ok(m) => m,
+        Err(e) => {
+            let text = terminal_safe(text);
+            warn!(error = %e, %text, "unparsable server message skipped");
+            return None;
+        }
+    };
+    debug!(?msg, "recv");
+    seat.observe(&msg);
+    if let ServerMsg::Error { code, message } = &msg {
+        match code {
+            ErrorCode::InvalidToken if resuming => {
+                seat.token = None;
+                let _ = events.send(NetEvent::Message(Box::new(msg.clone())));
+                return Some(End::Fatal(format!(
+                    "could not take the seat back: {message}"
+                )));
+            }
+            ErrorCode::ServerFull => {
+                let _ = events.send(NetEvent::Message(Box::new(msg.clone())));
+                return Some(End::Fatal(format!("server full: {message}")));
+            }
+            _ => {}
+        }
+    }
+    if let ServerMsg::RoomClosed { room } = &msg {
+        // Final (A5: `room_closed`, then 1001 from a host that quit): the seat
+        // is gone with the room, so there is nothing to come back to.
+        let why = format!("room {room} was closed: the host closed the room");
+        seat.token = None;
+        seat.spectating = None;
+        let _ = events.send(NetEvent::Message(Box::new(msg)));
+        let _ = tokio::time::timeout(CLOSE_WAIT, ws.close(None)).await;
+        return Some(End::Fatal(why));
+    }
+    if events.send(NetEvent::Message(Box::new(msg))).is_err() {
+        let _ = ws.close(None).await;
+        return Some(End::CallerDone);
+    }
+    None
+}
+
+/// The server's Close frame: the caller's end after a leave, final when our seat moved to
+/// another terminal, else a drop to come back from.
+fn closed_by_server(frame: Option<CloseFrame>, leaving: bool, seat: &Seat) -> End {
+    if leaving {
+        return End::CallerDone;
+    }
+    // 1000 after a resume elsewhere: our seat moved to another terminal.
+    if let Some(f) = &frame {
+        if u16::from(f.code) == 1000 && seat.token.is_some() {
+            let reason = terminal_safe(f.reason.as_str());
+            return End::Fatal(format!("connection closed by the server: {reason}"));
+        }
+    }
+    End::Dropped(format!("closed by the server: {frame:?}"))
+}
+
+/// One message from the caller (`None`: the caller is gone), sent on. `Some` when it ends the
+/// connection; a message that could not go out is queued for the next one.
+async fn from_caller(
+    ws: &mut Ws,
+    msg: Option<ClientMsg>,
+    leaving: &mut bool,
+    seat: &mut Seat,
+    queued: &mut VecDeque<ClientMsg>,
+) -> Option<End> {
+    let Some(m) = msg else {
+        let _ = ws.close(None).await;
+        return Some(End::CallerDone);
+    };
+    let is_leave = matches!(m, ClientMsg::Leave);
+    if let Err(e) = send(ws, &m).await {
+        if is_leave {
+            return Some(End::CallerDone);
+        }
+        queued.push_back(m);
+        return Some(End::Dropped(e));
+    }
+    // After a leave there is nothing to come back to: the socket stays for
+    // what may follow (a spectator taking a seat sends `join_room` next),
+    // and its end is then the caller's, not a drop.
+    *leaving = is_leave;
+    if is_leave {
+        seat.token = None;
+        seat.spectating = None;
+    }
+    None
 }
 
 #[cfg(test)]

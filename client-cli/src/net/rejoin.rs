@@ -97,39 +97,11 @@ pub(super) async fn open(
                 attempt,
                 delay: wait,
             });
-            // Never past the deadline: the last attempt is made at it, not after it.
-            let sleep =
-                tokio::time::sleep_until((tokio::time::Instant::now() + wait).min(deadline));
-            tokio::pin!(sleep);
-            // Keep taking the caller's messages while waiting, so a quit is seen at once.
-            loop {
-                tokio::select! {
-                    _ = &mut sleep => break,
-                    msg = rx.recv() => match msg {
-                        None => {
-                            let _ = events.send(NetEvent::Closed { error: None });
-                            return None;
-                        }
-                        Some(ClientMsg::Leave) => {
-                            let _ = events.send(NetEvent::Closed { error: None });
-                            return None;
-                        }
-                        Some(m) => {
-                            if queued.len() < MAX_QUEUED {
-                                queued.push_back(m);
-                            }
-                        }
-                    }
-                }
+            if !back_off(wait, deadline, events, rx, queued).await {
+                return None;
             }
             delay = (delay * 2).min(MAX_BACKOFF);
         }
-        let url = &to.url;
-        // The connector is rustls only for `wss`; a `ws` URL dials plain TCP whatever it gets.
-        let connector = url
-            .is_secure()
-            .then(|| Connector::Rustls(to.trust.client_config()));
-        let dial = connect_async_tls_with_config(url.as_str(), None, false, connector);
         // Bounded: a plain server waits for an HTTP request that a TLS hello never is.
         let limit = if first {
             to.connect_timeout
@@ -137,12 +109,9 @@ pub(super) async fn open(
             let left = deadline.saturating_duration_since(tokio::time::Instant::now());
             to.connect_timeout.min(left.max(MIN_DIAL))
         };
-        let dialled = match tokio::time::timeout(limit, dial).await {
-            Ok(r) => r.map_err(|e| explain(url, &to.trust, &e)),
-            Err(_) => Err(silent(to)),
-        };
-        match dialled {
-            Ok((ws, _resp)) => return Some(ws),
+        let url = &to.url;
+        match dial(to, limit).await {
+            Ok(ws) => return Some(ws),
             Err(e) => {
                 if first {
                     let _ = events.send(NetEvent::Closed {
@@ -165,19 +134,69 @@ pub(super) async fn open(
     }
 }
 
+/// Wait `wait` before the next attempt, never past `deadline` (the last attempt is made at it,
+/// not after it), queueing the caller's messages meanwhile so a quit is seen at once. False
+/// when the caller quit (reported already).
+async fn back_off(
+    wait: Duration,
+    deadline: tokio::time::Instant,
+    events: &mpsc::UnboundedSender<NetEvent>,
+    rx: &mut mpsc::UnboundedReceiver<ClientMsg>,
+    queued: &mut VecDeque<ClientMsg>,
+) -> bool {
+    let sleep = tokio::time::sleep_until((tokio::time::Instant::now() + wait).min(deadline));
+    tokio::pin!(sleep);
+    loop {
+        tokio::select! {
+            _ = &mut sleep => return true,
+            msg = rx.recv() => match msg {
+                None => {
+                    let _ = events.send(NetEvent::Closed { error: None });
+                    return false;
+                }
+                Some(ClientMsg::Leave) => {
+                    let _ = events.send(NetEvent::Closed { error: None });
+                    return false;
+                }
+                Some(m) => {
+                    if queued.len() < MAX_QUEUED {
+                        queued.push_back(m);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// One WebSocket handshake (TLS first for `wss`) within `limit`; the error says why it failed.
+async fn dial(to: &Endpoint, limit: Duration) -> Result<Ws, String> {
+    let url = &to.url;
+    // The connector is rustls only for `wss`; a `ws` URL dials plain TCP whatever it gets.
+    let connector = url
+        .is_secure()
+        .then(|| Connector::Rustls(to.trust.client_config()));
+    let dial = connect_async_tls_with_config(url.as_str(), None, false, connector);
+    match tokio::time::timeout(limit, dial).await {
+        Ok(r) => r
+            .map(|(ws, _resp)| ws)
+            .map_err(|e| explain(url, &to.trust, &e)),
+        Err(_) => Err(silent(to)),
+    }
+}
+
 /// Why a handshake that never finished failed, with the likeliest cause.
 fn silent(to: &Endpoint) -> String {
     let (url, secs) = (&to.url, to.connect_timeout.as_secs_f32());
     if url.is_secure() {
         format!(
             "{}:{} did not answer the TLS handshake within {secs} s: if it is a plain server, use ws:// instead of wss://",
-            url.host(),
+            url.hostname(),
             url.port()
         )
     } else {
         format!(
             "{}:{} did not answer the WebSocket handshake within {secs} s",
-            url.host(),
+            url.hostname(),
             url.port()
         )
     }

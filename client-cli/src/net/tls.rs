@@ -158,40 +158,38 @@ pub fn explain(url: &ServerUrl, trust: &Trust, e: &tungstenite::Error) -> String
         tungstenite::Error::Io(io) => io.get_ref().and_then(|i| i.downcast_ref::<rustls::Error>()),
         _ => None,
     };
-    let host = url.host();
+    let hostname = url.hostname();
     if let Some(r) = tls {
         return match r {
-            rustls::Error::InvalidCertificate(c) => {
-                match c {
-                    CertificateError::UnknownIssuer | CertificateError::BadSignature => {
-                        if trust.has_ca_file() {
-                            format!("the certificate of {host} is not trusted: it is not signed by --ca-file or a known authority")
-                        } else {
-                            format!("the certificate of {host} is not trusted (self-signed or an unknown authority): use --ca-file PEM to trust it")
-                        }
+            rustls::Error::InvalidCertificate(c) => match c {
+                CertificateError::UnknownIssuer | CertificateError::BadSignature => {
+                    if trust.has_ca_file() {
+                        format!("the certificate of {hostname} is not trusted: it is not signed by --ca-file or a known authority")
+                    } else {
+                        format!("the certificate of {hostname} is not trusted (self-signed or an unknown authority): use --ca-file PEM to trust it")
                     }
-                    CertificateError::NotValidForName
-                    | CertificateError::NotValidForNameContext { .. } => {
-                        format!("the certificate of {host} is for another name: connect by the name it was issued for")
-                    }
-                    CertificateError::Expired | CertificateError::ExpiredContext { .. } => {
-                        format!("the certificate of {host} has expired")
-                    }
-                    CertificateError::NotValidYet | CertificateError::NotValidYetContext { .. } => {
-                        format!("the certificate of {host} is not valid yet (check this machine's clock)")
-                    }
-                    other => format!("the certificate of {host} is refused: {other:?}"),
                 }
-            }
+                CertificateError::NotValidForName
+                | CertificateError::NotValidForNameContext { .. } => {
+                    format!("the certificate of {hostname} is for another name: connect by the name it was issued for")
+                }
+                CertificateError::Expired | CertificateError::ExpiredContext { .. } => {
+                    format!("the certificate of {hostname} has expired")
+                }
+                CertificateError::NotValidYet | CertificateError::NotValidYetContext { .. } => {
+                    format!("the certificate of {hostname} is not valid yet (check this machine's clock)")
+                }
+                other => format!("the certificate of {hostname} is refused: {other:?}"),
+            },
             rustls::Error::InvalidMessage(_) | rustls::Error::InappropriateMessage { .. } => {
-                format!("{host}:{} does not speak TLS: if it is a plain server, use ws:// instead of wss://", url.port())
+                format!("{hostname}:{} does not speak TLS: if it is a plain server, use ws:// instead of wss://", url.port())
             }
-            other => format!("TLS with {host} failed: {other}"),
+            other => format!("TLS with {hostname} failed: {other}"),
         };
     }
     match e {
         tungstenite::Error::Tls(tungstenite::error::TlsError::InvalidDnsName) => {
-            format!("`{host}` is not a name a TLS certificate can be for")
+            format!("`{hostname}` is not a name a TLS certificate can be for")
         }
         tungstenite::Error::Http(resp) if resp.status().as_u16() == 404 => format!(
             "the server has no WebSocket at {}: {}",
@@ -199,11 +197,11 @@ pub fn explain(url: &ServerUrl, trust: &Trust, e: &tungstenite::Error) -> String
             super::url::SHAPE
         ),
         tungstenite::Error::Io(io) if io.kind() == ErrorKind::ConnectionRefused => format!(
-            "nothing is listening at {host}:{} (is the server running, and is that its port?)",
+            "nothing is listening at {hostname}:{} (is the server running, and is that its port?)",
             url.port()
         ),
         tungstenite::Error::Io(io) if url.is_secure() && io.kind() == ErrorKind::UnexpectedEof => {
-            format!("{host}:{} closed the TLS handshake: if it is a plain server, use ws:// instead of wss://", url.port())
+            format!("{hostname}:{} closed the TLS handshake: if it is a plain server, use ws:// instead of wss://", url.port())
         }
         // A TLS server hangs up on a plain HTTP request, or answers it with a TLS alert.
         tungstenite::Error::Protocol(_) | tungstenite::Error::Io(_) if !url.is_secure() => {

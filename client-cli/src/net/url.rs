@@ -1,7 +1,7 @@
 //! The server's address: one [`ServerUrl`] type for every place that takes one (the `--server`
-//! flags, the in-process host's own and advertised addresses, [`DEFAULT_SERVER`]).
+//! flags, the in-process server's own and advertised addresses, [`DEFAULT_SERVER`]).
 //!
-//! It parses `ws://` and `wss://` URLs into host, port and path, and keeps the text, which is
+//! It parses `ws://` and `wss://` URLs into hostname, port and path, and keeps the text, which is
 //! what the connection dials and what messages show. A URL with no path (`ws://HOST:7878`)
 //! means the server's `/ws`: the text becomes `ws://HOST:7878/ws`, since that is the only
 //! WebSocket path a server has (other paths, such as the invite links' `/r/CODE`, are kept as
@@ -42,10 +42,10 @@ pub enum UrlProblem {
     /// Nothing after the scheme.
     #[error("has nothing after the scheme")]
     Empty,
-    /// No host before the port or path.
+    /// No hostname before the port or path.
     #[error("has no host")]
-    NoHost,
-    /// A malformed host (an unclosed `[`, a space).
+    NoHostname,
+    /// A malformed hostname (an unclosed `[`, a space).
     #[error("has a malformed host")]
     Authority,
     /// A port that is not a number from 0 to 65535.
@@ -76,7 +76,7 @@ fn try_this(suggestion: &Option<String>) -> String {
 pub struct ServerUrl {
     text: String,
     secure: bool,
-    host: String,
+    hostname: String,
     port: Option<u16>,
     path: String,
 }
@@ -86,7 +86,7 @@ impl ServerUrl {
     pub fn local(addr: SocketAddr) -> ServerUrl {
         format!("ws://{addr}/ws")
             .parse()
-            .expect("a socket address makes a host and port")
+            .expect("a socket address makes a hostname and port")
     }
 
     /// The URL as given.
@@ -99,9 +99,9 @@ impl ServerUrl {
         self.secure
     }
 
-    /// The host (an IPv6 address without its brackets).
-    pub fn host(&self) -> &str {
-        &self.host
+    /// The hostname or IP address (an IPv6 address without its brackets).
+    pub fn hostname(&self) -> &str {
+        &self.hostname
     }
 
     /// The port: the one given, else 80 for `ws` and 443 for `wss`.
@@ -141,17 +141,17 @@ impl ServerUrl {
             .or_else(|| path.strip_suffix("/ws"))
             .unwrap_or("");
         let scheme = if self.secure { "wss" } else { "ws" };
-        let host = if self.host.contains(':') {
-            format!("[{}]", self.host)
+        let hostname = if self.hostname.contains(':') {
+            format!("[{}]", self.hostname)
         } else {
-            self.host.clone()
+            self.hostname.clone()
         };
         let port = self.port.map_or_else(String::new, |p| format!(":{p}"));
         let path = format!("{prefix}/{tail}");
         ServerUrl {
-            text: format!("{scheme}://{host}{port}{path}"),
+            text: format!("{scheme}://{hostname}{port}{path}"),
             secure: self.secure,
-            host: self.host.clone(),
+            hostname: self.hostname.clone(),
             port: self.port,
             path,
         }
@@ -248,7 +248,7 @@ impl FromStr for ServerUrl {
         }
         let split = rest.find(['/', '?']).unwrap_or(rest.len());
         let (authority, path) = rest.split_at(split);
-        let (host, port) = split_authority(authority).map_err(|p| refuse(p, None))?;
+        let (hostname, port) = split_authority(authority).map_err(|p| refuse(p, None))?;
         let (path, text) = match path.strip_prefix('/').unwrap_or(path) {
             // No path: the server's one WebSocket path.
             p if p.is_empty() || p.starts_with('?') => {
@@ -263,7 +263,7 @@ impl FromStr for ServerUrl {
         Ok(ServerUrl {
             text,
             secure,
-            host: host.to_owned(),
+            hostname: hostname.to_owned(),
             port,
             path,
         })
@@ -278,17 +278,17 @@ fn guess(scheme: &str, rest: &str) -> Option<String> {
         .map(|u| u.text)
 }
 
-/// `host[:port]` or `[v6][:port]`.
+/// `hostname[:port]` or `[v6][:port]`.
 fn split_authority(authority: &str) -> Result<(&str, Option<u16>), UrlProblem> {
     if authority.contains(|c: char| c.is_whitespace() || c == '@') {
         return Err(UrlProblem::Authority);
     }
-    let (host, port) = if let Some(v6) = authority.strip_prefix('[') {
-        let (host, after) = v6.split_once(']').ok_or(UrlProblem::Authority)?;
+    let (hostname, port) = if let Some(v6) = authority.strip_prefix('[') {
+        let (hostname, after) = v6.split_once(']').ok_or(UrlProblem::Authority)?;
         match after {
-            "" => (host, None),
+            "" => (hostname, None),
             p => (
-                host,
+                hostname,
                 Some(p.strip_prefix(':').ok_or(UrlProblem::Authority)?),
             ),
         }
@@ -300,13 +300,13 @@ fn split_authority(authority: &str) -> Result<(&str, Option<u16>), UrlProblem> {
             None => (authority, None),
         }
     };
-    if host.is_empty() {
-        return Err(UrlProblem::NoHost);
+    if hostname.is_empty() {
+        return Err(UrlProblem::NoHostname);
     }
     let port = port
         .map(|p| p.parse::<u16>().map_err(|_| UrlProblem::Port))
         .transpose()?;
-    Ok((host, port))
+    Ok((hostname, port))
 }
 
 #[cfg(test)]
@@ -317,7 +317,7 @@ mod tests {
     fn check(text: &str, expected: (bool, &str, u16, &str)) {
         let url: ServerUrl = text.parse().expect("a good URL");
         assert_eq!(
-            (url.is_secure(), url.host(), url.port(), url.path()),
+            (url.is_secure(), url.hostname(), url.port(), url.path()),
             expected
         );
         assert_eq!(url.to_string(), text, "shown as given");
@@ -452,8 +452,8 @@ mod tests {
         check_bad("ftp://h/ws", UrlProblem::Scheme, None);
         check_bad("a b", UrlProblem::NoScheme, None);
         check_bad("ws://", UrlProblem::Empty, None);
-        check_bad("ws:///ws", UrlProblem::NoHost, None);
-        check_bad("ws://:7878/ws", UrlProblem::NoHost, None);
+        check_bad("ws:///ws", UrlProblem::NoHostname, None);
+        check_bad("ws://:7878/ws", UrlProblem::NoHostname, None);
         check_bad("ws://[::1/ws", UrlProblem::Authority, None);
         check_bad("ws://a b/ws", UrlProblem::Authority, None);
         check_bad("ws://h:notaport/ws", UrlProblem::Port, None);

@@ -34,14 +34,22 @@ fn place_undo_and_pencil() {
     keys(&mut g, "u");
     assert_eq!(g.board.board.get(c), None);
     keys(&mut g, "p12");
-    assert_eq!(g.board.desk.pencil[c.idx()], 0b11);
+    assert_eq!(g.board.pencil_cursor.pencil[c.idx()], 0b11);
     keys(&mut g, "u");
-    assert_eq!(g.board.desk.pencil[c.idx()], 0b1);
+    assert_eq!(g.board.pencil_cursor.pencil[c.idx()], 0b1);
     keys(&mut g, "p4");
     assert_eq!(g.board.board.get(c), Digit::new(4));
-    assert_eq!(g.board.desk.pencil[c.idx()], 0, "placing clears the marks");
+    assert_eq!(
+        g.board.pencil_cursor.pencil[c.idx()],
+        0,
+        "placing clears the marks"
+    );
     keys(&mut g, "u");
-    assert_eq!(g.board.desk.pencil[c.idx()], 0b1, "undo brings them back");
+    assert_eq!(
+        g.board.pencil_cursor.pencil[c.idx()],
+        0b1,
+        "undo brings them back"
+    );
     assert_eq!(g.undo_depth(), 1);
 }
 
@@ -129,7 +137,7 @@ fn filling_the_solution_stops_the_clock() {
         if g.board.is_given(cell) {
             continue;
         }
-        g.board.desk.cursor = cell;
+        g.board.pencil_cursor.cursor = cell;
         let d = solution.get(cell).expect("full");
         g.update(Event::Tick(100 + u64::from(cell.get()) * 1000));
         keys(&mut g, &d.to_string());
@@ -159,7 +167,7 @@ fn a_change_clears_the_clash_warning() {
     let cell = Cell::all()
         .find(|&c| !g.board.is_given(c))
         .expect("an empty cell");
-    g.board.desk.cursor = cell;
+    g.board.pencil_cursor.cursor = cell;
     let row_given = Cell::all()
         .filter(|c| c.row() == cell.row())
         .find_map(|c| g.board.puzzle.get(c))
@@ -202,7 +210,7 @@ fn n_deals_a_new_puzzle() {
     let cell = Cell::all()
         .find(|&c| !g.board.is_given(c))
         .expect("an empty cell");
-    g.board.desk.cursor = cell;
+    g.board.pencil_cursor.cursor = cell;
     keys(&mut g, "5");
     keys(&mut g, "nx");
     assert_ne!(g.board.puzzle.n_empty(), 1, "cancelled");

@@ -69,7 +69,7 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
     lines.push(Line::raw(""));
     let waiting = if room.phase == Phase::Finished {
         "Between races: the host can start a rematch."
-    } else if room.am_host() {
+    } else if room.am_room_host() {
         "Press s to start when everyone is here (ready marks are optional)."
     } else {
         "Waiting for the host to start. Press r to mark yourself ready."

@@ -1,7 +1,7 @@
 //! Rendering: a pure function of the app state. `impl Widget for &App` draws the frame (the
 //! top line, the notice and the footer from the key table) and hands the main area to the
 //! screen of the room's phase: `lobby`, `countdown`, `race` (with its `panel`),
-//! `results`, with the host's tools (`host`) over the lobby and the results; in no room,
+//! `results`, with the room host's tools (`room_host`) over the lobby and the results; in no room,
 //! `outside` says where we stand. [`board`] is the board widget they share with [`solo`], the
 //! offline screen, and [`replay`], a finished race played back. Below [`MIN_SIZE`] the frame
 //! says the size it needs instead. The helpers here (help line, progress bar, player and chat
@@ -14,13 +14,13 @@
 
 pub mod board;
 mod countdown;
-mod host;
 mod lobby;
 mod outside;
 mod panel;
 mod race;
 pub mod replay;
 mod results;
+mod room_host;
 pub mod solo;
 
 use protocol::{FinishStatus, Phase, Player, PlayerStatus, Role};
@@ -128,7 +128,7 @@ impl Widget for &App {
             },
         }
         if let Some(tool) = &self.tool {
-            host::render(tool, room, main, buf);
+            room_host::render(tool, room, main, buf);
         }
     }
 }
@@ -194,7 +194,7 @@ impl App {
     }
 }
 
-/// One line per seated player: connection dot, ready mark, name, host star.
+/// One line per seated player: connection dot, ready mark, name, room-host star.
 fn players_lines(room: &Room) -> Vec<Line<'static>> {
     room.players
         .iter()
@@ -212,7 +212,7 @@ fn players_lines(room: &Room) -> Vec<Line<'static>> {
                 Style::new()
             };
             spans.push(Span::styled(p.name.to_string(), name_style));
-            if p.player_id == room.host {
+            if p.player_id == room.room_host {
                 spans.push(Span::styled(" ★ host", Style::new().fg(Color::Yellow)));
             }
             if me {

@@ -1,7 +1,7 @@
 //! The race screen's side panel: the clock, our mistakes and penalty, every player's progress,
 //! and the chat.
 
-use protocol::{PlayerStatus, Role};
+use protocol::{Player, PlayerStatus, Role};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -19,6 +19,13 @@ pub(super) fn render(app: &App, room: &Room, race: &Race, area: Rect, buf: &mut 
         Constraint::Min(3),
     ])
     .areas(area);
+    render_stats(app, room, race, stats, buf);
+    render_progress(app, room, race, progress, buf);
+    render_chat(app, chat, buf);
+}
+
+/// The clock against the time limit; for a player, our mistakes, penalty and finish.
+fn render_stats(app: &App, room: &Room, race: &Race, area: Rect, buf: &mut Buffer) {
     let elapsed = race.elapsed_ms(app.clock_ms);
     let limit = u64::from(race.time_limit_s) * 1000;
     let mut lines = vec![Line::from(vec![
@@ -57,54 +64,68 @@ pub(super) fn render(app: &App, room: &Room, race: &Race, area: Rect, buf: &mut 
                 .borders(Borders::ALL)
                 .title(format!(" {} ", race.difficulty)),
         )
-        .render(stats, buf);
+        .render(area, buf);
+}
 
+/// Every player's progress: two lines each, the name and status, then a bar of cells filled.
+fn render_progress(app: &App, room: &Room, race: &Race, area: Rect, buf: &mut Buffer) {
     let block = Block::new().borders(Borders::ALL).title(" progress ");
-    let inner = block.inner(progress);
-    block.render(progress, buf);
+    let inner = block.inner(area);
+    block.render(area, buf);
     let bar_w = inner.width.saturating_sub(12).min(30);
     let mut lines = Vec::new();
     for p in &room.players {
-        let pr = race.progress.get(&p.player_id);
-        let (filled, to_fill, mistakes) = pr.map_or((0, race.puzzle.n_empty() as u32, 0), |pr| {
-            (pr.filled, pr.to_fill, pr.mistakes)
-        });
-        let me = room.me.as_deref() == Some(p.player_id.as_str());
-        let mut head = vec![dot(p), Span::raw(" ")];
+        lines.extend(progress_lines(app, room, race, p, bar_w));
+    }
+    Paragraph::new(lines).render(inner, buf);
+}
+
+/// One player's two progress lines.
+fn progress_lines(
+    app: &App,
+    room: &Room,
+    race: &Race,
+    p: &Player,
+    bar_w: u16,
+) -> [Line<'static>; 2] {
+    let pr = race.progress.get(&p.player_id);
+    let (filled, to_fill, mistakes) = pr.map_or((0, race.puzzle.n_empty() as u32, 0), |pr| {
+        (pr.filled, pr.to_fill, pr.mistakes)
+    });
+    let me = room.me.as_deref() == Some(p.player_id.as_str());
+    let mut head = vec![dot(p), Span::raw(" ")];
+    head.push(Span::styled(
+        p.name.to_string(),
+        if me {
+            Style::new().add_modifier(Modifier::BOLD)
+        } else {
+            Style::new()
+        },
+    ));
+    // Our seat's fate is unknown once the connection is gone for good.
+    let status = if me && p.status == PlayerStatus::Racing && matches!(app.conn, Conn::Closed(_)) {
+        "disconnected"
+    } else {
+        status_word(p.status)
+    };
+    head.push(Span::raw(format!("  {status}")));
+    if mistakes > 0 {
         head.push(Span::styled(
-            p.name.to_string(),
-            if me {
-                Style::new().add_modifier(Modifier::BOLD)
-            } else {
-                Style::new()
-            },
+            format!("  ✗{mistakes}"),
+            Style::new().fg(Color::Red),
         ));
-        // Our seat's fate is unknown once the connection is gone for good.
-        let status =
-            if me && p.status == PlayerStatus::Racing && matches!(app.conn, Conn::Closed(_)) {
-                "disconnected"
-            } else {
-                status_word(p.status)
-            };
-        head.push(Span::raw(format!("  {status}")));
-        if mistakes > 0 {
-            head.push(Span::styled(
-                format!("  ✗{mistakes}"),
-                Style::new().fg(Color::Red),
-            ));
-        }
-        lines.push(Line::from(head));
-        let color = match p.status {
-            PlayerStatus::Solved => Color::Green,
-            PlayerStatus::Racing | PlayerStatus::Waiting => Color::Cyan,
-            _ => Color::DarkGray,
-        };
-        lines.push(Line::from(vec![
+    }
+    let color = match p.status {
+        PlayerStatus::Solved => Color::Green,
+        PlayerStatus::Racing | PlayerStatus::Waiting => Color::Cyan,
+        _ => Color::DarkGray,
+    };
+    [
+        Line::from(head),
+        Line::from(vec![
             Span::raw("  "),
             Span::styled(bar(filled, to_fill, bar_w), Style::new().fg(color)),
             Span::raw(format!(" {filled}/{to_fill}")),
-        ]));
-    }
-    Paragraph::new(lines).render(inner, buf);
-    render_chat(app, chat, buf);
+        ]),
+    ]
 }

@@ -13,7 +13,8 @@ use super::board::{beside_board, digit_bar, BoardView};
 use super::panel;
 use crate::app::{App, Play, Race, Room};
 
-/// The board as we play it: the server's board under our desk (spectators see the board only).
+/// The board as we play it: the server's board under our pencil marks and cursor (spectators
+/// see the board only).
 fn board_view<'a>(
     play: &'a Play,
     race: &'a Race,
@@ -24,8 +25,8 @@ fn board_view<'a>(
     if spectator {
         return v;
     }
-    v.pencil = Some(&play.desk.pencil);
-    v.cursor = Some(play.desk.cursor);
+    v.pencil = Some(&play.pencil_cursor.pencil);
+    v.cursor = Some(play.pencil_cursor.cursor);
     v.conflicts = flash_cells;
     v.flash = play.flash.as_ref().map(|f| (f.cell, f.digit));
     v
@@ -53,7 +54,7 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
     view.render(board_area, buf);
     digit_bar(&race.board).render(bar_area, buf);
     let mut status = Vec::new();
-    if play.desk.pencil_mode {
+    if play.pencil_cursor.pencil_mode {
         status.push(Span::styled(
             " PENCIL ",
             Style::new().fg(Color::Black).bg(Color::Yellow),

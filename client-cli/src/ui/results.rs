@@ -10,7 +10,7 @@ use ratatui::widgets::{Block, Borders, Paragraph, Row, Table, Widget, Wrap};
 
 use super::board::{self, BoardView};
 use super::{finish_word, players_lines, render_chat};
-use crate::app::{clock, host, App, Room};
+use crate::app::{clock, room_host, App, Race, Results, Room};
 
 pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
     let Some(results) = &room.results else {
@@ -18,15 +18,7 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
     };
     let [board_area, legend, right] = board::beside_board(area, 30, 1);
     if let Some(race) = &room.race {
-        let mut view = BoardView::new(&race.puzzle, &race.board);
-        view.solution = Some(&results.solution);
-        view.render(board_area, buf);
-        Line::from(vec![
-            Span::styled("given ", board::GIVEN),
-            Span::styled("yours ", board::MINE),
-            Span::styled("solution", board::REVEALED),
-        ])
-        .render(legend, buf);
+        render_final_board(race, results, board_area, legend, buf);
     }
     let [table_area, mine, present, chat] = Layout::vertical([
         Constraint::Length(results.standings.len() as u16 + 3),
@@ -36,6 +28,41 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
         Constraint::Min(3),
     ])
     .areas(right);
+    render_standings(room, results, table_area, buf);
+    Paragraph::new(my_result_line(room, results))
+        .block(Block::new().borders(Borders::ALL))
+        .render(mine, buf);
+    let mut lines = players_lines(room);
+    lines.push(Line::styled(
+        format!("next: {}", room_host::summary(&room.settings)),
+        Style::new().fg(Color::DarkGray),
+    ));
+    Paragraph::new(lines)
+        .wrap(Wrap { trim: true })
+        .block(
+            Block::new()
+                .borders(Borders::ALL)
+                .title(format!(" in the room ({}) ", room.players.len())),
+        )
+        .render(present, buf);
+    render_chat(app, chat, buf);
+}
+
+/// Our board against the solution, and the legend of its colours below it.
+fn render_final_board(race: &Race, results: &Results, area: Rect, legend: Rect, buf: &mut Buffer) {
+    let mut view = BoardView::new(&race.puzzle, &race.board);
+    view.solution = Some(&results.solution);
+    view.render(area, buf);
+    Line::from(vec![
+        Span::styled("given ", board::GIVEN),
+        Span::styled("yours ", board::MINE),
+        Span::styled("solution", board::REVEALED),
+    ])
+    .render(legend, buf);
+}
+
+/// The final standings table, our own row in bold.
+fn render_standings(room: &Room, results: &Results, area: Rect, buf: &mut Buffer) {
     let rows = results.standings.iter().map(|s| {
         let me = room.me.as_deref() == Some(s.player_id.as_str());
         let style = if me {
@@ -74,7 +101,11 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
             .style(Style::new().add_modifier(Modifier::UNDERLINED)),
     )
     .block(Block::new().borders(Borders::ALL).title(title))
-    .render(table_area, buf);
+    .render(area, buf);
+}
+
+/// Our time and rank (or that we watched), and how our rating moved in a rated race.
+fn my_result_line(room: &Room, results: &Results) -> String {
     let me_line = room
         .me
         .as_deref()
@@ -85,7 +116,7 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
         })
         .unwrap_or_else(|| "You watched this race.".to_owned());
     // A6: a rated race says how our conservative rating moved.
-    let me_line = match room
+    match room
         .me
         .as_deref()
         .and_then(|me| results.ratings.iter().find(|r| r.player_id == me))
@@ -97,22 +128,5 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
             r.after - r.before
         ),
         None => me_line,
-    };
-    Paragraph::new(me_line)
-        .block(Block::new().borders(Borders::ALL))
-        .render(mine, buf);
-    let mut lines = players_lines(room);
-    lines.push(Line::styled(
-        format!("next: {}", host::summary(&room.settings)),
-        Style::new().fg(Color::DarkGray),
-    ));
-    Paragraph::new(lines)
-        .wrap(Wrap { trim: true })
-        .block(
-            Block::new()
-                .borders(Borders::ALL)
-                .title(format!(" in the room ({}) ", room.players.len())),
-        )
-        .render(present, buf);
-    render_chat(app, chat, buf);
+    }
 }

@@ -30,57 +30,9 @@ impl Widget for &SoloApp {
         ])
         .render(top, buf);
         let [board_area, bar_area, right] = beside_board(main, 20, 1);
-        let hint_cells = self.hint.as_ref().map_or(&[][..], |h| &h.cells[..]);
-        let mut view = BoardView::new(&self.board.puzzle, &self.board.board);
-        view.pencil = Some(&self.board.desk.pencil);
-        view.cursor = Some(self.board.desk.cursor);
-        view.conflicts = &self.conflicts;
-        view.highlight = hint_cells;
-        if self.outcome == Some(Outcome::GaveUp) {
-            view.solution = Some(&self.solution);
-        }
-        view.render(board_area, buf);
+        render_board(self, board_area, buf);
         digit_bar(&self.board.board).render(bar_area, buf);
-
-        let to_fill = self.board.puzzle.n_empty();
-        let mut lines = vec![
-            Line::from(vec![
-                Span::raw("clock "),
-                Span::styled(
-                    clock(self.elapsed_ms()),
-                    Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
-                ),
-            ]),
-            Line::raw(format!("filled {}/{to_fill}", self.board.n_placed())),
-            Line::raw(format!(
-                "mode   {}",
-                if self.board.desk.pencil_mode {
-                    "pencil"
-                } else {
-                    "pen"
-                }
-            )),
-            Line::raw(""),
-        ];
-        match self.outcome {
-            Some(Outcome::Solved { time_ms }) => lines.push(Line::styled(
-                format!("Solved in {}!", clock(time_ms)),
-                Style::new().fg(Color::Green).add_modifier(Modifier::BOLD),
-            )),
-            Some(Outcome::GaveUp) => lines.push(Line::styled(
-                "Gave up: the solution is in magenta.",
-                Style::new().fg(Color::Magenta),
-            )),
-            None => {}
-        }
-        if let Some(h) = &self.hint {
-            lines.push(Line::styled(
-                "hint",
-                Style::new().add_modifier(Modifier::BOLD),
-            ));
-            lines.push(Line::styled(h.text.clone(), Style::new().fg(Color::Green)));
-        }
-        Paragraph::new(lines)
+        Paragraph::new(panel_lines(self))
             .wrap(Wrap { trim: false })
             .block(Block::new().borders(Borders::ALL).title(" solo "))
             .render(right, buf);
@@ -106,4 +58,62 @@ impl Widget for &SoloApp {
         ])
         .render(help, buf);
     }
+}
+
+/// The board with the pencil marks, the cursor, the clashes, the hint's cells, and the
+/// solution after giving up.
+fn render_board(app: &SoloApp, area: Rect, buf: &mut Buffer) {
+    let hint_cells = app.hint.as_ref().map_or(&[][..], |h| &h.cells[..]);
+    let mut view = BoardView::new(&app.board.puzzle, &app.board.board);
+    view.pencil = Some(&app.board.pencil_cursor.pencil);
+    view.cursor = Some(app.board.pencil_cursor.cursor);
+    view.conflicts = &app.conflicts;
+    view.highlight = hint_cells;
+    if app.outcome == Some(Outcome::GaveUp) {
+        view.solution = Some(&app.solution);
+    }
+    view.render(area, buf);
+}
+
+/// The panel beside the board: clock, progress, mode, the outcome and the last hint.
+fn panel_lines(app: &SoloApp) -> Vec<Line<'static>> {
+    let to_fill = app.board.puzzle.n_empty();
+    let mut lines = vec![
+        Line::from(vec![
+            Span::raw("clock "),
+            Span::styled(
+                clock(app.elapsed_ms()),
+                Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
+            ),
+        ]),
+        Line::raw(format!("filled {}/{to_fill}", app.board.n_placed())),
+        Line::raw(format!(
+            "mode   {}",
+            if app.board.pencil_cursor.pencil_mode {
+                "pencil"
+            } else {
+                "pen"
+            }
+        )),
+        Line::raw(""),
+    ];
+    match app.outcome {
+        Some(Outcome::Solved { time_ms }) => lines.push(Line::styled(
+            format!("Solved in {}!", clock(time_ms)),
+            Style::new().fg(Color::Green).add_modifier(Modifier::BOLD),
+        )),
+        Some(Outcome::GaveUp) => lines.push(Line::styled(
+            "Gave up: the solution is in magenta.",
+            Style::new().fg(Color::Magenta),
+        )),
+        None => {}
+    }
+    if let Some(h) = &app.hint {
+        lines.push(Line::styled(
+            "hint",
+            Style::new().add_modifier(Modifier::BOLD),
+        ));
+        lines.push(Line::styled(h.text.clone(), Style::new().fg(Color::Green)));
+    }
+    lines
 }

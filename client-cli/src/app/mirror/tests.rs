@@ -73,7 +73,7 @@ fn the_room_follows_players_host_and_phase() {
     let mut m = Mirror::default();
     m.apply(&joined(None), 0);
     let room = m.room.as_ref().expect("room");
-    assert!(!room.am_host());
+    assert!(!room.am_room_host());
     assert_eq!(m.me().map(|p| p.as_str()), Some("p2"));
     m.apply(
         &ServerMsg::HostChanged {
@@ -89,7 +89,7 @@ fn the_room_follows_players_host_and_phase() {
     );
     m.apply(&ServerMsg::Countdown { starts_in_ms: 3000 }, 100);
     let room = m.room.as_ref().expect("room");
-    assert!(room.am_host());
+    assert!(room.am_room_host());
     assert_eq!(room.players.len(), 1);
     assert_eq!(
         (room.phase, room.countdown_until_ms),

@@ -154,7 +154,7 @@ fn the_host_edits_the_next_races_settings_and_everyone_sees_the_change() {
     check_effects(
         app.update(code(KeyCode::Enter)),
         &[ClientMsg::SetSettings {
-            settings: host::request(&sent),
+            settings: room_host::request(&sent),
         }],
     );
     assert_eq!(app.tool, None);

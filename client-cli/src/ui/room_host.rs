@@ -1,4 +1,4 @@
-//! The host's tools drawn over the lobby or the results screen: the settings editor and the
+//! The room host's tools drawn over the lobby or the results screen: the settings editor and the
 //! list of players to remove.
 
 use ratatui::buffer::Buffer;
@@ -7,7 +7,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget};
 
-use crate::app::host::{kick_list, value_text, ROWS};
+use crate::app::room_host::{kick_list, value_text, ROWS};
 use crate::app::{Room, Tool};
 
 const CHOSEN: Style = Style::new()

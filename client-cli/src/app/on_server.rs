@@ -1,12 +1,13 @@
 //! What the screen does with each server message, after the [`Mirror`](super::Mirror) has
-//! taken what the server said: the desk, pending placements, flashes, notices, chat, the
-//! screen shown outside a room, the host's tools, and the messages some answers call for
-//! (another ask for a seat, a seat after watching).
+//! taken what the server said: the pencil marks and cursor, pending placements, flashes,
+//! notices, chat, the screen shown outside a room, the room host's tools, and the messages some
+//! answers call for (another ask for a seat, a seat after watching).
 
 use protocol::{ClientMsg, ErrorCode, FinishStatus, MsgId, Phase, PlaceReason, Role, ServerMsg};
+use shared::engine::{Cell, Digit};
 
 use super::outside::{self, Outside};
-use super::{clock, host, App, ChatLine, Effect, Flash, Notice, Play, CHAT_KEPT, FLASH_MS};
+use super::{clock, room_host, App, ChatLine, Effect, Flash, Notice, Play, CHAT_KEPT, FLASH_MS};
 use crate::net::Intent;
 
 impl App {
@@ -26,38 +27,28 @@ impl App {
         let prev_race = self.race().map(|r| r.race_id.clone());
         let prev_room = self.room().map(|r| r.code.to_string());
         self.mirror.apply(&msg, now);
-        let effects = self.follow(msg, left, prev_race, prev_room);
-        // The host's tools close when we stop being the host between races.
+        let effects = self.update_screen(msg, left, prev_race, prev_room);
+        // The room host's tools close when we stop being the room host between races.
         let controls =
-            |r: &super::Room| r.am_host() && matches!(r.phase, Phase::Lobby | Phase::Finished);
+            |r: &super::Room| r.am_room_host() && matches!(r.phase, Phase::Lobby | Phase::Finished);
         if self.tool.is_some() && !self.room().is_some_and(controls) {
             self.tool = None;
         }
         effects
     }
 
-    fn follow(
+    /// The screen's own state after the mirror took `msg` in: notices, the pencil marks and
+    /// cursor, pending placements, chat, the screen outside a room. `left`, `prev_race` and
+    /// `prev_room` were read before the mirror forgot them.
+    fn update_screen(
         &mut self,
         msg: ServerMsg,
         left: Option<String>,
         prev_race: Option<protocol::RaceId>,
         prev_room: Option<String>,
     ) -> Vec<Effect> {
-        let now = self.clock_ms;
         match msg {
-            ServerMsg::RoomJoined { .. } => {
-                self.outside = Outside::Entering;
-                self.switching = false;
-                let desk = std::mem::take(&mut self.play.desk);
-                self.play = Play::default();
-                // Coming back to the same race (a resume): keep the local pencil marks and cursor.
-                if let Some(race) = self.mirror.race() {
-                    if prev_race.as_ref() == Some(&race.race_id) {
-                        self.play.desk = desk;
-                        self.play.desk.clear_filled(&race.board);
-                    }
-                }
-            }
+            ServerMsg::RoomJoined { .. } => self.entered(prev_race),
             ServerMsg::PlayerJoined { player } => {
                 if !self.room().is_some_and(|r| r.is_me(&player.player_id)) {
                     self.notify(format!("{} joined", player.name), false);
@@ -70,7 +61,7 @@ impl App {
             }
             ServerMsg::SettingsChanged { settings } => {
                 self.notify(
-                    format!("settings changed: {}", host::summary(&settings)),
+                    format!("settings changed: {}", room_host::summary(&settings)),
                     false,
                 );
             }
@@ -84,60 +75,13 @@ impl App {
                 reason,
                 conflicts,
                 ..
-            } => {
-                if self.mirror.race().is_none() {
-                    return Vec::new();
-                }
-                let play = &mut self.play;
-                match id.as_ref().and_then(MsgId::as_u64) {
-                    Some(n) => play.pending.retain(|(i, _, _)| *i != n),
-                    None => play.pending.retain(|(_, pc, _)| *pc != cell),
-                }
-                if accepted {
-                    play.desk.placed(cell, digit);
-                    if play.flash.as_ref().is_some_and(|f| f.cell == cell) {
-                        play.flash = None;
-                    }
-                } else {
-                    play.flash = Some(Flash {
-                        cell,
-                        digit,
-                        reason: reason.unwrap_or(PlaceReason::Wrong),
-                        conflicts,
-                        until_ms: now + FLASH_MS,
-                    });
-                }
-            }
+            } => self.placement_answered(id, cell, digit, accepted, reason, conflicts),
             ServerMsg::PlayerFinished {
                 player_id,
                 status,
                 time_ms,
-            } => {
-                let Some(room) = self.room() else {
-                    return Vec::new();
-                };
-                let name = room.name_of(&player_id).unwrap_or("someone").to_owned();
-                let text = match (status, time_ms) {
-                    (FinishStatus::Solved, Some(t)) => format!("{name} solved it in {}", clock(t)),
-                    (FinishStatus::Solved, None) => format!("{name} solved it"),
-                    (FinishStatus::Forfeited, _) => format!("{name} gave up"),
-                    (FinishStatus::Eliminated, _) => format!("{name} is out: too many mistakes"),
-                    (FinishStatus::TimedOut, _) => format!("{name} ran out of time"),
-                };
-                self.notify(text, false);
-            }
-            ServerMsg::RaceOver { .. } => {
-                let Some(room) = self.room() else {
-                    return Vec::new();
-                };
-                let watching = room.role == Role::Spectator;
-                self.play.pending.clear();
-                self.play.flash = None;
-                self.confirm = None;
-                if self.seat_after_race && watching {
-                    return self.take_a_seat();
-                }
-            }
+            } => self.announce_finish(&player_id, status, time_ms),
+            ServerMsg::RaceOver { .. } => return self.race_over(),
             ServerMsg::Chat {
                 player_id,
                 name,
@@ -167,6 +111,89 @@ impl App {
             | ServerMsg::HostChanged { .. }
             | ServerMsg::Progress(_)
             | ServerMsg::Solution { .. } => {}
+        }
+        Vec::new()
+    }
+
+    /// `room_joined`: a fresh screen in the room, except that coming back to the same race (a
+    /// resume) keeps the local pencil marks and cursor.
+    fn entered(&mut self, prev_race: Option<protocol::RaceId>) {
+        self.outside = Outside::Entering;
+        self.switching = false;
+        let kept = std::mem::take(&mut self.play.pencil_cursor);
+        self.play = Play::default();
+        if let Some(race) = self.mirror.race() {
+            if prev_race.as_ref() == Some(&race.race_id) {
+                self.play.pencil_cursor = kept;
+                self.play.pencil_cursor.clear_filled(&race.board);
+            }
+        }
+    }
+
+    /// The server's answer to one of our placements: no longer pending; placed, or flashed
+    /// with the reason it was refused.
+    fn placement_answered(
+        &mut self,
+        id: Option<MsgId>,
+        cell: Cell,
+        digit: Digit,
+        accepted: bool,
+        reason: Option<PlaceReason>,
+        conflicts: Vec<Cell>,
+    ) {
+        if self.mirror.race().is_none() {
+            return;
+        }
+        let now = self.clock_ms;
+        let play = &mut self.play;
+        match id.as_ref().and_then(MsgId::as_u64) {
+            Some(n) => play.pending.retain(|(i, _, _)| *i != n),
+            None => play.pending.retain(|(_, pc, _)| *pc != cell),
+        }
+        if accepted {
+            play.pencil_cursor.placed(cell, digit);
+            if play.flash.as_ref().is_some_and(|f| f.cell == cell) {
+                play.flash = None;
+            }
+        } else {
+            play.flash = Some(Flash {
+                cell,
+                digit,
+                reason: reason.unwrap_or(PlaceReason::Wrong),
+                conflicts,
+                until_ms: now + FLASH_MS,
+            });
+        }
+    }
+
+    /// A notice that a player finished, and how.
+    fn announce_finish(&mut self, player_id: &str, status: FinishStatus, time_ms: Option<u64>) {
+        let Some(room) = self.room() else {
+            return;
+        };
+        let name = room.name_of(player_id).unwrap_or("someone").to_owned();
+        let text = match (status, time_ms) {
+            (FinishStatus::Solved, Some(t)) => format!("{name} solved it in {}", clock(t)),
+            (FinishStatus::Solved, None) => format!("{name} solved it"),
+            (FinishStatus::Forfeited, _) => format!("{name} gave up"),
+            (FinishStatus::Eliminated, _) => format!("{name} is out: too many mistakes"),
+            (FinishStatus::TimedOut, _) => format!("{name} ran out of time"),
+        };
+        self.notify(text, false);
+    }
+
+    /// `race_over`: nothing is pending or flashed any more; a spectator waiting for a seat
+    /// takes one now.
+    fn race_over(&mut self) -> Vec<Effect> {
+        let Some(room) = self.room() else {
+            return Vec::new();
+        };
+        let watching = room.role == Role::Spectator;
+        self.play.pending.clear();
+        self.play.flash = None;
+        self.confirm = None;
+        if self.seat_after_race && watching {
+            return self.take_a_seat();
         }
         Vec::new()
     }
