@@ -257,10 +257,9 @@ impl Directory {
     }
 
     /// A fresh unguessable token for a seat in room `code`, already registered: 128 random
-    /// bits from the thread's CSPRNG, as 32 hex digits.
-    #[allow(clippy::disallowed_methods)] // a token is a secret: the thread CSPRNG
+    /// bits from the OS's CSPRNG (as identity keys and the daily secret are), as 32 hex digits.
     pub fn issue_token(&self, code: &RoomCode) -> ResumeToken {
-        let token = ResumeToken::from(format!("{:032x}", rand::thread_rng().gen::<u128>()));
+        let token = ResumeToken::from(format!("{:032x}", rand::rngs::OsRng.gen::<u128>()));
         self.tokens.insert(token.clone(), code.clone());
         if let Some(s) = self.feed.get() {
             s.token_issued(&token, code);
