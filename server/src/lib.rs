@@ -146,15 +146,13 @@ pub async fn run(
     let node = match &config.cluster {
         Some(url) => {
             let id = config.node_id.clone().unwrap_or_else(cluster::random_id);
-            let node = cluster::Node::connect(url, id, rooms.metrics.clone()).await?;
-            node.start(&rooms, token.clone()).await?;
-            Some(node)
+            Some(cluster::Node::start(url, id, &rooms, token.clone()).await?)
         }
         None => None,
     };
     let grace = config.shutdown_grace;
-    let others = node.clone().map(|n| {
-        let others: Arc<dyn room::rooms::OtherNodes> = Arc::new(cluster::ClusterRooms::new(n));
+    let others = node.as_ref().map(|n| {
+        let others: Arc<dyn room::rooms::OtherNodes> = Arc::new(n.other_nodes());
         others
     });
     let transport =
