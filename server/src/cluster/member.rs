@@ -153,7 +153,7 @@ impl MemberSide {
                     };
                     (wire::encode_place(&place, now_us()), sent)
                 }
-                cmd => match self.up_of(cmd, &from, &owner, &code) {
+                cmd => match self.up_message(cmd, &from, &owner, &code) {
                     Some(up) => (wire::encode_up(&up, now_us()), Sent::of(&up)),
                     None => continue,
                 },
@@ -164,9 +164,16 @@ impl MemberSide {
         }
     }
 
-    /// Any command but a placement, as its JSON frame up (`None`: nothing to send). A join or
-    /// resume registers its connection as waiting for the answer.
-    fn up_of(&self, cmd: RoomCmd, from: &str, owner: &Arc<str>, code: &RoomCode) -> Option<Up> {
+    /// Any command but a placement, as the [`Up`] message that carries it to the room's owner
+    /// (`None`: nothing to send). A join, resume or leave first records the answer its
+    /// connection waits for; a dropped connection is let go here.
+    fn up_message(
+        &self,
+        cmd: RoomCmd,
+        from: &str,
+        owner: &Arc<str>,
+        code: &RoomCode,
+    ) -> Option<Up> {
         Some(match cmd {
             RoomCmd::Join {
                 conn,

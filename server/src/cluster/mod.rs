@@ -42,7 +42,7 @@ pub mod wire;
 use std::sync::Arc;
 use std::time::Duration;
 
-use redis::aio::ConnectionManagerConfig;
+use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use tokio_util::sync::CancellationToken;
 
 use crate::room::task::RoomEnv;
@@ -94,15 +94,7 @@ impl Node {
             url: redact(url),
             source,
         };
-        // RESP3: pushes arrive on the subscription connection, which the manager resubscribes.
-        let with_resp3 = if url.contains("protocol=") {
-            url.to_owned()
-        } else if url.contains('?') {
-            format!("{url}&protocol=resp3")
-        } else {
-            format!("{url}?protocol=resp3")
-        };
-        let client = redis::Client::open(with_resp3.as_str()).map_err(err)?;
+        let client = redis::Client::open(with_resp3(url).as_str()).map_err(err)?;
         let base = ConnectionManagerConfig::new()
             .set_connection_timeout(Some(REDIS_TIMEOUT))
             .set_response_timeout(Some(REDIS_TIMEOUT))
@@ -111,6 +103,10 @@ impl Node {
             .get_connection_manager_with_config(base.clone())
             .await
             .map_err(err)?;
+        // Bottom up: the publisher's queue; the member and owner sides, which write through it;
+        // the inbound side, which hands pushes to them and which the subscription connection
+        // is built with; the registry, on both connections; the publisher task, on both
+        // connections too, giving what nobody heard back to the member side.
         let metrics = env.metrics.clone();
         let (publisher, writes) = publisher::queue();
         let member = Arc::new(MemberSide::new(
@@ -155,24 +151,36 @@ impl Node {
             owner,
             member,
         });
-        env.directory.feed_to(node.registry.clone());
-        let mut sub = sub;
-        sub.subscribe(keys::node_channel(&node.id))
+        node.run(env, sub, dispatcher, shutdown).await?;
+        Ok(node)
+    }
+
+    /// Start relaying for `env`'s rooms: report the directory's changes, subscribe to this
+    /// node's channel, renew, and run the dispatcher, the renewals and the liveness checks.
+    async fn run(
+        self: &Arc<Self>,
+        env: &Arc<RoomEnv>,
+        mut sub: ConnectionManager,
+        dispatcher: inbound::Dispatcher,
+        shutdown: CancellationToken,
+    ) -> Result<(), ClusterError> {
+        env.directory.feed_to(self.registry.clone());
+        sub.subscribe(keys::node_channel(&self.id))
             .await
             .map_err(|source| ClusterError::Redis {
-                url: node.url.clone(),
+                url: self.url.clone(),
                 source,
             })?;
-        node.registry.renew(&env.directory).await;
+        self.registry.renew(&env.directory).await;
         env.tasks.spawn(dispatcher.run(shutdown.clone()));
         env.tasks.spawn(
-            node.registry
+            self.registry
                 .clone()
                 .renewals(env.directory.clone(), shutdown.clone()),
         );
-        env.tasks.spawn(node.clone().checks(shutdown));
-        tracing::info!(node = %node.id, redis = %node.url, "cluster node started");
-        Ok(node)
+        env.tasks.spawn(self.clone().checks(shutdown));
+        tracing::info!(node = %self.id, redis = %self.url, "cluster node started");
+        Ok(())
     }
 
     /// This node's id.
@@ -233,6 +241,18 @@ impl Node {
                 }
             }
         }
+    }
+}
+
+/// `url` with RESP3 asked for: pushes arrive on the subscription connection, which the
+/// manager resubscribes.
+fn with_resp3(url: &str) -> String {
+    if url.contains("protocol=") {
+        url.to_owned()
+    } else if url.contains('?') {
+        format!("{url}&protocol=resp3")
+    } else {
+        format!("{url}?protocol=resp3")
     }
 }
 

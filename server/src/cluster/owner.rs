@@ -131,20 +131,7 @@ impl OwnerSide {
             }
         };
         let Some(room) = room else {
-            // Gone already: a request still gets its answer, so its connection is not left
-            // waiting.
-            return match up {
-                Up::Join {
-                    from, conn, seq, ..
-                }
-                | Up::Resume {
-                    from, conn, seq, ..
-                } => self.reply(&from, conn, seq, Outcome::Refused),
-                Up::Leave { from, conn, seq } => {
-                    self.reply(&from, conn, seq, Outcome::Left { ok: false })
-                }
-                Up::Dropped { .. } | Up::Msg { .. } => {}
-            };
+            return self.answer_gone(up);
         };
         match up {
             Up::Join {
@@ -183,25 +170,7 @@ impl OwnerSide {
                 };
                 self.ask(&room.tx, cmd, from, conn, seq, answer).await;
             }
-            Up::Leave { from, conn, seq } => {
-                let Some(id) = self.proxy_of(&from, conn) else {
-                    return self.reply(&from, conn, seq, Outcome::Left { ok: false });
-                };
-                let (reply, answer) = oneshot::channel();
-                if room
-                    .tx
-                    .send(RoomCmd::Leave { conn: id, reply })
-                    .await
-                    .is_err()
-                {
-                    return self.reply(&from, conn, seq, Outcome::Left { ok: false });
-                }
-                let node = self.clone();
-                tokio::spawn(async move {
-                    let ok = answer.await.unwrap_or(false);
-                    node.reply(&from, conn, seq, Outcome::Left { ok });
-                });
-            }
+            Up::Leave { from, conn, seq } => self.leave(room, from, conn, seq).await,
             Up::Dropped { from, conn } => {
                 if let Some(p) = self.forget_proxy(&from, conn) {
                     let _ = room.tx.send(RoomCmd::Dropped { conn: p.id }).await;
@@ -214,6 +183,45 @@ impl OwnerSide {
                 let _ = room.tx.send(RoomCmd::Msg { conn: id, msg }).await;
             }
         }
+    }
+
+    /// A command for a room that is gone already: a request still gets its answer, so its
+    /// connection is not left waiting.
+    fn answer_gone(&self, up: Up) {
+        match up {
+            Up::Join {
+                from, conn, seq, ..
+            }
+            | Up::Resume {
+                from, conn, seq, ..
+            } => self.reply(&from, conn, seq, Outcome::Refused),
+            Up::Leave { from, conn, seq } => {
+                self.reply(&from, conn, seq, Outcome::Left { ok: false })
+            }
+            Up::Dropped { .. } | Up::Msg { .. } => {}
+        }
+    }
+
+    /// Member `conn` of node `from` leaves `room`; the answer goes back down once the room
+    /// gives it.
+    async fn leave(self: &Arc<Self>, room: &RoomHandle, from: String, conn: u64, seq: u64) {
+        let Some(id) = self.proxy_of(&from, conn) else {
+            return self.reply(&from, conn, seq, Outcome::Left { ok: false });
+        };
+        let (reply, answer) = oneshot::channel();
+        if room
+            .tx
+            .send(RoomCmd::Leave { conn: id, reply })
+            .await
+            .is_err()
+        {
+            return self.reply(&from, conn, seq, Outcome::Left { ok: false });
+        }
+        let owner = self.clone();
+        tokio::spawn(async move {
+            let ok = answer.await.unwrap_or(false);
+            owner.reply(&from, conn, seq, Outcome::Left { ok });
+        });
     }
 
     /// Send a join or resume to the room; its answer goes back down once the room gives it
@@ -231,13 +239,13 @@ impl OwnerSide {
             self.forget_proxy(&from, conn);
             return self.reply(&from, conn, seq, Outcome::Refused);
         }
-        let node = self.clone();
+        let owner = self.clone();
         tokio::spawn(async move {
             let outcome = answer.await.map_or(Outcome::Refused, Outcome::from);
             if outcome == Outcome::Refused {
-                node.forget_proxy(&from, conn);
+                owner.forget_proxy(&from, conn);
             }
-            node.reply(&from, conn, seq, outcome);
+            owner.reply(&from, conn, seq, outcome);
         });
     }
 
