@@ -5,8 +5,8 @@
 //!   node. Its code is claimed in Redis with `SET NX` and leased: the owner renews it every
 //!   [`keys::RENEW_EVERY`], and it lapses [`keys::LEASE`] after the owner dies.
 //! - A client on another node reaches the room through that node: its connection's commands
-//!   go up the room's channel ([`member`]), the owner turns them into the room's own commands
-//!   for a [`crate::room::endpoint::Endpoint::Remote`] ([`owner`]), and the room's messages come down
+//!   go up the room's channel (`member`), the owner turns them into the room's own commands
+//!   for a [`crate::room::endpoint::Endpoint::Remote`] (`owner`), and the room's messages come down
 //!   the member node's channel, one frame per node for a broadcast.
 //!
 //! [`Node`] is made of parts that each own their state, built bottom up in [`Node::start`],
@@ -14,12 +14,12 @@
 //!
 //! - `publisher`: the ordered queue of every write to Redis, and the task that carries it
 //!   out (a command nobody heard goes back to the member side, given to the task at its start);
-//! - `member`: [`member::MemberSide`], this node's connections in rooms owned elsewhere (stub
+//! - `member`: `MemberSide`, this node's connections in rooms owned elsewhere (stub
 //!   handles whose commands go up; what comes down reaches their outboxes);
-//! - `owner`: [`owner::OwnerSide`], the members elsewhere of this node's rooms (commands up
+//! - `owner`: `OwnerSide`, the members elsewhere of this node's rooms (commands up
 //!   become the room's own; the room's [`Relay`] sends down);
 //! - `inbound`: each Redis push, to the owner or the member side, or the dispatcher task;
-//! - `registry`: [`registry::Registry`], this node's leases, codes, listings and tokens in
+//! - `registry`: `Registry`, this node's leases, codes, listings and tokens in
 //!   Redis (the directory's [`DirectoryFeed`]) and the lookups, and [`ClusterRooms`], the room
 //!   layer's [`OtherNodes`].
 //!
