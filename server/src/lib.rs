@@ -119,11 +119,14 @@ pub async fn run(
     let (store, daily) = open_store(&config).await?;
     config.limits.max_connections = net::fd::fit_connections(config.limits.max_connections);
     let token = CancellationToken::new();
+    // In cluster mode the directory reports its changes to the node's queue to Redis.
+    let queue = config.cluster.as_ref().map(|_| cluster::Queue::new());
+    let directory = Directory::new(config.limits.max_rooms, config.limits.max_rooms_per_ip);
     let rooms = Arc::new(RoomEnv {
-        directory: Arc::new(Directory::new(
-            config.limits.max_rooms,
-            config.limits.max_rooms_per_ip,
-        )),
+        directory: Arc::new(match &queue {
+            Some(q) => directory.with_feed(q.feed()),
+            None => directory,
+        }),
         pool: pool::Pool::start(config.pool_size, config.pool_prewarm, token.clone()),
         store: store.clone(),
         backlog: Arc::new(room::backlog::Backlog::default()),
@@ -143,12 +146,12 @@ pub async fn run(
             .clone()
             .run(store, rooms.metrics.clone(), token.clone()),
     );
-    let node = match &config.cluster {
-        Some(url) => {
+    let node = match (&config.cluster, queue) {
+        (Some(url), Some(queue)) => {
             let id = config.node_id.clone().unwrap_or_else(cluster::random_id);
-            Some(cluster::Node::start(url, id, &rooms, token.clone()).await?)
+            Some(cluster::Node::start(url, id, queue, &rooms, token.clone()).await?)
         }
-        None => None,
+        _ => None,
     };
     let grace = config.shutdown_grace;
     let others = node.as_ref().map(|n| {

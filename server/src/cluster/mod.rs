@@ -9,7 +9,8 @@
 //!   for a [`crate::room::endpoint::Endpoint::Remote`] (`owner`), and the room's messages come down
 //!   the member node's channel, one frame per node for a broadcast.
 //!
-//! [`Node`] is made of parts that each own their state, built bottom up in [`Node::start`],
+//! [`Node`] is made of parts that each own their state, built bottom up from its [`Queue`] (which
+//! the directory is built with, to report its changes) in [`Node::start`],
 //! each given the parts it uses (none refers back to what holds it):
 //!
 //! - `publisher`: the ordered queue of every write to Redis, and the task that carries it
@@ -20,7 +21,7 @@
 //!   become the room's own; the room's [`Relay`] sends down);
 //! - `inbound`: each Redis push, to the owner or the member side, or the dispatcher task;
 //! - `registry`: `Registry`, this node's leases, codes, listings and tokens in
-//!   Redis (the directory's [`DirectoryFeed`]) and the lookups, and [`ClusterRooms`], the room
+//!   Redis and the lookups; its `Feed`, the directory's [`DirectoryFeed`], and [`ClusterRooms`], the room
 //!   layer's [`OtherNodes`].
 //!
 //! [`keys`] names what lives in Redis; [`wire`] is the frame format.
@@ -45,6 +46,7 @@ use std::time::Duration;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use tokio_util::sync::CancellationToken;
 
+use crate::room::directory::DirectoryFeed;
 use crate::room::task::RoomEnv;
 use inbound::Inbound;
 use member::MemberSide;
@@ -68,6 +70,34 @@ pub enum ClusterError {
     },
 }
 
+/// The ordered queue of a node's writes to Redis, made first: the node's directory is built
+/// with its [`Queue::feed`], then the node started with it ([`Node::start`]).
+#[derive(Debug)]
+pub struct Queue {
+    publisher: Publisher<member::Sent>,
+    writes: publisher::Writes<member::Sent>,
+    feed: registry::Feed,
+}
+
+impl Queue {
+    /// A queue, not yet written by anyone.
+    #[allow(clippy::new_without_default)] // made once, at start, where it is named
+    pub fn new() -> Queue {
+        let (publisher, writes) = publisher::queue();
+        let feed = registry::Feed::new(publisher.clone());
+        Queue {
+            publisher,
+            writes,
+            feed,
+        }
+    }
+
+    /// What a directory tells the cluster of its changes: queued, in order with everything else.
+    pub fn feed(&self) -> Arc<dyn DirectoryFeed> {
+        Arc::new(self.feed.clone())
+    }
+}
+
 /// This node of a cluster: its parts, each given what it needs as it is made, bottom up.
 #[derive(Debug)]
 pub struct Node {
@@ -83,12 +113,19 @@ impl Node {
     /// Join the cluster at Redis `url` as node `id`, for `env`'s rooms: connect, subscribe to
     /// this node's channel, and run the publisher, the dispatcher, the renewals and the
     /// liveness checks until `shutdown`.
+    /// `queue` is the one `env`'s directory was built with ([`Queue::feed`]).
     pub async fn start(
         url: &str,
         id: String,
+        queue: Queue,
         env: &Arc<RoomEnv>,
         shutdown: CancellationToken,
     ) -> Result<Arc<Node>, ClusterError> {
+        let Queue {
+            publisher,
+            writes,
+            feed,
+        } = queue;
         let id: Arc<str> = id.into();
         let err = |source| ClusterError::Redis {
             url: redact(url),
@@ -103,12 +140,12 @@ impl Node {
             .get_connection_manager_with_config(base.clone())
             .await
             .map_err(err)?;
-        // Bottom up: the publisher's queue; the member and owner sides, which write through it;
+        // Bottom up: the publisher's queue (made before the directory, which reports to it);
+        // the member and owner sides, which write through it;
         // the inbound side, which hands pushes to them and which the subscription connection
         // is built with; the registry, on both connections; the publisher task, on both
         // connections too, giving what nobody heard back to the member side.
         let metrics = env.metrics.clone();
-        let (publisher, writes) = publisher::queue();
         let member = Arc::new(MemberSide::new(
             id.clone(),
             publisher.clone(),
@@ -131,12 +168,7 @@ impl Node {
             )
             .await
             .map_err(err)?;
-        let registry = Arc::new(Registry::new(
-            id.clone(),
-            cmd.clone(),
-            sub.clone(),
-            publisher.clone(),
-        ));
+        let registry = Arc::new(Registry::new(id.clone(), cmd.clone(), sub.clone(), feed));
         // Not tracked: it must outlive the rooms' shutdown, whose last words it carries
         // ([`Node::flush`] waits for them).
         let unheard = member.clone();
@@ -155,8 +187,7 @@ impl Node {
         Ok(node)
     }
 
-    /// Start relaying for `env`'s rooms: report the directory's changes, subscribe to this
-    /// node's channel, renew, and run the dispatcher, the renewals and the liveness checks.
+    /// Start relaying for `env`'s rooms: subscribe to this node's channel, renew, and run the dispatcher, the renewals and the liveness checks.
     async fn run(
         self: &Arc<Self>,
         env: &Arc<RoomEnv>,
@@ -164,7 +195,6 @@ impl Node {
         dispatcher: inbound::Dispatcher,
         shutdown: CancellationToken,
     ) -> Result<(), ClusterError> {
-        env.directory.feed_to(self.registry.clone());
         sub.subscribe(keys::node_channel(&self.id))
             .await
             .map_err(|source| ClusterError::Redis {

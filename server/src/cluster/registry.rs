@@ -1,7 +1,7 @@
 //! The Redis side of the directory ([`Registry`]): the leases a node renews (itself, its
 //! rooms, their listings, their seats' tokens), a room's owner and a token's room, the room
 //! list of every node, codes claimed cluster-wide, the per-address count, and whether a node
-//! is alive; and the facts the node's own [`Directory`] reports ([`DirectoryFeed`]).
+//! is alive; and the facts the node's own [`Directory`] reports ([`Feed`], its [`DirectoryFeed`]).
 //! [`ClusterRooms`] is the room layer's [`OtherNodes`]: the registry, and the member side for a
 //! room found elsewhere.
 
@@ -31,7 +31,7 @@ pub(super) struct Registry {
     /// Subscriptions (a room's channel is subscribed as its code is claimed).
     sub: ConnectionManager,
     /// The directory's changes, in order with everything else the node writes.
-    publisher: Publisher<Sent>,
+    feed: Feed,
     /// Whether the last renewal reached Redis.
     redis_up: AtomicBool,
     /// Whether a renewal has reached Redis yet.
@@ -42,18 +42,18 @@ pub(super) struct Registry {
 }
 
 impl Registry {
-    /// Node `id`'s entries, on `cmd` and `sub`, its changes queued to `publisher`.
+    /// Node `id`'s entries, on `cmd` and `sub`, its changes queued to `feed`.
     pub(super) fn new(
         id: Arc<str>,
         cmd: ConnectionManager,
         sub: ConnectionManager,
-        publisher: Publisher<Sent>,
+        feed: Feed,
     ) -> Self {
         Registry {
             id,
             cmd,
             sub,
-            publisher,
+            feed,
             redis_up: AtomicBool::new(true),
             renewed: AtomicBool::new(false),
             reset_at: Mutex::new(None),
@@ -322,7 +322,7 @@ impl OtherNodes for ClusterRooms {
     }
 
     fn release(&self, code: &RoomCode, ip: IpAddr) {
-        self.registry.closed(code, ip);
+        self.registry.feed.closed(code, ip);
     }
 
     fn health(&self) -> NodeHealth {
@@ -333,7 +333,22 @@ impl OtherNodes for ClusterRooms {
     }
 }
 
-impl DirectoryFeed for Registry {
+/// The directory's changes, as writes queued to the publisher: made with the queue, before
+/// the directory (which is built with it) and the registry (which holds it too, to let a room
+/// go that never opened).
+#[derive(Clone, Debug)]
+pub(super) struct Feed {
+    publisher: Publisher<Sent>,
+}
+
+impl Feed {
+    /// The changes, queued to `publisher`.
+    pub(super) fn new(publisher: Publisher<Sent>) -> Feed {
+        Feed { publisher }
+    }
+}
+
+impl DirectoryFeed for Feed {
     fn changed(&self, code: &RoomCode, info: &RoomInfo) {
         match directory::summary(code, info) {
             Some(row) => self.publisher.set(
