@@ -24,7 +24,7 @@ use tokio::time::Instant;
 
 use crate::outbox::ConnId;
 use crate::puzzles::SolvedPuzzle;
-use crate::room::handle::Who;
+use crate::room::handle::Identity;
 use crate::room::rules::{Effect, MintToken, Room, RoomOpts};
 
 /// Where connection `x` comes from: two connections share each address.
@@ -156,7 +156,7 @@ impl Harness {
         match op % 15 {
             0 => {
                 // Some seats identified, some bots: one identity may not take two seats.
-                let who = Who {
+                let who = Identity {
                     handle: (y % 3 == 0).then(|| format!("h{}", y % 4)),
                     bot: y % 5 == 0,
                 };
@@ -166,7 +166,7 @@ impl Harness {
             1 => {
                 let n = (y % 4 != 0).then(|| name(y));
                 self.room
-                    .join(conn, addr(x), n, Role::Spectator, Who::default(), now);
+                    .join(conn, addr(x), n, Role::Spectator, Identity::default(), now);
             }
             2 => {
                 self.room.leave(conn, now);

@@ -130,11 +130,14 @@ pub async fn run(
     let (store, daily) = open_store(&config).await?;
     config.limits.max_connections = net::fd::fit_connections(config.limits.max_connections);
     let token = CancellationToken::new();
+    // In cluster mode the directory reports its changes to the node's queue to Redis.
+    let queue = config.cluster.as_ref().map(|_| cluster::Queue::new());
+    let directory = Directory::new(config.limits.max_rooms, config.limits.max_rooms_per_ip);
     let rooms = Arc::new(RoomEnv {
-        directory: Arc::new(Directory::new(
-            config.limits.max_rooms,
-            config.limits.max_rooms_per_ip,
-        )),
+        directory: Arc::new(match &queue {
+            Some(q) => directory.with_feed(q.feed()),
+            None => directory,
+        }),
         puzzles: puzzles::stock::PuzzleStock::start(
             config.pool_size,
             config.pool_prewarm,
@@ -158,18 +161,16 @@ pub async fn run(
             .clone()
             .run(store, rooms.metrics.clone(), token.clone()),
     );
-    let node = match &config.cluster {
-        Some(url) => {
+    let node = match (&config.cluster, queue) {
+        (Some(url), Some(queue)) => {
             let id = config.node_id.clone().unwrap_or_else(cluster::random_id);
-            let node = cluster::Node::connect(url, id, rooms.metrics.clone()).await?;
-            node.start(&rooms, token.clone()).await?;
-            Some(node)
+            Some(cluster::Node::start(url, id, queue, &rooms, token.clone()).await?)
         }
-        None => None,
+        _ => None,
     };
     let grace = config.shutdown_grace;
-    let others = node.clone().map(|n| {
-        let others: Arc<dyn room::rooms::OtherNodes> = Arc::new(cluster::ClusterRooms::new(n));
+    let others = node.as_ref().map(|n| {
+        let others: Arc<dyn room::rooms::OtherNodes> = Arc::new(n.other_nodes());
         others
     });
     let transport =

@@ -1,12 +1,12 @@
 //! What Redis pushes to this node: frames on its own channel (messages for its members) and
 //! on its rooms' channels (commands from members elsewhere). The subscription connection's
-//! own task hands each push to [`Node::on_push`], which never waits: frames down go straight
+//! own task hands each push to [`Inbound::on_push`], which never waits: frames down go straight
 //! into their connections' outboxes, and placements straight into their room's queue. Only
 //! what could wait — a full room queue, or a join, resume or leave — goes to the dispatcher
 //! task, and while it holds anything, every later command goes behind it, so that each room
 //! still takes its commands in the order they were published.
 
-use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
 
 use tokio::sync::mpsc;
@@ -14,12 +14,15 @@ use tokio::sync::mpsc::error::TrySendError;
 use tokio_tungstenite::tungstenite::Bytes;
 use tokio_util::sync::CancellationToken;
 
-use super::{keys, now_us, wire, Node};
+use super::member::MemberSide;
+use super::owner::OwnerSide;
+use super::{keys, now_us, wire};
+use crate::metrics::Metrics;
 use crate::room::handle::RoomCmd;
 
 /// Work for the dispatcher, in arrival order.
 #[derive(Debug)]
-pub(super) enum Inbound {
+enum Work {
     /// Frames for room `code`, as they came.
     Frames {
         /// The room.
@@ -36,7 +39,51 @@ pub(super) enum Inbound {
     },
 }
 
-impl Node {
+/// Where each push goes: down to the member side, up to the owner side, or, when it could
+/// wait, to the dispatcher.
+#[derive(Debug)]
+pub(super) struct Inbound {
+    owner: Arc<OwnerSide>,
+    member: Arc<MemberSide>,
+    metrics: Arc<Metrics>,
+    /// What the pushes leave to the dispatcher.
+    dispatcher: mpsc::UnboundedSender<Work>,
+    /// How many of those it has yet to finish.
+    held: Arc<AtomicUsize>,
+}
+
+/// The dispatcher task's end: what [`Inbound::on_push`] could not hand over, in order.
+#[derive(Debug)]
+pub(super) struct Dispatcher {
+    owner: Arc<OwnerSide>,
+    rx: mpsc::UnboundedReceiver<Work>,
+    held: Arc<AtomicUsize>,
+}
+
+impl Inbound {
+    /// Pushes for `owner` and `member`, and the dispatcher behind them.
+    pub(super) fn new(
+        owner: Arc<OwnerSide>,
+        member: Arc<MemberSide>,
+        metrics: Arc<Metrics>,
+    ) -> (Inbound, Dispatcher) {
+        let (dispatcher, rx) = mpsc::unbounded_channel();
+        let held = Arc::new(AtomicUsize::new(0));
+        let d = Dispatcher {
+            owner: owner.clone(),
+            rx,
+            held: held.clone(),
+        };
+        let inbound = Inbound {
+            owner,
+            member,
+            metrics,
+            dispatcher,
+            held,
+        };
+        (inbound, d)
+    }
+
     /// One push from Redis (called by the subscription connection's task: it must not wait).
     pub(super) fn on_push(&self, push: redis::PushInfo) {
         if push.kind != redis::PushKind::Message {
@@ -58,21 +105,30 @@ impl Node {
         if let Some(code) = channel.strip_prefix(keys::ROOM_CHANNEL_PREFIX) {
             self.up_now(code, frames);
         } else if channel.starts_with(keys::NODE_CHANNEL_PREFIX) {
-            frames.into_iter().for_each(|f| self.down_frame(f));
+            frames.into_iter().for_each(|f| self.member.down_frame(f));
+        }
+    }
+
+    /// One received frame's latency, sender's clock to ours (`now_us`, read once a publish).
+    fn observe(&self, frame: &[u8], now_us: i64) {
+        self.metrics.relay_in.inc();
+        if let Some(at) = wire::sent_at(frame) {
+            let us = now_us.saturating_sub(at).max(0);
+            self.metrics.relay_latency.observe(us as f64 / 1e6);
         }
     }
 
     /// Room `code`'s commands: placements into its queue now, while nothing waits before
     /// them; the rest, in order, to the dispatcher.
     fn up_now(&self, code: &str, frames: Vec<Bytes>) {
-        let held = self.inbound_held.load(Relaxed) > 0;
-        let room = if held { None } else { self.room(code) };
+        let held = self.held.load(Relaxed) > 0;
+        let room = if held { None } else { self.owner.room(code) };
         let (full, rest) = take_now(
             frames,
             held,
             |f| wire::is_place(f),
             |frame| {
-                let (Some(room), Some(cmd)) = (&room, self.place(code, &frame)) else {
+                let (Some(room), Some(cmd)) = (&room, self.owner.place(code, &frame)) else {
                     // Its room or its member is gone here: dropped, as the dispatcher would.
                     return Ok(());
                 };
@@ -85,40 +141,38 @@ impl Node {
         );
         if let (Some(cmd), Some(room)) = (full, &room) {
             let tx = room.tx.clone();
-            self.to_dispatcher(Inbound::Cmd { tx, cmd: *cmd });
+            self.to_dispatcher(Work::Cmd { tx, cmd: *cmd });
         }
         if !rest.is_empty() {
             let code = code.to_owned();
-            self.to_dispatcher(Inbound::Frames { code, frames: rest });
+            self.to_dispatcher(Work::Frames { code, frames: rest });
         }
     }
 
-    fn to_dispatcher(&self, work: Inbound) {
-        self.inbound_held.fetch_add(1, Relaxed);
-        let _ = self.inbound.send(work);
+    fn to_dispatcher(&self, work: Work) {
+        self.held.fetch_add(1, Relaxed);
+        let _ = self.dispatcher.send(work);
     }
+}
 
-    /// Hand over, in order, what [`Node::on_push`] could not.
-    pub(super) async fn dispatcher(
-        self: Arc<Self>,
-        mut rx: mpsc::UnboundedReceiver<Inbound>,
-        shutdown: CancellationToken,
-    ) {
+impl Dispatcher {
+    /// Hand over, in order, what [`Inbound::on_push`] could not, until `shutdown`.
+    pub(super) async fn run(mut self, shutdown: CancellationToken) {
         loop {
             let work = tokio::select! {
-                w = rx.recv() => match w {
+                w = self.rx.recv() => match w {
                     Some(w) => w,
                     None => return,
                 },
                 () = shutdown.cancelled() => return,
             };
             match work {
-                Inbound::Frames { code, frames } => self.up(&code, frames).await,
-                Inbound::Cmd { tx, cmd } => {
+                Work::Frames { code, frames } => self.owner.up(&code, frames).await,
+                Work::Cmd { tx, cmd } => {
                     let _ = tx.send(cmd).await;
                 }
             }
-            self.inbound_held.fetch_sub(1, Relaxed);
+            self.held.fetch_sub(1, Relaxed);
         }
     }
 }

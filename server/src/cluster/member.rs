@@ -1,34 +1,29 @@
-//! The member's side of the relay: a connection of this node in a room owned by another. Its
-//! [`RoomHandle`] is a stub whose commands a forwarder task sends up the room's channel; what
-//! the owner sends down this node's channel reaches the connection's own [`Outbox`]. When the
-//! owner dies, its rooms' members here hear `room_closed` and are closed with 1012.
+//! The member side of the relay: this node's connections in rooms owned by other nodes
+//! ([`MemberSide`]). Such a connection's [`RoomHandle`] is a stub whose commands a forwarder
+//! task sends up the room's channel; what the owner sends down this node's channel reaches the
+//! connection's own [`Outbox`]. When the owner dies, its rooms' members here hear
+//! `room_closed` and are closed with 1012.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 
+use dashmap::DashMap;
 use protocol::{ErrorCode, Phase, PlayerId, RoomCode, ServerMsg, Settings};
 use tokio::sync::{mpsc, oneshot};
 
 use tokio_tungstenite::tungstenite::Bytes;
 
+use super::publisher::{Publisher, Unsent};
 use super::wire::{self, Ctl, Down, Outcome, Place, Up};
-use super::{keys, now_us, Node};
+use super::{keys, now_us};
+use crate::metrics::Metrics;
 use crate::outbox::{CloseCode, Outbox};
 use crate::room::endpoint::Endpoint;
 use crate::room::handle::{JoinOutcome, RoomCmd, RoomHandle, RoomInfo, RoomMsg};
 
 /// Commands one connection may queue to its forwarder.
 const STUB_QUEUE: usize = 256;
-
-/// Why a command did not reach its room.
-#[derive(Clone, Copy, Debug)]
-pub(super) enum Unsent {
-    /// Redis took it, but nobody listens on the room's channel: its owner is gone (or has yet
-    /// to resubscribe after a Redis restart).
-    NoOwner,
-    /// Redis itself could not be reached.
-    Bus,
-}
 
 /// A command on its way up, as the publisher hears back about it.
 #[derive(Clone, Copy, Debug)]
@@ -70,18 +65,51 @@ enum Pending {
 
 /// One of this node's connections in a room owned elsewhere.
 #[derive(Debug)]
-pub struct Remote {
+struct Remote {
     /// The connection.
     outbox: Outbox,
     /// The room's owner.
-    pub owner: Arc<str>,
+    owner: Arc<str>,
     /// The room.
     room: RoomCode,
     /// Answers awaited, by request.
     pending: HashMap<u64, Pending>,
 }
 
-impl Node {
+/// This node as a member of rooms owned elsewhere: its connections there, and the answers
+/// they wait for.
+#[derive(Debug)]
+pub(super) struct MemberSide {
+    /// This node's id, which its commands up carry.
+    id: Arc<str>,
+    publisher: Publisher<Sent>,
+    metrics: Arc<Metrics>,
+    /// This node's connections in rooms owned elsewhere, by connection id.
+    members: DashMap<u64, Remote>,
+    next_seq: AtomicU64,
+}
+
+impl MemberSide {
+    /// Node `id`'s member side, sending up through `publisher`.
+    pub(super) fn new(id: Arc<str>, publisher: Publisher<Sent>, metrics: Arc<Metrics>) -> Self {
+        MemberSide {
+            id,
+            publisher,
+            metrics,
+            members: DashMap::new(),
+            next_seq: AtomicU64::new(1),
+        }
+    }
+
+    /// The nodes that own rooms this node's connections are in.
+    pub(super) fn owners(&self) -> Vec<Arc<str>> {
+        self.members.iter().map(|m| m.owner.clone()).collect()
+    }
+
+    fn seq(&self) -> u64 {
+        self.next_seq.fetch_add(1, Relaxed)
+    }
+
     /// A handle on room `code`, owned by node `owner`: its commands go up the relay.
     pub(super) fn stub(self: &Arc<Self>, code: RoomCode, owner: Arc<str>) -> RoomHandle {
         let (tx, rx) = mpsc::channel(STUB_QUEUE);
@@ -125,24 +153,27 @@ impl Node {
                     };
                     (wire::encode_place(&place, now_us()), sent)
                 }
-                cmd => match self.up_of(cmd, &from, &owner, &code) {
+                cmd => match self.up_message(cmd, &from, &owner, &code) {
                     Some(up) => (wire::encode_up(&up, now_us()), Sent::of(&up)),
                     None => continue,
                 },
             };
             // Through the ordered publisher with everything else: many connections' commands
             // share one pipelined write, and it hears back who got each.
-            self.queue(super::Op::Up {
-                channel: channel.clone(),
-                frame,
-                sent,
-            });
+            self.publisher.up(channel.clone(), frame, sent);
         }
     }
 
-    /// Any command but a placement, as its JSON frame up (`None`: nothing to send). A join or
-    /// resume registers its connection as waiting for the answer.
-    fn up_of(&self, cmd: RoomCmd, from: &str, owner: &Arc<str>, code: &RoomCode) -> Option<Up> {
+    /// Any command but a placement, as the [`Up`] message that carries it to the room's owner
+    /// (`None`: nothing to send). A join, resume or leave first records the answer its
+    /// connection waits for; a dropped connection is let go here.
+    fn up_message(
+        &self,
+        cmd: RoomCmd,
+        from: &str,
+        owner: &Arc<str>,
+        code: &RoomCode,
+    ) -> Option<Up> {
         Some(match cmd {
             RoomCmd::Join {
                 conn,
@@ -326,9 +357,10 @@ impl Node {
         }
     }
 
-    /// Node `n` is gone: every member here of a room it owned hears `room_closed` and is
-    /// closed with 1012 (the service restarts), as the contract says for a room lost.
-    pub(super) fn owner_node_lost(&self, n: &Arc<str>) {
+    /// Node `n`, the owner of rooms this node's connections are in, is gone: every such
+    /// connection hears `room_closed` and is closed with 1012 (the service restarts), as the
+    /// contract says for a room lost.
+    pub(super) fn close_rooms_of(&self, n: &Arc<str>) {
         let gone: Vec<u64> = self
             .members
             .iter()

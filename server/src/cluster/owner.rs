@@ -1,38 +1,87 @@
-//! The owner's side of the relay: commands that came up a room's channel from members on other
-//! nodes become the room task's own commands, for a [`Endpoint::Remote`] that answers back down
-//! the member node's channel. The room task cannot tell a relayed member from a local one.
+//! The owner side of the relay: this node's rooms' members on other nodes ([`OwnerSide`]).
+//! Commands that came up a room's channel from members on other nodes become the room task's
+//! own commands, for a [`Endpoint::Remote`] that answers back down the member node's channel
+//! (the [`Relay`] the room is given). The room task cannot tell a relayed member from a local
+//! one.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 
+use dashmap::DashMap;
 use protocol::{ResumeToken, RoomCode};
 use shared::engine::{Cell, Digit};
 use tokio::sync::oneshot;
-use tokio_tungstenite::tungstenite::Bytes;
+use tokio_tungstenite::tungstenite::{Bytes, Utf8Bytes};
 
+use super::member::Sent;
+use super::publisher::Publisher;
 use super::wire::{self, Ctl, Outcome, Up};
-use super::Node;
-use crate::outbox::ConnId;
+use super::{keys, now_us};
+use crate::metrics::Metrics;
+use crate::outbox::{CloseCode, ConnId};
+use crate::room::directory::Directory;
 use crate::room::endpoint::{Endpoint, Relay, RemoteConn};
 use crate::room::handle::{RoomCmd, RoomHandle, RoomMsg};
 
 /// One member node's members in this node's rooms, by their connection there.
-pub type Proxies = HashMap<u64, Proxy>;
+type Proxies = HashMap<u64, Proxy>;
 
 /// A member on another node, as one of this node's rooms knows it.
 #[derive(Clone, Debug)]
-pub struct Proxy {
+pub(super) struct Proxy {
     /// The id the room knows it by.
     pub id: ConnId,
     /// The room.
     pub room: RoomCode,
 }
 
-impl Node {
+/// This node as the owner of rooms with members elsewhere: those members, by node, and the
+/// way down to them.
+#[derive(Debug)]
+pub(super) struct OwnerSide {
+    /// This node's rooms.
+    directory: Arc<Directory>,
+    publisher: Publisher<Sent>,
+    metrics: Arc<Metrics>,
+    /// Members on other nodes of this node's rooms, by node, then connection (looked up by the
+    /// node id's text, without building a key).
+    proxies: DashMap<Arc<str>, Proxies>,
+    /// Each member node's channel name, made once.
+    node_channels: DashMap<Arc<str>, Arc<str>>,
+    next_proxy: AtomicU64,
+}
+
+impl OwnerSide {
+    /// The owner side of `directory`'s rooms, sending down through `publisher`.
+    pub(super) fn new(
+        directory: Arc<Directory>,
+        publisher: Publisher<Sent>,
+        metrics: Arc<Metrics>,
+    ) -> Self {
+        OwnerSide {
+            directory,
+            publisher,
+            metrics,
+            proxies: DashMap::new(),
+            node_channels: DashMap::new(),
+            next_proxy: AtomicU64::new(1),
+        }
+    }
+
+    /// The nodes with members in this node's rooms.
+    pub(super) fn member_nodes(&self) -> Vec<Arc<str>> {
+        self.proxies
+            .iter()
+            .filter(|p| !p.is_empty())
+            .map(|p| p.key().clone())
+            .collect()
+    }
+
     /// The room `code` names, if this node runs it.
     pub(super) fn room(&self, code: &str) -> Option<RoomHandle> {
         let code = RoomCode::try_from(code).ok()?;
-        self.env()?.directory.find(&code)
+        self.directory.find(&code)
     }
 
     /// Commands for room `code` from other nodes, as one publish carried them (the room is
@@ -82,20 +131,7 @@ impl Node {
             }
         };
         let Some(room) = room else {
-            // Gone already: a request still gets its answer, so its connection is not left
-            // waiting.
-            return match up {
-                Up::Join {
-                    from, conn, seq, ..
-                }
-                | Up::Resume {
-                    from, conn, seq, ..
-                } => self.reply(&from, conn, seq, Outcome::Refused),
-                Up::Leave { from, conn, seq } => {
-                    self.reply(&from, conn, seq, Outcome::Left { ok: false })
-                }
-                Up::Dropped { .. } | Up::Msg { .. } => {}
-            };
+            return self.answer_gone(up);
         };
         match up {
             Up::Join {
@@ -134,25 +170,7 @@ impl Node {
                 };
                 self.ask(&room.tx, cmd, from, conn, seq, answer).await;
             }
-            Up::Leave { from, conn, seq } => {
-                let Some(id) = self.proxy_of(&from, conn) else {
-                    return self.reply(&from, conn, seq, Outcome::Left { ok: false });
-                };
-                let (reply, answer) = oneshot::channel();
-                if room
-                    .tx
-                    .send(RoomCmd::Leave { conn: id, reply })
-                    .await
-                    .is_err()
-                {
-                    return self.reply(&from, conn, seq, Outcome::Left { ok: false });
-                }
-                let node = self.clone();
-                tokio::spawn(async move {
-                    let ok = answer.await.unwrap_or(false);
-                    node.reply(&from, conn, seq, Outcome::Left { ok });
-                });
-            }
+            Up::Leave { from, conn, seq } => self.leave(room, from, conn, seq).await,
             Up::Dropped { from, conn } => {
                 if let Some(p) = self.forget_proxy(&from, conn) {
                     let _ = room.tx.send(RoomCmd::Dropped { conn: p.id }).await;
@@ -165,6 +183,45 @@ impl Node {
                 let _ = room.tx.send(RoomCmd::Msg { conn: id, msg }).await;
             }
         }
+    }
+
+    /// A command for a room that is gone already: a request still gets its answer, so its
+    /// connection is not left waiting.
+    fn answer_gone(&self, up: Up) {
+        match up {
+            Up::Join {
+                from, conn, seq, ..
+            }
+            | Up::Resume {
+                from, conn, seq, ..
+            } => self.reply(&from, conn, seq, Outcome::Refused),
+            Up::Leave { from, conn, seq } => {
+                self.reply(&from, conn, seq, Outcome::Left { ok: false })
+            }
+            Up::Dropped { .. } | Up::Msg { .. } => {}
+        }
+    }
+
+    /// Member `conn` of node `from` leaves `room`; the answer goes back down once the room
+    /// gives it.
+    async fn leave(self: &Arc<Self>, room: &RoomHandle, from: String, conn: u64, seq: u64) {
+        let Some(id) = self.proxy_of(&from, conn) else {
+            return self.reply(&from, conn, seq, Outcome::Left { ok: false });
+        };
+        let (reply, answer) = oneshot::channel();
+        if room
+            .tx
+            .send(RoomCmd::Leave { conn: id, reply })
+            .await
+            .is_err()
+        {
+            return self.reply(&from, conn, seq, Outcome::Left { ok: false });
+        }
+        let owner = self.clone();
+        tokio::spawn(async move {
+            let ok = answer.await.unwrap_or(false);
+            owner.reply(&from, conn, seq, Outcome::Left { ok });
+        });
     }
 
     /// Send a join or resume to the room; its answer goes back down once the room gives it
@@ -182,13 +239,13 @@ impl Node {
             self.forget_proxy(&from, conn);
             return self.reply(&from, conn, seq, Outcome::Refused);
         }
-        let node = self.clone();
+        let owner = self.clone();
         tokio::spawn(async move {
             let outcome = answer.await.map_or(Outcome::Refused, Outcome::from);
             if outcome == Outcome::Refused {
-                node.forget_proxy(&from, conn);
+                owner.forget_proxy(&from, conn);
             }
-            node.reply(&from, conn, seq, outcome);
+            owner.reply(&from, conn, seq, outcome);
         });
     }
 
@@ -234,17 +291,62 @@ impl Node {
         self.proxies.get_mut(from)?.remove(&conn)
     }
 
-    /// Node `n` is gone: its members' connections dropped, as far as this node's rooms can
-    /// tell; their seats are held for a resume elsewhere.
-    pub(super) fn member_node_lost(&self, n: &Arc<str>) {
-        let Some((_, gone)) = self.proxies.remove(n) else {
-            return;
-        };
-        let Some(env) = self.env() else { return };
-        for p in gone.into_values() {
-            if let Some(room) = env.directory.find(&p.room) {
-                let _ = room.tx.try_send(RoomCmd::Dropped { conn: p.id });
+    /// Node `n`, where members of this node's rooms are connected, is gone: their
+    /// connections dropped, as far as the rooms can tell; their seats are held for a resume
+    /// elsewhere.
+    pub(super) fn drop_members_of(&self, n: &Arc<str>) {
+        if let Some((_, gone)) = self.proxies.remove(n) {
+            for p in gone.into_values() {
+                if let Some(room) = self.directory.find(&p.room) {
+                    let _ = room.tx.try_send(RoomCmd::Dropped { conn: p.id });
+                }
             }
         }
+        self.node_channels.remove(n);
+    }
+
+    fn down(&self, node: &str, ctl: &wire::Ctl) {
+        self.publisher
+            .publish(self.node_channel(node), wire::encode_ctl(ctl, now_us()));
+    }
+
+    /// Node `node`'s channel, its name made once.
+    fn node_channel(&self, node: &str) -> Arc<str> {
+        if let Some(c) = self.node_channels.get(node) {
+            return c.clone();
+        }
+        let c: Arc<str> = keys::node_channel(node).into();
+        self.node_channels.insert(node.into(), c.clone());
+        c
+    }
+
+    /// A fresh id for a member on another node.
+    fn proxy_id(&self) -> ConnId {
+        ConnId(crate::room::endpoint::REMOTE_BIT | self.next_proxy.fetch_add(1, Relaxed))
+    }
+}
+
+impl Relay for OwnerSide {
+    fn deliver(&self, node: &str, conns: Vec<u64>, bytes: Utf8Bytes) {
+        self.publisher.publish(
+            self.node_channel(node),
+            wire::encode_deliver(&conns, bytes.as_bytes(), now_us()),
+        );
+    }
+
+    fn detach(&self, node: &str, conn: u64) {
+        self.forget_proxy(node, conn);
+        self.down(node, &wire::Ctl::Detach { conn });
+    }
+
+    fn close(&self, node: &str, conn: u64, code: CloseCode) {
+        self.forget_proxy(node, conn);
+        self.down(
+            node,
+            &wire::Ctl::Close {
+                conn,
+                code: code.as_u16(),
+            },
+        );
     }
 }

@@ -1,24 +1,93 @@
-//! The Redis side of the directory: the leases a node renews (itself, its rooms, their
-//! listings, their seats' tokens), finding a room or a token's room on another node, the room
-//! list of every node, codes claimed cluster-wide and the per-address count ([`ClusterRooms`],
-//! the room layer's [`OtherNodes`]), and the facts the node's own [`Directory`] reports
-//! ([`DirectoryFeed`]).
+//! The Redis side of the directory ([`Registry`]): the leases a node renews (itself, its
+//! rooms, their listings, their seats' tokens), a room's owner and a token's room, the room
+//! list of every node, codes claimed cluster-wide, the per-address count, and whether a node
+//! is alive; and the facts the node's own [`Directory`] reports ([`Feed`], its [`DirectoryFeed`]).
+//! [`ClusterRooms`] is the room layer's [`OtherNodes`]: the registry, and the member side for a
+//! room found elsewhere.
 
 use std::net::IpAddr;
-use std::sync::atomic::Ordering::Relaxed;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
 
 use futures::future::BoxFuture;
 use protocol::{ResumeToken, RoomCode, RoomSummary};
+use redis::aio::ConnectionManager;
 use redis::AsyncCommands;
 use tokio_util::sync::CancellationToken;
 
-use super::{keys, Node, Op, REDIS_TIMEOUT};
+use super::member::{MemberSide, Sent};
+use super::publisher::Publisher;
+use super::{keys, now, REDIS_TIMEOUT};
 use crate::room::directory::{self, Directory, DirectoryFeed};
 use crate::room::handle::{RoomHandle, RoomInfo};
 use crate::room::rooms::{NodeHealth, OtherNodes, Unreachable};
 
-impl Node {
+/// This node's entries in Redis, and what it looks up there.
+#[derive(Debug)]
+pub(super) struct Registry {
+    id: Arc<str>,
+    /// Commands (a multiplexed connection that reconnects by itself).
+    cmd: ConnectionManager,
+    /// Subscriptions (a room's channel is subscribed as its code is claimed).
+    sub: ConnectionManager,
+    /// The directory's changes, in order with everything else the node writes.
+    feed: Feed,
+    /// Whether the last renewal reached Redis.
+    redis_up: AtomicBool,
+    /// Whether a renewal has reached Redis yet.
+    renewed: AtomicBool,
+    /// When this node last found Redis empty of its own key (Redis restarted, or lost it):
+    /// until every node has renewed since, a missing node key says nothing.
+    reset_at: Mutex<Option<tokio::time::Instant>>,
+}
+
+impl Registry {
+    /// Node `id`'s entries, on `cmd` and `sub`, its changes queued to `feed`.
+    pub(super) fn new(
+        id: Arc<str>,
+        cmd: ConnectionManager,
+        sub: ConnectionManager,
+        feed: Feed,
+    ) -> Self {
+        Registry {
+            id,
+            cmd,
+            sub,
+            feed,
+            redis_up: AtomicBool::new(true),
+            renewed: AtomicBool::new(false),
+            reset_at: Mutex::new(None),
+        }
+    }
+
+    /// Whether Redis answered the last renewal.
+    pub(super) fn redis_up(&self) -> bool {
+        self.redis_up.load(Relaxed)
+    }
+
+    /// Whether node `id` is alive: its key exists. `None` when Redis cannot tell.
+    pub(super) async fn alive(&self, id: &str) -> Option<bool> {
+        let mut cmd = self.cmd.clone();
+        match tokio::time::timeout(REDIS_TIMEOUT, cmd.exists::<_, bool>(keys::node(id))).await {
+            Ok(Ok(b)) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// Redis was found without this node's key.
+    pub(super) fn reset(&self) {
+        if let Ok(mut r) = self.reset_at.lock() {
+            *r = Some(now());
+        }
+    }
+
+    /// Within two renewals of a reset: long enough for every live node to renew.
+    pub(super) fn recently_reset(&self) -> bool {
+        self.reset_at.lock().ok().and_then(|r| *r).is_some_and(|t| {
+            now().saturating_duration_since(t) < keys::RENEW_EVERY * 2 + keys::CHECK_EVERY
+        })
+    }
+
     /// Renew this node's leases: itself, its rooms, their listings and their seats' tokens.
     /// Writing them whole (not only extending them) brings them back after Redis restarts.
     pub(super) async fn renew(&self, dir: &Directory) {
@@ -112,21 +181,14 @@ impl Node {
         (owner != *self.id).then(|| Arc::from(owner))
     }
 
-    /// A room on another node, reached through this node's relay.
-    async fn find(self: &Arc<Self>, code: &RoomCode) -> Option<RoomHandle> {
-        let owner = self.owner_of(code).await?;
-        Some(self.stub(code.clone(), owner))
-    }
-
-    /// The room a resume token belongs to, on another node.
-    async fn find_by_token(self: &Arc<Self>, token: &ResumeToken) -> Option<RoomHandle> {
+    /// The room a resume token belongs to, as Redis knows it.
+    async fn room_of_token(&self, token: &ResumeToken) -> Option<RoomCode> {
         let mut cmd = self.cmd.clone();
         let code: Option<String> = tokio::time::timeout(REDIS_TIMEOUT, cmd.get(keys::token(token)))
             .await
             .ok()?
             .ok()?;
-        let code = RoomCode::try_from(code?.as_str()).ok()?;
-        self.find(&code).await
+        RoomCode::try_from(code?.as_str()).ok()
     }
 
     async fn listings(&self) -> redis::RedisResult<Vec<RoomSummary>> {
@@ -199,14 +261,24 @@ impl Node {
     }
 }
 
-/// The other nodes of the cluster, as this node's room layer reaches them.
+/// The other nodes of the cluster, as this node's room layer reaches them: looked up in the
+/// registry, and a room found there reached through the member side.
 #[derive(Debug)]
-pub struct ClusterRooms(Arc<Node>);
+pub struct ClusterRooms {
+    registry: Arc<Registry>,
+    member: Arc<MemberSide>,
+}
 
 impl ClusterRooms {
-    /// The other nodes, reached through `node`.
-    pub fn new(node: Arc<Node>) -> ClusterRooms {
-        ClusterRooms(node)
+    /// The other nodes, found in `registry` and reached as a `member`.
+    pub(super) fn new(registry: Arc<Registry>, member: Arc<MemberSide>) -> ClusterRooms {
+        ClusterRooms { registry, member }
+    }
+
+    /// A room on another node, reached through this node's relay.
+    async fn find(&self, code: &RoomCode) -> Option<RoomHandle> {
+        let owner = self.registry.owner_of(code).await?;
+        Some(self.member.stub(code.clone(), owner))
     }
 }
 
@@ -218,16 +290,19 @@ fn unreachable(e: redis::RedisError) -> Unreachable {
 
 impl OtherNodes for ClusterRooms {
     fn find<'a>(&'a self, code: &'a RoomCode) -> BoxFuture<'a, Option<RoomHandle>> {
-        Box::pin(self.0.find(code))
+        Box::pin(self.find(code))
     }
 
     fn find_by_token<'a>(&'a self, token: &'a ResumeToken) -> BoxFuture<'a, Option<RoomHandle>> {
-        Box::pin(self.0.find_by_token(token))
+        Box::pin(async move {
+            let code = self.registry.room_of_token(token).await?;
+            self.find(&code).await
+        })
     }
 
     fn list_public(&self) -> BoxFuture<'_, Option<Vec<RoomSummary>>> {
         Box::pin(async move {
-            match tokio::time::timeout(REDIS_TIMEOUT, self.0.listings()).await {
+            match tokio::time::timeout(REDIS_TIMEOUT, self.registry.listings()).await {
                 Ok(Ok(rows)) => Some(rows),
                 _ => None,
             }
@@ -235,7 +310,7 @@ impl OtherNodes for ClusterRooms {
     }
 
     fn rooms_from(&self, ip: IpAddr) -> BoxFuture<'_, Result<usize, Unreachable>> {
-        Box::pin(async move { self.0.rooms_from(ip).await.map_err(unreachable) })
+        Box::pin(async move { self.registry.rooms_from(ip).await.map_err(unreachable) })
     }
 
     fn claim<'a>(
@@ -243,57 +318,61 @@ impl OtherNodes for ClusterRooms {
         code: &'a RoomCode,
         ip: IpAddr,
     ) -> BoxFuture<'a, Result<bool, Unreachable>> {
-        Box::pin(async move { self.0.claim(code, ip).await.map_err(unreachable) })
+        Box::pin(async move { self.registry.claim(code, ip).await.map_err(unreachable) })
     }
 
     fn release(&self, code: &RoomCode, ip: IpAddr) {
-        self.0.closed(code, ip);
+        self.registry.feed.closed(code, ip);
     }
 
     fn health(&self) -> NodeHealth {
         NodeHealth {
-            node: self.0.id().to_owned(),
-            bus_up: self.0.redis_up(),
+            node: self.registry.id.to_string(),
+            bus_up: self.registry.redis_up(),
         }
     }
 }
 
-impl DirectoryFeed for Node {
+/// The directory's changes, as writes queued to the publisher: made with the queue, before
+/// the directory (which is built with it) and the registry (which holds it too, to let a room
+/// go that never opened).
+#[derive(Clone, Debug)]
+pub(super) struct Feed {
+    publisher: Publisher<Sent>,
+}
+
+impl Feed {
+    /// The changes, queued to `publisher`.
+    pub(super) fn new(publisher: Publisher<Sent>) -> Feed {
+        Feed { publisher }
+    }
+}
+
+impl DirectoryFeed for Feed {
     fn changed(&self, code: &RoomCode, info: &RoomInfo) {
         match directory::summary(code, info) {
-            Some(row) => self.queue(Op::Set {
-                key: keys::listing(code),
-                value: serde_json::to_string(&row).unwrap_or_default(),
-            }),
-            None => self.queue(Op::Del {
-                keys: vec![keys::listing(code)],
-            }),
+            Some(row) => self.publisher.set(
+                keys::listing(code),
+                serde_json::to_string(&row).unwrap_or_default(),
+            ),
+            None => self.publisher.del(vec![keys::listing(code)]),
         }
     }
 
     fn closed(&self, code: &RoomCode, ip: IpAddr) {
-        self.queue(Op::Del {
-            keys: vec![keys::room(code), keys::listing(code)],
-        });
-        self.queue(Op::Srem {
-            key: keys::address(ip),
-            member: code.as_str().to_owned(),
-        });
-        self.queue(Op::Unsubscribe {
-            channel: keys::room_channel(code),
-        });
+        self.publisher
+            .del(vec![keys::room(code), keys::listing(code)]);
+        self.publisher
+            .srem(keys::address(ip), code.as_str().to_owned());
+        self.publisher.unsubscribe(keys::room_channel(code));
     }
 
     fn token_issued(&self, token: &ResumeToken, code: &RoomCode) {
-        self.queue(Op::Set {
-            key: keys::token(token),
-            value: code.as_str().to_owned(),
-        });
+        self.publisher
+            .set(keys::token(token), code.as_str().to_owned());
     }
 
     fn token_revoked(&self, token: &ResumeToken) {
-        self.queue(Op::Del {
-            keys: vec![keys::token(token)],
-        });
+        self.publisher.del(vec![keys::token(token)]);
     }
 }

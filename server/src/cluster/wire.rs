@@ -14,26 +14,26 @@ use serde::{Deserialize, Serialize};
 use shared::engine::{Cell, Digit};
 use tokio_tungstenite::tungstenite::{Bytes, Utf8Bytes};
 
-use crate::room::handle::{JoinOutcome, RoomMsg, Who};
+use crate::room::handle::{Identity, JoinOutcome, RoomMsg};
 
-/// [`Who`] on the relay: the same fields, so the room layer's type needs no serde of its own.
+/// [`Identity`] on the relay: the same fields, so the room layer's type needs no serde of its own.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct WireWho {
+pub struct WireIdentity {
     /// The public handle; `None` is anonymous.
     pub handle: Option<String>,
     /// The client said `bot: true`.
     pub bot: bool,
 }
 
-impl From<Who> for WireWho {
-    fn from(Who { handle, bot }: Who) -> WireWho {
-        WireWho { handle, bot }
+impl From<Identity> for WireIdentity {
+    fn from(Identity { handle, bot }: Identity) -> WireIdentity {
+        WireIdentity { handle, bot }
     }
 }
 
-impl From<WireWho> for Who {
-    fn from(WireWho { handle, bot }: WireWho) -> Who {
-        Who { handle, bot }
+impl From<WireIdentity> for Identity {
+    fn from(WireIdentity { handle, bot }: WireIdentity) -> Identity {
+        Identity { handle, bot }
     }
 }
 
@@ -56,7 +56,7 @@ pub enum Up {
         /// Player or spectator.
         role: Role,
         /// The identity behind the connection (its handle; never a key).
-        who: WireWho,
+        who: WireIdentity,
     },
     /// `resume`.
     Resume {

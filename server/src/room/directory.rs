@@ -7,7 +7,7 @@
 //! them; finding and opening across nodes is [`super::rooms`]'s.
 
 use std::net::IpAddr;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 use dashmap::mapref::entry::Entry;
 use dashmap::DashMap;
@@ -109,7 +109,7 @@ pub struct Directory {
     /// Open rooms created from each address.
     rooms_per_ip: DashMap<IpAddr, usize>,
     /// The cluster's shared directory, told of every change (none on a single node).
-    feed: OnceLock<Arc<dyn DirectoryFeed>>,
+    feed: Option<Arc<dyn DirectoryFeed>>,
 }
 
 /// A fresh random room code.
@@ -132,13 +132,16 @@ impl Directory {
             rooms: DashMap::new(),
             tokens: DashMap::new(),
             rooms_per_ip: DashMap::new(),
-            feed: OnceLock::new(),
+            feed: None,
         }
     }
 
-    /// From now on, tell `feed` of every change (cluster mode; set once, at start).
-    pub fn feed_to(&self, feed: Arc<dyn DirectoryFeed>) {
-        let _ = self.feed.set(feed);
+    /// The same directory, telling `feed` of every change (cluster mode).
+    pub fn with_feed(self, feed: Arc<dyn DirectoryFeed>) -> Directory {
+        Directory {
+            feed: Some(feed),
+            ..self
+        }
     }
 
     /// Every open room with its listing, for a shared directory's lease renewals.
@@ -159,7 +162,7 @@ impl Directory {
 
     /// A room's listing changed: a shared directory hears of it.
     pub fn changed(&self, code: &RoomCode, info: &RoomInfo) {
-        if let Some(s) = self.feed.get() {
+        if let Some(s) = self.feed.as_ref() {
             s.changed(code, info);
         }
     }
@@ -242,7 +245,7 @@ impl Directory {
     pub fn close(&self, code: &RoomCode, ip: IpAddr) {
         self.rooms.remove(code);
         self.release_ip(ip);
-        if let Some(s) = self.feed.get() {
+        if let Some(s) = self.feed.as_ref() {
             s.closed(code, ip);
         }
     }
@@ -261,7 +264,7 @@ impl Directory {
     pub fn issue_token(&self, code: &RoomCode) -> ResumeToken {
         let token = ResumeToken::from(format!("{:032x}", rand::rngs::OsRng.gen::<u128>()));
         self.tokens.insert(token.clone(), code.clone());
-        if let Some(s) = self.feed.get() {
+        if let Some(s) = self.feed.as_ref() {
             s.token_issued(&token, code);
         }
         token
@@ -270,7 +273,7 @@ impl Directory {
     /// The token no longer works.
     pub fn revoke_token(&self, token: &ResumeToken) {
         self.tokens.remove(token);
-        if let Some(s) = self.feed.get() {
+        if let Some(s) = self.feed.as_ref() {
             s.token_revoked(token);
         }
     }

@@ -53,14 +53,14 @@ pub enum JoinOutcome {
 /// and whether it said it is a program. Resolved from the key before the room sees it; the
 /// key itself never reaches a room.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Who {
+pub struct Identity {
     /// The public handle; `None` is anonymous.
     pub handle: Option<String>,
     /// The client said `bot: true`.
     pub bot: bool,
 }
 
-impl Who {
+impl Identity {
     /// Whether this seat can be rated: identified and human.
     pub fn rateable(&self) -> bool {
         self.handle.is_some() && !self.bot
@@ -81,7 +81,7 @@ pub enum RoomCmd {
         /// Player or spectator.
         role: Role,
         /// The identity behind the connection.
-        who: Who,
+        who: Identity,
         /// Joined or not.
         reply: oneshot::Sender<JoinOutcome>,
     },

@@ -21,7 +21,7 @@ use tracing::Instrument;
 
 use super::directory::{Directory, OpenError};
 use super::endpoint::{self, Endpoint};
-use super::handle::{JoinOutcome, RoomCmd, RoomHandle, RoomInfo, RoomMsg, Who};
+use super::handle::{Identity, JoinOutcome, RoomCmd, RoomHandle, RoomInfo, RoomMsg};
 use super::rules::{Effect, MintToken, Room, RoomOpts};
 use crate::clock::unix_ms;
 use crate::metrics::Metrics;
@@ -70,7 +70,7 @@ pub struct NewRoom {
     /// The creator's name.
     pub name: String,
     /// The identity behind the creator.
-    pub who: Who,
+    pub who: Identity,
     /// The daily challenge's date and puzzle, for a daily room.
     pub daily: Option<(String, SolvedPuzzle)>,
 }

@@ -1,5 +1,5 @@
 //! `register`, and identities on the connection (Amendment A6): minting a key and a handle, and
-//! turning the key a client sends into the [`Who`] a room sees. The key goes no further than
+//! turning the key a client sends into the [`Identity`] a room sees. The key goes no further than
 //! here: rooms, logs and the store get the handle (the store also the key's hash).
 //!
 //! The store blocks, so every call runs on a blocking thread.
@@ -12,7 +12,7 @@ use rand::Rng;
 
 use super::Session;
 use crate::clock::unix_ms;
-use crate::room::handle::Who;
+use crate::room::handle::Identity;
 use crate::store::{key_hash, Store, StoreError};
 
 /// Characters of a handle: the room-code alphabet (no 0/O, 1/I/L), so handles read aloud.
@@ -81,7 +81,7 @@ pub async fn identify(
     store: &Arc<dyn Store>,
     key: Option<IdentityKey>,
     bot: bool,
-) -> Result<Who, Refused> {
+) -> Result<Identity, Refused> {
     Ok(lookup(store, key, bot).await?.0)
 }
 
@@ -90,15 +90,15 @@ pub async fn lookup(
     store: &Arc<dyn Store>,
     key: Option<IdentityKey>,
     bot: bool,
-) -> Result<(Who, Option<String>), Refused> {
+) -> Result<(Identity, Option<String>), Refused> {
     let Some(key) = key else {
-        return Ok((Who { handle: None, bot }, None));
+        return Ok((Identity { handle: None, bot }, None));
     };
     let hash = key_hash(key.as_str());
     let store = store.clone();
     match tokio::task::spawn_blocking(move || store.player_by_key(hash)).await {
         Ok(Ok(Some(player))) => Ok((
-            Who {
+            Identity {
                 handle: Some(player.handle),
                 bot,
             },
@@ -130,7 +130,11 @@ const MAX_REGISTRATIONS: u8 = 3;
 
 impl Session {
     /// The identity behind a key (A6), or `None` once the refusal is sent.
-    pub(super) async fn identify(&mut self, key: Option<IdentityKey>, bot: bool) -> Option<Who> {
+    pub(super) async fn identify(
+        &mut self,
+        key: Option<IdentityKey>,
+        bot: bool,
+    ) -> Option<Identity> {
         match identify(&self.server.env.store, key, bot).await {
             Ok(who) => Some(who),
             Err((code, message)) => {

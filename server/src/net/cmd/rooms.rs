@@ -8,7 +8,7 @@ use tokio::sync::oneshot;
 use super::Session;
 use crate::puzzles::SolvedPuzzle;
 use crate::room::endpoint::Endpoint;
-use crate::room::handle::{RoomCmd, Who};
+use crate::room::handle::{Identity, RoomCmd};
 use crate::room::task::NewRoom;
 
 impl Session {
@@ -23,7 +23,7 @@ impl Session {
         &mut self,
         name: String,
         settings: Option<SettingsRequest>,
-        who: Who,
+        who: Identity,
     ) {
         if self.already_in_room() {
             return;
@@ -40,7 +40,7 @@ impl Session {
         &mut self,
         name: String,
         settings: Settings,
-        who: Who,
+        who: Identity,
         daily: Option<(String, SolvedPuzzle)>,
     ) -> bool {
         let name = match protocol::PlayerName::try_from(name.as_str()) {
@@ -69,7 +69,13 @@ impl Session {
     }
 
     /// `join_room` and `spectate`: take a seat or watch.
-    pub(super) async fn enter(&mut self, code: &str, name: Option<String>, role: Role, who: Who) {
+    pub(super) async fn enter(
+        &mut self,
+        code: &str,
+        name: Option<String>,
+        role: Role,
+        who: Identity,
+    ) {
         if self.already_in_room() {
             return;
         }

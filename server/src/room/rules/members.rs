@@ -11,7 +11,7 @@ use super::seats::{parse_name, Membership, Refusal};
 use super::{Effect, Room, State};
 use crate::outbox::{CloseCode, ConnId};
 use crate::rate::TokenBucket;
-use crate::room::handle::Who;
+use crate::room::handle::Identity;
 
 impl Room {
     /// The checks a join must pass, in the contract's order; the name it joins under.
@@ -21,7 +21,7 @@ impl Room {
         addr: IpAddr,
         raw_name: Option<&str>,
         role: Role,
-        who: &Who,
+        who: &Identity,
         now: Instant,
     ) -> Result<PlayerName, Refusal> {
         if self.has_conn(conn) {
@@ -57,7 +57,7 @@ impl Room {
         addr: IpAddr,
         raw_name: Option<&str>,
         role: Role,
-        who: Who,
+        who: Identity,
         now: Instant,
     ) -> bool {
         let name = match self.admit(conn, addr, raw_name, role, &who, now) {

@@ -14,7 +14,7 @@ use tokio::time::Instant;
 
 use super::standings::{finish_status, standings};
 use crate::puzzles::SolvedPuzzle;
-use crate::room::handle::Who;
+use crate::room::handle::Identity;
 use crate::store::{PlacementRecord, RaceRecord, SeatRecord};
 
 /// Why a race ended.
@@ -89,7 +89,7 @@ pub(super) struct Race {
     /// Whether it changes ratings (A6): decided at the start, never after.
     rated: bool,
     /// Who held each racing seat at the start.
-    who: Vec<(PlayerId, Who)>,
+    who: Vec<(PlayerId, Identity)>,
     /// The daily challenge's date, for a daily race.
     daily: Option<String>,
 }
@@ -137,7 +137,7 @@ impl Race {
     }
 
     /// Record who races and whether the race is rated (A6).
-    pub(super) fn with_identities(mut self, who: Vec<(PlayerId, Who)>, rated: bool) -> Race {
+    pub(super) fn with_identities(mut self, who: Vec<(PlayerId, Identity)>, rated: bool) -> Race {
         self.who = who;
         self.rated = rated;
         self

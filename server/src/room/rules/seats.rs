@@ -10,7 +10,7 @@ use protocol::{ErrorCode, Player, PlayerId, PlayerName, PlayerStatus, ResumeToke
 use tokio::time::Instant;
 
 use crate::outbox::ConnId;
-use crate::room::handle::Who;
+use crate::room::handle::Identity;
 
 /// Mints a registered resume token for a new seat (the directory's CSPRNG, never the room's
 /// seeded RNG: a token is a secret).
@@ -53,7 +53,7 @@ pub(super) struct Seat {
     pub(super) status: PlayerStatus,
     pub(super) dropped_at: Option<Instant>,
     /// The identity that holds the seat (A6).
-    pub(super) who: Who,
+    pub(super) who: Identity,
 }
 
 impl Seat {
@@ -156,7 +156,7 @@ impl Seats {
     }
 
     /// Who holds each seat (A6).
-    pub(super) fn identities(&self) -> Vec<(PlayerId, Who)> {
+    pub(super) fn identities(&self) -> Vec<(PlayerId, Identity)> {
         self.seats
             .iter()
             .map(|s| (s.player_id.clone(), s.who.clone()))
@@ -211,7 +211,7 @@ impl Seats {
     pub(super) fn check_seat(
         &self,
         name: &PlayerName,
-        who: &Who,
+        who: &Identity,
         max_players: u8,
     ) -> Result<(), Refusal> {
         if self.seats.len() >= usize::from(max_players) {
@@ -263,7 +263,7 @@ impl Seats {
         conn: ConnId,
         addr: IpAddr,
         name: PlayerName,
-        who: Who,
+        who: Identity,
     ) -> &Seat {
         let token = (self.mint.0)();
         let player_id = PlayerId::from(format!("p{}", self.next_player));

@@ -19,7 +19,7 @@ use super::standings::standings;
 use super::{Effect, MintToken, Room, RoomOpts};
 use crate::outbox::{CloseCode, ConnId};
 use crate::puzzles::SolvedPuzzle;
-use crate::room::handle::Who;
+use crate::room::handle::Identity;
 
 /// Where the tests' clients come from.
 const LOCAL: IpAddr = IpAddr::V4(Ipv4Addr::LOCALHOST);
@@ -138,7 +138,7 @@ fn solution_digit(i: u8) -> Digit {
 
 /// `room.join` from conn `c` on the local address, anonymous and human.
 fn join(room: &mut Room, c: u64, name: Option<&str>, role: Role, t: Instant) -> bool {
-    room.join(ConnId(c), LOCAL, name, role, Who::default(), t)
+    room.join(ConnId(c), LOCAL, name, role, Identity::default(), t)
 }
 
 fn empty_cells() -> Vec<u8> {
@@ -626,7 +626,7 @@ fn names_by_a3_spectators_never_pass_for_players() {
     for (c, name) in [(2, "HOST"), (3, "h\u{043e}st"), (4, " Host ")] {
         for role in [Role::Player, Role::Spectator] {
             assert!(
-                !r.join(ConnId(c), LOCAL, Some(name), role, Who::default(), t),
+                !r.join(ConnId(c), LOCAL, Some(name), role, Identity::default(), t),
                 "{name:?}"
             );
             check_error(&r.take_effects(), c, ErrorCode::NameTaken);
@@ -643,7 +643,7 @@ fn names_by_a3_spectators_never_pass_for_players() {
     ] {
         for role in [Role::Player, Role::Spectator] {
             assert!(
-                !r.join(ConnId(c), LOCAL, Some(name), role, Who::default(), t),
+                !r.join(ConnId(c), LOCAL, Some(name), role, Identity::default(), t),
                 "{name:?}"
             );
             check_error(&r.take_effects(), c, ErrorCode::InvalidName);
@@ -810,7 +810,7 @@ fn a_kicked_player_leaves_and_is_barred_by_name_and_address() {
         elsewhere,
         Some("P2"),
         Role::Player,
-        Who::default(),
+        Identity::default(),
         t
     ));
     check_error(&r.take_effects(), 4, ErrorCode::Kicked);
@@ -823,7 +823,7 @@ fn a_kicked_player_leaves_and_is_barred_by_name_and_address() {
         elsewhere,
         Some("other"),
         Role::Player,
-        Who::default(),
+        Identity::default(),
         t
     ));
     r.take_effects();
