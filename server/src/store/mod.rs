@@ -2,16 +2,21 @@
 //! This module owns the [`Store`] trait, the records written and the rows read back, and
 //! [`StoreError`]. It has two implementations that answer alike: [`sqlite`] (one node, one
 //! file) and [`postgres`] (a database that several nodes share); nothing here names a SQL
-//! type, and `rows` holds what both decide without SQL. [`period`] turns a clock reading
-//! into leaderboard periods and [`recompute`] replays every stored rating change to check it
-//! against the stored ratings.
+//! type. What both do alike is written once: `backend` is the seam (each database runs
+//! statements and writes a race its own way; one `Store` front serves both), `read` the
+//! queries, `rated` the rating update, `rows` what both decide without SQL. [`period`] turns
+//! a clock reading into leaderboard periods and [`recompute`] replays every stored rating
+//! change to check it against the stored ratings.
 //!
 //! Stores are synchronous: callers run them on blocking threads (`spawn_blocking`), never on
 //! the async workers. A player's key never reaches the store: only its SHA-256 ([`key_hash`]),
 //! and no query returns that hash.
 
+mod backend;
 pub mod period;
 pub mod postgres;
+mod rated;
+mod read;
 pub mod recompute;
 mod rows;
 mod sql;

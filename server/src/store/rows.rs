@@ -1,19 +1,17 @@
-//! What every backend writes and reads the same way, with no SQL in it: which seats of a race
-//! are rated and what their rating update is, the rows a race becomes (seats, daily attempts),
-//! and the shaping of rows read back (rating stats, the difficulty order, rated races grouped).
-//! The backends only move these values in and out of their own SQL, so SQLite and PostgreSQL
-//! cannot drift apart in what they decide.
-
-use std::collections::HashSet;
+//! What every backend writes and reads the same way, with no SQL in it: the rows a race
+//! becomes (seats, daily attempts), and the shaping of rows read back (integers into range,
+//! rating stats, the difficulty order, rated races grouped). The backends only move these
+//! values in and out of their own SQL, so SQLite and PostgreSQL cannot drift apart in what
+//! they decide; who is rated and how is [`super::rated`].
 
 use protocol::{FinishStatus, Standing};
 use shared::engine::Difficulty;
 
 use super::{
-    join_flags, rating_rank, DifficultyRating, RaceRecord, RatedEntry, RatedRace, RatingChange,
-    RatingStats, SeatRecord, StoreError,
+    join_flags, DifficultyRating, RaceRecord, RatedEntry, RatedRace, RatingStats, SeatRecord,
+    StoreError,
 };
-use crate::rating::{conservative, rate, Rating};
+use crate::rating::{conservative, Rating};
 
 /// A stored integer column as an unsigned value (negative or too large means a damaged
 /// database).
@@ -39,7 +37,7 @@ pub(crate) fn signed(v: u64) -> i64 {
 }
 
 /// The seat record of a standing, if the room gave one.
-fn seat_of<'a>(rec: &'a RaceRecord, s: &Standing) -> Option<&'a SeatRecord> {
+pub(super) fn seat_of<'a>(rec: &'a RaceRecord, s: &Standing) -> Option<&'a SeatRecord> {
     rec.seats
         .iter()
         .find(|r| r.player_id == s.player_id.as_str())
@@ -93,83 +91,6 @@ pub(crate) fn daily_writes(rec: &RaceRecord) -> Vec<(&str, i64)> {
                 _ => i64::MAX,
             };
             Some((handle, sort_ms))
-        })
-        .collect()
-}
-
-/// Who is rated: seats with a handle, not bots, not flagged, each handle once (two seats
-/// with one key rate neither), paired with their standing. Fewer than two is no rated race:
-/// empty.
-pub(crate) fn rated_seats(rec: &RaceRecord) -> Vec<(&Standing, &str)> {
-    let mut seen = HashSet::new();
-    let mut twice = HashSet::new();
-    for h in rec.seats.iter().filter_map(|s| s.handle.as_deref()) {
-        if !seen.insert(h) {
-            twice.insert(h);
-        }
-    }
-    let seats: Vec<_> = rec
-        .standings
-        .iter()
-        .filter_map(|s| {
-            let seat = seat_of(rec, s)?;
-            let handle = seat.handle.as_deref()?;
-            (!seat.bot && seat.flags.is_empty() && !twice.contains(handle)).then_some((s, handle))
-        })
-        .collect();
-    if seats.len() < 2 {
-        Vec::new()
-    } else {
-        seats
-    }
-}
-
-/// One rated seat's update: what goes into `ratings`, `rating_changes` and `board`.
-pub(crate) struct RatedWrite<'a> {
-    /// The persistent player.
-    pub handle: &'a str,
-    /// μ, σ before the race.
-    pub before: Rating,
-    /// μ, σ after it.
-    pub after: Rating,
-    /// 1 when won (rank 1 and solved), else 0: added to the win count.
-    pub won: i64,
-    /// The solved time, a candidate for the best time.
-    pub best: Option<i64>,
-    /// As `race_over` announces it.
-    pub change: RatingChange,
-}
-
-/// The rating update of `seats` ([`rated_seats`]) from their ratings `before` (same order).
-pub(crate) fn rate_seats<'a>(
-    seats: &[(&Standing, &'a str)],
-    before: &[Rating],
-) -> Vec<RatedWrite<'a>> {
-    let racers: Vec<(Rating, u32)> = seats
-        .iter()
-        .zip(before)
-        .map(|((s, _), b)| (*b, rating_rank(s.status.as_str(), s.rank)))
-        .collect();
-    let after = rate(&racers);
-    seats
-        .iter()
-        .zip(&racers)
-        .zip(after)
-        .map(|(((s, handle), (before, _)), new)| {
-            let solved = s.status == FinishStatus::Solved;
-            RatedWrite {
-                handle,
-                before: *before,
-                after: new,
-                won: i64::from(solved && s.rank == 1),
-                best: s.time_ms.filter(|_| solved).map(signed),
-                change: RatingChange {
-                    player_id: s.player_id.to_string(),
-                    handle: (*handle).to_owned(),
-                    before: conservative(*before),
-                    after: conservative(new),
-                },
-            }
         })
         .collect()
 }

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::support::{recv, send, until, Server, Ws, TIMEOUT};
+use crate::support::{Server, Ws, TIMEOUT};
 
 /// A port nothing listens on right now.
 pub fn free_port() -> u16 {
@@ -103,55 +103,24 @@ pub fn node(redis: &Redis, id: &str, db: Option<&str>) -> Server {
 /// A client that has read `welcome`.
 pub async fn client(node: &Server) -> Ws {
     let mut ws = node.connect().await;
-    assert_eq!(recv(&mut ws).await["type"], "welcome");
+    assert_eq!(ws.recv().await.expect("a message")["type"], "welcome");
     ws
 }
 
 /// Create a room; its `room_joined`.
 pub async fn create(ws: &mut Ws, name: &str, settings: Value) -> Value {
-    send(
-        ws,
-        json!({"type": "create_room", "name": name, "settings": settings}),
-    )
-    .await;
-    until(ws, "room_joined").await
+    ws.send(json!({"type": "create_room", "name": name, "settings": settings}))
+        .await;
+    ws.until("room_joined").await
 }
 
 /// Join room `code`; its `room_joined`.
 pub async fn join(ws: &mut Ws, code: &str, name: &str) -> Value {
-    send(ws, json!({"type": "join_room", "room": code, "name": name})).await;
-    let v = recv_skipping(ws, &["room_joined", "error"]).await;
+    ws.send(json!({"type": "join_room", "room": code, "name": name}))
+        .await;
+    let v = ws.until_any(&["room_joined", "error"]).await;
     assert_eq!(v["type"], "room_joined", "{v}");
     v
-}
-
-/// The next message of one of these types.
-pub async fn recv_skipping(ws: &mut Ws, types: &[&str]) -> Value {
-    loop {
-        let v = recv(ws).await;
-        if types.iter().any(|t| v["type"] == *t) {
-            return v;
-        }
-    }
-}
-
-/// A puzzle's solution, from the engine.
-pub fn solve(puzzle: &str) -> String {
-    let grid = shared::engine::Grid::parse(puzzle).expect("a puzzle");
-    shared::engine::solver::solve_one(&grid)
-        .expect("a solution")
-        .to_line()
-}
-
-/// The cells to fill and their digits.
-pub fn to_fill(puzzle: &str, solution: &str) -> Vec<(usize, u8)> {
-    puzzle
-        .bytes()
-        .zip(solution.bytes())
-        .enumerate()
-        .filter(|(_, (p, _))| *p == b'.' || *p == b'0')
-        .map(|(i, (_, s))| (i, s - b'0'))
-        .collect()
 }
 
 /// `GET path` on a node: the JSON body of a 200.

@@ -6,12 +6,12 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use crate::engines::{
-    client, create, get_json, join, node, off_runtime, pg_store, recv_skipping, solve, to_fill,
-    Postgres, Redis,
+    client, create, get_json, join, node, off_runtime, pg_store, Postgres, Redis,
 };
-use crate::support::{close_code, send, until, Ws};
+use crate::support::Ws;
 use server::store::postgres::scratch::ScratchDb;
 use server::Store as _;
+use testkit::{solve, to_fill};
 
 /// Ann creates a room on `host`; the others join from their nodes; the race starts. The
 /// puzzle and each joiner's `room_joined`.
@@ -21,12 +21,12 @@ async fn race(host: &mut Ws, others: &mut [&mut Ws]) -> (String, Vec<Value>) {
     let mut joined = Vec::new();
     for (i, o) in others.iter_mut().enumerate() {
         joined.push(join(o, &code, &format!("p{i}")).await);
-        until(host, "player_joined").await;
+        host.until("player_joined").await;
     }
-    send(host, json!({"type": "start_race"})).await;
-    let rs = until(host, "race_started").await;
+    host.send(json!({"type": "start_race"})).await;
+    let rs = host.until("race_started").await;
     for o in others.iter_mut() {
-        until(o, "race_started").await;
+        o.until("race_started").await;
     }
     (rs["puzzle"].as_str().expect("puzzle").to_owned(), joined)
 }
@@ -34,12 +34,9 @@ async fn race(host: &mut Ws, others: &mut [&mut Ws]) -> (String, Vec<Value>) {
 /// Place a digit: its accepted `placement`, or `None` when the relay refused it with the
 /// clear error it gives while Redis is unreachable.
 async fn place(ws: &mut Ws, cell: usize, d: u8) -> Option<Value> {
-    send(
-        ws,
-        json!({"type": "place", "cell": cell, "digit": d, "id": cell}),
-    )
-    .await;
-    let v = recv_skipping(ws, &["placement", "error"]).await;
+    ws.send(json!({"type": "place", "cell": cell, "digit": d, "id": cell}))
+        .await;
+    let v = ws.until_any(&["placement", "error"]).await;
     if v["type"] == "placement" {
         assert_eq!(v["accepted"], true, "{v}");
         return Some(v);
@@ -54,12 +51,13 @@ async fn place(ws: &mut Ws, cell: usize, d: u8) -> Option<Value> {
 async fn finish(puzzle: &str, all: &mut [&mut Ws]) -> String {
     for ws in all.iter_mut() {
         for (cell, d) in to_fill(puzzle, &solve(puzzle)) {
-            send(ws, json!({"type": "place", "cell": cell, "digit": d})).await;
+            ws.send(json!({"type": "place", "cell": cell, "digit": d}))
+                .await;
         }
     }
     let mut id = String::new();
     for ws in all.iter_mut() {
-        id = until(ws, "race_over").await["race_id"]
+        id = ws.until("race_over").await["race_id"]
             .as_str()
             .expect("race id")
             .to_owned();
@@ -81,17 +79,17 @@ async fn an_owner_killed_closes_its_rooms_on_every_node_within_the_lease() {
     let (puzzle, _) = race(&mut ann, &mut [&mut bob, &mut cat]).await;
     let done = finish(&puzzle, &mut [&mut ann, &mut bob, &mut cat]).await;
     // A second race, under way when its owner dies.
-    send(&mut ann, json!({"type": "start_race"})).await;
-    let void = until(&mut ann, "race_started").await["race_id"].clone();
+    ann.send(json!({"type": "start_race"})).await;
+    let void = ann.until("race_started").await["race_id"].clone();
     for ws in [&mut bob, &mut cat] {
-        until(ws, "race_started").await;
+        ws.until("race_started").await;
     }
     let killed = Instant::now();
     a.signal("-KILL");
     for ws in [&mut bob, &mut cat] {
-        let v = recv_skipping(ws, &["room_closed"]).await;
+        let v = ws.until_any(&["room_closed"]).await;
         assert_eq!(v["type"], "room_closed", "{v}");
-        assert_eq!(close_code(ws).await, Some(1012));
+        assert_eq!(ws.close_code().await, Some(1012));
     }
     // The lease is 10 s and nodes look every 2 s: the bound is 15 s.
     let took = killed.elapsed();
@@ -188,7 +186,7 @@ async fn a_redis_restart_mid_race_loses_no_room() {
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
     }
-    let fin = until(&mut ann, "player_finished").await;
+    let fin = ann.until("player_finished").await;
     assert_eq!(fin["player_id"], bob_id);
     // New rooms are found again once the owner has renewed its keys into the new Redis.
     let mut cat = client(&b).await;
@@ -205,9 +203,9 @@ async fn an_owner_stopped_cleanly_closes_its_rooms_everywhere_and_exits() {
     race(&mut ann, &mut [&mut bob]).await;
     a.signal("-TERM");
     // The member on the other node hears it from the room itself, as on one node.
-    let v = recv_skipping(&mut bob, &["room_closed"]).await;
+    let v = bob.until_any(&["room_closed"]).await;
     assert_eq!(v["type"], "room_closed", "{v}");
-    assert_eq!(close_code(&mut bob).await, Some(1001));
+    assert_eq!(bob.close_code().await, Some(1001));
     let status = a.exit(Duration::from_secs(15)).await;
     assert!(status.success(), "{status:?}");
 }

@@ -3,20 +3,18 @@
 
 use serde_json::{json, Value};
 
-use crate::engines::{
-    client, create, get_json, join, node, off_runtime, pg_store, recv_skipping, solve, to_fill,
-    Redis,
-};
-use crate::support::{send, until, Ws};
+use crate::engines::{client, create, get_json, join, node, off_runtime, pg_store, Redis};
+use crate::support::Ws;
 use server::store::postgres::scratch::ScratchDb;
 use server::Store as _;
+use testkit::{solve, to_fill};
 
 /// Start from the host; every client's `race_started`, the same for all.
 async fn start(host: &mut Ws, others: &mut [&mut Ws]) -> Value {
-    send(host, json!({"type": "start_race"})).await;
-    let rs = until(host, "race_started").await;
+    host.send(json!({"type": "start_race"})).await;
+    let rs = host.until("race_started").await;
     for o in others.iter_mut() {
-        let r = until(o, "race_started").await;
+        let r = o.until("race_started").await;
         assert_eq!(r["puzzle"], rs["puzzle"], "one puzzle for everyone");
         assert_eq!(r["race_id"], rs["race_id"]);
     }
@@ -27,7 +25,8 @@ async fn start(host: &mut Ws, others: &mut [&mut Ws]) -> Value {
 async fn solve_all(ws: &mut Ws, puzzle: &str) {
     let solution = solve(puzzle);
     for (cell, d) in to_fill(puzzle, &solution) {
-        send(ws, json!({"type": "place", "cell": cell, "digit": d})).await;
+        ws.send(json!({"type": "place", "cell": cell, "digit": d}))
+            .await;
     }
 }
 
@@ -49,9 +48,9 @@ async fn a_race_across_three_nodes_reaches_race_over_everywhere_and_is_stored_on
     assert_eq!(jb["room"], code);
     assert_eq!(jc["players"].as_array().map(Vec::len), Some(3), "{jc}");
     // Everyone hears of everyone, whichever node they are on.
-    until(&mut ann, "player_joined").await;
-    until(&mut ann, "player_joined").await;
-    until(&mut bob, "player_joined").await;
+    ann.until("player_joined").await;
+    ann.until("player_joined").await;
+    bob.until("player_joined").await;
 
     let rs = start(&mut ann, &mut [&mut bob, &mut cat]).await;
     let puzzle = rs["puzzle"].as_str().expect("puzzle").to_owned();
@@ -59,14 +58,14 @@ async fn a_race_across_three_nodes_reaches_race_over_everywhere_and_is_stored_on
     // Bob (node B) solves, and everyone sees his progress and his finish.
     solve_all(&mut bob, &puzzle).await;
     for ws in [&mut ann, &mut cat] {
-        let p = until(ws, "player_finished").await;
+        let p = ws.until("player_finished").await;
         assert_eq!(p["player_id"], jb["you"]["player_id"], "{p}");
     }
     solve_all(&mut cat, &puzzle).await;
-    send(&mut ann, json!({"type": "forfeit"})).await;
+    ann.send(json!({"type": "forfeit"})).await;
     let mut overs = Vec::new();
     for ws in [&mut ann, &mut bob, &mut cat] {
-        overs.push(until(ws, "race_over").await);
+        overs.push(ws.until("race_over").await);
     }
     assert_eq!(overs[0]["standings"], overs[1]["standings"]);
     assert_eq!(overs[0]["standings"], overs[2]["standings"]);
@@ -124,8 +123,8 @@ async fn every_node_lists_every_nodes_public_rooms() {
     let _private = create(&mut cat, "cat", json!({"public": false})).await;
     for n in [&a, &b, &c] {
         let mut ws = client(n).await;
-        send(&mut ws, json!({"type": "list_rooms"})).await;
-        let list = until(&mut ws, "room_list").await;
+        ws.send(json!({"type": "list_rooms"})).await;
+        let list = ws.until("room_list").await;
         let codes: Vec<&Value> = list["rooms"]
             .as_array()
             .expect("rooms")
@@ -137,13 +136,13 @@ async fn every_node_lists_every_nodes_public_rooms() {
         assert_eq!(codes, want, "{list}");
     }
     // A room that fills is no longer listed anywhere.
-    send(&mut bob, json!({"type": "set_settings", "settings": {"public": true, "max_players": 2, "difficulty": "hard"}})).await;
-    until(&mut bob, "settings_changed").await;
+    bob.send(json!({"type": "set_settings", "settings": {"public": true, "max_players": 2, "difficulty": "hard"}})).await;
+    bob.until("settings_changed").await;
     let mut dan = client(&c).await;
     join(&mut dan, rb.as_str().expect("code"), "dan").await;
     let mut ws = client(&a).await;
-    send(&mut ws, json!({"type": "list_rooms"})).await;
-    let list = until(&mut ws, "room_list").await;
+    ws.send(json!({"type": "list_rooms"})).await;
+    let list = ws.until("room_list").await;
     assert_eq!(list["rooms"].as_array().map(Vec::len), Some(1), "{list}");
 }
 
@@ -160,27 +159,27 @@ async fn a_seat_resumes_on_another_node() {
     let code = j["room"].as_str().expect("code").to_owned();
     let mut bob = client(&b).await;
     let jb = join(&mut bob, &code, "bob").await;
-    until(&mut ann, "player_joined").await;
+    ann.until("player_joined").await;
     let rs = start(&mut ann, &mut [&mut bob]).await;
     let puzzle = rs["puzzle"].as_str().expect("puzzle").to_owned();
     let token = jb["you"]["token"].as_str().expect("token").to_owned();
     // Bob's connection to node B vanishes; he comes back through node C.
     drop(bob);
     let mut bob = client(&c).await;
-    send(&mut bob, json!({"type": "resume", "token": token})).await;
-    let back = recv_skipping(&mut bob, &["room_joined", "error"]).await;
+    bob.send(json!({"type": "resume", "token": token})).await;
+    let back = bob.until_any(&["room_joined", "error"]).await;
     assert_eq!(back["type"], "room_joined", "{back}");
     assert_eq!(back["you"]["player_id"], jb["you"]["player_id"]);
     assert_eq!(back["race"]["puzzle"], puzzle, "{back}");
     solve_all(&mut bob, &puzzle).await;
-    let fin = until(&mut ann, "player_finished").await;
+    let fin = ann.until("player_finished").await;
     assert_eq!(fin["player_id"], jb["you"]["player_id"]);
     // The seat moves again, to the owner's node itself: the connection on node C is let go
     // with 1000, as on one node.
     let mut again = client(&a).await;
-    send(&mut again, json!({"type": "resume", "token": token})).await;
-    let v = recv_skipping(&mut again, &["room_joined", "error"]).await;
+    again.send(json!({"type": "resume", "token": token})).await;
+    let v = again.until_any(&["room_joined", "error"]).await;
     assert_eq!(v["type"], "room_joined", "{v}");
     assert_eq!(v["you"]["player_id"], jb["you"]["player_id"]);
-    assert_eq!(crate::support::close_code(&mut bob).await, Some(1000));
+    assert_eq!(bob.close_code().await, Some(1000));
 }

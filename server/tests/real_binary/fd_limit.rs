@@ -2,7 +2,7 @@
 //! so; clients past the lowered cap get `welcome`, `server_full` and 1013 (none hangs), and
 //! `/healthz` still answers.
 
-use crate::support::{close_code, recv, Server, Ws};
+use crate::support::{Server, Ws};
 
 /// `ulimit -n` for the server, and the cap that leaves (the limit less the server's reserve).
 const FD_LIMIT: u32 = 128;
@@ -27,15 +27,15 @@ async fn clients_past_a_lowered_cap_get_server_full() {
     let mut admitted: Vec<Ws> = Vec::new();
     for _ in 0..CAP {
         let mut ws = srv.connect().await;
-        assert_eq!(recv(&mut ws).await["type"], "welcome");
+        assert_eq!(ws.recv().await.expect("a message")["type"], "welcome");
         admitted.push(ws);
     }
     for _ in 0..5 {
         let mut ws = srv.connect().await;
-        assert_eq!(recv(&mut ws).await["type"], "welcome");
-        let v = recv(&mut ws).await;
+        assert_eq!(ws.recv().await.expect("a message")["type"], "welcome");
+        let v = ws.recv().await.expect("a message");
         assert_eq!(v["code"], "server_full", "{v}");
-        assert_eq!(close_code(&mut ws).await, Some(1013));
+        assert_eq!(ws.close_code().await, Some(1013));
     }
     let health = srv.http_get("/healthz").await;
     assert!(health.starts_with("HTTP/1.1 200"), "{health}");

@@ -5,14 +5,14 @@
 use serde_json::{json, Value};
 use server::store::postgres::scratch::ScratchDb;
 use server::{PgStore, Store as _};
-use shared::engine::{solver, Grid};
 
-use crate::support::{player, send, two_in_a_room, until, Server, Ws};
+use crate::support::{player, two_in_a_room, Server, Ws};
+use testkit::{solve, to_fill};
 
 /// Register on `ws`: (key, handle).
 async fn register(ws: &mut Ws, name: &str) -> (String, String) {
-    send(ws, json!({"type": "register", "name": name})).await;
-    let r = until(ws, "registered").await;
+    ws.send(json!({"type": "register", "name": name})).await;
+    let r = ws.until("registered").await;
     let field = |f: &str| r[f].as_str().expect("a string").to_owned();
     (field("key"), field("handle"))
 }
@@ -69,27 +69,19 @@ async fn a_rated_race_lands_in_postgres_and_the_api_answers_from_it() {
         ),
     )
     .await;
-    send(&mut a, json!({"type": "start_race"})).await;
-    let rs = until(&mut a, "race_started").await;
+    a.send(json!({"type": "start_race"})).await;
+    let rs = a.until("race_started").await;
     let race_id = rs["race_id"].as_str().expect("race_id").to_owned();
     let puzzle = rs["puzzle"].as_str().expect("puzzle").to_owned();
-    let solution = solver::solve_unique(&Grid::parse(&puzzle).expect("grid"))
-        .expect("unique")
-        .to_line();
     let mut blanks = 0;
-    for (cell, (p, s)) in puzzle.bytes().zip(solution.bytes()).enumerate() {
-        if p == b'.' {
-            blanks += 1;
-            send(
-                &mut a,
-                json!({"type": "place", "cell": cell, "digit": s - b'0'}),
-            )
+    for (cell, digit) in to_fill(&puzzle, &solve(&puzzle)) {
+        blanks += 1;
+        a.send(json!({"type": "place", "cell": cell, "digit": digit}))
             .await;
-        }
     }
-    until(&mut a, "player_finished").await;
-    send(&mut b, json!({"type": "forfeit"})).await;
-    let over = until(&mut b, "race_over").await;
+    a.until("player_finished").await;
+    b.send(json!({"type": "forfeit"})).await;
+    let over = b.until("race_over").await;
     assert_eq!(over["ratings"].as_array().map(Vec::len), Some(2), "{over}");
 
     // Another node's view: a second store on the same database.

@@ -7,11 +7,11 @@ use std::time::Duration;
 
 use serde_json::json;
 use server::Store as _;
-use shared::engine::{solver, Grid};
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 
-use crate::support::{close_code, player, send, two_in_a_room, until, Server, TIMEOUT};
+use crate::support::{player, two_in_a_room, Server, TIMEOUT};
+use testkit::{solve, to_fill};
 
 #[tokio::test]
 async fn sigterm_mid_race_closes_1001_stores_the_race_and_exits_0() {
@@ -34,34 +34,25 @@ async fn check_signal(signal: &str) {
         (&mut b, json!({"type": "join_room", "name": "bob"})),
     )
     .await;
-    send(&mut a, json!({"type": "start_race"})).await;
-    let rs = until(&mut a, "race_started").await;
-    until(&mut b, "race_started").await;
+    a.send(json!({"type": "start_race"})).await;
+    let rs = a.until("race_started").await;
+    b.until("race_started").await;
     let race_id = rs["race_id"].as_str().expect("race_id").to_owned();
     let puzzle = rs["puzzle"].as_str().expect("puzzle");
-    let grid = Grid::parse(puzzle).expect("grid");
-    let solution = solver::solve_unique(&grid).expect("unique").to_line();
-    let cells: Vec<(usize, u8)> = puzzle
-        .bytes()
-        .zip(solution.bytes())
-        .enumerate()
-        .filter(|(_, (p, _))| *p == b'.')
-        .map(|(i, (_, s))| (i, s - b'0'))
+    let cells: Vec<(usize, u8)> = to_fill(puzzle, &solve(puzzle))
+        .into_iter()
         .take(2)
         .collect();
     for &(cell, digit) in &cells {
-        send(
-            &mut a,
-            json!({"type": "place", "cell": cell, "digit": digit}),
-        )
-        .await;
-        assert_eq!(until(&mut a, "placement").await["accepted"], true);
+        a.send(json!({"type": "place", "cell": cell, "digit": digit}))
+            .await;
+        assert_eq!(a.until("placement").await["accepted"], true);
     }
 
     srv.signal(signal);
     for ws in [&mut a, &mut b] {
-        assert_eq!(until(ws, "room_closed").await["room"], room.as_str());
-        assert_eq!(close_code(ws).await, Some(1001));
+        assert_eq!(ws.until("room_closed").await["room"], room.as_str());
+        assert_eq!(ws.close_code().await, Some(1001));
     }
     let status = srv.exit(TIMEOUT).await;
     assert_eq!(status.code(), Some(0), "{status:?}");

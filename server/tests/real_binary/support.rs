@@ -8,18 +8,16 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use futures::{SinkExt, StreamExt};
 use serde_json::Value;
+use testkit::JsonWs;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::WebSocketStream;
 
 /// How long any wait may take.
 pub const TIMEOUT: Duration = Duration::from_secs(20);
 
-/// A WebSocket client.
-pub type Ws = WebSocketStream<TcpStream>;
+/// A WebSocket client (every receive bounded by [`TIMEOUT`]).
+pub type Ws = JsonWs<TcpStream>;
 
 /// A running server process; killed if the test fails before it exits.
 pub struct Server {
@@ -162,7 +160,7 @@ impl Server {
         let (ws, _) = tokio_tungstenite::client_async(url, stream)
             .await
             .expect("handshake");
-        ws
+        JsonWs::new(ws, TIMEOUT)
     }
 
     /// `GET path` (status line and body).
@@ -179,33 +177,10 @@ impl Server {
     }
 }
 
-/// Send a JSON text frame.
-pub async fn send(ws: &mut Ws, v: Value) {
-    ws.send(Message::Text(v.to_string().into()))
-        .await
-        .expect("send");
-}
-
-/// The next JSON message (pings and pongs skipped).
-pub async fn recv(ws: &mut Ws) -> Value {
-    loop {
-        let m = tokio::time::timeout(TIMEOUT, ws.next())
-            .await
-            .expect("timed out waiting for a message")
-            .expect("connection ended")
-            .expect("read");
-        match m {
-            Message::Text(t) => return serde_json::from_str(&t).expect("json"),
-            Message::Ping(_) | Message::Pong(_) => continue,
-            other => panic!("unexpected frame {other:?}"),
-        }
-    }
-}
-
 /// A connected client that has read its `welcome`.
 pub async fn player(srv: &Server) -> Ws {
     let mut ws = srv.connect().await;
-    assert_eq!(recv(&mut ws).await["type"], "welcome");
+    assert_eq!(ws.recv().await.expect("welcome")["type"], "welcome");
     ws
 }
 
@@ -213,37 +188,13 @@ pub async fn player(srv: &Server) -> Ws {
 /// filled in); both are in once each has its `room_joined`. Returns the code.
 pub async fn two_in_a_room(host: (&mut Ws, Value), guest: (&mut Ws, Value)) -> String {
     let ((host, create), (guest, mut join)) = (host, guest);
-    send(host, create).await;
-    let room = until(host, "room_joined").await["room"]
+    host.send(create).await;
+    let room = host.until("room_joined").await["room"]
         .as_str()
         .expect("room")
         .to_owned();
     join["room"] = Value::from(room.as_str());
-    send(guest, join).await;
-    until(guest, "room_joined").await;
+    guest.send(join).await;
+    guest.until("room_joined").await;
     room
-}
-
-/// Skip messages until one of type `ty`.
-pub async fn until(ws: &mut Ws, ty: &str) -> Value {
-    loop {
-        let v = recv(ws).await;
-        if v["type"] == ty {
-            return v;
-        }
-    }
-}
-
-/// The close code, skipping any messages before it.
-pub async fn close_code(ws: &mut Ws) -> Option<u16> {
-    loop {
-        let m = tokio::time::timeout(TIMEOUT, ws.next())
-            .await
-            .expect("timed out waiting for the close");
-        match m {
-            Some(Ok(Message::Close(f))) => return f.map(|f| u16::from(f.code)),
-            Some(Ok(_)) => continue,
-            Some(Err(_)) | None => return None,
-        }
-    }
 }

@@ -7,7 +7,8 @@ use serde_json::{json, Value};
 use server::store::period::utc_date;
 use server::store::{RaceRecord, SeatRecord};
 
-use crate::support::{solve, to_fill, Client, TestServer};
+use crate::support::{Client, TestServer};
+use testkit::{solve, to_fill};
 
 /// What a test learns of one GET.
 pub struct Got {

@@ -4,7 +4,8 @@
 use serde_json::json;
 use shared::engine::Difficulty;
 
-use crate::support::{solve, to_fill, Client, TestServer};
+use crate::support::{Client, TestServer};
+use testkit::{solve, to_fill};
 
 async fn register(c: &mut Client, name: &str) -> String {
     c.send(json!({"type": "register", "name": name})).await;

@@ -8,9 +8,9 @@ use serde_json::{json, Value};
 use tokio::sync::oneshot;
 
 use crate::support::{
-    ann_and_bob, chat_until_a_drop, create, host_and_slow_reader, solve, to_fill, Client, Closed,
-    TestServer,
+    ann_and_bob, chat_until_a_drop, create, host_and_slow_reader, Client, Closed, TestServer,
 };
+use testkit::{solve, to_fill};
 
 /// Spectators that try to get into one room.
 const CROWD: usize = 300;

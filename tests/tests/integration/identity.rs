@@ -4,7 +4,8 @@
 use serde_json::{json, Value};
 use shared::engine::Difficulty;
 
-use crate::support::{solve, to_fill, Client, TestServer};
+use crate::support::{Client, TestServer};
+use testkit::{solve, to_fill};
 
 /// Register `name`: (key, handle).
 async fn register(c: &mut Client, name: &str) -> (String, String) {

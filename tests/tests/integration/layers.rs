@@ -25,7 +25,14 @@ const SERVER_LAYERS: &[&[&str]] = &[
 ];
 
 /// The crates whose sources are checked, relative to the workspace root.
-const CRATES: &[&str] = &["shared", "protocol", "server", "client-cli", "load"];
+const CRATES: &[&str] = &[
+    "shared",
+    "protocol",
+    "server",
+    "client-cli",
+    "load",
+    "testkit",
+];
 
 fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -10,7 +10,8 @@ use client::replay::{Outcome, Playback, Replay};
 use serde_json::{json, Value};
 use shared::engine::Grid;
 
-use crate::support::{create, solve, spawn_bot, to_fill, wrong_digit, TestServer};
+use crate::support::{create, spawn_bot, wrong_digit, TestServer};
+use testkit::{solve, to_fill};
 
 /// Upper bound on the bots' race: a hang fails the test.
 const WAIT: Duration = Duration::from_secs(30);

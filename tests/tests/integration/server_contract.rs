@@ -6,7 +6,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::support::{ann_and_bob, create, join, solve, to_fill, wrong_digit, Client, TestServer};
+use crate::support::{ann_and_bob, create, join, wrong_digit, Client, TestServer};
+use testkit::{solve, to_fill};
 
 /// Start from the host; every client in `all` (the host included) gets `countdown` then
 /// `race_started`. Returns the `race_started` message.

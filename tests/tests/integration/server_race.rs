@@ -5,9 +5,8 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::support::{
-    ann_and_bob, create, join, solve, to_fill, wrong_digit, Client, Closed, TestServer,
-};
+use crate::support::{ann_and_bob, create, join, wrong_digit, Client, Closed, TestServer};
+use testkit::{solve, to_fill};
 
 /// Start the race from the host and wait for `race_started` on every client.
 async fn start(host: &mut Client, others: &mut [&mut Client]) -> (String, String) {

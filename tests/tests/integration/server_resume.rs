@@ -5,7 +5,8 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use crate::support::{create, join, solve, to_fill, Closed, TestServer};
+use crate::support::{create, join, Closed, TestServer};
+use testkit::{solve, to_fill};
 
 #[tokio::test]
 async fn vanish_then_resume_within_grace_keeps_board_and_clock() {

@@ -1,24 +1,23 @@
 //! Test support: the real server on 127.0.0.1:0 with a temp-dir database, and a JSON
-//! WebSocket client whose every receive is bounded by a timeout.
+//! WebSocket client (testkit's, whose every receive is bounded by a timeout) that checks each
+//! message against the protocol.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use anyhow::{anyhow, bail, Context, Result};
-use futures::{SinkExt, StreamExt};
+use anyhow::{anyhow, Context, Result};
 use protocol::ServerMsg;
 use serde_json::{json, Value};
 use server::{Config, SqliteStore};
-use shared::engine::{solver, Grid};
+use testkit::JsonWs;
 use tokio::net::{TcpSocket, TcpStream};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tokio_rustls::rustls;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::http::HeaderValue;
-use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{Connector, MaybeTlsStream, WebSocketStream};
 
@@ -245,10 +244,10 @@ impl Drop for TestServer {
     }
 }
 
-/// A WebSocket client speaking JSON, over TCP or TLS.
+/// A WebSocket client speaking JSON, over TCP or TLS: testkit's [`JsonWs`] with every
+/// message checked against the protocol's [`ServerMsg`], and the suite's expectations.
 pub struct Client {
-    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
-    timeout: Duration,
+    ws: JsonWs<MaybeTlsStream<TcpStream>>,
 }
 
 /// How a connection ended, as the client saw it.
@@ -260,65 +259,59 @@ pub enum Closed {
     NoFrame,
 }
 
+impl From<Option<u16>> for Closed {
+    fn from(code: Option<u16>) -> Closed {
+        code.map_or(Closed::NoFrame, Closed::Code)
+    }
+}
+
+/// Every message must be a valid [`ServerMsg`].
+fn contract(v: &Value) -> Result<()> {
+    serde_json::from_value::<ServerMsg>(v.clone())
+        .with_context(|| format!("not a contract message: {v}"))?;
+    Ok(())
+}
+
 impl Client {
+    fn on(ws: WebSocketStream<MaybeTlsStream<TcpStream>>) -> Client {
+        Client {
+            ws: JsonWs::new(ws, RECV_TIMEOUT).with_check(contract),
+        }
+    }
+
     async fn over(stream: TcpStream, url: &str) -> Client {
         let (ws, _) = tokio_tungstenite::client_async(url, MaybeTlsStream::Plain(stream))
             .await
             .expect("websocket handshake");
-        Client {
-            ws,
-            timeout: RECV_TIMEOUT,
-        }
+        Client::on(ws)
     }
 
     async fn past_welcome(
         ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
     ) -> Result<Client, tokio_tungstenite::tungstenite::Error> {
-        let mut c = Client {
-            ws,
-            timeout: RECV_TIMEOUT,
-        };
+        let mut c = Client::on(ws);
         c.expect("welcome").await;
         Ok(c)
     }
 
     /// Change the receive timeout (paused-clock tests need a long one).
     pub fn set_timeout(&mut self, t: Duration) {
-        self.timeout = t;
+        self.ws.set_timeout(t);
     }
 
     /// Send a JSON value as a text frame.
     pub async fn send(&mut self, v: Value) {
-        self.ws
-            .send(Message::Text(v.to_string().into()))
-            .await
-            .expect("send");
+        self.ws.send(v).await;
     }
 
     /// Send any frame.
     pub async fn send_raw(&mut self, m: Message) {
-        self.ws.send(m).await.expect("send");
+        self.ws.send_raw(m).await;
     }
 
     /// The next message, which must be a text frame holding a valid [`ServerMsg`].
     pub async fn recv(&mut self) -> Result<Value> {
-        loop {
-            let next = tokio::time::timeout(self.timeout, self.ws.next())
-                .await
-                .context("timed out waiting for a message")?;
-            match next {
-                Some(Ok(Message::Text(t))) => {
-                    let v: Value = serde_json::from_str(&t)?;
-                    serde_json::from_value::<ServerMsg>(v.clone())
-                        .with_context(|| format!("not a contract message: {v}"))?;
-                    return Ok(v);
-                }
-                Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-                Some(Ok(m)) => bail!("unexpected frame {m:?}"),
-                Some(Err(e)) => bail!("read error: {e}"),
-                None => bail!("connection ended"),
-            }
-        }
+        self.ws.recv().await
     }
 
     /// The next message, which must have this `type`.
@@ -358,15 +351,7 @@ impl Client {
 
     /// Skip messages until one of this `type` arrives.
     pub async fn until(&mut self, ty: &str) -> Value {
-        loop {
-            let v = self
-                .recv()
-                .await
-                .unwrap_or_else(|e| panic!("waiting for {ty}: {e:#}"));
-            if v["type"] == ty {
-                return v;
-            }
-        }
+        self.ws.until(ty).await
     }
 
     /// Every message up to and including the first of type `ty`.
@@ -387,17 +372,7 @@ impl Client {
 
     /// Read until the connection ends; text frames before it are skipped.
     pub async fn closed(&mut self) -> Closed {
-        loop {
-            let next = tokio::time::timeout(self.timeout, self.ws.next())
-                .await
-                .expect("timed out waiting for the close");
-            match next {
-                Some(Ok(Message::Close(Some(f)))) => return Closed::Code(u16::from(f.code)),
-                Some(Ok(Message::Close(None))) => return Closed::NoFrame,
-                Some(Ok(_)) => continue,
-                Some(Err(_)) | None => return Closed::NoFrame,
-            }
-        }
+        self.ws.close_code().await.into()
     }
 
     /// Round trip a `ping`: everything the server had queued before it has been read.
@@ -419,15 +394,8 @@ impl Client {
     }
 
     /// Close cleanly with 1000 and wait for the server's close reply.
-    pub async fn close(mut self) -> Closed {
-        let _ = self
-            .ws
-            .close(Some(tokio_tungstenite::tungstenite::protocol::CloseFrame {
-                code: CloseCode::Normal,
-                reason: "bye".into(),
-            }))
-            .await;
-        self.closed().await
+    pub async fn close(self) -> Closed {
+        self.ws.close().await.into()
     }
 }
 
@@ -506,23 +474,6 @@ pub fn spawn_bot(
         let role = client::bot::BotRole::Join { room };
         client::bot::run(&url, config, role, std::future::pending()).await
     })
-}
-
-/// The solution of a dealt puzzle line.
-pub fn solve(puzzle: &str) -> String {
-    let g = Grid::parse(puzzle).expect("puzzle grid");
-    solver::solve_unique(&g).expect("unique solution").to_line()
-}
-
-/// The empty cells of a puzzle line, with their solution digits.
-pub fn to_fill(puzzle: &str, solution: &str) -> Vec<(usize, u8)> {
-    puzzle
-        .bytes()
-        .zip(solution.bytes())
-        .enumerate()
-        .filter(|(_, (p, _))| *p == b'.')
-        .map(|(i, (_, s))| (i, s - b'0'))
-        .collect()
 }
 
 /// A digit that is wrong at `cell` but clashes with nothing on `board` (if any).

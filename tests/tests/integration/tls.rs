@@ -11,7 +11,8 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_rustls::rustls::{self, pki_types::ServerName, ClientConfig, RootCertStore};
 
-use crate::support::{create, join, solve, to_fill, TestServer, RECV_TIMEOUT};
+use crate::support::{create, join, TestServer, RECV_TIMEOUT};
+use testkit::{solve, to_fill};
 
 /// A self-signed certificate for `localhost` written to `dir`; its files and a client config
 /// that trusts it alone.

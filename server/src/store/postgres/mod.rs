@@ -1,6 +1,7 @@
 //! The PostgreSQL store, for several nodes sharing one database: [`PgStore`] opens a pool of
-//! connections, brings the schema up to date ([`schema`]) and implements [`Store`] with the
-//! writes in [`write`] and the queries in [`read`], answering exactly as
+//! connections, brings the schema up to date ([`schema`]) and is a [`Backend`] (so a
+//! [`Store`]): the writes in [`write`], statements and rows in PostgreSQL's terms in
+//! [`dialect`], the reads those of [`crate::store::read`], answering exactly as
 //! [`super::SqliteStore`] does for the same calls.
 //!
 //! The client is the synchronous `postgres` crate pooled by `r2d2` (`r2d2_postgres`): the
@@ -11,7 +12,7 @@
 //! dropped, on a thread that drives async tasks: tokio refuses to block there (see the `Drop`
 //! below).
 
-mod read;
+mod dialect;
 mod schema;
 #[doc(hidden)]
 pub mod scratch;
@@ -21,12 +22,12 @@ use std::time::Duration;
 
 use r2d2_postgres::postgres::{self, NoTls};
 use r2d2_postgres::{r2d2, PostgresConnectionManager};
-use shared::engine::Difficulty;
 
-use super::{
-    DailyRow, HistoryRow, LeaderRow, Period, PlayerPage, PlayerRow, RaceRecord, RatedRace,
-    RatingChange, Replay, Store, StoreError, StoredRating, StoredStanding,
-};
+use super::backend::{Backend, Sql};
+#[cfg(doc)]
+use super::Store;
+use super::{RaceRecord, RatingChange, StoreError};
+use dialect::Pg;
 
 type Manager = PostgresConnectionManager<NoTls>;
 type Conn = r2d2::PooledConnection<Manager>;
@@ -141,8 +142,15 @@ impl Drop for PgStore {
     }
 }
 
-impl Store for PgStore {
-    fn save_race(&self, rec: &RaceRecord) -> Result<Vec<RatingChange>, StoreError> {
+impl Backend for PgStore {
+    fn read<T>(
+        &self,
+        f: impl FnOnce(&mut dyn Sql) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        f(&mut Pg::new(&mut *self.conn()?))
+    }
+
+    fn write_race(&self, rec: &RaceRecord) -> Result<Vec<RatingChange>, StoreError> {
         let mut c = self.conn()?;
         let mut tx = c.transaction()?;
         let changes = write::save_race(&mut tx, rec)?;
@@ -150,7 +158,7 @@ impl Store for PgStore {
         Ok(changes)
     }
 
-    fn register(
+    fn insert_player(
         &self,
         handle: &str,
         key_hash: [u8; 32],
@@ -160,82 +168,7 @@ impl Store for PgStore {
         write::register(&mut *self.conn()?, handle, key_hash, name, now_unix_ms)
     }
 
-    fn player_by_key(&self, key_hash: [u8; 32]) -> Result<Option<PlayerRow>, StoreError> {
-        read::player_by_key(&mut *self.conn()?, key_hash)
-    }
-
-    fn leaderboard(
-        &self,
-        difficulty: Difficulty,
-        period: Period,
-        now_unix_ms: i64,
-        limit: u32,
-        offset: u32,
-    ) -> Result<Vec<LeaderRow>, StoreError> {
-        let mut c = self.conn()?;
-        read::leaderboard(&mut c, difficulty, period, now_unix_ms, limit, offset)
-    }
-
-    fn player(&self, handle: &str) -> Result<Option<PlayerPage>, StoreError> {
-        read::player(&mut *self.conn()?, handle)
-    }
-
-    fn history(
-        &self,
-        handle: &str,
-        limit: u32,
-        offset: u32,
-    ) -> Result<Vec<HistoryRow>, StoreError> {
-        read::history(&mut *self.conn()?, handle, limit, offset)
-    }
-
-    fn replay(&self, race_id: &str) -> Result<Option<Replay>, StoreError> {
-        read::replay(&mut *self.conn()?, race_id)
-    }
-
-    fn daily_played(
-        &self,
-        handle: &str,
-        date: &str,
-        difficulty: Difficulty,
-    ) -> Result<bool, StoreError> {
-        read::daily_played(&mut *self.conn()?, handle, date, difficulty)
-    }
-
-    fn daily_board(
-        &self,
-        date: &str,
-        difficulty: Difficulty,
-        limit: u32,
-        offset: u32,
-    ) -> Result<Vec<DailyRow>, StoreError> {
-        read::daily_board(&mut *self.conn()?, date, difficulty, limit, offset)
-    }
-
-    fn for_each_rated_race(
-        &self,
-        f: &mut dyn FnMut(RatedRace) -> Result<(), StoreError>,
-    ) -> Result<(), StoreError> {
-        read::for_each_rated_race(&mut *self.conn()?, f)
-    }
-
-    fn ratings(&self) -> Result<Vec<StoredRating>, StoreError> {
-        read::ratings(&mut *self.conn()?)
-    }
-
-    fn standings(&self, race_id: &str) -> Result<Vec<StoredStanding>, StoreError> {
-        read::standings(&mut *self.conn()?, race_id)
-    }
-
-    fn race_reason(&self, race_id: &str) -> Result<Option<String>, StoreError> {
-        read::race_reason(&mut *self.conn()?, race_id)
-    }
-
-    fn placement_count(&self, race_id: &str) -> Result<u64, StoreError> {
-        read::placement_count(&mut *self.conn()?, race_id)
-    }
-
-    fn ping(&self) -> Result<(), StoreError> {
+    fn probe(&self) -> Result<(), StoreError> {
         self.conn()?.simple_query("SELECT 1")?;
         Ok(())
     }

@@ -11,10 +11,11 @@ use r2d2_postgres::postgres::error::SqlState;
 use r2d2_postgres::postgres::types::ToSql;
 use r2d2_postgres::postgres::{Client, Transaction};
 
-use crate::rating::{conservative, Rating};
+use super::dialect::Pg;
+use crate::store::rated::{self, RatingSql};
 use crate::store::rows::{self, signed};
 use crate::store::sql;
-use crate::store::{Period, RaceRecord, RatingChange, StoreError};
+use crate::store::{RaceRecord, RatingChange, StoreError};
 
 /// A query parameter (a row mixes types, so it is written out as an array of these).
 type Param<'a> = &'a (dyn ToSql + Sync);
@@ -91,7 +92,7 @@ pub(super) fn save_race(
         // A race stored twice counts once: its ratings were applied the first time.
         return Ok(Vec::new());
     }
-    update_ratings(tx, rec, finished)
+    rated::update_ratings(&mut Pg::new(tx), &RATING_SQL, rec, finished)
 }
 
 /// Every placement in one statement: a race has hundreds, and one round trip each would be
@@ -127,32 +128,10 @@ fn save_placements(tx: &mut Transaction<'_>, rec: &RaceRecord) -> Result<(), Sto
     Ok(())
 }
 
-/// Read the rated seats' ratings, compute the new ones, write ratings, changes and board rows.
-fn update_ratings(
-    tx: &mut Transaction<'_>,
-    rec: &RaceRecord,
-    finished: i64,
-) -> Result<Vec<RatingChange>, StoreError> {
-    let seats = rows::rated_seats(rec);
-    if seats.is_empty() {
-        return Ok(Vec::new());
-    }
-    let get = tx.prepare(sql::RATING)?;
-    let mut before = Vec::with_capacity(seats.len());
-    for (_, handle) in &seats {
-        let r = match tx.query_opt(&get, &[handle, &rec.difficulty])? {
-            Some(r) => Rating {
-                mu: r.try_get(0)?,
-                sigma: r.try_get(1)?,
-            },
-            None => Rating::default(),
-        };
-        before.push(r);
-    }
-    // LEAST skips NULLs, as SQLite's min over the two coalesces does: the best time is the
-    // smaller of the two that exist.
-    let put_rating = tx.prepare(
-        "INSERT INTO ratings (handle, difficulty, mu, sigma, races, wins, best_time_ms,
+/// The rating upserts in PostgreSQL's words: LEAST skips NULLs, as SQLite's min over the two
+/// coalesces does: the best time is the smaller of the two that exist.
+const RATING_SQL: RatingSql = RatingSql {
+    put_rating: "INSERT INTO ratings (handle, difficulty, mu, sigma, races, wins, best_time_ms,
              updated_unix_ms)
          VALUES ($1, $2, $3, $4, 1, $5, $6, $7)
          ON CONFLICT (handle, difficulty) DO UPDATE SET
@@ -160,9 +139,7 @@ fn update_ratings(
              wins = ratings.wins + excluded.wins,
              best_time_ms = LEAST(ratings.best_time_ms, excluded.best_time_ms),
              updated_unix_ms = excluded.updated_unix_ms",
-    )?;
-    let put_change = tx.prepare(sql::PUT_CHANGE)?;
-    let put_board = tx.prepare(
+    put_board:
         "INSERT INTO board (difficulty, period, period_start, handle, mu, sigma, rating, races,
              wins, best_time_ms)
          VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8, $9)
@@ -170,47 +147,7 @@ fn update_ratings(
              mu = excluded.mu, sigma = excluded.sigma, rating = excluded.rating,
              races = board.races + 1, wins = board.wins + excluded.wins,
              best_time_ms = LEAST(board.best_time_ms, excluded.best_time_ms)",
-    )?;
-    let writes = rows::rate_seats(&seats, &before);
-    for w in &writes {
-        let (new, old) = (w.after, w.before);
-        let rating = [
-            &w.handle as Param<'_>,
-            &rec.difficulty,
-            &new.mu,
-            &new.sigma,
-            &w.won,
-            &w.best,
-            &finished,
-        ];
-        tx.execute(&put_rating, &rating)?;
-        let change = [
-            &rec.race_id as Param<'_>,
-            &w.handle,
-            &rec.difficulty,
-            &old.mu,
-            &old.sigma,
-            &new.mu,
-            &new.sigma,
-        ];
-        tx.execute(&put_change, &change)?;
-        for p in Period::ALL {
-            let board = [
-                &rec.difficulty as Param<'_>,
-                &p.as_str(),
-                &p.start(finished),
-                &w.handle,
-                &new.mu,
-                &new.sigma,
-                &conservative(new),
-                &w.won,
-                &w.best,
-            ];
-            tx.execute(&put_board, &board)?;
-        }
-    }
-    Ok(writes.into_iter().map(|w| w.change).collect())
-}
+};
 
 /// Insert a player; a collision says which key collided.
 pub(super) fn register(

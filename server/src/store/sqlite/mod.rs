@@ -1,12 +1,12 @@
 //! The SQLite store (WAL mode): [`SqliteStore`] opens the file, brings its schema up to date
-//! ([`schema`]) and implements [`Store`] with the writes in [`write`] and the queries in
-//! [`read`].
+//! ([`schema`]) and is a [`Backend`] (so a [`Store`]): the writes in [`write`], statements
+//! and rows in SQLite's terms in [`dialect`], the reads those of [`crate::store::read`].
 //!
 //! rusqlite is synchronous: callers run the store inside `spawn_blocking`. A std `Mutex`
 //! guards the connection because it is only ever taken on a blocking thread, never across an
 //! `.await`.
 
-mod read;
+mod dialect;
 pub(crate) mod schema;
 mod write;
 
@@ -14,12 +14,12 @@ use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
 
 use rusqlite::Connection;
-use shared::engine::Difficulty;
 
-use super::{
-    DailyRow, HistoryRow, LeaderRow, Period, PlayerPage, PlayerRow, RaceRecord, RatedRace,
-    RatingChange, Replay, Store, StoreError, StoredRating, StoredStanding,
-};
+use super::backend::{Backend, Sql};
+#[cfg(doc)]
+use super::Store;
+use super::{RaceRecord, RatingChange, StoreError};
+use dialect::Db;
 
 impl From<rusqlite::Error> for StoreError {
     fn from(e: rusqlite::Error) -> StoreError {
@@ -82,8 +82,15 @@ impl SqliteStore {
     }
 }
 
-impl Store for SqliteStore {
-    fn save_race(&self, rec: &RaceRecord) -> Result<Vec<RatingChange>, StoreError> {
+impl Backend for SqliteStore {
+    fn read<T>(
+        &self,
+        f: impl FnOnce(&mut dyn Sql) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        f(&mut Db(&*self.lock()?))
+    }
+
+    fn write_race(&self, rec: &RaceRecord) -> Result<Vec<RatingChange>, StoreError> {
         let mut conn = self.lock()?;
         let tx = conn.transaction()?;
         let changes = write::save_race(&tx, rec)?;
@@ -91,7 +98,7 @@ impl Store for SqliteStore {
         Ok(changes)
     }
 
-    fn register(
+    fn insert_player(
         &self,
         handle: &str,
         key_hash: [u8; 32],
@@ -101,88 +108,7 @@ impl Store for SqliteStore {
         write::register(&*self.lock()?, handle, key_hash, name, now_unix_ms)
     }
 
-    fn player_by_key(&self, key_hash: [u8; 32]) -> Result<Option<PlayerRow>, StoreError> {
-        read::player_by_key(&*self.lock()?, key_hash)
-    }
-
-    fn leaderboard(
-        &self,
-        difficulty: Difficulty,
-        period: Period,
-        now_unix_ms: i64,
-        limit: u32,
-        offset: u32,
-    ) -> Result<Vec<LeaderRow>, StoreError> {
-        read::leaderboard(
-            &*self.lock()?,
-            difficulty,
-            period,
-            now_unix_ms,
-            limit,
-            offset,
-        )
-    }
-
-    fn player(&self, handle: &str) -> Result<Option<PlayerPage>, StoreError> {
-        read::player(&*self.lock()?, handle)
-    }
-
-    fn history(
-        &self,
-        handle: &str,
-        limit: u32,
-        offset: u32,
-    ) -> Result<Vec<HistoryRow>, StoreError> {
-        read::history(&*self.lock()?, handle, limit, offset)
-    }
-
-    fn replay(&self, race_id: &str) -> Result<Option<Replay>, StoreError> {
-        read::replay(&*self.lock()?, race_id)
-    }
-
-    fn daily_played(
-        &self,
-        handle: &str,
-        date: &str,
-        difficulty: Difficulty,
-    ) -> Result<bool, StoreError> {
-        read::daily_played(&*self.lock()?, handle, date, difficulty)
-    }
-
-    fn daily_board(
-        &self,
-        date: &str,
-        difficulty: Difficulty,
-        limit: u32,
-        offset: u32,
-    ) -> Result<Vec<DailyRow>, StoreError> {
-        read::daily_board(&*self.lock()?, date, difficulty, limit, offset)
-    }
-
-    fn for_each_rated_race(
-        &self,
-        f: &mut dyn FnMut(RatedRace) -> Result<(), StoreError>,
-    ) -> Result<(), StoreError> {
-        read::for_each_rated_race(&*self.lock()?, f)
-    }
-
-    fn ratings(&self) -> Result<Vec<StoredRating>, StoreError> {
-        read::ratings(&*self.lock()?)
-    }
-
-    fn standings(&self, race_id: &str) -> Result<Vec<StoredStanding>, StoreError> {
-        read::standings(&*self.lock()?, race_id)
-    }
-
-    fn race_reason(&self, race_id: &str) -> Result<Option<String>, StoreError> {
-        read::race_reason(&*self.lock()?, race_id)
-    }
-
-    fn placement_count(&self, race_id: &str) -> Result<u64, StoreError> {
-        read::placement_count(&*self.lock()?, race_id)
-    }
-
-    fn ping(&self) -> Result<(), StoreError> {
+    fn probe(&self) -> Result<(), StoreError> {
         Ok(self.lock()?.query_row("SELECT 1", [], |_| Ok(()))?)
     }
 }

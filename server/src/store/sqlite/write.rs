@@ -3,8 +3,9 @@
 
 use rusqlite::{params, OptionalExtension, Transaction};
 
-use crate::rating::{conservative, Rating};
-use crate::store::{rows, sql, Period, RaceRecord, RatingChange, StoreError};
+use super::dialect::Db;
+use crate::store::rated::{self, RatingSql};
+use crate::store::{rows, sql, RaceRecord, RatingChange, StoreError};
 
 /// Write `rec` (race, standings, placements, seats, daily attempts) and, when rated, the
 /// rating update; returns the rating changes.
@@ -81,34 +82,13 @@ pub(super) fn save_race(
         // A race stored twice counts once: its ratings were applied the first time.
         return Ok(Vec::new());
     }
-    update_ratings(tx, rec, finished)
+    rated::update_ratings(&mut Db(tx), &RATING_SQL, rec, finished)
 }
 
-/// Read the rated seats' ratings, compute the new ones, write ratings, changes and board rows.
-fn update_ratings(
-    tx: &Transaction<'_>,
-    rec: &RaceRecord,
-    finished: i64,
-) -> Result<Vec<RatingChange>, StoreError> {
-    let seats = rows::rated_seats(rec);
-    if seats.is_empty() {
-        return Ok(Vec::new());
-    }
-    let mut get = tx.prepare_cached(sql::RATING)?;
-    let mut before = Vec::with_capacity(seats.len());
-    for (_, handle) in &seats {
-        let r = get
-            .query_row(params![handle, rec.difficulty], |r| {
-                Ok(Rating {
-                    mu: r.get(0)?,
-                    sigma: r.get(1)?,
-                })
-            })
-            .optional()?;
-        before.push(r.unwrap_or_default());
-    }
-    let mut put_rating = tx.prepare_cached(
-        "INSERT INTO ratings (handle, difficulty, mu, sigma, races, wins, best_time_ms,
+/// The rating upserts in SQLite's words: `min` of two values is NULL if either is, so each
+/// side falls back on the other.
+const RATING_SQL: RatingSql = RatingSql {
+    put_rating: "INSERT INTO ratings (handle, difficulty, mu, sigma, races, wins, best_time_ms,
              updated_unix_ms)
          VALUES (?1, ?2, ?3, ?4, 1, ?5, ?6, ?7)
          ON CONFLICT (handle, difficulty) DO UPDATE SET
@@ -117,9 +97,7 @@ fn update_ratings(
              best_time_ms = min(coalesce(best_time_ms, excluded.best_time_ms),
                                 coalesce(excluded.best_time_ms, best_time_ms)),
              updated_unix_ms = excluded.updated_unix_ms",
-    )?;
-    let mut put_change = tx.prepare_cached(sql::PUT_CHANGE)?;
-    let mut put_board = tx.prepare_cached(
+    put_board:
         "INSERT INTO board (difficulty, period, period_start, handle, mu, sigma, rating, races,
              wins, best_time_ms)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1, ?8, ?9)
@@ -128,44 +106,7 @@ fn update_ratings(
              races = races + 1, wins = wins + excluded.wins,
              best_time_ms = min(coalesce(best_time_ms, excluded.best_time_ms),
                                 coalesce(excluded.best_time_ms, best_time_ms))",
-    )?;
-    let writes = rows::rate_seats(&seats, &before);
-    for w in &writes {
-        let (new, old) = (w.after, w.before);
-        put_rating.execute(params![
-            w.handle,
-            rec.difficulty,
-            new.mu,
-            new.sigma,
-            w.won,
-            w.best,
-            finished
-        ])?;
-        put_change.execute(params![
-            rec.race_id,
-            w.handle,
-            rec.difficulty,
-            old.mu,
-            old.sigma,
-            new.mu,
-            new.sigma
-        ])?;
-        for p in Period::ALL {
-            put_board.execute(params![
-                rec.difficulty,
-                p.as_str(),
-                p.start(finished),
-                w.handle,
-                new.mu,
-                new.sigma,
-                conservative(new),
-                w.won,
-                w.best
-            ])?;
-        }
-    }
-    Ok(writes.into_iter().map(|w| w.change).collect())
-}
+};
 
 /// Insert a player; a collision says which key collided.
 pub(super) fn register(
