@@ -1,16 +1,11 @@
 //! The seam between what every store does once and what each database does its own way.
 //! A backend ([`super::sqlite`], [`super::postgres`]) keeps its connection handling and its
 //! SQL dialect: it runs statements through [`Sql`], hands rows back as [`Cells`], and writes
-//! a race and a player itself ([`Backend`]). Everything else is written here once: the one
-//! [`Store`] front over any [`Backend`], whose reads are [`super::read`] and whose rating
-//! update is [`super::rated`].
+//! a race and a player itself ([`Backend`]). Everything else is written once over these: the
+//! [`Store`](super::Store) front over any [`Backend`] ([`super::front`]), whose reads are
+//! [`super::read`] and whose rating update is [`super::rated`].
 
-use shared::engine::Difficulty;
-
-use super::{
-    read, DailyRow, HistoryRow, LeaderRow, Period, PlayerPage, PlayerRow, RaceRecord, RatedRace,
-    RatingChange, Replay, Store, StoreError, StoredRating, StoredStanding,
-};
+use super::{RaceRecord, RatingChange, StoreError};
 
 /// A value bound to a statement's placeholder, in the types both databases store.
 #[derive(Clone, Copy, Debug)]
@@ -104,7 +99,8 @@ pub(crate) fn first<T>(
 
 /// What a database does its own way: how a call gets a connection, how a race and a player
 /// are written (in one transaction, with the dialect's bulk inserts, locks and error codes),
-/// and how to tell that it answers. The [`Store`] front over it is written once, below.
+/// and how to tell that it answers. The [`Store`] front over it is written once, in
+/// [`super::front`].
 pub(crate) trait Backend: Send + Sync + std::fmt::Debug {
     /// Run `f` on a connection (the reads of [`super::read`]).
     fn read<T>(
@@ -126,98 +122,4 @@ pub(crate) trait Backend: Send + Sync + std::fmt::Debug {
 
     /// [`Store::ping`].
     fn probe(&self) -> Result<(), StoreError>;
-}
-
-impl<B: Backend> Store for B {
-    fn save_race(&self, rec: &RaceRecord) -> Result<Vec<RatingChange>, StoreError> {
-        self.write_race(rec)
-    }
-
-    fn register(
-        &self,
-        handle: &str,
-        key_hash: [u8; 32],
-        name: &str,
-        now_unix_ms: i64,
-    ) -> Result<(), StoreError> {
-        self.insert_player(handle, key_hash, name, now_unix_ms)
-    }
-
-    fn player_by_key(&self, key_hash: [u8; 32]) -> Result<Option<PlayerRow>, StoreError> {
-        self.read(|c| read::player_by_key(c, key_hash))
-    }
-
-    fn leaderboard(
-        &self,
-        difficulty: Difficulty,
-        period: Period,
-        now_unix_ms: i64,
-        limit: u32,
-        offset: u32,
-    ) -> Result<Vec<LeaderRow>, StoreError> {
-        self.read(|c| read::leaderboard(c, difficulty, period, now_unix_ms, limit, offset))
-    }
-
-    fn player(&self, handle: &str) -> Result<Option<PlayerPage>, StoreError> {
-        self.read(|c| read::player(c, handle))
-    }
-
-    fn history(
-        &self,
-        handle: &str,
-        limit: u32,
-        offset: u32,
-    ) -> Result<Vec<HistoryRow>, StoreError> {
-        self.read(|c| read::history(c, handle, limit, offset))
-    }
-
-    fn replay(&self, race_id: &str) -> Result<Option<Replay>, StoreError> {
-        self.read(|c| read::replay(c, race_id))
-    }
-
-    fn daily_played(
-        &self,
-        handle: &str,
-        date: &str,
-        difficulty: Difficulty,
-    ) -> Result<bool, StoreError> {
-        self.read(|c| read::daily_played(c, handle, date, difficulty))
-    }
-
-    fn daily_board(
-        &self,
-        date: &str,
-        difficulty: Difficulty,
-        limit: u32,
-        offset: u32,
-    ) -> Result<Vec<DailyRow>, StoreError> {
-        self.read(|c| read::daily_board(c, date, difficulty, limit, offset))
-    }
-
-    fn for_each_rated_race(
-        &self,
-        f: &mut dyn FnMut(RatedRace) -> Result<(), StoreError>,
-    ) -> Result<(), StoreError> {
-        self.read(|c| read::for_each_rated_race(c, f))
-    }
-
-    fn ratings(&self) -> Result<Vec<StoredRating>, StoreError> {
-        self.read(read::ratings)
-    }
-
-    fn standings(&self, race_id: &str) -> Result<Vec<StoredStanding>, StoreError> {
-        self.read(|c| read::standings(c, race_id))
-    }
-
-    fn race_reason(&self, race_id: &str) -> Result<Option<String>, StoreError> {
-        self.read(|c| read::race_reason(c, race_id))
-    }
-
-    fn placement_count(&self, race_id: &str) -> Result<u64, StoreError> {
-        self.read(|c| read::placement_count(c, race_id))
-    }
-
-    fn ping(&self) -> Result<(), StoreError> {
-        self.probe()
-    }
 }

@@ -13,6 +13,7 @@
 //! and no query returns that hash.
 
 mod backend;
+mod front;
 pub mod period;
 pub mod postgres;
 mod rated;
