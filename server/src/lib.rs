@@ -34,6 +34,7 @@ pub mod hex;
 pub mod metrics;
 pub mod net;
 pub mod outbox;
+pub mod pool;
 pub mod puzzles;
 pub mod rate;
 pub mod rating;
@@ -139,8 +140,8 @@ pub async fn run(
             None => directory,
         }),
         puzzles: puzzles::stock::PuzzleStock::start(
-            config.pool_size,
-            config.pool_prewarm,
+            config.puzzle_stock,
+            config.puzzle_prewarm,
             token.clone(),
         ),
         store: store.clone(),

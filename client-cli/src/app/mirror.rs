@@ -134,8 +134,9 @@ pub struct Room {
     pub me: Option<PlayerId>,
     /// Player or spectator.
     pub role: Role,
-    /// The room host's player id (the player who starts races and edits settings).
-    pub room_host: PlayerId,
+    /// The room host's player id (the player who starts races and edits settings); none in a
+    /// pool room (A7), which the server starts.
+    pub room_host: Option<PlayerId>,
     /// Room settings.
     pub settings: Settings,
     /// Room phase.
@@ -153,7 +154,7 @@ pub struct Room {
 impl Room {
     /// Whether we are the room host.
     pub fn am_room_host(&self) -> bool {
-        self.me.as_deref() == Some(self.room_host.as_str())
+        self.me.is_some() && self.me == self.room_host
     }
 
     /// Whether `player_id` is us.
@@ -277,6 +278,9 @@ impl Room {
             | ServerMsg::RoomList { .. }
             | ServerMsg::RoomJoined { .. }
             | ServerMsg::RoomClosed { .. }
+            | ServerMsg::Queued { .. }
+            | ServerMsg::LeftQueue
+            | ServerMsg::PoolAlone { .. }
             | ServerMsg::Chat { .. } => {}
         }
     }
@@ -290,7 +294,7 @@ impl Room {
             ServerMsg::PlayerLeft { player_id } => {
                 self.players.retain(|p| p.player_id != *player_id)
             }
-            ServerMsg::HostChanged { player_id } => self.room_host = player_id.clone(),
+            ServerMsg::HostChanged { player_id } => self.room_host = Some(player_id.clone()),
             ServerMsg::SettingsChanged { settings } => self.settings = settings.clone(),
             _ => {}
         }

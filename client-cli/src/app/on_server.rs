@@ -110,6 +110,9 @@ impl App {
             | ServerMsg::PlayerUpdated { .. }
             | ServerMsg::HostChanged { .. }
             | ServerMsg::Progress(_)
+            | ServerMsg::Queued { .. }
+            | ServerMsg::LeftQueue
+            | ServerMsg::PoolAlone { .. }
             | ServerMsg::Solution { .. } => {}
         }
         Vec::new()

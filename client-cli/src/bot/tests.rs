@@ -14,7 +14,7 @@ fn joined(host: &str) -> ServerMsg {
             token: Some("t".into()),
             role: Role::Player,
         },
-        host: host.into(),
+        host: Some(host.into()),
         settings: Settings::default(),
         phase: Phase::Lobby,
         players: vec![Player {

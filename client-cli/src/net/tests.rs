@@ -12,7 +12,7 @@ fn joined(role: Role, token: Option<&str>) -> ServerMsg {
             token: token.map(Into::into),
             role,
         },
-        host: "p1".into(),
+        host: Some("p1".into()),
         settings: Settings::default(),
         phase: Phase::Lobby,
         players: vec![],

@@ -212,7 +212,7 @@ fn players_lines(room: &Room) -> Vec<Line<'static>> {
                 Style::new()
             };
             spans.push(Span::styled(p.name.to_string(), name_style));
-            if p.player_id == room.room_host {
+            if room.room_host.as_ref() == Some(&p.player_id) {
                 spans.push(Span::styled(" ★ host", Style::new().fg(Color::Yellow)));
             }
             if me {

@@ -14,6 +14,7 @@ mod host_controls;
 mod identity;
 mod layers;
 mod layout;
+mod pool;
 mod proxy;
 mod replay;
 

@@ -46,8 +46,8 @@ pub fn test_config() -> Config {
             rate_burst: 10_000,
             ..d.limits.clone()
         },
-        pool_size: 2,
-        pool_prewarm: false,
+        puzzle_stock: 2,
+        puzzle_prewarm: false,
         ..d
     }
 }
