@@ -223,6 +223,7 @@ fn replay_fetches_a_stored_race_then_needs_a_terminal() {
             reason: "all_done",
             rated: false,
             daily: None,
+            ghost_of: None,
             standings: vec![protocol::Standing {
                 rank: 1,
                 player_id: "p1".into(),

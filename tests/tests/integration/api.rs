@@ -124,6 +124,7 @@ pub async fn raced() -> Raced {
         reason: "all_done",
         rated: false,
         daily: Some(today.clone()),
+        ghost_of: None,
         standings: vec![protocol::Standing {
             rank: 1,
             player_id: "p1".into(),
