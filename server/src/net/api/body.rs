@@ -8,8 +8,8 @@ use serde::Serialize;
 use shared::engine::Difficulty;
 
 use crate::store::{
-    BestSolve, DailyRow, DifficultyRating, HistoryRow, LeaderRow, PlayerPage, RatingStats, Replay, SeatRow,
-    StoredPlacement, StoredStanding,
+    BestSolve, DailyRow, DifficultyRating, HistoryRow, LeaderRow, PlayerPage, RatingStats, Replay,
+    SeatRow, StoredPlacement, StoredStanding,
 };
 
 /// `GET /api/leaderboard`.
