@@ -127,7 +127,7 @@ async fn registered_players_race_rated_and_the_winner_gains() {
     let best = client::api::best_table(&page);
     let easy = best.lines().nth(2).expect("a best row");
     assert!(
-        easy.starts_with("easy") && easy.contains(&rs["race_id"].as_str().expect("id")[..]),
+        easy.starts_with("easy") && easy.contains(rs["race_id"].as_str().expect("id")),
         "{best}"
     );
     let err = client::api::get(&to, "/api/leaderboard?limit=101").await;
