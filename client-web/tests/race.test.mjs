@@ -260,11 +260,20 @@ test('two signed-in browsers race a rated room: each registers once, and the res
     await c.page.waitForSelector('[data-testid=leaderboard] tbody tr[data-handle]');
     const names = await c.page.$$eval('[data-testid=leaderboard] tbody tr', (rows) => rows.map((r) => r.children[1]?.textContent));
     assert.deepEqual(names, ['ann', 'bob'], 'the winner leads');
+    const annHandle = await c.page.getAttribute('[data-testid=leaderboard] tbody tr[data-handle]', 'data-handle');
     await c.page.screenshot({ path: path.join(shotsDir, 'leaderboard-desktop.png') });
     await c.page.click('[data-testid=leaderboard] tbody tr >> text=bob');
     await c.page.waitForSelector('[data-testid=history] tbody tr[data-race-id]');
     assert.match((await c.page.textContent('[data-testid=player-name]')) ?? '', /^bob \(h/);
     assert.match((await c.page.textContent('[data-testid=history] tbody tr')) ?? '', /forfeited/);
+    assert.match((await c.page.textContent('[data-testid=player-best]')) ?? '', /No solves yet/, 'bob solved nothing');
+    // Ann's best solve (A7) is the race she won, at the time her history shows, linked to its replay.
+    await c.page.goto(`${rated.url}/#/players/${annHandle}`);
+    await c.page.waitForSelector('[data-testid=player-best] tr[data-difficulty]');
+    const won = await c.page.$eval('[data-testid=history] tbody tr[data-race-id]', (r) => [r.getAttribute('data-race-id'), r.children[4]?.textContent]);
+    const best = await c.page.$$eval('[data-testid=player-best] tbody tr', (rows) =>
+      rows.map((r) => [r.getAttribute('data-difficulty'), r.children[1]?.textContent, r.querySelector('a')?.getAttribute('href')]));
+    assert.deepEqual(best, [['easy', won[1], `/#/races/${encodeURIComponent(won[0] ?? '')}`]]);
     assert.ok(!(await c.page.content()).includes(key ?? 'no key'));
     await c.context.close();
     // A second room from the same browser reuses the key (no second registration).
