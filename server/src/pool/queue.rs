@@ -100,6 +100,8 @@ pub struct Pool {
     rooms: Rooms,
     born: Instant,
     queues: Mutex<[Queue; 4]>,
+    /// Woken when a pool reaches its size, so a full race forms without waiting for the tick.
+    full: tokio::sync::Notify,
 }
 
 fn slot(d: Difficulty) -> usize {
@@ -126,6 +128,7 @@ impl Pool {
             rooms,
             born: Instant::now(),
             queues: Mutex::new(Default::default()),
+            full: tokio::sync::Notify::new(),
         })
     }
 
@@ -156,6 +159,9 @@ impl Pool {
             since: Instant::now(),
             alone_told: false,
         });
+        if queue.entries.len() >= self.rules.size {
+            self.full.notify_one();
+        }
         ticket
     }
 
@@ -183,6 +189,7 @@ impl Pool {
             tokio::select! {
                 _ = shutdown.cancelled() => return,
                 _ = tick.tick() => {}
+                _ = self.full.notified() => {}
             }
             for d in DIFFICULTIES {
                 for race in self.form(d) {
