@@ -204,7 +204,7 @@ pub struct BotArgs {
     /// The bot's display name [default: bot-NNNN].
     #[arg(long)]
     pub name: Option<String>,
-    /// How well it plays: beginner (~15 min on medium), casual (~5 min, pauses, a slip now
+    /// How well it plays: beginner (~13 min on medium), casual (~5 min, pauses, a slip now
     /// and then), strong (~45 s), expert (~25 s, no slips).
     #[arg(long, value_enum, default_value_t = Level::Casual)]
     pub level: Level,

@@ -492,12 +492,13 @@ fn bots_are_marked_in_the_lobby_the_progress_panel_the_results_and_to_spectators
         solution: SOLUTION.parse().unwrap(),
         ratings: Vec::new(),
     }));
-    let buf = render(&app, 110, 36);
+    let buf = render(&app, 120, 40);
     let rows: Vec<String> = lines(&buf)
         .into_iter()
         .filter(|l| l.contains("5:00"))
         .collect();
     assert!(rows.iter().any(|l| l.contains("robo [bot]")), "{rows:?}");
+    assert!(!rows.iter().any(|l| l.contains("ann [bot]")), "{rows:?}");
 
     let mut eve = App::new("eve");
     eve.update(net(spectator_joined(None, Phase::Lobby)));

@@ -108,14 +108,14 @@ pub fn plan(board: &Grid, rng: &mut impl Rng) -> Vec<Planned> {
 /// How strongly a bot plays; each is a row of [`LEVELS`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Level {
-    /// Slow and careful-ish: a quarter of an hour on medium, long pauses, a few slips.
+    /// A beginner: some 13 minutes on medium, long pauses, a few slips.
     Beginner,
-    /// A casual human: several minutes on medium, pauses now and then, an occasional slip.
+    /// A casual human: some 5 minutes on medium, pauses now and then, an occasional slip.
     #[default]
     Casual,
-    /// A strong human: under a minute on medium, no pauses, rare slips.
+    /// A strong human: some 45 s on medium (the old fixed pace), no pauses, rare slips.
     Strong,
-    /// Faster than most people: about half a minute on medium, never wrong.
+    /// Faster than most people: some 25 s on medium, never wrong.
     Expert,
 }
 
@@ -134,8 +134,9 @@ pub struct Style {
     pub mistake_rate: f64,
 }
 
-/// The levels' styles: the bot's whole tuning, in one place. Medium puzzles have about 50 empty
-/// cells, nearly all singles, and a few medium eliminations; see the tests for the times.
+/// The levels' styles: the bot's whole tuning, in one place. A medium puzzle takes some 54
+/// placements (about 40 naked singles, 14 hidden singles) and 3 medium eliminations; the tests
+/// hold each level's mean time on medium to its range.
 pub const LEVELS: [(Level, Style); 4] = [
     (
         Level::Beginner,
