@@ -11,7 +11,7 @@
 use std::time::{Duration, Instant};
 
 use client::app::{App, Event};
-use client::bot::{BotConfig, Brain};
+use client::bot::{BotConfig, Brain, Level};
 use client::net::NetEvent;
 use protocol::{ClientMsg, Phase, Player, PlayerStatus, Progress, Role, ServerMsg, Settings, You};
 use ratatui::backend::TestBackend;
@@ -98,7 +98,11 @@ fn median(iters: u32, mut f: impl FnMut()) -> Duration {
 
 fn bot_solve() {
     let solution = Grid::parse(SOLUTION).expect("grid");
-    let mut brain = Brain::new(BotConfig::default(), None);
+    let config = BotConfig {
+        style: Level::Expert.style(),
+        ..BotConfig::default()
+    };
+    let mut brain = Brain::new(config, None);
     brain.on_msg(&ServerMsg::RoomJoined {
         room: "K7QX".try_into().unwrap(),
         you: You {

@@ -39,10 +39,12 @@ test('a browser player and a terminal bot race to race_over and see the same sta
   const { page, context, problems } = await newPage(env.browser);
   const code = await createRoom(page, env.server.url, 'ann', { difficulty: 'easy' });
   const bot = startBot(env.server, code, ['--name', 'botty', '--pace-ms', '120']);
-  await page.waitForSelector('[data-testid=players] li:has-text("botty")');
+  await page.waitForSelector('[data-testid=players] li:has-text("botty") [data-testid=bot-badge]');
+  assert.equal(await page.locator('[data-testid=players] li:has-text("ann") [data-testid=bot-badge]').count(), 0);
   await page.screenshot({ path: path.join(shotsDir, 'lobby-desktop.png') });
   await page.click('[data-testid=start]');
   const grid = await puzzle(page);
+  await page.waitForSelector('[data-testid=progress] li:has-text("botty") [data-testid=bot-badge]');
   const solution = solve(grid);
   // Half way, with a pencil mark and a refused digit on the board, for the screenshot.
   const empty = [...grid].filter((c) => c === '.').length;
@@ -61,6 +63,8 @@ test('a browser player and a terminal bot race to race_over and see the same sta
   const botRow = rows.find((r) => r[1] === 'botty');
   const annRow = rows.find((r) => r[1] === 'ann');
   assert.ok(botRow && annRow, JSON.stringify(rows));
+  assert.equal(await page.locator('[data-testid=results] tr:has-text("botty") [data-testid=bot-badge]').count(), 1);
+  assert.equal(await page.locator('[data-testid=results] tr:has-text("ann") [data-testid=bot-badge]').count(), 0);
   assert.equal(annRow[2], 'solved');
   assert.equal(botRow[2], 'solved');
   // The bot prints `race ID: solved M:SS`; the page shows M:SS.t for the same time.

@@ -264,7 +264,9 @@ export function startBot(server, code, args = []) {
  */
 export async function resultsTable(page) {
   await page.waitForSelector('[data-testid=results] tbody tr');
-  return page.$$eval('[data-testid=results] tbody tr', (rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+  // A name cell's text is the name, without its badge.
+  return page.$$eval('[data-testid=results] tbody tr', (rows) =>
+    rows.map((r) => [...r.querySelectorAll('td')].map((td) => (td.querySelector('.name') ?? td).textContent ?? '')));
 }
 
 /**

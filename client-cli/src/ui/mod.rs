@@ -93,6 +93,14 @@ fn finish_word(s: FinishStatus) -> &'static str {
     status_word(s.into())
 }
 
+/// What follows a bot's name in every player list (lobby, progress, results, replay).
+pub const BOT_MARK: &str = " [bot]";
+
+/// The dim [`BOT_MARK`] for a bot, nothing for a person.
+fn bot_mark(bot: bool) -> Option<Span<'static>> {
+    bot.then(|| Span::styled(BOT_MARK, Style::new().fg(Color::DarkGray)))
+}
+
 fn dot(p: &Player) -> Span<'static> {
     if p.connected {
         Span::styled("●", Style::new().fg(Color::Green))
@@ -194,7 +202,7 @@ impl App {
     }
 }
 
-/// One line per seated player: connection dot, ready mark, name, room-host star.
+/// One line per seated player: connection dot, ready mark, name, bot mark, room-host star.
 fn players_lines(room: &Room) -> Vec<Line<'static>> {
     room.players
         .iter()
@@ -212,6 +220,7 @@ fn players_lines(room: &Room) -> Vec<Line<'static>> {
                 Style::new()
             };
             spans.push(Span::styled(p.name.to_string(), name_style));
+            spans.extend(bot_mark(p.bot));
             if room.room_host.as_ref() == Some(&p.player_id) {
                 spans.push(Span::styled(" ★ host", Style::new().fg(Color::Yellow)));
             }

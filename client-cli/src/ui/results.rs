@@ -6,10 +6,10 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Row, Table, Widget, Wrap};
+use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, Widget, Wrap};
 
 use super::board::{self, BoardView};
-use super::{finish_word, players_lines, render_chat};
+use super::{bot_mark, finish_word, players_lines, render_chat};
 use crate::app::{clock, room_host, App, Race, Results, Room};
 
 pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
@@ -70,13 +70,20 @@ fn render_standings(room: &Room, results: &Results, area: Rect, buf: &mut Buffer
         } else {
             Style::new()
         };
+        // Standings carry no bot flag: a bot still in the room is marked.
+        let bot = room
+            .players
+            .iter()
+            .any(|p| p.player_id == s.player_id && p.bot);
+        let mut name = vec![Span::raw(s.name.to_string())];
+        name.extend(bot_mark(bot));
         Row::new(vec![
-            format!("{}", s.rank),
-            s.name.to_string(),
-            finish_word(s.status).to_owned(),
-            s.time_ms.map_or_else(|| "-".to_owned(), clock),
-            s.filled.to_string(),
-            s.mistakes.to_string(),
+            Cell::from(format!("{}", s.rank)),
+            Cell::from(Line::from(name)),
+            Cell::from(finish_word(s.status)),
+            Cell::from(s.time_ms.map_or_else(|| "-".to_owned(), clock)),
+            Cell::from(s.filled.to_string()),
+            Cell::from(s.mistakes.to_string()),
         ])
         .style(style)
     });

@@ -109,7 +109,7 @@ export function results(act) {
       const standings = s.standings ?? guessed(s);
       if (shown !== standings) {
         shown = standings;
-        table.update(standings, s.you?.player_id ?? null, (id) => ratingText(s, id));
+        table.update(standings, s.you?.player_id ?? null, (id) => ratingText(s, id), s.players);
       }
       const r = s.race;
       setAttr(replay, 'href', r ? `/#/races/${encodeURIComponent(r.race_id)}` : null);
