@@ -45,7 +45,7 @@ export function home(act) {
     h(
       'form',
       {
-        class: 'card play',
+        class: 'card play-now',
         onsubmit: (ev) => {
           ev.preventDefault();
           const n = who();

@@ -13,7 +13,7 @@ import { errorSlot } from '../parts.js';
  * @returns {import('../state.js').Screen}
  */
 export function queue(act) {
-  const level = h('span', { 'data-testid': 'queue-difficulty' });
+  const level = h('b', { 'data-testid': 'queue-difficulty' });
   const waiting = h('p', { 'data-testid': 'queue-waiting', role: 'status', 'aria-live': 'polite' });
   const time = h('span', { class: 'clock', 'data-testid': 'queue-time', role: 'timer', 'aria-label': 'time waited' });
   const alone = h('p', { class: 'muted', 'data-testid': 'queue-alone', role: 'status', hidden: true });
@@ -28,7 +28,8 @@ export function queue(act) {
     h(
       'div',
       { class: 'card' },
-      h('h2', {}, 'Looking for a ', level, ' race'),
+      h('h2', { text: 'Looking for a race' }),
+      h('p', {}, 'Difficulty: ', level),
       h('p', {}, 'Waiting ', time),
       waiting,
       h('p', { class: 'muted', text: 'The race starts by itself once another player is found, after a few seconds for more to come.' }),
@@ -48,7 +49,7 @@ export function queue(act) {
       setText(time, clock(now - q.since));
       const others = q.waiting - 1;
       setText(waiting, others > 0 ? `${q.waiting} players waiting, you included.` : 'You are the only one waiting so far.');
-      setText(alone, `Nobody else is looking for a ${q.difficulty} race right now. Keep waiting, or cancel and invite friends to a room of your own.`);
+      setText(alone, `Nobody else is looking for a race at ${q.difficulty} right now. Keep waiting, or cancel and invite friends to a room of your own.`);
       setAttr(alone, 'hidden', q.alone ? null : '');
       setAttr(away, 'hidden', s.link === 'down' ? null : '');
     },
