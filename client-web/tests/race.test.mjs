@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import {
-  board, createRoom, joinByLink, newPage, place, puzzle, resultsTable, shotsDir, solve, solveOnPage, startBot, startServer, suite } from './support.mjs';
+  board, createRoom, joinByLink, newPage, openPrivateRoom, place, puzzle, resultsTable, shotsDir, solve, solveOnPage, startBot, startServer, suite } from './support.mjs';
 
 const env = suite();
 
@@ -227,6 +227,7 @@ test('two signed-in browsers race a rated room: each registers once, and the res
   try {
     await a.page.goto(`${rated.url}/`);
     await a.page.fill('[data-testid=name]', 'ann');
+    await openPrivateRoom(a.page);
     await a.page.selectOption('select[name=difficulty]', 'easy');
     await a.page.check('[data-testid=rated]');
     await a.page.click('[data-testid=create]');
@@ -282,7 +283,7 @@ test('two signed-in browsers race a rated room: each registers once, and the res
     await c.context.close();
     // A second room from the same browser reuses the key (no second registration).
     await a.page.click('[data-testid=leave]');
-    await a.page.waitForSelector('[data-testid=create]');
+    await openPrivateRoom(a.page);
     await a.page.click('[data-testid=create]');
     await a.page.waitForSelector('[data-testid=ready]');
     assert.equal(await a.page.evaluate(() => localStorage.getItem('sudoku-race:key')), key);
