@@ -385,3 +385,5 @@ fn tightest_run(near: &[Near], at: usize, band: f64, size: usize) -> Option<usiz
         .min_by(|&a, &b| spread(a).total_cmp(&spread(b)))
 }
 
+#[cfg(test)]
+mod tests;
