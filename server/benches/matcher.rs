@@ -22,7 +22,9 @@ fn mixed(n: usize, rng: &mut impl Rng) -> Vec<Waiting> {
             id,
             rating: (!rng.gen_bool(0.2)).then(|| rng.gen_range(0.0..3000.0)),
             since_ms: NOW_MS - rng.gen_range(0..20_000),
-            chain: rng.gen_bool(0.05).then(|| rng.gen_range(0..n as u64 / 80 + 1)),
+            chain: rng
+                .gen_bool(0.05)
+                .then(|| rng.gen_range(0..n as u64 / 80 + 1)),
         })
         .collect()
 }

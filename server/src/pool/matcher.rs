@@ -273,9 +273,7 @@ struct Near {
 impl Line {
     fn new(m: &Matcher<'_>, mut idx: Vec<usize>) -> Line {
         let rating_of = |i: usize| m.waiting[i].rated().unwrap_or(0.0);
-        idx.sort_by(|&a, &b| {
-            (rating_of(a).total_cmp(&rating_of(b))).then_with(|| m.arrival(a, b))
-        });
+        idx.sort_by(|&a, &b| (rating_of(a).total_cmp(&rating_of(b))).then_with(|| m.arrival(a, b)));
         let n = idx.len();
         Line {
             rating: idx.iter().map(|&i| rating_of(i)).collect(),
@@ -344,7 +342,11 @@ fn pick(near: &[Near], at: usize, band: f64, size: usize, queue: &Queue) -> Opti
     if let Some(start) = tightest_run(near, at, band, size) {
         let end = start + size;
         let anonymous = 0;
-        return Some(Pick { start, end, anonymous });
+        return Some(Pick {
+            start,
+            end,
+            anonymous,
+        });
     }
     // No run of `size` fits the band, so neither side of the anchor reached `size - 1`: `near`
     // holds every player within the band of the anchor, and every window is one of it.
@@ -363,12 +365,20 @@ fn pick(near: &[Near], at: usize, band: f64, size: usize, queue: &Queue) -> Opti
         let wider = |p: &Option<Pick>| p.is_none_or(|p| count > p.end - p.start);
         if count + queue.left() >= size && wider(&full) {
             let anonymous = size - count;
-            full = Some(Pick { start, end, anonymous });
+            full = Some(Pick {
+                start,
+                end,
+                anonymous,
+            });
         }
         let due = due_before[end] - due_before[start] + queue.due_left();
         if due >= 2 && wider(&timed) {
             let anonymous = queue.left();
-            timed = Some(Pick { start, end, anonymous });
+            timed = Some(Pick {
+                start,
+                end,
+                anonymous,
+            });
         }
     }
     full.or(timed)

@@ -45,7 +45,9 @@ fn the_band_starts_at_100_and_widens_by_100_every_5_s() {
 
 #[test]
 fn eight_waiting_race_at_once() {
-    let waiting: Vec<Waiting> = (0..8).map(|i| rated(i, 1500.0 + 10.0 * i as f64, i)).collect();
+    let waiting: Vec<Waiting> = (0..8)
+        .map(|i| rated(i, 1500.0 + 10.0 * i as f64, i))
+        .collect();
     check(&waiting, 8, &[&[0, 1, 2, 3, 4, 5, 6, 7]]);
     check(&waiting[..7], 8, &[]);
 }
@@ -162,7 +164,11 @@ fn assert_invariants(waiting: &[Waiting], now_ms: u64, rules: &Rules, races: &[V
             continue; // a chain race keeps no band
         }
         let rated: Vec<&&Waiting> = players.iter().filter(|p| p.rated().is_some()).collect();
-        let Some(longest) = rated.iter().map(|p| now_ms.saturating_sub(p.since_ms)).max() else {
+        let Some(longest) = rated
+            .iter()
+            .map(|p| now_ms.saturating_sub(p.since_ms))
+            .max()
+        else {
             continue;
         };
         let ratings = rated.iter().filter_map(|p| p.rated());
