@@ -12,6 +12,8 @@
 //!   async workers, and the daily challenge's.
 //! - [`room`]: the room directory and the [`room::rooms::Rooms`] handle every lookup goes
 //!   through, the room task, and the race rules as a state machine.
+//! - [`pool`]: "Play now" (A7): where players wait for a race with strangers; the matcher
+//!   that decides who races whom, pure, and the queue that seats its races in pool rooms.
 //! - [`cluster`]: cluster mode on Redis: the shared directory, leases, and the relay that
 //!   reaches rooms owned by other nodes, plugged in behind the room layer's two seams
 //!   (`OtherNodes` and `DirectoryFeed`).
