@@ -303,6 +303,7 @@ impl App {
         let Some(room) = self.room() else {
             return Context {
                 offer: online && matches!(self.outside, Outside::RaceOn { .. }),
+                queued: matches!(self.outside, Outside::Queued { .. }),
                 ..Context::default()
             };
         };
@@ -321,6 +322,8 @@ impl App {
                 Some(Tool::Kick { .. }) => Mode::Kick,
             },
             offer: false,
+            pool: room.settings.pool,
+            queued: false,
         }
     }
 
@@ -445,6 +448,10 @@ impl App {
             Action::Apply => return self.apply_tool(),
             Action::Cancel => self.tool = None,
             Action::Watch => return self.watch_then_join(),
+            Action::Requeue => {
+                self.notify("back to the pool…", false);
+                return vec![Effect::Send(ClientMsg::Requeue)];
+            }
             Action::Forfeit => {
                 self.confirm = Some(Confirm::Forfeit);
                 self.notice = Some(Notice {
@@ -570,10 +577,14 @@ impl App {
         })]
     }
 
+    /// Quit: leave the room we are in, or the pool we wait in, first.
     fn leave(&mut self) -> Vec<Effect> {
         self.quit = true;
-        if self.room().is_some() && self.conn == Conn::Online {
+        let online = self.conn == Conn::Online;
+        if self.room().is_some() && online {
             vec![Effect::Send(ClientMsg::Leave), Effect::Quit]
+        } else if matches!(self.outside, Outside::Queued { .. }) && online {
+            vec![Effect::Send(ClientMsg::LeaveQueue), Effect::Quit]
         } else {
             vec![Effect::Quit]
         }

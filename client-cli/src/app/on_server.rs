@@ -110,10 +110,18 @@ impl App {
             | ServerMsg::PlayerUpdated { .. }
             | ServerMsg::HostChanged { .. }
             | ServerMsg::Progress(_)
-            | ServerMsg::Queued { .. }
-            | ServerMsg::LeftQueue
-            | ServerMsg::PoolAlone { .. }
             | ServerMsg::Solution { .. } => {}
+            ServerMsg::Queued {
+                difficulty,
+                waiting,
+            } => self.queued(difficulty, waiting),
+            ServerMsg::PoolAlone { .. } => {
+                if let Outside::Queued { alone, .. } = &mut self.outside {
+                    *alone = true;
+                }
+            }
+            // We quit as we send `leave_queue`; a late answer changes nothing on screen.
+            ServerMsg::LeftQueue => {}
         }
         Vec::new()
     }
@@ -131,6 +139,33 @@ impl App {
                 self.play.pencil_cursor.clear_filled(&race.board);
             }
         }
+    }
+
+    /// `queued`: in the pool (A7), out of any room (after `requeue` the mirror has dropped the
+    /// pool room). A new count in the same pool keeps the time we began waiting.
+    fn queued(&mut self, difficulty: shared::engine::Difficulty, waiting: u32) {
+        if let Outside::Queued {
+            difficulty: d,
+            waiting: w,
+            ..
+        } = &mut self.outside
+        {
+            if *d == difficulty {
+                *w = waiting;
+                return;
+            }
+        }
+        self.tool = None;
+        self.confirm = None;
+        self.play = Play::default();
+        // The next room is another one, with other people.
+        self.chat.clear();
+        self.outside = Outside::Queued {
+            difficulty,
+            waiting,
+            since_ms: self.clock_ms,
+            alone: false,
+        };
     }
 
     /// The server's answer to one of our placements: no longer pending; placed, or flashed
