@@ -17,9 +17,11 @@ impl App {
         let now = self.clock_ms;
         // Read before the mirror forgets it: the leaving player's name, the race we were in,
         // the room a `kicked` takes us out of.
+        // Not us: a player who requeues from a pool room (A7) hears of its own leaving.
         let left = match &msg {
             ServerMsg::PlayerLeft { player_id } => self
                 .room()
+                .filter(|r| !r.is_me(player_id))
                 .and_then(|r| r.name_of(player_id))
                 .map(str::to_owned),
             _ => None,

@@ -135,14 +135,18 @@ fn the_results_of_a_pool_race_offer_to_race_again_and_requeue_shows_the_queue() 
     assert!(find(&buf, "s rematch").is_none());
     check_effects(app.update(key('s')), &[]);
     check_effects(app.update(key('r')), &[ClientMsg::Requeue]);
-    // Until the server answers, the results stay.
+    // Until the server answers, the results stay; the room tells us of our own leaving.
     assert!(app.room().is_some());
     app.update(Event::Tick(5000));
+    app.update(net(ServerMsg::PlayerLeft {
+        player_id: "p1".into(),
+    }));
     app.update(queued(2));
     assert_eq!(app.room(), None);
     let buf = render(&app, 80, 24);
     check_shows(&buf, "players waiting: 2 (you and 1 other)");
     check_shows(&buf, "time in the queue: 0:00");
+    assert!(find(&buf, "ann left").is_none(), "we did not leave anyone");
     app.update(net(pool_joined(Phase::Lobby)));
     check_shows(&render(&app, 80, 24), "A race with strangers");
 }
