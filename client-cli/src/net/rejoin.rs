@@ -6,8 +6,8 @@ use std::collections::VecDeque;
 use std::time::Duration;
 
 use protocol::{ClientMsg, Role, ServerMsg};
-use shared::engine::Difficulty;
 use rand::Rng;
+use shared::engine::Difficulty;
 use tokio::sync::mpsc;
 use tokio_tungstenite::{connect_async_tls_with_config, Connector};
 use tracing::debug;

@@ -35,7 +35,10 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
     let mut lines = players_lines(room);
     // Nobody rematches a pool room: each player goes back to the pool (A7 `requeue`).
     let next = if room.settings.pool && room.role == protocol::Role::Player {
-        format!("next: press r to race again ({} pool)", room.settings.difficulty)
+        format!(
+            "next: press r to race again ({} pool)",
+            room.settings.difficulty
+        )
     } else if room.settings.pool {
         "next: its players go back to the pool".to_owned()
     } else {
