@@ -9,7 +9,8 @@
 //! last refusal), notices, chat, confirmations and the connection state. Keys go through the
 //! one table in `keys`; `board` holds the board, pencil marks and cursor that solo shares. What
 //! each server message does to the screen is `on_server`; the screens outside a room are
-//! `outside`; the room host's settings editor and kick list are `room_host`.
+//! `outside`; the pool's queue and requeue (A7) are `pool`; the room host's settings editor and
+//! kick list are `room_host`.
 
 pub mod board;
 pub mod event;
@@ -17,12 +18,11 @@ pub mod keys;
 pub mod mirror;
 mod on_server;
 pub mod outside;
+mod pool;
 pub mod room_host;
 
 use crossterm::event::{KeyCode, KeyEvent};
-use protocol::{
-    ClientMsg, MsgId, Phase, PlaceReason, PlayerName, Role, MAX_CHAT_CHARS, MAX_NAME_CHARS,
-};
+use protocol::{ClientMsg, MsgId, Phase, PlaceReason, PlayerName, Role, MAX_CHAT_CHARS};
 use shared::engine::{Cell, Digit};
 
 pub use board::{BoardState, PencilAndCursor};
@@ -331,28 +331,8 @@ impl App {
         if is_ctrl_c(&key) {
             return self.leave();
         }
-        if let Outside::Rename { input, .. } = &mut self.outside {
-            if self.mirror.room.is_none() {
-                match key.code {
-                    KeyCode::Esc => return self.leave(),
-                    KeyCode::Enter => {
-                        let name = input.trim().to_owned();
-                        if !name.is_empty() {
-                            return self.rename(name);
-                        }
-                    }
-                    KeyCode::Backspace => {
-                        input.pop();
-                    }
-                    KeyCode::Char(c)
-                        if !c.is_control() && input.chars().count() < MAX_NAME_CHARS =>
-                    {
-                        input.push(c);
-                    }
-                    _ => {}
-                }
-                return Vec::new();
-            }
+        if self.mirror.room.is_none() && matches!(self.outside, Outside::Rename { .. }) {
+            return self.type_new_name(key.code);
         }
         if let Some(input) = self.input.as_mut() {
             match key.code {
@@ -448,10 +428,7 @@ impl App {
             Action::Apply => return self.apply_tool(),
             Action::Cancel => self.tool = None,
             Action::Watch => return self.watch_then_join(),
-            Action::Requeue => {
-                self.notify("back to the pool…", false);
-                return vec![Effect::Send(ClientMsg::Requeue)];
-            }
+            Action::Requeue => return self.requeue(),
             Action::Forfeit => {
                 self.confirm = Some(Confirm::Forfeit);
                 self.notice = Some(Notice {

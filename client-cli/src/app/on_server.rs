@@ -3,7 +3,10 @@
 //! notices, chat, the screen shown outside a room, the room host's tools, and the messages some
 //! answers call for (another ask for a seat, a seat after watching).
 
-use protocol::{ClientMsg, ErrorCode, FinishStatus, MsgId, Phase, PlaceReason, Role, ServerMsg};
+use crossterm::event::KeyCode;
+use protocol::{
+    ClientMsg, ErrorCode, FinishStatus, MsgId, Phase, PlaceReason, Role, ServerMsg, MAX_NAME_CHARS,
+};
 use shared::engine::{Cell, Digit};
 
 use super::outside::{self, Outside};
@@ -113,17 +116,9 @@ impl App {
             | ServerMsg::HostChanged { .. }
             | ServerMsg::Progress(_)
             | ServerMsg::Solution { .. } => {}
-            ServerMsg::Queued {
-                difficulty,
-                waiting,
-            } => self.queued(difficulty, waiting),
-            ServerMsg::PoolAlone { .. } => {
-                if let Outside::Queued { alone, .. } = &mut self.outside {
-                    *alone = true;
-                }
+            ServerMsg::Queued { .. } | ServerMsg::PoolAlone { .. } | ServerMsg::LeftQueue => {
+                self.in_pool(&msg)
             }
-            // We quit as we send `leave_queue`; a late answer changes nothing on screen.
-            ServerMsg::LeftQueue => {}
         }
         Vec::new()
     }
@@ -141,33 +136,6 @@ impl App {
                 self.play.pencil_cursor.clear_filled(&race.board);
             }
         }
-    }
-
-    /// `queued`: in the pool (A7), out of any room (after `requeue` the mirror has dropped the
-    /// pool room). A new count in the same pool keeps the time we began waiting.
-    fn queued(&mut self, difficulty: shared::engine::Difficulty, waiting: u32) {
-        if let Outside::Queued {
-            difficulty: d,
-            waiting: w,
-            ..
-        } = &mut self.outside
-        {
-            if *d == difficulty {
-                *w = waiting;
-                return;
-            }
-        }
-        self.tool = None;
-        self.confirm = None;
-        self.play = Play::default();
-        // The next room is another one, with other people.
-        self.chat.clear();
-        self.outside = Outside::Queued {
-            difficulty,
-            waiting,
-            since_ms: self.clock_ms,
-            alone: false,
-        };
     }
 
     /// The server's answer to one of our placements: no longer pending; placed, or flashed
@@ -287,6 +255,31 @@ impl App {
         if !self.outside.is_final() {
             self.notice = None;
             self.outside = outside::answer(self.intent.as_ref(), code, &message);
+        }
+        Vec::new()
+    }
+
+    /// A key while another name is typed in place of a refused one: `Enter` asks again with it,
+    /// `Esc` quits.
+    pub(super) fn type_new_name(&mut self, code: KeyCode) -> Vec<Effect> {
+        let Outside::Rename { input, .. } = &mut self.outside else {
+            return Vec::new();
+        };
+        match code {
+            KeyCode::Esc => return self.leave(),
+            KeyCode::Enter => {
+                let name = input.trim().to_owned();
+                if !name.is_empty() {
+                    return self.rename(name);
+                }
+            }
+            KeyCode::Backspace => {
+                input.pop();
+            }
+            KeyCode::Char(c) if !c.is_control() && input.chars().count() < MAX_NAME_CHARS => {
+                input.push(c);
+            }
+            _ => {}
         }
         Vec::new()
     }
