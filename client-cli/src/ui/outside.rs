@@ -8,6 +8,7 @@ use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
+use shared::engine::Difficulty;
 
 use super::KEY;
 use crate::app::outside::{intent_room, refused_what};
@@ -89,7 +90,7 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
 
 /// Waiting in the pool: the difficulty, how many wait, for how long, and how to leave.
 fn render_queue(
-    difficulty: shared::engine::Difficulty,
+    difficulty: Difficulty,
     waiting: u32,
     waited: &str,
     alone: bool,
@@ -103,7 +104,10 @@ fn render_queue(
     };
     let mut lines = vec![
         Line::from(vec![
-            Span::raw("Looking for a "),
+            Span::raw(match difficulty {
+                Difficulty::Easy | Difficulty::Expert => "Looking for an ",
+                Difficulty::Medium | Difficulty::Hard => "Looking for a ",
+            }),
             Span::styled(
                 difficulty.to_string(),
                 Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
