@@ -1,7 +1,7 @@
 //! The network subcommands of the binary: `join`, `spectate`, `rooms` and `bot`, the flags they
-//! share with `host` (`--name`, `--server`, the room settings) and the full-screen client they
-//! all open ([`tui`]). Flags are parsed here; the work is done by the `client` library. (`host`
-//! and `play` have their own modules.)
+//! share with `host` and `quick` (`--name`, `--server`, the room settings) and the full-screen
+//! client they all open ([`tui`]). Flags are parsed here; the work is done by the `client`
+//! library. (`host`, `quick` and `play` have their own modules.)
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -293,9 +293,9 @@ pub struct Lobby {
 /// Longest wait for the server's answer to the intent before any screen opens.
 const FIRST_ANSWER: Duration = Duration::from_secs(15);
 
-/// Connect and wait for the room (`room_joined`) before any screen opens: a refused
-/// connection, an unknown room or a taken name ends the command with its reason and exit code 1
-/// instead of a screen that can only be quit. Returns what arrived, for the app.
+/// Connect and wait for the room (`room_joined`), or the pool (`queued`, A7), before any screen
+/// opens: a refused connection, an unknown room or a taken name ends the command with its reason
+/// and exit code 1 instead of a screen that can only be quit. Returns what arrived, for the app.
 async fn first_answer(
     url: &ServerUrl,
     intent: &Intent,
@@ -306,7 +306,7 @@ async fn first_answer(
         while let Some(ev) = events.recv().await {
             match &ev {
                 NetEvent::Message(m) => match &**m {
-                    ServerMsg::RoomJoined { .. } => {
+                    ServerMsg::RoomJoined { .. } | ServerMsg::Queued { .. } => {
                         seen.push(ev);
                         return Ok(());
                     }
@@ -376,8 +376,11 @@ pub fn tui(
     let mut guard = match TermGuard::enter() {
         Ok(g) => g,
         Err(e) => {
-            // Leave the room we just entered rather than hold a seat for a minute.
-            session.send(ClientMsg::Leave);
+            // Leave the room (or the pool) we just entered rather than hold a seat for a minute.
+            session.send(match intent {
+                Intent::Quick { .. } => ClientMsg::LeaveQueue,
+                _ => ClientMsg::Leave,
+            });
             rt.block_on(async { tokio::time::sleep(Duration::from_millis(100)).await });
             if let TermError::NotATerminal = e {
                 eprintln!("sudoku-race: {e}");

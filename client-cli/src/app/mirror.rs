@@ -189,7 +189,7 @@ impl Room {
 }
 
 /// The room as the server described it, or nothing before `room_joined` (and after
-/// `room_closed`, or an `error` `kicked`).
+/// `room_closed`, an `error` `kicked`, or `queued`).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Mirror {
     /// The room, once joined.
@@ -237,8 +237,10 @@ impl Mirror {
             });
             return;
         }
-        // The room is gone for us: removed, or the host removed us from it (A5).
+        // The room is gone for us: removed, the host removed us from it (A5), or we left a pool
+        // room for the pool again (A7 `requeue`, answered with `queued`).
         if let ServerMsg::RoomClosed { .. }
+        | ServerMsg::Queued { .. }
         | ServerMsg::Error {
             code: ErrorCode::Kicked,
             ..

@@ -14,6 +14,7 @@ use ratatui::Terminal;
 use super::*;
 use crate::net::{Intent, NetEvent};
 
+mod pool;
 mod trial;
 use shared::engine::Difficulty;
 

@@ -157,6 +157,11 @@ impl App {
                     Role::Spectator => "spectating".to_owned(),
                 }
             )));
+        } else if let Outside::Queued { difficulty, .. } = &self.outside {
+            spans.push(Span::raw(format!(
+                "  quick race  ·  {difficulty}  ·  waiting as {}",
+                self.name
+            )));
         }
         match &self.conn {
             Conn::Reconnecting { attempt } => spans.push(Span::styled(
@@ -202,17 +207,20 @@ impl App {
     }
 }
 
-/// One line per seated player: connection dot, ready mark, name, bot mark, room-host star.
+/// One line per seated player: connection dot, ready mark, name, bot mark, room-host star. A
+/// pool room has neither ready marks nor a host (the server starts its races).
 fn players_lines(room: &Room) -> Vec<Line<'static>> {
     room.players
         .iter()
         .map(|p| {
             let mut spans = vec![dot(p), Span::raw(" ")];
-            spans.push(if p.ready {
-                Span::styled("✓ ", Style::new().fg(Color::Green))
-            } else {
-                Span::raw("· ")
-            });
+            if !room.settings.pool {
+                spans.push(if p.ready {
+                    Span::styled("✓ ", Style::new().fg(Color::Green))
+                } else {
+                    Span::raw("· ")
+                });
+            }
             let me = room.me.as_deref() == Some(p.player_id.as_str());
             let name_style = if me {
                 Style::new().add_modifier(Modifier::BOLD)

@@ -33,10 +33,18 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
         .block(Block::new().borders(Borders::ALL))
         .render(mine, buf);
     let mut lines = players_lines(room);
-    lines.push(Line::styled(
-        format!("next: {}", room_host::summary(&room.settings)),
-        Style::new().fg(Color::DarkGray),
-    ));
+    // Nobody rematches a pool room: each player goes back to the pool (A7 `requeue`).
+    let next = if room.settings.pool && room.role == protocol::Role::Player {
+        format!(
+            "next: press r to race again ({} pool)",
+            room.settings.difficulty
+        )
+    } else if room.settings.pool {
+        "next: its players go back to the pool".to_owned()
+    } else {
+        format!("next: {}", room_host::summary(&room.settings))
+    };
+    lines.push(Line::styled(next, Style::new().fg(Color::DarkGray)));
     Paragraph::new(lines)
         .wrap(Wrap { trim: true })
         .block(

@@ -122,6 +122,7 @@ const DIFFICULTIES: [Difficulty; 4] = [
 
 impl Pool {
     /// An empty pool that seats its races in rooms opened through `rooms`.
+    #[allow(clippy::disallowed_methods)] // the pool's clock: waits are measured from here
     pub fn new(rules: PoolRules, rooms: Rooms) -> Arc<Pool> {
         Arc::new(Pool {
             rules,
@@ -137,6 +138,7 @@ impl Pool {
     }
 
     /// Put `entrant` in the pool of `difficulty`; it is told `queued` at once.
+    #[allow(clippy::disallowed_methods)] // the pool's clock: when this wait began
     pub fn enqueue(&self, difficulty: Difficulty, entrant: Entrant) -> Arc<Ticket> {
         let ticket = Arc::new(Ticket {
             difficulty,
@@ -202,6 +204,7 @@ impl Pool {
 
     /// One tick of one difficulty: the races formed (taken out of the queue), with the waiting
     /// told their new count and the lonely offered a ghost.
+    #[allow(clippy::disallowed_methods)] // the pool's clock: the matcher takes the time as an argument
     fn form(&self, difficulty: Difficulty) -> Vec<Vec<Entry>> {
         let now = Instant::now();
         let now_ms = self.ms(now);

@@ -15,6 +15,7 @@ mod identity;
 mod layers;
 mod layout;
 mod pool;
+mod pool_client;
 mod proxy;
 mod replay;
 
