@@ -11,7 +11,7 @@
 use std::time::{Duration, Instant};
 
 use client::app::{App, Event};
-use client::bot::{BotConfig, Brain};
+use client::bot::{BotConfig, Brain, Level};
 use client::net::NetEvent;
 use protocol::{ClientMsg, Phase, Player, PlayerStatus, Progress, Role, ServerMsg, Settings, You};
 use ratatui::backend::TestBackend;
@@ -47,7 +47,7 @@ fn racing_app() -> App {
             token: Some("t".into()),
             role: Role::Player,
         },
-        host: "p0".into(),
+        host: Some("p0".into()),
         settings: Settings::default(),
         phase: Phase::Lobby,
         players,
@@ -98,7 +98,11 @@ fn median(iters: u32, mut f: impl FnMut()) -> Duration {
 
 fn bot_solve() {
     let solution = Grid::parse(SOLUTION).expect("grid");
-    let mut brain = Brain::new(BotConfig::default(), None);
+    let config = BotConfig {
+        style: Level::Expert.style(),
+        ..BotConfig::default()
+    };
+    let mut brain = Brain::new(config, None);
     brain.on_msg(&ServerMsg::RoomJoined {
         room: "K7QX".try_into().unwrap(),
         you: You {
@@ -106,7 +110,7 @@ fn bot_solve() {
             token: Some("t".into()),
             role: Role::Player,
         },
-        host: "h".into(),
+        host: Some("h".into()),
         settings: Settings::default(),
         phase: Phase::Lobby,
         players: vec![],

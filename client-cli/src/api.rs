@@ -1,6 +1,6 @@
 //! The server's HTTP JSON API (Amendment A6) from the terminal: one small HTTP/1.1 `GET` over
 //! the same trust as the WebSocket (plain or TLS), and the tables `sudoku-race leaderboard`
-//! and `sudoku-race history` print. Every string from the server passes
+//! and `sudoku-race history` (a player's best solves, then their races) print. Every string from the server passes
 //! [`protocol::text::terminal_safe`] before it is printed.
 
 use std::time::Duration;
@@ -203,6 +203,36 @@ pub fn leaderboard_table(v: &Value) -> String {
     out
 }
 
+/// The difficulties `best` may name, in the order shown.
+const DIFFICULTIES: [&str; 4] = ["easy", "medium", "hard", "expert"];
+
+/// `/api/players/HANDLE`'s `best` (A7) as a table: the fastest solve per difficulty solved,
+/// easiest first.
+pub fn best_table(v: &Value) -> String {
+    let mut out = format!(
+        "best of {}\n{:<7} {:>7}  race\n",
+        text(&v["handle"]),
+        "level",
+        "time"
+    );
+    let solved: Vec<(&str, &Value)> = DIFFICULTIES
+        .iter()
+        .filter_map(|&d| v["best"].get(d).map(|b| (d, b)))
+        .collect();
+    if solved.is_empty() {
+        out.push_str("(no solves yet)\n");
+    }
+    for (difficulty, b) in solved {
+        out.push_str(&format!(
+            "{:<7} {:>7}  {}\n",
+            difficulty,
+            time(&b["time_ms"]),
+            text(&b["race_id"]),
+        ));
+    }
+    out
+}
+
 /// `/api/players/HANDLE/races`'s answer as a table, newest first.
 pub fn history_table(v: &Value) -> String {
     let mut out = format!(
@@ -321,5 +351,27 @@ mod tests {
             t.contains("2.4 (+2.4)") && t.contains("too_fast") && t.contains("1/2"),
             "{t}"
         );
+    }
+
+    #[test]
+    fn best_solves_show_easiest_first_and_only_those_solved() {
+        let page = serde_json::json!({"handle": "hABCDEFG", "best": {
+            "hard": {"time_ms": 200000, "race_id": "H-1\u{1b}[2J"},
+            "easy": {"time_ms": 65000, "race_id": "E-1"}}});
+        let t = best_table(&page);
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(lines.len(), 4, "{t}");
+        assert!(lines[0].contains("hABCDEFG"), "{t}");
+        assert!(
+            lines[2].starts_with("easy") && lines[2].contains("1:05"),
+            "{t}"
+        );
+        assert!(
+            lines[3].starts_with("hard") && lines[3].contains("3:20"),
+            "{t}"
+        );
+        assert!(!t.contains('\u{1b}') && !t.contains("medium"), "{t}");
+        let none = best_table(&serde_json::json!({"handle": "hABCDEFG", "best": {}}));
+        assert!(none.contains("(no solves yet)"), "{none}");
     }
 }

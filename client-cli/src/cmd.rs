@@ -1,7 +1,7 @@
 //! The network subcommands of the binary: `join`, `spectate`, `rooms` and `bot`, the flags they
-//! share with `host` (`--name`, `--server`, the room settings) and the full-screen client they
-//! all open ([`tui`]). Flags are parsed here; the work is done by the `client` library. (`host`
-//! and `play` have their own modules.)
+//! share with `host` and `quick` (`--name`, `--server`, the room settings) and the full-screen
+//! client they all open ([`tui`]). Flags are parsed here; the work is done by the `client`
+//! library. (`host`, `quick` and `play` have their own modules.)
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -10,7 +10,7 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 use clap::Args;
 use client::app::{App, Event};
-use client::bot::{self, BotConfig, BotRole};
+use client::bot::{self, BotConfig, BotRole, Level, Style};
 use client::config::{Flags, Settings, Sourced};
 use client::net::{self, Endpoint, Intent, NetEvent, RoomTarget, ServerUrl, Trust};
 use client::term::{self, TermError, TermGuard};
@@ -204,12 +204,17 @@ pub struct BotArgs {
     /// The bot's display name [default: bot-NNNN].
     #[arg(long)]
     pub name: Option<String>,
-    /// Mean milliseconds between placements (each pause is 50 % to 150 % of it).
-    #[arg(long, default_value_t = 800)]
-    pub pace_ms: u64,
-    /// Probability that a placement is a deliberate mistake (0 to 1).
-    #[arg(long, default_value_t = 0.0)]
-    pub mistake_rate: f64,
+    /// How well it plays: beginner (~13 min on medium), casual (~5 min, pauses, a slip now
+    /// and then), strong (~45 s), expert (~25 s, no slips).
+    #[arg(long, value_enum, default_value_t = Level::Casual)]
+    pub level: Level,
+    /// Instead of the level's pace: mean milliseconds per placement (each wait is 50 % to
+    /// 150 % of it), no pauses.
+    #[arg(long)]
+    pub pace_ms: Option<u64>,
+    /// Instead of the level's: probability that a placement is a wrong digit (0 to 1).
+    #[arg(long)]
+    pub mistake_rate: Option<f64>,
     /// Races to play before leaving [default: every race until the room closes].
     #[arg(long)]
     pub races: Option<u32>,
@@ -218,22 +223,31 @@ pub struct BotArgs {
     pub seed: Option<u64>,
 }
 
+/// The bot's style: its level's, with `--pace-ms` and `--mistake-rate` in place of the level's.
+fn style(a: &BotArgs) -> anyhow::Result<Style> {
+    let mut style = a.level.style();
+    if let Some(ms) = a.pace_ms {
+        style = Style::flat(Duration::from_millis(ms), style.mistake_rate);
+    }
+    if let Some(rate) = a.mistake_rate {
+        if !(0.0..=1.0).contains(&rate) {
+            bail!("--mistake-rate must be between 0 and 1, not {rate}");
+        }
+        style.mistake_rate = rate;
+    }
+    Ok(style)
+}
+
 /// `sudoku-race bot CODE`: no screen; logs to stderr, prints a summary.
 pub fn bot(rt: &tokio::runtime::Runtime, a: BotArgs) -> anyhow::Result<ExitCode> {
     term::log_to_stderr();
-    if !(0.0..=1.0).contains(&a.mistake_rate) {
-        bail!(
-            "--mistake-rate must be between 0 and 1, not {}",
-            a.mistake_rate
-        );
-    }
+    let style = style(&a)?;
     let seed = a.seed.unwrap_or_else(rand::random);
     let config = BotConfig {
         name: a
             .name
             .unwrap_or_else(|| format!("bot-{:04}", seed % 10_000)),
-        pace: Duration::from_millis(a.pace_ms),
-        mistake_rate: a.mistake_rate,
+        style,
         seed,
         races: a.races,
     };
@@ -279,9 +293,9 @@ pub struct Lobby {
 /// Longest wait for the server's answer to the intent before any screen opens.
 const FIRST_ANSWER: Duration = Duration::from_secs(15);
 
-/// Connect and wait for the room (`room_joined`) before any screen opens: a refused
-/// connection, an unknown room or a taken name ends the command with its reason and exit code 1
-/// instead of a screen that can only be quit. Returns what arrived, for the app.
+/// Connect and wait for the room (`room_joined`), or the pool (`queued`, A7), before any screen
+/// opens: a refused connection, an unknown room or a taken name ends the command with its reason
+/// and exit code 1 instead of a screen that can only be quit. Returns what arrived, for the app.
 async fn first_answer(
     url: &ServerUrl,
     intent: &Intent,
@@ -292,7 +306,7 @@ async fn first_answer(
         while let Some(ev) = events.recv().await {
             match &ev {
                 NetEvent::Message(m) => match &**m {
-                    ServerMsg::RoomJoined { .. } => {
+                    ServerMsg::RoomJoined { .. } | ServerMsg::Queued { .. } => {
                         seen.push(ev);
                         return Ok(());
                     }
@@ -362,8 +376,11 @@ pub fn tui(
     let mut guard = match TermGuard::enter() {
         Ok(g) => g,
         Err(e) => {
-            // Leave the room we just entered rather than hold a seat for a minute.
-            session.send(ClientMsg::Leave);
+            // Leave the room (or the pool) we just entered rather than hold a seat for a minute.
+            session.send(match intent {
+                Intent::Quick { .. } => ClientMsg::LeaveQueue,
+                _ => ClientMsg::Leave,
+            });
             rt.block_on(async { tokio::time::sleep(Duration::from_millis(100)).await });
             if let TermError::NotATerminal = e {
                 eprintln!("sudoku-race: {e}");

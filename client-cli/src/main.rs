@@ -3,6 +3,7 @@
 mod cmd;
 mod host;
 mod play;
+mod quick;
 mod race_replay;
 mod stats;
 mod tools;
@@ -37,6 +38,8 @@ enum Command {
     Host(host::HostArgs),
     /// Join a friend's room by its invite link (or its code) and race.
     Join(cmd::JoinArgs),
+    /// Race strangers now: wait in the pool of a difficulty until a race forms, and race again.
+    Quick(quick::QuickArgs),
     /// Watch a room's races.
     Spectate(cmd::SpectateArgs),
     /// List the public rooms waiting for players, then exit.
@@ -97,6 +100,7 @@ fn run() -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Host(a) => host::host(&runtime()?, a),
         Command::Join(a) => cmd::join(&runtime()?, a),
+        Command::Quick(a) => quick::quick(&runtime()?, a),
         Command::Spectate(a) => cmd::spectate(&runtime()?, a),
         Command::Rooms(a) => cmd::rooms(&runtime()?, a),
         Command::Daily(a) => cmd::daily(&runtime()?, a),

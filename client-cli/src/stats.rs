@@ -1,4 +1,5 @@
-//! `sudoku-race leaderboard` and `sudoku-race history`: the server's HTTP API (A6) as tables.
+//! `sudoku-race leaderboard` and `sudoku-race history`: the server's HTTP API (A6, and A7's
+//! best solves) as tables.
 
 use std::process::ExitCode;
 
@@ -69,7 +70,7 @@ pub fn leaderboard(rt: &tokio::runtime::Runtime, a: LeaderboardArgs) -> anyhow::
     Ok(ExitCode::SUCCESS)
 }
 
-/// Print a player's races.
+/// Print a player's best solves, then their races.
 pub fn history(rt: &tokio::runtime::Runtime, a: HistoryArgs) -> anyhow::Result<ExitCode> {
     let to = endpoint(
         &settings(&a.server, None)?.server,
@@ -93,10 +94,17 @@ pub fn history(rt: &tokio::runtime::Runtime, a: HistoryArgs) -> anyhow::Result<E
     if !handle.chars().all(|c| c.is_ascii_alphanumeric()) || handle.len() > 32 {
         anyhow::bail!("a handle is letters and digits, like hK7QM2XP");
     }
+    let page = rt
+        .block_on(client::api::get(&to, &format!("/api/players/{handle}")))
+        .with_context(|| format!("the player {handle}"))?;
     let path = format!("/api/players/{handle}/races?limit={}", a.limit);
     let v = rt
         .block_on(client::api::get(&to, &path))
         .with_context(|| format!("the history of {handle}"))?;
-    print!("{}", client::api::history_table(&v));
+    print!(
+        "{}\n{}",
+        client::api::best_table(&page),
+        client::api::history_table(&v)
+    );
     Ok(ExitCode::SUCCESS)
 }

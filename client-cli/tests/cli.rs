@@ -44,6 +44,20 @@ fn standalone_server(dir: &Path) -> String {
     format!("ws://{addr}/ws")
 }
 
+/// The database of [`standalone_server`] in `dir`, once the server has made it: a second
+/// connection, to write finished races into.
+fn server_store(dir: &Path) -> server::SqliteStore {
+    let db = dir.join("results.sqlite3");
+    (0..100)
+        .find_map(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            db.exists()
+                .then(|| server::SqliteStore::open(&db).ok())
+                .flatten()
+        })
+        .expect("the server's database")
+}
+
 #[test]
 fn config_says_what_is_in_force_and_where_it_came_from() {
     let home = tempfile::tempdir().expect("tempdir");
@@ -197,16 +211,7 @@ fn replay_fetches_a_stored_race_then_needs_a_terminal() {
     use server::Store;
     let home = tempfile::tempdir().expect("tempdir");
     let server = standalone_server(home.path());
-    // The server made the database; a second connection writes a finished race into it.
-    let db = home.path().join("results.sqlite3");
-    let store = (0..100)
-        .find_map(|_| {
-            std::thread::sleep(std::time::Duration::from_millis(20));
-            db.exists()
-                .then(|| server::SqliteStore::open(&db).ok())
-                .flatten()
-        })
-        .expect("the server's database");
+    let store = server_store(home.path());
     let puzzle =
         "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
     let solution =
@@ -223,6 +228,7 @@ fn replay_fetches_a_stored_race_then_needs_a_terminal() {
             reason: "all_done",
             rated: false,
             daily: None,
+            ghost_of: None,
             standings: vec![protocol::Standing {
                 rank: 1,
                 player_id: "p1".into(),
@@ -254,4 +260,74 @@ fn replay_fetches_a_stored_race_then_needs_a_terminal() {
     );
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains("needs an interactive terminal"));
+}
+
+#[test]
+fn history_prints_the_best_solves_above_the_races() {
+    use server::store::{key_hash, RaceRecord, SeatRecord};
+    use server::Store;
+    let home = tempfile::tempdir().expect("tempdir");
+    let server = standalone_server(home.path());
+    let store = server_store(home.path());
+    store
+        .register("hTESTER1", key_hash("k"), "ann", 1_700_000_000_000)
+        .expect("register");
+    let solved = |race_id: &str, difficulty, time_ms| RaceRecord {
+        race_id: race_id.into(),
+        room: "ROOM".into(),
+        difficulty,
+        puzzle: ".".repeat(81),
+        solution: "1".repeat(81),
+        started_unix_ms: 1_700_000_000_000,
+        duration_ms: time_ms,
+        reason: "all_done",
+        rated: false,
+        daily: None,
+        ghost_of: None,
+        standings: vec![protocol::Standing {
+            rank: 1,
+            player_id: "p1".into(),
+            name: "ann".try_into().expect("a name"),
+            status: protocol::FinishStatus::Solved,
+            time_ms: Some(time_ms),
+            filled: 50,
+            mistakes: 0,
+        }],
+        seats: vec![SeatRecord {
+            player_id: "p1".into(),
+            handle: Some("hTESTER1".into()),
+            bot: false,
+            flags: Vec::new(),
+        }],
+        placements: Vec::new(),
+    };
+    for rec in [
+        solved("HARD-1", "hard", 200_000),
+        solved("EASY-SLOW", "easy", 90_000),
+        solved("EASY-FAST", "easy", 65_000),
+    ] {
+        store.save_race(&rec).expect("save");
+    }
+    let out = run(
+        home.path(),
+        &[],
+        &["history", "hTESTER1", "--server", &server],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(lines[0].contains("best of hTESTER1"), "{stdout}");
+    assert!(
+        lines[2].starts_with("easy") && lines[2].contains("1:05") && lines[2].contains("EASY-FAST"),
+        "{stdout}"
+    );
+    assert!(
+        lines[3].starts_with("hard") && lines[3].contains("3:20"),
+        "{stdout}"
+    );
+    let races_at = lines.iter().position(|l| l.contains("EASY-SLOW"));
+    assert!(
+        races_at > Some(4),
+        "the races come after the best: {stdout}"
+    );
 }

@@ -15,7 +15,7 @@
  */
 
 import http from 'node:http';
-import { createRoom, launch, newPage, puzzle, resultsTable, solve, solveOnPage, startBot, startServer } from '../tests/support.mjs';
+import { createRoom, launch, newPage, openPrivateRoom, puzzle, resultsTable, solve, solveOnPage, startBot, startServer } from '../tests/support.mjs';
 
 const runs = Number(process.argv[2] ?? 20);
 
@@ -44,8 +44,9 @@ try {
   for (let i = 0; i < runs; i++) {
     const { page, context } = await newPage(browser);
     await page.goto(`${server.url}/`);
-    await page.waitForSelector('[data-testid=create]');
+    await page.waitForSelector('[data-testid=play-now]');
     await page.fill('[data-testid=name]', `b${i}`);
+    await openPrivateRoom(page);
     await page.evaluate(() =>
       document.querySelector('[data-testid=create]')?.addEventListener('click', () => performance.mark('click:create'), { capture: true }),
     );
@@ -95,7 +96,7 @@ try {
   const openRoute = async (hash, mark, ready) => {
     const { page, context } = await newPage(browser);
     await page.goto(`${server.url}/`);
-    await page.waitForSelector('[data-testid=create]');
+    await page.waitForSelector('[data-testid=play-now]');
     await page.waitForLoadState('networkidle');
     const m = await page.evaluate(([hash, mark, ready]) => new Promise((resolve) => {
       const t0 = performance.now();

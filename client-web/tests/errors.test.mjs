@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createRoom, joinByLink, newPage, puzzle, resultsTable, solve, solveOnPage, startServer, suite } from './support.mjs';
+import { createRoom, joinByLink, newPage, openPrivateRoom, puzzle, resultsTable, solve, solveOnPage, startServer, suite } from './support.mjs';
 
 const env = suite();
 
@@ -67,6 +67,7 @@ test('a bad name is refused in place', async () => {
   const { page, context } = await newPage(env.browser);
   await page.goto(`${env.server.url}/`);
   await page.fill('[data-testid=name]', '\u200b\u200b');
+  await openPrivateRoom(page);
   await page.click('[data-testid=create]');
   await page.waitForSelector('[data-testid=error]:has-text("cannot be used")');
   await context.close();

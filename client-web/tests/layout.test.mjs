@@ -126,7 +126,7 @@ test('the first load fetches no on-demand page; opening one loads it, and a fail
   const fetched = [];
   page.on('request', (r) => fetched.push(new URL(r.url()).pathname.slice(1)));
   await page.goto(`${env.server.url}/`);
-  await page.waitForSelector('[data-testid=create]');
+  await page.waitForSelector('[data-testid=play-now]');
   await page.waitForLoadState('networkidle');
   assert.deepEqual(fetched.filter((f) => lazy.includes(f)), [], 'the home page fetched an on-demand page');
   await page.click('[data-testid=leaderboard-link]');

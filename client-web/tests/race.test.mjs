@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import {
-  board, createRoom, joinByLink, newPage, place, puzzle, resultsTable, shotsDir, solve, solveOnPage, startBot, startServer, suite } from './support.mjs';
+  board, createRoom, joinByLink, newPage, openPrivateRoom, place, puzzle, resultsTable, shotsDir, solve, solveOnPage, startBot, startServer, suite } from './support.mjs';
 
 const env = suite();
 
@@ -39,10 +39,12 @@ test('a browser player and a terminal bot race to race_over and see the same sta
   const { page, context, problems } = await newPage(env.browser);
   const code = await createRoom(page, env.server.url, 'ann', { difficulty: 'easy' });
   const bot = startBot(env.server, code, ['--name', 'botty', '--pace-ms', '120']);
-  await page.waitForSelector('[data-testid=players] li:has-text("botty")');
+  await page.waitForSelector('[data-testid=players] li:has-text("botty") [data-testid=bot-badge]');
+  assert.equal(await page.locator('[data-testid=players] li:has-text("ann") [data-testid=bot-badge]').count(), 0);
   await page.screenshot({ path: path.join(shotsDir, 'lobby-desktop.png') });
   await page.click('[data-testid=start]');
   const grid = await puzzle(page);
+  await page.waitForSelector('[data-testid=progress] li:has-text("botty") [data-testid=bot-badge]');
   const solution = solve(grid);
   // Half way, with a pencil mark and a refused digit on the board, for the screenshot.
   const empty = [...grid].filter((c) => c === '.').length;
@@ -61,6 +63,8 @@ test('a browser player and a terminal bot race to race_over and see the same sta
   const botRow = rows.find((r) => r[1] === 'botty');
   const annRow = rows.find((r) => r[1] === 'ann');
   assert.ok(botRow && annRow, JSON.stringify(rows));
+  assert.equal(await page.locator('[data-testid=results] tr:has-text("botty") [data-testid=bot-badge]').count(), 1);
+  assert.equal(await page.locator('[data-testid=results] tr:has-text("ann") [data-testid=bot-badge]').count(), 0);
   assert.equal(annRow[2], 'solved');
   assert.equal(botRow[2], 'solved');
   // The bot prints `race ID: solved M:SS`; the page shows M:SS.t for the same time.
@@ -223,6 +227,7 @@ test('two signed-in browsers race a rated room: each registers once, and the res
   try {
     await a.page.goto(`${rated.url}/`);
     await a.page.fill('[data-testid=name]', 'ann');
+    await openPrivateRoom(a.page);
     await a.page.selectOption('select[name=difficulty]', 'easy');
     await a.page.check('[data-testid=rated]');
     await a.page.click('[data-testid=create]');
@@ -260,16 +265,25 @@ test('two signed-in browsers race a rated room: each registers once, and the res
     await c.page.waitForSelector('[data-testid=leaderboard] tbody tr[data-handle]');
     const names = await c.page.$$eval('[data-testid=leaderboard] tbody tr', (rows) => rows.map((r) => r.children[1]?.textContent));
     assert.deepEqual(names, ['ann', 'bob'], 'the winner leads');
+    const annHandle = await c.page.getAttribute('[data-testid=leaderboard] tbody tr[data-handle]', 'data-handle');
     await c.page.screenshot({ path: path.join(shotsDir, 'leaderboard-desktop.png') });
     await c.page.click('[data-testid=leaderboard] tbody tr >> text=bob');
     await c.page.waitForSelector('[data-testid=history] tbody tr[data-race-id]');
     assert.match((await c.page.textContent('[data-testid=player-name]')) ?? '', /^bob \(h/);
     assert.match((await c.page.textContent('[data-testid=history] tbody tr')) ?? '', /forfeited/);
+    assert.match((await c.page.textContent('[data-testid=player-best]')) ?? '', /No solves yet/, 'bob solved nothing');
+    // Ann's best solve (A7) is the race she won, at the time her history shows, linked to its replay.
+    await c.page.goto(`${rated.url}/#/players/${annHandle}`);
+    await c.page.waitForSelector('[data-testid=player-best] tr[data-difficulty]');
+    const won = await c.page.$eval('[data-testid=history] tbody tr[data-race-id]', (r) => [r.getAttribute('data-race-id'), r.children[4]?.textContent]);
+    const best = await c.page.$$eval('[data-testid=player-best] tbody tr', (rows) =>
+      rows.map((r) => [r.getAttribute('data-difficulty'), r.children[1]?.textContent, r.querySelector('a')?.getAttribute('href')]));
+    assert.deepEqual(best, [['easy', won[1], `/#/races/${encodeURIComponent(won[0] ?? '')}`]]);
     assert.ok(!(await c.page.content()).includes(key ?? 'no key'));
     await c.context.close();
     // A second room from the same browser reuses the key (no second registration).
     await a.page.click('[data-testid=leave]');
-    await a.page.waitForSelector('[data-testid=create]');
+    await openPrivateRoom(a.page);
     await a.page.click('[data-testid=create]');
     await a.page.waitForSelector('[data-testid=ready]');
     assert.equal(await a.page.evaluate(() => localStorage.getItem('sudoku-race:key')), key);

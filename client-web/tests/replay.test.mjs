@@ -91,6 +91,7 @@ test('a stored race between a browser and the bot replays from the player page: 
   await v.page.click('[data-testid=replay-end]');
   const shown = await resultsTable(v.page);
   assert.deepEqual(shown, seen.map((r) => r.slice(0, 6)));
+  assert.equal(await v.page.locator('.screen.replay [data-testid=results] [data-testid=bot-badge]').count(), 1, 'botty, a bot');
   const final = seen.map((r) => `${r[1]} ${r[4]}/${toFill}${r[5] === '0' ? '' : ` · ✗${r[5]}`} solved`);
   assert.deepEqual(await replayProgress(v.page), final);
   await v.page.screenshot({ path: path.join(shotsDir, 'replay-end-desktop.png'), fullPage: true });

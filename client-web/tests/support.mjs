@@ -132,6 +132,16 @@ export async function newPage(browser, opts = {}) {
 }
 
 /**
+ * On `/`, open the create-room form (behind "Private room with settings", under Play now).
+ * @param {import('playwright-core').Page} page
+ */
+export async function openPrivateRoom(page) {
+  await page.waitForSelector('[data-testid=play-now]');
+  if (!(await page.isVisible('[data-testid=create]'))) await page.click('[data-testid=private-room]');
+  await page.waitForSelector('[data-testid=create]');
+}
+
+/**
  * Create a room from `/` as `name`; returns its code.
  * @param {import('playwright-core').Page} page
  * @param {string} base
@@ -141,6 +151,7 @@ export async function newPage(browser, opts = {}) {
 export async function createRoom(page, base, name, settings = {}) {
   await page.goto(`${base}/`);
   await page.fill('[data-testid=name]', name);
+  await openPrivateRoom(page);
   if (settings.difficulty) await page.selectOption('select[name=difficulty]', settings.difficulty);
   if (settings.max_players !== undefined) await page.fill('input[name=max_players]', String(settings.max_players));
   if (settings.max_mistakes !== undefined) await page.fill('input[name=max_mistakes]', String(settings.max_mistakes));
@@ -264,7 +275,9 @@ export function startBot(server, code, args = []) {
  */
 export async function resultsTable(page) {
   await page.waitForSelector('[data-testid=results] tbody tr');
-  return page.$$eval('[data-testid=results] tbody tr', (rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+  // A name cell's text is the name, without its badge.
+  return page.$$eval('[data-testid=results] tbody tr', (rows) =>
+    rows.map((r) => [...r.querySelectorAll('td')].map((td) => (td.querySelector('.name') ?? td).textContent ?? '')));
 }
 
 /**
@@ -276,14 +289,15 @@ export function sideScroll(page) {
 }
 
 /**
- * One test file's server and browser: started before its first test, stopped after its last.
- * The fields are set once `before` has run.
+ * One test file's server (started with `args`) and browser: started before its first test,
+ * stopped after its last. The fields are set once `before` has run.
+ * @param {string[]} [args]
  * @returns {{server: Server, browser: import('playwright-core').Browser}}
  */
-export function suite() {
+export function suite(args = []) {
   const env = /** @type {{server: Server, browser: import('playwright-core').Browser}} */ ({});
   before(async () => {
-    env.server = await startServer();
+    env.server = await startServer(args);
     env.browser = await launch();
   });
   after(async () => {

@@ -106,6 +106,24 @@ pub enum ClientMsg {
         /// Whom.
         player_id: String,
     },
+    /// Join the pool of a difficulty (A7): answered with `queued`; a race forms with strangers.
+    QuickRace {
+        /// `easy` .. `expert` (checked by the server).
+        difficulty: String,
+        /// Display name.
+        name: String,
+        /// The sender's identity key (A6); absent = anonymous (matched without a rating).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        key: Option<IdentityKey>,
+        /// Whether the sender is a program (A6: bots must say so).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        bot: bool,
+    },
+    /// Leave the pool (A7): answered with `left_queue`.
+    LeaveQueue,
+    /// From a finished pool room: back into the pool of its difficulty, seated first with those
+    /// of the room who requeue within `--pool-wait-ms` (A7).
+    Requeue,
     /// Liveness check; answered with `pong`.
     Ping {
         /// Echoed back.

@@ -43,6 +43,14 @@ pub enum ErrorCode {
     InvalidKey,
     /// This key already played today's daily challenge at that difficulty (A6).
     AlreadyPlayed,
+    /// No stored race to race as a ghost (A7).
+    UnknownRace,
+    /// No arena by that id (A7).
+    UnknownArena,
+    /// The arena is not running (A7).
+    ArenaNotRunning,
+    /// `leave_queue` from a connection not in the pool (A7).
+    NotInQueue,
 }
 
 crate::wire_names!(ErrorCode {
@@ -64,4 +72,8 @@ crate::wire_names!(ErrorCode {
     Kicked => "kicked",
     InvalidKey => "invalid_key",
     AlreadyPlayed => "already_played",
+    UnknownRace => "unknown_race",
+    UnknownArena => "unknown_arena",
+    ArenaNotRunning => "arena_not_running",
+    NotInQueue => "not_in_queue",
 });

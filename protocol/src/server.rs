@@ -243,8 +243,8 @@ pub enum ServerMsg {
         room: RoomCode,
         /// Your identity in the room.
         you: You,
-        /// The host's player id.
-        host: PlayerId,
+        /// The host's player id; null in a pool room, which has no host (A7).
+        host: Option<PlayerId>,
         /// The room's settings.
         settings: Settings,
         /// The room's phase.
@@ -373,6 +373,22 @@ pub enum ServerMsg {
     RoomClosed {
         /// Its code.
         room: RoomCode,
+    },
+    /// You are in the pool of a difficulty (A7), sent on `quick_race` and again whenever the
+    /// number waiting there changes.
+    Queued {
+        /// The pool's difficulty.
+        #[serde(with = "crate::convert::difficulty")]
+        difficulty: Difficulty,
+        /// Players in that pool now (you included).
+        waiting: u32,
+    },
+    /// Answer to `leave_queue` (A7).
+    LeftQueue,
+    /// Nobody has come to race you for `--pool-alone-ms` (A7); you stay queued.
+    PoolAlone {
+        /// A stored race you could race as a ghost instead (`race_ghost`), or null.
+        ghost: Option<String>,
     },
     /// Answer to `ping`.
     Pong {

@@ -71,6 +71,9 @@ pub struct Settings {
     /// Whether races here are rated (A6); a race is rated only with two identified non-bot players.
     #[serde(default)]
     pub rated: bool,
+    /// A pool room (A7): formed by the server from `quick_race`, with no host; absent = false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pool: bool,
 }
 
 impl Default for Settings {
@@ -83,6 +86,7 @@ impl Default for Settings {
             penalty_s: 10,
             public: true,
             rated: false,
+            pool: false,
         }
     }
 }
@@ -149,6 +153,7 @@ impl SettingsRequest {
             penalty_s: range("penalty_s", self.penalty_s, 0, 120, d.penalty_s.into())? as u32,
             public: self.public.unwrap_or(d.public),
             rated: self.rated.unwrap_or(d.rated),
+            pool: false,
         })
     }
 }

@@ -106,6 +106,7 @@ fn race(rng: &mut impl Rng, id: &str, n_players: u64, finished: i64, log: bool) 
         reason: "all_done",
         rated: true,
         daily: None,
+        ghost_of: None,
         standings: standings
             .iter()
             .map(|&(rank, k, status, time_ms)| Standing {

@@ -103,9 +103,11 @@ pub struct Config {
     /// Countdown between `start_race` and `race_started` (not fixed by the contract).
     pub countdown: Duration,
     /// Puzzles kept ready per difficulty.
-    pub pool_size: usize,
+    pub puzzle_stock: usize,
     /// Generate every difficulty from start-up (else each once first asked for).
-    pub pool_prewarm: bool,
+    pub puzzle_prewarm: bool,
+    /// How the pool forms races with strangers (A7).
+    pub pool: PoolRules,
     /// `name/version` sent in `welcome`.
     pub server_name: String,
     /// A request head (and, with TLS, the handshake before it) must arrive within this long.
@@ -146,8 +148,9 @@ impl Default for Config {
             cluster: None,
             node_id: None,
             countdown: Duration::from_secs(3),
-            pool_size: 8,
-            pool_prewarm: true,
+            puzzle_stock: 8,
+            puzzle_prewarm: true,
+            pool: PoolRules::default(),
             server_name: concat!("sudoku-race-server/", env!("CARGO_PKG_VERSION")).to_owned(),
             request_timeout: Duration::from_secs(10),
             shutdown_grace: Duration::from_secs(10),
@@ -206,5 +209,26 @@ mod tests {
         assert_eq!(c.db_name(), "postgres://db.internal:5432/results");
         c.postgres_url = Some("postgresql://db/results".into());
         assert_eq!(c.db_name(), "postgresql://db/results");
+    }
+}
+
+/// How the pool forms races with strangers (A7's flags and defaults).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PoolRules {
+    /// A race forms at once when this many compatible players wait (`--pool-size`, 8).
+    pub size: usize,
+    /// Or this long after the second of them began waiting (`--pool-wait-ms`, 10 s).
+    pub wait: Duration,
+    /// One waiting this long with nobody to race gets `pool_alone` (`--pool-alone-ms`, 20 s).
+    pub alone: Duration,
+}
+
+impl Default for PoolRules {
+    fn default() -> Self {
+        PoolRules {
+            size: 8,
+            wait: Duration::from_secs(10),
+            alone: Duration::from_secs(20),
+        }
     }
 }

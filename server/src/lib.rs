@@ -12,6 +12,8 @@
 //!   async workers, and the daily challenge's.
 //! - [`room`]: the room directory and the [`room::rooms::Rooms`] handle every lookup goes
 //!   through, the room task, and the race rules as a state machine.
+//! - [`pool`]: "Play now" (A7): where players wait for a race with strangers; the matcher
+//!   that decides who races whom, pure, and the queue that seats its races in pool rooms.
 //! - [`cluster`]: cluster mode on Redis: the shared directory, leases, and the relay that
 //!   reaches rooms owned by other nodes, plugged in behind the room layer's two seams
 //!   (`OtherNodes` and `DirectoryFeed`).
@@ -34,6 +36,7 @@ pub mod hex;
 pub mod metrics;
 pub mod net;
 pub mod outbox;
+pub mod pool;
 pub mod puzzles;
 pub mod rate;
 pub mod rating;
@@ -139,8 +142,8 @@ pub async fn run(
             None => directory,
         }),
         puzzles: puzzles::stock::PuzzleStock::start(
-            config.pool_size,
-            config.pool_prewarm,
+            config.puzzle_stock,
+            config.puzzle_prewarm,
             token.clone(),
         ),
         store: store.clone(),

@@ -85,8 +85,18 @@ struct Args {
     #[arg(long, env = "SUDOKU_RACE_COUNTDOWN_MS", default_value_t = 3000)]
     countdown_ms: u64,
     /// Puzzles kept ready per difficulty.
-    #[arg(long, env = "SUDOKU_RACE_POOL_SIZE", default_value_t = Config::default().pool_size)]
-    pool_size: usize,
+    #[arg(long, env = "SUDOKU_RACE_PUZZLE_STOCK", default_value_t = Config::default().puzzle_stock)]
+    puzzle_stock: usize,
+    /// The pool (A7): a race forms at once when this many compatible players wait (2..=16).
+    #[arg(long, env = "SUDOKU_RACE_POOL_SIZE", default_value_t = 8,
+          value_parser = clap::value_parser!(u8).range(2..=16))]
+    pool_size: u8,
+    /// The pool: or this long after the second of them began waiting, in milliseconds.
+    #[arg(long, env = "SUDOKU_RACE_POOL_WAIT_MS", default_value_t = 10_000)]
+    pool_wait_ms: u64,
+    /// The pool: one waiting this long with nobody to race is offered a ghost, in milliseconds.
+    #[arg(long, env = "SUDOKU_RACE_POOL_ALONE_MS", default_value_t = 20_000)]
+    pool_alone_ms: u64,
     /// Seconds for a request head (and the TLS handshake) to arrive before the socket is closed.
     #[arg(long, env = "SUDOKU_RACE_REQUEST_TIMEOUT", default_value_t = 10)]
     request_timeout: u64,
@@ -172,7 +182,12 @@ impl Args {
             cluster: self.cluster.clone(),
             node_id: self.node_id.clone(),
             countdown: Duration::from_millis(self.countdown_ms),
-            pool_size: self.pool_size,
+            puzzle_stock: self.puzzle_stock,
+            pool: server::config::PoolRules {
+                size: usize::from(self.pool_size),
+                wait: Duration::from_millis(self.pool_wait_ms),
+                alone: Duration::from_millis(self.pool_alone_ms),
+            },
             request_timeout: Duration::from_secs(self.request_timeout),
             shutdown_grace: Duration::from_secs(self.shutdown_grace),
             tls: match (&self.tls_cert, &self.tls_key) {

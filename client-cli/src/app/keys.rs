@@ -45,6 +45,8 @@ pub enum Action {
     Cancel,
     /// Refused a seat mid-race: watch now and take a seat when the race ends.
     Watch,
+    /// After a pool race: back into the pool for the next one (A7 `requeue`).
+    Requeue,
 }
 
 /// What has the keys: the room, or a room host's tool open over it.
@@ -74,6 +76,11 @@ pub struct Context {
     pub mode: Mode,
     /// In no room, refused a seat because a race is on: watching is offered.
     pub offer: bool,
+    /// A pool room (A7): nobody hosts it and the server starts its races, so there is no ready
+    /// mark, start or rematch; after a race, `requeue`.
+    pub pool: bool,
+    /// In no room, waiting in the pool: leaving means leaving the queue.
+    pub queued: bool,
 }
 
 impl Context {
@@ -106,28 +113,37 @@ struct Binding {
 }
 
 /// The key table, in footer order. Two rows may share a key with different labels (`s` starts
-/// in the lobby and rematches after a race; `q` quits or leaves).
+/// in the lobby and rematches after a race; `r` is ready in a lobby and races again after a
+/// pool race; `q` and `Esc` quit, leave the room, or leave the queue).
 const TABLE: &[Binding] = &[
     Binding {
         mode: Mode::Room,
         label: ("r", "ready"),
         keys: |k| (k == KeyCode::Char('r')).then_some(Action::Ready),
-        active: |c| c.player && c.is(Phase::Lobby),
-        shown: |c| c.player && c.is(Phase::Lobby),
+        active: |c| c.player && !c.pool && c.is(Phase::Lobby),
+        shown: |c| c.player && !c.pool && c.is(Phase::Lobby),
+    },
+    Binding {
+        mode: Mode::Room,
+        label: ("r", "race again"),
+        keys: |k| (k == KeyCode::Char('r')).then_some(Action::Requeue),
+        active: |c| c.player && c.pool && c.is(Phase::Finished),
+        shown: |c| c.player && c.pool && c.is(Phase::Finished),
     },
     Binding {
         mode: Mode::Room,
         label: ("s", "start"),
         keys: |k| (k == KeyCode::Char('s')).then_some(Action::Start),
-        // A player who is not the room host hears that only the room host can start.
-        active: |c| c.player && c.idle(),
+        // A player who is not the room host hears that only the room host can start; in a pool
+        // room nobody starts (the server does).
+        active: |c| c.player && !c.pool && c.idle(),
         shown: |c| c.player && c.room_host && c.is(Phase::Lobby),
     },
     Binding {
         mode: Mode::Room,
         label: ("s", "rematch"),
         keys: |k| (k == KeyCode::Char('s')).then_some(Action::Start),
-        active: |c| c.player && c.idle(),
+        active: |c| c.player && !c.pool && c.idle(),
         shown: |c| c.player && c.room_host && c.is(Phase::Finished),
     },
     Binding {
@@ -196,10 +212,17 @@ const TABLE: &[Binding] = &[
     },
     Binding {
         mode: Mode::Room,
+        label: ("Esc", "leave the queue"),
+        keys: quit_key,
+        active: |c| c.queued,
+        shown: |c| c.queued,
+    },
+    Binding {
+        mode: Mode::Room,
         label: ("q", "quit"),
         keys: quit_key,
         active: |_| true,
-        shown: |c| !leaves(c),
+        shown: |c| !leaves(c) && !c.queued,
     },
     Binding {
         mode: Mode::Room,
@@ -345,13 +368,15 @@ mod tests {
 
     fn contexts() -> impl Iterator<Item = Context> {
         PHASES.into_iter().flat_map(|phase| {
-            (0..48).map(move |bits| Context {
+            (0..192).map(move |bits| Context {
                 phase,
                 player: bits & 1 != 0,
-                room_host: bits & 2 != 0,
+                room_host: bits & 2 != 0 && bits & 64 == 0,
                 racing: bits & 5 == 5 && phase == Some(Phase::Racing),
                 offer: bits & 8 != 0 && phase.is_none(),
-                mode: [Mode::Room, Mode::Settings, Mode::Kick][bits / 16],
+                pool: bits & 64 != 0 && phase.is_some(),
+                queued: bits & 128 != 0 && phase.is_none(),
+                mode: [Mode::Room, Mode::Settings, Mode::Kick][bits / 16 % 3],
             })
         })
     }
@@ -458,6 +483,39 @@ mod tests {
                 ("Esc", "cancel")
             ]
         );
+    }
+
+    #[test]
+    fn a_pool_room_has_no_host_keys_and_races_again_after_a_race() {
+        let pool_lobby = Context {
+            phase: Some(Phase::Lobby),
+            player: true,
+            pool: true,
+            ..Context::default()
+        };
+        assert_eq!(help(&pool_lobby), [("Enter", "chat"), ("q", "quit")]);
+        assert_eq!(action(&pool_lobby, KeyCode::Char('r')), None);
+        assert_eq!(action(&pool_lobby, KeyCode::Char('s')), None);
+        let pool_after = Context {
+            phase: Some(Phase::Finished),
+            ..pool_lobby
+        };
+        assert_eq!(
+            help(&pool_after),
+            [("r", "race again"), ("Enter", "chat"), ("q", "quit")]
+        );
+        assert_eq!(
+            action(&pool_after, KeyCode::Char('r')),
+            Some(Action::Requeue)
+        );
+        assert_eq!(action(&pool_after, KeyCode::Char('s')), None);
+        let queued = Context {
+            queued: true,
+            ..Context::default()
+        };
+        assert_eq!(help(&queued), [("Esc", "leave the queue")]);
+        assert_eq!(action(&queued, KeyCode::Esc), Some(Action::Quit));
+        assert_eq!(action(&queued, KeyCode::Char('q')), Some(Action::Quit));
     }
 
     #[test]

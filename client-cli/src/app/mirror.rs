@@ -134,8 +134,9 @@ pub struct Room {
     pub me: Option<PlayerId>,
     /// Player or spectator.
     pub role: Role,
-    /// The room host's player id (the player who starts races and edits settings).
-    pub room_host: PlayerId,
+    /// The room host's player id (the player who starts races and edits settings); none in a
+    /// pool room (A7), which the server starts.
+    pub room_host: Option<PlayerId>,
     /// Room settings.
     pub settings: Settings,
     /// Room phase.
@@ -153,7 +154,7 @@ pub struct Room {
 impl Room {
     /// Whether we are the room host.
     pub fn am_room_host(&self) -> bool {
-        self.me.as_deref() == Some(self.room_host.as_str())
+        self.me.is_some() && self.me == self.room_host
     }
 
     /// Whether `player_id` is us.
@@ -188,7 +189,7 @@ impl Room {
 }
 
 /// The room as the server described it, or nothing before `room_joined` (and after
-/// `room_closed`, or an `error` `kicked`).
+/// `room_closed`, an `error` `kicked`, or `queued`).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Mirror {
     /// The room, once joined.
@@ -236,8 +237,10 @@ impl Mirror {
             });
             return;
         }
-        // The room is gone for us: removed, or the host removed us from it (A5).
+        // The room is gone for us: removed, the host removed us from it (A5), or we left a pool
+        // room for the pool again (A7 `requeue`, answered with `queued`).
         if let ServerMsg::RoomClosed { .. }
+        | ServerMsg::Queued { .. }
         | ServerMsg::Error {
             code: ErrorCode::Kicked,
             ..
@@ -277,6 +280,9 @@ impl Room {
             | ServerMsg::RoomList { .. }
             | ServerMsg::RoomJoined { .. }
             | ServerMsg::RoomClosed { .. }
+            | ServerMsg::Queued { .. }
+            | ServerMsg::LeftQueue
+            | ServerMsg::PoolAlone { .. }
             | ServerMsg::Chat { .. } => {}
         }
     }
@@ -290,7 +296,7 @@ impl Room {
             ServerMsg::PlayerLeft { player_id } => {
                 self.players.retain(|p| p.player_id != *player_id)
             }
-            ServerMsg::HostChanged { player_id } => self.room_host = player_id.clone(),
+            ServerMsg::HostChanged { player_id } => self.room_host = Some(player_id.clone()),
             ServerMsg::SettingsChanged { settings } => self.settings = settings.clone(),
             _ => {}
         }

@@ -9,7 +9,8 @@
 //! last refusal), notices, chat, confirmations and the connection state. Keys go through the
 //! one table in `keys`; `board` holds the board, pencil marks and cursor that solo shares. What
 //! each server message does to the screen is `on_server`; the screens outside a room are
-//! `outside`; the room host's settings editor and kick list are `room_host`.
+//! `outside`; the pool's queue and requeue (A7) are `pool`; the room host's settings editor and
+//! kick list are `room_host`.
 
 pub mod board;
 pub mod event;
@@ -17,12 +18,11 @@ pub mod keys;
 pub mod mirror;
 mod on_server;
 pub mod outside;
+mod pool;
 pub mod room_host;
 
 use crossterm::event::{KeyCode, KeyEvent};
-use protocol::{
-    ClientMsg, MsgId, Phase, PlaceReason, PlayerName, Role, MAX_CHAT_CHARS, MAX_NAME_CHARS,
-};
+use protocol::{ClientMsg, MsgId, Phase, PlaceReason, PlayerName, Role, MAX_CHAT_CHARS};
 use shared::engine::{Cell, Digit};
 
 pub use board::{BoardState, PencilAndCursor};
@@ -303,6 +303,7 @@ impl App {
         let Some(room) = self.room() else {
             return Context {
                 offer: online && matches!(self.outside, Outside::RaceOn { .. }),
+                queued: matches!(self.outside, Outside::Queued { .. }),
                 ..Context::default()
             };
         };
@@ -321,6 +322,8 @@ impl App {
                 Some(Tool::Kick { .. }) => Mode::Kick,
             },
             offer: false,
+            pool: room.settings.pool,
+            queued: false,
         }
     }
 
@@ -328,28 +331,8 @@ impl App {
         if is_ctrl_c(&key) {
             return self.leave();
         }
-        if let Outside::Rename { input, .. } = &mut self.outside {
-            if self.mirror.room.is_none() {
-                match key.code {
-                    KeyCode::Esc => return self.leave(),
-                    KeyCode::Enter => {
-                        let name = input.trim().to_owned();
-                        if !name.is_empty() {
-                            return self.rename(name);
-                        }
-                    }
-                    KeyCode::Backspace => {
-                        input.pop();
-                    }
-                    KeyCode::Char(c)
-                        if !c.is_control() && input.chars().count() < MAX_NAME_CHARS =>
-                    {
-                        input.push(c);
-                    }
-                    _ => {}
-                }
-                return Vec::new();
-            }
+        if self.mirror.room.is_none() && matches!(self.outside, Outside::Rename { .. }) {
+            return self.type_new_name(key.code);
         }
         if let Some(input) = self.input.as_mut() {
             match key.code {
@@ -445,6 +428,7 @@ impl App {
             Action::Apply => return self.apply_tool(),
             Action::Cancel => self.tool = None,
             Action::Watch => return self.watch_then_join(),
+            Action::Requeue => return self.requeue(),
             Action::Forfeit => {
                 self.confirm = Some(Confirm::Forfeit);
                 self.notice = Some(Notice {
@@ -570,10 +554,14 @@ impl App {
         })]
     }
 
+    /// Quit: leave the room we are in, or the pool we wait in, first.
     fn leave(&mut self) -> Vec<Effect> {
         self.quit = true;
-        if self.room().is_some() && self.conn == Conn::Online {
+        let online = self.conn == Conn::Online;
+        if self.room().is_some() && online {
             vec![Effect::Send(ClientMsg::Leave), Effect::Quit]
+        } else if matches!(self.outside, Outside::Queued { .. }) && online {
+            vec![Effect::Send(ClientMsg::LeaveQueue), Effect::Quit]
         } else {
             vec![Effect::Quit]
         }

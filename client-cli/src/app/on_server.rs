@@ -3,7 +3,10 @@
 //! notices, chat, the screen shown outside a room, the room host's tools, and the messages some
 //! answers call for (another ask for a seat, a seat after watching).
 
-use protocol::{ClientMsg, ErrorCode, FinishStatus, MsgId, Phase, PlaceReason, Role, ServerMsg};
+use crossterm::event::KeyCode;
+use protocol::{
+    ClientMsg, ErrorCode, FinishStatus, MsgId, Phase, PlaceReason, Role, ServerMsg, MAX_NAME_CHARS,
+};
 use shared::engine::{Cell, Digit};
 
 use super::outside::{self, Outside};
@@ -17,9 +20,11 @@ impl App {
         let now = self.clock_ms;
         // Read before the mirror forgets it: the leaving player's name, the race we were in,
         // the room a `kicked` takes us out of.
+        // Not us: a player who requeues from a pool room (A7) hears of its own leaving.
         let left = match &msg {
             ServerMsg::PlayerLeft { player_id } => self
                 .room()
+                .filter(|r| !r.is_me(player_id))
                 .and_then(|r| r.name_of(player_id))
                 .map(str::to_owned),
             _ => None,
@@ -111,6 +116,9 @@ impl App {
             | ServerMsg::HostChanged { .. }
             | ServerMsg::Progress(_)
             | ServerMsg::Solution { .. } => {}
+            ServerMsg::Queued { .. } | ServerMsg::PoolAlone { .. } | ServerMsg::LeftQueue => {
+                self.in_pool(&msg)
+            }
         }
         Vec::new()
     }
@@ -247,6 +255,31 @@ impl App {
         if !self.outside.is_final() {
             self.notice = None;
             self.outside = outside::answer(self.intent.as_ref(), code, &message);
+        }
+        Vec::new()
+    }
+
+    /// A key while another name is typed in place of a refused one: `Enter` asks again with it,
+    /// `Esc` quits.
+    pub(super) fn type_new_name(&mut self, code: KeyCode) -> Vec<Effect> {
+        let Outside::Rename { input, .. } = &mut self.outside else {
+            return Vec::new();
+        };
+        match code {
+            KeyCode::Esc => return self.leave(),
+            KeyCode::Enter => {
+                let name = input.trim().to_owned();
+                if !name.is_empty() {
+                    return self.rename(name);
+                }
+            }
+            KeyCode::Backspace => {
+                input.pop();
+            }
+            KeyCode::Char(c) if !c.is_control() && input.chars().count() < MAX_NAME_CHARS => {
+                input.push(c);
+            }
+            _ => {}
         }
         Vec::new()
     }

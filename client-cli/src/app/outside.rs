@@ -1,11 +1,13 @@
-//! Where we stand while in no room: asking for a seat, refused one, typing another name, offered
-//! to watch a race that is on, removed by the host, or left by a room that closed.
+//! Where we stand while in no room: asking for a seat, waiting in the pool for a race with
+//! strangers (A7), refused one, typing another name, offered to watch a race that is on, removed
+//! by the host, or left by a room that closed.
 //!
 //! [`Outside`] is what the screen shows in place of a room. The app asks the server for a seat
 //! as the [`Intent`] says (the connection task sends the first ask; a retry with another name
 //! or a seat after watching is sent from here), so a refusal can be answered in place.
 
 use protocol::{ErrorCode, RoomCode};
+use shared::engine::Difficulty;
 
 use crate::net::Intent;
 
@@ -15,6 +17,17 @@ pub enum Outside {
     /// Waiting for the server's answer (or for the connection).
     #[default]
     Entering,
+    /// Waiting in the pool for a race with strangers (A7), from `queued` to `room_joined`.
+    Queued {
+        /// The pool's difficulty.
+        difficulty: Difficulty,
+        /// Players waiting in it, us included (from the last `queued`).
+        waiting: u32,
+        /// Local clock when we began waiting.
+        since_ms: u64,
+        /// `pool_alone` came: nobody else is waiting right now.
+        alone: bool,
+    },
     /// Refused, for a reason another try would not change.
     Refused {
         /// The server's code.
@@ -59,7 +72,9 @@ impl Outside {
 pub fn intent_room(intent: Option<&Intent>) -> Option<&str> {
     match intent? {
         Intent::Join { room, .. } | Intent::Spectate { room, .. } => Some(room),
-        Intent::Create { .. } | Intent::Daily { .. } | Intent::Nothing => None,
+        Intent::Create { .. } | Intent::Daily { .. } | Intent::Quick { .. } | Intent::Nothing => {
+            None
+        }
     }
 }
 
@@ -83,6 +98,10 @@ pub fn renamed(intent: &Intent, new_name: &str) -> Intent {
             difficulty: *difficulty,
             name,
         },
+        Intent::Quick { difficulty, .. } => Intent::Quick {
+            difficulty: *difficulty,
+            name,
+        },
         Intent::Nothing => Intent::Nothing,
     }
 }
@@ -94,6 +113,7 @@ pub fn refused_what(intent: Option<&Intent>) -> String {
         Some(Intent::Spectate { room, .. }) => format!("could not watch room {room}"),
         Some(Intent::Create { .. }) => "could not create a room".to_owned(),
         Some(Intent::Daily { .. }) => "could not start the daily challenge".to_owned(),
+        Some(Intent::Quick { difficulty, .. }) => format!("could not join the {difficulty} pool"),
         Some(Intent::Nothing) | None => "refused".to_owned(),
     }
 }

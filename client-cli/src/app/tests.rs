@@ -14,6 +14,7 @@ use ratatui::Terminal;
 use super::*;
 use crate::net::{Intent, NetEvent};
 
+mod pool;
 mod trial;
 use shared::engine::Difficulty;
 
@@ -42,7 +43,7 @@ fn joined(me: &str, race: Option<RaceView>, phase: Phase) -> ServerMsg {
             token: Some("secret".into()),
             role: Role::Player,
         },
-        host: "p1".into(),
+        host: Some("p1".into()),
         settings: Settings::default(),
         phase,
         players: vec![player("p1", "ann"), player("p2", "bob")],
@@ -59,7 +60,7 @@ fn spectator_joined(race: Option<RaceView>, phase: Phase) -> ServerMsg {
             token: None,
             role: Role::Spectator,
         },
-        host: "p1".into(),
+        host: Some("p1".into()),
         settings: Settings::default(),
         phase,
         players: vec![player("p1", "ann")],
@@ -448,6 +449,62 @@ fn race_over_shows_standings_time_and_the_solution_against_the_board() {
     assert_eq!(buf[(x, y)].symbol(), "4");
     assert_eq!(buf[(x, y)].fg, Color::Magenta);
     check_effects(app.update(key('s')), &[ClientMsg::StartRace]);
+}
+
+/// robo (p3), a bot, takes a seat.
+fn robo_joins() -> Event {
+    net(ServerMsg::PlayerJoined {
+        player: Player {
+            bot: true,
+            ..player("p3", "robo")
+        },
+    })
+}
+
+#[test]
+fn bots_are_marked_in_the_lobby_the_progress_panel_the_results_and_to_spectators() {
+    let mut app = lobby();
+    app.update(robo_joins());
+    let buf = render(&app, 120, 40);
+    check_shows(&buf, "robo [bot]");
+    assert_eq!(find(&buf, "ann [bot]"), None, "people are not marked");
+    app.update(net(ServerMsg::Countdown { starts_in_ms: 3000 }));
+    app.update(net(ServerMsg::RaceStarted {
+        race_id: "r1".into(),
+        puzzle: PUZZLE.parse().unwrap(),
+        difficulty: Difficulty::Medium,
+        time_limit_s: 1800,
+        rated: false,
+    }));
+    check_shows(&render(&app, 120, 40), "robo [bot]  racing");
+    let standing = |rank, id: &str, name: &str| Standing {
+        rank,
+        player_id: id.into(),
+        name: name.try_into().unwrap(),
+        status: FinishStatus::Solved,
+        time_ms: Some(300_000 + u64::from(rank)),
+        filled: 51,
+        mistakes: 0,
+    };
+    app.update(net(ServerMsg::RaceOver {
+        race_id: "r1".into(),
+        reason: OverReason::AllDone,
+        standings: vec![standing(1, "p3", "robo"), standing(2, "p1", "ann")],
+        solution: SOLUTION.parse().unwrap(),
+        ratings: Vec::new(),
+    }));
+    let buf = render(&app, 120, 40);
+    let rows: Vec<String> = lines(&buf)
+        .into_iter()
+        .filter(|l| l.contains("5:00"))
+        .collect();
+    assert!(rows.iter().any(|l| l.contains("robo [bot]")), "{rows:?}");
+    assert!(!rows.iter().any(|l| l.contains("ann [bot]")), "{rows:?}");
+
+    let mut eve = App::new("eve");
+    eve.update(net(spectator_joined(None, Phase::Lobby)));
+    eve.update(robo_joins());
+    check_shows(&render(&eve, 120, 40), "robo [bot]");
 }
 
 #[test]

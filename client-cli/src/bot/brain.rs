@@ -12,11 +12,12 @@ use protocol::{
 };
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use shared::engine::solver;
 use shared::engine::{Cell, Digit, Grid};
 use tracing::{debug, info, warn};
 
+use super::pace::{self, Planned, Tier};
 use super::{BotConfig, BotError, BotReport, RaceResult, RATE_LIMIT_PAUSE, REMATCH_PAUSE};
 use crate::app::Mirror;
 
@@ -26,7 +27,7 @@ struct Solving {
     race_id: RaceId,
     solution: Option<Grid>,
     /// Cells still to fill, in the order the bot will try them (last first).
-    todo: Vec<Cell>,
+    todo: Vec<Planned>,
     /// Out of the race (solved, forfeited, eliminated, timed out).
     out: Option<(FinishStatus, Option<u64>)>,
 }
@@ -88,9 +89,27 @@ impl Brain {
         self.wake.take()
     }
 
+    /// The wait before the next planned placement (none left: a short look, then nothing).
     fn think_time(&mut self) -> Duration {
-        let ms = self.config.pace.as_millis() as u64;
-        Duration::from_millis(self.rng.gen_range(ms / 2..=ms + ms / 2))
+        let looks = self
+            .race
+            .as_ref()
+            .and_then(|r| r.todo.last())
+            .map_or(pace::look(Tier::NakedSingle), |p| p.looks);
+        self.config.style.wait(&looks, &mut self.rng)
+    }
+
+    /// Whether the bot may slip now: never on a correction, nor when one more refused digit
+    /// would knock it out of the race (a fill-in opponent should finish).
+    fn may_slip(&self, next: &Planned) -> bool {
+        let limit = self
+            .mirror
+            .room
+            .as_ref()
+            .map_or(0, |r| u32::from(r.settings.max_mistakes));
+        // The server's count, which the mirror keeps across a resume.
+        let made = self.mirror.race().map_or(0, |r| r.mistakes);
+        !next.fix && (limit == 0 || made + 1 < limit)
     }
 
     fn am_room_host(&self) -> bool {
@@ -124,8 +143,11 @@ impl Brain {
                 None
             }
         };
-        let mut todo: Vec<Cell> = Cell::all().filter(|&c| board.get(c).is_none()).collect();
-        todo.shuffle(&mut self.rng);
+        let mut todo = match solution {
+            Some(_) => pace::plan(&board, &mut self.rng),
+            None => Vec::new(),
+        };
+        todo.reverse();
         self.race = Some(Solving {
             race_id,
             solution,
@@ -203,7 +225,7 @@ impl Brain {
         }
     }
 
-    /// The answer to a placement: the cell is done, or (a wrong digit) tried again later.
+    /// The answer to a placement: the cell is done, or (a wrong digit) corrected next.
     fn placement_answered(
         &mut self,
         id: Option<&MsgId>,
@@ -217,14 +239,17 @@ impl Brain {
             self.resend = false;
         }
         if let Some(r) = self.race.as_mut() {
-            r.todo.retain(|&t| t != cell);
+            r.todo.retain(|t| t.cell != cell);
             let retry = !accepted
                 && !matches!(reason, Some(PlaceReason::Given) | Some(PlaceReason::Filled));
             if retry {
                 self.report.mistakes += 1;
-                // Try that cell again later, somewhere in the remaining order.
-                let at = self.rng.gen_range(0..=r.todo.len());
-                r.todo.insert(at, cell);
+                // A person told "wrong" looks again at that cell, and now gets it right.
+                r.todo.push(Planned {
+                    cell,
+                    looks: pace::look(Tier::NakedSingle),
+                    fix: true,
+                });
             }
             if r.out.is_none() {
                 self.wake = Some(self.think_time());
@@ -313,9 +338,10 @@ impl Brain {
             r.out = Some((FinishStatus::Forfeited, None));
             return Some(ClientMsg::Forfeit);
         };
-        let cell = *r.todo.last()?;
+        let next = *r.todo.last()?;
+        let cell = next.cell;
         let right = solution.get(cell)?;
-        let digit = if self.rng.gen_bool(self.config.mistake_rate.clamp(0.0, 1.0)) {
+        let digit = if self.may_slip(&next) && self.config.style.slips(&mut self.rng) {
             let wrong: Vec<Digit> = Digit::all().filter(|&d| d != right).collect();
             *wrong.choose(&mut self.rng)?
         } else {

@@ -2,12 +2,14 @@
 //! (`sudoku-race bot CODE`), a demo, and the computer players of the end-to-end tests.
 //!
 //! [`Brain`] (in `brain`) is the decision logic and does no IO: it reads server messages and
-//! says what to send next. [`run`] here drives a brain over a [`crate::net`] session (so a bot
-//! reconnects and resumes like any client), pausing `pace` (±50 %) between placements and
-//! re-sending a placement after `rate_limited`. This module owns the bot's configuration,
-//! report and errors.
+//! says what to send next. [`pace`] is how it plays: the fill order and the wait before each
+//! placement (from the grader's techniques), pauses and slips, per [`Level`]. [`run`] here drives
+//! a brain over a [`crate::net`] session (so a bot reconnects and resumes like any client),
+//! sleeping the brain's waits and re-sending a placement after `rate_limited`. This module owns
+//! the bot's configuration, report and errors.
 
 mod brain;
+pub mod pace;
 
 use std::future::Future;
 use std::time::Duration;
@@ -16,6 +18,7 @@ use protocol::{ClientMsg, FinishStatus, PlayerId, RaceId, RoomCode, SettingsRequ
 use tokio::time::Instant;
 
 pub use brain::Brain;
+pub use pace::{Level, Style};
 
 use crate::net::{self, Endpoint, Intent, NetEvent};
 
@@ -30,11 +33,9 @@ pub const REMATCH_PAUSE: Duration = Duration::from_millis(1500);
 pub struct BotConfig {
     /// Display name.
     pub name: String,
-    /// Mean time between placements (each pause is drawn from 50 % to 150 % of it).
-    pub pace: Duration,
-    /// Probability that a placement is a deliberate mistake, `0.0..=1.0`.
-    pub mistake_rate: f64,
-    /// RNG seed (cell order, pauses, mistakes).
+    /// Think times, pauses and mistakes: a [`Level`]'s style, or [`Style::flat`].
+    pub style: Style,
+    /// RNG seed (cell order, waits, mistakes).
     pub seed: u64,
     /// Races to play before leaving; `None` plays until the room closes.
     pub races: Option<u32>,
@@ -44,8 +45,7 @@ impl Default for BotConfig {
     fn default() -> Self {
         BotConfig {
             name: "bot".into(),
-            pace: Duration::from_millis(800),
-            mistake_rate: 0.0,
+            style: Style::default(),
             seed: 0,
             races: Some(1),
         }

@@ -1,5 +1,6 @@
 //! The brain against scripted server messages, and the driver against a scripted server.
 
+use super::pace::{Tier, LEVELS};
 use super::*;
 use crate::app::tests::{PUZZLE, SOLUTION};
 use protocol::{ErrorCode, PlaceReason, Role, ServerMsg};
@@ -7,6 +8,10 @@ use protocol::{Phase, Player, PlayerStatus, Settings, You};
 use shared::engine::{Cell, Digit, Grid};
 
 fn joined(host: &str) -> ServerMsg {
+    joined_with(host, Settings::default())
+}
+
+fn joined_with(host: &str, settings: Settings) -> ServerMsg {
     ServerMsg::RoomJoined {
         room: "K7QX".try_into().unwrap(),
         you: You {
@@ -14,8 +19,8 @@ fn joined(host: &str) -> ServerMsg {
             token: Some("t".into()),
             role: Role::Player,
         },
-        host: host.into(),
-        settings: Settings::default(),
+        host: Some(host.into()),
+        settings,
         phase: Phase::Lobby,
         players: vec![Player {
             player_id: "b1".into(),
@@ -42,15 +47,22 @@ fn started() -> ServerMsg {
 
 /// Answer `msg` as the server would for a board with `SOLUTION` as its solution.
 fn answer(board: &mut Grid, msg: &ClientMsg) -> ServerMsg {
+    answer_for(&Grid::parse(SOLUTION).expect("grid"), board, &mut 0, msg)
+}
+
+/// Answer `msg` as the server would for a board with `solution` as its solution, counting
+/// refused digits in `mistakes`.
+fn answer_for(solution: &Grid, board: &mut Grid, mistakes: &mut u32, msg: &ClientMsg) -> ServerMsg {
     let ClientMsg::Place { cell, digit, id } = msg else {
         panic!("expected a place, got {msg:?}");
     };
-    let solution = Grid::parse(SOLUTION).expect("grid");
     let c = Cell::try_from(*cell).expect("cell");
     let d = Digit::try_from(*digit).expect("digit");
     let ok = solution.get(c) == Some(d);
     if ok {
         board.set(c, Some(d));
+    } else {
+        *mistakes += 1;
     }
     ServerMsg::Placement {
         id: id.clone(),
@@ -59,7 +71,7 @@ fn answer(board: &mut Grid, msg: &ClientMsg) -> ServerMsg {
         accepted: ok,
         reason: (!ok).then_some(PlaceReason::Wrong),
         conflicts: vec![],
-        mistakes: 0,
+        mistakes: *mistakes,
         penalty_ms: 0,
     }
 }
@@ -67,7 +79,7 @@ fn answer(board: &mut Grid, msg: &ClientMsg) -> ServerMsg {
 #[track_caller]
 fn check_solves(mistake_rate: f64, seed: u64) -> BotReport {
     let config = BotConfig {
-        mistake_rate,
+        style: Style::flat(Duration::from_millis(800), mistake_rate),
         seed,
         ..BotConfig::default()
     };
@@ -123,7 +135,7 @@ fn over(status: protocol::FinishStatus) -> ServerMsg {
 #[test]
 fn an_eliminated_bot_stops_and_waits_for_race_over_without_a_solution() {
     let config = BotConfig {
-        mistake_rate: 1.0,
+        style: Style::flat(Duration::from_millis(800), 1.0),
         ..BotConfig::default()
     };
     let mut brain = Brain::new(config, None);
@@ -237,8 +249,7 @@ async fn run_races_against_a_scripted_server_then_leaves() {
 
     let (url, listener) = fake_server().await;
     let config = BotConfig {
-        pace: Duration::from_millis(1),
-        mistake_rate: 0.2,
+        style: Style::flat(Duration::from_millis(1), 0.2),
         seed: 3,
         ..BotConfig::default()
     };
@@ -345,4 +356,220 @@ fn entry_refusals_are_fatal() {
             ..
         })
     ));
+}
+
+// The pacing model, measured without a clock: a race's time is the sum of the brain's waits.
+
+/// What one simulated race took: the sum of the waits, placements sent, digits refused.
+#[derive(Debug)]
+struct Sim {
+    wait: Duration,
+    placements: u32,
+    mistakes: u32,
+}
+
+/// Race `style` (seeded by `seed`) over `puzzle` against a scripted server, in a room with
+/// `max_mistakes`.
+fn simulate(style: Style, seed: u64, puzzle: &Grid, solution: &Grid, max_mistakes: u8) -> Sim {
+    let config = BotConfig {
+        style,
+        seed,
+        ..BotConfig::default()
+    };
+    let mut brain = Brain::new(config, None);
+    let settings = Settings {
+        max_mistakes,
+        ..Settings::default()
+    };
+    brain.on_msg(&joined_with("h", settings));
+    brain.on_msg(&ServerMsg::RaceStarted {
+        race_id: "r1".into(),
+        puzzle: *puzzle,
+        difficulty: shared::engine::Difficulty::Medium,
+        time_limit_s: 1800,
+        rated: false,
+    });
+    let (mut board, mut mistakes) = (*puzzle, 0);
+    let mut wait = Duration::ZERO;
+    while let Some(d) = brain.take_wake() {
+        wait += d;
+        let Some(m) = brain.next_move() else { break };
+        brain.on_msg(&answer_for(solution, &mut board, &mut mistakes, &m));
+    }
+    assert_eq!(board, *solution, "the bot solves the puzzle");
+    Sim {
+        wait,
+        placements: brain.report.placements,
+        mistakes: brain.report.mistakes,
+    }
+}
+
+/// Medium puzzles from the generator, seeded.
+fn medium_puzzles(n: u64) -> Vec<(Grid, Grid)> {
+    use rand::SeedableRng;
+    (0..n)
+        .map(|i| {
+            let mut rng = rand::rngs::StdRng::seed_from_u64(1000 + i);
+            let g = shared::engine::generator::generate(
+                &mut rng,
+                shared::engine::Difficulty::Medium,
+                true,
+            );
+            (g.puzzle, g.solution)
+        })
+        .collect()
+}
+
+/// The mean time of `level` over `puzzles`, each raced with a few seeds.
+fn mean_time(level: Level, puzzles: &[(Grid, Grid)]) -> Duration {
+    let runs: Vec<Duration> = puzzles
+        .iter()
+        .enumerate()
+        .flat_map(|(i, (p, s))| (0..3).map(move |k| (i as u64 * 10 + k, p, s)))
+        .map(|(seed, p, s)| simulate(level.style(), seed, p, s, 3).wait)
+        .collect();
+    runs.iter().sum::<Duration>() / runs.len() as u32
+}
+
+#[test]
+fn each_level_takes_its_time_on_medium() {
+    let puzzles = medium_puzzles(12);
+    let min = |m: u64| Duration::from_secs(m * 60);
+    for (level, lo, hi) in [
+        (Level::Beginner, min(10), min(16)),
+        (Level::Casual, min(4), min(7)),
+        // The old fixed pace (800 ms a cell) took about 0:42 on medium.
+        (
+            Level::Strong,
+            Duration::from_secs(35),
+            Duration::from_secs(50),
+        ),
+        (
+            Level::Expert,
+            Duration::from_secs(15),
+            Duration::from_secs(30),
+        ),
+    ] {
+        let t = mean_time(level, &puzzles);
+        assert!(lo <= t && t <= hi, "{level:?}: {t:?} not in {lo:?}..{hi:?}");
+    }
+}
+
+#[test]
+fn levels_are_ordered_from_slow_and_sloppy_to_fast_and_sure() {
+    use clap::ValueEnum;
+    let rows: Vec<Level> = LEVELS.iter().map(|(l, _)| *l).collect();
+    assert_eq!(rows, Level::value_variants(), "one row per level, in order");
+    assert_eq!(Level::default(), Level::Casual);
+    for pair in LEVELS.windows(2) {
+        let ((slow, a), (fast, b)) = (pair[0], pair[1]);
+        let faster = a.think_ms.iter().zip(&b.think_ms).all(|(x, y)| y < x);
+        assert!(faster, "{fast:?} thinks faster than {slow:?} at every tier");
+        assert!(b.pause_rate <= a.pause_rate && b.mistake_rate <= a.mistake_rate);
+    }
+    let puzzles = medium_puzzles(4);
+    let times: Vec<Duration> = rows.iter().map(|&l| mean_time(l, &puzzles)).collect();
+    assert!(times.windows(2).all(|t| t[1] < t[0]), "{times:?}");
+}
+
+#[test]
+fn slips_come_at_the_configured_rate() {
+    let puzzles = medium_puzzles(12);
+    let (mut tries, mut slips) = (0, 0);
+    for (seed, (p, s)) in puzzles.iter().enumerate() {
+        // No limit on mistakes: every placement but a correction may slip.
+        let sim = simulate(
+            Style::flat(Duration::from_millis(1), 0.1),
+            seed as u64,
+            p,
+            s,
+            0,
+        );
+        tries += sim.placements - sim.mistakes;
+        slips += sim.mistakes;
+    }
+    let rate = f64::from(slips) / f64::from(tries);
+    assert!(
+        (0.07..=0.13).contains(&rate),
+        "{slips} slips in {tries} tries"
+    );
+    let casual: u32 = (0..12)
+        .map(|seed| {
+            let (p, s) = &puzzles[seed as usize];
+            simulate(Level::Casual.style(), seed, p, s, 3).mistakes
+        })
+        .sum();
+    // About one a race (2 % of some 54 placements): occasional, neither none nor many.
+    assert!(
+        (4..=24).contains(&casual),
+        "{casual} slips in 12 casual races"
+    );
+}
+
+#[test]
+fn a_slip_is_corrected_at_once_and_never_costs_the_race() {
+    let (puzzle, solution) = medium_puzzles(1).remove(0);
+    let style = Style::flat(Duration::from_millis(1), 1.0);
+    let mut brain = Brain::new(
+        BotConfig {
+            style,
+            ..BotConfig::default()
+        },
+        None,
+    );
+    brain.on_msg(&joined("h"));
+    brain.on_msg(&ServerMsg::RaceStarted {
+        race_id: "r1".into(),
+        puzzle,
+        difficulty: shared::engine::Difficulty::Medium,
+        time_limit_s: 1800,
+        rated: false,
+    });
+    let mut board = puzzle;
+    let slip = brain.next_move().expect("a placement");
+    let refused = answer_for(&solution, &mut board, &mut 0, &slip);
+    assert!(matches!(
+        refused,
+        ServerMsg::Placement {
+            accepted: false,
+            ..
+        }
+    ));
+    brain.on_msg(&refused);
+    let fix = brain.next_move().expect("the correction");
+    let (ClientMsg::Place { cell: a, .. }, ClientMsg::Place { cell: b, .. }) = (&slip, &fix) else {
+        panic!("two placements: {slip:?}, {fix:?}");
+    };
+    assert_eq!(a, b, "the same cell again");
+    assert!(matches!(
+        answer_for(&solution, &mut board, &mut 1, &fix),
+        ServerMsg::Placement { accepted: true, .. }
+    ));
+    // Always slipping, in a room that knocks a player out at 3: it stops at 2 and solves.
+    let sim = simulate(style, 1, &puzzle, &solution, 3);
+    assert_eq!(sim.mistakes, 2);
+}
+
+#[test]
+fn the_plan_fills_every_empty_cell_once_singles_first() {
+    use rand::SeedableRng;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+    let easy = Grid::parse(PUZZLE).expect("grid");
+    let (medium, _) = medium_puzzles(1).remove(0);
+    for board in [easy, medium] {
+        let plan = pace::plan(&board, &mut rng);
+        let mut cells: Vec<Cell> = plan.iter().map(|p| p.cell).collect();
+        cells.sort();
+        let empty: Vec<Cell> = Cell::all().filter(|&c| board.get(c).is_none()).collect();
+        assert_eq!(cells, empty);
+        assert!(plan
+            .iter()
+            .all(|p| p.looks.iter().any(|&n| n > 0) && !p.fix));
+        assert_eq!(plan[0].looks[Tier::Medium as usize..], [0, 0, 0]);
+    }
+    let medium_looks: u32 = pace::plan(&medium, &mut rng)
+        .iter()
+        .map(|p| u32::from(p.looks[Tier::Medium as usize]))
+        .sum();
+    assert!(medium_looks > 0, "a medium puzzle takes a medium technique");
 }

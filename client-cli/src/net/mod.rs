@@ -2,9 +2,10 @@
 //!
 //! [`connect`] spawns a task that owns the socket. The caller sends [`ClientMsg`]s through the
 //! returned [`Session`] and receives [`NetEvent`]s. The task
-//! - sends the [`Intent`] (create, join, spectate) right after `welcome`;
+//! - sends the [`Intent`] (create, join, spectate, quick race) right after `welcome`;
 //! - remembers the seat's resume token from `room_joined`, and after a drop reconnects with
-//!   exponential backoff and sends `resume` (a spectator re-sends `spectate`);
+//!   exponential backoff and sends `resume` (a spectator re-sends `spectate`; a player waiting
+//!   in the pool, who has no seat to resume, sends `quick_race` again);
 //! - queues what the caller sends while the socket is down and flushes it after the resume;
 //! - sends a WebSocket ping every [`KEEPALIVE`] so an idle lobby is not closed by the server;
 //! - ends the session for good on `room_closed` (the host quit, or the room was removed: A5), and
@@ -130,6 +131,13 @@ pub enum Intent {
         /// Display name (the room shows the handle).
         name: String,
     },
+    /// Race strangers (A7): join the pool of a difficulty and wait to be seated.
+    Quick {
+        /// The pool's difficulty.
+        difficulty: shared::engine::Difficulty,
+        /// Display name.
+        name: String,
+    },
     /// Enter no room (e.g. to list rooms).
     Nothing,
 }
@@ -155,9 +163,20 @@ impl Intent {
                 name: Some(name.clone()),
                 key: None,
             }),
+            Intent::Quick { difficulty, name } => Some(quick_race(*difficulty, name)),
             // The daily is asked with the identity key, which only the session holds.
             Intent::Daily { .. } | Intent::Nothing => None,
         }
+    }
+}
+
+/// `quick_race` for the pool of `difficulty` (the session stamps the key on it).
+pub(crate) fn quick_race(difficulty: shared::engine::Difficulty, name: &str) -> ClientMsg {
+    ClientMsg::QuickRace {
+        difficulty: difficulty.as_str().to_owned(),
+        name: name.to_owned(),
+        key: None,
+        bot: false,
     }
 }
 
@@ -197,10 +216,13 @@ pub struct Identity {
 }
 
 impl Identity {
-    /// Fill in who is asking on `create_room`, `join_room` and `spectate`; other messages pass.
+    /// Fill in who is asking on `create_room`, `join_room`, `quick_race` and `spectate`; other
+    /// messages pass.
     pub fn stamp(&self, msg: &mut ClientMsg) {
         match msg {
-            ClientMsg::CreateRoom { key, bot, .. } | ClientMsg::JoinRoom { key, bot, .. } => {
+            ClientMsg::CreateRoom { key, bot, .. }
+            | ClientMsg::JoinRoom { key, bot, .. }
+            | ClientMsg::QuickRace { key, bot, .. } => {
                 if key.is_none() {
                     key.clone_from(&self.key);
                 }
@@ -219,6 +241,7 @@ fn carries_key(msg: &ClientMsg) -> bool {
         ClientMsg::CreateRoom { key: Some(_), .. }
             | ClientMsg::JoinRoom { key: Some(_), .. }
             | ClientMsg::Spectate { key: Some(_), .. }
+            | ClientMsg::QuickRace { key: Some(_), .. }
             | ClientMsg::StartDaily { .. }
     )
 }
@@ -283,6 +306,9 @@ async fn run(
     if let Intent::Spectate { name, room } = &intent {
         seat.spectating = Some((room.clone(), name.clone()));
     }
+    if let Intent::Quick { name, .. } = &intent {
+        seat.pool_name = Some(name.clone());
+    }
     let mut queued: VecDeque<ClientMsg> = VecDeque::new();
     let mut first = true;
     loop {
@@ -318,7 +344,7 @@ async fn run(
             }
             End::Dropped(why) => {
                 info!(%why, "connection dropped");
-                if seat.token.is_none() && seat.spectating.is_none() {
+                if !seat.can_come_back() {
                     // Nothing to take back: a session in no room just ends.
                     let _ = events.send(NetEvent::Closed { error: Some(why) });
                     return;
@@ -512,6 +538,7 @@ async fn from_caller(
         return Some(End::CallerDone);
     };
     let is_leave = matches!(m, ClientMsg::Leave);
+    seat.sent(&m);
     if let Err(e) = send(ws, &m).await {
         if is_leave {
             return Some(End::CallerDone);

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use protocol::{ClientMsg, Role, ServerMsg};
 use rand::Rng;
+use shared::engine::Difficulty;
 use tokio::sync::mpsc;
 use tokio_tungstenite::{connect_async_tls_with_config, Connector};
 use tracing::debug;
@@ -35,10 +36,25 @@ pub(super) struct Seat {
     pub(super) token: Option<protocol::ResumeToken>,
     /// Room and name when spectating.
     pub(super) spectating: Option<(String, String)>,
+    /// The pool we wait in (A7), from `queued` until `room_joined` or `left_queue`: a queued
+    /// player has no seat to resume, so it queues again.
+    pub(super) queued: Option<Difficulty>,
+    /// The name we last asked the pool under.
+    pub(super) pool_name: Option<String>,
 }
 
 impl Seat {
     pub(super) fn observe(&mut self, msg: &ServerMsg) {
+        match msg {
+            // In the pool we hold no seat (after `requeue` the pool room's is gone).
+            ServerMsg::Queued { difficulty, .. } => {
+                self.queued = Some(*difficulty);
+                self.token = None;
+                self.spectating = None;
+            }
+            ServerMsg::LeftQueue | ServerMsg::RoomJoined { .. } => self.queued = None,
+            _ => {}
+        }
         if let ServerMsg::RoomJoined { room, you, .. } = msg {
             match you.role {
                 Role::Player => {
@@ -60,11 +76,30 @@ impl Seat {
         }
     }
 
+    /// What the caller sent that changes how we come back: a `quick_race` names us in the pool,
+    /// a `leave_queue` leaves it.
+    pub(super) fn sent(&mut self, msg: &ClientMsg) {
+        match msg {
+            ClientMsg::QuickRace { name, .. } => self.pool_name = Some(name.clone()),
+            ClientMsg::LeaveQueue => self.queued = None,
+            _ => {}
+        }
+    }
+
+    /// Whether a dropped connection has something to come back to.
+    pub(super) fn can_come_back(&self) -> bool {
+        self.token.is_some() || self.spectating.is_some() || self.queued.is_some()
+    }
+
     pub(super) fn rejoin_message(&self) -> Option<ClientMsg> {
         if let Some(token) = &self.token {
             return Some(ClientMsg::Resume {
                 token: token.to_string(),
             });
+        }
+        if let Some(difficulty) = self.queued {
+            let name = self.pool_name.as_deref().unwrap_or("player");
+            return Some(super::quick_race(difficulty, name));
         }
         self.spectating
             .as_ref()

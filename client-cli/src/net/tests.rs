@@ -12,7 +12,7 @@ fn joined(role: Role, token: Option<&str>) -> ServerMsg {
             token: token.map(Into::into),
             role,
         },
-        host: "p1".into(),
+        host: Some("p1".into()),
         settings: Settings::default(),
         phase: Phase::Lobby,
         players: vec![],
@@ -267,4 +267,89 @@ async fn room_closed_ends_the_session_without_reconnecting() {
         why.as_deref(),
         Some("room ABCD was closed: the host closed the room")
     );
+}
+
+async fn send_server(ws: &mut WebSocketStream<TcpStream>, msg: &ServerMsg) {
+    let text = serde_json::to_string(msg).expect("json");
+    ws.send(Message::text(text)).await.expect("send");
+}
+
+/// Events until the message `msg` has arrived.
+async fn until_message(rx: &mut mpsc::UnboundedReceiver<NetEvent>, msg: &ServerMsg) {
+    loop {
+        if let NetEvent::Message(m) = next_event(rx).await {
+            if *m == *msg {
+                return;
+            }
+        }
+    }
+}
+
+/// A7: `quick` asks the pool with the session's key; dropped while queued it queues again (no
+/// seat to resume), and once seated it resumes like any player.
+#[tokio::test]
+async fn a_quick_session_queues_with_its_key_and_queues_again_until_seated() {
+    let (url, listener) = fake_server().await;
+    let who = Identity {
+        key: Some(protocol::IdentityKey::from("k-ann".to_owned())),
+        bot: false,
+    };
+    let intent = Intent::Quick {
+        difficulty: shared::engine::Difficulty::Hard,
+        name: "ann".into(),
+    };
+    let (_session, mut events) = connect_as(url, intent, who);
+    let quick = ClientMsg::QuickRace {
+        difficulty: "hard".into(),
+        name: "ann".into(),
+        key: Some(protocol::IdentityKey::from("k-ann".to_owned())),
+        bot: false,
+    };
+    let mut ws = accept(&listener).await;
+    assert_eq!(recv_client(&mut ws).await, quick);
+    let queued = ServerMsg::Queued {
+        difficulty: shared::engine::Difficulty::Hard,
+        waiting: 1,
+    };
+    send_server(&mut ws, &queued).await;
+    until_message(&mut events, &queued).await;
+    drop(ws);
+    let mut ws = accept(&listener).await;
+    assert_eq!(recv_client(&mut ws).await, quick, "queued again");
+    let seated = joined(Role::Player, Some("tok-pool"));
+    send_server(&mut ws, &seated).await;
+    until_message(&mut events, &seated).await;
+    drop(ws);
+    let mut ws = accept(&listener).await;
+    assert_eq!(
+        recv_client(&mut ws).await,
+        ClientMsg::Resume {
+            token: "tok-pool".into()
+        }
+    );
+}
+
+#[test]
+fn a_queued_seat_forgets_the_room_it_requeued_from_and_leaving_the_queue_ends_it() {
+    let mut seat = Seat {
+        pool_name: Some("bob".into()),
+        ..Seat::default()
+    };
+    seat.observe(&joined(Role::Player, Some("tok")));
+    seat.observe(&ServerMsg::Queued {
+        difficulty: shared::engine::Difficulty::Easy,
+        waiting: 3,
+    });
+    check(
+        &seat,
+        Some(ClientMsg::QuickRace {
+            difficulty: "easy".into(),
+            name: "bob".into(),
+            key: None,
+            bot: false,
+        }),
+    );
+    seat.sent(&ClientMsg::LeaveQueue);
+    check(&seat, None);
+    assert!(!seat.can_come_back());
 }

@@ -388,6 +388,7 @@ fn the_screen_shows_the_clock_the_bars_and_at_the_end_the_standings() {
         "the time sent: {s}"
     );
     assert!(s.contains(" 1. ann"), "{s}");
+    assert!(s.contains("[2J [bot]  ✗2"), "bob is a bot: {s}");
     let s = screen(&app, 80, 24);
     assert!(
         s.contains(" 2/51  ✗2  │"),

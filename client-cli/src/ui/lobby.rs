@@ -67,7 +67,13 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
     ));
     lines.extend(players_lines(room));
     lines.push(Line::raw(""));
-    let waiting = if room.phase == Phase::Finished {
+    let waiting = if room.settings.pool {
+        if room.phase == Phase::Finished {
+            "Race over: press r to race again with whoever is waiting."
+        } else {
+            "A race with strangers: it starts by itself (nobody hosts it)."
+        }
+    } else if room.phase == Phase::Finished {
         "Between races: the host can start a rematch."
     } else if room.am_room_host() {
         "Press s to start when everyone is here (ready marks are optional)."

@@ -93,6 +93,14 @@ fn finish_word(s: FinishStatus) -> &'static str {
     status_word(s.into())
 }
 
+/// What follows a bot's name in every player list (lobby, progress, results, replay).
+pub const BOT_MARK: &str = " [bot]";
+
+/// The dim [`BOT_MARK`] for a bot, nothing for a person.
+fn bot_mark(bot: bool) -> Option<Span<'static>> {
+    bot.then(|| Span::styled(BOT_MARK, Style::new().fg(Color::DarkGray)))
+}
+
 fn dot(p: &Player) -> Span<'static> {
     if p.connected {
         Span::styled("●", Style::new().fg(Color::Green))
@@ -149,6 +157,11 @@ impl App {
                     Role::Spectator => "spectating".to_owned(),
                 }
             )));
+        } else if let Outside::Queued { difficulty, .. } = &self.outside {
+            spans.push(Span::raw(format!(
+                "  quick race  ·  {difficulty}  ·  waiting as {}",
+                self.name
+            )));
         }
         match &self.conn {
             Conn::Reconnecting { attempt } => spans.push(Span::styled(
@@ -194,17 +207,20 @@ impl App {
     }
 }
 
-/// One line per seated player: connection dot, ready mark, name, room-host star.
+/// One line per seated player: connection dot, ready mark, name, bot mark, room-host star. A
+/// pool room has neither ready marks nor a host (the server starts its races).
 fn players_lines(room: &Room) -> Vec<Line<'static>> {
     room.players
         .iter()
         .map(|p| {
             let mut spans = vec![dot(p), Span::raw(" ")];
-            spans.push(if p.ready {
-                Span::styled("✓ ", Style::new().fg(Color::Green))
-            } else {
-                Span::raw("· ")
-            });
+            if !room.settings.pool {
+                spans.push(if p.ready {
+                    Span::styled("✓ ", Style::new().fg(Color::Green))
+                } else {
+                    Span::raw("· ")
+                });
+            }
             let me = room.me.as_deref() == Some(p.player_id.as_str());
             let name_style = if me {
                 Style::new().add_modifier(Modifier::BOLD)
@@ -212,7 +228,8 @@ fn players_lines(room: &Room) -> Vec<Line<'static>> {
                 Style::new()
             };
             spans.push(Span::styled(p.name.to_string(), name_style));
-            if p.player_id == room.room_host {
+            spans.extend(bot_mark(p.bot));
+            if room.room_host.as_ref() == Some(&p.player_id) {
                 spans.push(Span::styled(" ★ host", Style::new().fg(Color::Yellow)));
             }
             if me {

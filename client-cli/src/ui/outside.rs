@@ -1,6 +1,6 @@
-//! The screens shown while in no room: connecting, asking, a refusal (and only the refusal), a
-//! name to type again, the offer to watch a race that is on, removed by the host, the room
-//! closed.
+//! The screens shown while in no room: connecting, asking, waiting in the pool (A7), a refusal
+//! (and only the refusal), a name to type again, the offer to watch a race that is on, removed
+//! by the host, the room closed.
 
 use protocol::ErrorCode;
 use ratatui::buffer::Buffer;
@@ -8,10 +8,11 @@ use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
+use shared::engine::Difficulty;
 
 use super::KEY;
 use crate::app::outside::{intent_room, refused_what};
-use crate::app::{App, Conn, Outside};
+use crate::app::{clock, App, Conn, Outside};
 
 const BAD: Style = Style::new().fg(Color::Red).add_modifier(Modifier::BOLD);
 
@@ -30,6 +31,18 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
             Line::raw("the host left, or its server shut down or was lost"),
         ],
         (_, Conn::Closed(Some(e))) => vec![Line::styled(format!("disconnected: {e}"), BAD)],
+        (
+            Outside::Queued {
+                difficulty,
+                waiting,
+                since_ms,
+                alone,
+            },
+            _,
+        ) => {
+            let waited = clock(app.clock_ms.saturating_sub(*since_ms));
+            return render_queue(*difficulty, *waiting, &waited, *alone, area, buf);
+        }
         (_, Conn::Connecting) => vec![Line::raw("connecting…")],
         (Outside::Entering, _) => vec![Line::raw("joining…")],
         (Outside::Refused { code, message }, _) => vec![Line::styled(
@@ -72,5 +85,57 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
     Paragraph::new(lines)
         .wrap(Wrap { trim: true })
         .block(Block::new().borders(Borders::ALL))
+        .render(area, buf);
+}
+
+/// Waiting in the pool: the difficulty, how many wait, for how long, and how to leave.
+fn render_queue(
+    difficulty: Difficulty,
+    waiting: u32,
+    waited: &str,
+    alone: bool,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    let who = match waiting.saturating_sub(1) {
+        0 => "just you".to_owned(),
+        1 => "you and 1 other".to_owned(),
+        n => format!("you and {n} others"),
+    };
+    let mut lines = vec![
+        Line::from(vec![
+            Span::raw(match difficulty {
+                Difficulty::Easy | Difficulty::Expert => "Looking for an ",
+                Difficulty::Medium | Difficulty::Hard => "Looking for a ",
+            }),
+            Span::styled(
+                difficulty.to_string(),
+                Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
+            ),
+            Span::raw(" race with strangers"),
+        ]),
+        Line::raw(""),
+        Line::raw(format!("players waiting: {waiting} ({who})")),
+        Line::raw(format!("time in the queue: {waited}")),
+        Line::raw(""),
+        Line::raw("The race starts by itself when enough players are here."),
+    ];
+    if alone {
+        lines.push(Line::raw(""));
+        lines.push(Line::styled(
+            "nobody else is waiting right now: you stay in the queue",
+            Style::new().fg(Color::Yellow),
+        ));
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::from(vec![
+        Span::styled("Esc", KEY),
+        Span::raw(" or "),
+        Span::styled("q", KEY),
+        Span::raw(" leaves the queue."),
+    ]));
+    Paragraph::new(lines)
+        .wrap(Wrap { trim: true })
+        .block(Block::new().borders(Borders::ALL).title(" quick race "))
         .render(area, buf);
 }

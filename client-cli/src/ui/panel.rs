@@ -8,7 +8,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget};
 
-use super::{bar, dot, finish_word, render_chat, status_word};
+use super::{bar, bot_mark, dot, finish_word, render_chat, status_word};
 use crate::app::{clock, App, Conn, Race, Room};
 
 pub(super) fn render(app: &App, room: &Room, race: &Race, area: Rect, buf: &mut Buffer) {
@@ -102,6 +102,7 @@ fn progress_lines(
             Style::new()
         },
     ));
+    head.extend(bot_mark(p.bot));
     // Our seat's fate is unknown once the connection is gone for good.
     let status = if me && p.status == PlayerStatus::Racing && matches!(app.conn, Conn::Closed(_)) {
         "disconnected"

@@ -190,9 +190,7 @@ impl ReplayApp {
                 Style::new().fg(Color::DarkGray),
             ));
         }
-        if seat.bot {
-            spans.push(Span::styled(" bot", Style::new().fg(Color::DarkGray)));
-        }
+        spans.extend(super::bot_mark(seat.bot));
         if state.mistakes > 0 {
             spans.push(Span::styled(
                 format!("  ✗{}", state.mistakes),

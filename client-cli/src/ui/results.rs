@@ -6,10 +6,10 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Row, Table, Widget, Wrap};
+use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, Widget, Wrap};
 
 use super::board::{self, BoardView};
-use super::{finish_word, players_lines, render_chat};
+use super::{bot_mark, finish_word, players_lines, render_chat};
 use crate::app::{clock, room_host, App, Race, Results, Room};
 
 pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
@@ -33,10 +33,18 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
         .block(Block::new().borders(Borders::ALL))
         .render(mine, buf);
     let mut lines = players_lines(room);
-    lines.push(Line::styled(
-        format!("next: {}", room_host::summary(&room.settings)),
-        Style::new().fg(Color::DarkGray),
-    ));
+    // Nobody rematches a pool room: each player goes back to the pool (A7 `requeue`).
+    let next = if room.settings.pool && room.role == protocol::Role::Player {
+        format!(
+            "next: press r to race again ({} pool)",
+            room.settings.difficulty
+        )
+    } else if room.settings.pool {
+        "next: its players go back to the pool".to_owned()
+    } else {
+        format!("next: {}", room_host::summary(&room.settings))
+    };
+    lines.push(Line::styled(next, Style::new().fg(Color::DarkGray)));
     Paragraph::new(lines)
         .wrap(Wrap { trim: true })
         .block(
@@ -70,13 +78,20 @@ fn render_standings(room: &Room, results: &Results, area: Rect, buf: &mut Buffer
         } else {
             Style::new()
         };
+        // Standings carry no bot flag: a bot still in the room is marked.
+        let bot = room
+            .players
+            .iter()
+            .any(|p| p.player_id == s.player_id && p.bot);
+        let mut name = vec![Span::raw(s.name.to_string())];
+        name.extend(bot_mark(bot));
         Row::new(vec![
-            format!("{}", s.rank),
-            s.name.to_string(),
-            finish_word(s.status).to_owned(),
-            s.time_ms.map_or_else(|| "-".to_owned(), clock),
-            s.filled.to_string(),
-            s.mistakes.to_string(),
+            Cell::from(format!("{}", s.rank)),
+            Cell::from(Line::from(name)),
+            Cell::from(finish_word(s.status)),
+            Cell::from(s.time_ms.map_or_else(|| "-".to_owned(), clock)),
+            Cell::from(s.filled.to_string()),
+            Cell::from(s.mistakes.to_string()),
         ])
         .style(style)
     });

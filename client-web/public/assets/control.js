@@ -7,9 +7,13 @@
  * Storage: the seat's resume token is kept in session storage per room (a reload or a dropped
  * connection takes the seat back; another tab does not share it); the name and the identity
  * key (A6: registered on the first room entered, sent with every entry after) in local storage.
+ *
+ * The pool (A7): Play now queues the page for a race with strangers; the queue screen shows while
+ * it waits, a pool room's race and results follow, and "Race again" queues it again. A queued
+ * page that loses its socket queues again when it is back (the pool has no seat to resume).
  */
 
-import { apply, canPlace, clearPencil, initial, togglePencil } from './state.js';
+import { apply, canPlace, clearPencil, initial, me, togglePencil } from './state.js';
 
 /** @typedef {import('./state.js').State} State */
 /** @typedef {import('./state.js').Actions} Actions */
@@ -51,7 +55,10 @@ import { apply, canPlace, clearPencil, initial, togglePencil } from './state.js'
  * A page: `start` connects and draws, `tick` is the clock's redraw (every 200 ms).
  * @typedef {{state: State, act: Actions, start: () => void, tick: () => void, redraw: () => void}} App
  */
-/** @typedef {{kind: 'create' | 'join' | 'watch' | 'resume', room?: string, name?: string, retried?: boolean}} Intent */
+/**
+ * @typedef {{kind: 'create' | 'join' | 'watch' | 'resume' | 'quick', room?: string, name?: string,
+ *   difficulty?: import('./wire.js').Difficulty, retried?: boolean}} Intent
+ */
 
 /**
  * The page over `deps`; it opens nothing until `start`.
@@ -130,6 +137,8 @@ class Page {
     this.placeSeq = 0;
     /** The name a spectator watches under, to watch again after a drop. */
     this.watchName = 'spectator';
+    /** The name this page waits in the pool under, to queue again after a drop. */
+    this.poolName = '';
     /** Whether a redraw waits for the end of the current burst. */
     this.queued = false;
     this.act = actions(this);
@@ -149,7 +158,7 @@ class Page {
   /** The clock, the countdown and fading marks move on their own. */
   tick() {
     const s = this.state;
-    if (s.phase === 'countdown' || s.phase === 'racing' || s.notice) this.draw();
+    if (s.phase === 'countdown' || s.phase === 'racing' || s.notice || s.queue) this.draw();
   }
 
   /**
@@ -174,11 +183,14 @@ class Page {
     this.redraw();
   }
 
-  /** Back after a drop: take the seat (or the spectator's place) back. */
+  /** Back after a drop: take the seat (or the spectator's place, or the place in the pool) back. */
   takeBack() {
     const s = this.state;
     const token = s.you?.token;
-    if (token) {
+    if (!s.room && s.queue) {
+      // A dropped connection left the pool: queue again.
+      this.link.send({ type: 'quick_race', difficulty: s.queue.difficulty, name: this.poolName, key: this.store.key() });
+    } else if (token) {
       this.intent = { kind: 'resume', room: s.room ?? undefined };
       this.link.send({ type: 'resume', token });
     } else if (s.room && s.you?.role === 'spectator') {
@@ -229,6 +241,12 @@ class Page {
       case 'join_next':
         this.joinNext();
         break;
+      case 'queued':
+        this.onQueued(wasRoom);
+        break;
+      case 'left_queue':
+        this.link.send({ type: 'list_rooms' });
+        break;
       case 'error':
         if (msg.type === 'error') this.onError(msg.code, msg.message);
         break;
@@ -271,6 +289,21 @@ class Page {
     const url = `/r/${s.room}${s.you?.role === 'spectator' && !s.join_next ? '?watch' : ''}`;
     if (location.pathname + location.search !== url) history.replaceState(null, '', url);
     this.view.title(`sudoku-race · ${s.room}`);
+  }
+
+  /**
+   * In the pool (Play now, or Race again from the pool room `wasRoom`): the room's seat and
+   * address go, so a reload opens the start page.
+   * @param {string | null} wasRoom
+   */
+  onQueued(wasRoom) {
+    const { location, history } = this.deps;
+    this.intent = null;
+    if (!wasRoom) return;
+    this.store.dropToken(wasRoom);
+    this.pageRoom = null;
+    if (location.pathname + location.search !== '/') history.replaceState(null, '', '/');
+    this.view.title('sudoku-race');
   }
 
   /** The race watched is over: leave the spectators' seats and join as `join_next`. */
@@ -337,6 +370,7 @@ class Page {
     if (again.kind === 'create') act.create(again.name ?? '', state.settings);
     else if (again.kind === 'join' && again.room) act.join(again.room, again.name ?? '');
     else if (again.kind === 'watch' && again.room) act.watch(again.room, again.name ?? '');
+    else if (again.kind === 'quick' && again.difficulty) act.playNow(again.name ?? '', again.difficulty);
     // The entry just made is the retry: a second invalid_key does not try again.
     if (this.intent) this.intent.retried = true;
   }
@@ -361,6 +395,7 @@ class Page {
     const s = this.state;
     const hash = this.deps.location.hash;
     if (s.problem) return `problem:${s.problem.code}`;
+    if (!s.room && s.queue) return 'queue';
     // The read-only pages live under `/#/…`, so the server serves them as `/`.
     if (!s.room && hash.startsWith('#/leaderboard')) return 'leaderboard';
     const player = /^#\/players\/([A-Za-z0-9]{1,32})$/.exec(hash);
@@ -368,7 +403,8 @@ class Page {
     const replay = /^#\/races\/([A-Za-z0-9-]{1,64})$/.exec(hash);
     if (!s.room && replay) return `replay:${replay[1]}`;
     if (!s.room) return this.pageRoom ? `join:${this.pageRoom}` : 'home';
-    if (s.phase === 'lobby') return 'lobby';
+    // The pool starts its rooms at once: their few lobby moments are the race screen's "Get ready".
+    if (s.phase === 'lobby') return s.settings.pool ? 'race' : 'lobby';
     if (s.phase === 'finished') return 'results';
     return 'race';
   }
@@ -440,6 +476,19 @@ function actions(page) {
       // Watching needs no identity: send the key only if there is one already.
       page.link.send({ type: 'spectate', room, name, key: store.key() });
       page.redraw();
+    },
+    playNow(name, difficulty) {
+      store.keepName(name);
+      state.notice = null;
+      page.poolName = name;
+      const retried = page.intent?.retried && page.intent.kind === 'quick';
+      page.intent = { kind: 'quick', name, difficulty, retried };
+      page.withKey(name, (key) => page.link.send({ type: 'quick_race', difficulty, name, key }));
+    },
+    leaveQueue: () => page.link.send({ type: 'leave_queue' }),
+    requeue() {
+      page.poolName = me(state)?.name ?? store.name();
+      page.link.send({ type: 'requeue' });
     },
     listRooms: () => page.link.send({ type: 'list_rooms' }),
     ready: (on) => page.link.send({ type: 'set_ready', ready: on }),

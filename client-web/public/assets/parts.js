@@ -21,6 +21,9 @@ const STATUS = {
   timed_out: 'timed out',
 };
 
+/** The badge after a bot's name. @param {boolean | undefined} bot */
+const botBadge = (bot) => (bot ? h('span', { class: 'badge', 'data-testid': 'bot-badge', text: 'bot' }) : null);
+
 /**
  * The lobby's players: ready marks, the host, held seats, and the host's kick buttons.
  * @param {{onKick: (id: string) => void}} opts
@@ -38,6 +41,7 @@ export function playerList(opts) {
           'li',
           { 'data-player-id': p.player_id, 'data-ready': p.ready ? 'true' : 'false', class: mine ? 'mine' : null },
           h('span', { class: 'name', text: p.name }),
+          botBadge(p.bot),
           host ? h('span', { class: 'badge', text: 'host' }) : null,
           mine ? h('span', { class: 'badge', text: 'you' }) : null,
           h('span', { class: p.ready ? 'ready yes' : 'ready', text: p.ready ? '✓ ready' : '· not ready' }),
@@ -55,7 +59,7 @@ export function playerList(opts) {
 /**
  * One player's progress line: name, bar, `filled/total · ✗mistakes`, and status words.
  * @param {{player_id: string, name: string, filled: number, to_fill: number, mistakes: number,
- *   status: string, time_ms: number | null}} p
+ *   status: string, time_ms: number | null, bot?: boolean}} p
  * @param {boolean} mine
  */
 export function progressLine(p, mine) {
@@ -65,6 +69,7 @@ export function progressLine(p, mine) {
     'li',
     { 'data-player-id': p.player_id, 'data-status': p.status, class: mine ? 'mine' : null },
     h('span', { class: 'name', text: p.name }),
+    botBadge(p.bot),
     bar,
     h('span', { class: 'count', text: `${p.filled}/${p.to_fill}${p.mistakes ? ` · ✗${p.mistakes}` : ''}` }),
     h('span', { class: `status ${p.status}`, text: words }),
@@ -83,7 +88,7 @@ export function progressList() {
         const toFill = pr?.to_fill ?? (race?.puzzle ? [...race.puzzle].filter((c) => c === '.').length : 0);
         const done = race?.done.get(p.player_id);
         const line = { player_id: p.player_id, name: p.name, filled: pr?.filled ?? 0, to_fill: toFill, mistakes: pr?.mistakes ?? 0,
-          status: done ? done.status : p.status, time_ms: done ? done.time_ms : null };
+          status: done ? done.status : p.status, time_ms: done ? done.time_ms : null, bot: p.bot };
         return progressLine(line, p.player_id === s.you?.player_id);
       }),
     );
@@ -118,15 +123,16 @@ export function standingsTable(opts) {
    * @param {import('./wire.js').Standing[]} standings
    * @param {string | null} mine
    * @param {(playerId: string) => string} [rating]
+   * @param {{player_id: string, bot?: boolean}[]} [players] who is a bot
    */
-  function update(standings, mine, rating) {
+  function update(standings, mine, rating, players = []) {
     body.replaceChildren(
       ...standings.map((st) =>
         h(
           'tr',
           { 'data-player-id': st.player_id, class: st.player_id === mine ? 'mine' : null },
           h('td', { text: String(st.rank) }),
-          h('td', { text: st.name }),
+          h('td', {}, h('span', { class: 'name', text: st.name }), botBadge(players.find((p) => p.player_id === st.player_id)?.bot)),
           h('td', { text: st.status.replace('_', ' ') }),
           h('td', { text: st.status === 'solved' ? raceTime(st.time_ms) : '—' }),
           h('td', { text: String(st.filled) }),

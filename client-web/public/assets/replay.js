@@ -65,7 +65,7 @@ export function at(r, c) {
     const done = (st?.status === 'solved' && filled === r.to_fill)
       || (st?.status === 'eliminated' && c.n > (r.last.get(p.player_id) ?? -1)) || over;
     const status = done && st ? st.status : 'racing';
-    return { player_id: p.player_id, name: p.name, filled, to_fill: r.to_fill, mistakes, status, time_ms: status === 'solved' ? st?.time_ms ?? null : null };
+    return { player_id: p.player_id, name: p.name, filled, to_fill: r.to_fill, mistakes, status, time_ms: status === 'solved' ? st?.time_ms ?? null : null, bot: p.bot };
   });
 }
 

@@ -36,8 +36,14 @@ import { DEFAULT_SETTINGS } from './wire.js';
  *   over_reason: string | null, ratings: import('./wire.js').RatingChange[], chat: {name: string, text: string, player: boolean}[],
  *   rooms: import('./wire.js').RoomEntry[], problem: Problem | null, notice: string | null,
  *   notice_at: number, selected: number, pencil_mode: boolean, link: 'connecting' | 'up' | 'down',
- *   join_next: string | null}} State
- * `join_next` holds a name while the page watches a race it will join once it ends.
+ *   join_next: string | null, queue: Queue | null}} State
+ * `join_next` holds a name while the page watches a race it will join once it ends; `queue` is
+ * set while the page waits in the pool for a race with strangers (A7).
+ */
+
+/**
+ * @typedef {{difficulty: import('./wire.js').Difficulty, waiting: number, since: number, alone: boolean}} Queue
+ * `since` is the local `now` of the first `queued`; `alone` once `pool_alone` said nobody came.
  */
 
 /** @returns {State} */
@@ -64,7 +70,17 @@ export function initial() {
     pencil_mode: false,
     link: 'connecting',
     join_next: null,
+    queue: null,
   };
+}
+
+/**
+ * Out of the room (a pool room left for the pool again): what the page knew of it goes.
+ * @param {State} s
+ */
+function leaveRoom(s) {
+  Object.assign(s, { room: null, you: null, host: null, phase: null, players: [], race: null, countdown_at: null,
+    standings: null, solution: null, over_reason: null, ratings: [], chat: [], join_next: null });
 }
 
 /** The chat lines a page keeps. */
@@ -155,11 +171,12 @@ function setStatus(s, id, status) {
  * @param {State} s
  * @param {ServerMsg} msg
  * @param {number} now
- * @returns {null | 'joined' | 'left' | 'error' | 'join_next'}
+ * @returns {null | 'joined' | 'left' | 'error' | 'join_next' | 'queued' | 'left_queue'}
  */
 export function apply(s, msg, now) {
   switch (msg.type) {
     case 'room_joined': {
+      s.queue = null;
       s.room = msg.room;
       s.you = msg.you;
       s.host = msg.host;
@@ -277,6 +294,19 @@ export function apply(s, msg, now) {
     case 'room_closed':
       s.problem = { code: 'room_closed', message: `Room ${msg.room} has closed: the host left, or its server shut down or was lost.`, room: msg.room };
       return 'left';
+    case 'queued': {
+      // The count changes while the page waits: the wait's start and `alone` stay.
+      const q = s.queue?.difficulty === msg.difficulty ? s.queue : null;
+      s.queue = { difficulty: msg.difficulty, waiting: msg.waiting, since: q?.since ?? now, alone: q?.alone ?? false };
+      if (s.room) leaveRoom(s);
+      return 'queued';
+    }
+    case 'left_queue':
+      s.queue = null;
+      return 'left_queue';
+    case 'pool_alone':
+      if (s.queue) s.queue.alone = true;
+      return null;
     case 'error':
       return 'error';
     default:
@@ -404,6 +434,9 @@ export function restorePencil(race) {
  *   retry: () => void,
  *   notice: (text: string | null) => void,
  *   savedName: () => string,
+ *   playNow: (name: string, difficulty: import('./wire.js').Difficulty) => void,
+ *   leaveQueue: () => void,
+ *   requeue: () => void,
  * }} Actions
  */
 

@@ -10,7 +10,6 @@ import { home } from './screens/home.js';
 import { joinRoom } from './screens/join.js';
 import { lobby } from './screens/lobby.js';
 import { race } from './screens/race.js';
-import { results } from './screens/results.js';
 import { problem } from './screens/problem.js';
 import { h } from './dom.js';
 
@@ -19,12 +18,16 @@ import { h } from './dom.js';
 /** @typedef {import('./state.js').Actions} Actions */
 
 /**
- * The pages a first visit does not need, imported when their route first opens; index.html
- * does not preload them (tests/layout.test.mjs holds index.html to both rules). The replay's
- * playback module is asked for beside its screen, so the two fetches do not wait on each other.
+ * The pages a first visit does not need, imported when their route first opens (the queue
+ * screen when the page first queues); index.html does not preload them (tests/layout.test.mjs
+ * holds index.html to both rules). The replay's playback module is asked for beside its screen,
+ * so the two fetches do not wait on each other. The results screen is asked for when a race
+ * screen opens, so it is in long before the race ends (and the first load stays under 100 KB).
  */
 const pages = {
   leaders: () => import('./screens/leaders.js'),
+  queue: () => import('./screens/queue.js'),
+  results: () => import('./screens/results.js'),
   replay: () => Promise.all([import('./screens/replay.js'), import('./replay.js')]).then(([screen]) => screen),
 };
 
@@ -96,11 +99,15 @@ function makeScreen(key, s, act) {
   if (key.startsWith('player:')) return lazyScreen('player', pages.leaders, (m) => m.playerPage(key.slice('player:'.length)));
   if (key.startsWith('replay:')) return lazyScreen('replay', pages.replay, (m) => m.replayPage(key.slice('replay:'.length)));
   switch (key) {
+    case 'queue':
+      return lazyScreen('queue', pages.queue, (m) => m.queue(act));
     case 'lobby':
       return lobby(act);
     case 'results':
-      return results(act);
+      return lazyScreen('results', pages.results, (m) => m.results(act));
     case 'race':
+      // Fetched now, it is there when the race ends; a failure is retried then.
+      pages.results().catch(() => {});
       return race(act);
     default:
       return home(act);

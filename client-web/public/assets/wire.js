@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * The wire contract (../shared/spec/protocol.md with Amendments A1–A5; the project's words are
+ * The wire contract (../shared/spec/protocol.md with Amendments A1–A7; the project's words are
  * docs/protocol.md), as JSDoc types, and the one WebSocket a page keeps to its server.
  * The Rust twins of these types live in the `protocol/` crate.
  */
@@ -10,7 +10,7 @@
 /** @typedef {'waiting' | 'racing' | 'solved' | 'forfeited' | 'eliminated' | 'timed_out'} Status */
 /**
  * @typedef {{difficulty: Difficulty, max_players: number, time_limit_s: number,
- *   max_mistakes: number, penalty_s: number, public: boolean, rated?: boolean}} Settings
+ *   max_mistakes: number, penalty_s: number, public: boolean, rated?: boolean, pool?: boolean}} Settings
  */
 /**
  * @typedef {{player_id: string, name: string, ready: boolean, connected: boolean, status: Status,
@@ -32,7 +32,7 @@
 /**
  * Every server message this client reads (others are ignored, as the contract says).
  * @typedef {{type: 'welcome', protocol: number, server: string}
- *   | {type: 'room_joined', room: string, you: You, host: string, settings: Settings, phase: Phase,
+ *   | {type: 'room_joined', room: string, you: You, host: string | null, settings: Settings, phase: Phase,
  *      players: Player[], race: RaceView | null}
  *   | {type: 'room_list', rooms: RoomEntry[]}
  *   | {type: 'player_joined', player: Player}
@@ -54,6 +54,9 @@
  *   | {type: 'chat', player_id: string | null, name: string, text: string}
  *   | {type: 'room_closed', room: string}
  *   | {type: 'pong', id: unknown}
+ *   | {type: 'queued', difficulty: Difficulty, waiting: number}
+ *   | {type: 'left_queue'}
+ *   | {type: 'pool_alone', ghost: string | null}
  *   | {type: 'error', code: string, message: string}} ServerMsg
  */
 
@@ -73,7 +76,10 @@
  *   | {type: 'leave'}
  *   | {type: 'ping', id?: number}
  *   | {type: 'set_settings', settings: Partial<Settings>}
- *   | {type: 'kick', player_id: string}} ClientMsg
+ *   | {type: 'kick', player_id: string}
+ *   | {type: 'quick_race', difficulty: Difficulty, name: string, key?: string}
+ *   | {type: 'leave_queue'}
+ *   | {type: 'requeue'}} ClientMsg
  */
 
 /** The setting bounds of the contract, so forms refuse what the server would. */

@@ -158,19 +158,21 @@ export function fakePage({ path = '/', search = '', hash = '', session = {}, loc
 }
 
 /**
- * A `room_joined` for this page as a player (with a resume token) or a spectator.
+ * A `room_joined` for this page as a player (with a resume token) or a spectator; `pool` makes
+ * it a pool room (A7: no host).
  * @param {string} room
- * @param {{role?: 'player' | 'spectator', token?: string, phase?: import('../../public/assets/wire.js').Phase}} [opts]
+ * @param {{role?: 'player' | 'spectator', token?: string, phase?: import('../../public/assets/wire.js').Phase,
+ *   pool?: boolean}} [opts]
  * @returns {ServerMsg}
  */
-export function joined(room, { role = 'player', token = 'tok-1', phase = 'lobby' } = {}) {
+export function joined(room, { role = 'player', token = 'tok-1', phase = 'lobby', pool = false } = {}) {
   const player = role === 'player';
   return {
     type: 'room_joined',
     room,
     you: { player_id: player ? 'p1' : null, token: player ? token : null, role },
-    host: 'p1',
-    settings: { ...DEFAULT_SETTINGS },
+    host: pool ? null : 'p1',
+    settings: pool ? { ...DEFAULT_SETTINGS, public: false, pool: true } : { ...DEFAULT_SETTINGS },
     phase,
     players: player ? [{ player_id: 'p1', name: 'ann', ready: false, connected: true, status: 'waiting' }] : [],
     race: null,

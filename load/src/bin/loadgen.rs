@@ -22,7 +22,7 @@ use clap::Parser;
 use load::run::launch::Procs;
 use load::run::race::RaceOpts;
 use load::run::spawn::{beside_me, Cluster, Spawned};
-use load::run::{churn, deal, echo_load, idle, race, report, RunReport};
+use load::run::{churn, deal, echo_load, idle, pool, race, report, RunReport};
 
 /// Load generator for the sudoku-race server, with an echo-server baseline.
 #[derive(Parser, Debug)]
@@ -122,6 +122,13 @@ struct Args {
     /// Deal mode: N race starts per difficulty; how long each waits for its puzzle.
     #[arg(long, value_name = "N")]
     deal: Option<usize>,
+    /// Pool mode (A7): N players enter the easy pool, `--pool-rate` per second; the time from
+    /// `quick_race` to `room_joined`.
+    #[arg(long, value_name = "N")]
+    pool: Option<usize>,
+    /// Pool mode: players entering the pool per second.
+    #[arg(long, default_value_t = 200.0)]
+    pool_rate: f64,
     /// Work at once: idle connection handshakes [64], churn cycles [8, at most 15], deal race
     /// starts [4].
     #[arg(long)]
@@ -182,7 +189,11 @@ fn server_args(args: &Args, extra: &[String]) -> Vec<String> {
     }
     // Every room is created from 127.0.0.1.
     if !given("--max-rooms-per-ip") {
-        let rooms = args.rooms.max(args.deal.unwrap_or(0) * 4) + 16;
+        let rooms = args
+            .rooms
+            .max(args.deal.unwrap_or(0) * 4)
+            .max(args.pool.unwrap_or(0))
+            + 16;
         server_args.push(format!("--max-rooms-per-ip={rooms}"));
     }
     server_args.extend(args.server_arg.iter().cloned());
@@ -255,6 +266,10 @@ async fn run_async(args: Args) -> Result<ExitCode> {
         let json = report::deal_json(&r);
         let failed = json["errors"].as_u64() != Some(0);
         (json, failed)
+    } else if let Some(n) = args.pool {
+        let r = pool::run(addr, n, args.pool_rate).await?;
+        println!("{}", report::pool_table(&r));
+        (report::pool_json(&r), r.errors > 0)
     } else if let Some(n) = args.churn {
         let r = churn::run(addr, pid, n, args.concurrency.unwrap_or(8)).await?;
         println!("{}", report::churn_table(&r));

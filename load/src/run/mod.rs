@@ -19,6 +19,7 @@ pub mod echo_load;
 pub mod idle;
 pub mod launch;
 pub mod plan;
+pub mod pool;
 pub mod race;
 pub mod report;
 pub mod spawn;

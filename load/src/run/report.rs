@@ -356,3 +356,28 @@ pub fn deal_json(reports: &[DealReport]) -> Value {
     m.insert("errors".into(), json!(errors));
     Value::Object(m)
 }
+
+/// The pool run as a table: `quick_race` to `room_joined`.
+pub fn pool_table(r: &super::pool::PoolReport) -> String {
+    format!(
+        "pool: quick_race to room_joined, {} players\n  seated {}  p50 {:.3} ms  p99 {:.3}  max {:.3}  errors {}",
+        r.players,
+        r.seated.count(),
+        r.seated.quantile_ms(0.5),
+        r.seated.quantile_ms(0.99),
+        r.seated.max_ms(),
+        r.errors
+    )
+}
+
+/// The JSON summary of a pool run.
+pub fn pool_json(r: &super::pool::PoolReport) -> Value {
+    json!({
+        "pool_players": r.players,
+        "pool_seated": r.seated.count(),
+        "pool_p50_ms": round(r.seated.quantile_ms(0.5), 3),
+        "pool_p99_ms": round(r.seated.quantile_ms(0.99), 3),
+        "pool_max_ms": round(r.seated.max_ms(), 3),
+        "errors": r.errors,
+    })
+}

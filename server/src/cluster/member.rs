@@ -175,6 +175,9 @@ impl MemberSide {
         code: &RoomCode,
     ) -> Option<Up> {
         Some(match cmd {
+            // Pool rooms (A7) are opened on the pool's own node, whose players are its own
+            // connections: neither command is relayed (a dropped reply answers `false`).
+            RoomCmd::PoolStart | RoomCmd::Requeue { .. } => return None,
             RoomCmd::Join {
                 conn,
                 addr,

@@ -21,7 +21,6 @@ use super::rate::{RateLimiter, Verdict};
 use super::writer::{self, ReadEnd, Ws};
 use super::{Slot, Transport};
 use crate::outbox::{CloseCode, ConnId, Outbox};
-use crate::room::handle::RoomCmd;
 
 /// How long a connection in a room waits at shutdown for its room to say `room_closed`.
 const ROOM_CLOSE_WAIT: Duration = Duration::from_secs(2);
@@ -77,9 +76,7 @@ pub(super) async fn serve(slot: Arc<Slot>, ws: Ws, client: IpAddr, id: ConnId) {
             session: Session::new(server.clone(), handle.clone(), client),
         };
         let end = reader.run(&mut stream).await;
-        if let Some(room) = reader.session.current() {
-            let _ = room.tx.send(RoomCmd::Dropped { conn: handle.id }).await;
-        }
+        reader.session.close().await;
         end
     };
     handle.close_quietly();

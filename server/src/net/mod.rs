@@ -49,6 +49,7 @@ use tokio_util::task::TaskTracker;
 
 use crate::config::Config;
 use crate::metrics::Metrics;
+use crate::pool::queue::Pool;
 use crate::room::rooms::Rooms;
 use crate::room::task::RoomEnv;
 
@@ -64,6 +65,8 @@ pub struct Transport {
     env: Arc<RoomEnv>,
     /// Finding and opening rooms, on this node or (in a cluster) any.
     rooms: Rooms,
+    /// The pool of players waiting for a race with strangers (A7).
+    pool: Arc<Pool>,
     metrics: Arc<Metrics>,
     tls: Option<Arc<ServerConfig>>,
     /// Cancelled when the server begins to shut down.
@@ -80,7 +83,10 @@ impl Transport {
     /// TLS when `tls` is given.
     pub fn new(config: Config, rooms: Rooms, tls: Option<Arc<ServerConfig>>) -> Arc<Transport> {
         let env = rooms.env().clone();
+        let pool = Pool::new(config.pool.clone(), rooms.clone());
+        env.tasks.spawn(pool.clone().run(env.shutdown.clone()));
         Arc::new(Transport {
+            pool,
             config,
             metrics: env.metrics.clone(),
             shutdown: env.shutdown.clone(),

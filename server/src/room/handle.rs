@@ -101,6 +101,16 @@ pub enum RoomCmd {
         /// Answered once the room has let the connection go.
         reply: oneshot::Sender<bool>,
     },
+    /// A pool room's seats are all taken: start (A7). Only the pool sends it.
+    PoolStart,
+    /// Leave a finished pool room for the pool (A7); answered once the room has let the
+    /// connection go (`None`: refused, the error sent).
+    Requeue {
+        /// Who.
+        conn: ConnId,
+        /// Who left, to queue again.
+        reply: oneshot::Sender<Option<Requeued>>,
+    },
     /// The connection's transport is gone.
     Dropped {
         /// Who.
@@ -120,6 +130,17 @@ pub enum RoomCmd {
         /// The puzzle, dealt under the race's seed.
         dealt: SolvedPuzzle,
     },
+}
+
+/// A player who left a finished pool room to queue again (A7).
+#[derive(Clone, Debug)]
+pub struct Requeued {
+    /// The name they raced under.
+    pub name: String,
+    /// The identity behind them.
+    pub who: Identity,
+    /// The room's difficulty: the pool they go back to.
+    pub difficulty: shared::engine::Difficulty,
 }
 
 /// What `list_rooms` shows of a room, kept current by the room task.

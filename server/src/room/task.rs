@@ -21,7 +21,7 @@ use tracing::Instrument;
 
 use super::directory::{Directory, OpenError};
 use super::endpoint::{self, Endpoint};
-use super::handle::{Identity, JoinOutcome, RoomCmd, RoomHandle, RoomInfo, RoomMsg};
+use super::handle::{Identity, JoinOutcome, Requeued, RoomCmd, RoomHandle, RoomInfo, RoomMsg};
 use super::rules::{Effect, MintToken, Room, RoomOpts};
 use crate::clock::unix_ms;
 use crate::metrics::Metrics;
@@ -138,6 +138,7 @@ pub fn open(
 enum Reply {
     Join(oneshot::Sender<JoinOutcome>, JoinOutcome),
     Leave(oneshot::Sender<bool>, bool),
+    Requeue(oneshot::Sender<Option<Requeued>>, Option<Requeued>),
 }
 
 struct Task {
@@ -240,6 +241,11 @@ impl Task {
                 let ok = self.room.leave(conn, now);
                 self.replies.push(Reply::Leave(reply, ok));
             }
+            RoomCmd::PoolStart => self.room.start_pool_race(now),
+            RoomCmd::Requeue { conn, reply } => {
+                let left = self.room.requeue(conn, now);
+                self.replies.push(Reply::Requeue(reply, left));
+            }
             RoomCmd::Dropped { conn } => {
                 self.room.dropped(conn, now);
                 self.conns.remove(&conn);
@@ -318,6 +324,9 @@ impl Task {
                 }
                 Reply::Leave(tx, ok) => {
                     let _ = tx.send(ok);
+                }
+                Reply::Requeue(tx, left) => {
+                    let _ = tx.send(left);
                 }
             }
         }

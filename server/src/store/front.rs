@@ -5,8 +5,9 @@ use shared::engine::Difficulty;
 
 use super::backend::Backend;
 use super::{
-    read, DailyRow, HistoryRow, LeaderRow, Period, PlayerPage, PlayerRow, RaceRecord, RatedRace,
-    RatingChange, Replay, Store, StoreError, StoredRating, StoredStanding,
+    ghost, read, DailyRow, GhostRef, GhostSource, HistoryRow, LeaderRow, Period, PlayerPage,
+    PlayerRow, RaceRecord, RatedRace, RatingChange, Replay, Store, StoreError, StoredRating,
+    StoredStanding,
 };
 
 impl<B: Backend> Store for B {
@@ -73,6 +74,10 @@ impl<B: Backend> Store for B {
         offset: u32,
     ) -> Result<Vec<DailyRow>, StoreError> {
         self.read(|c| read::daily_board(c, date, difficulty, limit, offset))
+    }
+
+    fn ghost_source(&self, ghost: &GhostRef<'_>) -> Result<Option<GhostSource>, StoreError> {
+        self.read(|c| ghost::ghost_source(c, ghost))
     }
 
     fn for_each_rated_race(

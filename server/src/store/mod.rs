@@ -4,9 +4,9 @@
 //! file) and [`postgres`] (a database that several nodes share); nothing here names a SQL
 //! type. What both do alike is written once: `backend` is the seam (each database runs
 //! statements and writes a race its own way; one `Store` front serves both), `read` the
-//! queries, `rated` the rating update, `rows` what both decide without SQL. [`period`] turns
-//! a clock reading into leaderboard periods and [`recompute`] replays every stored rating
-//! change to check it against the stored ratings.
+//! queries, `rated` the rating update, `rows` what both decide without SQL, `ghost` what a
+//! ghost race replays. [`period`] turns a clock reading into leaderboard periods and
+//! [`recompute`] replays every stored rating change to check it against the stored ratings.
 //!
 //! Stores are synchronous: callers run them on blocking threads (`spawn_blocking`), never on
 //! the async workers. A player's key never reaches the store: only its SHA-256 ([`key_hash`]),
@@ -14,6 +14,7 @@
 
 mod backend;
 mod front;
+mod ghost;
 pub mod period;
 pub mod postgres;
 mod rated;
@@ -28,6 +29,7 @@ use std::path::PathBuf;
 use protocol::Standing;
 use shared::engine::Difficulty;
 
+pub use ghost::{GhostMove, GhostRef, GhostSource};
 pub use period::Period;
 pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
@@ -128,6 +130,8 @@ pub struct RaceRecord {
     pub rated: bool,
     /// The daily challenge's UTC date (`YYYY-MM-DD`), if this race was one.
     pub daily: Option<String>,
+    /// The race this one raced as a ghost (A7 `race_ghost`), if it was a ghost race.
+    pub ghost_of: Option<String>,
     /// Final standings.
     pub standings: Vec<Standing>,
     /// Who sat where; a standing without a seat here is anonymous, human and clean.
@@ -236,6 +240,23 @@ pub struct PlayerPage {
     pub created_unix_ms: i64,
     /// One entry per difficulty played rated, easy first.
     pub ratings: Vec<DifficultyRating>,
+    /// The fastest solve at each difficulty solved at all, easy first.
+    pub best: Vec<BestSolve>,
+}
+
+/// A player's fastest solve at one difficulty: of every stored race in which one of the
+/// player's seats solved, rated or not, daily or not, ghost race or not (the player really
+/// solved it), the smallest standings `time_ms` (penalties included); a seat with fair-play
+/// flags does not count. Equal times keep the earlier race. Kept at write time, one row per
+/// player and difficulty, so a page reads it without walking the player's history.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BestSolve {
+    /// `easy` .. `expert`.
+    pub difficulty: String,
+    /// The solve time, penalties included.
+    pub time_ms: u64,
+    /// The race it was solved in.
+    pub race_id: String,
 }
 
 /// One race in a player's history.
@@ -307,6 +328,8 @@ pub struct RaceRow {
     pub rated: bool,
     /// The daily challenge's date, if it was one.
     pub daily: Option<String>,
+    /// The race this one raced as a ghost, if it was a ghost race.
+    pub ghost_of: Option<String>,
 }
 
 /// A seat of a stored race.
@@ -448,6 +471,10 @@ pub trait Store: Send + Sync + std::fmt::Debug {
         limit: u32,
         offset: u32,
     ) -> Result<Vec<DailyRow>, StoreError>;
+
+    /// What a ghost race needs of the race it replays (A7 `race_ghost`): `None` when there
+    /// is nothing to race (no such race, no solve, no daily winner yet).
+    fn ghost_source(&self, ghost: &GhostRef<'_>) -> Result<Option<GhostSource>, StoreError>;
 
     /// Every rated race in the order its ratings were applied, one at a time.
     fn for_each_rated_race(

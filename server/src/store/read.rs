@@ -10,9 +10,9 @@ use super::backend::{first, rows, Cells, Param, Sql};
 use super::rows::{self as shape, opt_unsigned, unsigned};
 use super::sql;
 use super::{
-    split_flags, DailyRow, DifficultyRating, HistoryRow, LeaderRow, Period, PlayerPage, PlayerRow,
-    RaceRow, RatedEntry, RatedRace, RatingStats, Replay, SeatRow, StoreError, StoredPlacement,
-    StoredRating, StoredStanding,
+    split_flags, BestSolve, DailyRow, DifficultyRating, HistoryRow, LeaderRow, Period, PlayerPage,
+    PlayerRow, RaceRow, RatedEntry, RatedRace, RatingStats, Replay, SeatRow, StoreError,
+    StoredPlacement, StoredRating, StoredStanding,
 };
 use Param::{Bytes, Int, Text};
 
@@ -80,11 +80,20 @@ pub(super) fn player(c: &mut dyn Sql, handle: &str) -> Result<Option<PlayerPage>
         })
     })?;
     shape::sort_by_difficulty(&mut ratings);
+    let mut best = rows(c, sql::PLAYER_BEST, &[Text(&handle)], |r| {
+        Ok(BestSolve {
+            difficulty: r.text(0)?,
+            time_ms: unsigned("time_ms", r.int(1)?)?,
+            race_id: r.text(2)?,
+        })
+    })?;
+    shape::sort_best(&mut best);
     Ok(Some(PlayerPage {
         handle,
         name,
         created_unix_ms,
         ratings,
+        best,
     }))
 }
 
@@ -128,6 +137,7 @@ pub(super) fn replay(c: &mut dyn Sql, race_id: &str) -> Result<Option<Replay>, S
             reason: r.text(6)?,
             rated: r.flag(7)?,
             daily: r.opt_text(8)?,
+            ghost_of: r.opt_text(9)?,
         })
     })?;
     let Some(race) = race else {

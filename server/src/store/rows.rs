@@ -8,8 +8,8 @@ use protocol::{FinishStatus, Standing};
 use shared::engine::Difficulty;
 
 use super::{
-    join_flags, DifficultyRating, RaceRecord, RatedEntry, RatedRace, RatingStats, SeatRecord,
-    StoreError,
+    join_flags, BestSolve, DifficultyRating, RaceRecord, RatedEntry, RatedRace, RatingStats,
+    SeatRecord, StoreError,
 };
 use crate::rating::{conservative, Rating};
 
@@ -95,6 +95,29 @@ pub(crate) fn daily_writes(rec: &RaceRecord) -> Vec<(&str, i64)> {
         .collect()
 }
 
+/// The solves a race offers as its players' best times (`PUT_BEST`): each identified seat
+/// without fair-play flags that solved, with its time. Daily, unrated and ghost races count
+/// alike: the player solved the puzzle in that time. A seat with flags does not: its time is
+/// in doubt, and a best time is what others race as a ghost.
+pub(crate) fn best_writes(rec: &RaceRecord) -> Vec<(&str, i64)> {
+    rec.standings
+        .iter()
+        .filter_map(|s| {
+            let seat = seat_of(rec, s)?;
+            let handle = seat.handle.as_deref().filter(|_| seat.flags.is_empty())?;
+            match (s.status, s.time_ms) {
+                (FinishStatus::Solved, Some(t)) => Some((handle, signed(t))),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// Easy first, as [`sort_by_difficulty`] orders ratings.
+pub(crate) fn sort_best(best: &mut [BestSolve]) {
+    best.sort_by_key(|b| difficulty_order(&b.difficulty));
+}
+
 /// Rating stats from the stored `mu, sigma, races, wins, best_time_ms`.
 pub(crate) fn stats(
     mu: f64,
@@ -138,12 +161,15 @@ pub(crate) fn position(offset: u32, before: usize) -> u64 {
 
 /// Easy first: the order of the difficulties, not of their names.
 pub(crate) fn sort_by_difficulty(ratings: &mut [DifficultyRating]) {
-    ratings.sort_by_key(|d| {
-        Difficulty::ALL
-            .iter()
-            .position(|x| x.as_str() == d.difficulty)
-            .unwrap_or(usize::MAX)
-    });
+    ratings.sort_by_key(|d| difficulty_order(&d.difficulty));
+}
+
+/// A difficulty's place among [`Difficulty::ALL`]; an unknown name goes last.
+fn difficulty_order(name: &str) -> usize {
+    Difficulty::ALL
+        .iter()
+        .position(|x| x.as_str() == name)
+        .unwrap_or(usize::MAX)
 }
 
 /// Gathers rating-change rows, read in `seq` order, into one [`RatedRace`] per race and hands

@@ -40,11 +40,50 @@ pub(crate) const HISTORY: &str =
          ORDER BY s.finished_unix_ms DESC, s.race_id
          LIMIT $2 OFFSET $3";
 
+/// A player's best solves, one per difficulty (`best_solves`' key).
+pub(crate) const PLAYER_BEST: &str =
+    "SELECT difficulty, time_ms, race_id FROM best_solves WHERE handle = $1";
+
 /// A race's own row.
 pub(crate) const RACE: &str =
     "SELECT race_id, difficulty, puzzle, solution, started_unix_ms, duration_ms, reason,
-             rated, daily
+             rated, daily, ghost_of
          FROM races WHERE race_id = $1";
+
+/// The seat of a player's best solve at a difficulty: the seat of that handle in that race
+/// that solved in that time, unflagged (a handle may sit twice in a race: the first such seat).
+pub(crate) const GHOST_BEST: &str = "SELECT b.race_id, st.player_id
+         FROM best_solves b
+         JOIN seats s ON s.race_id = b.race_id AND s.handle = b.handle
+         JOIN standings st ON st.race_id = s.race_id AND st.player_id = s.player_id
+         WHERE b.handle = $1 AND b.difficulty = $2 AND s.flags = ''
+             AND st.status = 'solved' AND st.time_ms = b.time_ms
+         ORDER BY st.player_id LIMIT 1";
+
+/// The winner of a daily: the first solver on its board (`daily_by_time`; an unsolved
+/// attempt sorts last, so the first row that solved is the fastest).
+pub(crate) const GHOST_DAILY: &str = "SELECT d.race_id, st.player_id
+         FROM daily_attempts d
+         JOIN seats s ON s.race_id = d.race_id AND s.handle = d.handle
+         JOIN standings st ON st.race_id = s.race_id AND st.player_id = s.player_id
+         WHERE d.date = $1 AND d.difficulty = $2
+             AND st.status = 'solved' AND st.time_ms IS NOT NULL
+         ORDER BY d.sort_ms, d.handle, st.player_id LIMIT 1";
+
+/// The winner of a race: its best-ranked solver.
+pub(crate) const GHOST_WINNER: &str = "SELECT race_id, player_id FROM standings
+         WHERE race_id = $1 AND status = 'solved' AND time_ms IS NOT NULL
+         ORDER BY rank, player_id LIMIT 1";
+
+/// The ghost's seat: the name it raced under, its solve time, its handle if any.
+pub(crate) const GHOST_SEAT: &str = "SELECT st.name, st.time_ms, s.handle
+         FROM standings st
+         LEFT JOIN seats s ON s.race_id = st.race_id AND s.player_id = st.player_id
+         WHERE st.race_id = $1 AND st.player_id = $2";
+
+/// One player's accepted placements in a race, in order.
+pub(crate) const GHOST_MOVES: &str = "SELECT at_ms, cell, digit FROM placements
+         WHERE race_id = $1 AND player_id = $2 AND outcome = 'accepted' ORDER BY seq";
 
 /// A race's seats in standings order. Races stored before seats existed have none: their
 /// players are anonymous humans.
@@ -100,13 +139,13 @@ pub(crate) const PLACEMENT_COUNT: &str = "SELECT COUNT(*) FROM placements WHERE 
 /// A race's row, replacing the one stored before.
 pub(crate) const PUT_RACE: &str =
     "INSERT INTO races (race_id, room, difficulty, puzzle, solution, started_unix_ms,
-             duration_ms, reason, rated, daily)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+             duration_ms, reason, rated, daily, ghost_of)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
          ON CONFLICT (race_id) DO UPDATE SET room = excluded.room,
              difficulty = excluded.difficulty, puzzle = excluded.puzzle,
              solution = excluded.solution, started_unix_ms = excluded.started_unix_ms,
              duration_ms = excluded.duration_ms, reason = excluded.reason,
-             rated = excluded.rated, daily = excluded.daily";
+             rated = excluded.rated, daily = excluded.daily, ghost_of = excluded.ghost_of";
 
 /// A standing, replacing the one stored before.
 pub(crate) const PUT_STANDING: &str =
@@ -128,6 +167,15 @@ pub(crate) const PUT_SEAT: &str =
 pub(crate) const PUT_DAILY: &str =
     "INSERT INTO daily_attempts (handle, date, difficulty, race_id, sort_ms)
              VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING";
+
+/// A solve that may be the player's best at its difficulty: it replaces the stored best only
+/// when strictly faster, so equal times keep the earlier race and a race stored twice changes
+/// nothing.
+pub(crate) const PUT_BEST: &str =
+    "INSERT INTO best_solves (handle, difficulty, time_ms, race_id) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (handle, difficulty) DO UPDATE SET time_ms = excluded.time_ms,
+             race_id = excluded.race_id
+         WHERE excluded.time_ms < best_solves.time_ms";
 
 /// Whether a race's ratings were applied already.
 pub(crate) const RATED_ALREADY: &str = "SELECT 1 FROM rating_changes WHERE race_id = $1 LIMIT 1";

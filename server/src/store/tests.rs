@@ -10,6 +10,12 @@ use std::sync::Arc;
 use super::*;
 use crate::store::recompute::recompute;
 
+mod ghost;
+pub(super) use ghost::{
+    a_best_solve_is_the_fastest_of_any_race, a_ghost_is_found_by_race_best_and_daily,
+    check_old_solves, OLD_SOLVES,
+};
+
 /// 2026-12-01 13:14:15 UTC, a Tuesday.
 pub(super) const NOW: i64 = 1_796_130_855_000;
 const DAY: i64 = 86_400_000;
@@ -41,7 +47,9 @@ macro_rules! store_suite {
             flagged_doubled_and_lone_seats_are_not_rated,
             boards_keep_to_their_periods,
             a_daily_attempt_is_remembered,
-            ratings_recompute_from_history
+            ratings_recompute_from_history,
+            a_best_solve_is_the_fastest_of_any_race,
+            a_ghost_is_found_by_race_best_and_daily
         );
     };
     (@cases $open:path; $($case:ident),*) => {
@@ -76,6 +84,7 @@ pub(super) fn race(id: &str, finished: i64, racers: &[Racer]) -> RaceRecord {
         reason: "all_done",
         rated: true,
         daily: None,
+        ghost_of: None,
         standings: racers
             .iter()
             .map(|r| Standing {

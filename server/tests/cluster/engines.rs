@@ -89,7 +89,7 @@ pub fn node(redis: &Redis, id: &str, db: Option<&str>) -> Server {
         "100",
         "--fair-play",
         "false",
-        "--pool-size",
+        "--puzzle-stock",
         "2",
         // A test places a whole puzzle at once.
         "--rate-limit",

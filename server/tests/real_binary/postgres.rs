@@ -39,7 +39,7 @@ async fn a_rated_race_lands_in_postgres_and_the_api_answers_from_it() {
         &[
             "--countdown-ms",
             "10",
-            "--pool-size",
+            "--puzzle-stock",
             "1",
             "--fair-play",
             "false",

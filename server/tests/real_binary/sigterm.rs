@@ -24,7 +24,7 @@ async fn sigint_mid_race_closes_1001_stores_the_race_and_exits_0() {
 }
 
 async fn check_signal(signal: &str) {
-    let mut srv = Server::start(&["--countdown-ms", "10", "--pool-size", "1"], None);
+    let mut srv = Server::start(&["--countdown-ms", "10", "--puzzle-stock", "1"], None);
     let (mut a, mut b) = (player(&srv).await, player(&srv).await);
     let room = two_in_a_room(
         (

@@ -124,6 +124,7 @@ pub async fn raced() -> Raced {
         reason: "all_done",
         rated: false,
         daily: Some(today.clone()),
+        ghost_of: None,
         standings: vec![protocol::Standing {
             rank: 1,
             player_id: "p1".into(),
@@ -213,6 +214,16 @@ async fn every_route_answers_what_the_store_holds() {
     assert_eq!(ratings.len(), 1, "{ratings:?}");
     assert_eq!(ratings[0]["difficulty"], "easy");
     assert_eq!(ratings[0]["rating"], rows[0]["rating"]);
+    // Her best solves (A7): the race she just won, and the daily, which counts too.
+    assert_eq!(
+        page.body["best"],
+        json!({
+            "easy": {"time_ms": rows[0]["best_time_ms"], "race_id": r.race_id},
+            "hard": {"time_ms": 80_000, "race_id": "DAILY-1"},
+        })
+    );
+    let loser = r.get(&format!("/api/players/{hb}")).await;
+    assert_eq!(loser.body["best"], json!({}), "bob solved nothing");
 
     let hist = r.get(&format!("/api/players/{hb}/races")).await;
     assert_eq!(hist.status, 200, "{}", hist.body);

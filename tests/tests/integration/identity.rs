@@ -121,6 +121,15 @@ async fn registered_players_race_rated_and_the_winner_gains() {
         table.contains("forfeited") && table.contains("(-"),
         "{table}"
     );
+    let page = client::api::get(&to, &format!("/api/players/{ha}"))
+        .await
+        .expect("player over HTTP");
+    let best = client::api::best_table(&page);
+    let easy = best.lines().nth(2).expect("a best row");
+    assert!(
+        easy.starts_with("easy") && easy.contains(rs["race_id"].as_str().expect("id")),
+        "{best}"
+    );
     let err = client::api::get(&to, "/api/leaderboard?limit=101").await;
     assert!(
         matches!(err, Err(client::api::ApiError::Status { status: 400, .. })),

@@ -19,6 +19,7 @@ const SERVER_LAYERS: &[&[&str]] = &[
     ],
     &["puzzles"],
     &["room"],
+    &["pool"],
     &["cluster"],
     &["net"],
     &["fuzzing"],

@@ -14,6 +14,8 @@ mod host_controls;
 mod identity;
 mod layers;
 mod layout;
+mod pool;
+mod pool_client;
 mod proxy;
 mod replay;
 

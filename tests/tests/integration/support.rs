@@ -46,8 +46,8 @@ pub fn test_config() -> Config {
             rate_burst: 10_000,
             ..d.limits.clone()
         },
-        pool_size: 2,
-        pool_prewarm: false,
+        puzzle_stock: 2,
+        puzzle_prewarm: false,
         ..d
     }
 }
@@ -464,8 +464,7 @@ pub fn spawn_bot(
 ) -> JoinHandle<Result<client::bot::BotReport, client::bot::BotError>> {
     let config = client::bot::BotConfig {
         name: format!("bot{n}"),
-        pace: Duration::from_millis(10),
-        mistake_rate,
+        style: client::bot::Style::flat(Duration::from_millis(10), mistake_rate),
         seed: n,
         races: Some(1),
     };

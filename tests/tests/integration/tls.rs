@@ -134,7 +134,7 @@ async fn a_bad_certificate_is_a_start_up_error_naming_the_file() {
 
 #[tokio::test]
 async fn terminal_client_bots_race_over_wss_trusting_the_ca_file() {
-    use client::bot::{self, BotConfig, BotRole};
+    use client::bot::{self, BotConfig, BotRole, Style};
     use client::net::{tls::Trust, Endpoint};
     use std::time::Duration;
 
@@ -157,8 +157,7 @@ async fn terminal_client_bots_race_over_wss_trusting_the_ca_file() {
         let to = Endpoint::new(url.parse().expect("a wss URL"), trust.clone());
         let config = BotConfig {
             name: format!("bot{i}"),
-            pace: Duration::from_millis(5),
-            mistake_rate: 0.0,
+            style: Style::flat(Duration::from_millis(5), 0.0),
             seed: i,
             races: Some(1),
         };

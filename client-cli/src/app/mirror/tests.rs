@@ -26,7 +26,7 @@ fn joined(race: Option<RaceView>) -> ServerMsg {
             token: Some("t".into()),
             role: Role::Player,
         },
-        host: "p1".into(),
+        host: Some("p1".into()),
         settings: Settings::default(),
         phase: if race.is_some() {
             Phase::Racing

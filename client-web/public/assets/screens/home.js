@@ -1,5 +1,8 @@
 // @ts-check
-/** `/`: pick a name, then create a room with settings, join one by its code, or pick a public one. */
+/**
+ * `/`: pick a name, then Play now (a race with strangers at a difficulty, A7); or, one click
+ * further, create a room with settings; join one by its code, or pick a public one.
+ */
 
 import { h } from '../dom.js';
 import { errorSlot, settingsForm } from '../parts.js';
@@ -12,6 +15,9 @@ import { DEFAULT_SETTINGS } from '../wire.js';
 export function home(act) {
   const name = h('input', { type: 'text', 'data-testid': 'name', maxlength: 24, autocomplete: 'nickname', required: true, value: act.savedName() });
   const code = h('input', { type: 'text', 'data-testid': 'code', maxlength: 8, autocapitalize: 'characters', spellcheck: 'false', placeholder: 'K7QRM', 'aria-label': 'room code' });
+  const level = h('select', { 'data-testid': 'play-difficulty', name: 'play_difficulty' },
+    ...['easy', 'medium', 'hard', 'expert'].map((d) => h('option', { value: d, text: d })));
+  level.value = DEFAULT_SETTINGS.difficulty;
   const settings = settingsForm({ idPrefix: '' });
   settings.set(DEFAULT_SETTINGS);
   const error = errorSlot();
@@ -32,29 +38,48 @@ export function home(act) {
     'section',
     { class: 'screen home' },
     h('h1', {}, 'sudoku', h('span', { text: '·race' })),
-    h('p', { class: 'lead', text: 'Race friends on the same puzzle. Everyone sees how far the others are, never their digits.' }),
+    h('p', { class: 'lead', text: 'Race strangers or friends on the same puzzle. Everyone sees how far the others are, never their digits.' }),
     h('p', {}, h('a', { href: '/#/leaderboard', 'data-testid': 'leaderboard-link', text: 'Leaderboard' })),
     h('label', { class: 'name-field' }, h('span', { text: 'Your name' }), name),
     error.el,
     h(
+      'form',
+      {
+        class: 'card play-now',
+        onsubmit: (ev) => {
+          ev.preventDefault();
+          const n = who();
+          if (n) act.playNow(n, /** @type {import('../wire.js').Difficulty} */ (level.value));
+        },
+      },
+      h('h2', { text: 'Play now' }),
+      h('p', { class: 'muted', text: 'Race whoever else is looking for a race at that difficulty.' }),
+      h('div', { class: 'row' },
+        h('label', {}, h('span', { text: 'Difficulty' }), level),
+        h('button', { type: 'submit', class: 'primary', 'data-testid': 'play-now', text: 'Play now' })),
+    ),
+    h(
       'div',
       { class: 'columns' },
       h(
-        'form',
-        {
-          class: 'card',
-          onsubmit: (ev) => {
-            ev.preventDefault();
-            const n = who();
-            if (!n) return;
-            const s = settings.read();
-            if (typeof s === 'string') return act.notice(s);
-            act.create(n, s);
+        'details',
+        { class: 'card' },
+        h('summary', { 'data-testid': 'private-room', text: 'Private room with settings' }),
+        h(
+          'form',
+          {
+            onsubmit: (ev) => {
+              ev.preventDefault();
+              const n = who();
+              if (!n) return;
+              const s = settings.read();
+              if (typeof s === 'string') return act.notice(s);
+              act.create(n, s);
+            },
           },
-        },
-        h('h2', { text: 'New room' }),
-        settings.el,
-        h('button', { type: 'submit', class: 'primary', 'data-testid': 'create', text: 'Create room' }),
+          settings.el,
+          h('button', { type: 'submit', class: 'primary', 'data-testid': 'create', text: 'Create room' }),
+        ),
       ),
       h(
         'div',

@@ -63,11 +63,26 @@ export function leaderboard() {
 }
 
 /**
+ * A player's `best` (A7: the fastest solve per difficulty solved, rated or not) as table rows,
+ * easiest first, each linking to its race's replay.
+ * @param {Record<string, { time_ms: number, race_id: string } | undefined>} best
+ */
+export function bestRows(best) {
+  const rows = ['easy', 'medium', 'hard', 'expert'].flatMap((d) => {
+    const b = best[d];
+    return b ? [h('tr', { 'data-difficulty': d }, h('td', { text: d }), h('td', { text: time(b.time_ms) }),
+      h('td', {}, h('a', { href: `/#/races/${encodeURIComponent(b.race_id)}`, title: 'replay this race', text: '▶ replay' })))] : [];
+  });
+  return rows.length ? rows : [h('tr', {}, h('td', { colspan: 3, class: 'muted', text: 'No solves yet.' }))];
+}
+
+/**
  * @param {string} handle
  * @returns {import('../state.js').Screen}
  */
 export function playerPage(handle) {
   const title = h('h1', { 'data-testid': 'player-name', text: handle });
+  const best = h('tbody');
   const ratings = h('tbody');
   const races = h('tbody');
   const error = h('p', { class: 'error', role: 'alert', 'data-testid': 'error', hidden: true });
@@ -75,6 +90,7 @@ export function playerPage(handle) {
     try {
       const p = await api(`/api/players/${encodeURIComponent(handle)}`);
       setText(title, `${p.name} (${p.handle})`);
+      best.replaceChildren(...bestRows(p.best ?? {}));
       /** @type {any[]} */
       const rs = p.ratings ?? [];
       ratings.replaceChildren(...rs.map((r) => h('tr', {}, h('td', { text: r.difficulty }),
@@ -103,6 +119,8 @@ export function playerPage(handle) {
   const el = h('section', { class: 'screen player' },
     h('p', {}, h('a', { href: '/#/leaderboard', text: '← leaderboard' })),
     title, error,
+    h('div', { class: 'card table-wrap' }, h('h2', { text: 'Best solves' }),
+      h('table', { class: 'results', 'data-testid': 'player-best' }, head(['Level', 'Time', 'Race']), best)),
     h('div', { class: 'card table-wrap' }, h('h2', { text: 'Ratings' }),
       h('table', { class: 'results', 'data-testid': 'ratings' }, head(['Level', 'Rating', 'Races', 'Wins', 'Best']), ratings)),
     h('div', { class: 'card table-wrap' }, h('h2', { text: 'Races' }),

@@ -119,7 +119,7 @@ export function race(act) {
       else if (!player) words = s.join_next ? 'Watching: you join the next race.' : 'Watching the race.';
       else if (mine && mine.status === 'solved') words = `Solved in ${raceTime(r?.done.get(mine.player_id)?.time_ms ?? null)}. Waiting for the others.`;
       else if (mine && mine.status !== 'racing' && s.phase === 'racing') words = `You are ${mine.status.replace('_', ' ')}. The race goes on.`;
-      else if (s.phase === 'countdown') words = 'Get ready…';
+      else if (s.phase === 'countdown' || s.phase === 'lobby') words = 'Get ready…';
       if (words !== saidFor) {
         saidFor = words;
         setText(said, words);

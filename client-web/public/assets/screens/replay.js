@@ -166,7 +166,7 @@ export function replayPage(raceId) {
     pick.replaceChildren(...race.players.map((p) => h('option', { value: p.player_id, text: p.bot ? `${p.name} (bot)` : p.name })));
     who = race.standings[0]?.player_id ?? race.players[0]?.player_id ?? '';
     pick.value = who;
-    table.update(race.standings, null);
+    table.update(race.standings, null, undefined, race.players);
     setAttr(body, 'hidden', null);
     draw();
   }

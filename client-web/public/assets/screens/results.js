@@ -1,7 +1,8 @@
 // @ts-check
 /**
  * Between races: the last race's standings and a link to its replay, the solved board, the
- * host's rematch, settings and kicks, and the chat.
+ * host's rematch, settings and kicks, and the chat. A pool room (A7) has no host: its players
+ * race again through the pool (`requeue`).
  */
 
 import { createBoard } from '../board.js';
@@ -62,6 +63,7 @@ export function results(act) {
   const table = standingsTable({ rating: true });
   const board = createBoard({ label: 'the solution', onSelect: () => {} });
   const rematch = h('button', { type: 'button', class: 'primary', 'data-testid': 'rematch', onclick: () => act.start(), text: 'Rematch' });
+  const again = h('button', { type: 'button', class: 'primary', 'data-testid': 'requeue', onclick: () => act.requeue(), text: 'Race again' });
   const waiting = h('p', { class: 'muted' });
   // Every finished race is stored before race_over goes out, so its replay is there now; a
   // new tab keeps this page's seat in the room.
@@ -88,7 +90,7 @@ export function results(act) {
     h(
       'div',
       { class: 'columns' },
-      h('div', { class: 'card' }, title, h('div', { class: 'table-wrap' }, table.el), h('div', { class: 'row' }, rematch, replay), waiting),
+      h('div', { class: 'card' }, title, h('div', { class: 'table-wrap' }, table.el), h('div', { class: 'row' }, rematch, again, replay), waiting),
       h('div', { class: 'card small-board' }, h('h2', { text: 'Solution' }), board.el),
       h('div', { class: 'card' }, h('h2', { text: 'Room' }), players.el, summary, hostBox, chat.el),
     ),
@@ -109,7 +111,7 @@ export function results(act) {
       const standings = s.standings ?? guessed(s);
       if (shown !== standings) {
         shown = standings;
-        table.update(standings, s.you?.player_id ?? null, (id) => ratingText(s, id));
+        table.update(standings, s.you?.player_id ?? null, (id) => ratingText(s, id), s.players);
       }
       const r = s.race;
       setAttr(replay, 'href', r ? `/#/races/${encodeURIComponent(r.race_id)}` : null);
@@ -120,12 +122,15 @@ export function results(act) {
       const host = !!mine && s.host === mine.player_id;
       setAttr(rematch, 'hidden', host ? null : '');
       setAttr(hostBox, 'hidden', host ? null : '');
+      const pool = !!s.settings.pool;
+      setAttr(again, 'hidden', pool && mine ? null : '');
       setText(summary, describe(s.settings));
       if (formFor !== s.settings) {
         formFor = s.settings;
         form.set(s.settings);
       }
       let words = host ? 'Start a rematch when everyone is back.' : 'The host starts the next race.';
+      if (pool) words = 'Race again to look for the next race; players of this one who do are seated together first.';
       if (!mine) words = s.join_next ? 'Joining the next race…' : 'You are watching.';
       setText(waiting, words);
     },

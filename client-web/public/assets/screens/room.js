@@ -25,6 +25,7 @@ export function roomHeader(act) {
   });
   const role = h('span', { class: 'badge' });
   const link_state = h('span', { class: 'badge away', hidden: true, role: 'status', text: 'reconnecting…' });
+  const invite = h('span', { class: 'invite-box' }, link, copy);
   const el = h(
     'header',
     { class: 'room-header' },
@@ -32,7 +33,7 @@ export function roomHeader(act) {
     h('span', { class: 'room' }, 'Room ', code),
     role,
     link_state,
-    h('span', { class: 'invite-box' }, link, copy),
+    invite,
     h('button', { type: 'button', class: 'small', 'data-testid': 'leave', onclick: () => act.leave(), text: 'Leave' }),
   );
   /** @param {import('../state.js').State} s */
@@ -41,6 +42,9 @@ export function roomHeader(act) {
     const url = `${location.origin}/r/${s.room ?? ''}`;
     if (link.value !== url) link.value = url;
     setText(role, s.you?.role === 'spectator' ? 'watching' : 'player');
+    // A pool room takes nobody by its link (A7).
+    if (s.settings.pool) invite.setAttribute('hidden', '');
+    else invite.removeAttribute('hidden');
     if (s.link === 'down') link_state.removeAttribute('hidden');
     else link_state.setAttribute('hidden', '');
   }

@@ -5,10 +5,11 @@
 //! tests hold the two together.
 
 use serde::Serialize;
+use shared::engine::Difficulty;
 
 use crate::store::{
-    DailyRow, DifficultyRating, HistoryRow, LeaderRow, PlayerPage, RatingStats, Replay, SeatRow,
-    StoredPlacement, StoredStanding,
+    BestSolve, DailyRow, DifficultyRating, HistoryRow, LeaderRow, PlayerPage, RatingStats, Replay,
+    SeatRow, StoredPlacement, StoredStanding,
 };
 
 /// `GET /api/leaderboard`.
@@ -74,6 +75,48 @@ pub struct Player {
     name: String,
     created_unix_ms: i64,
     ratings: Vec<Rating>,
+    best: BestSolves,
+}
+
+/// A player's fastest solve per difficulty (A7), only the difficulties solved: a struct, not
+/// a map, so the keys come easy first.
+#[derive(Debug, Default, Serialize)]
+struct BestSolves {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    easy: Option<Best>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    medium: Option<Best>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hard: Option<Best>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expert: Option<Best>,
+}
+
+#[derive(Debug, Serialize)]
+struct Best {
+    time_ms: u64,
+    race_id: String,
+}
+
+impl From<Vec<BestSolve>> for BestSolves {
+    fn from(rows: Vec<BestSolve>) -> Self {
+        let mut out = BestSolves::default();
+        for b in rows {
+            let slot = match b.difficulty.parse() {
+                Ok(Difficulty::Easy) => &mut out.easy,
+                Ok(Difficulty::Medium) => &mut out.medium,
+                Ok(Difficulty::Hard) => &mut out.hard,
+                Ok(Difficulty::Expert) => &mut out.expert,
+                // A difficulty this server does not know has no key to go under.
+                Err(_) => continue,
+            };
+            *slot = Some(Best {
+                time_ms: b.time_ms,
+                race_id: b.race_id,
+            });
+        }
+        out
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -99,6 +142,7 @@ impl From<PlayerPage> for Player {
             name: p.name,
             created_unix_ms: p.created_unix_ms,
             ratings: p.ratings.into_iter().map(Rating::from).collect(),
+            best: p.best.into(),
         }
     }
 }

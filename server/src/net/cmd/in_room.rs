@@ -12,7 +12,7 @@ impl Session {
     /// `leave`: out of the room (a seat mid-race is forfeited by the room).
     pub(super) async fn leave(&mut self) {
         let Some(room) = self.current() else {
-            return self.error(ErrorCode::NotInRoom, "not in a room");
+            return self.not_in_room();
         };
         self.link = None;
         let (reply, answer) = oneshot::channel();
@@ -57,7 +57,7 @@ impl Session {
     /// A message for the connection's room.
     pub(super) async fn forward(&mut self, msg: RoomMsg) {
         let Some(room) = self.current() else {
-            return self.error(ErrorCode::NotInRoom, "not in a room");
+            return self.not_in_room();
         };
         let cmd = RoomCmd::Msg {
             conn: self.outbox.id,

@@ -9,10 +9,12 @@
 //!   settings, kick).
 //! - [`identity`]: `register`, and a key becoming the [`crate::room::handle::Who`] a room sees.
 //! - [`daily`]: `start_daily`, the day's one attempt.
+//! - [`pool`]: `quick_race`, `leave_queue`, `requeue`: waiting for a race with strangers (A7).
 
 pub mod daily;
 pub mod identity;
 mod in_room;
+mod pool;
 mod rooms;
 
 use std::net::IpAddr;
@@ -23,7 +25,8 @@ use tokio::sync::oneshot;
 
 use super::Transport;
 use crate::outbox::Outbox;
-use crate::room::handle::{JoinOutcome, RoomHandle, RoomMsg};
+use crate::pool::queue::{Seat, Ticket};
+use crate::room::handle::{JoinOutcome, RoomCmd, RoomHandle, RoomMsg};
 
 /// The room a connection is in, valid while the room has not let go of it.
 struct Link {
@@ -38,6 +41,8 @@ pub(super) struct Session {
     /// The client's address (the peer's, or a trusted proxy's word for it).
     client: IpAddr,
     link: Option<Link>,
+    /// Its place in the pool (A7), until the pool seats it or it leaves.
+    ticket: Option<Arc<Ticket>>,
     warned: bool,
     /// Identities this connection has registered.
     registered: u8,
@@ -51,6 +56,7 @@ impl Session {
             outbox,
             client,
             link: None,
+            ticket: None,
             warned: false,
             registered: 0,
         }
@@ -97,11 +103,29 @@ impl Session {
             ClientMsg::Chat { text } => self.chat(text).await,
             ClientMsg::SetSettings { settings } => self.set_settings(settings).await,
             ClientMsg::Kick { player_id } => self.forward(RoomMsg::Kick(player_id)).await,
+            ClientMsg::QuickRace {
+                difficulty,
+                name,
+                key,
+                bot,
+            } => self.quick_race(difficulty, name, key, bot).await,
+            ClientMsg::LeaveQueue => self.leave_queue(),
+            ClientMsg::Requeue => self.requeue().await,
         }
     }
 
-    /// The room this connection is in, if the room still holds it.
+    /// The room this connection is in, if the room still holds it (a pool's seat included).
     pub(super) fn current(&mut self) -> Option<RoomHandle> {
+        if let Some(ticket) = &self.ticket {
+            match ticket.seat() {
+                Seat::Waiting => {}
+                Seat::Seated { room, generation } => {
+                    self.link = Some(Link { room, generation });
+                    self.ticket = None;
+                }
+                Seat::Out => self.ticket = None,
+            }
+        }
         let gen = self.outbox.room_gen();
         match &self.link {
             Some(l) if l.generation == gen && !l.room.tx.is_closed() => Some(l.room.clone()),
@@ -132,7 +156,35 @@ impl Session {
             self.error(ErrorCode::AlreadyInRoom, "leave your room first");
             return true;
         }
+        if self.ticket.is_some() {
+            self.error(ErrorCode::WrongPhase, "in the pool: send leave_queue first");
+            return true;
+        }
         false
+    }
+
+    /// The error for a room's message from a connection in no room: `wrong_phase` while it
+    /// waits in the pool (A7), else `not_in_room`.
+    pub(super) fn not_in_room(&mut self) {
+        if self.ticket.is_some() {
+            self.error(ErrorCode::WrongPhase, "in the pool: no room yet");
+        } else {
+            self.error(ErrorCode::NotInRoom, "not in a room");
+        }
+    }
+
+    /// The connection is gone: its room, or its pool, lets go of it.
+    pub(super) async fn close(&mut self) {
+        if let Some(room) = self.current() {
+            let _ = room
+                .tx
+                .send(RoomCmd::Dropped {
+                    conn: self.outbox.id,
+                })
+                .await;
+        } else if let Some(ticket) = self.ticket.take() {
+            self.server.pool.leave(ticket.difficulty, self.outbox.id);
+        }
     }
 
     /// Wait for the room's answer to a join, create or resume; link on success.

@@ -24,7 +24,7 @@ impl Room {
         let Some(i) = self.seat_of(conn) else {
             return false;
         };
-        if self.seats.seat(i).player_id != *self.seats.host() {
+        if self.seats.host() != Some(&self.seats.seat(i).player_id) {
             self.fx.error(
                 conn,
                 ErrorCode::NotHost,

@@ -34,6 +34,12 @@ impl Room {
         // A5: a kicked name or address may neither play nor watch until its bar ends.
         self.check_bars(&name, addr, now)?;
         if role == Role::Player {
+            if self.settings.pool && !self.pool_seating() {
+                return Err(Refusal::new(
+                    ErrorCode::WrongPhase,
+                    "a pool room is seated by the pool: send quick_race, or spectate",
+                ));
+            }
             if matches!(self.state, State::Countdown { .. } | State::Racing) {
                 return Err(Refusal::new(
                     ErrorCode::RaceInProgress,

@@ -31,6 +31,7 @@ use tokio::time::Instant;
 use crate::outbox::{CloseCode, ConnId};
 use crate::puzzles::SolvedPuzzle;
 use crate::rate::TokenBucket;
+use crate::room::handle::Requeued;
 use effect::Effects;
 pub use effect::{Effect, RoomOpts};
 use host::Bar;
@@ -70,6 +71,9 @@ pub struct Room {
     chat_budget: Option<TokenBucket>,
     /// Kicked names and addresses, barred for a while (A5).
     bars: Vec<Bar>,
+    /// A pool room still taking the seats the pool formed it for (A7): until the pool starts
+    /// it, its joins are the pool's; after, nobody takes a seat by `join_room`.
+    pool_seating: bool,
     fx: Effects,
 }
 
@@ -83,12 +87,14 @@ impl Room {
         rng: Xoshiro256PlusPlus,
         mint: MintToken,
     ) -> Room {
+        let pool = settings.pool;
         Room {
             code,
             settings,
             opts,
             rng,
-            seats: Seats::new(mint),
+            pool_seating: pool,
+            seats: Seats::new(mint, pool),
             daily: None,
             state: State::Lobby,
             race: None,
@@ -205,7 +211,7 @@ impl Room {
         ServerMsg::RoomJoined {
             room: self.code.clone(),
             you,
-            host: self.seats.host().clone(),
+            host: self.seats.host().cloned(),
             settings: self.settings.clone(),
             phase: self.phase(),
             players: self.seats.players(),
@@ -262,9 +268,13 @@ impl Room {
             );
             return;
         }
-        if self.seats.seat(i).player_id != *self.seats.host() {
-            self.fx
-                .error(conn, ErrorCode::NotHost, "only the host can start the race");
+        if self.seats.host() != Some(&self.seats.seat(i).player_id) {
+            let why = if self.settings.pool {
+                "a pool room starts by itself"
+            } else {
+                "only the host can start the race"
+            };
+            self.fx.error(conn, ErrorCode::NotHost, why);
             return;
         }
         if !matches!(self.state, State::Lobby | State::Finished) {
@@ -272,6 +282,43 @@ impl Room {
                 .error(conn, ErrorCode::WrongPhase, "a race is already under way");
             return;
         }
+        self.begin_countdown(now);
+    }
+
+    /// The pool has seated everyone it formed this room for (A7): the countdown starts, and
+    /// nobody else takes a seat. Ignored in any other room, or once started.
+    pub fn start_pool_race(&mut self, now: Instant) {
+        if !self.pool_seating || !matches!(self.state, State::Lobby) || self.seats.is_empty() {
+            return;
+        }
+        self.pool_seating = false;
+        self.begin_countdown(now);
+    }
+
+    /// Whether a pool room is still taking the pool's seats.
+    pub(super) fn pool_seating(&self) -> bool {
+        self.pool_seating
+    }
+
+    /// `requeue` from `conn` (A7): a player of a finished pool room leaves it for the pool.
+    /// Who left (else the error is sent).
+    pub fn requeue(&mut self, conn: ConnId, now: Instant) -> Option<Requeued> {
+        let i = self.seat_of(conn)?;
+        if !self.settings.pool || !matches!(self.state, State::Finished) {
+            let why = "requeue is for a pool room whose race is over";
+            self.fx.error(conn, ErrorCode::WrongPhase, why);
+            return None;
+        }
+        let seat = self.seats.seat(i);
+        let left = Requeued {
+            name: seat.name.to_string(),
+            who: seat.who.clone(),
+            difficulty: self.settings.difficulty,
+        };
+        self.leave(conn, now).then_some(left)
+    }
+
+    fn begin_countdown(&mut self, now: Instant) {
         let race_id = RaceId::from(format!("{}-{:016x}", self.code, self.rng.gen::<u64>()));
         let seed = self.rng.gen();
         self.state = State::Countdown {

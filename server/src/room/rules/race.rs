@@ -347,6 +347,8 @@ impl Race {
             reason: reason.as_str(),
             rated: self.rated,
             daily: self.daily.clone(),
+            // No room races a ghost yet (A7 `race_ghost`, the room side of issue 20).
+            ghost_of: None,
             // Flags are the room task's to compute, off the async workers (`crate::fairplay`).
             seats: standings
                 .iter()

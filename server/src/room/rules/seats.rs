@@ -97,7 +97,10 @@ pub(super) enum Membership {
 pub(super) struct Seats {
     seats: Vec<Seat>,
     spectators: Vec<Spectator>,
-    host: PlayerId,
+    /// The host; none in a pool room (A7), or before the first seat.
+    host: Option<PlayerId>,
+    /// A pool room: nobody becomes host.
+    hostless: bool,
     next_player: u32,
     mint: MintToken,
 }
@@ -109,11 +112,13 @@ pub(super) fn parse_name(raw: Option<&str>) -> Result<PlayerName, Refusal> {
 }
 
 impl Seats {
-    pub(super) fn new(mint: MintToken) -> Seats {
+    /// No seats yet; with `hostless`, nobody ever becomes host (a pool room).
+    pub(super) fn new(mint: MintToken, hostless: bool) -> Seats {
         Seats {
             seats: Vec::new(),
             spectators: Vec::new(),
-            host: PlayerId::from(""),
+            host: None,
+            hostless,
             next_player: 1,
             mint,
         }
@@ -127,8 +132,8 @@ impl Seats {
         self.seats.is_empty()
     }
 
-    pub(super) fn host(&self) -> &PlayerId {
-        &self.host
+    pub(super) fn host(&self) -> Option<&PlayerId> {
+        self.host.as_ref()
     }
 
     pub(super) fn seat(&self, i: usize) -> &Seat {
@@ -268,8 +273,8 @@ impl Seats {
         let token = (self.mint.0)();
         let player_id = PlayerId::from(format!("p{}", self.next_player));
         self.next_player += 1;
-        if self.seats.is_empty() {
-            self.host = player_id.clone();
+        if self.seats.is_empty() && !self.hostless {
+            self.host = Some(player_id.clone());
         }
         self.seats.push(Seat {
             player_id,
@@ -335,10 +340,10 @@ impl Seats {
     pub(super) fn remove_seat(&mut self, i: usize) -> (Seat, Option<PlayerId>) {
         let seat = self.seats.remove(i);
         let mut new_host = None;
-        if seat.player_id == self.host {
+        if self.host.as_ref() == Some(&seat.player_id) {
             if let Some(next) = self.seats.first() {
-                self.host = next.player_id.clone();
-                new_host = Some(self.host.clone());
+                self.host = Some(next.player_id.clone());
+                new_host = self.host.clone();
             }
         }
         (seat, new_host)

@@ -154,7 +154,7 @@ fn lobby_join_rules() {
     assert!(join(&mut r, 1, Some("ann"), Role::Player, t));
     let fx = r.take_effects();
     assert!(
-        matches!(&to(&fx, 1)[0], ServerMsg::RoomJoined { host, you, .. } if host == "p1" && you.token.as_ref().is_some_and(|t| t.len() == 32))
+        matches!(&to(&fx, 1)[0], ServerMsg::RoomJoined { host, you, .. } if host.as_ref().is_some_and(|h| h == "p1") && you.token.as_ref().is_some_and(|t| t.len() == 32))
     );
     assert!(!join(&mut r, 2, Some("ANN"), Role::Player, t));
     check_error(&r.take_effects(), 2, ErrorCode::NameTaken);

@@ -13,8 +13,9 @@ use r2d2_postgres::postgres::Client;
 use crate::store::StoreError;
 
 /// Every migration, oldest first. Migration 1 is the whole schema SQLite reached in its two
-/// (PostgreSQL had no earlier databases to upgrade), plus the daily secret's table.
-const MIGRATIONS: &[&str] = &[include_str!("v1.sql")];
+/// (PostgreSQL had no earlier databases to upgrade), plus the daily secret's table; migration
+/// 2 is SQLite's 3 (ghosts: `races.ghost_of`, `best_solves`).
+pub(crate) const MIGRATIONS: &[&str] = &[include_str!("v1.sql"), include_str!("v2.sql")];
 
 /// The advisory lock key that serialises migrations (any fixed number; "sudoku" in ASCII).
 const MIGRATION_LOCK: i64 = 0x7375_646f_6b75;

@@ -43,7 +43,9 @@ mod live {
     use super::super::scratch::ScratchDb;
     use super::super::{schema, PgStore};
     use crate::store::recompute::recompute;
-    use crate::store::tests::{race, register, store_suite, Fixture, Racer, NOW};
+    use crate::store::tests::{
+        check_old_solves, race, register, store_suite, Fixture, Racer, NOW, OLD_SOLVES,
+    };
     use crate::store::StoreError;
 
     fn scratch() -> ScratchDb {
@@ -83,11 +85,32 @@ mod live {
             .collect::<Result<_, _>>()
             .expect("every node opens");
         let version = stores[0].with_client(schema::version).expect("version");
-        assert_eq!(version, 1);
+        assert_eq!(version, schema::MIGRATIONS.len() as i64);
         stores[0]
             .with_client(|c| Ok(c.batch_execute("UPDATE schema_version SET version = 99")?))
             .expect("bump");
         assert!(matches!(PgStore::open(&url), Err(StoreError::Migration(_))));
+    }
+
+    #[test]
+    fn a_database_from_before_ghosts_gets_its_best_solves() {
+        use r2d2_postgres::postgres::{Client, NoTls};
+        let db = scratch();
+        {
+            let mut c = Client::connect(&db.url(), NoTls).expect("connect");
+            c.batch_execute(schema::MIGRATIONS[0]).expect("version 1");
+            c.batch_execute(
+                "CREATE TABLE schema_version (
+                     id BOOLEAN PRIMARY KEY DEFAULT TRUE CHECK (id),
+                     version BIGINT NOT NULL
+                 );
+                 INSERT INTO schema_version (version) VALUES (1);
+                 INSERT INTO players VALUES ('hA', '\\x01', 'ann', 0), ('hB', '\\x02', 'bob', 0);",
+            )
+            .expect("players");
+            c.batch_execute(OLD_SOLVES).expect("old solves");
+        }
+        check_old_solves(&PgStore::open(&db.url()).expect("migrate"));
     }
 
     #[test]

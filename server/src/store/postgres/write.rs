@@ -23,8 +23,8 @@ type Param<'a> = &'a (dyn ToSql + Sync);
 /// The advisory lock key that serialises rating updates ("rating" in ASCII).
 const RATING_LOCK: i64 = 0x7261_7469_6e67;
 
-/// Write `rec` (race, standings, placements, seats, daily attempts) and, when rated, the
-/// rating update; returns the rating changes.
+/// Write `rec` (race, standings, placements, seats, daily attempts, best solves) and, when
+/// rated, the rating update; returns the rating changes.
 pub(super) fn save_race(
     tx: &mut Transaction<'_>,
     rec: &RaceRecord,
@@ -43,6 +43,7 @@ pub(super) fn save_race(
             &rec.reason,
             &rec.rated,
             &rec.daily,
+            &rec.ghost_of,
         ],
     )?;
     let st = tx.prepare(sql::PUT_STANDING)?;
@@ -82,6 +83,10 @@ pub(super) fn save_race(
                 &[&handle, date, &rec.difficulty, &rec.race_id, &sort_ms],
             )?;
         }
+    }
+    let best = tx.prepare(sql::PUT_BEST)?;
+    for (handle, time_ms) in rows::best_writes(rec) {
+        tx.execute(&best, &[&handle, &rec.difficulty, &time_ms, &rec.race_id])?;
     }
     if !rec.rated {
         return Ok(Vec::new());

@@ -20,7 +20,7 @@ pub(crate) const V1: &str = include_str!("v1.sql");
 /// in the order applied (`seq`), so ratings can be recomputed from history. A daily attempt
 /// keeps its board order in `sort_ms` (the solve time; the largest integer when unsolved), so
 /// `daily_by_time` serves the day's board the same way.
-const V2: &str = "
+pub(crate) const V2: &str = "
 CREATE TABLE players (
     handle TEXT PRIMARY KEY,
     key_hash BLOB NOT NULL UNIQUE,
@@ -87,9 +87,37 @@ CREATE TABLE daily_attempts (
 CREATE INDEX daily_by_time ON daily_attempts(date, difficulty, sort_ms, handle);
 ";
 
+/// Ghosts (A7): `races.ghost_of` names the race a ghost race replayed, and `best_solves`
+/// keeps each player's fastest solve per difficulty (see `crate::store::BestSolve` for what
+/// counts), one row per player and difficulty kept at write time like `ratings`, so a player
+/// page and a ghost of one's best read one row instead of the player's whole history. The
+/// solves stored before are written into it here, the fastest per player and difficulty (the
+/// earlier race on a tie).
+const V3: &str = "
+ALTER TABLE races ADD COLUMN ghost_of TEXT;
+CREATE TABLE best_solves (
+    handle TEXT NOT NULL REFERENCES players(handle),
+    difficulty TEXT NOT NULL,
+    time_ms INTEGER NOT NULL,
+    race_id TEXT NOT NULL REFERENCES races(race_id),
+    PRIMARY KEY (handle, difficulty)
+) WITHOUT ROWID;
+INSERT INTO best_solves (handle, difficulty, time_ms, race_id)
+    SELECT handle, difficulty, time_ms, race_id FROM (
+        SELECT s.handle, r.difficulty, st.time_ms, s.race_id,
+            ROW_NUMBER() OVER (PARTITION BY s.handle, r.difficulty
+                ORDER BY st.time_ms, s.finished_unix_ms, s.race_id) AS n
+        FROM seats s
+        JOIN races r ON r.race_id = s.race_id
+        JOIN standings st ON st.race_id = s.race_id AND st.player_id = s.player_id
+        WHERE s.handle IS NOT NULL AND s.flags = ''
+            AND st.status = 'solved' AND st.time_ms IS NOT NULL
+    ) AS b WHERE n = 1;
+";
+
 /// Every migration, oldest first.
 pub(crate) fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![M::up(V1), M::up(V2)])
+    Migrations::new(vec![M::up(V1), M::up(V2), M::up(V3)])
 }
 
 #[cfg(test)]

@@ -6,7 +6,9 @@ use std::sync::Arc;
 use rusqlite::params;
 
 use super::SqliteStore;
-use crate::store::tests::{duel, register, store_suite, Fixture, NOW};
+use crate::store::tests::{
+    check_old_solves, duel, register, store_suite, Fixture, NOW, OLD_SOLVES,
+};
 use crate::store::{SeatRow, Store};
 
 /// The schema the first results store created (migration 1 is that text, frozen).
@@ -83,4 +85,24 @@ fn a_file_from_before_migrations_upgrades_in_place() {
     let store = SqliteStore::open(&path).unwrap();
     assert_eq!(store.history("hA", 10, 0).unwrap().len(), 1);
     assert_eq!(store.standings("old").unwrap()[0].filled, 30);
+}
+
+#[test]
+fn a_file_from_before_ghosts_gets_its_best_solves() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v2.sqlite3");
+    {
+        let mut conn = rusqlite::Connection::open(&path).unwrap();
+        let v2 = rusqlite_migration::Migrations::new(vec![
+            rusqlite_migration::M::up(super::schema::V1),
+            rusqlite_migration::M::up(super::schema::V2),
+        ]);
+        v2.to_latest(&mut conn).unwrap();
+        conn.execute_batch(
+            "INSERT INTO players VALUES ('hA', X'01', 'ann', 0), ('hB', X'02', 'bob', 0);",
+        )
+        .unwrap();
+        conn.execute_batch(OLD_SOLVES).unwrap();
+    }
+    check_old_solves(&SqliteStore::open(&path).unwrap());
 }

@@ -7,8 +7,8 @@ use super::dialect::Db;
 use crate::store::rated::{self, RatingSql};
 use crate::store::{rows, sql, RaceRecord, RatingChange, StoreError};
 
-/// Write `rec` (race, standings, placements, seats, daily attempts) and, when rated, the
-/// rating update; returns the rating changes.
+/// Write `rec` (race, standings, placements, seats, daily attempts, best solves) and, when
+/// rated, the rating update; returns the rating changes.
 pub(super) fn save_race(
     tx: &Transaction<'_>,
     rec: &RaceRecord,
@@ -27,6 +27,7 @@ pub(super) fn save_race(
             rec.reason,
             rec.rated,
             rec.daily,
+            rec.ghost_of,
         ],
     )?;
     let mut st = tx.prepare_cached(sql::PUT_STANDING)?;
@@ -71,6 +72,10 @@ pub(super) fn save_race(
         for (handle, sort_ms) in rows::daily_writes(rec) {
             daily.execute(params![handle, date, rec.difficulty, rec.race_id, sort_ms])?;
         }
+    }
+    let mut best = tx.prepare_cached(sql::PUT_BEST)?;
+    for (handle, time_ms) in rows::best_writes(rec) {
+        best.execute(params![handle, rec.difficulty, time_ms, rec.race_id])?;
     }
     if !rec.rated {
         return Ok(Vec::new());

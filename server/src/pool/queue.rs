@@ -1,0 +1,369 @@
+//! The pool on this node (A7): per difficulty, the players waiting for a race. A tick runs the
+//! [`matcher`](super::matcher) over each difficulty's waiting players, tells them how many wait
+//! when that changed, offers a ghost to one waiting alone too long, and seats every race formed
+//! in a new pool room: the first player opens it, the others join it, then the pool starts it.
+//!
+//! A connection in the pool holds a [`Ticket`]; once the pool has seated it, the ticket holds
+//! the room, and the connection's session takes it from there.
+
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use protocol::{Role, ServerMsg, Settings};
+use shared::engine::Difficulty;
+use tokio::sync::oneshot;
+use tokio::time::Instant;
+
+use super::matcher::{self, Waiting};
+use crate::config::PoolRules;
+use crate::outbox::{ConnId, Outbox};
+use crate::room::endpoint::Endpoint;
+use crate::room::handle::{Identity, JoinOutcome, RoomCmd, RoomHandle};
+use crate::room::rooms::Rooms;
+use crate::room::task::NewRoom;
+
+/// How often the pool looks for races to form.
+const TICK: Duration = Duration::from_millis(100);
+
+/// Where a queued connection stands.
+#[derive(Clone, Debug)]
+pub enum Seat {
+    /// Still waiting (or being seated).
+    Waiting,
+    /// Seated in this room; `generation` is the connection's room generation at the join.
+    Seated {
+        /// The pool room.
+        room: RoomHandle,
+        /// The outbox's room generation when the pool sent the join.
+        generation: u64,
+    },
+    /// Out of the pool without a seat (it left, or its room could not open).
+    Out,
+}
+
+/// A connection's place in the pool, shared by the pool and the connection's session.
+#[derive(Debug)]
+pub struct Ticket {
+    /// The pool it waits in.
+    pub difficulty: Difficulty,
+    seat: Mutex<Seat>,
+}
+
+impl Ticket {
+    /// Where the connection stands now.
+    pub fn seat(&self) -> Seat {
+        self.seat.lock().expect("ticket lock poisoned").clone()
+    }
+
+    fn set(&self, seat: Seat) {
+        *self.seat.lock().expect("ticket lock poisoned") = seat;
+    }
+}
+
+/// A player entering the pool.
+#[derive(Debug)]
+pub struct Entrant {
+    /// The connection.
+    pub outbox: Outbox,
+    /// Its address.
+    pub addr: IpAddr,
+    /// Its display name (checked by the room when seated).
+    pub name: String,
+    /// The identity behind it.
+    pub who: Identity,
+    /// Its conservative rating at the difficulty (identified humans), else `None`.
+    pub rating: Option<f64>,
+    /// A rematch chain it requeued with (A7), if any.
+    pub chain: Option<u64>,
+}
+
+#[derive(Debug)]
+struct Entry {
+    entrant: Entrant,
+    ticket: Arc<Ticket>,
+    since: Instant,
+    alone_told: bool,
+}
+
+#[derive(Debug, Default)]
+struct Queue {
+    entries: Vec<Entry>,
+    /// The count last told to the waiting.
+    told: usize,
+}
+
+/// The pools of every difficulty on this node.
+#[derive(Debug)]
+pub struct Pool {
+    rules: PoolRules,
+    rooms: Rooms,
+    born: Instant,
+    queues: Mutex<[Queue; 4]>,
+    /// Woken when a pool reaches its size, so a full race forms without waiting for the tick.
+    full: tokio::sync::Notify,
+}
+
+fn slot(d: Difficulty) -> usize {
+    match d {
+        Difficulty::Easy => 0,
+        Difficulty::Medium => 1,
+        Difficulty::Hard => 2,
+        Difficulty::Expert => 3,
+    }
+}
+
+const DIFFICULTIES: [Difficulty; 4] = [
+    Difficulty::Easy,
+    Difficulty::Medium,
+    Difficulty::Hard,
+    Difficulty::Expert,
+];
+
+impl Pool {
+    /// An empty pool that seats its races in rooms opened through `rooms`.
+    #[allow(clippy::disallowed_methods)] // the pool's clock: waits are measured from here
+    pub fn new(rules: PoolRules, rooms: Rooms) -> Arc<Pool> {
+        Arc::new(Pool {
+            rules,
+            rooms,
+            born: Instant::now(),
+            queues: Mutex::new(Default::default()),
+            full: tokio::sync::Notify::new(),
+        })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, [Queue; 4]> {
+        self.queues.lock().expect("pool lock poisoned")
+    }
+
+    /// Put `entrant` in the pool of `difficulty`; it is told `queued` at once.
+    #[allow(clippy::disallowed_methods)] // the pool's clock: when this wait began
+    pub fn enqueue(&self, difficulty: Difficulty, entrant: Entrant) -> Arc<Ticket> {
+        let ticket = Arc::new(Ticket {
+            difficulty,
+            seat: Mutex::new(Seat::Waiting),
+        });
+        let mut queues = self.lock();
+        let queue = &mut queues[slot(difficulty)];
+        let waiting = queue.entries.len() + 1;
+        let metrics = &self.rooms.env().metrics;
+        entrant.outbox.send(
+            &ServerMsg::Queued {
+                difficulty,
+                waiting: u32::try_from(waiting).unwrap_or(u32::MAX),
+            },
+            metrics,
+        );
+        queue.entries.push(Entry {
+            entrant,
+            ticket: ticket.clone(),
+            since: Instant::now(),
+            alone_told: false,
+        });
+        if queue.entries.len() >= self.rules.size {
+            self.full.notify_one();
+        }
+        ticket
+    }
+
+    /// Take `conn` out of the pool; whether it was waiting there.
+    pub fn leave(&self, difficulty: Difficulty, conn: ConnId) -> bool {
+        let mut queues = self.lock();
+        let queue = &mut queues[slot(difficulty)];
+        let Some(i) = queue
+            .entries
+            .iter()
+            .position(|e| e.entrant.outbox.id == conn)
+        else {
+            return false;
+        };
+        let entry = queue.entries.remove(i);
+        entry.ticket.set(Seat::Out);
+        true
+    }
+
+    /// Form races until `shutdown`.
+    pub async fn run(self: Arc<Pool>, shutdown: tokio_util::sync::CancellationToken) {
+        let mut tick = tokio::time::interval(TICK);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                _ = shutdown.cancelled() => return,
+                _ = tick.tick() => {}
+                _ = self.full.notified() => {}
+            }
+            for d in DIFFICULTIES {
+                for race in self.form(d) {
+                    let pool = self.clone();
+                    tokio::spawn(async move { pool.seat_race(d, race).await });
+                }
+            }
+        }
+    }
+
+    /// One tick of one difficulty: the races formed (taken out of the queue), with the waiting
+    /// told their new count and the lonely offered a ghost.
+    #[allow(clippy::disallowed_methods)] // the pool's clock: the matcher takes the time as an argument
+    fn form(&self, difficulty: Difficulty) -> Vec<Vec<Entry>> {
+        let now = Instant::now();
+        let now_ms = self.ms(now);
+        let rules = matcher::Rules {
+            size: self.rules.size,
+            wait_ms: u64::try_from(self.rules.wait.as_millis()).unwrap_or(u64::MAX),
+        };
+        let mut queues = self.lock();
+        let queue = &mut queues[slot(difficulty)];
+        if queue.entries.is_empty() {
+            queue.told = 0;
+            return Vec::new();
+        }
+        let waiting: Vec<Waiting> = queue
+            .entries
+            .iter()
+            .map(|e| Waiting {
+                id: e.entrant.outbox.id.0,
+                rating: e.entrant.rating,
+                since_ms: self.ms(e.since),
+                chain: e.entrant.chain,
+            })
+            .collect();
+        let races = take(
+            &mut queue.entries,
+            matcher::form_races(&waiting, now_ms, &rules),
+        );
+        self.tell(queue, difficulty, now);
+        races
+    }
+
+    /// Tell the waiting of a changed count, and anyone alone past the alone time of that.
+    fn tell(&self, queue: &mut Queue, difficulty: Difficulty, now: Instant) {
+        let metrics = &self.rooms.env().metrics;
+        let n = queue.entries.len();
+        if n != queue.told {
+            queue.told = n;
+            let msg = ServerMsg::Queued {
+                difficulty,
+                waiting: u32::try_from(n).unwrap_or(u32::MAX),
+            };
+            for e in &queue.entries {
+                e.entrant.outbox.send(&msg, metrics);
+            }
+        }
+        for e in &mut queue.entries {
+            if !e.alone_told && now.duration_since(e.since) >= self.rules.alone {
+                e.alone_told = true;
+                e.entrant
+                    .outbox
+                    .send(&ServerMsg::PoolAlone { ghost: None }, metrics);
+            }
+        }
+    }
+
+    fn ms(&self, at: Instant) -> u64 {
+        u64::try_from(at.duration_since(self.born).as_millis()).unwrap_or(u64::MAX)
+    }
+
+    /// Open a pool room for `race` (its first player opens it), seat the rest, and start it.
+    async fn seat_race(&self, difficulty: Difficulty, race: Vec<Entry>) {
+        let settings = Settings {
+            difficulty,
+            max_players: u8::try_from(self.rules.size.clamp(2, 16)).unwrap_or(16),
+            public: false,
+            rated: true,
+            pool: true,
+            ..Settings::default()
+        };
+        let mut entries = race.into_iter();
+        let Some(first) = entries.next() else { return };
+        let generation = first.entrant.outbox.room_gen();
+        let new = NewRoom {
+            ip: first.entrant.addr,
+            settings,
+            creator: Endpoint::Local(first.entrant.outbox.clone()),
+            name: first.entrant.name.clone(),
+            who: first.entrant.who.clone(),
+            daily: None,
+        };
+        let room = match self.rooms.open(new).await {
+            Ok((room, answer)) => {
+                settle(&first, &room, generation, answer).await;
+                room
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot open a pool room");
+                let msg = ServerMsg::Error {
+                    code: e.code(),
+                    message: e.to_string(),
+                };
+                for entry in std::iter::once(first).chain(entries) {
+                    entry.entrant.outbox.send(&msg, &self.rooms.env().metrics);
+                    entry.ticket.set(Seat::Out);
+                }
+                return;
+            }
+        };
+        for entry in entries {
+            let generation = entry.entrant.outbox.room_gen();
+            let (reply, answer) = oneshot::channel();
+            let cmd = RoomCmd::Join {
+                conn: Endpoint::Local(entry.entrant.outbox.clone()),
+                addr: entry.entrant.addr,
+                name: Some(entry.entrant.name.clone()),
+                role: Role::Player,
+                who: entry.entrant.who.clone(),
+                reply,
+            };
+            if room.tx.send(cmd).await.is_err() {
+                entry.ticket.set(Seat::Out);
+                continue;
+            }
+            settle(&entry, &room, generation, answer).await;
+        }
+        let _ = room.tx.send(RoomCmd::PoolStart).await;
+    }
+}
+
+/// Record where the room's answer to `entry`'s join left it.
+async fn settle(
+    entry: &Entry,
+    room: &RoomHandle,
+    generation: u64,
+    answer: oneshot::Receiver<JoinOutcome>,
+) {
+    match answer.await {
+        Ok(JoinOutcome::Player(_)) => entry.ticket.set(Seat::Seated {
+            room: room.clone(),
+            generation,
+        }),
+        // The room told the client why (a name already taken in this room, say).
+        _ => entry.ticket.set(Seat::Out),
+    }
+}
+
+/// The entries of each race of `races` (lists of ids), taken out of `entries`, in order.
+fn take(entries: &mut Vec<Entry>, races: Vec<Vec<u64>>) -> Vec<Vec<Entry>> {
+    if races.is_empty() {
+        return Vec::new();
+    }
+    let wanted: std::collections::HashSet<u64> = races.iter().flatten().copied().collect();
+    let mut taken: std::collections::HashMap<u64, Entry> = std::collections::HashMap::new();
+    let mut kept = Vec::with_capacity(entries.len());
+    for e in entries.drain(..) {
+        if wanted.contains(&e.entrant.outbox.id.0) {
+            taken.insert(e.entrant.outbox.id.0, e);
+        } else {
+            kept.push(e);
+        }
+    }
+    *entries = kept;
+    races
+        .into_iter()
+        .map(|ids| {
+            ids.iter()
+                .filter_map(|id| taken.remove(id))
+                .collect::<Vec<_>>()
+        })
+        .filter(|race| !race.is_empty())
+        .collect()
+}
