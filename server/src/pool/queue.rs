@@ -84,13 +84,13 @@ struct Entry {
     ticket: Arc<Ticket>,
     since: Instant,
     alone_told: bool,
+    /// The `waiting` count this entry was last told.
+    told: usize,
 }
 
 #[derive(Debug, Default)]
 struct Queue {
     entries: Vec<Entry>,
-    /// The count last told to the waiting.
-    told: usize,
 }
 
 /// The pools of every difficulty on this node.
@@ -160,6 +160,7 @@ impl Pool {
             ticket: ticket.clone(),
             since: Instant::now(),
             alone_told: false,
+            told: waiting,
         });
         if queue.entries.len() >= self.rules.size {
             self.full.notify_one();
@@ -215,7 +216,6 @@ impl Pool {
         let mut queues = self.lock();
         let queue = &mut queues[slot(difficulty)];
         if queue.entries.is_empty() {
-            queue.told = 0;
             return Vec::new();
         }
         let waiting: Vec<Waiting> = queue
@@ -240,13 +240,13 @@ impl Pool {
     fn tell(&self, queue: &mut Queue, difficulty: Difficulty, now: Instant) {
         let metrics = &self.rooms.env().metrics;
         let n = queue.entries.len();
-        if n != queue.told {
-            queue.told = n;
-            let msg = ServerMsg::Queued {
-                difficulty,
-                waiting: u32::try_from(n).unwrap_or(u32::MAX),
-            };
-            for e in &queue.entries {
+        let msg = ServerMsg::Queued {
+            difficulty,
+            waiting: u32::try_from(n).unwrap_or(u32::MAX),
+        };
+        for e in &mut queue.entries {
+            if e.told != n {
+                e.told = n;
                 e.entrant.outbox.send(&msg, metrics);
             }
         }

@@ -4,61 +4,17 @@
 
 use std::time::Duration;
 
-use client::app::{App, Effect, Event};
-use client::net::{self, Intent, NetEvent, Session};
-use crossterm::event::{KeyCode, KeyEvent};
+use client::app::App;
+use client::net::{self, Intent};
+use crossterm::event::KeyCode;
 use protocol::{FinishStatus, Phase, SettingsRequest};
 use shared::engine::{solver, Cell, Grid};
-use tokio::sync::mpsc::UnboundedReceiver;
 
+use crate::driver::Driven;
 use crate::support::{spawn_bot, TestServer};
 
-/// Upper bound on any single wait: a hang fails the test instead of blocking CI.
+/// Upper bound on a bot's whole run: a hang fails the test instead of blocking CI.
 const WAIT: Duration = Duration::from_secs(30);
-
-/// The host: the client's state machine wired to a real session, as the TUI's run loop does.
-struct Host {
-    app: App,
-    session: Session,
-    events: UnboundedReceiver<NetEvent>,
-    started: tokio::time::Instant,
-}
-
-impl Host {
-    fn tick(&mut self) {
-        let now = self.started.elapsed().as_millis() as u64;
-        self.app.update(Event::Tick(now));
-    }
-
-    fn apply(&mut self, effects: Vec<Effect>) {
-        for e in effects {
-            if let Effect::Send(m) = e {
-                self.session.send(m);
-            }
-        }
-    }
-
-    fn key(&mut self, code: KeyCode) {
-        self.tick();
-        let effects = self.app.update(Event::Key(KeyEvent::from(code)));
-        self.apply(effects);
-    }
-
-    /// Feed server messages to the app until `done(app)` holds.
-    async fn until(&mut self, what: &str, done: impl Fn(&App) -> bool) {
-        let wait = async {
-            while !done(&self.app) {
-                let ev = self.events.recv().await.expect("the session ended early");
-                self.tick();
-                let effects = self.app.update(Event::Net(ev));
-                self.apply(effects);
-            }
-        };
-        tokio::time::timeout(WAIT, wait)
-            .await
-            .unwrap_or_else(|_| panic!("timed out waiting for {what}"));
-    }
-}
 
 fn phase(app: &App) -> Option<Phase> {
     app.room().map(|r| r.phase)
@@ -75,19 +31,11 @@ async fn a_host_and_two_bots_race_to_race_over() {
         max_mistakes: Some(0),
         ..SettingsRequest::default()
     };
-    let (session, events) = net::connect(
-        url.clone(),
-        Intent::Create {
-            name: "host".into(),
-            settings: Some(settings),
-        },
-    );
-    let mut host = Host {
-        app: App::new("host"),
-        session,
-        events,
-        started: tokio::time::Instant::now(),
+    let intent = Intent::Create {
+        name: "host".into(),
+        settings: Some(settings),
     };
+    let mut host = Driven::connect(&url, intent, App::new("host"));
     host.until("room_joined", |a| a.room().is_some()).await;
     let code = host.app.room().expect("room").code.to_string();
 

@@ -9,6 +9,7 @@ mod client_links;
 mod close_handshake;
 mod conformance;
 mod daily;
+mod driver;
 mod fanout;
 mod host_controls;
 mod identity;

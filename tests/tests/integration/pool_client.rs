@@ -5,24 +5,29 @@
 
 use std::time::Duration;
 
-use client::app::{App, Effect, Event, Outside};
-use client::net::{self, Intent, NetEvent, Session};
-use crossterm::event::{KeyCode, KeyEvent};
+use client::app::{App, Outside};
+use client::net::{self, Intent};
+use crossterm::event::KeyCode;
 use protocol::{Phase, ServerMsg};
 use shared::engine::Difficulty;
-use tokio::sync::mpsc::UnboundedReceiver;
 
+use crate::driver::Driven;
 use crate::support::TestServer;
 
-/// Upper bound on any single wait: a hang fails the test instead of blocking CI.
-const WAIT: Duration = Duration::from_secs(20);
-
 /// One `sudoku-race quick` without its terminal.
-struct Racer {
-    app: App,
-    session: Session,
-    events: UnboundedReceiver<NetEvent>,
-    started: tokio::time::Instant,
+struct Racer(Driven);
+
+impl std::ops::Deref for Racer {
+    type Target = Driven;
+    fn deref(&self) -> &Driven {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Racer {
+    fn deref_mut(&mut self) -> &mut Driven {
+        &mut self.0
+    }
 }
 
 impl Racer {
@@ -31,47 +36,8 @@ impl Racer {
             difficulty: Difficulty::Easy,
             name: name.into(),
         };
-        let (session, events) = net::connect(url.clone(), intent.clone());
-        Racer {
-            app: App::new(name).with_intent(&intent),
-            session,
-            events,
-            started: tokio::time::Instant::now(),
-        }
-    }
-
-    fn tick(&mut self) {
-        let now = self.started.elapsed().as_millis() as u64;
-        self.app.update(Event::Tick(now));
-    }
-
-    fn apply(&mut self, effects: Vec<Effect>) {
-        for e in effects {
-            if let Effect::Send(m) = e {
-                self.session.send(m);
-            }
-        }
-    }
-
-    fn key(&mut self, code: KeyCode) {
-        self.tick();
-        let effects = self.app.update(Event::Key(KeyEvent::from(code)));
-        self.apply(effects);
-    }
-
-    /// Feed server messages to the app until `done(app)` holds.
-    async fn until(&mut self, what: &str, done: impl Fn(&App) -> bool) {
-        let wait = async {
-            while !done(&self.app) {
-                let ev = self.events.recv().await.expect("the session ended early");
-                self.tick();
-                let effects = self.app.update(Event::Net(ev));
-                self.apply(effects);
-            }
-        };
-        tokio::time::timeout(WAIT, wait)
-            .await
-            .unwrap_or_else(|_| panic!("{}: timed out waiting for {what}", self.app.name));
+        let app = App::new(name).with_intent(&intent);
+        Racer(Driven::connect(url, intent, app))
     }
 
     /// In no room, on the queue screen.
@@ -156,15 +122,6 @@ async fn two_quick_clients_race_in_one_pool_room_and_race_again_with_r() {
     cy.until("queued", Racer::queued_app).await;
     cy.key(KeyCode::Esc);
     assert!(cy.app.quit);
-    let left = async {
-        loop {
-            match cy.events.recv().await.expect("the session ended early") {
-                NetEvent::Message(m) if *m == ServerMsg::LeftQueue => return,
-                _ => {}
-            }
-        }
-    };
-    tokio::time::timeout(WAIT, left)
-        .await
-        .expect("left_queue answers the Esc");
+    cy.next_message("left_queue", |m| *m == ServerMsg::LeftQueue)
+        .await;
 }

@@ -1,0 +1,84 @@
+//! The terminal client's `App` wired to a real session and driven the way the TUI's run loop
+//! drives it (ticks, keys, and each server message in turn), for end-to-end tests without a
+//! terminal.
+
+use std::time::Duration;
+
+use client::app::{App, Effect, Event};
+use client::net::{self, Intent, NetEvent, Session};
+use crossterm::event::{KeyCode, KeyEvent};
+use tokio::sync::mpsc::UnboundedReceiver;
+
+/// Upper bound on any single wait: a hang fails the test instead of blocking CI.
+const WAIT: Duration = Duration::from_secs(30);
+
+/// One client: its app, its session, and what the session reports.
+pub struct Driven {
+    pub app: App,
+    pub session: Session,
+    events: UnboundedReceiver<NetEvent>,
+    started: tokio::time::Instant,
+}
+
+impl Driven {
+    /// `app` on a new session to `url` that first asks for `intent`.
+    pub fn connect(url: &net::ServerUrl, intent: Intent, app: App) -> Driven {
+        let (session, events) = net::connect(url.clone(), intent);
+        Driven {
+            app,
+            session,
+            events,
+            started: tokio::time::Instant::now(),
+        }
+    }
+
+    fn tick(&mut self) {
+        let now = self.started.elapsed().as_millis() as u64;
+        self.app.update(Event::Tick(now));
+    }
+
+    fn apply(&mut self, effects: Vec<Effect>) {
+        for e in effects {
+            if let Effect::Send(m) = e {
+                self.session.send(m);
+            }
+        }
+    }
+
+    /// Press `code`.
+    pub fn key(&mut self, code: KeyCode) {
+        self.tick();
+        let effects = self.app.update(Event::Key(KeyEvent::from(code)));
+        self.apply(effects);
+    }
+
+    /// Read the session's reports, past the app, until a server message `is(m)` arrives.
+    pub async fn next_message(&mut self, what: &str, is: impl Fn(&protocol::ServerMsg) -> bool) {
+        let wait = async {
+            loop {
+                match self.events.recv().await.expect("the session ended early") {
+                    NetEvent::Message(m) if is(&m) => return,
+                    _ => {}
+                }
+            }
+        };
+        tokio::time::timeout(WAIT, wait)
+            .await
+            .unwrap_or_else(|_| panic!("{}: timed out waiting for {what}", self.app.name));
+    }
+
+    /// Feed server messages to the app until `done(app)` holds.
+    pub async fn until(&mut self, what: &str, done: impl Fn(&App) -> bool) {
+        let wait = async {
+            while !done(&self.app) {
+                let ev = self.events.recv().await.expect("the session ended early");
+                self.tick();
+                let effects = self.app.update(Event::Net(ev));
+                self.apply(effects);
+            }
+        };
+        tokio::time::timeout(WAIT, wait)
+            .await
+            .unwrap_or_else(|_| panic!("{}: timed out waiting for {what}", self.app.name));
+    }
+}
