@@ -36,9 +36,10 @@ import { DEFAULT_SETTINGS } from './wire.js';
  *   over_reason: string | null, ratings: import('./wire.js').RatingChange[], chat: {name: string, text: string, player: boolean}[],
  *   rooms: import('./wire.js').RoomEntry[], problem: Problem | null, notice: string | null,
  *   notice_at: number, selected: number, pencil_mode: boolean, link: 'connecting' | 'up' | 'down',
- *   join_next: string | null, queue: Queue | null}} State
+ *   join_next: string | null, queue: Queue | null, bots: Set<string>}} State
  * `join_next` holds a name while the page watches a race it will join once it ends; `queue` is
- * set while the page waits in the pool for a race with strangers (A7).
+ * set while the page waits in the pool for a race with strangers (A7); `bots` are the player ids
+ * of the room's bots, kept after they leave so the results still mark them.
  */
 
 /**
@@ -55,6 +56,7 @@ export function initial() {
     settings: { ...DEFAULT_SETTINGS },
     phase: null,
     players: [],
+    bots: new Set(),
     race: null,
     countdown_at: null,
     standings: null,
@@ -79,7 +81,7 @@ export function initial() {
  * @param {State} s
  */
 function leaveRoom(s) {
-  Object.assign(s, { room: null, you: null, host: null, phase: null, players: [], race: null, countdown_at: null,
+  Object.assign(s, { room: null, you: null, host: null, phase: null, players: [], bots: new Set(), race: null, countdown_at: null,
     standings: null, solution: null, over_reason: null, ratings: [], chat: [], join_next: null });
 }
 
@@ -183,6 +185,7 @@ export function apply(s, msg, now) {
       s.settings = msg.settings;
       s.phase = msg.phase;
       s.players = msg.players;
+      s.bots = new Set(msg.players.filter((p) => p.bot).map((p) => p.player_id));
       s.problem = null;
       s.standings = null;
       s.solution = null;
@@ -207,6 +210,7 @@ export function apply(s, msg, now) {
     case 'player_joined':
     case 'player_updated':
       s.players = upsert(s.players, msg.player);
+      if (msg.player.bot) s.bots.add(msg.player.player_id);
       return null;
     case 'player_left':
       if (msg.player_id === s.you?.player_id) {

@@ -111,7 +111,8 @@ export function results(act) {
       const standings = s.standings ?? guessed(s);
       if (shown !== standings) {
         shown = standings;
-        table.update(standings, s.you?.player_id ?? null, (id) => ratingText(s, id), s.players);
+        const bots = [...s.bots].map((player_id) => ({ player_id, bot: true }));
+        table.update(standings, s.you?.player_id ?? null, (id) => ratingText(s, id), s.players.concat(bots));
       }
       const r = s.race;
       setAttr(replay, 'href', r ? `/#/races/${encodeURIComponent(r.race_id)}` : null);
