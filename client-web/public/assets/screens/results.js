@@ -112,7 +112,7 @@ export function results(act) {
       if (shown !== standings) {
         shown = standings;
         const bots = [...s.bots].map((player_id) => ({ player_id, bot: true }));
-        table.update(standings, s.you?.player_id ?? null, (id) => ratingText(s, id), s.players.concat(bots));
+        table.update(standings, s.you?.player_id ?? null, (id) => ratingText(s, id), [...s.players, ...bots]);
       }
       const r = s.race;
       setAttr(replay, 'href', r ? `/#/races/${encodeURIComponent(r.race_id)}` : null);
