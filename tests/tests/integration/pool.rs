@@ -171,3 +171,41 @@ async fn requeue_chains_a_rooms_players_into_their_next_race() {
     let (second, _) = seated(&mut [&mut a, &mut b]).await;
     assert_ne!(first, second, "a new room for the rematch");
 }
+
+#[tokio::test]
+async fn identified_players_far_apart_wait_until_the_band_has_widened() {
+    let srv = server(2).await;
+    let (mut a, mut b) = (srv.client().await, srv.client().await);
+    let (ka, _) = register(&mut a, "ann").await;
+    let (kb, hb) = register(&mut b, "bob").await;
+    // bob is 150 above ann (a newcomer, 0): further apart than A7's first band of ±100.
+    let db = rusqlite::Connection::open(&srv.db).expect("the server's SQLite file");
+    db.execute(
+        "INSERT INTO ratings (handle, difficulty, mu, sigma, races, wins, best_time_ms, updated_unix_ms) \
+         VALUES (?1, 'easy', ?2, ?3, 1, 1, NULL, 0)",
+        rusqlite::params![hb, 150.0 + 25.0, 25.0 / 3.0],
+    )
+    .expect("plant bob's rating");
+    let entered = tokio::time::Instant::now();
+    for (c, name, key) in [(&mut a, "ann", &ka), (&mut b, "bob", &kb)] {
+        c.send(json!({"type": "quick_race", "difficulty": "easy", "name": name, "key": key}))
+            .await;
+        c.expect("queued").await;
+    }
+    seated(&mut [&mut a, &mut b]).await;
+    // Two would race after 300 ms; these two only once the band is ±200, at 5 s of waiting.
+    assert!(
+        entered.elapsed() >= Duration::from_millis(4_900),
+        "seated after {:?}, before the band had widened",
+        entered.elapsed()
+    );
+}
+
+async fn register(c: &mut Client, name: &str) -> (String, String) {
+    c.send(json!({"type": "register", "name": name})).await;
+    let r = c.expect("registered").await;
+    (
+        r["key"].as_str().expect("a key").to_owned(),
+        r["handle"].as_str().expect("a handle").to_owned(),
+    )
+}
