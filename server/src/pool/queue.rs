@@ -17,7 +17,8 @@ use tokio::time::Instant;
 
 use super::matcher::{self, Waiting};
 use crate::config::PoolRules;
-use crate::outbox::{ConnId, Outbox};
+use crate::outbox::{encode, ConnId, Outbox};
+use crate::puzzles::slot;
 use crate::room::endpoint::Endpoint;
 use crate::room::handle::{Identity, JoinOutcome, RoomCmd, RoomHandle};
 use crate::room::rooms::Rooms;
@@ -104,22 +105,6 @@ pub struct Pool {
     full: tokio::sync::Notify,
 }
 
-fn slot(d: Difficulty) -> usize {
-    match d {
-        Difficulty::Easy => 0,
-        Difficulty::Medium => 1,
-        Difficulty::Hard => 2,
-        Difficulty::Expert => 3,
-    }
-}
-
-const DIFFICULTIES: [Difficulty; 4] = [
-    Difficulty::Easy,
-    Difficulty::Medium,
-    Difficulty::Hard,
-    Difficulty::Expert,
-];
-
 impl Pool {
     /// An empty pool that seats its races in rooms opened through `rooms`.
     #[allow(clippy::disallowed_methods)] // the pool's clock: waits are measured from here
@@ -194,10 +179,11 @@ impl Pool {
                 _ = tick.tick() => {}
                 _ = self.full.notified() => {}
             }
-            for d in DIFFICULTIES {
+            for d in Difficulty::ALL {
                 for race in self.form(d) {
                     let pool = self.clone();
-                    tokio::spawn(async move { pool.seat_race(d, race).await });
+                    let tasks = &self.rooms.env().tasks;
+                    tasks.spawn(async move { pool.seat_race(d, race).await });
                 }
             }
         }
@@ -240,14 +226,15 @@ impl Pool {
     fn tell(&self, queue: &mut Queue, difficulty: Difficulty, now: Instant) {
         let metrics = &self.rooms.env().metrics;
         let n = queue.entries.len();
-        let msg = ServerMsg::Queued {
+        // Serialized once for everyone it goes to, as a room's broadcasts are.
+        let msg = encode(&ServerMsg::Queued {
             difficulty,
             waiting: u32::try_from(n).unwrap_or(u32::MAX),
-        };
+        });
         for e in &mut queue.entries {
             if e.told != n {
                 e.told = n;
-                e.entrant.outbox.send(&msg, metrics);
+                e.entrant.outbox.send_text(msg.clone(), metrics);
             }
         }
         for e in &mut queue.entries {

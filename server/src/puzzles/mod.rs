@@ -8,7 +8,7 @@ pub mod stock;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use shared::engine::transform::Transform;
-use shared::engine::Grid;
+use shared::engine::{Difficulty, Grid};
 
 /// A puzzle together with its unique solution: what a race is dealt, and what the server
 /// judges placements against (the solution never leaves before `race_over`).
@@ -28,5 +28,16 @@ impl SolvedPuzzle {
             puzzle: t.apply(&self.puzzle),
             solution: t.apply(&self.solution),
         }
+    }
+}
+
+/// A difficulty's place in the arrays kept per difficulty (the stock's shelves, the pool's
+/// queues), in [`Difficulty::ALL`]'s order.
+pub(crate) fn slot(d: Difficulty) -> usize {
+    match d {
+        Difficulty::Easy => 0,
+        Difficulty::Medium => 1,
+        Difficulty::Hard => 2,
+        Difficulty::Expert => 3,
     }
 }

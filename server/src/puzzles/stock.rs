@@ -18,7 +18,7 @@ use shared::engine::Difficulty;
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
-use super::SolvedPuzzle;
+use super::{slot, SolvedPuzzle};
 
 #[derive(Default)]
 struct Shelf {
@@ -51,15 +51,6 @@ impl std::fmt::Debug for PuzzleStock {
         f.debug_struct("PuzzleStock")
             .field("target", &self.target)
             .finish()
-    }
-}
-
-fn slot(d: Difficulty) -> usize {
-    match d {
-        Difficulty::Easy => 0,
-        Difficulty::Medium => 1,
-        Difficulty::Hard => 2,
-        Difficulty::Expert => 3,
     }
 }
 
