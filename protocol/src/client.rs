@@ -124,6 +124,33 @@ pub enum ClientMsg {
     /// From a finished pool room: back into the pool of its difficulty, seated first with those
     /// of the room who requeue within `--pool-wait-ms` (A7).
     Requeue,
+    /// Race a stored replay (A7): a private room with you and the ghost; `unknown_race` when
+    /// there is nothing to race.
+    RaceGhost {
+        /// A race id, `"best"` (the key's own best at `difficulty`) or `"daily"` (today's
+        /// daily winner at `difficulty`).
+        ghost: String,
+        /// For `best` and `daily`: which difficulty (default `medium`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        difficulty: Option<String>,
+        /// Display name.
+        name: String,
+        /// The sender's identity key (A6); `best` needs it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        key: Option<IdentityKey>,
+    },
+    /// Join an arena (A7): identified players only; answered with `arena_joined`.
+    JoinArena {
+        /// The arena, from `/api/arenas`.
+        arena_id: String,
+        /// Display name.
+        name: String,
+        /// The sender's identity key (required).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        key: Option<IdentityKey>,
+    },
+    /// Leave the arena you joined (A7): answered with `left_arena`.
+    LeaveArena,
     /// Liveness check; answered with `pong`.
     Ping {
         /// Echoed back.

@@ -68,6 +68,9 @@ pub struct Player {
     /// Whether the player is a program (A6).
     #[serde(default)]
     pub bot: bool,
+    /// Whether this seat is a ghost: a stored race replayed by the server (A7).
+    #[serde(default)]
+    pub ghost: bool,
 }
 
 /// Who you are in the room you joined.
@@ -116,6 +119,55 @@ pub struct RaceView {
     pub mistakes: u32,
     /// Every player's progress.
     pub progress: Vec<Progress>,
+}
+
+/// An arena's state (A7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArenaState {
+    /// Not started yet.
+    Upcoming,
+    /// Under way: members race back to back.
+    Running,
+    /// Over; its standings are final.
+    Finished,
+}
+
+/// One arena, as `/api/arenas` and `arena_joined` show it (A7).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArenaInfo {
+    /// `NAME-STARTUNIXMS`-like opaque id.
+    pub arena_id: String,
+    /// The configured name.
+    pub name: String,
+    /// Its races' difficulty.
+    #[serde(with = "crate::convert::difficulty")]
+    pub difficulty: Difficulty,
+    /// When it starts (UTC ms).
+    pub starts_unix_ms: i64,
+    /// When it ends (UTC ms).
+    pub ends_unix_ms: i64,
+    /// Upcoming, running or finished.
+    pub state: ArenaState,
+    /// Members.
+    pub players: u32,
+}
+
+/// One member's row of an arena's standings (A7).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArenaStanding {
+    /// The member's public handle.
+    pub handle: String,
+    /// The name they joined under.
+    pub name: PlayerName,
+    /// Points so far.
+    pub points: u32,
+    /// Races finished in the arena.
+    pub races: u32,
+    /// Races won.
+    pub wins: u32,
+    /// Wins in a row now (points double from the third).
+    pub streak: u32,
 }
 
 /// One row of `room_list`.
@@ -390,6 +442,23 @@ pub enum ServerMsg {
         /// A stored race you could race as a ghost instead (`race_ghost`), or null.
         ghost: Option<String>,
     },
+    /// You joined an arena (A7); while it runs you race its other members back to back.
+    ArenaJoined {
+        /// The arena as `/api/arenas` lists it.
+        arena: ArenaInfo,
+    },
+    /// An arena's standings, after each of its races and on joining (A7).
+    ArenaStandings {
+        /// Which arena.
+        arena_id: String,
+        /// Best first: points, then wins, then fewer races.
+        standings: Vec<ArenaStanding>,
+    },
+    /// Answer to `leave_arena` (A7).
+    LeftArena {
+        /// Which arena.
+        arena_id: String,
+    },
     /// Answer to `ping`.
     Pong {
         /// The ping's id, echoed.
@@ -407,6 +476,11 @@ pub enum ServerMsg {
 crate::wire_names!(Role {
     Player => "player",
     Spectator => "spectator",
+});
+crate::wire_names!(ArenaState {
+    Upcoming => "upcoming",
+    Running => "running",
+    Finished => "finished",
 });
 crate::wire_names!(Phase {
     Lobby => "lobby",

@@ -74,6 +74,9 @@ pub struct Settings {
     /// A pool room (A7): formed by the server from `quick_race`, with no host; absent = false.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub pool: bool,
+    /// The arena this room's race belongs to (A7), else null.
+    #[serde(default)]
+    pub arena: Option<String>,
 }
 
 impl Default for Settings {
@@ -87,6 +90,7 @@ impl Default for Settings {
             public: true,
             rated: false,
             pool: false,
+            arena: None,
         }
     }
 }
@@ -154,6 +158,7 @@ impl SettingsRequest {
             public: self.public.unwrap_or(d.public),
             rated: self.rated.unwrap_or(d.rated),
             pool: false,
+            arena: None,
         })
     }
 }
