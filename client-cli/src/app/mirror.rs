@@ -283,6 +283,9 @@ impl Room {
             | ServerMsg::Queued { .. }
             | ServerMsg::LeftQueue
             | ServerMsg::PoolAlone { .. }
+            | ServerMsg::ArenaJoined { .. }
+            | ServerMsg::ArenaStandings { .. }
+            | ServerMsg::LeftArena { .. }
             | ServerMsg::Chat { .. } => {}
         }
     }

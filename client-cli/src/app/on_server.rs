@@ -115,7 +115,10 @@ impl App {
             | ServerMsg::PlayerUpdated { .. }
             | ServerMsg::HostChanged { .. }
             | ServerMsg::Progress(_)
-            | ServerMsg::Solution { .. } => {}
+            | ServerMsg::Solution { .. }
+            | ServerMsg::ArenaJoined { .. }
+            | ServerMsg::ArenaStandings { .. }
+            | ServerMsg::LeftArena { .. } => {}
             ServerMsg::Queued { .. } | ServerMsg::PoolAlone { .. } | ServerMsg::LeftQueue => {
                 self.in_pool(&msg)
             }

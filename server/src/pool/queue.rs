@@ -75,6 +75,8 @@ pub struct Entrant {
     pub who: Identity,
     /// Its conservative rating at the difficulty (identified humans), else `None`.
     pub rating: Option<f64>,
+    /// The stored race `pool_alone` offers it as a ghost (A7), if any.
+    pub ghost: Option<String>,
     /// A rematch chain it requeued with (A7), if any.
     pub chain: Option<u64>,
 }
@@ -240,9 +242,10 @@ impl Pool {
         for e in &mut queue.entries {
             if !e.alone_told && now.duration_since(e.since) >= self.rules.alone {
                 e.alone_told = true;
+                let ghost = e.entrant.ghost.clone();
                 e.entrant
                     .outbox
-                    .send(&ServerMsg::PoolAlone { ghost: None }, metrics);
+                    .send(&ServerMsg::PoolAlone { ghost }, metrics);
             }
         }
     }
@@ -271,6 +274,7 @@ impl Pool {
             name: first.entrant.name.clone(),
             who: first.entrant.who.clone(),
             daily: None,
+            ghost: None,
         };
         let room = match self.rooms.open(new).await {
             Ok((room, answer)) => {

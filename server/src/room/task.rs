@@ -22,7 +22,7 @@ use tracing::Instrument;
 use super::directory::{Directory, OpenError};
 use super::endpoint::{self, Endpoint};
 use super::handle::{Identity, JoinOutcome, Requeued, RoomCmd, RoomHandle, RoomInfo, RoomMsg};
-use super::rules::{Effect, MintToken, Room, RoomOpts};
+use super::rules::{Effect, GhostRun, MintToken, Room, RoomOpts};
 use crate::clock::unix_ms;
 use crate::metrics::Metrics;
 use crate::outbox::{encode, ConnId};
@@ -73,6 +73,8 @@ pub struct NewRoom {
     pub who: Identity,
     /// The daily challenge's date and puzzle, for a daily room.
     pub daily: Option<(String, SolvedPuzzle)>,
+    /// The ghost a ghost room races (A7), there from the creator's `room_joined` on.
+    pub ghost: Option<Box<GhostRun>>,
 }
 
 /// Open `new` under `code` (a cluster claims its codes first), or a fresh code when `None`,
@@ -89,6 +91,7 @@ pub fn open(
         name,
         who,
         daily,
+        ghost,
     } = new;
     let (reply, answer) = oneshot::channel();
     let first = RoomCmd::Join {
@@ -118,6 +121,9 @@ pub fn open(
     let mut room = room;
     if let Some((date, puzzle)) = daily {
         room.make_daily(date, puzzle);
+    }
+    if let Some(run) = ghost {
+        room.race_ghost(*run);
     }
     let span = tracing::info_span!("room", room = %code);
     let task = Task {
@@ -411,8 +417,9 @@ impl Task {
     /// Take a puzzle from the pool now if one is ready, else have one delivered later; either
     /// way it is dealt under the transform the race's `seed` draws.
     fn need_puzzle(&mut self, race_id: protocol::RaceId, seed: u64) {
-        // The daily is the same grid for everyone that day: dealt as it is, untransformed.
-        if let Some(day) = self.room.daily_puzzle() {
+        // The daily is the same grid for everyone that day, and a ghost race replays its race's
+        // grid: both are dealt as they are, untransformed.
+        if let Some(day) = self.room.fixed_puzzle() {
             self.room.puzzle_ready(&race_id, day, now(), unix_ms());
             return;
         }

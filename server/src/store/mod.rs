@@ -245,9 +245,9 @@ pub struct PlayerPage {
 }
 
 /// A player's fastest solve at one difficulty: of every stored race in which one of the
-/// player's seats solved, rated or not, daily or not, ghost race or not (the player really
-/// solved it), the smallest standings `time_ms` (penalties included); a seat with fair-play
-/// flags does not count. Equal times keep the earlier race. Kept at write time, one row per
+/// player's seats solved, rated or not, daily or not, but not a ghost race (it replays a
+/// puzzle its racer may have seen), the smallest standings `time_ms` (penalties included); a
+/// seat with fair-play flags does not count. Equal times keep the earlier race. Kept at write time, one row per
 /// player and difficulty, so a page reads it without walking the player's history.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BestSolve {

@@ -96,10 +96,14 @@ pub(crate) fn daily_writes(rec: &RaceRecord) -> Vec<(&str, i64)> {
 }
 
 /// The solves a race offers as its players' best times (`PUT_BEST`): each identified seat
-/// without fair-play flags that solved, with its time. Daily, unrated and ghost races count
-/// alike: the player solved the puzzle in that time. A seat with flags does not: its time is
-/// in doubt, and a best time is what others race as a ghost.
+/// without fair-play flags that solved, with its time. Daily and unrated races count alike:
+/// the player solved the puzzle in that time. A seat with flags does not: its time is in
+/// doubt, and a best time is what others race as a ghost. Nor does a ghost race: it replays a
+/// puzzle its racer may have seen (their own best, say).
 pub(crate) fn best_writes(rec: &RaceRecord) -> Vec<(&str, i64)> {
+    if rec.ghost_of.is_some() {
+        return Vec::new();
+    }
     rec.standings
         .iter()
         .filter_map(|s| {

@@ -11,6 +11,7 @@ mod conformance;
 mod daily;
 mod driver;
 mod fanout;
+mod ghost;
 mod host_controls;
 mod identity;
 mod layers;

@@ -114,7 +114,7 @@ impl Session {
         match prepare(&self.server.env, &difficulty, &handle, unix_ms()).await {
             Ok(entry) => {
                 let day = Some((entry.date, entry.puzzle));
-                if self.open_room(name, entry.settings, who, day).await {
+                if self.open_room(name, entry.settings, who, day, None).await {
                     self.forward(RoomMsg::StartRace).await;
                 }
             }

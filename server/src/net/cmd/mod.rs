@@ -10,8 +10,10 @@
 //! - [`identity`]: `register`, and a key becoming the [`crate::room::handle::Who`] a room sees.
 //! - [`daily`]: `start_daily`, the day's one attempt.
 //! - [`pool`]: `quick_race`, `leave_queue`, `requeue`: waiting for a race with strangers (A7).
+//! - [`ghost`]: `race_ghost`: racing a stored replay (A7).
 
 pub mod daily;
+mod ghost;
 pub mod identity;
 mod in_room;
 mod pool;
@@ -111,6 +113,15 @@ impl Session {
             } => self.quick_race(difficulty, name, key, bot).await,
             ClientMsg::LeaveQueue => self.leave_queue(),
             ClientMsg::Requeue => self.requeue().await,
+            ClientMsg::RaceGhost {
+                ghost,
+                difficulty,
+                name,
+                key,
+            } => self.race_ghost(ghost, difficulty, name, key).await,
+            ClientMsg::JoinArena { .. } | ClientMsg::LeaveArena => {
+                self.error(ErrorCode::UnknownArena, "no arenas yet")
+            }
         }
     }
 

@@ -10,9 +10,11 @@ use shared::engine::Difficulty;
 use tokio::sync::oneshot;
 
 use super::Session;
+use crate::clock::unix_ms;
 use crate::pool::queue::Entrant;
 use crate::room::handle::{Identity, RoomCmd};
-use crate::store::Store;
+use crate::store::period::utc_date;
+use crate::store::{GhostRef, Store, StoreError};
 
 impl Session {
     /// `quick_race`: wait in the pool of `difficulty` for a race with strangers.
@@ -36,8 +38,8 @@ impl Session {
         let Some(who) = self.identify(key, bot).await else {
             return;
         };
-        let rating = rating_of(&self.server.env.store, &who, difficulty).await;
-        self.join_pool(difficulty, name, who, rating, None);
+        let (rating, ghost) = standing_of(&self.server.env.store, &who, difficulty).await;
+        self.join_pool(difficulty, name, who, rating, ghost, None);
     }
 
     fn join_pool(
@@ -46,6 +48,7 @@ impl Session {
         name: String,
         who: Identity,
         rating: Option<f64>,
+        ghost: Option<String>,
         chain: Option<u64>,
     ) {
         let entrant = Entrant {
@@ -54,6 +57,7 @@ impl Session {
             name,
             who,
             rating,
+            ghost,
             chain,
         };
         self.ticket = Some(self.server.pool.enqueue(difficulty, entrant));
@@ -91,44 +95,68 @@ impl Session {
             return; // the room sent its reason
         };
         self.link = None;
-        let rating = rating_of(&self.server.env.store, &left.who, left.difficulty).await;
+        let (rating, ghost) = standing_of(&self.server.env.store, &left.who, left.difficulty).await;
         let mut h = DefaultHasher::new();
         room.code.hash(&mut h);
-        self.join_pool(
-            left.difficulty,
-            left.name,
-            left.who,
-            rating,
-            Some(h.finish()),
-        );
+        let chain = Some(h.finish());
+        self.join_pool(left.difficulty, left.name, left.who, rating, ghost, chain);
     }
 }
 
 /// An identified human's conservative rating at `difficulty` (a new player's, 0, when they
-/// have none yet); `None` for the anonymous and bots, who fit any race.
-async fn rating_of(store: &Arc<dyn Store>, who: &Identity, difficulty: Difficulty) -> Option<f64> {
-    if !who.rateable() {
-        return None;
-    }
-    let handle = who.handle.clone()?;
+/// have none yet; `None` for the anonymous and bots, who fit any race), and the ghost
+/// `pool_alone` offers them: their own best at `difficulty`, else today's daily winner.
+async fn standing_of(
+    store: &Arc<dyn Store>,
+    who: &Identity,
+    difficulty: Difficulty,
+) -> (Option<f64>, Option<String>) {
     let store = store.clone();
-    let page = tokio::task::spawn_blocking(move || store.player(&handle)).await;
-    let page = match page {
-        Ok(Ok(page)) => page,
+    let handle = who.handle.clone().filter(|_| !who.bot);
+    let rateable = who.rateable();
+    let read = tokio::task::spawn_blocking(move || -> Result<_, StoreError> {
+        let page = match &handle {
+            Some(h) => store.player(h)?,
+            None => None,
+        };
+        let rating = page.as_ref().and_then(|p| {
+            let r = p
+                .ratings
+                .iter()
+                .find(|r| r.difficulty == difficulty.as_str());
+            r.map(|r| r.stats.rating)
+        });
+        let best = page.and_then(|p| {
+            let b = p
+                .best
+                .into_iter()
+                .find(|b| b.difficulty == difficulty.as_str());
+            b.map(|b| b.race_id)
+        });
+        let ghost = match best {
+            Some(race_id) => Some(race_id),
+            None => {
+                let date = utc_date(unix_ms());
+                let daily = GhostRef::Daily {
+                    date: &date,
+                    difficulty,
+                };
+                store.ghost_source(&daily)?.map(|g| g.race_id)
+            }
+        };
+        Ok((rating, ghost))
+    })
+    .await;
+    let (rating, ghost) = match read {
+        Ok(Ok(found)) => found,
         Ok(Err(e)) => {
             tracing::error!(error = %e, "reading a rating for the pool failed");
-            None
+            (None, None)
         }
         Err(e) => {
             tracing::error!(error = %e, "reading a rating for the pool panicked");
-            None
+            (None, None)
         }
     };
-    let rating = page.and_then(|p| {
-        p.ratings
-            .into_iter()
-            .find(|r| r.difficulty == difficulty.to_string())
-            .map(|r| r.stats.rating)
-    });
-    Some(rating.unwrap_or(0.0))
+    (rateable.then(|| rating.unwrap_or(0.0)), ghost)
 }

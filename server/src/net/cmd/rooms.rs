@@ -9,6 +9,7 @@ use super::Session;
 use crate::puzzles::SolvedPuzzle;
 use crate::room::endpoint::Endpoint;
 use crate::room::handle::{Identity, RoomCmd};
+use crate::room::rules::GhostRun;
 use crate::room::task::NewRoom;
 
 impl Session {
@@ -32,7 +33,7 @@ impl Session {
             Ok(s) => s,
             Err(e) => return self.error(ErrorCode::InvalidSettings, e.to_string()),
         };
-        self.open_room(name, settings, who, None).await;
+        self.open_room(name, settings, who, None, None).await;
     }
 
     /// Open a room as its host; true once in it.
@@ -42,6 +43,7 @@ impl Session {
         settings: Settings,
         who: Identity,
         daily: Option<(String, SolvedPuzzle)>,
+        ghost: Option<Box<GhostRun>>,
     ) -> bool {
         let name = match protocol::PlayerName::try_from(name.as_str()) {
             Ok(n) => n.to_string(),
@@ -58,6 +60,7 @@ impl Session {
             name,
             who,
             daily,
+            ghost,
         };
         match self.server.rooms.open(new).await {
             Ok((room, answer)) => self.linked(room, generation, answer).await,

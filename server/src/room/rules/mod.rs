@@ -11,6 +11,7 @@
 //! connections to close, results to store) that the room task carries out in order.
 
 pub mod effect;
+pub mod ghost;
 mod host;
 mod members;
 pub mod race;
@@ -34,6 +35,8 @@ use crate::rate::TokenBucket;
 use crate::room::handle::Requeued;
 use effect::Effects;
 pub use effect::{Effect, RoomOpts};
+use ghost::Ghost;
+pub use ghost::{GhostRun, GhostStep};
 use host::Bar;
 use race::{ms, EndReason, Race};
 pub use seats::MintToken;
@@ -74,6 +77,8 @@ pub struct Room {
     /// A pool room still taking the seats the pool formed it for (A7): until the pool starts
     /// it, its joins are the pool's; after, nobody takes a seat by `join_room`.
     pool_seating: bool,
+    /// A ghost room's ghost (A7 `race_ghost`).
+    ghost: Option<Ghost>,
     fx: Effects,
 }
 
@@ -100,6 +105,7 @@ impl Room {
             race: None,
             chat_budget: None,
             bars: Vec::new(),
+            ghost: None,
             fx: Effects::default(),
         }
     }
@@ -161,7 +167,8 @@ impl Room {
             _ => None,
         };
         let expiry = self.seats.next_expiry(self.opts.resume_grace);
-        phase.into_iter().chain(expiry).min()
+        let ghost = self.ghost_deadline();
+        phase.into_iter().chain(expiry).chain(ghost).min()
     }
 
     fn time_limit(&self) -> Duration {
@@ -214,7 +221,7 @@ impl Room {
             host: self.seats.host().cloned(),
             settings: self.settings.clone(),
             phase: self.phase(),
-            players: self.seats.players(),
+            players: self.players(),
             race: self.race_view(viewer.as_ref(), now),
         }
     }
@@ -252,9 +259,11 @@ impl Room {
         self.daily = Some((date, puzzle));
     }
 
-    /// The day's puzzle, for a daily room.
-    pub fn daily_puzzle(&self) -> Option<SolvedPuzzle> {
-        self.daily.as_ref().map(|(_, d)| *d)
+    /// The puzzle every race here deals as it is: the day's (a daily room) or the replayed
+    /// race's (a ghost room).
+    pub fn fixed_puzzle(&self) -> Option<SolvedPuzzle> {
+        let ghost = self.ghost.as_ref().map(Ghost::puzzle);
+        self.daily.as_ref().map(|(_, d)| *d).or(ghost)
     }
 
     /// `start_race` from `conn`: the host starts the countdown.
@@ -328,6 +337,9 @@ impl Room {
             dealt: None,
         };
         self.seats.set_status(PlayerStatus::Waiting, |_| true);
+        if let Some(ghost) = &mut self.ghost {
+            ghost.restart(PlayerStatus::Waiting);
+        }
         self.send_all(ServerMsg::Countdown {
             starts_in_ms: ms(self.opts.countdown),
         });
@@ -369,6 +381,7 @@ impl Room {
                 self.begin_race(race_id, seed, dealt, now, unix_ms);
             }
         }
+        self.ghost_tick(now);
         if matches!(self.state, State::Racing)
             && self
                 .race
@@ -395,9 +408,13 @@ impl Room {
         // A6: rated only with two identified humans at the start; a bot or an anonymous
         // seat races, but is never rated.
         let rated = self.settings.rated && who.iter().filter(|(_, w)| w.rateable()).count() >= 2;
-        let race = Race::new(race_id.clone(), dealt, racers, now, unix_ms)
+        let mut race = Race::new(race_id.clone(), dealt, racers, now, unix_ms)
             .with_identities(who, rated)
-            .with_daily(self.daily.as_ref().map(|(date, _)| date.clone()));
+            .with_daily(self.daily.as_ref().map(|(date, _)| date.clone()))
+            .with_ghost_of(self.ghost.as_ref().map(|g| g.of_race().to_owned()));
+        if let Some(ghost) = &mut self.ghost {
+            ghost::join_race(ghost, &mut race);
+        }
         self.race = Some(race);
         self.state = State::Racing;
         self.fx.push(Effect::RaceStarted);
@@ -475,6 +492,7 @@ impl Room {
     }
 
     fn check_race_end(&mut self, now: Instant) {
+        self.ghost_finish_early();
         if matches!(self.state, State::Racing) && self.race.as_ref().is_some_and(Race::all_done) {
             self.end_race(EndReason::AllDone, now);
         }

@@ -60,6 +60,8 @@ struct Entry {
     mistakes: u32,
     status: PlayerStatus,
     time_ms: Option<u64>,
+    /// Added to the finish time: a ghost's penalties, carried as one sum (else 0).
+    handicap_ms: u64,
 }
 
 /// What a placement came to.
@@ -92,6 +94,8 @@ pub(super) struct Race {
     who: Vec<(PlayerId, Identity)>,
     /// The daily challenge's date, for a daily race.
     daily: Option<String>,
+    /// The stored race a ghost race replays (A7).
+    ghost_of: Option<String>,
 }
 
 impl Race {
@@ -113,6 +117,7 @@ impl Race {
                 mistakes: 0,
                 status: PlayerStatus::Racing,
                 time_ms: None,
+                handicap_ms: 0,
             })
             .collect();
         Race {
@@ -127,6 +132,7 @@ impl Race {
             rated: false,
             who: Vec::new(),
             daily: None,
+            ghost_of: None,
         }
     }
 
@@ -134,6 +140,61 @@ impl Race {
     pub(super) fn with_daily(mut self, date: Option<String>) -> Race {
         self.daily = date;
         self
+    }
+
+    /// Mark the race as a ghost race of the stored race `of`.
+    pub(super) fn with_ghost_of(mut self, of: Option<String>) -> Race {
+        self.ghost_of = of;
+        self
+    }
+
+    /// One more racer, not a seat's: a ghost, whose finish times carry `handicap_ms`.
+    pub(super) fn add_racer(&mut self, player_id: PlayerId, name: PlayerName, handicap_ms: u64) {
+        self.entries.push(Entry {
+            player_id,
+            name,
+            board: self.dealt.puzzle,
+            filled: 0,
+            mistakes: 0,
+            status: PlayerStatus::Racing,
+            time_ms: None,
+            handicap_ms,
+        });
+    }
+
+    /// The moment `race_ms` into the race.
+    pub(super) fn at(&self, race_ms: u64) -> Instant {
+        self.started_at + Duration::from_millis(race_ms)
+    }
+
+    /// Nobody but `but` races any more.
+    pub(super) fn all_done_but(&self, but: &PlayerId) -> bool {
+        self.entries
+            .iter()
+            .all(|e| e.player_id == *but || e.status != PlayerStatus::Racing)
+    }
+
+    /// `player` (racing) is done: solved in `time_ms`, every cell filled. Its last progress.
+    pub(super) fn finish_as_solved(
+        &mut self,
+        player: &PlayerId,
+        time_ms: u64,
+    ) -> Option<(Progress, FinishStatus, Option<u64>)> {
+        let e = self
+            .entries
+            .iter_mut()
+            .find(|e| e.player_id == *player && e.status == PlayerStatus::Racing)?;
+        e.status = PlayerStatus::Solved;
+        e.filled = self.to_fill;
+        e.board = self.dealt.solution;
+        e.time_ms = Some(time_ms);
+        let progress = Progress {
+            player_id: e.player_id.clone(),
+            filled: e.filled,
+            to_fill: self.to_fill,
+            mistakes: e.mistakes,
+        };
+        Some((progress, FinishStatus::Solved, e.time_ms))
     }
 
     /// Record who races and whether the race is rated (A6).
@@ -251,7 +312,7 @@ impl Race {
         let mut finished = None;
         if reason.is_none() && e.filled == self.to_fill {
             e.status = PlayerStatus::Solved;
-            e.time_ms = Some(at_ms + penalty_ms);
+            e.time_ms = Some(at_ms + penalty_ms + e.handicap_ms);
             finished = Some((FinishStatus::Solved, e.time_ms));
         } else if changed && reason.is_some() && max_mistakes > 0 && e.mistakes >= max_mistakes {
             e.status = PlayerStatus::Eliminated;
@@ -347,8 +408,7 @@ impl Race {
             reason: reason.as_str(),
             rated: self.rated,
             daily: self.daily.clone(),
-            // No room races a ghost yet (A7 `race_ghost`, the room side of issue 20).
-            ghost_of: None,
+            ghost_of: self.ghost_of.clone(),
             // Flags are the room task's to compute, off the async workers (`crate::fairplay`).
             seats: standings
                 .iter()

@@ -67,6 +67,7 @@ impl Seat {
             status: self.status,
             handle: self.who.handle.clone(),
             bot: self.who.bot,
+            ghost: false,
         }
     }
 
