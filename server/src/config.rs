@@ -2,8 +2,11 @@
 //! are stored (a SQLite file, or a PostgreSQL database), and the front (TLS, proxy trust, allowed origins). `main.rs` fills it from flags;
 //! tests build it directly.
 
+use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
+
+use shared::engine::Difficulty;
 
 /// Per-connection and server-wide limits (contract defaults in [`Limits::default`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -108,6 +111,8 @@ pub struct Config {
     pub puzzle_prewarm: bool,
     /// How the pool forms races with strangers (A7).
     pub pool: PoolRules,
+    /// The arenas to run (A7, `--arena`).
+    pub arenas: Vec<ArenaSpec>,
     /// `name/version` sent in `welcome`.
     pub server_name: String,
     /// A request head (and, with TLS, the handshake before it) must arrive within this long.
@@ -151,6 +156,7 @@ impl Default for Config {
             puzzle_stock: 8,
             puzzle_prewarm: true,
             pool: PoolRules::default(),
+            arenas: Vec::new(),
             server_name: concat!("sudoku-race-server/", env!("CARGO_PKG_VERSION")).to_owned(),
             request_timeout: Duration::from_secs(10),
             shutdown_grace: Duration::from_secs(10),
@@ -190,6 +196,90 @@ impl Config {
                 format!("{scheme}://{rest}")
             }
         }
+    }
+}
+
+/// One configured arena series.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArenaSpec {
+    /// Its name, e.g. `Hourly easy`.
+    pub name: String,
+    /// Its races' difficulty.
+    pub difficulty: Difficulty,
+    /// One arena starts on every multiple of this since the epoch.
+    pub every: Duration,
+    /// Each lasts this long (at most `every`).
+    pub length: Duration,
+}
+
+/// Why an arena spec does not parse.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("arena {spec:?}: {why} (expected NAME,DIFFICULTY,EVERY,LENGTH, e.g. \"Hourly easy,easy,1h,20m\")")]
+pub struct BadArena {
+    spec: String,
+    why: String,
+}
+
+/// A duration written `30s`, `20m`, `1h` or `2d`.
+pub fn parse_duration(s: &str) -> Option<Duration> {
+    let s = s.trim();
+    let unit = s.chars().last()?;
+    let n: u64 = s[..s.len() - unit.len_utf8()].parse().ok()?;
+    let secs = match unit {
+        's' => n,
+        'm' => n.checked_mul(60)?,
+        'h' => n.checked_mul(3600)?,
+        'd' => n.checked_mul(86_400)?,
+        _ => return None,
+    };
+    (secs > 0).then(|| Duration::from_secs(secs))
+}
+
+impl std::str::FromStr for ArenaSpec {
+    type Err = BadArena;
+
+    fn from_str(spec: &str) -> Result<ArenaSpec, BadArena> {
+        let bad = |why: &str| BadArena {
+            spec: spec.to_owned(),
+            why: why.to_owned(),
+        };
+        let parts: Vec<&str> = spec.split(',').map(str::trim).collect();
+        let [name, difficulty, every, length] = parts[..] else {
+            return Err(bad("four comma-separated fields"));
+        };
+        ArenaSpec::new(name, difficulty, every, length).map_err(|why| bad(&why))
+    }
+}
+
+impl ArenaSpec {
+    /// A spec from its four fields, checked.
+    pub fn new(name: &str, difficulty: &str, every: &str, length: &str) -> Result<Self, String> {
+        let name = name.trim();
+        let odd = |c: char| c.is_control() || c == ',' || c == ';';
+        if name.is_empty() || name.chars().count() > 40 || name.chars().any(odd) {
+            return Err("a name of 1 to 40 characters".into());
+        }
+        let difficulty = difficulty
+            .parse()
+            .map_err(|_| format!("unknown difficulty {difficulty:?}"))?;
+        let every = parse_duration(every).ok_or("EVERY like 30s, 20m, 1h")?;
+        let length = parse_duration(length).ok_or("LENGTH like 30s, 20m, 1h")?;
+        if length > every {
+            return Err("LENGTH longer than EVERY".into());
+        }
+        Ok(ArenaSpec {
+            name: name.to_owned(),
+            difficulty,
+            every,
+            length,
+        })
+    }
+}
+
+impl fmt::Display for ArenaSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (e, l) = (self.every.as_secs(), self.length.as_secs());
+        write!(f, "{},{},{e}s,{l}s", self.name, self.difficulty)
     }
 }
 

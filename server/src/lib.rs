@@ -14,6 +14,8 @@
 //!   through, the room task, and the race rules as a state machine.
 //! - [`pool`]: "Play now" (A7): where players wait for a race with strangers; the matcher
 //!   that decides who races whom, pure, and the queue that seats its races in pool rooms.
+//! - [`arena`]: arenas (A7): the schedule and points, pure, and each arena's members, standings
+//!   and pool, opened and closed on time.
 //! - [`cluster`]: cluster mode on Redis: the shared directory, leases, and the relay that
 //!   reaches rooms owned by other nodes, plugged in behind the room layer's two seams
 //!   (`OtherNodes` and `DirectoryFeed`).
@@ -26,6 +28,7 @@
 //! `race_over` is sent; the rules read no clock and no global RNG.
 #![warn(missing_docs)]
 
+pub mod arena;
 pub mod clock;
 pub mod cluster;
 pub mod config;
@@ -118,6 +121,36 @@ async fn open_store(
     }
 }
 
+/// What every room shares, its directory reporting to the cluster's `queue` if there is one.
+fn room_env(
+    config: &Config,
+    queue: Option<&cluster::Queue>,
+    store: Arc<dyn Store>,
+    daily: puzzles::daily::Daily,
+    token: &CancellationToken,
+) -> Arc<RoomEnv> {
+    let directory = Directory::new(config.limits.max_rooms, config.limits.max_rooms_per_ip);
+    Arc::new(RoomEnv {
+        directory: Arc::new(match queue {
+            Some(q) => directory.with_feed(q.feed()),
+            None => directory,
+        }),
+        puzzles: puzzles::stock::PuzzleStock::start(
+            config.puzzle_stock,
+            config.puzzle_prewarm,
+            token.clone(),
+        ),
+        store,
+        backlog: Arc::new(room::backlog::Backlog::default()),
+        daily: Arc::new(daily),
+        metrics: Arc::new(metrics::Metrics::default()),
+        opts: RoomOpts::from_config(config),
+        shutdown: token.clone(),
+        tasks: TaskTracker::new(),
+        arena_races: tokio::sync::broadcast::channel(1024).0,
+    })
+}
+
 /// Serve on `listener` until `shutdown` completes, then stop accepting, close every
 /// connection with 1001, let every room store its results, and return: within
 /// [`Config::shutdown_grace`], after which whatever is left is dropped.
@@ -135,25 +168,7 @@ pub async fn run(
     let token = CancellationToken::new();
     // In cluster mode the directory reports its changes to the node's queue to Redis.
     let queue = config.cluster.as_ref().map(|_| cluster::Queue::new());
-    let directory = Directory::new(config.limits.max_rooms, config.limits.max_rooms_per_ip);
-    let rooms = Arc::new(RoomEnv {
-        directory: Arc::new(match &queue {
-            Some(q) => directory.with_feed(q.feed()),
-            None => directory,
-        }),
-        puzzles: puzzles::stock::PuzzleStock::start(
-            config.puzzle_stock,
-            config.puzzle_prewarm,
-            token.clone(),
-        ),
-        store: store.clone(),
-        backlog: Arc::new(room::backlog::Backlog::default()),
-        daily: Arc::new(daily),
-        metrics: Arc::new(metrics::Metrics::default()),
-        opts: RoomOpts::from_config(&config),
-        shutdown: token.clone(),
-        tasks: TaskTracker::new(),
-    });
+    let rooms = room_env(&config, queue.as_ref(), store.clone(), daily, &token);
     if let Ok(addr) = listener.local_addr() {
         let scheme = if tls.is_some() { "https" } else { "http" };
         tracing::info!(%addr, scheme, db = %config.db_name(), "listening");

@@ -97,6 +97,20 @@ struct Args {
     /// The pool: one waiting this long with nobody to race is offered a ghost, in milliseconds.
     #[arg(long, env = "SUDOKU_RACE_POOL_ALONE_MS", default_value_t = 20_000)]
     pool_alone_ms: u64,
+    /// An arena (A7): `NAME,DIFFICULTY,EVERY,LENGTH`, e.g. `Hourly easy,easy,1h,20m`: one every
+    /// EVERY on the UTC epoch's multiples of EVERY, lasting LENGTH (`30s`, `20m`, `1h`, `1d`).
+    /// Repeatable; `;`-separated in the environment.
+    #[arg(
+        long = "arena",
+        env = "SUDOKU_RACE_ARENAS",
+        value_delimiter = ';',
+        value_name = "SPEC"
+    )]
+    arena: Vec<server::config::ArenaSpec>,
+    /// A TOML file of server settings: `[[arena]]` tables (`name`, `difficulty`, `every`,
+    /// `length`), run besides any `--arena`.
+    #[arg(long, env = "SUDOKU_RACE_CONFIG", value_name = "FILE")]
+    config: Option<PathBuf>,
     /// Seconds for a request head (and the TLS handshake) to arrive before the socket is closed.
     #[arg(long, env = "SUDOKU_RACE_REQUEST_TIMEOUT", default_value_t = 10)]
     request_timeout: u64,
@@ -147,7 +161,44 @@ enum LogFormat {
     Json,
 }
 
+/// The server's config file.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    #[serde(default)]
+    arena: Vec<FileArena>,
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileArena {
+    name: String,
+    difficulty: String,
+    every: String,
+    length: String,
+}
+
 impl Args {
+    /// The arenas of `--arena` and of the config file.
+    fn arenas(&self) -> anyhow::Result<Vec<server::config::ArenaSpec>> {
+        let mut arenas = self.arena.clone();
+        if let Some(path) = &self.config {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            let file: File =
+                toml::from_str(&text).with_context(|| format!("in {}", path.display()))?;
+            for a in file.arena {
+                let spec =
+                    server::config::ArenaSpec::new(&a.name, &a.difficulty, &a.every, &a.length)
+                        .map_err(|why| {
+                            anyhow::anyhow!("in {}: arena {:?}: {why}", path.display(), a.name)
+                        })?;
+                arenas.push(spec);
+            }
+        }
+        Ok(arenas)
+    }
+
     fn config(&self) -> Config {
         let d = Config::default();
         Config {
@@ -250,7 +301,11 @@ async fn run(args: Args) -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(&args.listen)
         .await
         .with_context(|| format!("cannot listen on {}", args.listen))?;
-    server::run(listener, args.config(), shutdown_signal())
+    let config = Config {
+        arenas: args.arenas()?,
+        ..args.config()
+    };
+    server::run(listener, config, shutdown_signal())
         .await
         .context("server failed")
 }

@@ -84,6 +84,7 @@ pub async fn route(req: hyper::Request<Incoming>, ctx: &Socket) -> Response {
                 uri.path(),
                 uri.query(),
                 store,
+                &ctx.slot.server.arenas,
                 crate::clock::unix_ms(),
             )
             .await

@@ -47,6 +47,7 @@ use tokio_rustls::TlsAcceptor;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+use crate::arena::Arenas;
 use crate::config::Config;
 use crate::metrics::Metrics;
 use crate::pool::queue::Pool;
@@ -67,6 +68,8 @@ pub struct Transport {
     rooms: Rooms,
     /// The pool of players waiting for a race with strangers (A7).
     pool: Arc<Pool>,
+    /// The arenas (A7).
+    arenas: Arc<Arenas>,
     metrics: Arc<Metrics>,
     tls: Option<Arc<ServerConfig>>,
     /// Cancelled when the server begins to shut down.
@@ -85,8 +88,11 @@ impl Transport {
         let env = rooms.env().clone();
         let pool = Pool::new(config.pool.clone(), rooms.clone());
         env.tasks.spawn(pool.clone().run(env.shutdown.clone()));
+        let arenas = Arenas::new(config.arenas.clone(), &config.pool, rooms.clone());
+        env.tasks.spawn(arenas.clone().run(env.shutdown.clone()));
         Arc::new(Transport {
             pool,
+            arenas,
             config,
             metrics: env.metrics.clone(),
             shutdown: env.shutdown.clone(),

@@ -100,6 +100,8 @@ struct Queue {
 #[derive(Debug)]
 pub struct Pool {
     rules: PoolRules,
+    /// An arena's pool (A7): its rooms' `settings.arena`.
+    arena: Option<String>,
     rooms: Rooms,
     born: Instant,
     queues: Mutex<[Queue; 4]>,
@@ -113,11 +115,36 @@ impl Pool {
     pub fn new(rules: PoolRules, rooms: Rooms) -> Arc<Pool> {
         Arc::new(Pool {
             rules,
+            arena: None,
             rooms,
             born: Instant::now(),
             queues: Mutex::new(Default::default()),
             full: tokio::sync::Notify::new(),
         })
+    }
+
+    /// The pool of one arena's members (A7): its rooms carry the arena's id.
+    #[allow(clippy::disallowed_methods)] // the pool's clock: waits are measured from here
+    pub fn for_arena(rules: PoolRules, rooms: Rooms, arena_id: String) -> Arc<Pool> {
+        Arc::new(Pool {
+            rules,
+            arena: Some(arena_id),
+            rooms,
+            born: Instant::now(),
+            queues: Mutex::new(Default::default()),
+            full: tokio::sync::Notify::new(),
+        })
+    }
+
+    /// Everyone out (an arena is over): each waiting connection is told `left_queue`.
+    pub fn close(&self) {
+        let metrics = &self.rooms.env().metrics;
+        for queue in self.lock().iter_mut() {
+            for e in queue.entries.drain(..) {
+                e.ticket.set(Seat::Out);
+                e.entrant.outbox.send(&ServerMsg::LeftQueue, metrics);
+            }
+        }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, [Queue; 4]> {
@@ -262,6 +289,7 @@ impl Pool {
             public: false,
             rated: true,
             pool: true,
+            arena: self.arena.clone(),
             ..Settings::default()
         };
         let mut entries = race.into_iter();

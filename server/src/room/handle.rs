@@ -141,6 +141,17 @@ pub struct Requeued {
     pub who: Identity,
     /// The room's difficulty: the pool they go back to.
     pub difficulty: shared::engine::Difficulty,
+    /// The room's arena: its members go back to the arena instead (A7).
+    pub arena: Option<String>,
+}
+
+/// A finished race of an arena room (A7), as the arenas hear of it.
+#[derive(Clone, Debug)]
+pub struct ArenaRace {
+    /// The room's `settings.arena`.
+    pub arena_id: String,
+    /// Each seat: its handle (if identified), its rank and whether it solved.
+    pub finishes: Vec<(Option<String>, u32, bool)>,
 }
 
 /// What `list_rooms` shows of a room, kept current by the room task.

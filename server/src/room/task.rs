@@ -21,7 +21,9 @@ use tracing::Instrument;
 
 use super::directory::{Directory, OpenError};
 use super::endpoint::{self, Endpoint};
-use super::handle::{Identity, JoinOutcome, Requeued, RoomCmd, RoomHandle, RoomInfo, RoomMsg};
+use super::handle::{
+    ArenaRace, Identity, JoinOutcome, Requeued, RoomCmd, RoomHandle, RoomInfo, RoomMsg,
+};
 use super::rules::{Effect, GhostRun, MintToken, Room, RoomOpts};
 use crate::clock::unix_ms;
 use crate::metrics::Metrics;
@@ -51,6 +53,8 @@ pub struct RoomEnv {
     pub shutdown: CancellationToken,
     /// Every room task and puzzle wait, so shutdown can wait for them.
     pub tasks: TaskTracker,
+    /// Arena rooms' finished races, for the arenas to score (A7).
+    pub arena_races: tokio::sync::broadcast::Sender<ArenaRace>,
 }
 
 /// The monotonic clock: read here, never by the rules.
@@ -342,6 +346,9 @@ impl Task {
         let metrics = self.env.metrics.clone();
         // The rating changes the store computed, for the `race_over` that follows it.
         let mut ratings: Option<Vec<protocol::RatingChange>> = None;
+        // An arena race, told to the arenas once its `race_over` is queued (their standings
+        // follow it).
+        let mut arena = None;
         for fx in effects {
             match fx {
                 Effect::Send(to, mut msg) => {
@@ -370,48 +377,84 @@ impl Task {
                 }
                 Effect::Placed(reason) => metrics.placement(reason),
                 Effect::NeedPuzzle { race_id, seed } => self.need_puzzle(race_id, seed),
-                Effect::Store(mut record) => {
-                    let store = self.env.store.clone();
-                    let race_id = record.race_id.clone();
-                    let fair_play = self.env.opts.fair_play;
-                    // While results wait for the database, this one waits behind them (in
-                    // order, and without a timeout per race): race_over goes out at once.
-                    let queued = !self.env.backlog.is_empty();
-                    let res = tokio::task::spawn_blocking(move || {
-                        if fair_play {
-                            flag_seats(&mut record);
-                        }
-                        if queued {
-                            return Err(record);
-                        }
-                        store.save_race(&record).map_err(|e| {
-                            tracing::error!(race_id = record.race_id, error = %e, "storing the race results failed");
-                            record
-                        })
-                    })
-                    .await;
-                    match res {
-                        Ok(Ok(changes)) => {
-                            metrics.races_finished.inc();
-                            ratings = Some(changes.into_iter().map(wire_change).collect());
-                        }
-                        Ok(Err(record)) => {
-                            if !queued {
-                                metrics.store_errors.inc();
-                            }
-                            // Its rating changes come when it lands; race_over carries none.
-                            if self.env.backlog.push(*record, &metrics) {
-                                tracing::warn!(race_id, "the result waits for the database");
-                            }
-                        }
-                        Err(e) => {
-                            metrics.store_errors.inc();
-                            tracing::error!(race_id, error = %e, "the results writer panicked");
-                        }
+                Effect::Store(record) => {
+                    arena = self.arena_race(&record);
+                    if let Some(changes) = self.store(record).await {
+                        ratings = Some(changes);
                     }
                 }
             }
         }
+        if let Some(race) = arena {
+            // Nobody listening (no arenas configured) is no error.
+            let _ = self.env.arena_races.send(race);
+        }
+    }
+
+    /// Store a finished race (after its fair-play flags) on a blocking thread, or queue it
+    /// behind the results already waiting for the database; the rating changes it made.
+    async fn store(
+        &mut self,
+        mut record: Box<crate::store::RaceRecord>,
+    ) -> Option<Vec<protocol::RatingChange>> {
+        let metrics = self.env.metrics.clone();
+        let store = self.env.store.clone();
+        let race_id = record.race_id.clone();
+        let fair_play = self.env.opts.fair_play;
+        // While results wait for the database, this one waits behind them (in order, and
+        // without a timeout per race): race_over goes out at once.
+        let queued = !self.env.backlog.is_empty();
+        let res = tokio::task::spawn_blocking(move || {
+            if fair_play {
+                flag_seats(&mut record);
+            }
+            if queued {
+                return Err(record);
+            }
+            store.save_race(&record).map_err(|e| {
+                tracing::error!(race_id = record.race_id, error = %e, "storing the race results failed");
+                record
+            })
+        })
+        .await;
+        match res {
+            Ok(Ok(changes)) => {
+                metrics.races_finished.inc();
+                return Some(changes.into_iter().map(wire_change).collect());
+            }
+            Ok(Err(record)) => {
+                if !queued {
+                    metrics.store_errors.inc();
+                }
+                // Its rating changes come when it lands; race_over carries none.
+                if self.env.backlog.push(*record, &metrics) {
+                    tracing::warn!(race_id, "the result waits for the database");
+                }
+            }
+            Err(e) => {
+                metrics.store_errors.inc();
+                tracing::error!(race_id, error = %e, "the results writer panicked");
+            }
+        }
+        None
+    }
+
+    /// What the arenas hear of an arena room's finished race.
+    fn arena_race(&self, record: &crate::store::RaceRecord) -> Option<ArenaRace> {
+        let arena_id = self.room.settings().arena.clone()?;
+        let finishes = record
+            .standings
+            .iter()
+            .map(|s| {
+                let seat = record
+                    .seats
+                    .iter()
+                    .find(|seat| seat.player_id == s.player_id.as_str());
+                let handle = seat.and_then(|seat| seat.handle.clone());
+                (handle, s.rank, s.status == protocol::FinishStatus::Solved)
+            })
+            .collect();
+        Some(ArenaRace { arena_id, finishes })
     }
 
     /// Take a puzzle from the pool now if one is ready, else have one delivered later; either

@@ -79,7 +79,12 @@ async fn register(c: &mut Client, name: &str) -> (String, String) {
 
 /// Ann beats bob in a rated easy race; then a daily attempt of ann's is written to the store.
 pub async fn raced() -> Raced {
-    let srv = TestServer::start_with(|c| c.fair_play = false).await;
+    let srv = TestServer::start_with(|c| {
+        c.fair_play = false;
+        // An arena that always runs, for the arena routes.
+        c.arenas = vec!["Day,easy,1d,1d".parse().expect("an arena spec")];
+    })
+    .await;
     let (mut a, mut b) = (srv.client().await, srv.client().await);
     let ann = register(&mut a, "ann").await;
     let bob = register(&mut b, "bob").await;

@@ -125,6 +125,17 @@ async fn every_answer_matches_the_openapi_document() {
         doc["openapi"]
     );
     let (ha, race) = (r.ann.1.clone(), r.race_id.clone());
+    let arenas = r.get("/api/arenas").await.body;
+    let arena = arenas["arenas"][0]["arena_id"]
+        .as_str()
+        .expect("an arena")
+        .to_owned();
+    // A member, so its standings have a row to check.
+    let mut member = r.srv.client().await;
+    member
+        .send(json!({"type": "join_arena", "arena_id": arena, "name": "ann", "key": r.ann.0}))
+        .await;
+    member.expect("arena_joined").await;
     // (documented route, a request to it, the status it must get)
     let cases = [
         (
@@ -163,6 +174,17 @@ async fn every_answer_matches_the_openapi_document() {
         ("/api/races/{race_id}", "/api/races/a.b".to_owned(), 400),
         ("/api/races/{race_id}", "/api/races/NOPE-1".to_owned(), 404),
         ("/api/daily", "/api/daily".to_owned(), 200),
+        ("/api/arenas", "/api/arenas".to_owned(), 200),
+        (
+            "/api/arenas/{arena_id}",
+            format!("/api/arenas/{arena}"),
+            200,
+        ),
+        (
+            "/api/arenas/{arena_id}",
+            "/api/arenas/nope-1".to_owned(),
+            404,
+        ),
     ];
     let paths = doc["paths"].as_object().expect("paths");
     for route in [
@@ -172,6 +194,8 @@ async fn every_answer_matches_the_openapi_document() {
         "/api/races/{race_id}",
         "/api/daily",
         "/api/openapi.json",
+        "/api/arenas",
+        "/api/arenas/{arena_id}",
     ] {
         assert!(paths.contains_key(route), "{route} is not documented");
     }

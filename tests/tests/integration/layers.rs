@@ -20,6 +20,7 @@ const SERVER_LAYERS: &[&[&str]] = &[
     &["puzzles"],
     &["room"],
     &["pool"],
+    &["arena"],
     &["cluster"],
     &["net"],
     &["fuzzing"],

@@ -4,6 +4,7 @@ mod support;
 
 mod api;
 mod api_schema;
+mod arena;
 mod bots;
 mod client_links;
 mod close_handshake;

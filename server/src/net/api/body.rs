@@ -348,3 +348,20 @@ pub struct Error<'a> {
     /// What was wrong, for a person.
     pub error: &'a str,
 }
+
+/// `/api/arenas` (A7): every arena this node knows of, by start.
+#[derive(Debug, Serialize)]
+pub struct Arenas {
+    /// Upcoming, running and recently finished arenas.
+    pub arenas: Vec<protocol::ArenaInfo>,
+}
+
+/// `/api/arenas/ARENA_ID` (A7): the arena and its standings, best first.
+#[derive(Debug, Serialize)]
+pub struct Arena {
+    /// The arena.
+    #[serde(flatten)]
+    pub arena: protocol::ArenaInfo,
+    /// Its standings (final once it is over).
+    pub standings: Vec<protocol::ArenaStanding>,
+}

@@ -20,6 +20,7 @@ use hyper::{Method, StatusCode};
 use serde::Serialize;
 use shared::engine::Difficulty;
 
+use crate::arena::Arenas;
 use crate::store::period::utc_date;
 use crate::store::{Store, StoreError};
 use params::Query;
@@ -48,6 +49,10 @@ pub enum Endpoint<'a> {
     Daily,
     /// `/api/openapi.json`.
     OpenApi,
+    /// `/api/arenas` (A7).
+    Arenas,
+    /// `/api/arenas/ARENA_ID` (A7).
+    Arena(&'a str),
 }
 
 impl Endpoint<'_> {
@@ -59,6 +64,8 @@ impl Endpoint<'_> {
             ["leaderboard"] => Some(Endpoint::Leaderboard),
             ["daily"] => Some(Endpoint::Daily),
             ["openapi.json"] => Some(Endpoint::OpenApi),
+            ["arenas"] => Some(Endpoint::Arenas),
+            ["arenas", id] if !id.is_empty() => Some(Endpoint::Arena(id)),
             ["players", h] if !h.is_empty() => Some(Endpoint::Player(h)),
             ["players", h, "races"] if !h.is_empty() => Some(Endpoint::History(h)),
             ["races", id] if !id.is_empty() => Some(Endpoint::Race(id)),
@@ -109,6 +116,7 @@ pub async fn route(
     path: &str,
     query: Option<&str>,
     store: &Arc<dyn Store>,
+    arenas: &Arenas,
     now_unix_ms: i64,
 ) -> Response {
     let Some(endpoint) = Endpoint::of(path) else {
@@ -125,6 +133,19 @@ pub async fn route(
     }
     let read = match endpoint {
         Endpoint::OpenApi => return json(StatusCode::OK, OPENAPI),
+        // Arenas live in this node's memory, not the store.
+        Endpoint::Arenas => {
+            let list = body::Arenas {
+                arenas: arenas.list(),
+            };
+            return answer(serde_json::to_string(&list));
+        }
+        Endpoint::Arena(id) => {
+            let Some((arena, standings)) = arenas.get(id) else {
+                return error(StatusCode::NOT_FOUND, "no such arena");
+            };
+            return answer(serde_json::to_string(&body::Arena { arena, standings }));
+        }
         e => check(e, query),
     };
     let result = match read {
@@ -157,8 +178,10 @@ fn check(endpoint: Endpoint<'_>, query: Option<&str>) -> Result<Read, Failure> {
         },
         Endpoint::Race(id) => Read::Race(params::race_id(id)?.to_owned()),
         Endpoint::Daily => Read::Daily,
-        // Answered before any check: it has no parameters and needs no store.
-        Endpoint::OpenApi => return Err(Failure::NotFound("no such API route")),
+        // Answered before any check: they have no parameters and need no store.
+        Endpoint::OpenApi | Endpoint::Arenas | Endpoint::Arena(_) => {
+            return Err(Failure::NotFound("no such API route"))
+        }
     })
 }
 
@@ -254,6 +277,17 @@ fn to_json(value: &impl Serialize) -> Result<String, Fetch> {
     // Our own structs of strings and numbers: serializing them cannot fail, but if it ever
     // did, a 500 is the honest answer.
     serde_json::to_string(value).map_err(|e| Fetch::Store(StoreError::Backend(Box::new(e))))
+}
+
+/// 200 with `body`, or a 500 if it could not be serialized.
+fn answer(body: serde_json::Result<String>) -> Response {
+    match body {
+        Ok(body) => json(StatusCode::OK, body),
+        Err(e) => {
+            tracing::error!(error = %e, "api: an answer did not serialize");
+            error(StatusCode::INTERNAL_SERVER_ERROR, "internal")
+        }
+    }
 }
 
 /// A JSON answer that no cache keeps.

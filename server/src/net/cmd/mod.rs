@@ -11,7 +11,9 @@
 //! - [`daily`]: `start_daily`, the day's one attempt.
 //! - [`pool`]: `quick_race`, `leave_queue`, `requeue`: waiting for a race with strangers (A7).
 //! - [`ghost`]: `race_ghost`: racing a stored replay (A7).
+//! - [`arena`]: `join_arena`, `leave_arena`: racing an arena's members back to back (A7).
 
+mod arena;
 pub mod daily;
 mod ghost;
 pub mod identity;
@@ -27,7 +29,7 @@ use tokio::sync::oneshot;
 
 use super::Transport;
 use crate::outbox::Outbox;
-use crate::pool::queue::{Seat, Ticket};
+use crate::pool::queue::{Pool, Seat, Ticket};
 use crate::room::handle::{JoinOutcome, RoomCmd, RoomHandle, RoomMsg};
 
 /// The room a connection is in, valid while the room has not let go of it.
@@ -45,6 +47,10 @@ pub(super) struct Session {
     link: Option<Link>,
     /// Its place in the pool (A7), until the pool seats it or it leaves.
     ticket: Option<Arc<Ticket>>,
+    /// The arena pool the ticket is in (`None`: the open pool).
+    queue_pool: Option<Arc<Pool>>,
+    /// The arena it joined (A7), until it leaves.
+    arena: Option<String>,
     warned: bool,
     /// Identities this connection has registered.
     registered: u8,
@@ -59,6 +65,8 @@ impl Session {
             client,
             link: None,
             ticket: None,
+            queue_pool: None,
+            arena: None,
             warned: false,
             registered: 0,
         }
@@ -119,9 +127,12 @@ impl Session {
                 name,
                 key,
             } => self.race_ghost(ghost, difficulty, name, key).await,
-            ClientMsg::JoinArena { .. } | ClientMsg::LeaveArena => {
-                self.error(ErrorCode::UnknownArena, "no arenas yet")
-            }
+            ClientMsg::JoinArena {
+                arena_id,
+                name,
+                key,
+            } => self.join_arena(arena_id, name, key).await,
+            ClientMsg::LeaveArena => self.leave_arena(),
         }
     }
 
@@ -133,8 +144,12 @@ impl Session {
                 Seat::Seated { room, generation } => {
                     self.link = Some(Link { room, generation });
                     self.ticket = None;
+                    self.queue_pool = None;
                 }
-                Seat::Out => self.ticket = None,
+                Seat::Out => {
+                    self.ticket = None;
+                    self.queue_pool = None;
+                }
             }
         }
         let gen = self.outbox.room_gen();
@@ -194,8 +209,18 @@ impl Session {
                 })
                 .await;
         } else if let Some(ticket) = self.ticket.take() {
-            self.server.pool.leave(ticket.difficulty, self.outbox.id);
+            self.pool().leave(ticket.difficulty, self.outbox.id);
         }
+        if let Some(arena_id) = self.arena.take() {
+            self.server.arenas.leave(&arena_id, self.outbox.id);
+        }
+    }
+
+    /// The pool the connection's ticket is in: an arena's, or the open pool.
+    fn pool(&self) -> Arc<Pool> {
+        self.queue_pool
+            .clone()
+            .unwrap_or_else(|| self.server.pool.clone())
     }
 
     /// Wait for the room's answer to a join, create or resume; link on success.

@@ -12,7 +12,7 @@ use tokio::sync::oneshot;
 use super::Session;
 use crate::clock::unix_ms;
 use crate::pool::queue::Entrant;
-use crate::room::handle::{Identity, RoomCmd};
+use crate::room::handle::{Identity, Requeued, RoomCmd};
 use crate::store::period::utc_date;
 use crate::store::{GhostRef, Store, StoreError};
 
@@ -68,7 +68,8 @@ impl Session {
         let Some(ticket) = self.ticket.take() else {
             return self.error(ErrorCode::NotInQueue, "not in the pool");
         };
-        if self.server.pool.leave(ticket.difficulty, self.outbox.id) {
+        if self.pool().leave(ticket.difficulty, self.outbox.id) {
+            self.queue_pool = None;
             self.send(&ServerMsg::LeftQueue);
         } else {
             // Seated a moment ago: `room_joined` is on its way.
@@ -95,11 +96,36 @@ impl Session {
             return; // the room sent its reason
         };
         self.link = None;
+        if let Some(arena_id) = left.arena.clone() {
+            return self.back_to_arena(&arena_id, left);
+        }
         let (rating, ghost) = standing_of(&self.server.env.store, &left.who, left.difficulty).await;
         let mut h = DefaultHasher::new();
         room.code.hash(&mut h);
         let chain = Some(h.finish());
         self.join_pool(left.difficulty, left.name, left.who, rating, ghost, chain);
+    }
+}
+
+impl Session {
+    /// From an arena room back into the arena's pool, while it runs and the player is in it.
+    fn back_to_arena(&mut self, arena_id: &str, left: Requeued) {
+        let handle = left.who.handle.clone().unwrap_or_default();
+        let pool = match self.server.arenas.back(arena_id, &handle) {
+            Ok(pool) => pool,
+            Err((code, message)) => return self.error(code, message),
+        };
+        let entrant = Entrant {
+            outbox: self.outbox.clone(),
+            addr: self.client,
+            name: left.name,
+            who: left.who,
+            rating: None,
+            ghost: None,
+            chain: None,
+        };
+        self.ticket = Some(pool.enqueue(left.difficulty, entrant));
+        self.queue_pool = Some(pool);
     }
 }
 

@@ -323,6 +323,7 @@ impl Room {
             name: seat.name.to_string(),
             who: seat.who.clone(),
             difficulty: self.settings.difficulty,
+            arena: self.settings.arena.clone(),
         };
         self.leave(conn, now).then_some(left)
     }
