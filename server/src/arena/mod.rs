@@ -6,7 +6,9 @@
 //! room's race as the room layer reports it ([`ArenaRace`]).
 //!
 //! An arena exists from when it is the next of its series until it is one of the last
-//! [`KEEP`] finished; finished standings are served until then (kept in memory, per node).
+//! [`KEEP`] finished. Its standings are written to the store after each of its races and when
+//! it ends, and read back at start, so a restart keeps them (a running arena's members come
+//! back by `join_arena`, their points kept).
 
 pub mod points;
 pub mod schedule;
@@ -25,6 +27,7 @@ use crate::outbox::{encode, ConnId, Outbox};
 use crate::pool::queue::Pool;
 use crate::room::handle::ArenaRace;
 use crate::room::rooms::Rooms;
+use crate::store::ArenaRecord;
 use points::{Finish, Member};
 
 /// Finished arenas kept for `/api/arenas/ID`.
@@ -87,6 +90,31 @@ impl Arena {
         }
     }
 
+    /// What the store keeps of it.
+    fn record(&self, now_ms: i64) -> ArenaRecord {
+        ArenaRecord {
+            info: self.info(now_ms),
+            standings: points::table(&self.members),
+        }
+    }
+
+    /// An arena as the store kept it (over, unless it is still to end at `now_ms`).
+    fn kept(rec: ArenaRecord, pool: Arc<Pool>, now_ms: i64) -> Arena {
+        let members = members(rec.standings);
+        Arena {
+            id: rec.info.arena_id,
+            name: rec.info.name,
+            difficulty: rec.info.difficulty,
+            starts: rec.info.starts_unix_ms,
+            ends: rec.info.ends_unix_ms,
+            members,
+            present: Vec::new(),
+            pool,
+            running: None,
+            over: rec.info.ends_unix_ms <= now_ms,
+        }
+    }
+
     fn standings_msg(&self) -> ServerMsg {
         ServerMsg::ArenaStandings {
             arena_id: self.id.clone(),
@@ -101,6 +129,21 @@ impl Arena {
             outbox.send_text(msg.clone(), metrics);
         }
     }
+}
+
+/// Members as the store kept their rows.
+fn members(standings: Vec<ArenaStanding>) -> Vec<Member> {
+    standings
+        .into_iter()
+        .map(|s| Member {
+            handle: s.handle,
+            name: s.name,
+            points: s.points,
+            races: s.races,
+            wins: s.wins,
+            streak: s.streak,
+        })
+        .collect()
 }
 
 /// Every arena this node knows of.
@@ -136,6 +179,7 @@ impl Arenas {
             return;
         }
         let mut races = self.rooms.env().arena_races.subscribe();
+        self.load().await;
         let mut tick = tokio::time::interval(TICK);
         loop {
             tokio::select! {
@@ -150,6 +194,43 @@ impl Arenas {
                 },
             }
         }
+    }
+
+    /// The finished arenas the store kept, back in memory (those it does not know already).
+    async fn load(&self) {
+        let store = self.rooms.env().store.clone();
+        let kept = tokio::task::spawn_blocking(move || store.recent_arenas(KEEP as u32)).await;
+        let kept = match kept {
+            Ok(Ok(kept)) => kept,
+            Ok(Err(e)) => return tracing::error!(error = %e, "reading kept arenas failed"),
+            Err(e) => return tracing::error!(error = %e, "reading kept arenas panicked"),
+        };
+        let now = unix_ms();
+        let mut arenas = self.lock();
+        for rec in kept {
+            match arenas.iter_mut().find(|a| a.id == rec.info.arena_id) {
+                // Running again after a restart: its points so far.
+                Some(a) if a.members.is_empty() => a.members = members(rec.standings),
+                Some(_) => {}
+                None => {
+                    let id = rec.info.arena_id.clone();
+                    let pool = Pool::for_arena(self.rules.clone(), self.rooms.clone(), id);
+                    arenas.push(Arena::kept(rec, pool, now));
+                }
+            }
+        }
+        arenas.sort_by_key(|a| a.starts);
+    }
+
+    /// Keep an ended arena's standings in the store, off the async workers.
+    fn save(&self, a: &Arena, now_ms: i64) {
+        let store = self.rooms.env().store.clone();
+        let rec = a.record(now_ms);
+        self.rooms.env().tasks.spawn_blocking(move || {
+            if let Err(e) = store.save_arena(&rec) {
+                tracing::error!(arena = rec.info.arena_id, error = %e, "keeping an arena failed");
+            }
+        });
     }
 
     /// Bring every series up to `now_ms`: its current or next arena exists, arenas due start
@@ -185,6 +266,7 @@ impl Arenas {
                 a.pool.close();
                 tracing::info!(arena = %a.id, members = a.members.len(), "arena over");
                 a.tell(&env.metrics);
+                self.save(a, now_ms);
             } else if now_ms >= a.starts && a.running.is_none() && !a.over {
                 let token = env.shutdown.child_token();
                 env.tasks.spawn(a.pool.clone().run(token.clone()));
@@ -223,6 +305,7 @@ impl Arenas {
             .collect();
         points::score(&mut a.members, &finishes);
         a.tell(&self.rooms.env().metrics);
+        self.save(a, unix_ms());
     }
 
     /// Every arena known, by start.

@@ -5,9 +5,9 @@ use shared::engine::Difficulty;
 
 use super::backend::Backend;
 use super::{
-    ghost, read, DailyRow, GhostRef, GhostSource, HistoryRow, LeaderRow, Period, PlayerPage,
-    PlayerRow, RaceRecord, RatedRace, RatingChange, Replay, Store, StoreError, StoredRating,
-    StoredStanding,
+    arena, ghost, read, ArenaRecord, DailyRow, GhostRef, GhostSource, HistoryRow, LeaderRow,
+    Period, PlayerPage, PlayerRow, RaceRecord, RatedRace, RatingChange, Replay, Store, StoreError,
+    StoredRating, StoredStanding,
 };
 
 impl<B: Backend> Store for B {
@@ -78,6 +78,18 @@ impl<B: Backend> Store for B {
 
     fn ghost_source(&self, ghost: &GhostRef<'_>) -> Result<Option<GhostSource>, StoreError> {
         self.read(|c| ghost::ghost_source(c, ghost))
+    }
+
+    fn save_arena(&self, rec: &ArenaRecord) -> Result<(), StoreError> {
+        self.read(|c| arena::save(c, rec))
+    }
+
+    fn arena(&self, arena_id: &str) -> Result<Option<ArenaRecord>, StoreError> {
+        self.read(|c| arena::get(c, arena_id))
+    }
+
+    fn recent_arenas(&self, limit: u32) -> Result<Vec<ArenaRecord>, StoreError> {
+        self.read(|c| arena::recent(c, limit))
     }
 
     fn for_each_rated_race(

@@ -12,6 +12,7 @@
 //! the async workers. A player's key never reaches the store: only its SHA-256 ([`key_hash`]),
 //! and no query returns that hash.
 
+mod arena;
 mod backend;
 mod front;
 mod ghost;
@@ -29,6 +30,7 @@ use std::path::PathBuf;
 use protocol::Standing;
 use shared::engine::Difficulty;
 
+pub use arena::ArenaRecord;
 pub use ghost::{GhostMove, GhostRef, GhostSource};
 pub use period::Period;
 pub use postgres::PgStore;
@@ -475,6 +477,15 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// What a ghost race needs of the race it replays (A7 `race_ghost`): `None` when there
     /// is nothing to race (no such race, no solve, no daily winner yet).
     fn ghost_source(&self, ghost: &GhostRef<'_>) -> Result<Option<GhostSource>, StoreError>;
+
+    /// Keep an arena's standings (A7), replacing what was kept of it.
+    fn save_arena(&self, arena: &ArenaRecord) -> Result<(), StoreError>;
+
+    /// A kept arena.
+    fn arena(&self, arena_id: &str) -> Result<Option<ArenaRecord>, StoreError>;
+
+    /// The last `limit` kept arenas, the latest to end first.
+    fn recent_arenas(&self, limit: u32) -> Result<Vec<ArenaRecord>, StoreError>;
 
     /// Every rated race in the order its ratings were applied, one at a time.
     fn for_each_rated_race(

@@ -10,7 +10,9 @@ use std::sync::Arc;
 use super::*;
 use crate::store::recompute::recompute;
 
+mod arena;
 mod ghost;
+pub(super) use arena::an_arena_is_kept_and_replaced;
 pub(super) use ghost::{
     a_best_solve_is_the_fastest_of_any_race, a_ghost_is_found_by_race_best_and_daily,
     check_old_solves, OLD_SOLVES,
@@ -49,7 +51,8 @@ macro_rules! store_suite {
             a_daily_attempt_is_remembered,
             ratings_recompute_from_history,
             a_best_solve_is_the_fastest_of_any_race,
-            a_ghost_is_found_by_race_best_and_daily
+            a_ghost_is_found_by_race_best_and_daily,
+            an_arena_is_kept_and_replaced
         );
     };
     (@cases $open:path; $($case:ident),*) => {

@@ -18,7 +18,15 @@ async fn register(c: &mut Client, name: &str) -> (String, String) {
 }
 
 async fn server() -> TestServer {
+    server_at(None).await
+}
+
+/// The test server, on the SQLite file `db` if given.
+async fn server_at(db: Option<std::path::PathBuf>) -> TestServer {
     TestServer::start_with(|c| {
+        if let Some(db) = db {
+            c.db_path = db;
+        }
         c.fair_play = false;
         c.pool.wait = Duration::from_millis(300);
         // One that runs all day, and one that runs a second in every two.
@@ -179,4 +187,40 @@ async fn arenas_need_a_key_and_a_finished_one_takes_nobody() {
     c.send(json!({"type": "join_arena", "arena_id": id, "name": "cy", "key": key}))
         .await;
     c.expect_error("arena_not_running").await;
+}
+
+#[tokio::test]
+async fn standings_outlive_a_restart() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("results.sqlite3");
+    let mut srv = server_at(Some(db.clone())).await;
+    let id = named(&arenas(&srv).await, "Day")["arena_id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let mut all = Vec::new();
+    for name in ["ann", "bob"] {
+        let mut c = srv.client().await;
+        let (key, _) = register(&mut c, name).await;
+        c.send(json!({"type": "join_arena", "arena_id": id, "name": name, "key": key}))
+            .await;
+        c.expect("arena_joined").await;
+        all.push(c);
+    }
+    let standings = race(&mut all, &id, &[1]).await["standings"].clone();
+    drop(all);
+    srv.shutdown().await.expect("stopped");
+    let srv = server_at(Some(db)).await;
+    // The arena runs on, with the points it had.
+    let mut page = Value::Null;
+    for _ in 0..50 {
+        let (_, body) = srv.http_get(&format!("/api/arenas/{id}")).await.unwrap();
+        page = serde_json::from_str(&body).unwrap();
+        if page["standings"] == standings {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(page["standings"], standings, "{page}");
+    assert_eq!(page["state"], "running", "{page}");
 }

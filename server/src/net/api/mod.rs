@@ -91,6 +91,7 @@ enum Read {
     },
     Race(String),
     Daily,
+    Arena(String),
 }
 
 /// Why there is no 200.
@@ -140,12 +141,13 @@ pub async fn route(
             };
             return answer(serde_json::to_string(&list));
         }
-        Endpoint::Arena(id) => {
-            let Some((arena, standings)) = arenas.get(id) else {
-                return error(StatusCode::NOT_FOUND, "no such arena");
-            };
-            return answer(serde_json::to_string(&body::Arena { arena, standings }));
-        }
+        // One this node runs or keeps in memory; an older one from the store.
+        Endpoint::Arena(id) => match arenas.get(id) {
+            Some((arena, standings)) => {
+                return answer(serde_json::to_string(&body::Arena { arena, standings }))
+            }
+            None => check(endpoint, query),
+        },
         e => check(e, query),
     };
     let result = match read {
@@ -179,9 +181,8 @@ fn check(endpoint: Endpoint<'_>, query: Option<&str>) -> Result<Read, Failure> {
         Endpoint::Race(id) => Read::Race(params::race_id(id)?.to_owned()),
         Endpoint::Daily => Read::Daily,
         // Answered before any check: they have no parameters and need no store.
-        Endpoint::OpenApi | Endpoint::Arenas | Endpoint::Arena(_) => {
-            return Err(Failure::NotFound("no such API route"))
-        }
+        Endpoint::Arena(id) => Read::Arena(params::race_id(id)?.to_owned()),
+        Endpoint::OpenApi | Endpoint::Arenas => return Err(Failure::NotFound("no such API route")),
     })
 }
 
@@ -255,6 +256,15 @@ fn read_store(store: &dyn Store, read: Read, now_unix_ms: i64) -> Result<String,
                 .replay(&id)?
                 .ok_or(Fetch::Failure(Failure::NotFound("no such race")))?;
             to_json(&body::Race::from(replay))
+        }
+        Read::Arena(id) => {
+            let kept = store
+                .arena(&id)?
+                .ok_or(Fetch::Failure(Failure::NotFound("no such arena")))?;
+            to_json(&body::Arena {
+                arena: kept.info,
+                standings: kept.standings,
+            })
         }
         Read::Daily => {
             let date = utc_date(now_unix_ms);

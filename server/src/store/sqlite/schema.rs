@@ -115,9 +115,23 @@ INSERT INTO best_solves (handle, difficulty, time_ms, race_id)
     ) AS b WHERE n = 1;
 ";
 
+/// Arenas (A7): each arena's schedule and standings (JSON), kept when it ends, so
+/// `/api/arenas/ID` answers after a restart.
+const V4: &str = "
+CREATE TABLE arenas (
+    arena_id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    difficulty TEXT NOT NULL,
+    starts_unix_ms INTEGER NOT NULL,
+    ends_unix_ms INTEGER NOT NULL,
+    standings TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX arenas_by_end ON arenas(ends_unix_ms);
+";
+
 /// Every migration, oldest first.
 pub(crate) fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![M::up(V1), M::up(V2), M::up(V3)])
+    Migrations::new(vec![M::up(V1), M::up(V2), M::up(V3), M::up(V4)])
 }
 
 #[cfg(test)]
