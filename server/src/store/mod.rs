@@ -425,6 +425,15 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// race records each identified seat's attempt.
     fn save_race(&self, rec: &RaceRecord) -> Result<Vec<RatingChange>, StoreError>;
 
+    /// Keep an arena's standings (A7), replacing what was kept of it.
+    fn save_arena(&self, arena: &ArenaRecord) -> Result<(), StoreError>;
+
+    /// A kept arena.
+    fn arena(&self, arena_id: &str) -> Result<Option<ArenaRecord>, StoreError>;
+
+    /// The last `limit` kept arenas, the latest to end first.
+    fn recent_arenas(&self, limit: u32) -> Result<Vec<ArenaRecord>, StoreError>;
+
     /// Register a player. A taken handle is [`StoreError::HandleTaken`] (retry with another).
     fn register(
         &self,
@@ -477,15 +486,6 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// What a ghost race needs of the race it replays (A7 `race_ghost`): `None` when there
     /// is nothing to race (no such race, no solve, no daily winner yet).
     fn ghost_source(&self, ghost: &GhostRef<'_>) -> Result<Option<GhostSource>, StoreError>;
-
-    /// Keep an arena's standings (A7), replacing what was kept of it.
-    fn save_arena(&self, arena: &ArenaRecord) -> Result<(), StoreError>;
-
-    /// A kept arena.
-    fn arena(&self, arena_id: &str) -> Result<Option<ArenaRecord>, StoreError>;
-
-    /// The last `limit` kept arenas, the latest to end first.
-    fn recent_arenas(&self, limit: u32) -> Result<Vec<ArenaRecord>, StoreError>;
 
     /// Every rated race in the order its ratings were applied, one at a time.
     fn for_each_rated_race(
