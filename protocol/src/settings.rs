@@ -74,8 +74,9 @@ pub struct Settings {
     /// A pool room (A7): formed by the server from `quick_race`, with no host; absent = false.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub pool: bool,
-    /// The arena this room's race belongs to (A7), else null.
-    #[serde(default)]
+    /// The arena this room's races belong to (A7); absent in any other room (as `pool` is
+    /// when false), so other rooms' settings are byte for byte what they were.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arena: Option<String>,
 }
 
