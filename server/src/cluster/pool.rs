@@ -9,7 +9,6 @@
 
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use futures::future::BoxFuture;
 use protocol::RoomCode;
@@ -56,9 +55,6 @@ const RESIGN: &str = r"
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 1
 ";
-
-/// A `full` word to the lease's node goes at most this often per difficulty.
-const FULL_EVERY: Duration = Duration::from_millis(5);
 
 /// A waiting connection in Redis.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -147,8 +143,6 @@ pub struct ClusterPool {
     orders: mpsc::UnboundedSender<Order>,
     taken: Mutex<Option<mpsc::UnboundedReceiver<Order>>>,
     lease: Mutex<Lease>,
-    /// When each difficulty's `full` word last went.
-    fulls: Mutex<[Option<tokio::time::Instant>; 4]>,
 }
 
 /// Redis's answer within [`REDIS_TIMEOUT`], or `None`.
@@ -186,7 +180,6 @@ impl ClusterPool {
             orders,
             taken: Mutex::new(Some(rx)),
             lease: Mutex::new(Lease::default()),
-            fulls: Mutex::new([None; 4]),
         }
     }
 
@@ -416,6 +409,11 @@ impl SharedPool for ClusterPool {
     }
 
     fn seat(&self, node: &str, order: SeatOrder) {
+        if node == &*self.id {
+            // This node's own player: no need to go through Redis.
+            let _ = self.orders.send(Order::Seat(order));
+            return;
+        }
         let frame = Frame::Seat {
             conn: order.conn,
             room: order.room.as_str().to_owned(),
@@ -425,13 +423,6 @@ impl SharedPool for ClusterPool {
     }
 
     fn full(&self, difficulty: Difficulty) {
-        if let Ok(mut fulls) = self.fulls.lock() {
-            let last = &mut fulls[slot(difficulty)];
-            if last.is_some_and(|t| now().saturating_duration_since(t) < FULL_EVERY) {
-                return;
-            }
-            *last = Some(now());
-        }
         let holder = self.lease.lock().ok().and_then(|l| l.holder.clone());
         match holder {
             Some(h) if *h == *self.id => {

@@ -150,14 +150,12 @@ impl Pool {
                 () = shutdown.cancelled() => return self.withdraw(&shared).await,
                 _ = tick.tick() => {}
                 order = orders.recv() => {
-                    match order {
-                        Some(Order::Seat(order)) => self.seat_order(&shared, order),
-                        Some(Order::Full(d)) => {
-                            if shared.lead().await {
-                                self.form_shared(&shared, d).await;
-                            }
+                    let Some(order) = order else { return };
+                    let full = self.take_orders(&shared, order, &mut orders);
+                    if full.iter().any(|f| *f) && shared.lead().await {
+                        for d in Difficulty::ALL.into_iter().filter(|d| full[slot(*d)]) {
+                            self.form_shared(&shared, d).await;
                         }
-                        None => return,
                     }
                     continue;
                 }
@@ -175,6 +173,26 @@ impl Pool {
                 }
             }
         }
+    }
+
+    /// `first` and every order already queued behind it: seat orders carried out, `full` words
+    /// gathered (one pass over each full pool for all of them).
+    fn take_orders(
+        self: &Arc<Pool>,
+        shared: &Arc<dyn SharedPool>,
+        first: Order,
+        orders: &mut tokio::sync::mpsc::UnboundedReceiver<Order>,
+    ) -> [bool; 4] {
+        let mut full = [false; 4];
+        let mut next = Some(first);
+        while let Some(order) = next {
+            match order {
+                Order::Seat(order) => self.seat_order(shared, order),
+                Order::Full(d) => full[slot(d)] = true,
+            }
+            next = orders.try_recv().ok();
+        }
+        full
     }
 
     /// At shutdown: this node's waiting connections out of the shared pool (they are closed
