@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use load::echo::{self, EchoConfig};
 use load::run::race::RaceOpts;
-use load::run::{churn, deal, echo_load, idle, race, RunReport};
+use load::run::{churn, deal, echo_load, idle, pool, race, RunReport};
 use tokio::net::TcpListener;
 
 fn small() -> RaceOpts {
@@ -188,8 +188,24 @@ async fn race_load_over_a_cluster_loses_nothing() {
     b.stop().await;
 }
 
+/// Two nodes: the pool's players spread over both, every one seated by the one pool.
+#[cfg(feature = "cluster-tests")]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn idle_churn_and_deal_runs_complete() {
+async fn pool_load_over_a_cluster_seats_everyone() {
+    let redis = load::run::spawn::start_redis(&"redis-server".into(), None)
+        .await
+        .unwrap();
+    let url = format!("redis://{}", redis.addr);
+    let a = RaceServer::start_node(&url, "pa").await;
+    let b = RaceServer::start_node(&url, "pb").await;
+    let r = pool::run(&[a.addr, b.addr], 16, 200.0).await.unwrap();
+    assert_eq!((r.seated.count(), r.errors), (16, 0));
+    a.stop().await;
+    b.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_churn_deal_and_pool_runs_complete() {
     let server = RaceServer::start().await;
     let pid = Some(std::process::id());
     let idle = idle::run(server.addr, pid, 20, 8, Duration::ZERO)
@@ -204,5 +220,7 @@ async fn idle_churn_and_deal_runs_complete() {
     for d in &deals {
         assert_eq!((d.wait.count(), d.errors), (1, 0), "{:?}", d.difficulty);
     }
+    let seated = pool::run(&[server.addr], 16, 200.0).await.unwrap();
+    assert_eq!((seated.seated.count(), seated.errors), (16, 0));
     server.stop().await;
 }

@@ -151,6 +151,20 @@ fn room_env(
     })
 }
 
+/// The seams a cluster node fills: the other nodes (for the room layer) and the shared pool.
+type Seams = (
+    Option<Arc<dyn room::rooms::OtherNodes>>,
+    Option<Arc<dyn pool::shared::SharedPool>>,
+);
+
+fn seams(node: Option<&cluster::Node>) -> Seams {
+    let Some(n) = node else {
+        return (None, None);
+    };
+    let others: Arc<dyn room::rooms::OtherNodes> = Arc::new(n.other_nodes());
+    (Some(others), Some(n.pool()))
+}
+
 /// Serve on `listener` until `shutdown` completes, then stop accepting, close every
 /// connection with 1001, let every room store its results, and return: within
 /// [`Config::shutdown_grace`], after which whatever is left is dropped.
@@ -187,12 +201,9 @@ pub async fn run(
         _ => None,
     };
     let grace = config.shutdown_grace;
-    let others = node.as_ref().map(|n| {
-        let others: Arc<dyn room::rooms::OtherNodes> = Arc::new(n.other_nodes());
-        others
-    });
-    let transport =
-        net::Transport::new(config, room::rooms::Rooms::new(rooms.clone(), others), tls);
+    let (others, shared) = seams(node.as_deref());
+    let rooms_handle = room::rooms::Rooms::new(rooms.clone(), others);
+    let transport = net::Transport::new(config, rooms_handle, shared, tls);
     let acceptor = tokio::spawn(net::accept_loop(transport.clone(), listener));
     shutdown.await;
     tracing::info!("shutting down");

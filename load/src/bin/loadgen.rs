@@ -3,14 +3,16 @@
 //!
 //! Modes: the race load (default; then the same load against `ws-echo` unless `--no-echo`),
 //! `--idle N` (memory per idle connection), `--churn N` (connect/join/leave cycles), `--deal N`
-//! (how long race starts wait for a puzzle, per difficulty).
+//! (how long race starts wait for a puzzle, per difficulty), `--pool N` (quick_race to
+//! room_joined, A7).
 //! Without `--server` it starts `sudoku-race-server` from beside itself on a free loopback
 //! port; without `--echo`, `ws-echo` likewise. All traffic is to loopback, bounded in time.
 //!
 //! A cluster: `--servers A,B,C` spreads every room's players over the nodes given;
 //! `--cluster N` runs the race load on one server as usual, then starts its own
 //! `redis-server` and N nodes and runs the same load spread over them (`cluster_ratio`: the
-//! nodes' CPU per message ÷ the one server's).
+//! nodes' CPU per message ÷ the one server's). The pool mode does the same: its players spread
+//! over the nodes (player `i` on node `i % N`), one pool across them all.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -42,9 +44,9 @@ struct Args {
     /// With `--servers`: the cluster's `redis-server` pid, for its CPU time.
     #[arg(long)]
     redis_pid: Option<u32>,
-    /// After the race load on one server, start a `redis-server` on a free loopback port and
-    /// N nodes on it (the same server flags, plus `--cluster` and `--node-id`), and run the
-    /// same load spread over them.
+    /// After the race (or pool) load on one server, start a `redis-server` on a free loopback
+    /// port and N nodes on it (the same server flags, plus `--cluster` and `--node-id`), and
+    /// run the same load spread over them.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=16))]
     cluster: Option<u16>,
     /// With `--cluster`: each node's runtime worker threads (its `--workers`). Default: this
@@ -267,9 +269,7 @@ async fn run_async(args: Args) -> Result<ExitCode> {
         let failed = json["errors"].as_u64() != Some(0);
         (json, failed)
     } else if let Some(n) = args.pool {
-        let r = pool::run(addr, n, args.pool_rate).await?;
-        println!("{}", report::pool_table(&r));
-        (report::pool_json(&r), r.errors > 0)
+        return pool_and_compare(&args, addr, spawned, n).await;
     } else if let Some(n) = args.churn {
         let r = churn::run(addr, pid, n, args.concurrency.unwrap_or(8)).await?;
         println!("{}", report::churn_table(&r));
@@ -334,8 +334,58 @@ async fn race_and_compare(
     finish(json, bad)
 }
 
+/// The pool load on the server at `addr` (or spread over `--servers`), then, with `--cluster`,
+/// the same load spread over a cluster started here (one pool across its nodes).
+async fn pool_and_compare(
+    args: &Args,
+    addr: SocketAddr,
+    spawned: Option<Spawned>,
+    players: usize,
+) -> Result<ExitCode> {
+    let addrs = match args.servers.len() {
+        0 => vec![addr],
+        _ => args.servers.clone(),
+    };
+    let what = match addrs.len() {
+        1 => "one server".to_owned(),
+        n => format!("a cluster of {n} nodes"),
+    };
+    let r = pool::run(&addrs, players, args.pool_rate).await?;
+    println!("{}", report::pool_table(&what, &r));
+    drop(spawned);
+    let mut json = report::pool_json(&r);
+    let mut failed = r.errors > 0;
+    if let Some(n) = args.cluster {
+        let n = usize::from(n);
+        let cluster = start_cluster(args, n).await?;
+        let c = pool::run(&cluster.addrs(), players, args.pool_rate).await?;
+        drop(cluster);
+        println!(
+            "{}",
+            report::pool_table(&format!("a cluster of {n} nodes"), &c)
+        );
+        failed |= c.errors > 0;
+        json["cluster"] = report::pool_json(&c);
+        json["cluster_nodes"] = serde_json::json!(n);
+        json["cluster_node_workers"] = serde_json::json!(node_workers(args.node_workers, n));
+    }
+    finish(json, failed)
+}
+
 /// The race load again, spread over a cluster of `n` nodes started here on a Redis of its own.
 async fn cluster_run(args: &Args, opts: &RaceOpts, n: usize) -> Result<RunReport> {
+    let cluster = start_cluster(args, n).await?;
+    let r = race::run_spread(&cluster.addrs(), &cluster.procs(), opts).await?;
+    println!(
+        "{}",
+        report::table(&format!("cluster of {n} nodes"), opts, &r)
+    );
+    drop(cluster);
+    Ok(r)
+}
+
+/// A `redis-server` of its own and `n` nodes on it, with loadgen's server flags.
+async fn start_cluster(args: &Args, n: usize) -> Result<Cluster> {
     let bin = server_bin(args)?;
     let workers = node_workers(args.node_workers, n);
     let extra: Vec<String> = workers
@@ -354,13 +404,7 @@ async fn cluster_run(args: &Args, opts: &RaceOpts, n: usize) -> Result<RunReport
         cluster.procs().servers,
         workers.map_or("the default".to_owned(), |k| k.to_string()),
     );
-    let r = race::run_spread(&cluster.addrs(), &cluster.procs(), opts).await?;
-    println!(
-        "{}",
-        report::table(&format!("cluster of {n} nodes"), opts, &r)
-    );
-    drop(cluster);
-    Ok(r)
+    Ok(cluster)
 }
 
 /// Each node's `--workers`: as asked (0: none given), or the cores split between `n` nodes.

@@ -1,6 +1,8 @@
 //! The pool load (A7): `n` players enter the pool of one difficulty at `rate` per second; each
 //! measures the time from its `quick_race` to its `room_joined`. With `--pool-size` players
 //! arriving close together, that is the server's matching and seating, not anyone's waiting.
+//! Over a cluster, player `i` connects to node `i % n`: every race's players sit on every
+//! node, and one pool across them all seats them.
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -53,12 +55,17 @@ async fn one(addr: SocketAddr, i: usize, at: Instant, difficulty: Difficulty) ->
     Ok(seated)
 }
 
-/// `n` players enter the easy pool, `rate` per second, from a second after the first connects.
-pub async fn run(addr: SocketAddr, n: usize, rate: f64) -> Result<PoolReport> {
+/// `n` players enter the easy pool, `rate` per second, from a second after the first connects;
+/// player `i` through `addrs[i % addrs.len()]`.
+pub async fn run(addrs: &[SocketAddr], n: usize, rate: f64) -> Result<PoolReport> {
+    let Some(&first) = addrs.first() else {
+        anyhow::bail!("no server to load");
+    };
     let start = Instant::now() + Duration::from_secs(1);
     let gap = Duration::from_secs_f64(1.0 / rate.max(0.001));
     let results = join_all((0..n).map(|i| {
         let at = start + gap.mul_f64(i as f64);
+        let addr = addrs.get(i % addrs.len()).copied().unwrap_or(first);
         one(addr, i, at, Difficulty::Easy)
     }))
     .await;

@@ -358,9 +358,9 @@ pub fn deal_json(reports: &[DealReport]) -> Value {
 }
 
 /// The pool run as a table: `quick_race` to `room_joined`.
-pub fn pool_table(r: &super::pool::PoolReport) -> String {
+pub fn pool_table(what: &str, r: &super::pool::PoolReport) -> String {
     format!(
-        "pool: quick_race to room_joined, {} players\n  seated {}  p50 {:.3} ms  p99 {:.3}  max {:.3}  errors {}",
+        "pool on {what}: quick_race to room_joined, {} players\n  seated {}  p50 {:.3} ms  p99 {:.3}  max {:.3}  errors {}",
         r.players,
         r.seated.count(),
         r.seated.quantile_ms(0.5),

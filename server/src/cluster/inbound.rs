@@ -16,6 +16,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::member::MemberSide;
 use super::owner::OwnerSide;
+use super::pool::{self, ClusterPool};
 use super::{keys, now_us, wire};
 use crate::metrics::Metrics;
 use crate::room::handle::RoomCmd;
@@ -45,6 +46,7 @@ enum Work {
 pub(super) struct Inbound {
     owner: Arc<OwnerSide>,
     member: Arc<MemberSide>,
+    pool: Arc<ClusterPool>,
     metrics: Arc<Metrics>,
     /// What the pushes leave to the dispatcher.
     dispatcher: mpsc::UnboundedSender<Work>,
@@ -61,10 +63,11 @@ pub(super) struct Dispatcher {
 }
 
 impl Inbound {
-    /// Pushes for `owner` and `member`, and the dispatcher behind them.
+    /// Pushes for `owner`, `member` and `pool`, and the dispatcher behind them.
     pub(super) fn new(
         owner: Arc<OwnerSide>,
         member: Arc<MemberSide>,
+        pool: Arc<ClusterPool>,
         metrics: Arc<Metrics>,
     ) -> (Inbound, Dispatcher) {
         let (dispatcher, rx) = mpsc::unbounded_channel();
@@ -77,6 +80,7 @@ impl Inbound {
         let inbound = Inbound {
             owner,
             member,
+            pool,
             metrics,
             dispatcher,
             held,
@@ -105,7 +109,13 @@ impl Inbound {
         if let Some(code) = channel.strip_prefix(keys::ROOM_CHANNEL_PREFIX) {
             self.up_now(code, frames);
         } else if channel.starts_with(keys::NODE_CHANNEL_PREFIX) {
-            frames.into_iter().for_each(|f| self.member.down_frame(f));
+            for f in frames {
+                if pool::is_pool(&f) {
+                    self.pool.on_frame(&f);
+                } else {
+                    self.member.down_frame(f);
+                }
+            }
         }
     }
 

@@ -60,6 +60,25 @@ pub fn node_channel(id: &str) -> String {
 /// The prefix of every node channel.
 pub const NODE_CHANNEL_PREFIX: &str = "sr:n:";
 
+/// The cluster-wide pool of a difficulty (A7): a hash of `NODE:CONN` → the waiting
+/// connection's entry (JSON), one per connection waiting on any node.
+pub fn pool(difficulty: shared::engine::Difficulty) -> String {
+    format!("sr:pool:{difficulty}")
+}
+
+/// A pool entry's field: the connection `conn` of node `node`.
+pub fn pool_field(node: &str, conn: u64) -> String {
+    format!("{node}:{conn}")
+}
+
+/// The id of the node that forms the pool's races (`SET` while free or its own, leased).
+pub const POOL_LEASE_KEY: &str = "sr:pool:lease";
+/// How long the pool's lease lives unless renewed: races stop forming for at most this long
+/// after its node dies, then another node takes it over.
+pub const POOL_LEASE: Duration = Duration::from_secs(3);
+/// How often a node renews the pool's lease, or tries to take it (six tries fit in a lease).
+pub const POOL_LEAD_EVERY: Duration = Duration::from_millis(500);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -72,5 +91,6 @@ mod tests {
         assert_eq!(k.len(), "sr:tok:".len() + 64);
         assert!(LEASE + CHECK_EVERY < Duration::from_secs(15));
         assert!(RENEW_EVERY * 3 <= LEASE);
+        assert!(POOL_LEAD_EVERY * 3 <= POOL_LEASE);
     }
 }

@@ -20,7 +20,7 @@ use super::{keys, now_us};
 use crate::metrics::Metrics;
 use crate::outbox::{CloseCode, Outbox};
 use crate::room::endpoint::Endpoint;
-use crate::room::handle::{JoinOutcome, RoomCmd, RoomHandle, RoomInfo, RoomMsg};
+use crate::room::handle::{JoinOutcome, Requeued, RoomCmd, RoomHandle, RoomInfo, RoomMsg};
 
 /// Commands one connection may queue to its forwarder.
 const STUB_QUEUE: usize = 256;
@@ -37,9 +37,10 @@ impl Sent {
     fn of(up: &Up) -> Sent {
         let (conn, kind) = match up {
             Up::Msg { conn, .. } => (*conn, Kind::Msg),
-            Up::Join { conn, .. } | Up::Resume { conn, .. } | Up::Leave { conn, .. } => {
-                (*conn, Kind::Request)
-            }
+            Up::Join { conn, .. }
+            | Up::Resume { conn, .. }
+            | Up::Leave { conn, .. }
+            | Up::Requeue { conn, .. } => (*conn, Kind::Request),
             Up::Dropped { conn, .. } => (*conn, Kind::Dropped),
         };
         Sent { conn, kind }
@@ -61,6 +62,7 @@ enum Kind {
 enum Pending {
     Join(oneshot::Sender<JoinOutcome>),
     Leave(oneshot::Sender<bool>),
+    Requeue(oneshot::Sender<Option<Requeued>>),
 }
 
 /// One of this node's connections in a room owned elsewhere.
@@ -175,9 +177,13 @@ impl MemberSide {
         code: &RoomCode,
     ) -> Option<Up> {
         Some(match cmd {
-            // Pool rooms (A7) are opened on the pool's own node, whose players are its own
-            // connections: neither command is relayed (a dropped reply answers `false`).
-            RoomCmd::PoolStart | RoomCmd::Requeue { .. } => return None,
+            // Only the pool room's own node starts it (A7).
+            RoomCmd::PoolStart | RoomCmd::PoolExpect { .. } => return None,
+            RoomCmd::Requeue { conn, reply } => Up::Requeue {
+                from: from.to_owned(),
+                conn: conn.0,
+                seq: self.await_member(conn.0, Pending::Requeue(reply))?,
+            },
             RoomCmd::Join {
                 conn,
                 addr,
@@ -212,23 +218,11 @@ impl MemberSide {
                     token: token.as_str().to_owned(),
                 }
             }
-            RoomCmd::Leave { conn, reply } => {
-                let seq = self.seq();
-                match self.members.get_mut(&conn.0) {
-                    Some(mut m) => {
-                        m.pending.insert(seq, Pending::Leave(reply));
-                    }
-                    None => {
-                        let _ = reply.send(false);
-                        return None;
-                    }
-                }
-                Up::Leave {
-                    from: from.to_owned(),
-                    conn: conn.0,
-                    seq,
-                }
-            }
+            RoomCmd::Leave { conn, reply } => Up::Leave {
+                from: from.to_owned(),
+                conn: conn.0,
+                seq: self.await_member(conn.0, Pending::Leave(reply))?,
+            },
             RoomCmd::Dropped { conn } => {
                 self.members.remove(&conn.0);
                 Up::Dropped {
@@ -243,6 +237,26 @@ impl MemberSide {
             },
             RoomCmd::PuzzleReady { .. } => return None,
         })
+    }
+
+    /// Member `conn` waits for the answer `p`: the request's number (`None`: it is no member
+    /// here, and `p` is answered so at once).
+    fn await_member(&self, conn: u64, p: Pending) -> Option<u64> {
+        let seq = self.seq();
+        match self.members.get_mut(&conn) {
+            Some(mut m) => {
+                m.pending.insert(seq, p);
+                Some(seq)
+            }
+            None => {
+                match p {
+                    Pending::Join(tx) => drop(tx.send(JoinOutcome::Refused)),
+                    Pending::Leave(tx) => drop(tx.send(false)),
+                    Pending::Requeue(tx) => drop(tx.send(None)),
+                }
+                None
+            }
+        }
     }
 
     /// Register `outbox` as a member waiting for an answer; the request's number.
@@ -307,7 +321,16 @@ impl MemberSide {
             }
             Ok(Down::Ctl(Ctl::Reply { conn, seq, outcome })) => self.answer(conn, seq, outcome),
             Ok(Down::Ctl(Ctl::Detach { conn })) => {
-                if let Some((_, m)) = self.members.remove(&conn) {
+                // A leave's or requeue's answer follows its detach: kept for it.
+                let waits = self
+                    .members
+                    .get(&conn)
+                    .is_some_and(|m| !m.pending.is_empty());
+                if waits {
+                    if let Some(m) = self.members.get(&conn) {
+                        m.outbox.detach();
+                    }
+                } else if let Some((_, m)) = self.members.remove(&conn) {
                     m.outbox.detach();
                 }
             }
@@ -351,6 +374,28 @@ impl MemberSide {
             }
             (Pending::Leave(tx), _) => {
                 let _ = tx.send(false);
+                false
+            }
+            (
+                Pending::Requeue(tx),
+                Outcome::Requeued {
+                    name,
+                    who,
+                    difficulty,
+                    arena,
+                },
+            ) => {
+                let left = difficulty.parse().ok().map(|difficulty| Requeued {
+                    name,
+                    who: who.into(),
+                    difficulty,
+                    arena,
+                });
+                let _ = tx.send(left);
+                false
+            }
+            (Pending::Requeue(tx), _) => {
+                let _ = tx.send(None);
                 false
             }
         };

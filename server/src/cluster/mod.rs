@@ -20,6 +20,8 @@
 //! - `owner`: `OwnerSide`, the members elsewhere of this node's rooms (commands up
 //!   become the room's own; the room's [`Relay`] sends down);
 //! - `inbound`: each Redis push, to the owner or the member side, or the dispatcher task;
+//! - `pool`: [`ClusterPool`], the pool layer's [`SharedPool`]: each difficulty's pool across
+//!   every node in Redis, the lease of the node that forms its races, the seat orders;
 //! - `registry`: `Registry`, this node's leases, codes, listings and tokens in
 //!   Redis and the lookups; its `Feed`, the directory's [`DirectoryFeed`], and [`ClusterRooms`], the room
 //!   layer's [`OtherNodes`].
@@ -29,14 +31,17 @@
 //! [`Relay`]: crate::room::endpoint::Relay
 //! [`DirectoryFeed`]: crate::room::directory::DirectoryFeed
 //! [`OtherNodes`]: crate::room::rooms::OtherNodes
+//! [`SharedPool`]: crate::pool::shared::SharedPool
 
 mod inbound;
 pub mod keys;
 mod member;
 mod owner;
+mod pool;
 mod publisher;
 mod registry;
 
+pub use pool::ClusterPool;
 pub use registry::ClusterRooms;
 pub mod wire;
 
@@ -107,6 +112,7 @@ pub struct Node {
     registry: Arc<Registry>,
     owner: Arc<OwnerSide>,
     member: Arc<MemberSide>,
+    pool: Arc<ClusterPool>,
 }
 
 impl Node {
@@ -156,7 +162,14 @@ impl Node {
             publisher.clone(),
             metrics.clone(),
         ));
-        let (inbound, dispatcher) = Inbound::new(owner.clone(), member.clone(), metrics.clone());
+        let pool = Arc::new(ClusterPool::new(
+            id.clone(),
+            cmd.clone(),
+            publisher.clone(),
+            metrics.clone(),
+        ));
+        let (inbound, dispatcher) =
+            Inbound::new(owner.clone(), member.clone(), pool.clone(), metrics.clone());
         // The connection's own task hands each push to the inbound side.
         let on_push = move |push: redis::PushInfo| {
             inbound.on_push(push);
@@ -182,6 +195,7 @@ impl Node {
             registry,
             owner,
             member,
+            pool,
         });
         node.run(env, sub, dispatcher, shutdown).await?;
         Ok(node)
@@ -226,6 +240,11 @@ impl Node {
     /// The other nodes, as the room layer reaches them.
     pub fn other_nodes(&self) -> ClusterRooms {
         ClusterRooms::new(self.registry.clone(), self.member.clone())
+    }
+
+    /// The cluster-wide pool (A7), as the pool layer reaches it.
+    pub fn pool(&self) -> Arc<dyn crate::pool::shared::SharedPool> {
+        self.pool.clone()
     }
 
     /// Wait until everything queued so far has been written to Redis, at most `within` (at

@@ -171,6 +171,7 @@ impl OwnerSide {
                 self.ask(&room.tx, cmd, from, conn, seq, answer).await;
             }
             Up::Leave { from, conn, seq } => self.leave(room, from, conn, seq).await,
+            Up::Requeue { from, conn, seq } => self.requeue(room, from, conn, seq).await,
             Up::Dropped { from, conn } => {
                 if let Some(p) = self.forget_proxy(&from, conn) {
                     let _ = room.tx.send(RoomCmd::Dropped { conn: p.id }).await;
@@ -198,6 +199,7 @@ impl OwnerSide {
             Up::Leave { from, conn, seq } => {
                 self.reply(&from, conn, seq, Outcome::Left { ok: false })
             }
+            Up::Requeue { from, conn, seq } => self.reply(&from, conn, seq, Outcome::Refused),
             Up::Dropped { .. } | Up::Msg { .. } => {}
         }
     }
@@ -221,6 +223,24 @@ impl OwnerSide {
         tokio::spawn(async move {
             let ok = answer.await.unwrap_or(false);
             owner.reply(&from, conn, seq, Outcome::Left { ok });
+        });
+    }
+
+    /// Member `conn` of node `from` requeues from `room` (A7); the answer goes back down once
+    /// the room gives it.
+    async fn requeue(self: &Arc<Self>, room: &RoomHandle, from: String, conn: u64, seq: u64) {
+        let Some(id) = self.proxy_of(&from, conn) else {
+            return self.reply(&from, conn, seq, Outcome::Refused);
+        };
+        let (reply, answer) = oneshot::channel();
+        let cmd = RoomCmd::Requeue { conn: id, reply };
+        if room.tx.send(cmd).await.is_err() {
+            return self.reply(&from, conn, seq, Outcome::Refused);
+        }
+        let owner = self.clone();
+        tokio::spawn(async move {
+            let left = answer.await.ok().flatten();
+            owner.reply(&from, conn, seq, Outcome::requeued(left));
         });
     }
 

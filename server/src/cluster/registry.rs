@@ -246,18 +246,29 @@ impl Registry {
     async fn rooms_from(&self, ip: IpAddr) -> redis::RedisResult<usize> {
         let mut cmd = self.cmd.clone();
         let codes: Vec<String> = cmd.smembers(keys::address(ip)).await?;
-        let mut live = 0;
-        for c in codes {
-            let Ok(code) = RoomCode::try_from(c.as_str()) else {
-                continue;
-            };
-            if cmd.exists::<_, bool>(keys::room(&code)).await? {
-                live += 1;
-            } else {
-                let _: () = cmd.srem(keys::address(ip), &c).await?;
-            }
+        let codes: Vec<RoomCode> = codes
+            .iter()
+            .filter_map(|c| RoomCode::try_from(c.as_str()).ok())
+            .collect();
+        if codes.is_empty() {
+            return Ok(0);
         }
-        Ok(live)
+        // One round trip for all of them (a busy address has many rooms open).
+        let mut pipe = redis::pipe();
+        for code in &codes {
+            pipe.exists(keys::room(code));
+        }
+        let open: Vec<bool> = pipe.query_async(&mut cmd).await?;
+        let gone: Vec<&str> = codes
+            .iter()
+            .zip(&open)
+            .filter(|(_, open)| !**open)
+            .map(|(code, _)| code.as_str())
+            .collect();
+        if !gone.is_empty() {
+            let _: () = cmd.srem(keys::address(ip), gone).await?;
+        }
+        Ok(open.iter().filter(|o| **o).count())
     }
 }
 

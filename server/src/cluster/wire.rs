@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use shared::engine::{Cell, Digit};
 use tokio_tungstenite::tungstenite::{Bytes, Utf8Bytes};
 
-use crate::room::handle::{Identity, JoinOutcome, RoomMsg};
+use crate::room::handle::{Identity, JoinOutcome, Requeued, RoomMsg};
 
 /// [`Identity`] on the relay: the same fields, so the room layer's type needs no serde of its own.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -71,6 +71,15 @@ pub enum Up {
     },
     /// `leave`.
     Leave {
+        /// The member's node.
+        from: String,
+        /// Its connection there.
+        conn: u64,
+        /// Matches the answer.
+        seq: u64,
+    },
+    /// `requeue` (A7): out of a finished pool room, back to the pool.
+    Requeue {
         /// The member's node.
         from: String,
         /// Its connection there.
@@ -191,6 +200,18 @@ pub enum Outcome {
         /// Whether the connection was in the room.
         ok: bool,
     },
+    /// The requeue's answer: out of the room, for the pool of `difficulty`.
+    Requeued {
+        /// The name it raced under.
+        name: String,
+        /// The identity behind it.
+        who: WireIdentity,
+        /// The room's difficulty (its name).
+        difficulty: String,
+        /// The arena whose room it was (A7), if any: back to that arena's pool.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        arena: Option<String>,
+    },
 }
 
 impl From<JoinOutcome> for Outcome {
@@ -201,6 +222,21 @@ impl From<JoinOutcome> for Outcome {
                 id: id.as_str().to_owned(),
             },
             JoinOutcome::Spectator => Outcome::Spectator,
+        }
+    }
+}
+
+impl Outcome {
+    /// A requeue's answer.
+    pub fn requeued(left: Option<Requeued>) -> Outcome {
+        match left {
+            Some(r) => Outcome::Requeued {
+                name: r.name,
+                who: r.who.into(),
+                difficulty: r.difficulty.to_string(),
+                arena: r.arena,
+            },
+            None => Outcome::Refused,
         }
     }
 }
@@ -279,8 +315,10 @@ const PLACE: u8 = b'P';
 const DELIVER: u8 = b'D';
 const CTL: u8 = b'C';
 const BUNDLE: u8 = b'B';
+/// The pool's frames down a node's channel (`cluster::pool`).
+pub const POOL: u8 = b'Q';
 /// Tag and clock.
-const HEAD: usize = 9;
+pub const HEAD: usize = 9;
 /// More connection ids than a room can hold are not a delivery.
 const MAX_IDS: usize = 4096;
 
@@ -301,7 +339,8 @@ pub enum FrameError {
     Utf8,
 }
 
-fn head(tag: u8, at_us: i64, cap: usize) -> Vec<u8> {
+/// A frame's tag and clock, with room for `cap` more bytes.
+pub fn head(tag: u8, at_us: i64, cap: usize) -> Vec<u8> {
     let mut out = Vec::with_capacity(HEAD + cap);
     out.push(tag);
     out.extend_from_slice(&at_us.to_le_bytes());
@@ -481,92 +520,4 @@ pub fn decode_down(frame: Bytes) -> Result<Down, FrameError> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn frames_round_trip_and_junk_is_refused() {
-        let up = Up::Msg {
-            from: "n1".into(),
-            conn: 7,
-            msg: Msg::Place {
-                cell: 80,
-                digit: 9,
-                id: None,
-            },
-        };
-        let f = encode_up(&up, 123);
-        assert_eq!(sent_at(&f), Some(123));
-        assert_eq!(decode_up(&f).ok(), Some(up.clone()));
-        let f = encode_deliver(&[1, 2, u64::MAX], b"{\"type\":\"pong\"}", -5);
-        assert_eq!(sent_at(&f), Some(-5));
-        let Ok(Down::Deliver { conns, bytes }) = decode_down(Bytes::from(f)) else {
-            panic!("a delivery did not decode");
-        };
-        assert_eq!(conns.iter().collect::<Vec<_>>(), vec![1, 2, u64::MAX]);
-        assert_eq!(bytes, Utf8Bytes::from("{\"type\":\"pong\"}"));
-        for id in [
-            None,
-            Some(MsgId::Number(7u64.into())),
-            Some(MsgId::Number((-3i64).into())),
-            Some(MsgId::String("x\"y".into())),
-        ] {
-            let place = Place {
-                from: "a1b2c3d4",
-                conn: 9,
-                cell: 80,
-                digit: 9,
-                id,
-            };
-            let f = encode_place(&place, 5);
-            assert!(is_place(&f) && !is_place(&encode_up(&up, 0)));
-            assert_eq!(sent_at(&f), Some(5));
-            assert_eq!(decode_place(&f).ok(), Some(place));
-            for cut in 0..f.len() {
-                assert!(decode_place(&f[..cut]).is_err(), "cut at {cut}");
-            }
-        }
-        let ctl = Ctl::Reply {
-            conn: 3,
-            seq: 4,
-            outcome: Outcome::Player { id: "p1".into() },
-        };
-        assert_eq!(
-            decode_down(Bytes::from(encode_ctl(&ctl, 0))).ok(),
-            Some(Down::Ctl(ctl))
-        );
-        for junk in [
-            &b""[..],
-            b"U",
-            b"X12345678",
-            b"D12345678\xff\xff",
-            b"U12345678{",
-        ] {
-            assert!(decode_up(junk).is_err());
-            assert!(decode_place(junk).is_err());
-            assert!(decode_down(Bytes::copy_from_slice(junk)).is_err());
-        }
-        let frames = vec![
-            encode_ctl(&Ctl::Detach { conn: 1 }, 7),
-            encode_deliver(&[2], b"{}", 8),
-        ];
-        let as_bytes = |fs: &[Vec<u8>]| fs.iter().cloned().map(Bytes::from).collect::<Vec<_>>();
-        assert_eq!(
-            split_bundle(Bytes::from(encode_bundle(&frames))),
-            as_bytes(&frames)
-        );
-        assert_eq!(
-            split_bundle(Bytes::from(frames[0].clone())),
-            as_bytes(&frames[..1])
-        );
-        let mut cut = encode_bundle(&frames);
-        cut.truncate(cut.len() - 1);
-        assert_eq!(split_bundle(Bytes::from(cut)), as_bytes(&frames[..1]));
-        let out_of_range = Msg::Place {
-            cell: 81,
-            digit: 1,
-            id: None,
-        };
-        assert!(out_of_range.into_room().is_none());
-    }
-}
+mod tests;

@@ -51,6 +51,7 @@ use crate::arena::Arenas;
 use crate::config::Config;
 use crate::metrics::Metrics;
 use crate::pool::queue::Pool;
+use crate::pool::shared::SharedPool;
 use crate::room::rooms::Rooms;
 use crate::room::task::RoomEnv;
 
@@ -83,10 +84,15 @@ pub struct Transport {
 
 impl Transport {
     /// The transport for `rooms`, stopping when their environment's `shutdown` is cancelled;
-    /// TLS when `tls` is given.
-    pub fn new(config: Config, rooms: Rooms, tls: Option<Arc<ServerConfig>>) -> Arc<Transport> {
+    /// TLS when `tls` is given; its pool shared across a cluster's nodes when `shared` is.
+    pub fn new(
+        config: Config,
+        rooms: Rooms,
+        shared: Option<Arc<dyn SharedPool>>,
+        tls: Option<Arc<ServerConfig>>,
+    ) -> Arc<Transport> {
         let env = rooms.env().clone();
-        let pool = Pool::new(config.pool.clone(), rooms.clone());
+        let pool = Pool::new(config.pool.clone(), rooms.clone(), shared);
         env.tasks.spawn(pool.clone().run(env.shutdown.clone()));
         let arenas = Arenas::new(config.arenas.clone(), &config.pool, rooms.clone());
         env.tasks.spawn(arenas.clone().run(env.shutdown.clone()));

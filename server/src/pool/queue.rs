@@ -5,6 +5,12 @@
 //!
 //! A connection in the pool holds a [`Ticket`]; once the pool has seated it, the ticket holds
 //! the room, and the connection's session takes it from there.
+//!
+//! In a cluster the pool is given a [`SharedPool`]: each difficulty's pool is then one across
+//! every node, and the tick is [`across`]'s instead (the same matcher, run by the node that
+//! holds the pool's lease, over every node's waiting players).
+
+mod across;
 
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
@@ -16,6 +22,7 @@ use tokio::sync::oneshot;
 use tokio::time::Instant;
 
 use super::matcher::{self, Waiting};
+use super::shared::{Shared, SharedPool};
 use crate::config::PoolRules;
 use crate::outbox::{encode, ConnId, Outbox};
 use crate::puzzles::slot;
@@ -86,9 +93,26 @@ struct Entry {
     entrant: Entrant,
     ticket: Arc<Ticket>,
     since: Instant,
+    /// When the wait began on the wall clock (a cluster's nodes compare waits by it).
+    since_unix_ms: i64,
     alone_told: bool,
     /// The `waiting` count this entry was last told.
     told: usize,
+    /// In a cluster: since when the shared pool has been found without this entry.
+    missing: Option<Instant>,
+    /// In a cluster: it asked to leave (or its connection dropped) after a race took it.
+    leaving: Leaving,
+}
+
+/// An entry that a race took as it was leaving.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Leaving {
+    /// Still waiting.
+    No,
+    /// `leave_queue` came too late: it is seated when its order comes (it was told so).
+    Asked,
+    /// Its connection is gone: nobody is seated for it.
+    Gone,
 }
 
 #[derive(Debug, Default)]
@@ -103,6 +127,8 @@ pub struct Pool {
     /// An arena's pool (A7): its rooms' `settings.arena`.
     arena: Option<String>,
     rooms: Rooms,
+    /// In a cluster: the pools every node shares.
+    shared: Option<Arc<dyn SharedPool>>,
     born: Instant,
     queues: Mutex<[Queue; 4]>,
     /// Woken when a pool reaches its size, so a full race forms without waiting for the tick.
@@ -110,13 +136,15 @@ pub struct Pool {
 }
 
 impl Pool {
-    /// An empty pool that seats its races in rooms opened through `rooms`.
+    /// An empty pool that seats its races in rooms opened through `rooms`; in a cluster, one
+    /// pool per difficulty across every node, kept in `shared`.
     #[allow(clippy::disallowed_methods)] // the pool's clock: waits are measured from here
-    pub fn new(rules: PoolRules, rooms: Rooms) -> Arc<Pool> {
+    pub fn new(rules: PoolRules, rooms: Rooms, shared: Option<Arc<dyn SharedPool>>) -> Arc<Pool> {
         Arc::new(Pool {
             rules,
             arena: None,
             rooms,
+            shared,
             born: Instant::now(),
             queues: Mutex::new(Default::default()),
             full: tokio::sync::Notify::new(),
@@ -130,6 +158,8 @@ impl Pool {
             rules,
             arena: Some(arena_id),
             rooms,
+            // An arena's members are pooled on their own node (the arena runs there).
+            shared: None,
             born: Instant::now(),
             queues: Mutex::new(Default::default()),
             full: tokio::sync::Notify::new(),
@@ -151,9 +181,17 @@ impl Pool {
         self.queues.lock().expect("pool lock poisoned")
     }
 
-    /// Put `entrant` in the pool of `difficulty`; it is told `queued` at once.
+    /// Put `entrant` in the pool of `difficulty`; it is told `queued` at once (in a cluster,
+    /// once the shared pool has it, with the count of every node's).
+    pub async fn enqueue(&self, difficulty: Difficulty, entrant: Entrant) -> Arc<Ticket> {
+        match &self.shared {
+            Some(shared) => self.enqueue_shared(shared, difficulty, entrant).await,
+            None => self.enqueue_here(difficulty, entrant),
+        }
+    }
+
     #[allow(clippy::disallowed_methods)] // the pool's clock: when this wait began
-    pub fn enqueue(&self, difficulty: Difficulty, entrant: Entrant) -> Arc<Ticket> {
+    fn enqueue_here(&self, difficulty: Difficulty, entrant: Entrant) -> Arc<Ticket> {
         let ticket = Arc::new(Ticket {
             difficulty,
             seat: Mutex::new(Seat::Waiting),
@@ -169,20 +207,27 @@ impl Pool {
             },
             metrics,
         );
-        queue.entries.push(Entry {
-            entrant,
-            ticket: ticket.clone(),
-            since: Instant::now(),
-            alone_told: false,
-            told: waiting,
-        });
+        queue
+            .entries
+            .push(Entry::new(entrant, ticket.clone(), waiting));
         if queue.entries.len() >= self.rules.size {
             self.full.notify_one();
         }
         ticket
     }
 
-    /// Take `conn` out of the pool; whether it was waiting there.
+    /// Take `conn` out of the pool, wherever it is kept; whether it was waiting there (`false`:
+    /// a race has just taken it). `gone`: its connection dropped, so a race that took it seats
+    /// nobody for it.
+    pub async fn quit(&self, difficulty: Difficulty, conn: ConnId, gone: bool) -> bool {
+        match &self.shared {
+            Some(shared) => self.leave_shared(shared, difficulty, conn, gone).await,
+            None => self.leave(difficulty, conn),
+        }
+    }
+
+    /// Take `conn` out of this node's queue; whether it was waiting there (a pool kept on
+    /// this node alone: one node's, or an arena's).
     pub fn leave(&self, difficulty: Difficulty, conn: ConnId) -> bool {
         let mut queues = self.lock();
         let queue = &mut queues[slot(difficulty)];
@@ -200,6 +245,9 @@ impl Pool {
 
     /// Form races until `shutdown`.
     pub async fn run(self: Arc<Pool>, shutdown: tokio_util::sync::CancellationToken) {
+        if let Some(shared) = self.shared.clone() {
+            return self.run_shared(shared, shutdown).await;
+        }
         let mut tick = tokio::time::interval(TICK);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
@@ -247,21 +295,22 @@ impl Pool {
             &mut queue.entries,
             matcher::form_races(&waiting, now_ms, &rules),
         );
-        self.tell(queue, difficulty, now);
+        let n = queue.entries.len();
+        self.tell(queue, difficulty, n, now);
         races
     }
 
-    /// Tell the waiting of a changed count, and anyone alone past the alone time of that.
-    fn tell(&self, queue: &mut Queue, difficulty: Difficulty, now: Instant) {
+    /// Tell the waiting of a changed count `n`, and anyone alone past the alone time of that.
+    fn tell(&self, queue: &mut Queue, difficulty: Difficulty, n: usize, now: Instant) {
         let metrics = &self.rooms.env().metrics;
-        let n = queue.entries.len();
         // Serialized once for everyone it goes to, as a room's broadcasts are.
         let msg = encode(&ServerMsg::Queued {
             difficulty,
             waiting: u32::try_from(n).unwrap_or(u32::MAX),
         });
         for e in &mut queue.entries {
-            if e.told != n {
+            // 0: a cluster's entry whose `enqueue` has yet to answer (with the count it gives).
+            if e.told != n && e.told != 0 {
                 e.told = n;
                 e.entrant.outbox.send_text(msg.clone(), metrics);
             }
@@ -269,6 +318,8 @@ impl Pool {
         for e in &mut queue.entries {
             if !e.alone_told && now.duration_since(e.since) >= self.rules.alone {
                 e.alone_told = true;
+                // The ghost offer: the player's own best, else today's daily winner, found as
+                // it queued (on its own node in a cluster, so a cluster's pool offers it too).
                 let ghost = e.entrant.ghost.clone();
                 e.entrant
                     .outbox
@@ -281,9 +332,9 @@ impl Pool {
         u64::try_from(at.duration_since(self.born).as_millis()).unwrap_or(u64::MAX)
     }
 
-    /// Open a pool room for `race` (its first player opens it), seat the rest, and start it.
-    async fn seat_race(&self, difficulty: Difficulty, race: Vec<Entry>) {
-        let settings = Settings {
+    /// A pool room's settings: the difficulty's defaults, unlisted, rated when it can be.
+    fn settings(&self, difficulty: Difficulty) -> Settings {
+        Settings {
             difficulty,
             max_players: u8::try_from(self.rules.size.clamp(2, 16)).unwrap_or(16),
             public: false,
@@ -291,7 +342,12 @@ impl Pool {
             pool: true,
             arena: self.arena.clone(),
             ..Settings::default()
-        };
+        }
+    }
+
+    /// Open a pool room for `race` (its first player opens it), seat the rest, and start it.
+    async fn seat_race(&self, difficulty: Difficulty, race: Vec<Entry>) {
+        let settings = self.settings(difficulty);
         let mut entries = race.into_iter();
         let Some(first) = entries.next() else { return };
         let generation = first.entrant.outbox.room_gen();
@@ -340,6 +396,37 @@ impl Pool {
             settle(&entry, &room, generation, answer).await;
         }
         let _ = room.tx.send(RoomCmd::PoolStart).await;
+    }
+}
+
+impl Entry {
+    #[allow(clippy::disallowed_methods)] // the pool's clock: when this wait began
+    fn new(entrant: Entrant, ticket: Arc<Ticket>, told: usize) -> Entry {
+        Entry {
+            entrant,
+            ticket,
+            since: Instant::now(),
+            since_unix_ms: crate::clock::unix_ms(),
+            alone_told: false,
+            told,
+            missing: None,
+            leaving: Leaving::No,
+        }
+    }
+
+    /// This entry as every node sees it, from node `node`.
+    fn shared(&self, node: &str) -> Shared {
+        let e = &self.entrant;
+        Shared {
+            node: node.to_owned(),
+            conn: e.outbox.id.0,
+            name: e.name.clone(),
+            who: e.who.clone(),
+            addr: e.addr,
+            rating: e.rating,
+            since_unix_ms: self.since_unix_ms,
+            chain: e.chain,
+        }
     }
 }
 

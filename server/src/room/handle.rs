@@ -103,6 +103,15 @@ pub enum RoomCmd {
     },
     /// A pool room's seats are all taken: start (A7). Only the pool sends it.
     PoolStart,
+    /// A cluster-wide pool room's first command (A7): its `seats` players join from their own
+    /// nodes; it starts by itself once that many are seated, or at `by` with whoever is (and
+    /// closes if nobody is). Only [`crate::room::task::open_pool`] sends it.
+    PoolExpect {
+        /// Seats the pool formed the race for.
+        seats: usize,
+        /// When it starts with whoever is seated.
+        by: tokio::time::Instant,
+    },
     /// Leave a finished pool room for the pool (A7); answered once the room has let the
     /// connection go (`None`: refused, the error sent).
     Requeue {

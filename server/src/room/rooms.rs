@@ -129,24 +129,65 @@ impl Rooms {
     /// the server's and the creator's address's room limits; answers whether the creator got in.
     pub async fn open(&self, new: NewRoom) -> Result<OpenedRoom, OpenError> {
         let ip = new.ip;
+        let mut new = Some(new);
+        self.claimed(ip, |code| {
+            let room = new.take().ok_or(OpenError::NoFreeCode { tries: 0 })?;
+            let settings = room.settings.clone();
+            let opened = task::open(&self.env, Some(code.clone()), room)?;
+            self.listed(code, settings);
+            Ok(opened)
+        })
+        .await
+    }
+
+    /// Open a pool room of a cluster-wide pool (A7) on this node, counted against `ip` (its
+    /// first player's address), with no seat yet: the `seats` players join from their own
+    /// nodes, and it starts once they are seated, or `within` from now with whoever is.
+    pub async fn open_pool(
+        &self,
+        ip: IpAddr,
+        settings: protocol::Settings,
+        seats: usize,
+        within: std::time::Duration,
+    ) -> Result<RoomHandle, OpenError> {
+        self.claimed(ip, |code| {
+            let room =
+                task::open_pool(&self.env, code.clone(), ip, settings.clone(), seats, within)?;
+            self.listed(code, settings.clone());
+            Ok(room)
+        })
+        .await
+    }
+
+    /// Listed at once: the room task tells of changes only.
+    fn listed(&self, code: &RoomCode, settings: protocol::Settings) {
+        let info = RoomInfo {
+            phase: protocol::Phase::Lobby,
+            players: 1,
+            settings,
+        };
+        self.env.directory.changed(code, &info);
+    }
+
+    /// `open` a room under a fresh code free on every node, within the server's and `ip`'s
+    /// room limits; a code whose room did not open is given up.
+    async fn claimed<T>(
+        &self,
+        ip: IpAddr,
+        mut open: impl FnMut(&RoomCode) -> Result<T, OpenError>,
+    ) -> Result<T, OpenError> {
         let dir = &self.env.directory;
         let tries = match &self.others {
             Some(others) => {
                 let limit = dir.max_rooms_per_ip();
-                let open = others.rooms_from(ip).await.map_err(unreachable)?;
-                if open >= limit {
+                let n = others.rooms_from(ip).await.map_err(unreachable)?;
+                if n >= limit {
                     return Err(OpenError::AddressFull { ip, limit });
                 }
                 CLUSTER_CODE_TRIES
             }
             None => CODE_TRIES,
         };
-        let info = RoomInfo {
-            phase: protocol::Phase::Lobby,
-            players: 1,
-            settings: new.settings.clone(),
-        };
-        let mut new = Some(new);
         for _ in 0..tries {
             let code = directory::new_code();
             if dir.find(&code).is_some() {
@@ -157,20 +198,11 @@ impl Rooms {
                     continue;
                 }
             }
-            let Some(room) = new.take() else { break };
-            return match task::open(&self.env, Some(code.clone()), room) {
-                Ok(opened) => {
-                    // Listed at once: the room task tells of changes only.
-                    dir.changed(&code, &info);
-                    Ok(opened)
+            return open(&code).inspect_err(|_| {
+                if let Some(others) = &self.others {
+                    others.release(&code, ip);
                 }
-                Err(e) => {
-                    if let Some(others) = &self.others {
-                        others.release(&code, ip);
-                    }
-                    Err(e)
-                }
-            };
+            });
         }
         Err(OpenError::NoFreeCode { tries })
     }

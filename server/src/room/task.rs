@@ -106,6 +106,38 @@ pub fn open(
         who,
         reply,
     };
+    let handle = start(env, code, ip, settings, first, daily, ghost)?;
+    Ok((handle, answer))
+}
+
+/// Open a pool room of a cluster-wide pool (A7) under `code` (claimed already), with no seat
+/// yet: the `seats` players the pool formed it for join from their own nodes, and it starts
+/// by itself once they are seated, or `within` from now with whoever is.
+pub fn open_pool(
+    env: &Arc<RoomEnv>,
+    code: protocol::RoomCode,
+    ip: IpAddr,
+    settings: Settings,
+    seats: usize,
+    within: std::time::Duration,
+) -> Result<RoomHandle, OpenError> {
+    let first = RoomCmd::PoolExpect {
+        seats,
+        by: now() + within,
+    };
+    start(env, Some(code), ip, settings, first, None, None)
+}
+
+/// Register a room whose first command is `first`, and start its task.
+fn start(
+    env: &Arc<RoomEnv>,
+    code: Option<protocol::RoomCode>,
+    ip: IpAddr,
+    settings: Settings,
+    first: RoomCmd,
+    daily: Option<(String, SolvedPuzzle)>,
+    ghost: Option<Box<GhostRun>>,
+) -> Result<RoomHandle, OpenError> {
     let opened = env.directory.open(ip, &settings, first, code)?;
     env.metrics.rooms.inc();
     let handle = opened.handle;
@@ -140,9 +172,10 @@ pub fn open(
         forget: Vec::new(),
         ip,
         unregistered: false,
+        expect: None,
     };
     env.tasks.spawn(run(task, opened.rx, seed).instrument(span));
-    Ok((handle, answer))
+    Ok(handle)
 }
 
 enum Reply {
@@ -169,6 +202,8 @@ struct Task {
     ip: IpAddr,
     /// Whether the room is out of the directory already.
     unregistered: bool,
+    /// A cluster-wide pool room still waiting for its seats: how many, and until when.
+    expect: Option<(usize, Instant)>,
 }
 
 async fn run(mut t: Task, mut rx: mpsc::Receiver<RoomCmd>, seed: u64) {
@@ -183,6 +218,7 @@ async fn run(mut t: Task, mut rx: mpsc::Receiver<RoomCmd>, seed: u64) {
                 None => break,
             },
             () = sleep_until(deadline) => t.room.tick(now(), unix_ms()),
+            () = sleep_until(t.expect.map(|(_, by)| by)) => t.expected(now()),
             () = shutdown.cancelled() => {
                 t.room.shutdown(now());
                 t.apply().await;
@@ -206,7 +242,7 @@ async fn run(mut t: Task, mut rx: mpsc::Receiver<RoomCmd>, seed: u64) {
             // A shared directory lists the room on every node: it hears of changes only.
             t.env.directory.changed(t.room.code(), &now_info);
         }
-        if t.room.is_empty() {
+        if t.room.is_empty() && t.expect.is_none() {
             break;
         }
     }
@@ -240,6 +276,7 @@ impl Task {
                 self.conns.insert(id, conn);
                 let ok = self.room.join(id, addr, name.as_deref(), role, who, now);
                 self.joined(id, ok, reply);
+                self.expected(now);
             }
             RoomCmd::Resume { conn, token, reply } => {
                 let id = conn.id();
@@ -252,6 +289,7 @@ impl Task {
                 self.replies.push(Reply::Leave(reply, ok));
             }
             RoomCmd::PoolStart => self.room.start_pool_race(now),
+            RoomCmd::PoolExpect { seats, by } => self.expect = Some((seats, by)),
             RoomCmd::Requeue { conn, reply } => {
                 let left = self.room.requeue(conn, now);
                 self.replies.push(Reply::Requeue(reply, left));
@@ -272,6 +310,18 @@ impl Task {
             RoomCmd::PuzzleReady { race_id, dealt } => {
                 self.room.puzzle_ready(&race_id, dealt, now, unix_ms());
             }
+        }
+    }
+
+    /// A pool room waiting for its seats starts once they are all taken, or at its deadline
+    /// with whoever is seated (none: it closes).
+    fn expected(&mut self, now: Instant) {
+        let Some((seats, by)) = self.expect else {
+            return;
+        };
+        if self.room.n_players() >= seats || now >= by {
+            self.expect = None;
+            self.room.start_pool_race(now);
         }
     }
 
@@ -310,7 +360,7 @@ impl Task {
 
     /// Carry out the state machine's effects, in order.
     async fn apply(&mut self) {
-        if self.room.is_empty() {
+        if self.room.is_empty() && self.expect.is_none() {
             // Before anyone hears of it (`player_left`, the leave's answer): a client that
             // reacts by creating a room must find the limits already freed.
             self.unregister();

@@ -79,8 +79,13 @@ impl Drop for Redis {
 
 /// A node of a cluster on `redis`, with results in `db` (or its own SQLite file).
 pub fn node(redis: &Redis, id: &str, db: Option<&str>) -> Server {
+    node_with(redis, id, db, &[])
+}
+
+/// [`node`], with `extra` flags.
+pub fn node_with(redis: &Redis, id: &str, db: Option<&str>, extra: &[&str]) -> Server {
     let url = redis.url();
-    let args = [
+    let mut args = vec![
         "--cluster",
         url.as_str(),
         "--node-id",
@@ -97,6 +102,7 @@ pub fn node(redis: &Redis, id: &str, db: Option<&str>) -> Server {
         "--rate-burst",
         "10000",
     ];
+    args.extend_from_slice(extra);
     Server::start_on(db, &args, None)
 }
 

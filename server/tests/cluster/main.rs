@@ -10,4 +10,5 @@ mod support;
 
 mod engines;
 mod failures;
+mod pool;
 mod race;

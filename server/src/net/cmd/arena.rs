@@ -56,7 +56,7 @@ impl Session {
             ghost: None,
             chain: None,
         };
-        self.ticket = Some(pool.enqueue(difficulty, entrant));
+        self.ticket = Some(pool.enqueue(difficulty, entrant).await);
         self.queue_pool = Some(pool);
     }
 

@@ -119,7 +119,7 @@ impl Session {
                 key,
                 bot,
             } => self.quick_race(difficulty, name, key, bot).await,
-            ClientMsg::LeaveQueue => self.leave_queue(),
+            ClientMsg::LeaveQueue => self.leave_queue().await,
             ClientMsg::Requeue => self.requeue().await,
             ClientMsg::RaceGhost {
                 ghost,
@@ -209,7 +209,8 @@ impl Session {
                 })
                 .await;
         } else if let Some(ticket) = self.ticket.take() {
-            self.pool().leave(ticket.difficulty, self.outbox.id);
+            let pool = self.pool();
+            pool.quit(ticket.difficulty, self.outbox.id, true).await;
         }
         if let Some(arena_id) = self.arena.take() {
             self.server.arenas.leave(&arena_id, self.outbox.id);

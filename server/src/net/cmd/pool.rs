@@ -39,10 +39,11 @@ impl Session {
             return;
         };
         let (rating, ghost) = standing_of(&self.server.env.store, &who, difficulty).await;
-        self.join_pool(difficulty, name, who, rating, ghost, None);
+        self.join_pool(difficulty, name, who, rating, ghost, None)
+            .await;
     }
 
-    fn join_pool(
+    async fn join_pool(
         &mut self,
         difficulty: Difficulty,
         name: String,
@@ -60,15 +61,16 @@ impl Session {
             ghost,
             chain,
         };
-        self.ticket = Some(self.server.pool.enqueue(difficulty, entrant));
+        self.ticket = Some(self.server.pool.enqueue(difficulty, entrant).await);
     }
 
     /// `leave_queue`: out of the pool.
-    pub(super) fn leave_queue(&mut self) {
+    pub(super) async fn leave_queue(&mut self) {
         let Some(ticket) = self.ticket.take() else {
             return self.error(ErrorCode::NotInQueue, "not in the pool");
         };
-        if self.pool().leave(ticket.difficulty, self.outbox.id) {
+        let pool = self.pool();
+        if pool.quit(ticket.difficulty, self.outbox.id, false).await {
             self.queue_pool = None;
             self.send(&ServerMsg::LeftQueue);
         } else {
@@ -97,19 +99,20 @@ impl Session {
         };
         self.link = None;
         if let Some(arena_id) = left.arena.clone() {
-            return self.back_to_arena(&arena_id, left);
+            return self.back_to_arena(&arena_id, left).await;
         }
         let (rating, ghost) = standing_of(&self.server.env.store, &left.who, left.difficulty).await;
         let mut h = DefaultHasher::new();
         room.code.hash(&mut h);
         let chain = Some(h.finish());
-        self.join_pool(left.difficulty, left.name, left.who, rating, ghost, chain);
+        self.join_pool(left.difficulty, left.name, left.who, rating, ghost, chain)
+            .await;
     }
 }
 
 impl Session {
     /// From an arena room back into the arena's pool, while it runs and the player is in it.
-    fn back_to_arena(&mut self, arena_id: &str, left: Requeued) {
+    async fn back_to_arena(&mut self, arena_id: &str, left: Requeued) {
         let handle = left.who.handle.clone().unwrap_or_default();
         let pool = match self.server.arenas.back(arena_id, &handle) {
             Ok(pool) => pool,
@@ -124,7 +127,7 @@ impl Session {
             ghost: None,
             chain: None,
         };
-        self.ticket = Some(pool.enqueue(left.difficulty, entrant));
+        self.ticket = Some(pool.enqueue(left.difficulty, entrant).await);
         self.queue_pool = Some(pool);
     }
 }

@@ -1,0 +1,87 @@
+use super::*;
+
+#[test]
+fn frames_round_trip_and_junk_is_refused() {
+    let up = Up::Msg {
+        from: "n1".into(),
+        conn: 7,
+        msg: Msg::Place {
+            cell: 80,
+            digit: 9,
+            id: None,
+        },
+    };
+    let f = encode_up(&up, 123);
+    assert_eq!(sent_at(&f), Some(123));
+    assert_eq!(decode_up(&f).ok(), Some(up.clone()));
+    let f = encode_deliver(&[1, 2, u64::MAX], b"{\"type\":\"pong\"}", -5);
+    assert_eq!(sent_at(&f), Some(-5));
+    let Ok(Down::Deliver { conns, bytes }) = decode_down(Bytes::from(f)) else {
+        panic!("a delivery did not decode");
+    };
+    assert_eq!(conns.iter().collect::<Vec<_>>(), vec![1, 2, u64::MAX]);
+    assert_eq!(bytes, Utf8Bytes::from("{\"type\":\"pong\"}"));
+    for id in [
+        None,
+        Some(MsgId::Number(7u64.into())),
+        Some(MsgId::Number((-3i64).into())),
+        Some(MsgId::String("x\"y".into())),
+    ] {
+        let place = Place {
+            from: "a1b2c3d4",
+            conn: 9,
+            cell: 80,
+            digit: 9,
+            id,
+        };
+        let f = encode_place(&place, 5);
+        assert!(is_place(&f) && !is_place(&encode_up(&up, 0)));
+        assert_eq!(sent_at(&f), Some(5));
+        assert_eq!(decode_place(&f).ok(), Some(place));
+        for cut in 0..f.len() {
+            assert!(decode_place(&f[..cut]).is_err(), "cut at {cut}");
+        }
+    }
+    let ctl = Ctl::Reply {
+        conn: 3,
+        seq: 4,
+        outcome: Outcome::Player { id: "p1".into() },
+    };
+    assert_eq!(
+        decode_down(Bytes::from(encode_ctl(&ctl, 0))).ok(),
+        Some(Down::Ctl(ctl))
+    );
+    for junk in [
+        &b""[..],
+        b"U",
+        b"X12345678",
+        b"D12345678\xff\xff",
+        b"U12345678{",
+    ] {
+        assert!(decode_up(junk).is_err());
+        assert!(decode_place(junk).is_err());
+        assert!(decode_down(Bytes::copy_from_slice(junk)).is_err());
+    }
+    let frames = vec![
+        encode_ctl(&Ctl::Detach { conn: 1 }, 7),
+        encode_deliver(&[2], b"{}", 8),
+    ];
+    let as_bytes = |fs: &[Vec<u8>]| fs.iter().cloned().map(Bytes::from).collect::<Vec<_>>();
+    assert_eq!(
+        split_bundle(Bytes::from(encode_bundle(&frames))),
+        as_bytes(&frames)
+    );
+    assert_eq!(
+        split_bundle(Bytes::from(frames[0].clone())),
+        as_bytes(&frames[..1])
+    );
+    let mut cut = encode_bundle(&frames);
+    cut.truncate(cut.len() - 1);
+    assert_eq!(split_bundle(Bytes::from(cut)), as_bytes(&frames[..1]));
+    let out_of_range = Msg::Place {
+        cell: 81,
+        digit: 1,
+        id: None,
+    };
+    assert!(out_of_range.into_room().is_none());
+}
