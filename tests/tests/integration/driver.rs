@@ -23,7 +23,17 @@ pub struct Driven {
 impl Driven {
     /// `app` on a new session to `url` that first asks for `intent`.
     pub fn connect(url: &net::ServerUrl, intent: Intent, app: App) -> Driven {
-        let (session, events) = net::connect(url.clone(), intent);
+        Driven::connect_as(url, intent, net::Identity::default(), app)
+    }
+
+    /// [`Driven::connect`] on behalf of an identity (its key stamped on what enters a room).
+    pub fn connect_as(
+        url: &net::ServerUrl,
+        intent: Intent,
+        who: net::Identity,
+        app: App,
+    ) -> Driven {
+        let (session, events) = net::connect_as(url.clone(), intent, who);
         Driven {
             app,
             session,

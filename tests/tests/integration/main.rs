@@ -13,6 +13,7 @@ mod daily;
 mod driver;
 mod fanout;
 mod ghost;
+mod ghost_client;
 mod host_controls;
 mod identity;
 mod layers;
