@@ -60,7 +60,7 @@ const hhmm = (ms) => new Date(ms).toLocaleTimeString([], { hour: '2-digit', minu
 
 /**
  * An arena's standings (`data-testid=arena-standings`): rank, player, points, races, wins and the
- * streak (a streak of 2 wins or more doubles the next race's points: marked 🔥).
+ * streak (a streak of 2 wins or more doubles the next race's points: marked `×2`).
  * @param {string} [mine] our name, whose row is marked
  */
 export function arenaTable(mine) {
@@ -77,7 +77,7 @@ export function arenaTable(mine) {
     body.replaceChildren(...(rows.length ? rows.map((r, i) => h('tr', { 'data-handle': r.handle, class: r.name === mine ? 'mine' : null },
       h('td', { text: String(i + 1) }), h('td', {}, h('span', { class: 'name', text: r.name })),
       h('td', { 'data-testid': 'arena-points', text: String(r.points) }), h('td', { text: String(r.races) }),
-      h('td', { text: String(r.wins) }), h('td', { 'data-testid': 'arena-streak', text: r.streak >= 2 ? `🔥 ${r.streak}` : String(r.streak) }))) :
+      h('td', { text: String(r.wins) }), h('td', { 'data-testid': 'arena-streak', text: r.streak >= 2 ? `${r.streak} · ×2` : String(r.streak) }))) :
       [h('tr', {}, h('td', { colspan: 6, class: 'muted', text: 'No races yet.' }))]));
   }
   return { el, update };
@@ -117,6 +117,7 @@ export function arenas(act) {
     try {
       const a = await api(`/api/arenas/${encodeURIComponent(id)}`);
       const t = arenaTable();
+      t.el.setAttribute('data-testid', 'arena-final');
       t.update(a.standings ?? []);
       finals.replaceChildren(h('h3', { text: `${a.name}: final standings` }), t.el);
     } catch (e) {
