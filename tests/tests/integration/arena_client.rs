@@ -1,14 +1,10 @@
-//! PENDING (not in `main.rs` yet): the terminal client in an arena (A7), end to end. It needs the
-//! server side of arenas, which is not on main yet; once it is, add `mod arena_client;` to
-//! main.rs and make the `Config` line below match how the server's config names its arenas (the
-//! `--arena NAME,DIFFICULTY,EVERY,LENGTH` flag's value; here an arena that always runs).
-//!
-//! Two `sudoku-race arena join ID` sessions (the client's `App` on real sessions, driven as the
+//! The terminal client in an arena (A7), end to end, in an arena that runs all day. Two
+//! `sudoku-race arena join ID` sessions (the client's `App` on real sessions, driven as the
 //! TUI's run loop drives it) join the running arena, are seated together in an arena room
 //! (`settings.arena`), race; the results bring the arena's standings, and after a few seconds
 //! the clients ask for the next race by themselves and are seated again; `q` leaves the arena.
 
-use client::app::{App, Outside};
+use client::app::App;
 use client::net::{self, Intent};
 use crossterm::event::KeyCode;
 use protocol::{Phase, ServerMsg};
@@ -58,7 +54,8 @@ async fn member(srv: &TestServer, url: &net::ServerUrl, arena_id: &str, name: &s
 async fn two_members_race_in_the_arena_see_its_standings_and_are_seated_again_by_themselves() {
     let srv = TestServer::start_with(|c| {
         c.fair_play = false;
-        c.arenas = vec!["Blitz,easy,10m,10m".parse().expect("an arena")];
+        // One that runs all day (only a run across UTC midnight sees it end).
+        c.arenas = vec!["Day,easy,1d,1d".parse().expect("an arena")];
     })
     .await;
     let url: net::ServerUrl = srv.url().parse().expect("the test server URL");
@@ -84,18 +81,18 @@ async fn two_members_race_in_the_arena_see_its_standings_and_are_seated_again_by
         })
         .await;
     }
-    // Nobody presses r: each is seated again within a few seconds.
-    for m in [&mut ann, &mut bob] {
-        m.until("the next arena room", |a| {
-            a.in_arena_room() && a.room().is_some_and(|r| r.code != first)
-                || matches!(a.outside, Outside::Arena)
-        })
-        .await;
-        m.until("seated again", |a| {
-            a.in_arena_room() && a.room().is_some_and(|r| r.code != first)
-        })
-        .await;
-    }
+    // Nobody presses r: both are seated again within a few seconds, in one new arena room.
+    let again = |first: protocol::RoomCode| {
+        move |a: &App| a.in_arena_room() && a.room().is_some_and(|r| r.code != first)
+    };
+    tokio::join!(
+        ann.until("seated again", again(first.clone())),
+        bob.until("seated again", again(first.clone())),
+    );
+    assert_eq!(
+        ann.app.room().map(|r| r.code.clone()),
+        bob.app.room().map(|r| r.code.clone())
+    );
     // q leaves the arena (and the room).
     ann.key(KeyCode::Char('q'));
     ann.key(KeyCode::Char('q'));

@@ -5,6 +5,7 @@ mod support;
 mod api;
 mod api_schema;
 mod arena;
+mod arena_client;
 mod bots;
 mod client_links;
 mod close_handshake;

@@ -176,12 +176,19 @@ export function arenas(act) {
 
   /** @type {string | null} */
   let shownState = null;
+  /** @type {string | null} */
+  let shownId = null;
   return {
     el,
     update(s) {
       error.update(s.notice);
       const a = s.arena;
       setAttr(member, 'hidden', a ? null : '');
+      // Joined or left: the list's player counts changed.
+      if ((a?.arena_id ?? null) !== shownId) {
+        if (shownId !== null || a) load();
+        shownId = a?.arena_id ?? null;
+      }
       if (!a) return;
       const wall = Date.now();
       setText(title, `${a.name} (${a.difficulty})`);

@@ -70,7 +70,7 @@ export function results(act) {
   const arenaTitle = h('h2');
   const arenaNext = h('p', { 'data-testid': 'arena-next', role: 'status' });
   const arena = arenaTable(act.savedName());
-  const arenaBox = h('div', { class: 'card', 'data-testid': 'arena-box', hidden: true }, arenaTitle, arenaNext, h('div', { class: 'table-wrap' }, arena.el));
+  const arenaBox = h('div', { class: 'arena-box', 'data-testid': 'arena-box', hidden: true }, arenaTitle, arenaNext, h('div', { class: 'table-wrap' }, arena.el));
   // Every finished race is stored before race_over goes out, so its replay is there now; a
   // new tab keeps this page's seat in the room.
   const replay = h('a', { class: 'button', 'data-testid': 'replay-link', target: '_blank', rel: 'noopener', hidden: true, text: 'Replay ↗' });
@@ -96,8 +96,7 @@ export function results(act) {
     h(
       'div',
       { class: 'columns' },
-      h('div', { class: 'card' }, title, h('div', { class: 'table-wrap' }, table.el), h('div', { class: 'row' }, rematch, again, replay), waiting),
-      arenaBox,
+      h('div', { class: 'card' }, title, h('div', { class: 'table-wrap' }, table.el), h('div', { class: 'row' }, rematch, again, replay), waiting, arenaBox),
       h('div', { class: 'card small-board' }, h('h2', { text: 'Solution' }), board.el),
       h('div', { class: 'card' }, h('h2', { text: 'Room' }), players.el, summary, hostBox, chat.el),
     ),
@@ -148,6 +147,7 @@ export function results(act) {
       }
       let words = host ? 'Start a rematch when everyone is back.' : 'The host starts the next race.';
       if (pool) words = 'Race again to look for the next race; players of this one who do are seated together first.';
+      if (a) words = over ? '' : "Race again to be seated in the arena's next race now.";
       if (!mine) words = s.join_next ? 'Joining the next race…' : 'You are watching.';
       setText(waiting, words);
     },

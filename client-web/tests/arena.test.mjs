@@ -1,19 +1,17 @@
 // @ts-check
 /**
- * Arenas in the browser (A7), end to end. PENDING: it needs the server side of arenas (`--arena`,
- * `/api/arenas`, `join_arena`), which is not on main yet; move it to tests/ (beside the other
- * *.test.mjs, so `npm test` runs it) once it is. An arena that always runs (every 10 minutes,
- * 10 minutes long): two browsers join it from the arenas page, are seated together, race; the
- * results show the arena's standings with the streak and count down to the next race, which
- * seats them again by itself; Leave leaves the arena.
+ * Arenas in the browser (A7), end to end, in an arena that runs all day (only a run across UTC
+ * midnight could see it end): two browsers join it from the arenas page, are seated together,
+ * race; the results show the arena's standings with the streak and count down to the next race,
+ * which seats them again by itself; Leave leaves the arena.
  */
 
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { newPage, puzzle, resultsTable, shotsDir, solve, solveOnPage, suite } from '../support.mjs';
+import { newPage, puzzle, resultsTable, shotsDir, solve, solveOnPage, suite } from './support.mjs';
 
-const env = suite(['--arena', 'Blitz,easy,10m,10m', '--pool-wait-ms', '500', '--fair-play', 'false']);
+const env = suite(['--arena', 'Day,easy,1d,1d', '--pool-wait-ms', '500', '--fair-play', 'false']);
 
 /**
  * Open the arenas page from home as `name` and join the running arena.
@@ -34,7 +32,7 @@ test('two browsers join a running arena, race, see its standings, and are seated
   try {
     await joinArena(a.page, 'ann');
     await a.page.waitForSelector('[data-testid=arena-member]:not([hidden])');
-    assert.match((await a.page.textContent('[data-testid=arena-title]')) ?? '', /Blitz/);
+    assert.match((await a.page.textContent('[data-testid=arena-title]')) ?? '', /Day/);
     await a.page.screenshot({ path: path.join(shotsDir, 'arena-desktop.png') });
     await joinArena(b.page, 'bob');
 
