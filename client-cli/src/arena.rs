@@ -114,24 +114,32 @@ pub fn arenas_table(v: &Value, offset_at: impl Fn(i64) -> i32) -> String {
     };
     let mut rows: Vec<&Value> = arenas.iter().collect();
     rows.sort_by_key(|a| (order(a), a["starts_unix_ms"].as_i64().unwrap_or(0)));
+    // The header names the zone's offset now; a row at another offset (across a change to or
+    // from daylight saving time) names its own.
+    let now_offset = offset_at(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(0)),
+    );
     let when = |ms: &Value| match ms.as_i64() {
         Some(ms) => {
             let offset = offset_at(ms.div_euclid(1000));
-            format!(
-                "{} {}",
-                localtime::format(ms, offset),
-                localtime::offset_label(offset)
-            )
+            let mut t = localtime::format(ms, offset);
+            if offset != now_offset {
+                t = format!("{t} {}", localtime::offset_label(offset));
+            }
+            t
         }
         None => "-".to_owned(),
     };
+    let zone = localtime::offset_label(now_offset);
     let mut out = format!(
-        "{:<20} {:<7} {:<9} {:<27} {:<27} {:>7}  {}\n",
+        "{:<20} {:<6} {:<8} {:<16} {:<16} {:>7}  {}   (times in {zone})\n",
         "NAME", "LEVEL", "STATE", "STARTS", "ENDS", "PLAYERS", "ID"
     );
     for a in rows {
         out.push_str(&format!(
-            "{:<20} {:<7} {:<9} {:<27} {:<27} {:>7}  {}\n",
+            "{:<20} {:<6} {:<8} {:<16} {:<16} {:>7}  {}\n",
             text(&a["name"]),
             text(&a["difficulty"]),
             text(&a["state"]),
@@ -162,15 +170,17 @@ mod tests {
         let lines: Vec<&str> = t.lines().collect();
         assert_eq!(lines.len(), 4, "{t}");
         assert!(
-            lines[0].starts_with("NAME") && lines[0].ends_with("ID"),
+            lines[0].starts_with("NAME") && lines[0].ends_with("ID   (times in UTC+02:00)"),
             "{t}"
         );
         assert!(
             lines[1].contains("running") && lines[1].contains("hard"),
             "{t}"
         );
-        assert!(lines[1].contains("2024-03-01 01:30 UTC+02:00"), "{t}");
-        assert!(lines[1].contains("2024-03-01 02:00 UTC+02:00"), "{t}");
+        assert!(
+            lines[1].contains("2024-03-01 01:30 2024-03-01 02:00"),
+            "{t}"
+        );
         assert!(lines[1].contains("     12  blitz-1709249400000"), "{t}");
         assert!(
             lines[2].contains("upcoming") && lines[2].contains("Hourly easy"),

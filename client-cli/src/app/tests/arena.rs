@@ -236,6 +236,7 @@ fn an_arena_race_shows_the_standings_and_its_results_ask_for_the_next_race_by_th
     let buf = render(&app, 120, 40);
     check_shows(&buf, "arena Blitz · ends in 9:58");
     check_shows(&buf, "next race in 5s (r: now)");
+    check_shows(&buf, " # name            pts races wins streak");
     check_shows(&buf, " 1 bob               6     2    2      2");
     // Not before its time.
     check_effects(app.update(Event::Tick(2000 + AUTO_REQUEUE_MS - 1)), &[]);
