@@ -38,6 +38,7 @@ fn racing_app() -> App {
             status: PlayerStatus::Waiting,
             bot: false,
             handle: None,
+            ghost: false,
         })
         .collect();
     app.update(msg(ServerMsg::RoomJoined {

@@ -306,7 +306,9 @@ async fn first_answer(
         while let Some(ev) = events.recv().await {
             match &ev {
                 NetEvent::Message(m) => match &**m {
-                    ServerMsg::RoomJoined { .. } | ServerMsg::Queued { .. } => {
+                    ServerMsg::RoomJoined { .. }
+                    | ServerMsg::Queued { .. }
+                    | ServerMsg::ArenaJoined { .. } => {
                         seen.push(ev);
                         return Ok(());
                     }
@@ -323,6 +325,13 @@ async fn first_answer(
                         let advice = match (code, intent) {
                             (ErrorCode::RaceInProgress, Intent::Join { room, .. }) => {
                                 format!(" (watch it with `sudoku-race spectate {room}`)")
+                            }
+                            (
+                                ErrorCode::UnknownArena | ErrorCode::ArenaNotRunning,
+                                Intent::Arena { .. },
+                            ) => " (see `sudoku-race arena list`)".to_owned(),
+                            (ErrorCode::UnknownRace, Intent::Ghost { .. }) => {
+                                " (nothing stored to race: see `sudoku-race history`)".to_owned()
                             }
                             _ => String::new(),
                         };
@@ -368,6 +377,14 @@ pub fn tui(
             "the daily challenge needs an identity, and {url} did not register one (see the log)"
         );
     }
+    let needs_key = match &intent {
+        Intent::Ghost { ghost, .. } => ghost == "best",
+        Intent::Arena { .. } => true,
+        _ => false,
+    };
+    if needs_key && who.key.is_none() {
+        bail!("this needs an identity, and {url} did not register one (see the log)");
+    }
     let (session, mut events) = {
         let _rt = rt.enter();
         net::connect_as(to, intent.clone(), who)
@@ -377,6 +394,9 @@ pub fn tui(
         Ok(g) => g,
         Err(e) => {
             // Leave the room (or the pool) we just entered rather than hold a seat for a minute.
+            if let Intent::Arena { .. } = intent {
+                session.send(ClientMsg::LeaveArena);
+            }
             session.send(match intent {
                 Intent::Quick { .. } => ClientMsg::LeaveQueue,
                 _ => ClientMsg::Leave,
@@ -390,7 +410,10 @@ pub fn tui(
         }
     };
     let log = term::log_to_file();
-    let mut app = App::new(name).with_intent(&intent);
+    let wall = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
+    let mut app = App::new(name).with_intent(&intent).with_wall_clock(wall);
     if let Some(cmd) = lobby.join_command {
         app = app.with_join_command(cmd);
     }

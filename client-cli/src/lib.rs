@@ -13,6 +13,7 @@
 //! - [`solo`]: offline practice (its own app state; drawn by `ui::solo`).
 //! - [`replay`]: a finished race played back from the HTTP API's record (drawn by `ui::replay`).
 //! - [`term`]: terminal setup and restore (panic hook included), logging to a file.
+//! - [`localtime`]: wall-clock times in the local time zone for printed tables.
 #![warn(missing_docs)]
 
 pub mod api;
@@ -20,6 +21,7 @@ pub mod app;
 pub mod bot;
 pub mod config;
 pub mod identity;
+pub mod localtime;
 pub mod net;
 pub mod replay;
 pub mod run;

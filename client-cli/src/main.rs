@@ -1,6 +1,8 @@
 //! `sudoku-race`: the terminal client and engine tools.
 
+mod arena;
 mod cmd;
+mod ghost;
 mod host;
 mod play;
 mod quick;
@@ -40,6 +42,10 @@ enum Command {
     Join(cmd::JoinArgs),
     /// Race strangers now: wait in the pool of a difficulty until a race forms, and race again.
     Quick(quick::QuickArgs),
+    /// Race a ghost: your best at a difficulty, today's daily winner, or any stored race.
+    Ghost(ghost::GhostArgs),
+    /// Arenas: timed tournaments of back-to-back races with standings (`list`, `join ID`).
+    Arena(arena::ArenaArgs),
     /// Watch a room's races.
     Spectate(cmd::SpectateArgs),
     /// List the public rooms waiting for players, then exit.
@@ -101,6 +107,8 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Host(a) => host::host(&runtime()?, a),
         Command::Join(a) => cmd::join(&runtime()?, a),
         Command::Quick(a) => quick::quick(&runtime()?, a),
+        Command::Ghost(a) => ghost::ghost(&runtime()?, a),
+        Command::Arena(a) => arena::arena(&runtime()?, a),
         Command::Spectate(a) => cmd::spectate(&runtime()?, a),
         Command::Rooms(a) => cmd::rooms(&runtime()?, a),
         Command::Daily(a) => cmd::daily(&runtime()?, a),

@@ -47,6 +47,8 @@ pub enum Action {
     Watch,
     /// After a pool race: back into the pool for the next one (A7 `requeue`).
     Requeue,
+    /// In the queue, offered a ghost by `pool_alone`: leave the queue and race it (A7).
+    RaceGhost,
 }
 
 /// What has the keys: the room, or a room host's tool open over it.
@@ -81,6 +83,8 @@ pub struct Context {
     pub pool: bool,
     /// In no room, waiting in the pool: leaving means leaving the queue.
     pub queued: bool,
+    /// Waiting in the pool, offered a ghost to race instead (`pool_alone`).
+    pub ghost: bool,
 }
 
 impl Context {
@@ -209,6 +213,13 @@ const TABLE: &[Binding] = &[
         keys: |k| (k == KeyCode::Enter).then_some(Action::Chat),
         active: |c| c.phase.is_some(),
         shown: |c| c.phase.is_some(),
+    },
+    Binding {
+        mode: Mode::Room,
+        label: ("g", "race the ghost"),
+        keys: |k| (k == KeyCode::Char('g')).then_some(Action::RaceGhost),
+        active: |c| c.ghost,
+        shown: |c| c.ghost,
     },
     Binding {
         mode: Mode::Room,
@@ -368,7 +379,7 @@ mod tests {
 
     fn contexts() -> impl Iterator<Item = Context> {
         PHASES.into_iter().flat_map(|phase| {
-            (0..192).map(move |bits| Context {
+            (0..448).map(move |bits| Context {
                 phase,
                 player: bits & 1 != 0,
                 room_host: bits & 2 != 0 && bits & 64 == 0,
@@ -376,6 +387,7 @@ mod tests {
                 offer: bits & 8 != 0 && phase.is_none(),
                 pool: bits & 64 != 0 && phase.is_some(),
                 queued: bits & 128 != 0 && phase.is_none(),
+                ghost: bits & 256 != 0 && bits & 128 != 0 && phase.is_none(),
                 mode: [Mode::Room, Mode::Settings, Mode::Kick][bits / 16 % 3],
             })
         })

@@ -9,9 +9,11 @@
 //! last refusal), notices, chat, confirmations and the connection state. Keys go through the
 //! one table in `keys`; `board` holds the board, pencil marks and cursor that solo shares. What
 //! each server message does to the screen is `on_server`; the screens outside a room are
-//! `outside`; the pool's queue and requeue (A7) are `pool`; the room host's settings editor and
-//! kick list are `room_host`.
+//! `outside`; the pool's queue and requeue (A7) are `pool`; an arena's membership, standings and
+//! automatic requeue (A7) are `arena`; the room host's settings editor and kick list are
+//! `room_host`.
 
+pub mod arena;
 pub mod board;
 pub mod event;
 pub mod keys;
@@ -25,6 +27,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 use protocol::{ClientMsg, MsgId, Phase, PlaceReason, PlayerName, Role, MAX_CHAT_CHARS};
 use shared::engine::{Cell, Digit};
 
+pub use arena::{Arena, AUTO_REQUEUE_MS};
 pub use board::{BoardState, PencilAndCursor};
 pub use event::{Effect, Event};
 pub use keys::{digit_key, erase_key, is_ctrl_c, nav_key, Action, Context, Mode};
@@ -165,6 +168,10 @@ pub struct App {
     pub quit: bool,
     /// This program runs the server: quitting closes the room for everyone, so it confirms.
     pub runs_server: bool,
+    /// The arena we are a member of (A7), with its standings.
+    pub arena: Option<Arena>,
+    /// The wall clock (UTC ms) at local clock 0 ([`App::with_wall_clock`]).
+    wall0_unix_ms: i64,
 }
 
 impl App {
@@ -189,6 +196,8 @@ impl App {
             next_id: 1,
             quit: false,
             runs_server: false,
+            arena: None,
+            wall0_unix_ms: 0,
         }
     }
 
@@ -236,7 +245,7 @@ impl App {
             Event::Tick(now) => {
                 self.clock_ms = self.clock_ms.max(now);
                 self.expire();
-                Vec::new()
+                self.arena_tick()
             }
             Event::Resize => Vec::new(),
             Event::Net(ev) => self.on_net(ev),
@@ -304,6 +313,7 @@ impl App {
             return Context {
                 offer: online && matches!(self.outside, Outside::RaceOn { .. }),
                 queued: matches!(self.outside, Outside::Queued { .. }),
+                ghost: online && matches!(self.outside, Outside::Queued { ghost: Some(_), .. }),
                 ..Context::default()
             };
         };
@@ -324,6 +334,7 @@ impl App {
             offer: false,
             pool: room.settings.pool,
             queued: false,
+            ghost: false,
         }
     }
 
@@ -429,6 +440,7 @@ impl App {
             Action::Cancel => self.tool = None,
             Action::Watch => return self.watch_then_join(),
             Action::Requeue => return self.requeue(),
+            Action::RaceGhost => return self.race_offered_ghost(),
             Action::Forfeit => {
                 self.confirm = Some(Confirm::Forfeit);
                 self.notice = Some(Notice {
@@ -554,17 +566,23 @@ impl App {
         })]
     }
 
-    /// Quit: leave the room we are in, or the pool we wait in, first.
+    /// Quit: leave the arena we are a member of, and the room we are in or the pool we wait
+    /// in, first.
     fn leave(&mut self) -> Vec<Effect> {
         self.quit = true;
-        let online = self.conn == Conn::Online;
-        if self.room().is_some() && online {
-            vec![Effect::Send(ClientMsg::Leave), Effect::Quit]
-        } else if matches!(self.outside, Outside::Queued { .. }) && online {
-            vec![Effect::Send(ClientMsg::LeaveQueue), Effect::Quit]
-        } else {
-            vec![Effect::Quit]
+        let mut effects = Vec::new();
+        if self.conn == Conn::Online {
+            if self.arena.is_some() {
+                effects.push(Effect::Send(ClientMsg::LeaveArena));
+            }
+            if self.room().is_some() {
+                effects.push(Effect::Send(ClientMsg::Leave));
+            } else if matches!(self.outside, Outside::Queued { .. }) {
+                effects.push(Effect::Send(ClientMsg::LeaveQueue));
+            }
         }
+        effects.push(Effect::Quit);
+        effects
     }
 }
 

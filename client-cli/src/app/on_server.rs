@@ -115,10 +115,10 @@ impl App {
             | ServerMsg::PlayerUpdated { .. }
             | ServerMsg::HostChanged { .. }
             | ServerMsg::Progress(_)
-            | ServerMsg::Solution { .. }
-            | ServerMsg::ArenaJoined { .. }
+            | ServerMsg::Solution { .. } => {}
+            ServerMsg::ArenaJoined { .. }
             | ServerMsg::ArenaStandings { .. }
-            | ServerMsg::LeftArena { .. } => {}
+            | ServerMsg::LeftArena { .. } => self.in_arena(&msg),
             ServerMsg::Queued { .. } | ServerMsg::PoolAlone { .. } | ServerMsg::LeftQueue => {
                 self.in_pool(&msg)
             }
@@ -203,6 +203,7 @@ impl App {
         self.play.pending.clear();
         self.play.flash = None;
         self.confirm = None;
+        self.arena_race_over();
         if self.seat_after_race && watching {
             return self.take_a_seat();
         }

@@ -1,5 +1,5 @@
 //! Where we stand while in no room: asking for a seat, waiting in the pool for a race with
-//! strangers (A7), refused one, typing another name, offered to watch a race that is on, removed
+//! strangers (A7) or in an arena for its next race, refused one, typing another name, offered to watch a race that is on, removed
 //! by the host, or left by a room that closed.
 //!
 //! [`Outside`] is what the screen shows in place of a room. The app asks the server for a seat
@@ -27,7 +27,12 @@ pub enum Outside {
         since_ms: u64,
         /// `pool_alone` came: nobody else is waiting right now.
         alone: bool,
+        /// The ghost `pool_alone` offered instead (a race id), to race with `g`.
+        ghost: Option<String>,
     },
+    /// A member of an arena (A7) in none of its rooms: before it starts, between its races, or
+    /// after it ended (the app's `arena` says which).
+    Arena,
     /// Refused, for a reason another try would not change.
     Refused {
         /// The server's code.
@@ -72,9 +77,12 @@ impl Outside {
 pub fn intent_room(intent: Option<&Intent>) -> Option<&str> {
     match intent? {
         Intent::Join { room, .. } | Intent::Spectate { room, .. } => Some(room),
-        Intent::Create { .. } | Intent::Daily { .. } | Intent::Quick { .. } | Intent::Nothing => {
-            None
-        }
+        Intent::Create { .. }
+        | Intent::Daily { .. }
+        | Intent::Quick { .. }
+        | Intent::Ghost { .. }
+        | Intent::Arena { .. }
+        | Intent::Nothing => None,
     }
 }
 
@@ -102,6 +110,17 @@ pub fn renamed(intent: &Intent, new_name: &str) -> Intent {
             difficulty: *difficulty,
             name,
         },
+        Intent::Ghost {
+            ghost, difficulty, ..
+        } => Intent::Ghost {
+            ghost: ghost.clone(),
+            difficulty: *difficulty,
+            name,
+        },
+        Intent::Arena { arena_id, .. } => Intent::Arena {
+            arena_id: arena_id.clone(),
+            name,
+        },
         Intent::Nothing => Intent::Nothing,
     }
 }
@@ -114,6 +133,8 @@ pub fn refused_what(intent: Option<&Intent>) -> String {
         Some(Intent::Create { .. }) => "could not create a room".to_owned(),
         Some(Intent::Daily { .. }) => "could not start the daily challenge".to_owned(),
         Some(Intent::Quick { difficulty, .. }) => format!("could not join the {difficulty} pool"),
+        Some(Intent::Ghost { ghost, .. }) => format!("could not race the ghost of {ghost}"),
+        Some(Intent::Arena { arena_id, .. }) => format!("could not join the arena {arena_id}"),
         Some(Intent::Nothing) | None => "refused".to_owned(),
     }
 }

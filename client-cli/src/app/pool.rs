@@ -1,7 +1,8 @@
 //! The pool (Amendment A7) on the app's side: `queued` puts the queue screen up (out of any
-//! room: after a `requeue` the mirror has dropped the pool room), `pool_alone` adds its line, and
-//! `r` after a pool race asks for the next one. Leaving the queue is quitting (`App::leave`
-//! sends `leave_queue`).
+//! room: after a `requeue` the mirror has dropped the pool room), `pool_alone` adds its line
+//! and the ghost it offers (`g` leaves the queue and races it), and `r` after a pool race asks
+//! for the next one. Leaving the queue is quitting (`App::leave` sends `leave_queue`). An
+//! arena member's `queued` (between the arena's races) shows the arena instead (`arena`).
 
 use protocol::{ClientMsg, ServerMsg};
 use shared::engine::Difficulty;
@@ -16,9 +17,13 @@ impl App {
                 difficulty,
                 waiting,
             } => self.queued(difficulty, waiting),
-            ServerMsg::PoolAlone { .. } => {
-                if let Outside::Queued { alone, .. } = &mut self.outside {
+            ServerMsg::PoolAlone { ref ghost } => {
+                if let Outside::Queued {
+                    alone, ghost: g, ..
+                } = &mut self.outside
+                {
                     *alone = true;
+                    g.clone_from(ghost);
                 }
             }
             // We quit as we send `leave_queue`: a late answer changes nothing on screen.
@@ -29,6 +34,11 @@ impl App {
     /// In the pool of `difficulty` with `waiting` players: a new count in the same pool keeps
     /// the time we began waiting.
     fn queued(&mut self, difficulty: Difficulty, waiting: u32) {
+        if self.arena.is_some() {
+            // Between an arena's races: the arena's screen, not the open pool's.
+            self.between_arena_races();
+            return;
+        }
         if let Outside::Queued {
             difficulty: d,
             waiting: w,
@@ -50,12 +60,45 @@ impl App {
             waiting,
             since_ms: self.clock_ms,
             alone: false,
+            ghost: None,
         };
     }
 
-    /// `r` on a pool race's results: back to the pool. The results stay until `queued` comes.
+    /// `g` on the queue screen when `pool_alone` offered a ghost: leave the queue and race it.
+    pub(super) fn race_offered_ghost(&mut self) -> Vec<Effect> {
+        let Outside::Queued {
+            ghost: Some(ghost), ..
+        } = &self.outside
+        else {
+            return Vec::new();
+        };
+        let intent = crate::net::Intent::Ghost {
+            ghost: ghost.clone(),
+            difficulty: None,
+            name: self.name.clone(),
+        };
+        let ask = intent.first_message();
+        self.intent = Some(intent);
+        self.outside = Outside::Entering;
+        self.notify("racing the ghost…", false);
+        let mut effects = vec![Effect::Send(ClientMsg::LeaveQueue)];
+        effects.extend(ask.map(Effect::Send));
+        effects
+    }
+
+    /// `r` on a pool race's results: back to the pool (an arena room's: into the arena's next
+    /// race). The results stay until `queued` (or the next `room_joined`) comes.
     pub(super) fn requeue(&mut self) -> Vec<Effect> {
-        self.notify("back to the pool…", false);
+        let arena_room = self.in_arena_room();
+        if let Some(arena) = self.arena.as_mut() {
+            arena.requeue_at_ms = None;
+        }
+        let words = if arena_room {
+            "on to the arena's next race…"
+        } else {
+            "back to the pool…"
+        };
+        self.notify(words, false);
         vec![Effect::Send(ClientMsg::Requeue)]
     }
 }

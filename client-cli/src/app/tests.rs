@@ -14,6 +14,7 @@ use ratatui::Terminal;
 use super::*;
 use crate::net::{Intent, NetEvent};
 
+mod arena;
 mod pool;
 mod trial;
 use shared::engine::Difficulty;
@@ -32,6 +33,7 @@ fn player(id: &str, name: &str) -> Player {
         status: PlayerStatus::Waiting,
         bot: false,
         handle: None,
+        ghost: false,
     }
 }
 

@@ -30,6 +30,7 @@ fn joined_with(host: &str, settings: Settings) -> ServerMsg {
             status: PlayerStatus::Waiting,
             bot: false,
             handle: None,
+            ghost: false,
         }],
         race: None,
     }
@@ -214,6 +215,7 @@ fn a_host_bot_starts_when_enough_players_are_seated() {
             status: PlayerStatus::Waiting,
             bot: false,
             handle: None,
+            ghost: false,
         },
     });
     assert_eq!(brain.take_wake(), Some(Duration::ZERO));
@@ -236,6 +238,7 @@ fn a_host_bot_starts_when_enough_players_are_seated() {
             status: PlayerStatus::Waiting,
             bot: false,
             handle: None,
+            ghost: false,
         },
     });
     assert_eq!(brain.next_move(), None);

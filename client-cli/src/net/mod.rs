@@ -2,10 +2,12 @@
 //!
 //! [`connect`] spawns a task that owns the socket. The caller sends [`ClientMsg`]s through the
 //! returned [`Session`] and receives [`NetEvent`]s. The task
-//! - sends the [`Intent`] (create, join, spectate, quick race) right after `welcome`;
+//! - sends the [`Intent`] (create, join, spectate, quick race, ghost race, arena) right after
+//!   `welcome`;
 //! - remembers the seat's resume token from `room_joined`, and after a drop reconnects with
 //!   exponential backoff and sends `resume` (a spectator re-sends `spectate`; a player waiting
-//!   in the pool, who has no seat to resume, sends `quick_race` again);
+//!   in the pool, who has no seat to resume, sends `quick_race` again; an arena member between
+//!   races sends `join_arena` again);
 //! - queues what the caller sends while the socket is down and flushes it after the resume;
 //! - sends a WebSocket ping every [`KEEPALIVE`] so an idle lobby is not closed by the server;
 //! - ends the session for good on `room_closed` (the host quit, or the room was removed: A5), and
@@ -138,6 +140,24 @@ pub enum Intent {
         /// Display name.
         name: String,
     },
+    /// Race a stored race's ghost (A7 `race_ghost`) in a private room of our own.
+    Ghost {
+        /// A race id, `best` (our own best at `difficulty`: needs the identity key) or `daily`
+        /// (today's daily winner at `difficulty`).
+        ghost: String,
+        /// For `best` and `daily` (the server's default is medium).
+        difficulty: Option<shared::engine::Difficulty>,
+        /// Display name.
+        name: String,
+    },
+    /// Join an arena (A7 `join_arena`: needs the identity key) and race its members back to
+    /// back while it runs.
+    Arena {
+        /// The arena, as `/api/arenas` lists it.
+        arena_id: String,
+        /// Display name.
+        name: String,
+    },
     /// Enter no room (e.g. to list rooms).
     Nothing,
 }
@@ -164,6 +184,12 @@ impl Intent {
                 key: None,
             }),
             Intent::Quick { difficulty, name } => Some(quick_race(*difficulty, name)),
+            Intent::Ghost {
+                ghost,
+                difficulty,
+                name,
+            } => Some(race_ghost(ghost, *difficulty, name)),
+            Intent::Arena { arena_id, name } => Some(join_arena(arena_id, name)),
             // The daily is asked with the identity key, which only the session holds.
             Intent::Daily { .. } | Intent::Nothing => None,
         }
@@ -177,6 +203,29 @@ pub(crate) fn quick_race(difficulty: shared::engine::Difficulty, name: &str) -> 
         name: name.to_owned(),
         key: None,
         bot: false,
+    }
+}
+
+/// `race_ghost` for `ghost` (the session stamps the key on it).
+pub(crate) fn race_ghost(
+    ghost: &str,
+    difficulty: Option<shared::engine::Difficulty>,
+    name: &str,
+) -> ClientMsg {
+    ClientMsg::RaceGhost {
+        ghost: ghost.to_owned(),
+        difficulty: difficulty.map(|d| d.as_str().to_owned()),
+        name: name.to_owned(),
+        key: None,
+    }
+}
+
+/// `join_arena` for `arena_id` (the session stamps the key on it).
+pub(crate) fn join_arena(arena_id: &str, name: &str) -> ClientMsg {
+    ClientMsg::JoinArena {
+        arena_id: arena_id.to_owned(),
+        name: name.to_owned(),
+        key: None,
     }
 }
 
@@ -216,8 +265,8 @@ pub struct Identity {
 }
 
 impl Identity {
-    /// Fill in who is asking on `create_room`, `join_room`, `quick_race` and `spectate`; other
-    /// messages pass.
+    /// Fill in who is asking on `create_room`, `join_room`, `quick_race`, `spectate`,
+    /// `race_ghost` and `join_arena`; other messages pass.
     pub fn stamp(&self, msg: &mut ClientMsg) {
         match msg {
             ClientMsg::CreateRoom { key, bot, .. }
@@ -228,7 +277,13 @@ impl Identity {
                 }
                 *bot |= self.bot;
             }
-            ClientMsg::Spectate { key, .. } if key.is_none() => key.clone_from(&self.key),
+            ClientMsg::Spectate { key, .. }
+            | ClientMsg::RaceGhost { key, .. }
+            | ClientMsg::JoinArena { key, .. }
+                if key.is_none() =>
+            {
+                key.clone_from(&self.key)
+            }
             _ => {}
         }
     }
@@ -242,6 +297,8 @@ fn carries_key(msg: &ClientMsg) -> bool {
             | ClientMsg::JoinRoom { key: Some(_), .. }
             | ClientMsg::Spectate { key: Some(_), .. }
             | ClientMsg::QuickRace { key: Some(_), .. }
+            | ClientMsg::RaceGhost { key: Some(_), .. }
+            | ClientMsg::JoinArena { key: Some(_), .. }
             | ClientMsg::StartDaily { .. }
     )
 }
@@ -308,6 +365,9 @@ async fn run(
     }
     if let Intent::Quick { name, .. } = &intent {
         seat.pool_name = Some(name.clone());
+    }
+    if let Intent::Arena { arena_id, name } = &intent {
+        seat.arena = Some((arena_id.clone(), name.clone()));
     }
     let mut queued: VecDeque<ClientMsg> = VecDeque::new();
     let mut first = true;

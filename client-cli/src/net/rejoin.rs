@@ -41,6 +41,10 @@ pub(super) struct Seat {
     pub(super) queued: Option<Difficulty>,
     /// The name we last asked the pool under.
     pub(super) pool_name: Option<String>,
+    /// The arena we are a member of (A7), with the name we joined under, from `join_arena`
+    /// until `leave_arena` or `left_arena`: between its races we hold no seat, so we join it
+    /// again.
+    pub(super) arena: Option<(String, String)>,
 }
 
 impl Seat {
@@ -74,6 +78,9 @@ impl Seat {
         if let ServerMsg::RoomClosed { .. } = msg {
             self.spectating = None;
         }
+        if let ServerMsg::LeftArena { .. } = msg {
+            self.arena = None;
+        }
     }
 
     /// What the caller sent that changes how we come back: a `quick_race` names us in the pool,
@@ -82,13 +89,20 @@ impl Seat {
         match msg {
             ClientMsg::QuickRace { name, .. } => self.pool_name = Some(name.clone()),
             ClientMsg::LeaveQueue => self.queued = None,
+            ClientMsg::JoinArena { arena_id, name, .. } => {
+                self.arena = Some((arena_id.clone(), name.clone()));
+            }
+            ClientMsg::LeaveArena => self.arena = None,
             _ => {}
         }
     }
 
     /// Whether a dropped connection has something to come back to.
     pub(super) fn can_come_back(&self) -> bool {
-        self.token.is_some() || self.spectating.is_some() || self.queued.is_some()
+        self.token.is_some()
+            || self.spectating.is_some()
+            || self.queued.is_some()
+            || self.arena.is_some()
     }
 
     pub(super) fn rejoin_message(&self) -> Option<ClientMsg> {
@@ -96,6 +110,10 @@ impl Seat {
             return Some(ClientMsg::Resume {
                 token: token.to_string(),
             });
+        }
+        if let Some((arena_id, name)) = &self.arena {
+            // Between an arena's races: its pool is the arena's, not the open one.
+            return Some(super::join_arena(arena_id, name));
         }
         if let Some(difficulty) = self.queued {
             let name = self.pool_name.as_deref().unwrap_or("player");

@@ -353,3 +353,87 @@ fn a_queued_seat_forgets_the_room_it_requeued_from_and_leaving_the_queue_ends_it
     check(&seat, None);
     assert!(!seat.can_come_back());
 }
+
+/// A7: an arena session joins with its key; dropped between the arena's races it joins the
+/// arena again (its pool is the arena's, never the open one), in a race it resumes its seat.
+#[tokio::test]
+async fn an_arena_session_joins_with_its_key_and_joins_again_between_races() {
+    let (url, listener) = fake_server().await;
+    let key = protocol::IdentityKey::from("k-ann".to_owned());
+    let who = Identity {
+        key: Some(key.clone()),
+        bot: false,
+    };
+    let intent = Intent::Arena {
+        arena_id: "blitz-1".into(),
+        name: "ann".into(),
+    };
+    let (_session, mut events) = connect_as(url, intent, who);
+    let join = ClientMsg::JoinArena {
+        arena_id: "blitz-1".into(),
+        name: "ann".into(),
+        key: Some(key),
+    };
+    assert!(carries_key(&join), "a key is never logged");
+    let mut ws = accept(&listener).await;
+    assert_eq!(recv_client(&mut ws).await, join);
+    let queued = ServerMsg::Queued {
+        difficulty: shared::engine::Difficulty::Easy,
+        waiting: 1,
+    };
+    send_server(&mut ws, &queued).await;
+    until_message(&mut events, &queued).await;
+    drop(ws);
+    let mut ws = accept(&listener).await;
+    assert_eq!(recv_client(&mut ws).await, join, "joined again");
+    let seated = joined(Role::Player, Some("tok-arena"));
+    send_server(&mut ws, &seated).await;
+    until_message(&mut events, &seated).await;
+    drop(ws);
+    let mut ws = accept(&listener).await;
+    assert_eq!(
+        recv_client(&mut ws).await,
+        ClientMsg::Resume {
+            token: "tok-arena".into()
+        }
+    );
+}
+
+#[test]
+fn leaving_the_arena_forgets_it_and_a_ghost_race_carries_the_key() {
+    let mut seat = Seat::default();
+    seat.sent(&ClientMsg::JoinArena {
+        arena_id: "blitz-1".into(),
+        name: "bob".into(),
+        key: None,
+    });
+    assert!(seat.can_come_back());
+    seat.sent(&ClientMsg::LeaveArena);
+    check(&seat, None);
+    seat.sent(&ClientMsg::JoinArena {
+        arena_id: "blitz-1".into(),
+        name: "bob".into(),
+        key: None,
+    });
+    seat.observe(&ServerMsg::LeftArena {
+        arena_id: "blitz-1".into(),
+    });
+    assert!(!seat.can_come_back());
+
+    let who = Identity {
+        key: Some(protocol::IdentityKey::from("k".to_owned())),
+        bot: false,
+    };
+    let mut msg = super::race_ghost("best", Some(shared::engine::Difficulty::Hard), "bob");
+    who.stamp(&mut msg);
+    assert_eq!(
+        msg,
+        ClientMsg::RaceGhost {
+            ghost: "best".into(),
+            difficulty: Some("hard".into()),
+            name: "bob".into(),
+            key: Some(protocol::IdentityKey::from("k".to_owned())),
+        }
+    );
+    assert!(carries_key(&msg));
+}

@@ -12,6 +12,7 @@
 //! Amendment A3), and a replay's strings are cleaned as `Replay::from_json` parses them, so no
 //! screen needs to, and none can forget to.
 
+mod arena;
 pub mod board;
 mod countdown;
 mod lobby;
@@ -96,9 +97,20 @@ fn finish_word(s: FinishStatus) -> &'static str {
 /// What follows a bot's name in every player list (lobby, progress, results, replay).
 pub const BOT_MARK: &str = " [bot]";
 
+/// What follows a ghost's name (a stored race replayed, A7) in every player list.
+pub const GHOST_MARK: &str = " [ghost]";
+
 /// The dim [`BOT_MARK`] for a bot, nothing for a person.
 fn bot_mark(bot: bool) -> Option<Span<'static>> {
     bot.then(|| Span::styled(BOT_MARK, Style::new().fg(Color::DarkGray)))
+}
+
+/// The dim [`BOT_MARK`] or [`GHOST_MARK`] for a seat that is no person, nothing for a person.
+fn seat_mark(p: &Player) -> Option<Span<'static>> {
+    if p.ghost {
+        return Some(Span::styled(GHOST_MARK, Style::new().fg(Color::Magenta)));
+    }
+    bot_mark(p.bot)
 }
 
 fn dot(p: &Player) -> Span<'static> {
@@ -156,6 +168,11 @@ impl App {
                     Role::Player => format!("playing as {}", self.name),
                     Role::Spectator => "spectating".to_owned(),
                 }
+            )));
+        } else if let (Outside::Arena, Some(arena)) = (&self.outside, &self.arena) {
+            spans.push(Span::raw(format!(
+                "  arena {}  ·  {}  ·  member as {}",
+                arena.info.name, arena.info.difficulty, self.name
             )));
         } else if let Outside::Queued { difficulty, .. } = &self.outside {
             spans.push(Span::raw(format!(
@@ -228,7 +245,7 @@ fn players_lines(room: &Room) -> Vec<Line<'static>> {
                 Style::new()
             };
             spans.push(Span::styled(p.name.to_string(), name_style));
-            spans.extend(bot_mark(p.bot));
+            spans.extend(seat_mark(p));
             if room.room_host.as_ref() == Some(&p.player_id) {
                 spans.push(Span::styled(" ★ host", Style::new().fg(Color::Yellow)));
             }

@@ -37,12 +37,24 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
                 waiting,
                 since_ms,
                 alone,
+                ghost,
             },
             _,
         ) => {
             let waited = clock(app.clock_ms.saturating_sub(*since_ms));
-            return render_queue(*difficulty, *waiting, &waited, *alone, area, buf);
+            let queue = Queue {
+                difficulty: *difficulty,
+                waiting: *waiting,
+                waited: &waited,
+                alone: *alone,
+                ghost: ghost.as_deref(),
+            };
+            return render_queue(&queue, area, buf);
         }
+        (Outside::Arena, _) => match &app.arena {
+            Some(arena) => return super::arena::render_outside(app, arena, area, buf),
+            None => vec![Line::raw("you are in no arena any more: q quits")],
+        },
         (_, Conn::Connecting) => vec![Line::raw("connecting…")],
         (Outside::Entering, _) => vec![Line::raw("joining…")],
         (Outside::Refused { code, message }, _) => vec![Line::styled(
@@ -88,15 +100,25 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
         .render(area, buf);
 }
 
-/// Waiting in the pool: the difficulty, how many wait, for how long, and how to leave.
-fn render_queue(
+/// What the queue screen shows.
+struct Queue<'a> {
     difficulty: Difficulty,
     waiting: u32,
-    waited: &str,
+    waited: &'a str,
     alone: bool,
-    area: Rect,
-    buf: &mut Buffer,
-) {
+    ghost: Option<&'a str>,
+}
+
+/// Waiting in the pool: the difficulty, how many wait, for how long, the ghost offered when
+/// nobody comes, and how to leave.
+fn render_queue(q: &Queue<'_>, area: Rect, buf: &mut Buffer) {
+    let Queue {
+        difficulty,
+        waiting,
+        waited,
+        alone,
+        ghost,
+    } = *q;
     let who = match waiting.saturating_sub(1) {
         0 => "just you".to_owned(),
         1 => "you and 1 other".to_owned(),
@@ -126,6 +148,13 @@ fn render_queue(
             "nobody else is waiting right now: you stay in the queue",
             Style::new().fg(Color::Yellow),
         ));
+    }
+    if let Some(race) = ghost {
+        lines.push(Line::from(vec![
+            Span::raw("or press "),
+            Span::styled("g", KEY),
+            Span::raw(format!(" to race a ghost instead (race {race})")),
+        ]));
     }
     lines.push(Line::raw(""));
     lines.push(Line::from(vec![

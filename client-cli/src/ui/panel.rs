@@ -1,5 +1,5 @@
 //! The race screen's side panel: the clock, our mistakes and penalty, every player's progress,
-//! and the chat.
+//! an arena race's standings (A7), and the chat.
 
 use protocol::{Player, PlayerStatus, Role};
 use ratatui::buffer::Buffer;
@@ -8,19 +8,26 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget};
 
-use super::{bar, bot_mark, dot, finish_word, render_chat, status_word};
+use super::{arena, bar, dot, finish_word, render_chat, seat_mark, status_word};
 use crate::app::{clock, App, Conn, Race, Room};
 
 pub(super) fn render(app: &App, room: &Room, race: &Race, area: Rect, buf: &mut Buffer) {
     let n_players = room.players.len() as u16;
-    let [stats, progress, chat] = Layout::vertical([
+    let standings = app.arena.as_ref().filter(|_| app.in_arena_room());
+    // Up to 5 members' rows, under a header.
+    let standings_h = standings.map_or(0, |a| a.standings.len().clamp(1, 5) as u16 + 3);
+    let [stats, progress, table, chat] = Layout::vertical([
         Constraint::Length(5),
         Constraint::Length(n_players * 2 + 2),
+        Constraint::Length(standings_h),
         Constraint::Min(3),
     ])
     .areas(area);
     render_stats(app, room, race, stats, buf);
     render_progress(app, room, race, progress, buf);
+    if let Some(a) = standings {
+        arena::render_box(app, a, None, table, buf);
+    }
     render_chat(app, chat, buf);
 }
 
@@ -102,7 +109,7 @@ fn progress_lines(
             Style::new()
         },
     ));
-    head.extend(bot_mark(p.bot));
+    head.extend(seat_mark(p));
     // Our seat's fate is unknown once the connection is gone for good.
     let status = if me && p.status == PlayerStatus::Racing && matches!(app.conn, Conn::Closed(_)) {
         "disconnected"

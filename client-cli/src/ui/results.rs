@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, Widget, Wrap};
 
 use super::board::{self, BoardView};
-use super::{bot_mark, finish_word, players_lines, render_chat};
+use super::{arena, finish_word, players_lines, render_chat, seat_mark};
 use crate::app::{clock, room_host, App, Race, Results, Room};
 
 pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
@@ -32,6 +32,28 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
     Paragraph::new(my_result_line(room, results))
         .block(Block::new().borders(Borders::ALL))
         .render(mine, buf);
+    if let Some(a) = app.arena.as_ref().filter(|_| app.in_arena_room()) {
+        // An arena race: the arena's standings in place of who is in the room, and when the
+        // next race is asked for.
+        let next = match a.requeue_at_ms {
+            Some(at) => format!(
+                "next race in {}s (r: now)",
+                at.saturating_sub(app.clock_ms).div_ceil(1000)
+            ),
+            None if a.state_at(app.unix_ms()) == protocol::ArenaState::Running => {
+                "press r for the next race".to_owned()
+            }
+            None => "the arena is over: q leaves".to_owned(),
+        };
+        let next = Line::styled(next, Style::new().fg(Color::Yellow));
+        let rows = (a.standings.len() as u16).clamp(1, 8);
+        let [standings, chat] =
+            Layout::vertical([Constraint::Length(rows + 4), Constraint::Min(3)])
+                .areas(present.union(chat));
+        arena::render_box(app, a, Some(next), standings, buf);
+        render_chat(app, chat, buf);
+        return;
+    }
     let mut lines = players_lines(room);
     // Nobody rematches a pool room: each player goes back to the pool (A7 `requeue`).
     let next = if room.settings.pool && room.role == protocol::Role::Player {
@@ -78,13 +100,11 @@ fn render_standings(room: &Room, results: &Results, area: Rect, buf: &mut Buffer
         } else {
             Style::new()
         };
-        // Standings carry no bot flag: a bot still in the room is marked.
-        let bot = room
-            .players
-            .iter()
-            .any(|p| p.player_id == s.player_id && p.bot);
+        // Standings carry no bot or ghost flag: a bot or ghost still in the room is marked.
         let mut name = vec![Span::raw(s.name.to_string())];
-        name.extend(bot_mark(bot));
+        if let Some(p) = room.players.iter().find(|p| p.player_id == s.player_id) {
+            name.extend(seat_mark(p));
+        }
         Row::new(vec![
             Cell::from(format!("{}", s.rank)),
             Cell::from(Line::from(name)),

@@ -11,14 +11,20 @@
  * The pool (A7): Play now queues the page for a race with strangers; the queue screen shows while
  * it waits, a pool room's race and results follow, and "Race again" queues it again. A queued
  * page that loses its socket queues again when it is back (the pool has no seat to resume).
+ * A ghost race (`race_ghost`) is a room like any. An arena's member (`join_arena`) is seated
+ * race after race; each race's results ask for the next one after NEXT_MS while the arena runs,
+ * and a dropped page joins the arena again.
  */
+
+/** How long an arena race's results show before the next race is asked for. */
+export const NEXT_MS = 5000;
 
 import { apply, canPlace, clearPencil, initial, me, togglePencil } from './state.js';
 
 /** @typedef {import('./state.js').State} State */
 /** @typedef {import('./state.js').Actions} Actions */
-/** @typedef {import('./wire.js').ServerMsg} ServerMsg */
-/** @typedef {import('./wire.js').ClientMsg} ClientMsg */
+/** @typedef {import('../../types/wire.js').ServerMsg} ServerMsg */
+/** @typedef {import('../../types/wire.js').ClientMsg} ClientMsg */
 
 /**
  * What the app needs of wire.js's `Link`.
@@ -56,8 +62,8 @@ import { apply, canPlace, clearPencil, initial, me, togglePencil } from './state
  * @typedef {{state: State, act: Actions, start: () => void, tick: () => void, redraw: () => void}} App
  */
 /**
- * @typedef {{kind: 'create' | 'join' | 'watch' | 'resume' | 'quick', room?: string, name?: string,
- *   difficulty?: import('./wire.js').Difficulty, retried?: boolean}} Intent
+ * @typedef {{kind: 'create' | 'join' | 'watch' | 'resume' | 'quick' | 'ghost' | 'arena', room?: string, name?: string,
+ *   difficulty?: import('../../types/wire.js').Difficulty, retried?: boolean}} Intent
  */
 
 /**
@@ -109,6 +115,9 @@ function storeOver(storage) {
     /** @param {string} key */
     keepKey: (key) => safe(() => storage.local.setItem('sudoku-race:key', key)),
     dropKey: () => safe(() => storage.local.removeItem('sudoku-race:key')),
+    handle: () => safe(() => storage.local.getItem('sudoku-race:handle')),
+    /** @param {string} h */
+    keepHandle: (h) => safe(() => storage.local.setItem('sudoku-race:handle', h)),
   };
 }
 
@@ -158,7 +167,7 @@ class Page {
   /** The clock, the countdown and fading marks move on their own. */
   tick() {
     const s = this.state;
-    if (s.phase === 'countdown' || s.phase === 'racing' || s.notice || s.queue) this.draw();
+    if (s.phase === 'countdown' || s.phase === 'racing' || s.notice || s.queue || s.arena) this.draw();
   }
 
   /**
@@ -187,7 +196,9 @@ class Page {
   takeBack() {
     const s = this.state;
     const token = s.you?.token;
-    if (!s.room && s.queue) {
+    if (!s.room && s.arena) {
+      this.act.joinArena(s.arena.arena_id, this.poolName);
+    } else if (!s.room && s.queue) {
       // A dropped connection left the pool: queue again.
       this.link.send({ type: 'quick_race', difficulty: s.queue.difficulty, name: this.poolName, key: this.store.key() });
     } else if (token) {
@@ -253,7 +264,23 @@ class Page {
       default:
         break;
     }
+    if (msg.type === 'race_over') this.arenaNext(now);
     this.redraw();
+  }
+
+  /**
+   * The results of one of our arena's races: while the arena runs, the next race is asked for
+   * NEXT_MS later (Race again asks at once).
+   * @param {number} now
+   */
+  arenaNext(now) {
+    const s = this.state;
+    const a = s.arena;
+    if (!a || s.settings.arena !== a.arena_id || !me(s) || Date.now() >= a.ends_unix_ms) return;
+    const at = (a.next_at = now + NEXT_MS);
+    this.deps.later(() => {
+      if (s.arena?.next_at === at && s.phase === 'finished') this.act.requeue();
+    }, NEXT_MS);
   }
 
   /**
@@ -265,6 +292,7 @@ class Page {
     const then = this.awaitingKey;
     if (msg.type === 'registered') {
       this.store.keepKey(msg.key);
+      this.store.keepHandle(msg.handle);
       this.awaitingKey = null;
       then?.(msg.key);
       return true;
@@ -395,6 +423,7 @@ class Page {
     const s = this.state;
     const hash = this.deps.location.hash;
     if (s.problem) return `problem:${s.problem.code}`;
+    if (!s.room && (s.arena || hash.startsWith('#/arenas'))) return 'arenas';
     if (!s.room && s.queue) return 'queue';
     // The read-only pages live under `/#/…`, so the server serves them as `/`.
     if (!s.room && hash.startsWith('#/leaderboard')) return 'leaderboard';
@@ -488,8 +517,25 @@ function actions(page) {
     leaveQueue: () => page.link.send({ type: 'leave_queue' }),
     requeue() {
       page.poolName = me(state)?.name ?? store.name();
+      if (state.arena) state.arena.next_at = null;
       page.link.send({ type: 'requeue' });
     },
+    raceGhost(ghost, difficulty) {
+      const name = page.poolName || store.name() || 'player';
+      state.notice = null;
+      page.intent = { kind: 'ghost', name };
+      if (state.queue) page.link.send({ type: 'leave_queue' });
+      page.withKey(name, (key) => page.link.send({ type: 'race_ghost', ghost, difficulty, name, key }));
+    },
+    joinArena(arena_id, name) {
+      store.keepName(name);
+      state.notice = null;
+      page.poolName = name;
+      page.intent = { kind: 'arena', name };
+      page.withKey(name, (key) => page.link.send({ type: 'join_arena', arena_id, name, key }));
+    },
+    leaveArena: () => page.link.send({ type: 'leave_arena' }),
+    handle: () => store.handle(),
     listRooms: () => page.link.send({ type: 'list_rooms' }),
     ready: (on) => page.link.send({ type: 'set_ready', ready: on }),
     start: () => page.link.send({ type: 'start_race' }),
@@ -513,6 +559,7 @@ function actions(page) {
     leave() {
       page.leaving = true;
       if (state.room) store.dropToken(state.room);
+      if (state.arena) page.link.send({ type: 'leave_arena' });
       page.link.send({ type: 'leave' });
       // Give the leave a moment to go out before the socket closes.
       page.deps.later(() => {

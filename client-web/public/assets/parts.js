@@ -9,7 +9,7 @@ import { h, setAttr, setText, raceTime } from './dom.js';
 import { BOUNDS } from './wire.js';
 
 /** @typedef {import('./state.js').State} State */
-/** @typedef {import('./wire.js').Settings} Settings */
+/** @typedef {import('../../types/wire.js').Settings} Settings */
 
 /** Words for a player's status. @type {Record<string, string>} */
 const STATUS = {
@@ -21,8 +21,12 @@ const STATUS = {
   timed_out: 'timed out',
 };
 
-/** The badge after a bot's name. @param {boolean | undefined} bot */
-const botBadge = (bot) => (bot ? h('span', { class: 'badge', 'data-testid': 'bot-badge', text: 'bot' }) : null);
+/**
+ * The badge after a bot's or a ghost's (A7) name.
+ * @param {{bot?: boolean, ghost?: boolean} | undefined} p
+ */
+const botBadge = (p) => (p?.ghost ? h('span', { class: 'badge ghost', 'data-testid': 'ghost-badge', text: 'ghost' })
+  : p?.bot ? h('span', { class: 'badge', 'data-testid': 'bot-badge', text: 'bot' }) : null);
 
 /**
  * The lobby's players: ready marks, the host, held seats, and the host's kick buttons.
@@ -41,7 +45,7 @@ export function playerList(opts) {
           'li',
           { 'data-player-id': p.player_id, 'data-ready': p.ready ? 'true' : 'false', class: mine ? 'mine' : null },
           h('span', { class: 'name', text: p.name }),
-          botBadge(p.bot),
+          botBadge(p),
           host ? h('span', { class: 'badge', text: 'host' }) : null,
           mine ? h('span', { class: 'badge', text: 'you' }) : null,
           h('span', { class: p.ready ? 'ready yes' : 'ready', text: p.ready ? '✓ ready' : '· not ready' }),
@@ -59,7 +63,7 @@ export function playerList(opts) {
 /**
  * One player's progress line: name, bar, `filled/total · ✗mistakes`, and status words.
  * @param {{player_id: string, name: string, filled: number, to_fill: number, mistakes: number,
- *   status: string, time_ms: number | null, bot?: boolean}} p
+ *   status: string, time_ms: number | null, bot?: boolean, ghost?: boolean}} p
  * @param {boolean} mine
  */
 export function progressLine(p, mine) {
@@ -68,8 +72,8 @@ export function progressLine(p, mine) {
   return h(
     'li',
     { 'data-player-id': p.player_id, 'data-status': p.status, class: mine ? 'mine' : null },
-    h('span', { class: 'name', text: p.name }),
-    botBadge(p.bot),
+    // The badge beside the name, in the name's grid cell.
+    h('span', {}, h('span', { class: 'name', text: p.name }), botBadge(p)),
     bar,
     h('span', { class: 'count', text: `${p.filled}/${p.to_fill}${p.mistakes ? ` · ✗${p.mistakes}` : ''}` }),
     h('span', { class: `status ${p.status}`, text: words }),
@@ -88,7 +92,7 @@ export function progressList() {
         const toFill = pr?.to_fill ?? (race?.puzzle ? [...race.puzzle].filter((c) => c === '.').length : 0);
         const done = race?.done.get(p.player_id);
         const line = { player_id: p.player_id, name: p.name, filled: pr?.filled ?? 0, to_fill: toFill, mistakes: pr?.mistakes ?? 0,
-          status: done ? done.status : p.status, time_ms: done ? done.time_ms : null, bot: p.bot };
+          status: done ? done.status : p.status, time_ms: done ? done.time_ms : null, bot: p.bot, ghost: p.ghost };
         return progressLine(line, p.player_id === s.you?.player_id);
       }),
     );
@@ -120,10 +124,10 @@ export function standingsTable(opts) {
     body,
   );
   /**
-   * @param {import('./wire.js').Standing[]} standings
+   * @param {import('../../types/wire.js').Standing[]} standings
    * @param {string | null} mine
    * @param {(playerId: string) => string} [rating]
-   * @param {{player_id: string, bot?: boolean}[]} [players] who is a bot
+   * @param {{player_id: string, bot?: boolean, ghost?: boolean}[]} [players] who is a bot or a ghost
    */
   function update(standings, mine, rating, players = []) {
     body.replaceChildren(
@@ -132,7 +136,7 @@ export function standingsTable(opts) {
           'tr',
           { 'data-player-id': st.player_id, class: st.player_id === mine ? 'mine' : null },
           h('td', { text: String(st.rank) }),
-          h('td', {}, h('span', { class: 'name', text: st.name }), botBadge(players.find((p) => p.player_id === st.player_id)?.bot)),
+          h('td', {}, h('span', { class: 'name', text: st.name }), botBadge(players.find((p) => p.player_id === st.player_id))),
           h('td', { text: st.status.replace('_', ' ') }),
           h('td', { text: st.status === 'solved' ? raceTime(st.time_ms) : '—' }),
           h('td', { text: String(st.filled) }),

@@ -7,7 +7,7 @@
 
 import { peers } from './state.js';
 
-/** @typedef {import('./wire.js').Standing} Standing */
+/** @typedef {import('../../types/wire.js').Standing} Standing */
 /**
  * @typedef {{player_id: string, at_ms: number, cell: number, digit: number,
  *   outcome: 'accepted' | 'wrong' | 'conflict' | 'given' | 'filled'}} Placement

@@ -7,12 +7,12 @@
 
 import { DEFAULT_SETTINGS } from './wire.js';
 
-/** @typedef {import('./wire.js').ServerMsg} ServerMsg */
-/** @typedef {import('./wire.js').Player} Player */
-/** @typedef {import('./wire.js').Progress} Progress */
-/** @typedef {import('./wire.js').Standing} Standing */
-/** @typedef {import('./wire.js').Settings} Settings */
-/** @typedef {import('./wire.js').You} You */
+/** @typedef {import('../../types/wire.js').ServerMsg} ServerMsg */
+/** @typedef {import('../../types/wire.js').Player} Player */
+/** @typedef {import('../../types/wire.js').Progress} Progress */
+/** @typedef {import('../../types/wire.js').Standing} Standing */
+/** @typedef {import('../../types/wire.js').Settings} Settings */
+/** @typedef {import('../../types/wire.js').You} You */
 
 /**
  * @typedef {{race_id: string, puzzle: string | null, difficulty: string, time_limit_s: number,
@@ -31,20 +31,29 @@ import { DEFAULT_SETTINGS } from './wire.js';
 
 /**
  * @typedef {{room: string | null, you: You | null, host: string | null, settings: Settings,
- *   phase: import('./wire.js').Phase | null, players: Player[], race: Race | null,
+ *   phase: import('../../types/wire.js').Phase | null, players: Player[], race: Race | null,
  *   countdown_at: number | null, standings: Standing[] | null, solution: string | null,
- *   over_reason: string | null, ratings: import('./wire.js').RatingChange[], chat: {name: string, text: string, player: boolean}[],
- *   rooms: import('./wire.js').RoomEntry[], problem: Problem | null, notice: string | null,
+ *   over_reason: string | null, ratings: import('../../types/wire.js').RatingChange[], chat: {name: string, text: string, player: boolean}[],
+ *   rooms: import('../../types/wire.js').RoomEntry[], problem: Problem | null, notice: string | null,
  *   notice_at: number, selected: number, pencil_mode: boolean, link: 'connecting' | 'up' | 'down',
- *   join_next: string | null, queue: Queue | null, bots: Set<string>}} State
+ *   join_next: string | null, queue: Queue | null, bots: Set<string>, arena: Arena | null}} State
  * `join_next` holds a name while the page watches a race it will join once it ends; `queue` is
  * set while the page waits in the pool for a race with strangers (A7); `bots` are the player ids
- * of the room's bots, kept after they leave so the results still mark them.
+ * of the room's bots, kept after they leave so the results still mark them; `arena` is the arena
+ * this page is a member of (A7).
  */
 
 /**
- * @typedef {{difficulty: import('./wire.js').Difficulty, waiting: number, since: number, alone: boolean}} Queue
- * `since` is the local `now` of the first `queued`; `alone` once `pool_alone` said nobody came.
+ * @typedef {import('../../types/wire.js').ArenaInfo & {standings: import('../../types/wire.js').ArenaStanding[],
+ *   next_at: number | null}} Arena
+ * `next_at`: the local `now` at which the results of an arena race ask for the next one.
+ */
+
+/**
+ * @typedef {{difficulty: import('../../types/wire.js').Difficulty, waiting: number, since: number, alone: boolean,
+ *   ghost?: string | null}} Queue
+ * `since` is the local `now` of the first `queued`; `alone` once `pool_alone` said nobody came,
+ * with the `ghost` it offered instead.
  */
 
 /** @returns {State} */
@@ -73,6 +82,7 @@ export function initial() {
     link: 'connecting',
     join_next: null,
     queue: null,
+    arena: null,
   };
 }
 
@@ -161,7 +171,7 @@ function upsert(players, p) {
  * Set a player's status.
  * @param {State} s
  * @param {string} id
- * @param {import('./wire.js').Status} status
+ * @param {import('../../types/wire.js').Status} status
  */
 function setStatus(s, id, status) {
   s.players = s.players.map((p) => (p.player_id === id ? { ...p, status } : p));
@@ -309,7 +319,19 @@ export function apply(s, msg, now) {
       s.queue = null;
       return 'left_queue';
     case 'pool_alone':
-      if (s.queue) s.queue.alone = true;
+      if (s.queue) Object.assign(s.queue, { alone: true, ghost: msg.ghost });
+      return null;
+    case 'arena_joined': {
+      const a = s.arena?.arena_id === msg.arena.arena_id ? s.arena : null;
+      s.arena = { ...msg.arena, standings: a?.standings ?? [], next_at: null };
+      return null;
+    }
+    case 'arena_standings':
+      if (s.arena?.arena_id === msg.arena_id) s.arena.standings = msg.standings;
+      return null;
+    case 'left_arena':
+      s.arena = null;
+      if (!s.room) s.queue = null;
       return null;
     case 'error':
       return 'error';
@@ -438,9 +460,13 @@ export function restorePencil(race) {
  *   retry: () => void,
  *   notice: (text: string | null) => void,
  *   savedName: () => string,
- *   playNow: (name: string, difficulty: import('./wire.js').Difficulty) => void,
+ *   playNow: (name: string, difficulty: import('../../types/wire.js').Difficulty) => void,
  *   leaveQueue: () => void,
  *   requeue: () => void,
+ *   raceGhost: (ghost: string, difficulty?: import('../../types/wire.js').Difficulty) => void,
+ *   joinArena: (id: string, name: string) => void,
+ *   leaveArena: () => void,
+ *   handle: () => string | null,
  * }} Actions
  */
 

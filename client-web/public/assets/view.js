@@ -27,6 +27,7 @@ import { h } from './dom.js';
 const pages = {
   leaders: () => import('./screens/leaders.js'),
   queue: () => import('./screens/queue.js'),
+  arenas: () => import('./screens/arena.js'),
   results: () => import('./screens/results.js'),
   replay: () => Promise.all([import('./screens/replay.js'), import('./replay.js')]).then(([screen]) => screen),
 };
@@ -96,11 +97,13 @@ function makeScreen(key, s, act) {
   if (s.problem) return problem(act, s.problem);
   if (key.startsWith('join:')) return joinRoom(act, key.slice('join:'.length));
   if (key === 'leaderboard') return lazyScreen('leaderboard', pages.leaders, (m) => m.leaderboard());
-  if (key.startsWith('player:')) return lazyScreen('player', pages.leaders, (m) => m.playerPage(key.slice('player:'.length)));
+  if (key.startsWith('player:')) return lazyScreen('player', pages.leaders, (m) => m.playerPage(key.slice('player:'.length), act));
   if (key.startsWith('replay:')) return lazyScreen('replay', pages.replay, (m) => m.replayPage(key.slice('replay:'.length)));
   switch (key) {
     case 'queue':
       return lazyScreen('queue', pages.queue, (m) => m.queue(act));
+    case 'arenas':
+      return lazyScreen('arenas', pages.arenas, (m) => m.arenas(act));
     case 'lobby':
       return lobby(act);
     case 'results':

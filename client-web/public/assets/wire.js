@@ -1,86 +1,12 @@
 // @ts-check
 /**
- * The wire contract (../shared/spec/protocol.md with Amendments A1–A7; the project's words are
- * docs/protocol.md), as JSDoc types, and the one WebSocket a page keeps to its server.
- * The Rust twins of these types live in the `protocol/` crate.
+ * The one WebSocket a page keeps to its server, the HTTP API, and the contract's setting bounds.
+ * The wire's types (../types/wire.d.ts, never loaded by the browser) are the contract's.
  */
 
-/** @typedef {'easy' | 'medium' | 'hard' | 'expert'} Difficulty */
-/** @typedef {'lobby' | 'countdown' | 'racing' | 'finished'} Phase */
-/** @typedef {'waiting' | 'racing' | 'solved' | 'forfeited' | 'eliminated' | 'timed_out'} Status */
-/**
- * @typedef {{difficulty: Difficulty, max_players: number, time_limit_s: number,
- *   max_mistakes: number, penalty_s: number, public: boolean, rated?: boolean, pool?: boolean}} Settings
- */
-/**
- * @typedef {{player_id: string, name: string, ready: boolean, connected: boolean, status: Status,
- *   handle?: string | null, bot?: boolean}} Player
- */
-/**
- * @typedef {{rank: number, player_id: string, name: string, status: Status, time_ms: number | null,
- *   filled: number, mistakes: number}} Standing
- */
-/** @typedef {{player_id: string, filled: number, to_fill: number, mistakes: number}} Progress */
-/** @typedef {{player_id: string, handle: string, before: number, after: number}} RatingChange */
-/**
- * @typedef {{race_id: string, puzzle: string | null, difficulty: Difficulty, time_limit_s: number,
- *   elapsed_ms: number, board: string | null, mistakes: number, progress: Progress[]}} RaceView
- */
-/** @typedef {{player_id: string | null, token: string | null, role: 'player' | 'spectator'}} You */
-/** @typedef {{room: string, players: number, max_players: number, difficulty: Difficulty, phase?: Phase}} RoomEntry */
-
-/**
- * Every server message this client reads (others are ignored, as the contract says).
- * @typedef {{type: 'welcome', protocol: number, server: string}
- *   | {type: 'room_joined', room: string, you: You, host: string | null, settings: Settings, phase: Phase,
- *      players: Player[], race: RaceView | null}
- *   | {type: 'room_list', rooms: RoomEntry[]}
- *   | {type: 'player_joined', player: Player}
- *   | {type: 'player_left', player_id: string}
- *   | {type: 'player_updated', player: Player}
- *   | {type: 'host_changed', player_id: string}
- *   | {type: 'settings_changed', settings: Settings}
- *   | {type: 'countdown', starts_in_ms: number}
- *   | {type: 'race_started', race_id: string, puzzle: string, difficulty: Difficulty, time_limit_s: number}
- *   | {type: 'placement', id: unknown, cell: number, digit: number, accepted: boolean,
- *      reason: null | 'wrong' | 'conflict' | 'given' | 'filled', conflicts: number[], mistakes: number,
- *      penalty_ms: number}
- *   | ({type: 'progress'} & Progress)
- *   | {type: 'player_finished', player_id: string, status: Status, time_ms: number | null}
- *   | {type: 'race_over', race_id: string, reason: string, standings: Standing[], solution: string,
- *      ratings?: RatingChange[]}
- *   | {type: 'registered', key: string, handle: string}
- *   | {type: 'solution', solution: string}
- *   | {type: 'chat', player_id: string | null, name: string, text: string}
- *   | {type: 'room_closed', room: string}
- *   | {type: 'pong', id: unknown}
- *   | {type: 'queued', difficulty: Difficulty, waiting: number}
- *   | {type: 'left_queue'}
- *   | {type: 'pool_alone', ghost: string | null}
- *   | {type: 'error', code: string, message: string}} ServerMsg
- */
-
-/**
- * Every client message this client sends.
- * @typedef {{type: 'create_room', name: string, settings?: Partial<Settings>, key?: string}
- *   | {type: 'join_room', room: string, name: string, key?: string}
- *   | {type: 'spectate', room: string, name?: string, key?: string}
- *   | {type: 'register', name: string}
- *   | {type: 'resume', token: string}
- *   | {type: 'list_rooms'}
- *   | {type: 'set_ready', ready: boolean}
- *   | {type: 'start_race'}
- *   | {type: 'place', cell: number, digit: number, id?: number}
- *   | {type: 'forfeit'}
- *   | {type: 'chat', text: string}
- *   | {type: 'leave'}
- *   | {type: 'ping', id?: number}
- *   | {type: 'set_settings', settings: Partial<Settings>}
- *   | {type: 'kick', player_id: string}
- *   | {type: 'quick_race', difficulty: Difficulty, name: string, key?: string}
- *   | {type: 'leave_queue'}
- *   | {type: 'requeue'}} ClientMsg
- */
+/** @typedef {import('../../types/wire.js').Settings} Settings */
+/** @typedef {import('../../types/wire.js').ServerMsg} ServerMsg */
+/** @typedef {import('../../types/wire.js').ClientMsg} ClientMsg */
 
 /** The setting bounds of the contract, so forms refuse what the server would. */
 export const BOUNDS = {

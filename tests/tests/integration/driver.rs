@@ -23,7 +23,17 @@ pub struct Driven {
 impl Driven {
     /// `app` on a new session to `url` that first asks for `intent`.
     pub fn connect(url: &net::ServerUrl, intent: Intent, app: App) -> Driven {
-        let (session, events) = net::connect(url.clone(), intent);
+        Driven::connect_as(url, intent, net::Identity::default(), app)
+    }
+
+    /// [`Driven::connect`] on behalf of an identity (its key stamped on what enters a room).
+    pub fn connect_as(
+        url: &net::ServerUrl,
+        intent: Intent,
+        who: net::Identity,
+        app: App,
+    ) -> Driven {
+        let (session, events) = net::connect_as(url.clone(), intent, who);
         Driven {
             app,
             session,
@@ -34,7 +44,8 @@ impl Driven {
 
     fn tick(&mut self) {
         let now = self.started.elapsed().as_millis() as u64;
-        self.app.update(Event::Tick(now));
+        let effects = self.app.update(Event::Tick(now));
+        self.apply(effects);
     }
 
     fn apply(&mut self, effects: Vec<Effect>) {
@@ -67,14 +78,22 @@ impl Driven {
             .unwrap_or_else(|_| panic!("{}: timed out waiting for {what}", self.app.name));
     }
 
-    /// Feed server messages to the app until `done(app)` holds.
+    /// Feed server messages to the app until `done(app)` holds, with the clock ticking every
+    /// 100 ms meanwhile as the run loop's does (what the app does by itself on a tick, such as an
+    /// arena's next race, is sent).
     pub async fn until(&mut self, what: &str, done: impl Fn(&App) -> bool) {
         let wait = async {
+            let mut ticks = tokio::time::interval(Duration::from_millis(100));
             while !done(&self.app) {
-                let ev = self.events.recv().await.expect("the session ended early");
-                self.tick();
-                let effects = self.app.update(Event::Net(ev));
-                self.apply(effects);
+                tokio::select! {
+                    ev = self.events.recv() => {
+                        let ev = ev.expect("the session ended early");
+                        self.tick();
+                        let effects = self.app.update(Event::Net(ev));
+                        self.apply(effects);
+                    }
+                    _ = ticks.tick() => self.tick(),
+                }
             }
         };
         tokio::time::timeout(WAIT, wait)

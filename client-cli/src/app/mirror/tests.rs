@@ -15,6 +15,7 @@ fn player(id: &str, name: &str) -> Player {
         status: PlayerStatus::Waiting,
         bot: false,
         handle: None,
+        ghost: false,
     }
 }
 

@@ -39,7 +39,8 @@ export function home(act) {
     { class: 'screen home' },
     h('h1', {}, 'sudoku', h('span', { text: '·race' })),
     h('p', { class: 'lead', text: 'Race strangers or friends on the same puzzle. Everyone sees how far the others are, never their digits.' }),
-    h('p', {}, h('a', { href: '/#/leaderboard', 'data-testid': 'leaderboard-link', text: 'Leaderboard' })),
+    h('p', {}, h('a', { href: '/#/leaderboard', 'data-testid': 'leaderboard-link', text: 'Leaderboard' }), ' · ',
+      h('a', { href: '/#/arenas', 'data-testid': 'arenas', text: 'Arenas & ghosts' })),
     h('label', { class: 'name-field' }, h('span', { text: 'Your name' }), name),
     error.el,
     h(
@@ -49,7 +50,7 @@ export function home(act) {
         onsubmit: (ev) => {
           ev.preventDefault();
           const n = who();
-          if (n) act.playNow(n, /** @type {import('../wire.js').Difficulty} */ (level.value));
+          if (n) act.playNow(n, /** @type {import('../../../types/wire.js').Difficulty} */ (level.value));
         },
       },
       h('h2', { text: 'Play now' }),

@@ -64,23 +64,30 @@ export function leaderboard() {
 
 /**
  * A player's `best` (A7: the fastest solve per difficulty solved, rated or not) as table rows,
- * easiest first, each linking to its race's replay.
+ * easiest first, each linking to its race's replay; with `race`, each offers to race it as a
+ * ghost (A7 `race_ghost`): "Race my best" on your own page, "Race this ghost" on another's.
  * @param {Record<string, { time_ms: number, race_id: string } | undefined>} best
+ * @param {{mine: boolean, race: (ghost: string, difficulty?: import('../../../types/wire.js').Difficulty) => void}} [ghost]
  */
-export function bestRows(best) {
+export function bestRows(best, ghost) {
   const rows = ['easy', 'medium', 'hard', 'expert'].flatMap((d) => {
     const b = best[d];
+    const level = /** @type {import('../../../types/wire.js').Difficulty} */ (d);
+    const race = !b || !ghost ? null : ghost.mine
+      ? h('button', { type: 'button', class: 'small', 'data-testid': 'race-best', onclick: () => ghost.race('best', level), text: 'Race my best' })
+      : h('button', { type: 'button', class: 'small', 'data-testid': 'race-this', onclick: () => ghost.race(b.race_id), text: 'Race this ghost' });
     return b ? [h('tr', { 'data-difficulty': d }, h('td', { text: d }), h('td', { text: time(b.time_ms) }),
-      h('td', {}, h('a', { href: `/#/races/${encodeURIComponent(b.race_id)}`, title: 'replay this race', text: '▶ replay' })))] : [];
+      h('td', {}, h('a', { href: `/#/races/${encodeURIComponent(b.race_id)}`, title: 'replay this race', text: '▶ replay' }), race ? ' ' : null, race))] : [];
   });
   return rows.length ? rows : [h('tr', {}, h('td', { colspan: 3, class: 'muted', text: 'No solves yet.' }))];
 }
 
 /**
  * @param {string} handle
+ * @param {import('../state.js').Actions} [act] to race a best solve as a ghost
  * @returns {import('../state.js').Screen}
  */
-export function playerPage(handle) {
+export function playerPage(handle, act) {
   const title = h('h1', { 'data-testid': 'player-name', text: handle });
   const best = h('tbody');
   const ratings = h('tbody');
@@ -90,7 +97,7 @@ export function playerPage(handle) {
     try {
       const p = await api(`/api/players/${encodeURIComponent(handle)}`);
       setText(title, `${p.name} (${p.handle})`);
-      best.replaceChildren(...bestRows(p.best ?? {}));
+      best.replaceChildren(...bestRows(p.best ?? {}, act && { mine: act.handle() === p.handle, race: act.raceGhost }));
       /** @type {any[]} */
       const rs = p.ratings ?? [];
       ratings.replaceChildren(...rs.map((r) => h('tr', {}, h('td', { text: r.difficulty }),

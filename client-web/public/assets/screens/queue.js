@@ -1,7 +1,8 @@
 // @ts-check
 /**
  * Waiting in the pool for a race with strangers (A7): the difficulty, how many wait there now,
- * how long this page has waited, a note when nobody has come, and Cancel. Imported by view.js
+ * how long this page has waited, a note when nobody has come (with the ghost it offers to race
+ * instead), and Cancel. Imported by view.js
  * when the page first queues (not on the first load).
  */
 
@@ -19,6 +20,10 @@ export function queue(act) {
   const alone = h('p', { class: 'muted', 'data-testid': 'queue-alone', role: 'status', hidden: true });
   const away = h('p', { class: 'badge away', role: 'status', hidden: true, text: 'reconnecting…' });
   const cancel = h('button', { type: 'button', 'data-testid': 'leave-queue', onclick: () => act.leaveQueue(), text: 'Cancel' });
+  /** The ghost `pool_alone` offered (A7), raced instead of waiting. */
+  let ghost = '';
+  const race = h('button', { type: 'button', class: 'primary', 'data-testid': 'race-ghost', hidden: true,
+    onclick: () => act.raceGhost(ghost), text: 'Race a ghost instead' });
   const error = errorSlot();
   const el = h(
     'section',
@@ -35,7 +40,7 @@ export function queue(act) {
       h('p', { class: 'muted', text: 'The race starts by itself once another player is found, after a few seconds for more to come.' }),
       alone,
       away,
-      h('div', { class: 'row' }, cancel),
+      h('div', { class: 'row' }, race, cancel),
     ),
   );
   return {
@@ -51,6 +56,8 @@ export function queue(act) {
       setText(waiting, others > 0 ? `${q.waiting} players waiting, you included.` : 'You are the only one waiting so far.');
       setText(alone, `Nobody else is looking for a race at ${q.difficulty} right now. Keep waiting, or cancel and invite friends to a room of your own.`);
       setAttr(alone, 'hidden', q.alone ? null : '');
+      ghost = q.ghost ?? '';
+      setAttr(race, 'hidden', ghost ? null : '');
       setAttr(away, 'hidden', s.link === 'down' ? null : '');
     },
   };

@@ -2,7 +2,8 @@
 /**
  * Between races: the last race's standings and a link to its replay, the solved board, the
  * host's rematch, settings and kicks, and the chat. A pool room (A7) has no host: its players
- * race again through the pool (`requeue`).
+ * race again through the pool (`requeue`). An arena race's results show the arena's standings
+ * and when the next race is asked for by itself (control.js asks; Race again asks at once).
  */
 
 import { createBoard } from '../board.js';
@@ -10,8 +11,9 @@ import { h, setAttr, setText } from '../dom.js';
 import { chatBox, describe, errorSlot, playerList, settingsForm, standingsTable } from '../parts.js';
 import { me } from '../state.js';
 import { roomHeader } from './room.js';
+import { arenaState, arenaTable, arenaWhen, nextRaceIn } from './arena.js';
 
-/** @typedef {import('../wire.js').Standing} Standing */
+/** @typedef {import('../../../types/wire.js').Standing} Standing */
 
 /**
  * Standings from what a page that joined after `race_over` knows (statuses and progress; no
@@ -65,6 +67,10 @@ export function results(act) {
   const rematch = h('button', { type: 'button', class: 'primary', 'data-testid': 'rematch', onclick: () => act.start(), text: 'Rematch' });
   const again = h('button', { type: 'button', class: 'primary', 'data-testid': 'requeue', onclick: () => act.requeue(), text: 'Race again' });
   const waiting = h('p', { class: 'muted' });
+  const arenaTitle = h('h2');
+  const arenaNext = h('p', { 'data-testid': 'arena-next', role: 'status' });
+  const arena = arenaTable(act.savedName());
+  const arenaBox = h('div', { class: 'arena-box', 'data-testid': 'arena-box', hidden: true }, arenaTitle, arenaNext, h('div', { class: 'table-wrap' }, arena.el));
   // Every finished race is stored before race_over goes out, so its replay is there now; a
   // new tab keeps this page's seat in the room.
   const replay = h('a', { class: 'button', 'data-testid': 'replay-link', target: '_blank', rel: 'noopener', hidden: true, text: 'Replay ↗' });
@@ -90,7 +96,7 @@ export function results(act) {
     h(
       'div',
       { class: 'columns' },
-      h('div', { class: 'card' }, title, h('div', { class: 'table-wrap' }, table.el), h('div', { class: 'row' }, rematch, again, replay), waiting),
+      h('div', { class: 'card' }, title, h('div', { class: 'table-wrap' }, table.el), h('div', { class: 'row' }, rematch, again, replay), waiting, arenaBox),
       h('div', { class: 'card small-board' }, h('h2', { text: 'Solution' }), board.el),
       h('div', { class: 'card' }, h('h2', { text: 'Room' }), players.el, summary, hostBox, chat.el),
     ),
@@ -124,7 +130,16 @@ export function results(act) {
       setAttr(rematch, 'hidden', host ? null : '');
       setAttr(hostBox, 'hidden', host ? null : '');
       const pool = !!s.settings.pool;
-      setAttr(again, 'hidden', pool && mine ? null : '');
+      const a = s.arena?.arena_id === s.settings.arena ? s.arena : null;
+      const over = !!a && arenaState(a, Date.now()) === 'finished';
+      setAttr(again, 'hidden', pool && mine && !over ? null : '');
+      setAttr(arenaBox, 'hidden', a ? null : '');
+      if (a) {
+        setText(arenaTitle, `Arena ${a.name}: it ${arenaWhen(a, Date.now())}`);
+        const next = nextRaceIn(s, now);
+        setText(arenaNext, over ? 'The arena is over: these standings are final.' : next !== null ? `Next race in ${next} s…` : 'Race again for the next race.');
+        arena.update(a.standings);
+      }
       setText(summary, describe(s.settings));
       if (formFor !== s.settings) {
         formFor = s.settings;
@@ -132,6 +147,7 @@ export function results(act) {
       }
       let words = host ? 'Start a rematch when everyone is back.' : 'The host starts the next race.';
       if (pool) words = 'Race again to look for the next race; players of this one who do are seated together first.';
+      if (a) words = over ? '' : "Race again to be seated in the arena's next race now.";
       if (!mine) words = s.join_next ? 'Joining the next race…' : 'You are watching.';
       setText(waiting, words);
     },

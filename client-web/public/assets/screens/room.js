@@ -42,8 +42,8 @@ export function roomHeader(act) {
     const url = `${location.origin}/r/${s.room ?? ''}`;
     if (link.value !== url) link.value = url;
     setText(role, s.you?.role === 'spectator' ? 'watching' : 'player');
-    // A pool room takes nobody by its link (A7).
-    if (s.settings.pool) invite.setAttribute('hidden', '');
+    // A pool room takes nobody by its link, nor a ghost's (A7).
+    if (s.settings.pool || s.players.some((p) => p.ghost)) invite.setAttribute('hidden', '');
     else invite.removeAttribute('hidden');
     if (s.link === 'down') link_state.removeAttribute('hidden');
     else link_state.setAttribute('hidden', '');
