@@ -144,13 +144,6 @@ pub fn daily(rt: &tokio::runtime::Runtime, a: DailyArgs) -> anyhow::Result<ExitC
     tui(rt, to, intent, name, Lobby::default(), false)
 }
 
-/// `sudoku-race rooms`.
-#[derive(Args, Debug)]
-pub struct RoomsArgs {
-    #[command(flatten)]
-    server: ServerArg,
-}
-
 /// The room settings a room host can choose (server defaults where absent).
 #[derive(Args, Debug, Clone, Default)]
 pub struct RoomSettings {
@@ -354,6 +347,49 @@ async fn first_answer(
     Ok(seen)
 }
 
+/// The identity `intent` goes with: none when `anonymous`, else the one kept for this server
+/// (registered on first use). The daily, `ghost best` and arenas cannot do without one.
+fn identity(
+    rt: &tokio::runtime::Runtime,
+    to: &Endpoint,
+    name: &str,
+    anonymous: bool,
+    intent: &Intent,
+) -> anyhow::Result<net::Identity> {
+    let url = &to.url;
+    let who = if anonymous {
+        net::Identity::default()
+    } else {
+        let file = client::identity::file_path();
+        rt.block_on(client::identity::identity_for(to, name, file.as_deref()))
+    };
+    if matches!(intent, Intent::Daily { .. }) && who.key.is_none() {
+        bail!(
+            "the daily challenge needs an identity, and {url} did not register one (see the log)"
+        );
+    }
+    let needs_key = match intent {
+        Intent::Ghost { ghost, .. } => ghost == "best",
+        Intent::Arena { .. } => true,
+        _ => false,
+    };
+    if needs_key && who.key.is_none() {
+        bail!("this needs an identity, and {url} did not register one (see the log)");
+    }
+    Ok(who)
+}
+
+/// Leave the room, pool or arena `intent` just entered rather than hold a seat for a minute.
+fn abandon(session: &net::Session, intent: &Intent) {
+    if let Intent::Arena { .. } = intent {
+        session.send(ClientMsg::LeaveArena);
+    }
+    session.send(match intent {
+        Intent::Quick { .. } => ClientMsg::LeaveQueue,
+        _ => ClientMsg::Leave,
+    });
+}
+
 /// Run the full-screen online client until the user quits: exit code 0 for the user's quit, 1
 /// when the session ended otherwise (refused, room closed, connection lost).
 pub fn tui(
@@ -366,25 +402,7 @@ pub fn tui(
 ) -> anyhow::Result<ExitCode> {
     let url = to.url.clone();
     tracing::info!(%url, ?intent, anonymous, "starting the online client");
-    let who = if anonymous {
-        net::Identity::default()
-    } else {
-        let file = client::identity::file_path();
-        rt.block_on(client::identity::identity_for(&to, &name, file.as_deref()))
-    };
-    if matches!(intent, Intent::Daily { .. }) && who.key.is_none() {
-        bail!(
-            "the daily challenge needs an identity, and {url} did not register one (see the log)"
-        );
-    }
-    let needs_key = match &intent {
-        Intent::Ghost { ghost, .. } => ghost == "best",
-        Intent::Arena { .. } => true,
-        _ => false,
-    };
-    if needs_key && who.key.is_none() {
-        bail!("this needs an identity, and {url} did not register one (see the log)");
-    }
+    let who = identity(rt, &to, &name, anonymous, &intent)?;
     let (session, mut events) = {
         let _rt = rt.enter();
         net::connect_as(to, intent.clone(), who)
@@ -393,14 +411,7 @@ pub fn tui(
     let mut guard = match TermGuard::enter() {
         Ok(g) => g,
         Err(e) => {
-            // Leave the room (or the pool) we just entered rather than hold a seat for a minute.
-            if let Intent::Arena { .. } = intent {
-                session.send(ClientMsg::LeaveArena);
-            }
-            session.send(match intent {
-                Intent::Quick { .. } => ClientMsg::LeaveQueue,
-                _ => ClientMsg::Leave,
-            });
+            abandon(&session, &intent);
             rt.block_on(async { tokio::time::sleep(Duration::from_millis(100)).await });
             if let TermError::NotATerminal = e {
                 eprintln!("sudoku-race: {e}");
@@ -489,100 +500,10 @@ pub fn join_command(link: &str, ca_file: bool) -> String {
     cmd
 }
 
-/// `sudoku-race rooms`: print the public rooms as a table.
-pub fn rooms(rt: &tokio::runtime::Runtime, a: RoomsArgs) -> anyhow::Result<ExitCode> {
-    term::log_to_stderr();
-    let settings = settings(&a.server, None)?;
-    let to = endpoint(&settings.server, a.server.ca_file.as_deref())?;
-    let url = to.url.clone();
-    let rooms = rt.block_on(async {
-        let (session, mut events) = net::connect(to, Intent::Nothing);
-        session.send(ClientMsg::ListRooms);
-        let wait = async {
-            while let Some(ev) = events.recv().await {
-                match ev {
-                    NetEvent::Message(m) => match *m {
-                        ServerMsg::RoomList { rooms } => return Ok(rooms),
-                        ServerMsg::Error { code, message } => {
-                            bail!("{}: {message}", code.as_str())
-                        }
-                        _ => {}
-                    },
-                    NetEvent::Closed { error } => {
-                        bail!("{}", error.unwrap_or_else(|| "connection closed".into()))
-                    }
-                    _ => {}
-                }
-            }
-            bail!("connection closed")
-        };
-        tokio::time::timeout(Duration::from_secs(10), wait)
-            .await
-            .with_context(|| format!("no answer from {url} in 10 s"))?
-    })?;
-    print!("{}", rooms_table(&rooms));
-    Ok(ExitCode::SUCCESS)
-}
-
-/// The `rooms` table.
-pub fn rooms_table(rooms: &[protocol::RoomSummary]) -> String {
-    if rooms.is_empty() {
-        return "no public rooms are waiting for players\n".to_owned();
-    }
-    let mut out = format!(
-        "{:<10} {:>7}  {:<10}  {}\n",
-        "ROOM", "PLAYERS", "DIFFICULTY", "STATE"
-    );
-    for r in rooms {
-        let state = match r.phase {
-            protocol::Phase::Finished => "between races",
-            _ => "waiting",
-        };
-        out.push_str(&format!(
-            "{:<10} {:>7}  {:<10}  {state}\n",
-            r.room,
-            format!("{}/{}", r.players, r.max_players),
-            r.difficulty.as_str()
-        ));
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use protocol::RoomSummary;
     use shared::engine::Difficulty;
-
-    #[test]
-    fn rooms_print_as_a_table() {
-        let rooms = [
-            RoomSummary {
-                room: "K7QX".try_into().unwrap(),
-                players: 2,
-                max_players: 8,
-                phase: protocol::Phase::Lobby,
-                difficulty: Difficulty::Hard,
-            },
-            RoomSummary {
-                room: "M2NPQ".try_into().unwrap(),
-                players: 3,
-                max_players: 4,
-                phase: protocol::Phase::Finished,
-                difficulty: Difficulty::Easy,
-            },
-        ];
-        assert_eq!(
-            rooms_table(&rooms),
-            "ROOM       PLAYERS  DIFFICULTY  STATE\n\
-             K7QX           2/8  hard        waiting\n\
-             M2NPQ          3/4  easy        between races\n"
-        );
-        assert_eq!(
-            rooms_table(&[]),
-            "no public rooms are waiting for players\n"
-        );
-    }
 
     #[test]
     fn the_join_line_is_the_invite_link() {

@@ -7,6 +7,7 @@ mod host;
 mod play;
 mod quick;
 mod race_replay;
+mod rooms;
 mod stats;
 mod tools;
 
@@ -49,7 +50,7 @@ enum Command {
     /// Watch a room's races.
     Spectate(cmd::SpectateArgs),
     /// List the public rooms waiting for players, then exit.
-    Rooms(cmd::RoomsArgs),
+    Rooms(rooms::RoomsArgs),
     /// Today's daily challenge: one puzzle per UTC day and difficulty, one attempt each.
     Daily(cmd::DailyArgs),
     /// The server's leaderboard: conservative Weng-Lin ratings per difficulty and period.
@@ -110,7 +111,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Ghost(a) => ghost::ghost(&runtime()?, a),
         Command::Arena(a) => arena::arena(&runtime()?, a),
         Command::Spectate(a) => cmd::spectate(&runtime()?, a),
-        Command::Rooms(a) => cmd::rooms(&runtime()?, a),
+        Command::Rooms(a) => rooms::rooms(&runtime()?, a),
         Command::Daily(a) => cmd::daily(&runtime()?, a),
         Command::Leaderboard(a) => stats::leaderboard(&runtime()?, a),
         Command::History(a) => stats::history(&runtime()?, a),

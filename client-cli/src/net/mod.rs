@@ -21,9 +21,13 @@
 //! what a `wss://` connection trusts is [`Trust`] (`tls`). The two travel together as an
 //! [`Endpoint`].
 
+mod intent;
 mod rejoin;
 pub mod tls;
 pub mod url;
+
+pub use intent::Intent;
+pub(crate) use intent::{join_arena, quick_race};
 
 use std::borrow::Cow;
 use std::collections::VecDeque;
@@ -31,7 +35,7 @@ use std::time::Duration;
 
 use futures::{SinkExt, StreamExt};
 use protocol::text::terminal_safe;
-use protocol::{ClientMsg, ErrorCode, ServerMsg, SettingsRequest};
+use protocol::{ClientMsg, ErrorCode, ServerMsg};
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
@@ -99,133 +103,6 @@ impl From<ServerUrl> for Endpoint {
 impl From<&ServerUrl> for Endpoint {
     fn from(url: &ServerUrl) -> Endpoint {
         Endpoint::from(url.clone())
-    }
-}
-
-/// What the session does right after its first `welcome`.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Intent {
-    /// Open a room and become its host.
-    Create {
-        /// Display name.
-        name: String,
-        /// Room settings (server defaults where absent).
-        settings: Option<SettingsRequest>,
-    },
-    /// Join a room as a player.
-    Join {
-        /// Room code.
-        room: String,
-        /// Display name.
-        name: String,
-    },
-    /// Watch a room.
-    Spectate {
-        /// Room code.
-        room: String,
-        /// Display name.
-        name: String,
-    },
-    /// Play today's daily challenge (A6): needs the session's identity key.
-    Daily {
-        /// Which of the day's four puzzles.
-        difficulty: shared::engine::Difficulty,
-        /// Display name (the room shows the handle).
-        name: String,
-    },
-    /// Race strangers (A7): join the pool of a difficulty and wait to be seated.
-    Quick {
-        /// The pool's difficulty.
-        difficulty: shared::engine::Difficulty,
-        /// Display name.
-        name: String,
-    },
-    /// Race a stored race's ghost (A7 `race_ghost`) in a private room of our own.
-    Ghost {
-        /// A race id, `best` (our own best at `difficulty`: needs the identity key) or `daily`
-        /// (today's daily winner at `difficulty`).
-        ghost: String,
-        /// For `best` and `daily` (the server's default is medium).
-        difficulty: Option<shared::engine::Difficulty>,
-        /// Display name.
-        name: String,
-    },
-    /// Join an arena (A7 `join_arena`: needs the identity key) and race its members back to
-    /// back while it runs.
-    Arena {
-        /// The arena, as `/api/arenas` lists it.
-        arena_id: String,
-        /// Display name.
-        name: String,
-    },
-    /// Enter no room (e.g. to list rooms).
-    Nothing,
-}
-
-impl Intent {
-    /// The message that asks the server for what the intent wants.
-    pub fn first_message(&self) -> Option<ClientMsg> {
-        match self {
-            Intent::Create { name, settings } => Some(ClientMsg::CreateRoom {
-                name: name.clone(),
-                settings: settings.clone(),
-                key: None,
-                bot: false,
-            }),
-            Intent::Join { room, name } => Some(ClientMsg::JoinRoom {
-                room: room.clone(),
-                name: name.clone(),
-                key: None,
-                bot: false,
-            }),
-            Intent::Spectate { room, name } => Some(ClientMsg::Spectate {
-                room: room.clone(),
-                name: Some(name.clone()),
-                key: None,
-            }),
-            Intent::Quick { difficulty, name } => Some(quick_race(*difficulty, name)),
-            Intent::Ghost {
-                ghost,
-                difficulty,
-                name,
-            } => Some(race_ghost(ghost, *difficulty, name)),
-            Intent::Arena { arena_id, name } => Some(join_arena(arena_id, name)),
-            // The daily is asked with the identity key, which only the session holds.
-            Intent::Daily { .. } | Intent::Nothing => None,
-        }
-    }
-}
-
-/// `quick_race` for the pool of `difficulty` (the session stamps the key on it).
-pub(crate) fn quick_race(difficulty: shared::engine::Difficulty, name: &str) -> ClientMsg {
-    ClientMsg::QuickRace {
-        difficulty: difficulty.as_str().to_owned(),
-        name: name.to_owned(),
-        key: None,
-        bot: false,
-    }
-}
-
-/// `race_ghost` for `ghost` (the session stamps the key on it).
-pub(crate) fn race_ghost(
-    ghost: &str,
-    difficulty: Option<shared::engine::Difficulty>,
-    name: &str,
-) -> ClientMsg {
-    ClientMsg::RaceGhost {
-        ghost: ghost.to_owned(),
-        difficulty: difficulty.map(|d| d.as_str().to_owned()),
-        name: name.to_owned(),
-        key: None,
-    }
-}
-
-/// `join_arena` for `arena_id` (the session stamps the key on it).
-pub(crate) fn join_arena(arena_id: &str, name: &str) -> ClientMsg {
-    ClientMsg::JoinArena {
-        arena_id: arena_id.to_owned(),
-        name: name.to_owned(),
-        key: None,
     }
 }
 

@@ -424,7 +424,7 @@ fn leaving_the_arena_forgets_it_and_a_ghost_race_carries_the_key() {
         key: Some(protocol::IdentityKey::from("k".to_owned())),
         bot: false,
     };
-    let mut msg = super::race_ghost("best", Some(shared::engine::Difficulty::Hard), "bob");
+    let mut msg = super::intent::race_ghost("best", Some(shared::engine::Difficulty::Hard), "bob");
     who.stamp(&mut msg);
     assert_eq!(
         msg,

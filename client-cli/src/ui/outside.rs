@@ -72,22 +72,7 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
                 input,
             },
             _,
-        ) => {
-            let why = if *code == ErrorCode::NameTaken {
-                format!("the name {} is taken in room {room}", app.name)
-            } else {
-                format!("that name cannot be used: {message}")
-            };
-            vec![
-                Line::styled(why, BAD),
-                Line::raw(""),
-                Line::from(vec![
-                    Span::styled("another name: ", KEY),
-                    Span::raw(input.clone()),
-                    Span::styled("▏", Style::new().fg(Color::Yellow)),
-                ]),
-            ]
-        }
+        ) => rename(&app.name, room, *code, message, input),
         (Outside::RaceOn { room }, _) => vec![Line::from(vec![
             Span::raw(format!("room {room} is racing now: press ")),
             Span::styled("s", KEY),
@@ -98,6 +83,30 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
         .wrap(Wrap { trim: true })
         .block(Block::new().borders(Borders::ALL))
         .render(area, buf);
+}
+
+/// The name a room refused, and the line to type another in.
+fn rename(
+    name: &str,
+    room: &str,
+    code: ErrorCode,
+    message: &str,
+    input: &str,
+) -> Vec<Line<'static>> {
+    let why = if code == ErrorCode::NameTaken {
+        format!("the name {name} is taken in room {room}")
+    } else {
+        format!("that name cannot be used: {message}")
+    };
+    vec![
+        Line::styled(why, BAD),
+        Line::raw(""),
+        Line::from(vec![
+            Span::styled("another name: ", KEY),
+            Span::raw(input.to_owned()),
+            Span::styled("▏", Style::new().fg(Color::Yellow)),
+        ]),
+    ]
 }
 
 /// What the queue screen shows.
