@@ -115,6 +115,20 @@ enum Leaving {
     Gone,
 }
 
+impl Entry {
+    /// The room command that seats this connection as a player.
+    fn join(&self, reply: oneshot::Sender<JoinOutcome>) -> RoomCmd {
+        RoomCmd::Join {
+            conn: Endpoint::Local(self.entrant.outbox.clone()),
+            addr: self.entrant.addr,
+            name: Some(self.entrant.name.clone()),
+            role: Role::Player,
+            who: self.entrant.who.clone(),
+            reply,
+        }
+    }
+}
+
 #[derive(Debug, Default)]
 struct Queue {
     entries: Vec<Entry>,
@@ -381,14 +395,7 @@ impl Pool {
         for entry in entries {
             let generation = entry.entrant.outbox.room_gen();
             let (reply, answer) = oneshot::channel();
-            let cmd = RoomCmd::Join {
-                conn: Endpoint::Local(entry.entrant.outbox.clone()),
-                addr: entry.entrant.addr,
-                name: Some(entry.entrant.name.clone()),
-                role: Role::Player,
-                who: entry.entrant.who.clone(),
-                reply,
-            };
+            let cmd = entry.join(reply);
             if room.tx.send(cmd).await.is_err() {
                 entry.ticket.set(Seat::Out);
                 continue;

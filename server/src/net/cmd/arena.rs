@@ -7,7 +7,6 @@ use protocol::{ErrorCode, IdentityKey, PlayerName, ServerMsg};
 
 use super::identity::lookup;
 use super::Session;
-use crate::pool::queue::Entrant;
 
 impl Session {
     /// `join_arena`: a member of `arena_id` from now, waiting in its pool for its races.
@@ -47,17 +46,8 @@ impl Session {
         self.send(&ServerMsg::ArenaJoined { arena });
         self.send(&standings);
         self.arena = Some(arena_id);
-        let entrant = Entrant {
-            outbox: self.outbox.clone(),
-            addr: self.client,
-            name: name.to_string(),
-            who,
-            rating: None,
-            ghost: None,
-            chain: None,
-        };
-        self.ticket = Some(pool.enqueue(difficulty, entrant).await);
-        self.queue_pool = Some(pool);
+        self.wait_in_arena(pool, difficulty, name.to_string(), who)
+            .await;
     }
 
     /// `leave_arena`: out of the arena (and its pool); the member's row stays in the standings.

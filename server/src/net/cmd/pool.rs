@@ -11,7 +11,7 @@ use tokio::sync::oneshot;
 
 use super::Session;
 use crate::clock::unix_ms;
-use crate::pool::queue::Entrant;
+use crate::pool::queue::{Entrant, Pool};
 use crate::room::handle::{Identity, Requeued, RoomCmd};
 use crate::store::period::utc_date;
 use crate::store::{GhostRef, Store, StoreError};
@@ -108,9 +108,7 @@ impl Session {
         self.join_pool(left.difficulty, left.name, left.who, rating, ghost, chain)
             .await;
     }
-}
 
-impl Session {
     /// From an arena room back into the arena's pool, while it runs and the player is in it.
     async fn back_to_arena(&mut self, arena_id: &str, left: Requeued) {
         let handle = left.who.handle.clone().unwrap_or_default();
@@ -118,16 +116,28 @@ impl Session {
             Ok(pool) => pool,
             Err((code, message)) => return self.error(code, message),
         };
+        self.wait_in_arena(pool, left.difficulty, left.name, left.who)
+            .await;
+    }
+
+    /// Wait in an arena's pool: no rating band, no ghost offer, no chain.
+    pub(super) async fn wait_in_arena(
+        &mut self,
+        pool: Arc<Pool>,
+        difficulty: Difficulty,
+        name: String,
+        who: Identity,
+    ) {
         let entrant = Entrant {
             outbox: self.outbox.clone(),
             addr: self.client,
-            name: left.name,
-            who: left.who,
+            name,
+            who,
             rating: None,
             ghost: None,
             chain: None,
         };
-        self.ticket = Some(pool.enqueue(left.difficulty, entrant).await);
+        self.ticket = Some(pool.enqueue(difficulty, entrant).await);
         self.queue_pool = Some(pool);
     }
 }

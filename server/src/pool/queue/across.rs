@@ -18,7 +18,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use protocol::{Role, ServerMsg};
+use protocol::ServerMsg;
 use shared::engine::Difficulty;
 use tokio::sync::oneshot;
 use tokio::time::Instant;
@@ -29,8 +29,7 @@ use crate::outbox::ConnId;
 use crate::pool::matcher::{self, Waiting};
 use crate::pool::shared::{Order, SeatOrder, Shared, SharedPool};
 use crate::puzzles::slot;
-use crate::room::endpoint::Endpoint;
-use crate::room::handle::{JoinOutcome, RoomCmd};
+use crate::room::handle::JoinOutcome;
 
 /// How long a pool room waits for its players' nodes to seat them before it starts with
 /// whoever is seated.
@@ -311,14 +310,7 @@ impl Pool {
         };
         let generation = entry.entrant.outbox.room_gen();
         let (reply, answer) = oneshot::channel();
-        let cmd = RoomCmd::Join {
-            conn: Endpoint::Local(entry.entrant.outbox.clone()),
-            addr: entry.entrant.addr,
-            name: Some(entry.entrant.name.clone()),
-            role: Role::Player,
-            who: entry.entrant.who.clone(),
-            reply,
-        };
+        let cmd = entry.join(reply);
         if room.tx.send(cmd).await.is_err() {
             return self.back(shared, order.difficulty, entry).await;
         }

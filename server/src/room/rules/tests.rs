@@ -109,19 +109,23 @@ fn racing(n: u64, settings: Settings, t0: Instant) -> Room {
     }
     r.start_race(ConnId(1), before);
     let fx = r.take_effects();
-    let race_id = fx
-        .iter()
-        .find_map(|f| match f {
-            Effect::NeedPuzzle { race_id, .. } => Some(race_id.clone()),
-            _ => None,
-        })
-        .unwrap();
+    let race_id = needed_race(&fx);
     r.puzzle_ready(&race_id, dealt(), before, 0);
     assert_eq!(r.phase(), Phase::Countdown);
     r.tick(t0, 0);
     assert_eq!(r.phase(), Phase::Racing);
     r.take_effects();
     r
+}
+
+/// The race the room asked a puzzle for in `fx`.
+fn needed_race(fx: &[Effect]) -> protocol::RaceId {
+    fx.iter()
+        .find_map(|f| match f {
+            Effect::NeedPuzzle { race_id, .. } => Some(race_id.clone()),
+            _ => None,
+        })
+        .unwrap()
 }
 
 fn cell(i: u8) -> Cell {

@@ -50,13 +50,7 @@ fn ghost_room(t0: Instant) -> Room {
     );
     r.start_race(ConnId(1), before);
     let fx = r.take_effects();
-    let race_id = fx
-        .iter()
-        .find_map(|f| match f {
-            Effect::NeedPuzzle { race_id, .. } => Some(race_id.clone()),
-            _ => None,
-        })
-        .unwrap();
+    let race_id = needed_race(&fx);
     // The room deals the ghost's puzzle as it is.
     assert_eq!(r.fixed_puzzle(), Some(dealt()));
     r.puzzle_ready(&race_id, dealt(), before, 0);
