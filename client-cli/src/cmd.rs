@@ -181,6 +181,7 @@ impl RoomSettings {
             penalty_s: self.penalty,
             public: self.private.then_some(false),
             rated: self.rated.then_some(true),
+            isomorphs: None,
         };
         req.resolve().context("invalid room settings")?;
         Ok(req)

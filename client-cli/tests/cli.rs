@@ -237,6 +237,10 @@ fn replay_fetches_a_stored_race_then_needs_a_terminal() {
                 time_ms: None,
                 filled: 1,
                 mistakes: 0,
+                time_ms_raw: None,
+                lag_ms: 0,
+                puzzle: None,
+                solution: None,
             }],
             seats: vec![SeatRecord {
                 player_id: "p1".into(),
@@ -292,6 +296,10 @@ fn history_prints_the_best_solves_above_the_races() {
             time_ms: Some(time_ms),
             filled: 50,
             mistakes: 0,
+            time_ms_raw: None,
+            lag_ms: 0,
+            puzzle: None,
+            solution: None,
         }],
         seats: vec![SeatRecord {
             player_id: "p1".into(),

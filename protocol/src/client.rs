@@ -49,6 +49,9 @@ pub enum ClientMsg {
         /// The sender's identity key (A6); absent = anonymous.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         key: Option<IdentityKey>,
+        /// Receive every player's board, delayed by `--spectator-delay-s` (A8).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        boards: bool,
     },
     /// Take back a held seat.
     Resume {
@@ -151,6 +154,13 @@ pub enum ClientMsg {
     },
     /// Leave the arena you joined (A7): answered with `left_arena`.
     LeaveArena,
+    /// Report a player of your room to the moderators (A8); answered with `reported`.
+    Report {
+        /// Whom.
+        player_id: String,
+        /// Why, 1..=200 characters.
+        reason: String,
+    },
     /// Liveness check; answered with `pong`.
     Ping {
         /// Echoed back.

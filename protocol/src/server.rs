@@ -259,12 +259,25 @@ pub struct Standing {
     pub name: PlayerName,
     /// How their race ended.
     pub status: FinishStatus,
-    /// Time with penalties; null unless solved.
+    /// Time with penalties, less `lag_ms` (A8): ranks use it; null unless solved.
     pub time_ms: Option<u64>,
     /// Correct non-given cells.
     pub filled: u32,
     /// Mistakes.
     pub mistakes: u32,
+    /// Time with penalties by the server's clock, before lag compensation (A8); null unless
+    /// solved.
+    #[serde(default)]
+    pub time_ms_raw: Option<u64>,
+    /// The player's median round trip in this race, at most `--lag-cap-ms` (A8).
+    #[serde(default)]
+    pub lag_ms: u32,
+    /// The seat's own puzzle (A8: with `settings.isomorphs` each seat has its own isomorph).
+    #[serde(default, with = "crate::convert::opt_grid")]
+    pub puzzle: Option<Grid>,
+    /// The seat's own solution.
+    #[serde(default, with = "crate::convert::opt_grid")]
+    pub solution: Option<Grid>,
 }
 
 /// A message from the server to a client.
@@ -458,6 +471,23 @@ pub enum ServerMsg {
     LeftArena {
         /// Which arena.
         arena_id: String,
+    },
+    /// A player's board as it was `--spectator-delay-s` earlier, for a spectator that asked for
+    /// `boards` (A8); at `race_over`, the final board.
+    Board {
+        /// Whose board.
+        player_id: PlayerId,
+        /// Givens plus accepted digits.
+        #[serde(with = "crate::convert::grid")]
+        board: Grid,
+        /// Race time the board shows (ms since the start).
+        at_ms: u64,
+    },
+    /// Answer to `report` (our addition to A8): the report is kept for the moderators (a
+    /// repeated report of the same player in the same race is kept once).
+    Reported {
+        /// Whom you reported.
+        player_id: PlayerId,
     },
     /// Answer to `ping`.
     Pong {

@@ -28,6 +28,9 @@ pub struct SettingsRequest {
     /// Whether the room's races change ratings (A6) [false].
     #[serde(default)]
     pub rated: Option<bool>,
+    /// Whether each seat gets its own isomorph of the puzzle (A8) [true when rated].
+    #[serde(default)]
+    pub isomorphs: Option<bool>,
 }
 
 /// An integer setting: any JSON number with no fraction is well-typed (`8`, `8.0`, `1e20`); one
@@ -71,6 +74,10 @@ pub struct Settings {
     /// Whether races here are rated (A6); a race is rated only with two identified non-bot players.
     #[serde(default)]
     pub rated: bool,
+    /// Each seat is dealt its own random isomorph of the race's puzzle (A8); true in pool,
+    /// arena and rated races.
+    #[serde(default)]
+    pub isomorphs: bool,
     /// A pool room (A7): formed by the server from `quick_race`, with no host; absent = false.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub pool: bool,
@@ -90,6 +97,7 @@ impl Default for Settings {
             penalty_s: 10,
             public: true,
             rated: false,
+            isomorphs: false,
             pool: false,
             arena: None,
         }
@@ -158,6 +166,7 @@ impl SettingsRequest {
             penalty_s: range("penalty_s", self.penalty_s, 0, 120, d.penalty_s.into())? as u32,
             public: self.public.unwrap_or(d.public),
             rated: self.rated.unwrap_or(d.rated),
+            isomorphs: self.isomorphs.unwrap_or(self.rated.unwrap_or(d.rated)),
             pool: false,
             arena: None,
         })

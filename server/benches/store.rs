@@ -120,6 +120,10 @@ fn race(rng: &mut impl Rng, id: &str, n_players: u64, finished: i64, log: bool) 
                 time_ms,
                 filled: 45,
                 mistakes: 2,
+                time_ms_raw: None,
+                lag_ms: 0,
+                puzzle: None,
+                solution: None,
             })
             .collect(),
         seats: picked

@@ -286,6 +286,8 @@ impl Room {
             | ServerMsg::ArenaJoined { .. }
             | ServerMsg::ArenaStandings { .. }
             | ServerMsg::LeftArena { .. }
+            | ServerMsg::Board { .. }
+            | ServerMsg::Reported { .. }
             | ServerMsg::Chat { .. } => {}
         }
     }

@@ -115,6 +115,8 @@ impl App {
             | ServerMsg::PlayerUpdated { .. }
             | ServerMsg::HostChanged { .. }
             | ServerMsg::Progress(_)
+            | ServerMsg::Board { .. }
+            | ServerMsg::Reported { .. }
             | ServerMsg::Solution { .. } => {}
             ServerMsg::ArenaJoined { .. }
             | ServerMsg::ArenaStandings { .. }
@@ -317,6 +319,7 @@ impl App {
             room,
             name: Some(self.name.clone()),
             key: None,
+            boards: false,
         })]
     }
 

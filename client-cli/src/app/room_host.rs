@@ -140,6 +140,7 @@ pub fn request(s: &Settings) -> SettingsRequest {
         penalty_s: Some(i64::from(s.penalty_s)),
         public: Some(s.public),
         rated: Some(s.rated),
+        isomorphs: Some(s.isomorphs),
     }
 }
 

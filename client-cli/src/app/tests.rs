@@ -414,6 +414,10 @@ fn race_over_shows_standings_time_and_the_solution_against_the_board() {
                 time_ms: Some(312_000),
                 filled: 51,
                 mistakes: 0,
+                time_ms_raw: None,
+                lag_ms: 0,
+                puzzle: None,
+                solution: None,
             },
             Standing {
                 rank: 2,
@@ -423,6 +427,10 @@ fn race_over_shows_standings_time_and_the_solution_against_the_board() {
                 time_ms: None,
                 filled: 0,
                 mistakes: 1,
+                time_ms_raw: None,
+                lag_ms: 0,
+                puzzle: None,
+                solution: None,
             },
         ],
         solution: SOLUTION.parse().unwrap(),
@@ -487,6 +495,10 @@ fn bots_are_marked_in_the_lobby_the_progress_panel_the_results_and_to_spectators
         time_ms: Some(300_000 + u64::from(rank)),
         filled: 51,
         mistakes: 0,
+        time_ms_raw: None,
+        lag_ms: 0,
+        puzzle: None,
+        solution: None,
     };
     app.update(net(ServerMsg::RaceOver {
         race_id: "r1".into(),
@@ -826,6 +838,10 @@ fn a_rated_race_over_shows_how_our_rating_moved() {
             time_ms: Some(200_000),
             filled: 51,
             mistakes: 0,
+            time_ms_raw: None,
+            lag_ms: 0,
+            puzzle: None,
+            solution: None,
         }],
         solution: SOLUTION.parse().unwrap(),
         ratings: vec![protocol::RatingChange {

@@ -126,6 +126,10 @@ fn over(status: protocol::FinishStatus) -> ServerMsg {
             time_ms: None,
             filled: 0,
             mistakes: 1,
+            time_ms_raw: None,
+            lag_ms: 0,
+            puzzle: None,
+            solution: None,
         }],
         solution: SOLUTION.parse().unwrap(),
         ratings: Vec::new(),
@@ -319,6 +323,10 @@ async fn run_races_against_a_scripted_server_then_leaves() {
         time_ms: Some(1234),
         filled: 51,
         mistakes: 0,
+        time_ms_raw: None,
+        lag_ms: 0,
+        puzzle: None,
+        solution: None,
     };
     say(
         &mut ws,

@@ -83,6 +83,7 @@ impl Intent {
                 room: room.clone(),
                 name: Some(name.clone()),
                 key: None,
+                boards: false,
             }),
             Intent::Quick { difficulty, name } => Some(quick_race(*difficulty, name)),
             Intent::Ghost {

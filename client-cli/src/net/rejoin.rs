@@ -125,6 +125,7 @@ impl Seat {
                 room: room.clone(),
                 name: Some(name.clone()),
                 key: None,
+                boards: false,
             })
     }
 }

@@ -179,6 +179,7 @@ fn seat_remembers_how_to_come_back() {
             room: "ABCD".into(),
             name: Some("eve".into()),
             key: None,
+            boards: false,
         }),
     );
     seat.observe(&ServerMsg::RoomClosed {

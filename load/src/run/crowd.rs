@@ -55,6 +55,7 @@ async fn one(
         room: room.to_string(),
         name: Some(name),
         key: None,
+        boards: false,
     };
     if wsclient::send(&mut ws, &spectate).await.is_err() {
         return r;

@@ -102,6 +102,7 @@ async fn setup_room(addrs: &[SocketAddr], r: usize, opts: &RaceOpts) -> Result<R
                     penalty_s: Some(0),
                     public: Some(false),
                     rated: None,
+                    isomorphs: None,
                 }),
                 bot: false,
                 key: None,

@@ -98,6 +98,10 @@ pub(super) fn race(id: &str, finished: i64, racers: &[Racer]) -> RaceRecord {
                 time_ms: r.3,
                 filled: 40,
                 mistakes: 1,
+                time_ms_raw: None,
+                lag_ms: 0,
+                puzzle: None,
+                solution: None,
             })
             .collect(),
         seats: racers

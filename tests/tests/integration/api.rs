@@ -138,6 +138,10 @@ pub async fn raced() -> Raced {
             time_ms: Some(80_000),
             filled: 40,
             mistakes: 2,
+            time_ms_raw: None,
+            lag_ms: 0,
+            puzzle: None,
+            solution: None,
         }],
         seats: vec![SeatRecord {
             player_id: "p1".into(),

@@ -51,7 +51,7 @@ async fn welcome_and_default_settings() {
     assert_eq!(
         j["settings"],
         json!({"difficulty": "medium", "max_players": 8, "time_limit_s": 1800,
-               "max_mistakes": 3, "penalty_s": 10, "public": true, "rated": false})
+               "max_mistakes": 3, "penalty_s": 10, "public": true, "rated": false, "isomorphs": false})
     );
     assert_eq!(j["you"]["role"], "player");
     let players = j["players"].as_array().unwrap();

@@ -63,6 +63,7 @@ fn race_in_progress_offers_to_watch_then_takes_a_seat_when_it_ends() {
             room: "K7QX".into(),
             name: Some("bob".into()),
             key: None,
+            boards: false,
         }],
     );
     // The race has run 54 s when we arrive, 300 ms after the program started.

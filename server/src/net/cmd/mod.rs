@@ -97,7 +97,9 @@ impl Session {
                     self.enter(&room, Some(name), Role::Player, who).await;
                 }
             }
-            ClientMsg::Spectate { room, name, key } => {
+            ClientMsg::Spectate {
+                room, name, key, ..
+            } => {
                 if let Some(who) = self.identify(key, false).await {
                     self.enter(&room, name, Role::Spectator, who).await;
                 }
@@ -133,6 +135,10 @@ impl Session {
                 key,
             } => self.join_arena(arena_id, name, key).await,
             ClientMsg::LeaveArena => self.leave_arena(),
+            // Moderation (A8) lands with the admin API; until then a report is refused plainly.
+            ClientMsg::Report { .. } => {
+                self.error(ErrorCode::WrongPhase, "reports are not kept yet")
+            }
         }
     }
 

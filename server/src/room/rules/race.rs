@@ -383,6 +383,10 @@ impl Race {
                 time_ms: e.time_ms,
                 filled: e.filled,
                 mistakes: e.mistakes,
+                time_ms_raw: e.time_ms,
+                lag_ms: 0,
+                puzzle: Some(self.dealt.puzzle),
+                solution: Some(self.dealt.solution),
             })
             .collect();
         standings(rows)

@@ -522,6 +522,10 @@ fn check_ranks(rows: &[(&str, FinishStatus, Option<u64>, u32, u32)], expected: &
             time_ms: r.2,
             filled: r.3,
             mistakes: r.4,
+            time_ms_raw: None,
+            lag_ms: 0,
+            puzzle: None,
+            solution: None,
         })
         .collect();
     let got: Vec<(String, u32)> = standings(rows)
