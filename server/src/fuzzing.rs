@@ -159,6 +159,7 @@ impl Harness {
                 let who = Identity {
                     handle: (y % 3 == 0).then(|| format!("h{}", y % 4)),
                     bot: y % 5 == 0,
+                    banned: false,
                 };
                 self.room
                     .join(conn, addr(x), Some(name(y)), Role::Player, who, now);

@@ -23,17 +23,40 @@ pub struct WireIdentity {
     pub handle: Option<String>,
     /// The client said `bot: true`.
     pub bot: bool,
+    /// Banned (A8); absent from a node that predates bans: not banned.
+    #[serde(default)]
+    pub banned: bool,
 }
 
 impl From<Identity> for WireIdentity {
-    fn from(Identity { handle, bot }: Identity) -> WireIdentity {
-        WireIdentity { handle, bot }
+    fn from(
+        Identity {
+            handle,
+            bot,
+            banned,
+        }: Identity,
+    ) -> WireIdentity {
+        WireIdentity {
+            handle,
+            bot,
+            banned,
+        }
     }
 }
 
 impl From<WireIdentity> for Identity {
-    fn from(WireIdentity { handle, bot }: WireIdentity) -> Identity {
-        Identity { handle, bot }
+    fn from(
+        WireIdentity {
+            handle,
+            bot,
+            banned,
+        }: WireIdentity,
+    ) -> Identity {
+        Identity {
+            handle,
+            bot,
+            banned,
+        }
     }
 }
 

@@ -58,12 +58,14 @@ pub struct Identity {
     pub handle: Option<String>,
     /// The client said `bot: true`.
     pub bot: bool,
+    /// A moderator banned the player (A8): they play, unrated.
+    pub banned: bool,
 }
 
 impl Identity {
-    /// Whether this seat can be rated: identified and human.
+    /// Whether this seat can be rated: identified, human and not banned.
     pub fn rateable(&self) -> bool {
-        self.handle.is_some() && !self.bot
+        self.handle.is_some() && !self.bot && !self.banned
     }
 }
 

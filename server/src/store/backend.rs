@@ -18,6 +18,8 @@ pub(crate) enum Param<'a> {
     Real(f64),
     /// A text.
     Text(&'a str),
+    /// A nullable text.
+    OptText(Option<&'a str>),
     /// A byte string (`BYTEA`, a SQLite blob).
     Bytes(&'a [u8]),
 }

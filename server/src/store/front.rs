@@ -5,14 +5,34 @@ use shared::engine::Difficulty;
 
 use super::backend::Backend;
 use super::{
-    arena, ghost, read, ArenaRecord, DailyRow, GhostRef, GhostSource, HistoryRow, LeaderRow,
-    Period, PlayerPage, PlayerRow, RaceRecord, RatedRace, RatingChange, Replay, Store, StoreError,
-    StoredRating, StoredStanding,
+    arena, ghost, moderation, read, ArenaRecord, DailyRow, FlaggedResult, GhostRef, GhostSource,
+    HistoryRow, LeaderRow, Period, PlayerPage, PlayerRow, RaceRecord, RatedRace, RatingChange,
+    Replay, ReportRecord, Store, StoreError, StoredRating, StoredStanding,
 };
 
 impl<B: Backend> Store for B {
     fn save_race(&self, rec: &RaceRecord) -> Result<Vec<RatingChange>, StoreError> {
         self.write_race(rec)
+    }
+
+    fn set_banned(&self, handle: &str, banned: bool) -> Result<bool, StoreError> {
+        self.read(|c| moderation::set_banned(c, handle, banned))
+    }
+
+    fn flagged(&self, limit: u32, offset: u32) -> Result<Vec<FlaggedResult>, StoreError> {
+        self.read(|c| moderation::flagged(c, limit, offset))
+    }
+
+    fn save_report(&self, report: &ReportRecord) -> Result<(), StoreError> {
+        self.read(|c| moderation::save_report(c, report))
+    }
+
+    fn reports(&self, limit: u32, offset: u32) -> Result<Vec<ReportRecord>, StoreError> {
+        self.read(|c| moderation::reports(c, limit, offset))
+    }
+
+    fn handles_named(&self, name: &str) -> Result<Vec<String>, StoreError> {
+        self.read(|c| moderation::handles_named(c, name))
     }
 
     fn register(

@@ -16,6 +16,7 @@ mod arena;
 mod backend;
 mod front;
 mod ghost;
+mod moderation;
 pub mod period;
 pub mod postgres;
 mod rated;
@@ -32,6 +33,7 @@ use shared::engine::Difficulty;
 
 pub use arena::ArenaRecord;
 pub use ghost::{GhostMove, GhostRef, GhostSource};
+pub use moderation::{FlaggedResult, ReportRecord};
 pub use period::Period;
 pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
@@ -187,8 +189,10 @@ pub struct StoredStanding {
 pub struct PlayerRow {
     /// Public id.
     pub handle: String,
-    /// The name given at registration.
+    /// The player's name: the one they last raced under, else the one they registered.
     pub name: String,
+    /// Banned (A8): plays unrated, left out of the boards.
+    pub banned: bool,
 }
 
 /// A player's rating at one difficulty over a span (a leaderboard period, or all time):
@@ -421,9 +425,25 @@ pub struct StoredRating {
 pub trait Store: Send + Sync + std::fmt::Debug {
     /// Write a finished race (race, standings, placements, seats) in one transaction; for a
     /// rated race also update the ratings of its rated seats (identified, not bots, not
-    /// flagged; at least two of them) and return their changes, else an empty list. A daily
-    /// race records each identified seat's attempt.
+    /// flagged, not banned, each placed something; at least two of them, one of whom solved)
+    /// and return their changes, else an empty list. A daily race records each identified
+    /// seat's attempt; each identified seat's name becomes its player's name.
     fn save_race(&self, rec: &RaceRecord) -> Result<Vec<RatingChange>, StoreError>;
+
+    /// Ban (`true`) or unban `handle` (A8); whether such a player exists.
+    fn set_banned(&self, handle: &str, banned: bool) -> Result<bool, StoreError>;
+
+    /// Flagged results, newest first (A8 `/api/admin/flags`).
+    fn flagged(&self, limit: u32, offset: u32) -> Result<Vec<FlaggedResult>, StoreError>;
+
+    /// Keep a report (A8); the same reporter, target and race again keeps the first.
+    fn save_report(&self, report: &ReportRecord) -> Result<(), StoreError>;
+
+    /// Reports, newest first (A8 `/api/admin/reports`).
+    fn reports(&self, limit: u32, offset: u32) -> Result<Vec<ReportRecord>, StoreError>;
+
+    /// The handles of the players named exactly `name`, by handle (at most 10).
+    fn handles_named(&self, name: &str) -> Result<Vec<String>, StoreError>;
 
     /// Keep an arena's standings (A7), replacing what was kept of it.
     fn save_arena(&self, arena: &ArenaRecord) -> Result<(), StoreError>;

@@ -11,7 +11,7 @@ use protocol::{FinishStatus, Standing};
 
 use super::backend::{first, Param, Sql};
 use super::rows::{seat_of, signed};
-use super::{rating_rank, sql, Period, RaceRecord, RatingChange, StoreError};
+use super::{moderation, rating_rank, sql, Period, RaceRecord, RatingChange, StoreError};
 use crate::rating::{conservative, rate, Rating};
 use Param::{Int, OptInt, Real, Text};
 
@@ -33,7 +33,13 @@ pub(crate) fn update_ratings(
     rec: &RaceRecord,
     finished: i64,
 ) -> Result<Vec<RatingChange>, StoreError> {
-    let seats = rated_seats(rec);
+    let mut banned = HashSet::new();
+    for handle in rec.seats.iter().filter_map(|s| s.handle.as_deref()) {
+        if moderation::is_banned(c, handle)? {
+            banned.insert(handle);
+        }
+    }
+    let seats = rated_seats(rec, &banned);
     if seats.is_empty() {
         return Ok(Vec::new());
     }
@@ -88,10 +94,16 @@ pub(crate) fn update_ratings(
     Ok(writes.into_iter().map(|w| w.change).collect())
 }
 
-/// Who is rated: seats with a handle, not bots, not flagged, each handle once (two seats
-/// with one key rate neither), paired with their standing. Fewer than two is no rated race:
-/// empty.
-fn rated_seats(rec: &RaceRecord) -> Vec<(&Standing, &str)> {
+/// Who is rated: seats with a handle, not bots, not flagged, not `banned` (A8), that placed
+/// something (A8: a seat that placed nothing is left out, so an empty seat cannot climb by
+/// tying other empty seats), each handle once (two seats with one key rate neither), paired
+/// with their standing. Fewer than two is no rated race, and so is a race in which none of
+/// them solved (A8: a draw between non-solvers only shrinks everyone's σ, which would raise
+/// every μ − 3σ for nothing): empty.
+pub(crate) fn rated_seats<'a>(
+    rec: &'a RaceRecord,
+    banned: &HashSet<&str>,
+) -> Vec<(&'a Standing, &'a str)> {
     let mut seen = HashSet::new();
     let mut twice = HashSet::new();
     for h in rec.seats.iter().filter_map(|s| s.handle.as_deref()) {
@@ -99,16 +111,27 @@ fn rated_seats(rec: &RaceRecord) -> Vec<(&Standing, &str)> {
             twice.insert(h);
         }
     }
+    let placed: HashSet<&str> = rec
+        .placements
+        .iter()
+        .map(|p| p.player_id.as_str())
+        .collect();
     let seats: Vec<_> = rec
         .standings
         .iter()
         .filter_map(|s| {
             let seat = seat_of(rec, s)?;
             let handle = seat.handle.as_deref()?;
-            (!seat.bot && seat.flags.is_empty() && !twice.contains(handle)).then_some((s, handle))
+            let rateable = !seat.bot
+                && seat.flags.is_empty()
+                && !twice.contains(handle)
+                && !banned.contains(handle)
+                && placed.contains(s.player_id.as_str());
+            rateable.then_some((s, handle))
         })
         .collect();
-    if seats.len() < 2 {
+    let solved = seats.iter().any(|(s, _)| s.status == FinishStatus::Solved);
+    if seats.len() < 2 || !solved {
         Vec::new()
     } else {
         seats

@@ -35,6 +35,7 @@ pub(super) fn player_by_key(
         Ok(PlayerRow {
             handle: r.text(0)?,
             name: r.text(1)?,
+            banned: r.flag(2)?,
         })
     })
 }

@@ -6,13 +6,14 @@
 //! bulk placements) stays in its own module.
 
 /// The player whose key hashes to `$1`.
-pub(crate) const PLAYER_BY_KEY: &str = "SELECT handle, name FROM players WHERE key_hash = $1";
+pub(crate) const PLAYER_BY_KEY: &str =
+    "SELECT handle, name, banned FROM players WHERE key_hash = $1";
 
 /// A page of a board: `board_by_rating` from the period's start, in its order.
 pub(crate) const LEADERBOARD: &str =
     "SELECT b.handle, p.name, b.mu, b.sigma, b.races, b.wins, b.best_time_ms
          FROM board b JOIN players p ON p.handle = b.handle
-         WHERE b.difficulty = $1 AND b.period = $2 AND b.period_start = $3
+         WHERE b.difficulty = $1 AND b.period = $2 AND b.period_start = $3 AND NOT p.banned
          ORDER BY b.rating DESC, b.handle
          LIMIT $4 OFFSET $5";
 
@@ -108,7 +109,7 @@ pub(crate) const DAILY_BOARD: &str =
          JOIN players p ON p.handle = d.handle
          JOIN seats s ON s.race_id = d.race_id AND s.handle = d.handle
          JOIN standings st ON st.race_id = s.race_id AND st.player_id = s.player_id
-         WHERE d.date = $1 AND d.difficulty = $2
+         WHERE d.date = $1 AND d.difficulty = $2 AND NOT p.banned
          ORDER BY d.sort_ms, d.handle
          LIMIT $3 OFFSET $4";
 
@@ -196,3 +197,45 @@ pub(crate) const PUT_PLAYER: &str =
 
 /// Whether a handle is someone's.
 pub(crate) const HANDLE_TAKEN: &str = "SELECT 1 FROM players WHERE handle = $1";
+
+/// Ban a player (A8): their rows stay, ratings and boards skip them.
+pub(crate) const BAN: &str = "UPDATE players SET banned = TRUE WHERE handle = $1";
+
+/// Lift a ban.
+pub(crate) const UNBAN: &str = "UPDATE players SET banned = FALSE WHERE handle = $1";
+
+/// Whether a player is banned (no row: not a player, so not banned).
+pub(crate) const BANNED: &str = "SELECT 1 FROM players WHERE handle = $1 AND banned";
+
+/// The name a player raced under becomes their name, unless a later race already gave one.
+pub(crate) const PUT_NAME: &str =
+    "UPDATE players SET name = $1, name_unix_ms = $2 WHERE handle = $3 AND name_unix_ms <= $2";
+
+/// The handles going by a name (`players_by_name`), a few more than anyone lists.
+pub(crate) const HANDLES_NAMED: &str =
+    "SELECT handle FROM players WHERE name = $1 ORDER BY handle LIMIT 10";
+
+/// A page of flagged results, newest first (`seats_flagged`).
+pub(crate) const FLAGGED: &str =
+    "SELECT s.race_id, r.room, r.difficulty, s.player_id, s.handle, st.name, s.flags,
+             st.status, st.time_ms, s.finished_unix_ms
+         FROM seats s
+         JOIN races r ON r.race_id = s.race_id
+         JOIN standings st ON st.race_id = s.race_id AND st.player_id = s.player_id
+         WHERE s.flags <> ''
+         ORDER BY s.finished_unix_ms DESC, s.race_id, s.player_id
+         LIMIT $1 OFFSET $2";
+
+/// A report; the same reporter, target and race again keeps the first.
+pub(crate) const PUT_REPORT: &str =
+    "INSERT INTO reports (race_id, reporter, target, room, reporter_handle, reporter_name,
+             target_handle, target_name, reason, created_unix_ms)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING";
+
+/// A page of reports, newest first (`reports_by_time`).
+pub(crate) const REPORTS: &str =
+    "SELECT race_id, room, reporter_handle, reporter_name, target, target_handle, target_name,
+             reason, created_unix_ms
+         FROM reports
+         ORDER BY created_unix_ms DESC, race_id, reporter, target
+         LIMIT $1 OFFSET $2";

@@ -12,15 +12,21 @@ use crate::store::recompute::recompute;
 
 mod arena;
 mod ghost;
+mod moderation;
 pub(super) use arena::an_arena_is_kept_and_replaced;
 pub(super) use ghost::{
     a_best_solve_is_the_fastest_of_any_race, a_ghost_is_found_by_race_best_and_daily,
     check_old_solves, OLD_SOLVES,
 };
+pub(super) use moderation::{
+    a_ban_unrates_and_hides_and_an_unban_restores, a_report_is_kept_once,
+    empty_seats_and_unsolved_races_move_no_rating, flagged_results_are_listed_newest_first,
+    names_follow_the_latest_race,
+};
 
 /// 2026-12-01 13:14:15 UTC, a Tuesday.
 pub(super) const NOW: i64 = 1_796_130_855_000;
-const DAY: i64 = 86_400_000;
+pub(super) const DAY: i64 = 86_400_000;
 
 /// A fresh, empty store, and what keeps its database alive.
 pub(super) struct Fixture {
@@ -52,7 +58,12 @@ macro_rules! store_suite {
             ratings_recompute_from_history,
             a_best_solve_is_the_fastest_of_any_race,
             a_ghost_is_found_by_race_best_and_daily,
-            an_arena_is_kept_and_replaced
+            an_arena_is_kept_and_replaced,
+            a_ban_unrates_and_hides_and_an_unban_restores,
+            a_report_is_kept_once,
+            empty_seats_and_unsolved_races_move_no_rating,
+            flagged_results_are_listed_newest_first,
+            names_follow_the_latest_race
         );
     };
     (@cases $open:path; $($case:ident),*) => {
@@ -93,7 +104,13 @@ pub(super) fn race(id: &str, finished: i64, racers: &[Racer]) -> RaceRecord {
             .map(|r| Standing {
                 rank: r.4,
                 player_id: r.0.into(),
-                name: r.0.try_into().unwrap(),
+                // A seat's name becomes its player's (A8): keep the registered one here.
+                name: r
+                    .1
+                    .map_or_else(|| r.0.to_owned(), |h| format!("name-{h}"))
+                    .as_str()
+                    .try_into()
+                    .unwrap(),
                 status: r.2,
                 time_ms: r.3,
                 filled: 40,
@@ -113,7 +130,7 @@ pub(super) fn race(id: &str, finished: i64, racers: &[Racer]) -> RaceRecord {
                 flags: Vec::new(),
             })
             .collect(),
-        placements: vec![
+        placements: [
             PlacementRecord {
                 player_id: racers[0].0.into(),
                 at_ms: 5,
@@ -128,7 +145,17 @@ pub(super) fn race(id: &str, finished: i64, racers: &[Racer]) -> RaceRecord {
                 digit: 5,
                 outcome: "wrong",
             },
-        ],
+        ]
+        .into_iter()
+        // Every other seat placed something too (A8: a seat that placed nothing is unrated).
+        .chain(racers.iter().skip(1).map(|r| PlacementRecord {
+            player_id: r.0.into(),
+            at_ms: 11,
+            cell: 5,
+            digit: 6,
+            outcome: "accepted",
+        }))
+        .collect(),
     }
 }
 
@@ -191,7 +218,8 @@ pub(super) fn registration_and_lookup_by_key(store: &Fixture) {
         got,
         Some(PlayerRow {
             handle: "hA".into(),
-            name: "name-hA".into()
+            name: "name-hA".into(),
+            banned: false,
         })
     );
     assert_eq!(store.player_by_key(key_hash("other")).unwrap(), None);
@@ -287,6 +315,7 @@ pub(super) fn a_rated_race_moves_ratings_and_shows_everywhere(store: &Fixture) {
     let at: Vec<(u64, &str)> = replay
         .placements
         .iter()
+        .filter(|p| p.player_id == "p1")
         .map(|p| (p.at_ms, p.outcome.as_str()))
         .collect();
     assert_eq!(at, [(5, "accepted"), (9, "wrong")]);

@@ -92,7 +92,14 @@ pub async fn lookup(
     bot: bool,
 ) -> Result<(Identity, Option<String>), Refused> {
     let Some(key) = key else {
-        return Ok((Identity { handle: None, bot }, None));
+        return Ok((
+            Identity {
+                handle: None,
+                bot,
+                banned: false,
+            },
+            None,
+        ));
     };
     let hash = key_hash(key.as_str());
     let store = store.clone();
@@ -101,6 +108,7 @@ pub async fn lookup(
             Identity {
                 handle: Some(player.handle),
                 bot,
+                banned: player.banned,
             },
             Some(player.name),
         )),

@@ -44,6 +44,7 @@ fn value<'p>(p: &'p Param<'_>) -> &'p (dyn ToSql + Sync) {
         Param::OptInt(v) => v,
         Param::Real(v) => v,
         Param::Text(v) => v,
+        Param::OptText(v) => v,
         Param::Bytes(v) => v,
     }
 }

@@ -12,6 +12,7 @@ use r2d2_postgres::postgres::types::ToSql;
 use r2d2_postgres::postgres::{Client, Transaction};
 
 use super::dialect::Pg;
+use crate::store::moderation;
 use crate::store::rated::{self, RatingSql};
 use crate::store::rows::{self, signed};
 use crate::store::sql;
@@ -88,6 +89,7 @@ pub(super) fn save_race(
     for (handle, time_ms) in rows::best_writes(rec) {
         tx.execute(&best, &[&handle, &rec.difficulty, &time_ms, &rec.race_id])?;
     }
+    moderation::keep_names(&mut Pg::new(tx), rec, finished)?;
     if !rec.rated {
         return Ok(Vec::new());
     }

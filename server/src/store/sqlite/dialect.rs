@@ -18,6 +18,7 @@ impl ToSql for Param<'_> {
             Param::OptInt(v) => v.to_sql(),
             Param::Real(v) => v.to_sql(),
             Param::Text(v) => v.to_sql(),
+            Param::OptText(v) => v.to_sql(),
             Param::Bytes(v) => v.to_sql(),
         }
     }

@@ -129,9 +129,39 @@ CREATE TABLE arenas (
 CREATE INDEX arenas_by_end ON arenas(ends_unix_ms);
 ";
 
+/// Moderation and names (A8). `players.banned`: a banned identity plays unrated and is left
+/// out of the boards (its rows stay, so an unban restores them). `players.name` becomes the
+/// name the identity last raced under, `name_unix_ms` the end of that race (a race stored late
+/// never writes an older name over a newer one); `players_by_name` finds a handle by its name.
+/// `seats_flagged` serves the admin list of flagged results newest first, reading only flagged
+/// seats. `reports` keeps players' reports, one per reporter (a handle, or `~` and the name of
+/// an anonymous one), target seat and race; no foreign key to `races`, because a report may
+/// come while its race still runs.
+const V5: &str = "
+ALTER TABLE players ADD COLUMN banned INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE players ADD COLUMN name_unix_ms INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX players_by_name ON players(name, handle);
+CREATE INDEX seats_flagged ON seats(finished_unix_ms DESC, race_id, player_id)
+    WHERE flags <> '';
+CREATE TABLE reports (
+    race_id TEXT NOT NULL,
+    reporter TEXT NOT NULL,
+    target TEXT NOT NULL,
+    room TEXT NOT NULL,
+    reporter_handle TEXT,
+    reporter_name TEXT NOT NULL,
+    target_handle TEXT,
+    target_name TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    created_unix_ms INTEGER NOT NULL,
+    PRIMARY KEY (race_id, reporter, target)
+) WITHOUT ROWID;
+CREATE INDEX reports_by_time ON reports(created_unix_ms DESC, race_id, reporter, target);
+";
+
 /// Every migration, oldest first.
 pub(crate) fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![M::up(V1), M::up(V2), M::up(V3), M::up(V4)])
+    Migrations::new(vec![M::up(V1), M::up(V2), M::up(V3), M::up(V4), M::up(V5)])
 }
 
 #[cfg(test)]

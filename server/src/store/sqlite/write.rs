@@ -4,6 +4,7 @@
 use rusqlite::{params, OptionalExtension, Transaction};
 
 use super::dialect::Db;
+use crate::store::moderation;
 use crate::store::rated::{self, RatingSql};
 use crate::store::{rows, sql, RaceRecord, RatingChange, StoreError};
 
@@ -77,6 +78,7 @@ pub(super) fn save_race(
     for (handle, time_ms) in rows::best_writes(rec) {
         best.execute(params![handle, rec.difficulty, time_ms, rec.race_id])?;
     }
+    moderation::keep_names(&mut Db(tx), rec, finished)?;
     if !rec.rated {
         return Ok(Vec::new());
     }

@@ -102,7 +102,7 @@ pub(in crate::store) fn a_ghost_is_found_by_race_best_and_daily(store: &Fixture)
             got.player_id.as_str(),
             got.name.as_str()
         ),
-        ("g1", "p1", "p1")
+        ("g1", "p1", "name-hA")
     );
     assert_eq!((got.handle.as_deref(), got.time_ms), (Some("hA"), 70_000));
     assert_eq!(got.difficulty, Difficulty::Easy);
