@@ -165,6 +165,13 @@ pub enum Msg {
         /// Whom.
         player_id: String,
     },
+    /// `report` (A8).
+    Report {
+        /// Whom.
+        player_id: String,
+        /// Why (checked by the member's node).
+        reason: String,
+    },
 }
 
 impl From<RoomMsg> for Msg {
@@ -181,6 +188,7 @@ impl From<RoomMsg> for Msg {
             RoomMsg::Chat(text) => Msg::Chat { text },
             RoomMsg::SetSettings(settings) => Msg::SetSettings { settings },
             RoomMsg::Kick(player_id) => Msg::Kick { player_id },
+            RoomMsg::Report { player_id, reason } => Msg::Report { player_id, reason },
         }
     }
 }
@@ -201,6 +209,7 @@ impl Msg {
             Msg::Chat { text } => RoomMsg::Chat(text),
             Msg::SetSettings { settings } => RoomMsg::SetSettings(settings),
             Msg::Kick { player_id } => RoomMsg::Kick(player_id),
+            Msg::Report { player_id, reason } => RoomMsg::Report { player_id, reason },
         })
     }
 }

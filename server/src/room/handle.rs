@@ -36,6 +36,13 @@ pub enum RoomMsg {
     SetSettings(Settings),
     /// `kick`.
     Kick(String),
+    /// `report` (A8), its reason already checked.
+    Report {
+        /// Whom.
+        player_id: String,
+        /// Why.
+        reason: String,
+    },
 }
 
 /// A room's answer to a join, create or resume.

@@ -306,6 +306,9 @@ impl Task {
                 RoomMsg::Chat(text) => self.room.chat(conn, text, now),
                 RoomMsg::SetSettings(s) => self.room.set_settings(conn, s),
                 RoomMsg::Kick(player_id) => self.room.kick(conn, &player_id, now),
+                RoomMsg::Report { player_id, reason } => {
+                    self.room.report(conn, &player_id, reason, unix_ms());
+                }
             },
             RoomCmd::PuzzleReady { race_id, dealt } => {
                 self.room.puzzle_ready(&race_id, dealt, now, unix_ms());
@@ -427,6 +430,7 @@ impl Task {
                 }
                 Effect::Placed(reason) => metrics.placement(reason),
                 Effect::NeedPuzzle { race_id, seed } => self.need_puzzle(race_id, seed),
+                Effect::Report(report) => self.keep_report(*report),
                 Effect::Store(record) => {
                     arena = self.arena_race(&record);
                     if let Some(changes) = self.store(record).await {
@@ -487,6 +491,17 @@ impl Task {
             }
         }
         None
+    }
+
+    /// Keep a report on a blocking thread, tracked but not awaited: the room goes on at once,
+    /// and a report the database refuses is logged (the reporter was answered `reported`).
+    fn keep_report(&self, report: crate::store::ReportRecord) {
+        let store = self.env.store.clone();
+        self.env.tasks.spawn_blocking(move || {
+            if let Err(e) = store.save_report(&report) {
+                tracing::error!(race_id = report.race_id, error = %e, "keeping a report failed");
+            }
+        });
     }
 
     /// What the arenas hear of an arena room's finished race.

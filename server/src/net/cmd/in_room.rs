@@ -6,6 +6,25 @@ use protocol::{ErrorCode, MsgId, SettingsRequest};
 use tokio::sync::oneshot;
 
 use super::Session;
+
+/// Longest `report` reason, in characters (A8).
+pub const MAX_REASON_CHARS: usize = 200;
+
+/// A report's reason as A8 allows it: 1..=200 characters, none of them control characters
+/// (a reason is shown to moderators as a line).
+pub fn check_reason(reason: &str) -> Result<(), &'static str> {
+    let n = reason.chars().count();
+    if n == 0 || reason.trim().is_empty() {
+        return Err("a report needs a reason");
+    }
+    if n > MAX_REASON_CHARS {
+        return Err("a reason is at most 200 characters");
+    }
+    if reason.chars().any(char::is_control) {
+        return Err("a reason has no control characters");
+    }
+    Ok(())
+}
 use crate::room::handle::{RoomCmd, RoomMsg};
 
 impl Session {
@@ -54,6 +73,15 @@ impl Session {
         }
     }
 
+    /// `report` (A8): a reason of 1 to [`MAX_REASON_CHARS`] characters without control
+    /// characters (else `bad_message`); the room checks who is reported.
+    pub(super) async fn report(&mut self, player_id: String, reason: String) {
+        if let Err(why) = check_reason(&reason) {
+            return self.error(ErrorCode::BadMessage, why);
+        }
+        self.forward(RoomMsg::Report { player_id, reason }).await;
+    }
+
     /// A message for the connection's room.
     pub(super) async fn forward(&mut self, msg: RoomMsg) {
         let Some(room) = self.current() else {
@@ -67,5 +95,23 @@ impl Session {
             self.link = None;
             self.error(ErrorCode::NotInRoom, "not in a room");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_reason;
+
+    #[test]
+    fn reasons_are_one_line_of_one_to_200_characters() {
+        assert!(check_reason("typed faster than a human").is_ok());
+        assert!(
+            check_reason(&"é".repeat(200)).is_ok(),
+            "characters, not bytes"
+        );
+        for bad in ["", "   ", "two\nlines", "bell\u{7}"] {
+            assert!(check_reason(bad).is_err(), "{bad:?}");
+        }
+        assert!(check_reason(&"x".repeat(201)).is_err());
     }
 }

@@ -6,7 +6,7 @@
 //! - [`rooms`]: `list_rooms`, `create_room`, `join_room`, `spectate`, `resume`: finding and
 //!   entering rooms (through [`crate::room::rooms::Rooms`], whichever node owns them).
 //! - [`in_room`]: `leave` and the messages a room handles (ready, start, forfeit, place, chat,
-//!   settings, kick).
+//!   settings, kick, report).
 //! - [`identity`]: `register`, and a key becoming the [`crate::room::handle::Who`] a room sees.
 //! - [`daily`]: `start_daily`, the day's one attempt.
 //! - [`pool`]: `quick_race`, `leave_queue`, `requeue`: waiting for a race with strangers (A7).
@@ -135,10 +135,7 @@ impl Session {
                 key,
             } => self.join_arena(arena_id, name, key).await,
             ClientMsg::LeaveArena => self.leave_arena(),
-            // Moderation (A8) lands with the admin API; until then a report is refused plainly.
-            ClientMsg::Report { .. } => {
-                self.error(ErrorCode::WrongPhase, "reports are not kept yet")
-            }
+            ClientMsg::Report { player_id, reason } => self.report(player_id, reason).await,
         }
     }
 

@@ -7,7 +7,7 @@ use protocol::{ErrorCode, PlaceReason, RaceId, ResumeToken, ServerMsg};
 
 use crate::config::Config;
 use crate::outbox::{CloseCode, ConnId};
-use crate::store::RaceRecord;
+use crate::store::{RaceRecord, ReportRecord};
 
 /// Something the room task must do, in order.
 // `Send` is by far the most common effect; boxing its message would add an allocation to
@@ -31,6 +31,8 @@ pub enum Effect {
     },
     /// Store a finished race before carrying out any later effect.
     Store(Box<RaceRecord>),
+    /// Keep a player's report for the moderators (A8), without holding up the room.
+    Report(Box<ReportRecord>),
     /// A seat's resume token no longer works.
     TokenRevoked(ResumeToken),
     /// A race started (for the metrics).

@@ -15,6 +15,7 @@ pub mod ghost;
 mod host;
 mod members;
 pub mod race;
+mod report;
 pub mod seats;
 pub mod standings;
 

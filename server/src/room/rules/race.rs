@@ -204,6 +204,16 @@ impl Race {
         self
     }
 
+    /// A racer who held a seat at the start (a ghost did not): its name and identity.
+    pub(super) fn seated(&self, player_id: &str) -> Option<(&PlayerName, &Identity)> {
+        let (_, who) = self.who.iter().find(|(id, _)| id.as_str() == player_id)?;
+        let entry = self
+            .entries
+            .iter()
+            .find(|e| e.player_id.as_str() == player_id)?;
+        Some((&entry.name, who))
+    }
+
     /// What a race counting down shows: no puzzle yet.
     pub(super) fn countdown_view(race_id: &RaceId, settings: &Settings) -> RaceView {
         RaceView {
