@@ -129,6 +129,77 @@ pub struct Config {
     pub cluster: Option<String>,
     /// Cluster mode: this node's id (random when `None`).
     pub node_id: Option<String>,
+    /// The moderators' bearer token (A8 `--admin-token-file`); `None`: no admin API (404).
+    pub admin_token: Option<AdminToken>,
+}
+
+/// The moderators' secret (A8): never printed (its `Debug` says only that there is one), and
+/// compared in constant time ([`AdminToken::admits`]).
+#[derive(Clone, PartialEq, Eq)]
+pub struct AdminToken([u8; 32]);
+
+impl fmt::Debug for AdminToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("AdminToken(..)")
+    }
+}
+
+/// Why `--admin-token-file` gives no token.
+#[derive(Debug, thiserror::Error)]
+pub enum BadAdminToken {
+    /// The file cannot be read.
+    #[error("cannot read the admin token file {path}: {source}")]
+    Unreadable {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The file holds nothing but white space.
+    #[error("the admin token file {path} is empty: put a long random secret in it")]
+    Empty {
+        /// The file.
+        path: PathBuf,
+    },
+}
+
+impl AdminToken {
+    /// The token `secret` (surrounding white space is not part of it); `None` when empty.
+    pub fn new(secret: &str) -> Option<AdminToken> {
+        let secret = secret.trim();
+        (!secret.is_empty()).then(|| AdminToken(digest(secret)))
+    }
+
+    /// The token in `path`: the file's content, trimmed (a trailing newline is no part of it).
+    pub fn from_file(path: &std::path::Path) -> Result<AdminToken, BadAdminToken> {
+        let text = std::fs::read_to_string(path).map_err(|source| BadAdminToken::Unreadable {
+            path: path.to_owned(),
+            source,
+        })?;
+        AdminToken::new(&text).ok_or_else(|| BadAdminToken::Empty {
+            path: path.to_owned(),
+        })
+    }
+
+    /// Whether `offered` is the token, in time that depends on neither its length nor where
+    /// it differs: both sides are SHA-256 digests (32 bytes whatever was sent, and only the
+    /// digest of the secret is kept), compared by OR-folding the XOR of every byte pair with
+    /// no early exit. No new dependency for it (`subtle` does the same fold; `black_box` keeps
+    /// the optimiser from turning the fold back into an early-exit comparison).
+    pub fn admits(&self, offered: &str) -> bool {
+        let offered = digest(offered);
+        let diff = self
+            .0
+            .iter()
+            .zip(offered.iter())
+            .fold(0u8, |acc, (a, b)| acc | std::hint::black_box(a ^ b));
+        diff == 0
+    }
+}
+
+fn digest(s: &str) -> [u8; 32] {
+    use sha2::Digest;
+    sha2::Sha256::digest(s.as_bytes()).into()
 }
 
 /// PEM files for TLS.
@@ -163,6 +234,7 @@ impl Default for Config {
             tls: None,
             trust_proxy: false,
             allowed_origins: Vec::new(),
+            admin_token: None,
         }
     }
 }
@@ -285,7 +357,25 @@ impl fmt::Display for ArenaSpec {
 
 #[cfg(test)]
 mod tests {
-    use super::Config;
+    use super::{AdminToken, BadAdminToken, Config};
+
+    #[test]
+    fn the_admin_token_is_the_trimmed_file_and_never_printed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("token");
+        std::fs::write(&path, "s3cret-token\n").unwrap();
+        let token = AdminToken::from_file(&path).unwrap();
+        assert!(token.admits("s3cret-token"));
+        assert!(!token.admits("s3cret-token\n") && !token.admits("s3cret") && !token.admits(""));
+        assert!(!format!("{token:?}").contains("s3cret"));
+        std::fs::write(&path, " \n\t").unwrap();
+        assert!(matches!(
+            AdminToken::from_file(&path),
+            Err(BadAdminToken::Empty { .. })
+        ));
+        let missing = AdminToken::from_file(&dir.path().join("nope"));
+        assert!(matches!(missing, Err(BadAdminToken::Unreadable { .. })));
+    }
 
     #[test]
     fn a_postgres_url_is_named_without_its_credentials() {

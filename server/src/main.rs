@@ -141,6 +141,10 @@ struct Args {
     /// split its cores between them (docs/deploy.md).
     #[arg(long, env = "SUDOKU_RACE_WORKERS", value_parser = clap::value_parser!(u16).range(1..=1024))]
     workers: Option<u16>,
+    /// A file whose content (trimmed) is the moderators' bearer token: enables the admin API
+    /// under /api/admin/ (A8). The server refuses to start if it is unreadable or empty.
+    #[arg(long, env = "SUDOKU_RACE_ADMIN_TOKEN_FILE", value_name = "FILE")]
+    admin_token_file: Option<PathBuf>,
     /// Log format on stderr (filter with RUST_LOG, default info).
     #[arg(long, env = "SUDOKU_RACE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -301,8 +305,14 @@ async fn run(args: Args) -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(&args.listen)
         .await
         .with_context(|| format!("cannot listen on {}", args.listen))?;
+    // Read here, not in `config()`: an unreadable or empty file stops the start with its reason.
+    let admin_token = match &args.admin_token_file {
+        Some(path) => Some(server::config::AdminToken::from_file(path)?),
+        None => None,
+    };
     let config = Config {
         arenas: args.arenas()?,
+        admin_token,
         ..args.config()
     };
     server::run(listener, config, shutdown_signal())

@@ -74,6 +74,22 @@ pub async fn route(req: hyper::Request<Incoming>, ctx: &Socket) -> Response {
             Method::GET => upgrade::accept(req, ctx),
             _ => method_not_allowed("GET"),
         },
+        Route::Api if api::admin::is_admin(req.uri().path()) => {
+            let (method, uri) = (req.method().clone(), req.uri().clone());
+            let auth = req.headers().get(hyper::header::AUTHORIZATION).cloned();
+            // The body is never read: dropped before the store's await.
+            drop(req);
+            let server = &ctx.slot.server;
+            api::admin::route(
+                &method,
+                uri.path(),
+                uri.query(),
+                auth.as_ref(),
+                server.config.admin_token.as_ref(),
+                &server.env.store,
+            )
+            .await
+        }
         Route::Api => {
             // Owned, so the request (and its body) is not held across the store's await.
             let (method, uri) = (req.method().clone(), req.uri().clone());

@@ -365,3 +365,12 @@ pub struct Arena {
     /// Its standings (final once it is over).
     pub standings: Vec<protocol::ArenaStanding>,
 }
+
+/// 409 on a player path whose name several players go by (A8).
+#[derive(Debug, Serialize)]
+pub struct Ambiguous {
+    /// What went wrong.
+    pub error: &'static str,
+    /// The handles going by that name.
+    pub handles: Vec<String>,
+}

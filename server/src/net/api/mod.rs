@@ -8,6 +8,7 @@
 //! query returns a key or its hash, so none can leak here. Every answer is JSON with
 //! `Cache-Control: no-store` (boards change with every race).
 
+pub mod admin;
 pub mod body;
 pub mod params;
 
@@ -23,7 +24,7 @@ use shared::engine::Difficulty;
 use crate::arena::Arenas;
 use crate::store::period::utc_date;
 use crate::store::{Store, StoreError};
-use params::Query;
+use params::{PlayerRef, Query};
 
 /// The OpenAPI 3.0 description of every route here.
 pub const OPENAPI: &str = include_str!("openapi.json");
@@ -83,9 +84,9 @@ enum Read {
         limit: u32,
         offset: u32,
     },
-    Player(String),
+    Player(PlayerRef),
     History {
-        handle: String,
+        player: PlayerRef,
         limit: u32,
         offset: u32,
     },
@@ -101,6 +102,8 @@ enum Failure {
     Bad(String),
     /// 404: no such player or race.
     NotFound(&'static str),
+    /// 409: a name that more than one player goes by; their handles.
+    Ambiguous(Vec<String>),
     /// 500: the store failed, or its task did (logged where it happened).
     Internal,
 }
@@ -158,6 +161,16 @@ pub async fn route(
         Ok(body) => json(StatusCode::OK, body),
         Err(Failure::Bad(why)) => error(StatusCode::BAD_REQUEST, &why),
         Err(Failure::NotFound(what)) => error(StatusCode::NOT_FOUND, what),
+        Err(Failure::Ambiguous(handles)) => {
+            let body = body::Ambiguous {
+                error: "more than one player goes by that name: ask by handle",
+                handles,
+            };
+            match serde_json::to_string(&body) {
+                Ok(body) => json(StatusCode::CONFLICT, body),
+                Err(_) => error(StatusCode::INTERNAL_SERVER_ERROR, "internal"),
+            }
+        }
         Err(Failure::Internal) => error(StatusCode::INTERNAL_SERVER_ERROR, "internal"),
     }
 }
@@ -172,9 +185,9 @@ fn check(endpoint: Endpoint<'_>, query: Option<&str>) -> Result<Read, Failure> {
             limit: q.limit()?,
             offset: q.offset()?,
         },
-        Endpoint::Player(h) => Read::Player(params::handle(h)?.to_owned()),
-        Endpoint::History(h) => Read::History {
-            handle: params::handle(h)?.to_owned(),
+        Endpoint::Player(p) => Read::Player(params::player(p)?),
+        Endpoint::History(p) => Read::History {
+            player: params::player(p)?,
             limit: q.limit()?,
             offset: q.offset()?,
         },
@@ -219,7 +232,6 @@ impl From<StoreError> for Fetch {
 
 /// The blocking part of [`fetch`].
 fn read_store(store: &dyn Store, read: Read, now_unix_ms: i64) -> Result<String, Fetch> {
-    let no_player = || Fetch::Failure(Failure::NotFound("no such player"));
     match read {
         Read::Leaderboard {
             difficulty,
@@ -234,17 +246,17 @@ fn read_store(store: &dyn Store, read: Read, now_unix_ms: i64) -> Result<String,
                 rows: rows.into_iter().map(body::LeaderLine::from).collect(),
             })
         }
-        Read::Player(handle) => {
-            let page = store.player(&handle)?.ok_or_else(no_player)?;
+        Read::Player(player) => {
+            let page = find_player(store, &player)?;
             to_json(&body::Player::from(page))
         }
         Read::History {
-            handle,
+            player,
             limit,
             offset,
         } => {
             // An empty history and an unknown player look alike to `history`: ask first.
-            store.player(&handle)?.ok_or_else(no_player)?;
+            let handle = find_player(store, &player)?.handle;
             let rows = store.history(&handle, limit, offset)?;
             to_json(&body::History {
                 handle,
@@ -283,6 +295,31 @@ fn read_store(store: &dyn Store, read: Read, now_unix_ms: i64) -> Result<String,
     }
 }
 
+/// The player a path names (A8): a handle-shaped one as a handle first; otherwise, or when no
+/// player has that handle, the one player going by that name. Several: 409 with their handles;
+/// none: 404.
+fn find_player(store: &dyn Store, player: &PlayerRef) -> Result<crate::store::PlayerPage, Fetch> {
+    let no_player = || Fetch::Failure(Failure::NotFound("no such player"));
+    let name = match player {
+        PlayerRef::Handle(h) => {
+            if let Some(page) = store.player(h)? {
+                return Ok(page);
+            }
+            h
+        }
+        PlayerRef::Name(n) => n,
+    };
+    let mut handles = store.handles_named(name)?;
+    match handles.len() {
+        0 => Err(no_player()),
+        1 => {
+            let handle = handles.remove(0);
+            store.player(&handle)?.ok_or_else(no_player)
+        }
+        _ => Err(Fetch::Failure(Failure::Ambiguous(handles))),
+    }
+}
+
 fn to_json(value: &impl Serialize) -> Result<String, Fetch> {
     // Our own structs of strings and numbers: serializing them cannot fail, but if it ever
     // did, a 500 is the honest answer.
@@ -301,7 +338,7 @@ fn answer(body: serde_json::Result<String>) -> Response {
 }
 
 /// A JSON answer that no cache keeps.
-fn json(status: StatusCode, body: impl Into<Bytes>) -> Response {
+pub(super) fn json(status: StatusCode, body: impl Into<Bytes>) -> Response {
     let mut resp = hyper::Response::new(Full::new(body.into()));
     *resp.status_mut() = status;
     let headers = resp.headers_mut();
@@ -311,7 +348,7 @@ fn json(status: StatusCode, body: impl Into<Bytes>) -> Response {
 }
 
 /// `{"error": why}` with `status`.
-fn error(status: StatusCode, why: &str) -> Response {
+pub(super) fn error(status: StatusCode, why: &str) -> Response {
     let body = serde_json::to_string(&body::Error { error: why })
         .unwrap_or_else(|_| r#"{"error":"internal"}"#.to_owned());
     json(status, body)
@@ -362,13 +399,17 @@ mod tests {
             Err(Failure::Bad(_))
         ));
         assert!(matches!(
-            check(Endpoint::Player("nope"), None),
+            check(Endpoint::Player("a%0Ab"), None),
             Err(Failure::Bad(_))
         ));
         assert_eq!(
+            check(Endpoint::Player("nope"), None).ok(),
+            Some(Read::Player(PlayerRef::Name("nope".into())))
+        );
+        assert_eq!(
             check(Endpoint::History("hABC"), Some("offset=3&other=x")).ok(),
             Some(Read::History {
-                handle: "hABC".into(),
+                player: PlayerRef::Handle("hABC".into()),
                 limit: params::DEFAULT_LIMIT,
                 offset: 3
             })

@@ -101,6 +101,47 @@ impl<'a> Query<'a> {
     }
 }
 
+/// Who a player path names (A8): a handle, or a player's name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayerRef {
+    /// Shaped like a handle: tried as a handle first, then as a name.
+    Handle(String),
+    /// Not a handle's shape: a name.
+    Name(String),
+}
+
+/// The player segment of `/api/players/X`: percent-decoded (a name may hold spaces and any
+/// letter), then a handle if it has a handle's shape, else a name as A3 allows names.
+pub fn player(raw: &str) -> Result<PlayerRef, Refusal> {
+    let decoded = percent_decode(raw).ok_or("the player is not valid percent-encoded UTF-8")?;
+    if let Ok(h) = handle(&decoded) {
+        return Ok(PlayerRef::Handle(h.to_owned()));
+    }
+    match protocol::PlayerName::try_from(decoded.as_str()) {
+        Ok(name) => Ok(PlayerRef::Name(name.to_string())),
+        Err(_) => Err("the player must be a handle (like hK7QM2XP) or a player's name".into()),
+    }
+}
+
+/// `%XX` escapes decoded (a `+` stays a `+`: this is a path, not a form); `None` for a broken
+/// escape or bytes that are not UTF-8.
+pub fn percent_decode(s: &str) -> Option<String> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = s.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
 /// A handle from the path: `h` and capital letters or digits (minted ones are `h` and seven of
 /// the room-code alphabet), at most [`MAX_HANDLE_LEN`] characters.
 pub fn handle(s: &str) -> Result<&str, Refusal> {
@@ -141,6 +182,17 @@ mod tests {
     #[track_caller]
     fn query(q: &str) -> Query<'_> {
         Query::parse(Some(q)).expect("a query")
+    }
+
+    #[test]
+    fn a_player_is_a_handle_or_a_name() {
+        assert_eq!(player("hK7QM2XP"), Ok(PlayerRef::Handle("hK7QM2XP".into())));
+        assert_eq!(player("Ann%20Lee"), Ok(PlayerRef::Name("Ann Lee".into())));
+        assert_eq!(player("Z%C3%A9"), Ok(PlayerRef::Name("Zé".into())));
+        assert!(player("%ZZ").is_err());
+        assert!(player("%FF").is_err());
+        assert!(player("%").is_err());
+        assert!(player(&"n".repeat(300)).is_err());
     }
 
     #[test]
