@@ -131,6 +131,20 @@ async fn exchange(
     Ok(out)
 }
 
+/// `s` as one path segment: every byte but letters, digits and `-._~` percent-encoded (a
+/// player's name may hold spaces, slashes or any letter).
+pub fn path_segment(s: &str) -> String {
+    s.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+                char::from(b).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
 /// The status and JSON body of an HTTP/1.1 answer with a `Content-Length` body.
 fn parse(raw: &[u8]) -> Result<Value, ApiError> {
     let text = std::str::from_utf8(raw).map_err(|_| ApiError::Malformed("not UTF-8".into()))?;
@@ -279,6 +293,13 @@ pub fn history_table(v: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_go_into_paths_encoded() {
+        assert_eq!(path_segment("hK7QM2XP"), "hK7QM2XP");
+        assert_eq!(path_segment("Ann Lee/x"), "Ann%20Lee%2Fx");
+        assert_eq!(path_segment("Zé"), "Z%C3%A9");
+    }
 
     #[test]
     fn the_api_sits_under_the_websockets_prefix() {

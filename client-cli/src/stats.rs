@@ -41,7 +41,8 @@ pub struct LeaderboardArgs {
 /// `sudoku-race history`.
 #[derive(Args, Debug)]
 pub struct HistoryArgs {
-    /// A player's handle [default: yours on this server, from keys.toml].
+    /// A player's handle, or their name when only one player goes by it (A8) [default: yours
+    /// on this server, from keys.toml].
     handle: Option<String>,
     /// Races, 1 to 100, newest first.
     #[arg(long, default_value_t = 20)]
@@ -91,12 +92,18 @@ pub fn history(rt: &tokio::runtime::Runtime, a: HistoryArgs) -> anyhow::Result<E
                 })?
         }
     };
-    if !handle.chars().all(|c| c.is_ascii_alphanumeric()) || handle.len() > 32 {
-        anyhow::bail!("a handle is letters and digits, like hK7QM2XP");
+    if handle.is_empty() || handle.chars().count() > 64 || handle.chars().any(char::is_control) {
+        anyhow::bail!("a handle (like hK7QM2XP) or a player's name");
     }
+    // A name may hold spaces and any letter: the server decodes the path segment.
+    let segment = client::api::path_segment(&handle);
     let page = rt
-        .block_on(client::api::get(&to, &format!("/api/players/{handle}")))
+        .block_on(client::api::get(&to, &format!("/api/players/{segment}")))
         .with_context(|| format!("the player {handle}"))?;
+    // The page names the handle: the races of that player, whatever the name was.
+    let handle = page["handle"]
+        .as_str()
+        .map_or_else(|| segment.clone(), client::api::path_segment);
     let path = format!("/api/players/{handle}/races?limit={}", a.limit);
     let v = rt
         .block_on(client::api::get(&to, &path))

@@ -430,7 +430,7 @@ impl Task {
                 }
                 Effect::Placed(reason) => metrics.placement(reason),
                 Effect::NeedPuzzle { race_id, seed } => self.need_puzzle(race_id, seed),
-                Effect::Report(report) => self.keep_report(*report),
+                Effect::Report(report) => keep_report(self.env.store.clone(), *report).await,
                 Effect::Store(record) => {
                     arena = self.arena_race(&record);
                     if let Some(changes) = self.store(record).await {
@@ -493,17 +493,6 @@ impl Task {
         None
     }
 
-    /// Keep a report on a blocking thread, tracked but not awaited: the room goes on at once,
-    /// and a report the database refuses is logged (the reporter was answered `reported`).
-    fn keep_report(&self, report: crate::store::ReportRecord) {
-        let store = self.env.store.clone();
-        self.env.tasks.spawn_blocking(move || {
-            if let Err(e) = store.save_report(&report) {
-                tracing::error!(race_id = report.race_id, error = %e, "keeping a report failed");
-            }
-        });
-    }
-
     /// What the arenas hear of an arena room's finished race.
     fn arena_race(&self, record: &crate::store::RaceRecord) -> Option<ArenaRace> {
         let arena_id = self.room.settings().arena.clone()?;
@@ -552,6 +541,27 @@ impl Task {
                 () = shutdown.cancelled() => {}
             }
         });
+    }
+}
+
+/// Keep a report on a blocking thread before the `reported` that follows it goes out, so
+/// an answered report is one the moderators can list. Reports are rare (one per reporter,
+/// target and race, and rate-limited like every message), so the room waits the one write.
+/// A report the database refuses is logged; the reporter still hears `reported` (nothing
+/// they could do about it, and a retry would be refused the same way).
+async fn keep_report(store: Arc<dyn Store>, report: crate::store::ReportRecord) {
+    let done = tokio::task::spawn_blocking(move || {
+        store
+            .save_report(&report)
+            .map_err(|e| (report.race_id.clone(), e))
+    })
+    .await;
+    match done {
+        Ok(Ok(())) => {}
+        Ok(Err((race_id, e))) => {
+            tracing::error!(race_id, error = %e, "keeping a report failed");
+        }
+        Err(e) => tracing::error!(error = %e, "the report writer panicked"),
     }
 }
 

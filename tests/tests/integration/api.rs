@@ -102,6 +102,12 @@ pub async fn raced() -> Raced {
     let rs = a.until("race_started").await;
     let puzzle = rs["puzzle"].as_str().expect("puzzle").to_owned();
     let race_id = rs["race_id"].as_str().expect("race_id").to_owned();
+    b.until("race_started").await;
+    // Bob places a digit: a seat that placed nothing is left out of the rating (A8).
+    let (cell, d) = to_fill(&puzzle, &solve(&puzzle))[0];
+    b.send(json!({"type": "place", "cell": cell, "digit": d}))
+        .await;
+    b.expect("placement").await;
     for (cell, d) in to_fill(&puzzle, &solve(&puzzle)) {
         a.send(json!({"type": "place", "cell": cell, "digit": d}))
             .await;
@@ -295,12 +301,18 @@ async fn every_route_answers_what_the_store_holds() {
     assert_eq!(standings[0]["player_id"], players[0]["player_id"]);
     let placements = v["placements"].as_array().expect("placements");
     let to_fill = to_fill(&r.puzzle, &solve(&r.puzzle));
+    // Ann's solve, and the one digit Bob placed before he forfeited.
     assert_eq!(
         placements.len(),
-        to_fill.len(),
+        to_fill.len() + 1,
         "every placement, all accepted"
     );
-    for (p, (cell, digit)) in placements.iter().zip(&to_fill) {
+    let anns: Vec<&Value> = placements
+        .iter()
+        .filter(|p| p["player_id"] == players[0]["player_id"])
+        .collect();
+    assert_eq!(anns.len(), to_fill.len());
+    for (p, (cell, digit)) in anns.into_iter().zip(&to_fill) {
         assert_eq!(
             (p["cell"].as_u64(), p["digit"].as_u64()),
             (Some(*cell as u64), Some(u64::from(*digit)))
@@ -353,13 +365,14 @@ async fn bad_parameters_unknown_ids_and_wrong_methods() {
         "/api/leaderboard?offset=100001",
         "/api/leaderboard?offset=99999999999999999999",
         "/api/leaderboard?limit=1&limit=2",
-        "/api/players/nothandle",
-        "/api/players/hlower",
+        "/api/players/not%0Aname",
+        // A8: a path that is no handle is a name; one that is neither is refused.
+        "/api/players/%E2%80%8B",
         &format!("/api/players/{long_handle}"),
-        "/api/players/h%41BC",
+        "/api/players/h%ZZ",
         "/api/players/hABC/races?limit=101",
         "/api/players/hABC/races?offset=x",
-        "/api/players/bad/races",
+        "/api/players/b%00d/races",
         &format!("/api/races/{long_race}"),
         "/api/races/a_b",
         "/api/races/a%2Fb",

@@ -149,7 +149,11 @@ async fn every_answer_matches_the_openapi_document() {
             400,
         ),
         ("/api/players/{handle}", format!("/api/players/{ha}"), 200),
-        ("/api/players/{handle}", "/api/players/x".to_owned(), 400),
+        (
+            "/api/players/{handle}",
+            "/api/players/a%0Ab".to_owned(),
+            400,
+        ),
         (
             "/api/players/{handle}",
             "/api/players/hZZZZZZZ".to_owned(),

@@ -8,7 +8,7 @@ use crate::support::{Client, TestServer};
 use testkit::{solve, to_fill};
 
 /// Register `name`: (key, handle).
-async fn register(c: &mut Client, name: &str) -> (String, String) {
+pub async fn register(c: &mut Client, name: &str) -> (String, String) {
     c.send(json!({"type": "register", "name": name})).await;
     let r = c.expect("registered").await;
     let key = r["key"].as_str().expect("key").to_owned();
@@ -17,7 +17,7 @@ async fn register(c: &mut Client, name: &str) -> (String, String) {
 }
 
 /// Ann opens a rated easy room under `key`; returns its code.
-async fn rated_room(a: &mut Client, key: &str) -> String {
+pub async fn rated_room(a: &mut Client, key: &str) -> String {
     a.send(json!({"type": "create_room", "name": "ann", "key": key,
                   "settings": {"difficulty": "easy", "rated": true}}))
         .await;
@@ -27,7 +27,7 @@ async fn rated_room(a: &mut Client, key: &str) -> String {
 
 /// Start the race and return (race_started for the host, the puzzle), after every other
 /// client saw it too.
-async fn start(host: &mut Client, others: &mut [&mut Client]) -> (Value, String) {
+pub async fn start(host: &mut Client, others: &mut [&mut Client]) -> (Value, String) {
     host.send(json!({"type": "start_race"})).await;
     let rs = host.until("race_started").await;
     for o in others.iter_mut() {
@@ -37,8 +37,16 @@ async fn start(host: &mut Client, others: &mut [&mut Client]) -> (Value, String)
     (rs, puzzle)
 }
 
+/// One correct digit from `c`: a seat that placed nothing is left out of the rating (A8).
+pub async fn place_one(c: &mut Client, puzzle: &str) {
+    let (cell, d) = to_fill(puzzle, &solve(puzzle))[0];
+    c.send(json!({"type": "place", "cell": cell, "digit": d}))
+        .await;
+    c.until("placement").await;
+}
+
 /// Solve the whole puzzle from `c`.
-async fn solve_all(c: &mut Client, puzzle: &str) {
+pub async fn solve_all(c: &mut Client, puzzle: &str) {
     let solution = solve(puzzle);
     for (cell, d) in to_fill(puzzle, &solution) {
         c.send(json!({"type": "place", "cell": cell, "digit": d}))
@@ -74,6 +82,7 @@ async fn registered_players_race_rated_and_the_winner_gains() {
 
     let (rs, puzzle) = start(&mut a, &mut [&mut b]).await;
     assert_eq!(rs["rated"], true);
+    place_one(&mut b, &puzzle).await;
     solve_all(&mut a, &puzzle).await;
     a.until("player_finished").await;
     b.send(json!({"type": "forfeit"})).await;
@@ -316,6 +325,12 @@ async fn a_sequence_of_rated_races_orders_the_board_as_weng_lin_predicts() {
     for winner in [1usize, 0, 1] {
         let (host, rest) = cs.split_at_mut(1);
         let (_, puzzle) = start(&mut host[0], &mut rest.iter_mut().collect::<Vec<_>>()).await;
+        // Everyone places (A8: a seat that placed nothing is left out of the rating).
+        for (i, c) in cs.iter_mut().enumerate() {
+            if i != winner {
+                place_one(c, &puzzle).await;
+            }
+        }
         solve_all(&mut cs[winner], &puzzle).await;
         cs[winner].until("player_finished").await;
         for (i, c) in cs.iter_mut().enumerate() {

@@ -19,6 +19,7 @@ mod host_controls;
 mod identity;
 mod layers;
 mod layout;
+mod moderation;
 mod pool;
 mod pool_client;
 mod proxy;

@@ -179,6 +179,16 @@ impl TestServer {
         Ok((resp.status, String::from_utf8(resp.body)?))
     }
 
+    /// `GET path`'s JSON body, which must come with 200.
+    pub async fn get_json(&self, path: &str) -> Value {
+        let resp = self
+            .http(&format!("GET {path}"), &[])
+            .await
+            .expect("an answer");
+        assert!(resp.status.contains(" 200 "), "{path}: {}", resp.status);
+        serde_json::from_slice(&resp.body).expect("a JSON body")
+    }
+
     /// One plain HTTP/1.1 request, `line` being its method and target (`HEAD /`), with these
     /// extra headers; the answer as it came, read to the end.
     pub async fn http(&self, line: &str, headers: &[(&str, &str)]) -> Result<HttpResponse> {

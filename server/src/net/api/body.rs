@@ -369,8 +369,8 @@ pub struct Arena {
 /// 409 on a player path whose name several players go by (A8).
 #[derive(Debug, Serialize)]
 pub struct Ambiguous {
-    /// What went wrong.
-    pub error: &'static str,
+    /// What went wrong, the handles included (a client that shows only `error` shows them).
+    pub error: String,
     /// The handles going by that name.
     pub handles: Vec<String>,
 }

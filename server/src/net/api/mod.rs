@@ -163,7 +163,10 @@ pub async fn route(
         Err(Failure::NotFound(what)) => error(StatusCode::NOT_FOUND, what),
         Err(Failure::Ambiguous(handles)) => {
             let body = body::Ambiguous {
-                error: "more than one player goes by that name: ask by handle",
+                error: format!(
+                    "more than one player goes by that name ({}): ask by handle",
+                    handles.join(", ")
+                ),
                 handles,
             };
             match serde_json::to_string(&body) {

@@ -1,8 +1,8 @@
 //! `report` (A8): a member of the room (player or spectator) reports a player of the room's
 //! current or last race to the moderators. The room checks who is who and answers `reported`;
-//! the room task keeps the report ([`Effect::Report`]), where the store keeps one per
-//! reporter, target and race, so a repeat is answered `reported` again and kept once. The
-//! reason's text was checked before it got here (`crate::net::cmd`).
+//! the room task keeps the report ([`Effect::Report`]) before that answer goes out. The store
+//! keeps one per reporter, target and race, so a repeat is answered `reported` again and kept
+//! once. The reason's text was checked before it got here (`crate::net::cmd`).
 
 use protocol::{ErrorCode, PlayerId, ServerMsg};
 
