@@ -91,7 +91,12 @@ fn violations(doc: &Value, schema: &Value, v: &Value, at: &str, out: &mut Vec<St
 
 /// The schema `doc` documents for `route`'s answer with `status`.
 fn documented<'a>(doc: &'a Value, route: &str, status: u16) -> &'a Value {
-    let op = &doc["paths"][route]["get"];
+    documented_op(doc, route, "get", status)
+}
+
+/// [`documented`] for `method` (`get`, `post`).
+fn documented_op<'a>(doc: &'a Value, route: &str, method: &str, status: u16) -> &'a Value {
+    let op = &doc["paths"][route][method];
     assert!(op.is_object(), "{route} is not documented");
     let schema = &op["responses"][status.to_string()]["content"]["application/json"]["schema"];
     assert!(schema.is_object(), "{route} {status} is not documented");
@@ -236,4 +241,86 @@ async fn every_answer_matches_the_openapi_document() {
         }
     }
     r.assert_no_keys();
+}
+
+#[tokio::test]
+async fn the_admin_answers_match_the_openapi_document() {
+    use crate::identity::{rated_room, register};
+    use crate::moderation::{admin_server, call, join, race, TOKEN};
+    let srv = admin_server(true).await;
+    let doc = srv.get_json("/api/openapi.json").await;
+    let (mut a, mut b) = (srv.client().await, srv.client().await);
+    let (ka, ha) = register(&mut a, "ann").await;
+    let (kb, _) = register(&mut b, "bob").await;
+    let room = rated_room(&mut a, &ka).await;
+    join(&mut b, &room, "bob", &kb).await;
+    // A machine's solve: flagged `too_fast`, so the flags list has a row to check.
+    let over = race(&mut a, &mut [&mut b]).await;
+    let ann = over["standings"][0]["player_id"].clone();
+    b.send(json!({"type": "report", "player_id": ann, "reason": "quick"}))
+        .await;
+    b.until("reported").await;
+    let bearer = format!("Bearer {TOKEN}");
+    let cases = [
+        (
+            "/api/admin/flags",
+            "get",
+            "GET /api/admin/flags".to_owned(),
+            Some(&bearer),
+            200,
+        ),
+        (
+            "/api/admin/flags",
+            "get",
+            "GET /api/admin/flags?limit=0".to_owned(),
+            Some(&bearer),
+            400,
+        ),
+        (
+            "/api/admin/flags",
+            "get",
+            "GET /api/admin/flags".to_owned(),
+            None,
+            401,
+        ),
+        (
+            "/api/admin/reports",
+            "get",
+            "GET /api/admin/reports".to_owned(),
+            Some(&bearer),
+            200,
+        ),
+        (
+            "/api/admin/players/{handle}/ban",
+            "post",
+            format!("POST /api/admin/players/{ha}/ban"),
+            Some(&bearer),
+            200,
+        ),
+        (
+            "/api/admin/players/{handle}/unban",
+            "post",
+            "POST /api/admin/players/hZZZZZZZ/unban".to_owned(),
+            Some(&bearer),
+            404,
+        ),
+    ];
+    for (route, method, line, auth, status) in cases {
+        let (got, body, _) = call(&srv, &line, auth.map(String::as_str)).await;
+        assert_eq!(got, status, "{line}: {body}");
+        let mut out = Vec::new();
+        violations(
+            &doc,
+            documented_op(&doc, route, method, status),
+            &body,
+            "$",
+            &mut out,
+        );
+        assert!(out.is_empty(), "{line} ({status}):\n{}", out.join("\n"));
+        for field in ["flags", "reports"] {
+            if let Some(a) = body[field].as_array() {
+                assert!(!a.is_empty(), "{line}: {field} is empty: items unchecked");
+            }
+        }
+    }
 }

@@ -8,10 +8,10 @@ use serde_json::{json, Value};
 use crate::identity::{place_one, rated_room, register, solve_all, start};
 use crate::support::{Client, HttpResponse, TestServer};
 
-const TOKEN: &str = "moderators-only-0123456789abcdef";
+pub const TOKEN: &str = "moderators-only-0123456789abcdef";
 
 /// A server with the admin API, fair play `fair_play`.
-async fn admin_server(fair_play: bool) -> TestServer {
+pub async fn admin_server(fair_play: bool) -> TestServer {
     TestServer::start_with(|c| {
         c.fair_play = fair_play;
         c.admin_token = server::config::AdminToken::new(TOKEN);
@@ -20,7 +20,7 @@ async fn admin_server(fair_play: bool) -> TestServer {
 }
 
 /// `line` (`GET /api/…`) with `auth` as the Authorization header, if any: status and body.
-async fn call(srv: &TestServer, line: &str, auth: Option<&str>) -> (u16, Value, HttpResponse) {
+pub async fn call(srv: &TestServer, line: &str, auth: Option<&str>) -> (u16, Value, HttpResponse) {
     let headers: Vec<(&str, &str)> = auth.map(|a| ("Authorization", a)).into_iter().collect();
     let resp = srv.http(line, &headers).await.expect("an answer");
     let status = resp
@@ -33,7 +33,7 @@ async fn call(srv: &TestServer, line: &str, auth: Option<&str>) -> (u16, Value, 
     (status, body, resp)
 }
 
-async fn admin(srv: &TestServer, line: &str) -> (u16, Value) {
+pub async fn admin(srv: &TestServer, line: &str) -> (u16, Value) {
     let bearer = format!("Bearer {TOKEN}");
     let (status, body, _) = call(srv, line, Some(&bearer)).await;
     (status, body)
@@ -41,7 +41,7 @@ async fn admin(srv: &TestServer, line: &str) -> (u16, Value) {
 
 /// A rated race in `room` of `host` (who solves) against `others` (each places one digit,
 /// then forfeits); the `race_over` the host sees.
-async fn race(host: &mut Client, others: &mut [&mut Client]) -> Value {
+pub async fn race(host: &mut Client, others: &mut [&mut Client]) -> Value {
     let (_, puzzle) = start(host, others).await;
     for o in others.iter_mut() {
         place_one(o, &puzzle).await;
@@ -74,7 +74,7 @@ async fn open_room(c: &mut Client, name: &str, key: &str) -> String {
     joined["room"].as_str().expect("room code").to_owned()
 }
 
-async fn join(c: &mut Client, room: &str, name: &str, key: &str) {
+pub async fn join(c: &mut Client, room: &str, name: &str, key: &str) {
     c.send(json!({"type": "join_room", "room": room, "name": name, "key": key}))
         .await;
     c.until("room_joined").await;
