@@ -21,6 +21,7 @@ pub mod mirror;
 mod on_server;
 pub mod outside;
 mod pool;
+pub mod report;
 pub mod room_host;
 
 use crossterm::event::{KeyCode, KeyEvent};
@@ -330,6 +331,8 @@ impl App {
                 None => Mode::Room,
                 Some(Tool::Settings { .. }) => Mode::Settings,
                 Some(Tool::Kick { .. }) => Mode::Kick,
+                Some(Tool::Report { ref reason, .. }) if reason.is_some() => Mode::ReportReason,
+                Some(Tool::Report { .. }) => Mode::Report,
             },
             offer: false,
             pool: room.settings.pool,
@@ -344,6 +347,9 @@ impl App {
         }
         if self.mirror.room.is_none() && matches!(self.outside, Outside::Rename { .. }) {
             return self.type_new_name(key.code);
+        }
+        if self.typing_reason() {
+            return self.type_reason(key.code);
         }
         if let Some(input) = self.input.as_mut() {
             match key.code {
@@ -441,6 +447,7 @@ impl App {
             Action::Watch => return self.watch_then_join(),
             Action::Requeue => return self.requeue(),
             Action::RaceGhost => return self.race_offered_ghost(),
+            Action::Report => self.open_report(),
             Action::Forfeit => {
                 self.confirm = Some(Confirm::Forfeit);
                 self.notice = Some(Notice {
@@ -484,22 +491,11 @@ impl App {
         self.leave()
     }
 
-    /// `p`: digits toggle pencil marks instead of being placed, or back.
-    fn toggle_pencil_mode(&mut self) {
-        let local = &mut self.play.pencil_cursor;
-        local.pencil_mode = !local.pencil_mode;
-        let text = if local.pencil_mode {
-            "pencil mode: digits toggle marks"
-        } else {
-            "pen mode: digits are placed"
-        };
-        self.notify(text, false);
-    }
-
     /// Up or down a row in the room host's tool open (the kick list's rows are the other players).
     fn step_tool_row(&mut self, dir: i8) {
         let n_rows = match (&self.tool, self.room()) {
             (Some(Tool::Kick { .. }), Some(room)) => room_host::kick_list(room).len(),
+            (Some(Tool::Report { .. }), Some(room)) => report::report_list(room).len(),
             _ => room_host::ROWS.len(),
         };
         if let Some(tool) = self.tool.as_mut() {
@@ -527,6 +523,10 @@ impl App {
                         until_ms: u64::MAX,
                     });
                 }
+                Vec::new()
+            }
+            Some(Tool::Report { row, .. }) => {
+                self.choose_report(row);
                 Vec::new()
             }
             None => Vec::new(),

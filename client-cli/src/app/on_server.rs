@@ -5,7 +5,7 @@
 
 use crossterm::event::KeyCode;
 use protocol::{
-    ClientMsg, ErrorCode, FinishStatus, MsgId, Phase, PlaceReason, Role, ServerMsg, MAX_NAME_CHARS,
+    ClientMsg, ErrorCode, FinishStatus, MsgId, PlaceReason, Role, ServerMsg, MAX_NAME_CHARS,
 };
 use shared::engine::{Cell, Digit};
 
@@ -32,14 +32,20 @@ impl App {
         let prev_race = self.race().map(|r| r.race_id.clone());
         let prev_room = self.room().map(|r| r.code.to_string());
         self.mirror.apply(&msg, now);
-        let effects = self.update_screen(msg, left, prev_race, prev_room);
-        // The room host's tools close when we stop being the room host between races.
-        let controls =
-            |r: &super::Room| r.am_room_host() && matches!(r.phase, Phase::Lobby | Phase::Finished);
-        if self.tool.is_some() && !self.room().is_some_and(controls) {
-            self.tool = None;
+        if let ServerMsg::Reported { player_id } = &msg {
+            self.on_reported(player_id);
         }
+        let effects = self.update_screen(msg, left, prev_race, prev_room);
+        self.close_stale_tool();
         effects
+    }
+
+    /// `room_closed`: nothing of the room stays open on screen.
+    fn room_closed(&mut self, room: protocol::RoomCode) {
+        self.tool = None;
+        self.confirm = None;
+        self.notice = None;
+        self.outside = Outside::Closed { room };
     }
 
     /// The screen's own state after the mirror took `msg` in: notices, the pencil marks and
@@ -101,12 +107,7 @@ impl App {
                     self.chat.remove(0);
                 }
             }
-            ServerMsg::RoomClosed { room } => {
-                self.tool = None;
-                self.confirm = None;
-                self.notice = None;
-                self.outside = Outside::Closed { room };
-            }
+            ServerMsg::RoomClosed { room } => self.room_closed(room),
             ServerMsg::Error { code, message } => return self.refused(code, message, prev_room),
             ServerMsg::Welcome { .. }
             | ServerMsg::Pong { .. }

@@ -48,12 +48,19 @@ pub enum Tool {
         /// The row with the cursor (an index into [`kick_list`]).
         row: usize,
     },
+    /// The list of players to report (A8; anyone after a race, not only the host).
+    Report {
+        /// The row with the cursor (an index into [`super::report::report_list`]).
+        row: usize,
+        /// The reason being typed, once a player is chosen.
+        reason: Option<String>,
+    },
 }
 
 impl Tool {
     /// Move the cursor to the previous or next row of `n_rows`.
     pub fn step_row(&mut self, dir: i8, n_rows: usize) {
-        let (Tool::Settings { row, .. } | Tool::Kick { row }) = self;
+        let (Tool::Settings { row, .. } | Tool::Kick { row } | Tool::Report { row, .. }) = self;
         *row = step_index(*row, dir, n_rows);
     }
 

@@ -1,5 +1,5 @@
-//! The room host's tools drawn over the lobby or the results screen: the settings editor and the
-//! list of players to remove.
+//! The tools drawn over the lobby or the results screen: the room host's settings editor and
+//! list of players to remove, and anyone's list of players to report (A8) with its reason.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -7,6 +7,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget};
 
+use crate::app::report::report_list;
 use crate::app::room_host::{kick_list, value_text, ROWS};
 use crate::app::{Room, Tool};
 
@@ -14,6 +15,21 @@ const CHOSEN: Style = Style::new()
     .fg(Color::Black)
     .bg(Color::Yellow)
     .add_modifier(Modifier::BOLD);
+
+/// One line per player, the chosen one highlighted.
+fn names(list: Vec<(protocol::PlayerId, String)>, row: usize) -> Vec<Line<'static>> {
+    list.into_iter()
+        .enumerate()
+        .map(|(i, (_, name))| {
+            let text = format!(" {name} ");
+            if i == row {
+                Line::styled(text, CHOSEN)
+            } else {
+                Line::raw(text)
+            }
+        })
+        .collect()
+}
 
 pub(super) fn render(tool: &Tool, room: &Room, area: Rect, buf: &mut Buffer) {
     let (title, lines): (&str, Vec<Line<'static>>) = match tool {
@@ -31,21 +47,19 @@ pub(super) fn render(tool: &Tool, room: &Room, area: Rect, buf: &mut Buffer) {
                 })
                 .collect(),
         ),
-        Tool::Kick { row } => (
-            " remove a player ",
-            kick_list(room)
-                .into_iter()
-                .enumerate()
-                .map(|(i, (_, name))| {
-                    let text = format!(" {name} ");
-                    if i == *row {
-                        Line::styled(text, CHOSEN)
-                    } else {
-                        Line::raw(text)
-                    }
-                })
-                .collect(),
-        ),
+        Tool::Kick { row } => (" remove a player ", names(kick_list(room), *row)),
+        Tool::Report { row, reason } => {
+            let mut lines = names(report_list(room), *row);
+            if let Some(reason) = reason {
+                lines.push(Line::raw(" why? (1 to 200 characters)"));
+                // The popup is 44 wide: a long reason shows its end, where the typing is.
+                let n = reason.chars().count();
+                let tail: String = reason.chars().skip(n.saturating_sub(38)).collect();
+                let cut = if n > 38 { "…" } else { " " };
+                lines.push(Line::styled(format!("{cut}{tail}▏"), CHOSEN));
+            }
+            (" report a player to the moderators ", lines)
+        }
     };
     let w = 44.min(area.width);
     let h = (lines.len() as u16 + 2).min(area.height);

@@ -82,11 +82,9 @@ pub(super) fn save_race(
     if !rec.rated {
         return Ok(Vec::new());
     }
-    let already: Option<i64> = tx
-        .query_row(sql::RATED_ALREADY, [&rec.race_id], |r| r.get(0))
-        .optional()?;
-    if already.is_some() {
-        // A race stored twice counts once: its ratings were applied the first time.
+    // A race stored twice counts once: its ratings were applied the first time.
+    let already = tx.query_row(sql::RATED_ALREADY, [&rec.race_id], |r| r.get::<_, i64>(0));
+    if already.optional()?.is_some() {
         return Ok(Vec::new());
     }
     rated::update_ratings(&mut Db(tx), &RATING_SQL, rec, finished)
