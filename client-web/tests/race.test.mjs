@@ -240,12 +240,16 @@ test('two signed-in browsers race a rated room: each registers once, and the res
     await b.page.waitForSelector('[data-testid=ready]');
     await a.page.click('[data-testid=start]');
     const grid = await puzzle(a.page);
+    // Bob places a digit first: a seat that placed nothing is left out of the rating (A8).
+    const first = grid.indexOf('.');
+    await puzzle(b.page);
+    await place(b.page, first, Number(solve(grid)[first]));
     await solveOnPage(a.page, solve(grid));
     b.page.once('dialog', (d) => d.accept());
     await b.page.click('[data-testid=forfeit]');
     await resultsTable(b.page);
     const ratings = await b.page.$$eval('[data-testid=results] tbody tr', (rows) =>
-      rows.map((r) => [r.children[1]?.textContent, r.querySelector('[data-testid=rating]')?.textContent]),
+      rows.map((r) => [r.children[1]?.querySelector('.name')?.textContent, r.querySelector('[data-testid=rating]')?.textContent]),
     );
     const ann = ratings.find((r) => r[0] === 'ann');
     const bob = ratings.find((r) => r[0] === 'bob');
@@ -275,6 +279,7 @@ test('two signed-in browsers race a rated room: each registers once, and the res
     // Ann's best solve (A7) is the race she won, at the time her history shows, linked to its replay.
     await c.page.goto(`${rated.url}/#/players/${annHandle}`);
     await c.page.waitForSelector('[data-testid=player-best] tr[data-difficulty]');
+    await c.page.waitForSelector('[data-testid=history] tbody tr[data-race-id]');
     const won = await c.page.$eval('[data-testid=history] tbody tr[data-race-id]', (r) => [r.getAttribute('data-race-id'), r.children[4]?.textContent]);
     const best = await c.page.$$eval('[data-testid=player-best] tbody tr', (rows) =>
       rows.map((r) => [r.getAttribute('data-difficulty'), r.children[1]?.textContent, r.querySelector('a')?.getAttribute('href')]));

@@ -69,6 +69,7 @@ export type ServerMsg =
   | { type: 'chat'; player_id: string | null; name: string; text: string }
   | { type: 'room_closed'; room: string }
   | { type: 'pong'; id: unknown }
+  | { type: 'reported'; player_id: string }
   | { type: 'queued'; difficulty: Difficulty; waiting: number }
   | { type: 'left_queue' }
   | { type: 'pool_alone'; ghost: string | null }
@@ -94,6 +95,7 @@ export type ClientMsg =
   | { type: 'ping'; id?: number }
   | { type: 'set_settings'; settings: Partial<Settings> }
   | { type: 'kick'; player_id: string }
+  | { type: 'report'; player_id: string; reason: string }
   | { type: 'quick_race'; difficulty: Difficulty; name: string; key?: string }
   | { type: 'leave_queue' }
   | { type: 'requeue' }

@@ -427,7 +427,8 @@ class Page {
     if (!s.room && s.queue) return 'queue';
     // The read-only pages live under `/#/…`, so the server serves them as `/`.
     if (!s.room && hash.startsWith('#/leaderboard')) return 'leaderboard';
-    const player = /^#\/players\/([A-Za-z0-9]{1,32})$/.exec(hash);
+    // A handle, or a name (A8: percent-encoded, any letter; the server finds its one player).
+    const player = /^#\/players\/([^/?#]{1,200})$/.exec(hash);
     if (!s.room && player) return `player:${player[1]}`;
     const replay = /^#\/races\/([A-Za-z0-9-]{1,64})$/.exec(hash);
     if (!s.room && replay) return `replay:${replay[1]}`;
@@ -556,6 +557,7 @@ function actions(page) {
     chat: (text) => page.link.send({ type: 'chat', text }),
     setSettings: (settings) => page.link.send({ type: 'set_settings', settings }),
     kick: (playerId) => page.link.send({ type: 'kick', player_id: playerId }),
+    report: (playerId, reason) => page.link.send({ type: 'report', player_id: playerId, reason }),
     leave() {
       page.leaving = true;
       if (state.room) store.dropToken(state.room);

@@ -333,6 +333,13 @@ export function apply(s, msg, now) {
       s.arena = null;
       if (!s.room) s.queue = null;
       return null;
+    case 'reported': {
+      // A8: the server kept the report for the moderators.
+      const who = s.standings?.find((x) => x.player_id === msg.player_id)?.name ?? 'the player';
+      s.notice = `Reported ${who} to the moderators.`;
+      s.notice_at = now;
+      return null;
+    }
     case 'error':
       return 'error';
     default:
@@ -456,6 +463,7 @@ export function restorePencil(race) {
  *   chat: (text: string) => void,
  *   setSettings: (settings: Settings) => void,
  *   kick: (playerId: string) => void,
+ *   report: (playerId: string, reason: string) => void,
  *   leave: () => void,
  *   retry: () => void,
  *   notice: (text: string | null) => void,

@@ -83,11 +83,17 @@ export function bestRows(best, ghost) {
 }
 
 /**
- * @param {string} handle
+ * @param {string} handle a handle, or a name as the route carries it (percent-encoded): the
+ *   server answers for the one player going by it, or lists the handles sharing it (A8)
  * @param {import('../state.js').Actions} [act] to race a best solve as a ghost
  * @returns {import('../state.js').Screen}
  */
 export function playerPage(handle, act) {
+  try {
+    handle = decodeURIComponent(handle);
+  } catch {
+    // Not valid percent-encoding: asked as it is, and the server refuses it.
+  }
   const title = h('h1', { 'data-testid': 'player-name', text: handle });
   const best = h('tbody');
   const ratings = h('tbody');
@@ -103,7 +109,7 @@ export function playerPage(handle, act) {
       ratings.replaceChildren(...rs.map((r) => h('tr', {}, h('td', { text: r.difficulty }),
         h('td', { text: rating(r.rating) }), h('td', { text: String(r.races) }), h('td', { text: String(r.wins) }),
         h('td', { text: time(r.best_time_ms) }))));
-      const hist = await api(`/api/players/${encodeURIComponent(handle)}/races?limit=50`);
+      const hist = await api(`/api/players/${encodeURIComponent(p.handle)}/races?limit=50`);
       /** @type {any[]} */
       const list = hist.races ?? [];
       races.replaceChildren(...list.map((r) => {

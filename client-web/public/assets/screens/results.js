@@ -4,6 +4,8 @@
  * host's rematch, settings and kicks, and the chat. A pool room (A7) has no host: its players
  * race again through the pool (`requeue`). An arena race's results show the arena's standings
  * and when the next race is asked for by itself (control.js asks; Race again asks at once).
+ * Anyone in the room (a spectator too) may report a player of the race to the moderators (A8):
+ * a small Report button per row opens a box for the reason.
  */
 
 import { createBoard } from '../board.js';
@@ -53,10 +55,65 @@ function ratingText(s, playerId) {
 }
 
 /**
+ * The Report button on every row but ours, and the box that asks for the reason: one line of
+ * 1 to 200 characters, as the server takes it (A8). A ghost (a replay) is nobody to report.
+ * @param {import('../state.js').Actions} act
+ */
+function reportBox(act) {
+  let target = '';
+  const title = h('label', { for: 'report-reason' });
+  const input = h('input', { id: 'report-reason', type: 'text', maxlength: 200, required: true, 'data-testid': 'report-reason', placeholder: 'What happened?' });
+  const cancel = h('button', { type: 'button', class: 'small', text: 'Cancel', onclick: () => setAttr(el, 'hidden', '') });
+  const send = h('button', { type: 'submit', class: 'small', 'data-testid': 'report-send', text: 'Send report' });
+  const el = h('form', {
+    class: 'report-box',
+    'data-testid': 'report-box',
+    hidden: true,
+    onsubmit: (ev) => {
+      ev.preventDefault();
+      const reason = input.value.trim();
+      if (!reason) return;
+      act.report(target, reason);
+      input.value = '';
+      setAttr(el, 'hidden', '');
+    },
+  }, title, input, h('div', { class: 'row' }, send, cancel));
+  /**
+   * Put the buttons on the table's rows.
+   * @param {HTMLElement} table
+   * @param {string | null} mine
+   * @param {Set<string>} ghosts
+   */
+  function buttons(table, mine, ghosts) {
+    for (const tr of table.querySelectorAll('tbody tr')) {
+      const id = tr.getAttribute('data-player-id') ?? '';
+      const name = tr.querySelector('.name');
+      if (!id || id === mine || ghosts.has(id) || !name?.parentElement) continue;
+      const who = name.textContent ?? '';
+      name.parentElement.append(' ', h('button', {
+        type: 'button',
+        class: 'link small',
+        'data-testid': 'report',
+        'aria-label': `report ${who}`,
+        text: 'Report',
+        onclick: () => {
+          target = id;
+          setText(title, `Report ${who} to the moderators: why?`);
+          setAttr(el, 'hidden', null);
+          input.focus();
+        },
+      }));
+    }
+  }
+  return { el, buttons };
+}
+
+/**
  * @param {import('../state.js').Actions} act
  * @returns {import('../state.js').Screen}
  */
 export function results(act) {
+  const report = reportBox(act);
   const header = roomHeader(act);
   const players = playerList({ onKick: act.kick });
   const chat = chatBox({ onSend: act.chat });
@@ -96,7 +153,7 @@ export function results(act) {
     h(
       'div',
       { class: 'columns' },
-      h('div', { class: 'card' }, title, h('div', { class: 'table-wrap' }, table.el), h('div', { class: 'row' }, rematch, again, replay), waiting, arenaBox),
+      h('div', { class: 'card' }, title, h('div', { class: 'table-wrap' }, table.el), report.el, h('div', { class: 'row' }, rematch, again, replay), waiting, arenaBox),
       h('div', { class: 'card small-board' }, h('h2', { text: 'Solution' }), board.el),
       h('div', { class: 'card' }, h('h2', { text: 'Room' }), players.el, summary, hostBox, chat.el),
     ),
@@ -119,6 +176,8 @@ export function results(act) {
         shown = standings;
         const bots = [...s.bots].map((player_id) => ({ player_id, bot: true }));
         table.update(standings, s.you?.player_id ?? null, (id) => ratingText(s, id), [...s.players, ...bots]);
+        const ghosts = new Set(s.players.filter((p) => p.ghost).map((p) => p.player_id));
+        report.buttons(table.el, s.you?.player_id ?? null, ghosts);
       }
       const r = s.race;
       setAttr(replay, 'href', r ? `/#/races/${encodeURIComponent(r.race_id)}` : null);
