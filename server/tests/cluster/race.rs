@@ -183,3 +183,41 @@ async fn a_seat_resumes_on_another_node() {
     assert_eq!(v["you"]["player_id"], jb["you"]["player_id"]);
     assert_eq!(bob.close_code().await, Some(1000));
 }
+
+#[tokio::test]
+async fn a_member_on_another_node_reports_through_the_owner_and_it_is_kept_once() {
+    let redis = Redis::start();
+    let db = off_runtime(ScratchDb::create).expect("a scratch database on 127.0.0.1:5432");
+    let url = db.url();
+    let (a, b) = (
+        node(&redis, "na", Some(&url)),
+        node(&redis, "nb", Some(&url)),
+    );
+    let (mut ann, mut bob) = (client(&a).await, client(&b).await);
+    let j = create(&mut ann, "ann", json!({"difficulty": "easy"})).await;
+    let code = j["room"].as_str().expect("code").to_owned();
+    let jb = join(&mut bob, &code, "bob").await;
+    let rs = start(&mut ann, &mut [&mut bob]).await;
+    let puzzle = rs["puzzle"].as_str().expect("puzzle").to_owned();
+    solve_all(&mut ann, &puzzle).await;
+    bob.until("player_finished").await;
+    bob.send(json!({"type": "forfeit"})).await;
+    let over = bob.until("race_over").await;
+    let ann_id = j["you"]["player_id"].clone();
+    // Bob is on node B; the room is node A's: the report goes up the relay and back.
+    for _ in 0..2 {
+        bob.send(json!({"type": "report", "player_id": ann_id, "reason": "quick"}))
+            .await;
+        assert_eq!(bob.until("reported").await["player_id"], ann_id);
+    }
+    bob.send(json!({"type": "report", "player_id": jb["you"]["player_id"], "reason": "me"}))
+        .await;
+    let refused = bob.until("error").await;
+    assert_eq!(refused["code"], "bad_message", "{refused}");
+    let store = pg_store(&url);
+    let reports = off_runtime(move || store.reports(10, 0).expect("reports"));
+    assert_eq!(reports.len(), 1, "{reports:?}");
+    assert_eq!(reports[0].reporter_name, "bob");
+    assert_eq!(reports[0].target_name, "ann");
+    assert_eq!(Some(reports[0].race_id.as_str()), over["race_id"].as_str());
+}
