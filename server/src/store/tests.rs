@@ -516,7 +516,7 @@ fn seat_flags_come_from_the_placements() {
             "p1",
             Some("hA"),
             FinishStatus::Solved,
-            Some(20_000),
+            Some(10_000),
             1,
         )],
     );
