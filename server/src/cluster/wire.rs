@@ -142,6 +142,11 @@ pub enum Msg {
         /// Whom.
         player_id: String,
     },
+    /// A round trip the member's node measured to its connection (A8).
+    Lag {
+        /// Milliseconds.
+        ms: u32,
+    },
 }
 
 impl From<RoomMsg> for Msg {
@@ -158,6 +163,7 @@ impl From<RoomMsg> for Msg {
             RoomMsg::Chat(text) => Msg::Chat { text },
             RoomMsg::SetSettings(settings) => Msg::SetSettings { settings },
             RoomMsg::Kick(player_id) => Msg::Kick { player_id },
+            RoomMsg::Lag(ms) => Msg::Lag { ms },
         }
     }
 }
@@ -178,6 +184,7 @@ impl Msg {
             Msg::Chat { text } => RoomMsg::Chat(text),
             Msg::SetSettings { settings } => RoomMsg::SetSettings(settings),
             Msg::Kick { player_id } => RoomMsg::Kick(player_id),
+            Msg::Lag { ms } => RoomMsg::Lag(ms),
         })
     }
 }
@@ -307,6 +314,12 @@ pub enum Ctl {
         conn: u64,
         /// The close code.
         code: u16,
+    },
+    /// The room asks the connection for a round trip (A8): the member's node pings it and
+    /// sends the measured time up as [`Msg::Lag`].
+    Probe {
+        /// The connection.
+        conn: u64,
     },
 }
 

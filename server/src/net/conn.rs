@@ -131,7 +131,15 @@ impl Reader {
             let text = match msg {
                 Message::Text(t) => Some(t),
                 Message::Binary(_) => None,
-                Message::Ping(_) | Message::Pong(_) | Message::Frame(_) => continue,
+                Message::Pong(p) => {
+                    // The answer to a room's round-trip probe (A8): a sample for the room.
+                    // Control frames are not messages: no rate limit, no error.
+                    if let Some(rtt_ms) = self.outbox.pong(&p) {
+                        self.session.lag_sample(rtt_ms).await;
+                    }
+                    continue;
+                }
+                Message::Ping(_) | Message::Frame(_) => continue,
                 Message::Close(_) => return ReadEnd::Done,
             };
             self.server.metrics.messages_in.inc();

@@ -306,6 +306,7 @@ impl Task {
                 RoomMsg::Chat(text) => self.room.chat(conn, text, now),
                 RoomMsg::SetSettings(s) => self.room.set_settings(conn, s),
                 RoomMsg::Kick(player_id) => self.room.kick(conn, &player_id, now),
+                RoomMsg::Lag(rtt_ms) => self.room.lag_sample(conn, rtt_ms),
             },
             RoomCmd::PuzzleReady { race_id, dealt } => {
                 self.room.puzzle_ready(&race_id, dealt, now, unix_ms());
@@ -426,6 +427,11 @@ impl Task {
                     metrics.races_started.inc();
                 }
                 Effect::Placed(reason) => metrics.placement(reason),
+                Effect::Probe(to) => {
+                    for c in to.iter().filter_map(|id| self.conns.get(id)) {
+                        c.probe();
+                    }
+                }
                 Effect::NeedPuzzle { race_id, seed } => self.need_puzzle(race_id, seed),
                 Effect::Store(record) => {
                     arena = self.arena_race(&record);

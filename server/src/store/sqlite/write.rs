@@ -40,7 +40,9 @@ pub(super) fn save_race(
             s.status.as_str(),
             s.time_ms.map(rows::signed),
             s.filled,
-            s.mistakes
+            s.mistakes,
+            s.time_ms_raw.map(rows::signed),
+            s.lag_ms
         ])?;
     }
     let mut pl =

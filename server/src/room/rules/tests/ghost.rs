@@ -24,6 +24,7 @@ fn run() -> GhostRun {
         puzzle: dealt(),
         steps,
         time_ms: last + 2000,
+        lag_ms: 0,
     }
 }
 
