@@ -132,11 +132,7 @@ impl Reader {
                 Message::Text(t) => Some(t),
                 Message::Binary(_) => None,
                 Message::Pong(p) => {
-                    // The answer to a room's round-trip probe (A8): a sample for the room.
-                    // Control frames are not messages: no rate limit, no error.
-                    if let Some(rtt_ms) = self.outbox.pong(&p) {
-                        self.session.lag_sample(rtt_ms).await;
-                    }
+                    self.pong(&p).await;
                     continue;
                 }
                 Message::Ping(_) | Message::Frame(_) => continue,
@@ -171,6 +167,14 @@ impl Reader {
                     Err(e) => self.session.error(ErrorCode::BadMessage, e.to_string()),
                 },
             }
+        }
+    }
+
+    /// A Pong: if it answers a room's round-trip probe (A8), a sample for the room. Control
+    /// frames are not messages: no rate limit, no error.
+    async fn pong(&mut self, payload: &[u8]) {
+        if let Some(rtt_ms) = self.outbox.pong(payload) {
+            self.session.lag_sample(rtt_ms).await;
         }
     }
 

@@ -43,8 +43,10 @@ fn probes(fx: &[Effect]) -> Vec<Vec<ConnId>> {
         .collect()
 }
 
-/// `(name, rank, time_ms, time_ms_raw, lag_ms)` of each row.
-fn rows(table: &[Standing]) -> Vec<(String, u32, Option<u64>, Option<u64>, u32)> {
+/// `(name, rank, time_ms, time_ms_raw, lag_ms)`.
+type Row = (String, u32, Option<u64>, Option<u64>, u32);
+
+fn rows(table: &[Standing]) -> Vec<Row> {
     table
         .iter()
         .map(|s| {
