@@ -3,7 +3,9 @@
 
 use serde_json::{json, Value};
 
-use crate::engines::{client, create, get_json, join, node, off_runtime, pg_store, Redis};
+use crate::engines::{
+    client, create, get_json, join, node, node_with, off_runtime, pg_store, Redis,
+};
 use crate::support::Ws;
 use server::store::postgres::scratch::ScratchDb;
 use server::Store as _;
@@ -192,7 +194,11 @@ async fn a_relayed_players_round_trip_reaches_the_owner_and_compensates_her_time
     use std::time::Duration;
     use testkit::lag::{race_at_pace, DelayProxy};
     let redis = Redis::start();
-    let (a, b) = (node(&redis, "na", None), node(&redis, "nb", None));
+    let cap = ["--lag-cap-ms", "500"];
+    let (a, b) = (
+        node_with(&redis, "na", None, &cap),
+        node_with(&redis, "nb", None, &cap),
+    );
     let mut ann = client(&a).await;
     let j = create(&mut ann, "ann", json!({"difficulty": "easy"})).await;
     let code = j["room"].as_str().expect("code").to_owned();

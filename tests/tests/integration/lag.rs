@@ -43,7 +43,7 @@ fn row<'a>(standings: &'a [Value], name: &str) -> &'a Value {
 
 #[tokio::test]
 async fn a_far_players_time_is_compensated_by_her_measured_round_trip() {
-    let srv = TestServer::start().await;
+    let srv = TestServer::start_with(|c| c.lag_cap_ms = 500).await;
     let proxy = DelayProxy::start(srv.addr, DELAY).await.expect("proxy");
     let mut far = connect(proxy.addr, &srv).await;
     let mut near = connect(srv.addr, &srv).await;

@@ -18,7 +18,8 @@ const WAIT: Duration = Duration::from_secs(30);
 
 #[tokio::test]
 async fn a_raced_race_replays_to_the_standings_the_players_were_sent() {
-    let srv = TestServer::start().await;
+    // With lag compensation on (A8): the stored standings keep each seat's raw time and lag.
+    let srv = TestServer::start_with(|c| c.lag_cap_ms = 500).await;
     let mut host = srv.client().await;
     let (room, _) = create(
         &mut host,
