@@ -74,6 +74,14 @@ test('a browser player and a terminal bot race to race_over and see the same sta
   // Ranks follow the times.
   const ranked = [annRow, botRow].sort((a, b) => Number(a[0]) - Number(b[0]));
   assert.ok(ranked[0][3] <= ranked[1][3] || ranked[0][3].length < ranked[1][3].length);
+  // A8: each solver's raw time and measured lag beside the compensated time; on loopback
+  // the lag is a few milliseconds, so the raw time is the time to the tenth or just above.
+  for (const name of ['ann', 'botty']) {
+    const note = await page.locator(`[data-testid=results] tr:has-text("${name}") [data-testid=lag]`).textContent();
+    const lag = /^raw (\d+:\d\d\.\d), lag (\d+) ms$/.exec(note ?? '');
+    assert.ok(lag, `${name}: ${note}`);
+    assert.ok(Number(lag[2]) < 100, `${name}: ${note}`);
+  }
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -275,9 +275,10 @@ export function startBot(server, code, args = []) {
  */
 export async function resultsTable(page) {
   await page.waitForSelector('[data-testid=results] tbody tr');
-  // A name cell's text is the name, without its badge.
+  // A name cell's text is the name, without its badge; a time cell's the time, without its
+  // raw time and lag (A8).
   return page.$$eval('[data-testid=results] tbody tr', (rows) =>
-    rows.map((r) => [...r.querySelectorAll('td')].map((td) => (td.querySelector('.name') ?? td).textContent ?? '')));
+    rows.map((r) => [...r.querySelectorAll('td')].map((td) => (td.querySelector('.name') ?? td.querySelector('.time') ?? td).textContent ?? '')));
 }
 
 /**

@@ -99,6 +99,9 @@ pub struct Config {
     /// result is kept, marked, and left out of ratings and boards. Off only where every
     /// player is trusted (a test harness).
     pub fair_play: bool,
+    /// The most lag a race time is compensated by, in milliseconds (A8 `--lag-cap-ms`): a
+    /// seat's `lag_ms` is its median measured round trip, at most this.
+    pub lag_cap_ms: u32,
     /// The secret the daily challenge's puzzles derive from; `None` keeps a random one beside
     /// the SQLite file (`<db>.daily-secret`), or in the PostgreSQL database, which every node
     /// of a cluster then shares.
@@ -220,6 +223,7 @@ impl Default for Config {
             resume_grace: Duration::from_secs(60),
             kick_bar: Duration::from_secs(10 * 60),
             fair_play: true,
+            lag_cap_ms: 500,
             daily_secret: None,
             cluster: None,
             node_id: None,

@@ -1,6 +1,7 @@
 //! Anti-cheat flags for one player's race, pure (no IO, no clock). A flag keeps a seat out of
 //! the ratings; it is not a verdict, and every flag errs towards letting a human through:
-//! - `too_fast`: solved in less than the difficulty's floor ([`floor_ms`]).
+//! - `too_fast`: solved in less than the difficulty's floor ([`floor_ms`]), by the raw time (A8:
+//!   `time_ms_raw`, the server's clock; never the lag-compensated `time_ms`).
 //! - `metronomic`: the gaps between accepted placements vary too little for a human
 //!   (coefficient of variation < 0.15 over at least 20 placements).
 //! - `unjustified`: of at least 20 accepted placements made while the board showed a single
@@ -128,7 +129,10 @@ pub fn seat_flags(rec: &RaceRecord, player_id: &str) -> Vec<String> {
         .iter()
         .find(|s| s.player_id.as_str() == player_id)
         .filter(|s| s.status == protocol::FinishStatus::Solved)
-        .and_then(|s| s.time_ms);
+        // A8: the floor is judged on the raw time (the server's clock, like the placements'
+        // rhythm), never the lag-compensated one a client could lower by up to the lag cap
+        // by delaying its pongs.
+        .and_then(|s| s.time_ms_raw.or(s.time_ms));
     let accepted: Vec<Accepted> = rec
         .placements
         .iter()

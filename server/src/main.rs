@@ -81,6 +81,10 @@ struct Args {
     /// and left out of ratings and leaderboards). `false` only where every player is trusted.
     #[arg(long, env = "SUDOKU_RACE_FAIR_PLAY", default_value_t = true, action = clap::ArgAction::Set)]
     fair_play: bool,
+    /// The most lag a race time is compensated by (A8): a player's `lag_ms` is the median
+    /// round trip the server measured to them in the race, at most this many milliseconds.
+    #[arg(long, env = "SUDOKU_RACE_LAG_CAP_MS", default_value_t = Config::default().lag_cap_ms)]
+    lag_cap_ms: u32,
     /// Countdown between `start_race` and `race_started`, in milliseconds.
     #[arg(long, env = "SUDOKU_RACE_COUNTDOWN_MS", default_value_t = 3000)]
     countdown_ms: u64,
@@ -234,6 +238,7 @@ impl Args {
             resume_grace: Duration::from_secs(self.resume_grace_s),
             kick_bar: Duration::from_secs(self.kick_bar_s),
             fair_play: self.fair_play,
+            lag_cap_ms: self.lag_cap_ms,
             cluster: self.cluster.clone(),
             node_id: self.node_id.clone(),
             countdown: Duration::from_millis(self.countdown_ms),

@@ -29,6 +29,9 @@ use crate::metrics::Metrics;
 /// drain time ([`SlowRule`]) decide who is a slow reader.
 pub const OUT_QUEUE: usize = 4096;
 
+/// How long a round-trip probe waits for its Pong before another replaces it (A8).
+pub const PROBE_PATIENCE: Duration = Duration::from_secs(5);
+
 /// When a connection is a slow reader: its queue holds more than `max_bytes`, or has held
 /// messages for `max_stall` without the writer taking one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -150,6 +153,9 @@ struct ConnState {
     born: Instant,
     /// Milliseconds after `born` of the queue's last progress.
     progress_ms: AtomicU64,
+    /// The payload of the round-trip probe awaiting its Pong (A8): milliseconds after `born`
+    /// when it was sent, plus one; 0 when none is out.
+    probe_out: AtomicU64,
 }
 
 impl ConnState {
@@ -188,6 +194,7 @@ impl Outbox {
                 queued_bytes: AtomicUsize::new(0),
                 born: Instant::now(),
                 progress_ms: AtomicU64::new(0),
+                probe_out: AtomicU64::new(0),
             }),
         }
     }
@@ -261,6 +268,40 @@ impl Outbox {
     /// Queue one server message.
     pub fn send(&self, msg: &ServerMsg, metrics: &Metrics) -> bool {
         self.send_text(encode(msg), metrics)
+    }
+
+    /// Ask the client for a round trip (A8): queue a WebSocket Ping whose payload is the time
+    /// it was queued, unless a probe is still out and younger than [`PROBE_PATIENCE`] (so a
+    /// round trip longer than the probe interval is still measured). Every WebSocket client
+    /// answers a Ping with a Pong of the same payload; [`Outbox::pong`] turns it into a
+    /// sample. Returns whether a Ping was queued.
+    pub fn probe(&self) -> bool {
+        let sh = &self.shared;
+        let now = sh.now_ms() + 1;
+        let out = sh.probe_out.load(Relaxed);
+        if out != 0 && now.saturating_sub(out) < PROBE_PATIENCE.as_millis() as u64 {
+            return false;
+        }
+        sh.probe_out.store(now, Relaxed);
+        let payload = now.to_be_bytes().to_vec();
+        self.tx.try_send(Message::Ping(payload.into())).is_ok()
+    }
+
+    /// A Pong arrived with `payload`: the round trip in milliseconds if it answers the probe
+    /// that is out. Anything else (an answer to the idle ping, a Pong nobody asked for, a
+    /// replayed or made-up payload) is no sample: a client can delay its answer, never
+    /// choose the time it claims.
+    pub fn pong(&self, payload: &[u8]) -> Option<u32> {
+        let sh = &self.shared;
+        let sent = u64::from_be_bytes(payload.try_into().ok()?);
+        if sent == 0 {
+            return None;
+        }
+        sh.probe_out
+            .compare_exchange(sent, 0, Relaxed, Relaxed)
+            .ok()?;
+        let rtt = (sh.now_ms() + 1).saturating_sub(sent);
+        Some(u32::try_from(rtt).unwrap_or(u32::MAX))
     }
 
     /// The room has let go of this connection.
@@ -353,6 +394,34 @@ mod tests {
         out.close(CloseCode::Normal);
         assert_eq!(out.close_code(), Some(CloseCode::GoingAway));
         assert!(out.closing().is_cancelled());
+    }
+
+    /// A8: a probe's Pong is one sample of the time it took; a made-up, replayed or
+    /// unasked-for Pong is none, and a probe still out is not replaced before its patience.
+    #[tokio::test(start_paused = true)]
+    async fn a_pong_is_a_sample_only_for_the_probe_out() {
+        let (tx, mut rx) = mpsc::channel(16);
+        let out = Outbox::new(ConnId(1), tx, RULE);
+        assert_eq!(out.pong(&5u64.to_be_bytes()), None, "nothing asked");
+        tokio::time::advance(Duration::from_secs(1)).await;
+        assert!(out.probe());
+        let Some(Message::Ping(payload)) = rx.recv().await else {
+            panic!("a ping");
+        };
+        assert!(!out.probe(), "one probe out at a time");
+        tokio::time::advance(Duration::from_millis(300)).await;
+        assert_eq!(out.pong(b""), None, "the idle ping's answer");
+        assert_eq!(
+            out.pong(&(u64::from_be_bytes(payload[..].try_into().unwrap()) - 200).to_be_bytes()),
+            None,
+            "an older time claimed"
+        );
+        assert_eq!(out.pong(&payload), Some(300));
+        assert_eq!(out.pong(&payload), None, "answered once");
+        // A probe never answered is replaced after its patience.
+        assert!(out.probe());
+        tokio::time::advance(PROBE_PATIENCE).await;
+        assert!(out.probe());
     }
 
     #[tokio::test(start_paused = true)]

@@ -15,6 +15,7 @@ use super::*;
 use crate::net::{Intent, NetEvent};
 
 mod arena;
+mod lag;
 mod pool;
 mod report;
 mod trial;
@@ -449,7 +450,7 @@ fn race_over_shows_standings_time_and_the_solution_against_the_board() {
         table.iter().any(|l| l.contains("forfeited")),
         "status cut: {table:?}"
     );
-    check_shows(&small, "cells");
+    check_shows(&small, "lag");
     let buf = render(&app, 120, 40);
     check_shows(&buf, "solved");
     check_shows(&buf, "5:12");

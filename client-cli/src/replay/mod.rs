@@ -91,12 +91,16 @@ pub struct Standing {
     pub player: usize,
     /// How their race ended.
     pub status: FinishStatus,
-    /// Solve time with penalties, for a solver.
+    /// Solve time with penalties less the player's lag (A8), for a solver.
     pub time_ms: Option<u64>,
     /// Cells filled.
     pub filled: u32,
     /// Mistakes made.
     pub mistakes: u32,
+    /// Solve time with penalties by the server's clock (A8), for a solver.
+    pub time_ms_raw: Option<u64>,
+    /// The round trip `time_ms` was compensated by (A8).
+    pub lag_ms: u32,
 }
 
 /// One placement, checked.
@@ -176,6 +180,11 @@ mod wire {
         pub time_ms: Option<u64>,
         pub filled: u32,
         pub mistakes: u32,
+        // A race stored before A8 has neither: its time is its raw time, its lag 0.
+        #[serde(default)]
+        pub time_ms_raw: Option<u64>,
+        #[serde(default)]
+        pub lag_ms: u32,
     }
 
     #[derive(Deserialize)]
@@ -230,6 +239,8 @@ impl Replay {
                     time_ms: s.time_ms,
                     filled: s.filled,
                     mistakes: s.mistakes,
+                    time_ms_raw: s.time_ms_raw.or(s.time_ms),
+                    lag_ms: s.lag_ms,
                 })
             })
             .collect();

@@ -20,16 +20,17 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
     if let Some(race) = &room.race {
         render_final_board(race, results, board_area, legend, buf);
     }
+    let mine_lines = my_result_lines(room, results);
     let [table_area, mine, present, chat] = Layout::vertical([
         Constraint::Length(results.standings.len() as u16 + 3),
-        Constraint::Length(3),
+        Constraint::Length(mine_lines.len() as u16 + 2),
         // The players, and the next race's settings over two lines at most.
         Constraint::Length(room.players.len() as u16 + 4),
         Constraint::Min(3),
     ])
     .areas(right);
     render_standings(room, results, table_area, buf);
-    Paragraph::new(my_result_line(room, results))
+    Paragraph::new(mine_lines.into_iter().map(Line::from).collect::<Vec<_>>())
         .block(Block::new().borders(Borders::ALL))
         .render(mine, buf);
     if let Some(a) = app.arena.as_ref().filter(|_| app.in_arena_room()) {
@@ -109,9 +110,10 @@ fn render_standings(room: &Room, results: &Results, area: Rect, buf: &mut Buffer
             Cell::from(format!("{}", s.rank)),
             Cell::from(Line::from(name)),
             Cell::from(finish_word(s.status)),
-            Cell::from(s.time_ms.map_or_else(|| "-".to_owned(), clock)),
+            Cell::from(s.time_ms.map_or_else(|| "-".to_owned(), tenths)),
             Cell::from(s.filled.to_string()),
             Cell::from(s.mistakes.to_string()),
+            Cell::from(s.lag_ms.to_string()),
         ])
         .style(style)
     });
@@ -122,46 +124,57 @@ fn render_standings(room: &Room, results: &Results, area: Rect, buf: &mut Buffer
     Table::new(
         rows,
         [
-            // Narrow enough for the side panel (40 columns inside at 110x36).
+            // Narrow enough for the side panel (40 columns inside at 110x36). The time is
+            // the compensated one (A8, what ranks use) to the tenth; the lag column is in ms.
             Constraint::Length(2),
             Constraint::Min(6),
             Constraint::Length(10),
             Constraint::Length(7),
-            Constraint::Length(5),
             Constraint::Length(2),
+            Constraint::Length(2),
+            Constraint::Length(4),
         ],
     )
     .header(
-        Row::new(vec!["#", "name", "status", "time", "cells", "✗"])
+        Row::new(vec!["#", "name", "status", "time", "✓", "✗", "lag"])
             .style(Style::new().add_modifier(Modifier::UNDERLINED)),
     )
     .block(Block::new().borders(Borders::ALL).title(title))
     .render(area, buf);
 }
 
-/// Our time and rank (or that we watched), and how our rating moved in a rated race.
-fn my_result_line(room: &Room, results: &Results) -> String {
-    let me_line = room
-        .me
-        .as_deref()
-        .and_then(|me| results.standings.iter().find(|s| s.player_id == me))
+/// A race time to the tenth of a second ("1:23.4"): lag compensation (A8) moves times by
+/// fractions of a second, which whole seconds would hide.
+fn tenths(ms: u64) -> String {
+    format!("{}.{}", clock(ms), ms % 1000 / 100)
+}
+
+/// Our time and rank (or that we watched); a solver's next line says what the time was
+/// compensated from (A8); in a rated race, the last how our conservative rating moved (A6).
+fn my_result_lines(room: &Room, results: &Results) -> Vec<String> {
+    let me = room.me.as_deref();
+    let mine = me.and_then(|me| results.standings.iter().find(|s| s.player_id == me));
+    let me_line = mine
         .map(|s| match s.time_ms {
-            Some(t) => format!("Your time: {} (rank {})", clock(t), s.rank),
+            Some(t) => format!("Your time: {} (rank {})", tenths(t), s.rank),
             None => format!("You {} (rank {})", finish_word(s.status), s.rank),
         })
         .unwrap_or_else(|| "You watched this race.".to_owned());
-    // A6: a rated race says how our conservative rating moved.
-    match room
-        .me
-        .as_deref()
+    let lag_line = mine.and_then(|s| {
+        let raw = s
+            .time_ms_raw
+            .or(s.time_ms)
+            .filter(|_| s.time_ms.is_some())?;
+        Some(format!("raw {}, lag {} ms", tenths(raw), s.lag_ms))
+    });
+    let rating_line = me
         .and_then(|me| results.ratings.iter().find(|r| r.player_id == me))
-    {
-        Some(r) => format!(
-            "{me_line}  rating {:.1} → {:.1} ({:+.1})",
-            r.before,
-            r.after,
-            r.after - r.before
-        ),
-        None => me_line,
-    }
+        .map(|r| {
+            let change = r.after - r.before;
+            format!("rating {:.1} → {:.1} ({change:+.1})", r.before, r.after)
+        });
+    std::iter::once(me_line)
+        .chain(lag_line)
+        .chain(rating_line)
+        .collect()
 }

@@ -138,7 +138,7 @@ export function standingsTable(opts) {
           h('td', { text: String(st.rank) }),
           h('td', {}, h('span', { class: 'name', text: st.name }), botBadge(players.find((p) => p.player_id === st.player_id))),
           h('td', { text: st.status.replace('_', ' ') }),
-          h('td', { text: st.status === 'solved' ? raceTime(st.time_ms) : '—' }),
+          h('td', {}, h('span', { class: 'time', text: st.status === 'solved' ? raceTime(st.time_ms) : '—' }), lagNote(st)),
           h('td', { text: String(st.filled) }),
           h('td', { text: String(st.mistakes) }),
           rating ? h('td', { 'data-testid': 'rating', text: rating(st.player_id) }) : null,
@@ -147,6 +147,15 @@ export function standingsTable(opts) {
     );
   }
   return { el, update };
+}
+
+/**
+ * A solver's raw time and lag under its compensated time (A8).
+ * @param {import('../../types/wire.js').Standing} st
+ */
+function lagNote(st) {
+  if (st.status !== 'solved' || st.time_ms_raw == null) return null;
+  return h('small', { class: 'lag', 'data-testid': 'lag', text: `raw ${raceTime(st.time_ms_raw)}, lag ${st.lag_ms ?? 0} ms` });
 }
 
 /** @param {{onSend: (text: string) => void}} opts */

@@ -334,6 +334,11 @@ impl MemberSide {
                     m.outbox.detach();
                 }
             }
+            Ok(Down::Ctl(Ctl::Probe { conn })) => {
+                if let Some(m) = self.members.get(&conn) {
+                    m.outbox.probe();
+                }
+            }
             Ok(Down::Ctl(Ctl::Close { conn, code })) => {
                 if let Some((_, m)) = self.members.remove(&conn) {
                     m.outbox.detach();

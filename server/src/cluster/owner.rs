@@ -359,6 +359,10 @@ impl Relay for OwnerSide {
         self.down(node, &wire::Ctl::Detach { conn });
     }
 
+    fn probe(&self, node: &str, conn: u64) {
+        self.down(node, &wire::Ctl::Probe { conn });
+    }
+
     fn close(&self, node: &str, conn: u64, code: CloseCode) {
         self.forget_proxy(node, conn);
         self.down(

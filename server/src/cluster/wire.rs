@@ -172,6 +172,11 @@ pub enum Msg {
         /// Why (checked by the member's node).
         reason: String,
     },
+    /// A round trip the member's node measured to its connection (A8).
+    Lag {
+        /// Milliseconds.
+        ms: u32,
+    },
 }
 
 impl From<RoomMsg> for Msg {
@@ -189,6 +194,7 @@ impl From<RoomMsg> for Msg {
             RoomMsg::SetSettings(settings) => Msg::SetSettings { settings },
             RoomMsg::Kick(player_id) => Msg::Kick { player_id },
             RoomMsg::Report { player_id, reason } => Msg::Report { player_id, reason },
+            RoomMsg::Lag(ms) => Msg::Lag { ms },
         }
     }
 }
@@ -210,6 +216,7 @@ impl Msg {
             Msg::SetSettings { settings } => RoomMsg::SetSettings(settings),
             Msg::Kick { player_id } => RoomMsg::Kick(player_id),
             Msg::Report { player_id, reason } => RoomMsg::Report { player_id, reason },
+            Msg::Lag { ms } => RoomMsg::Lag(ms),
         })
     }
 }
@@ -339,6 +346,12 @@ pub enum Ctl {
         conn: u64,
         /// The close code.
         code: u16,
+    },
+    /// The room asks the connection for a round trip (A8): the member's node pings it and
+    /// sends the measured time up as [`Msg::Lag`].
+    Probe {
+        /// The connection.
+        conn: u64,
     },
 }
 

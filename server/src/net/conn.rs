@@ -131,7 +131,11 @@ impl Reader {
             let text = match msg {
                 Message::Text(t) => Some(t),
                 Message::Binary(_) => None,
-                Message::Ping(_) | Message::Pong(_) | Message::Frame(_) => continue,
+                Message::Pong(p) => {
+                    self.pong(&p).await;
+                    continue;
+                }
+                Message::Ping(_) | Message::Frame(_) => continue,
                 Message::Close(_) => return ReadEnd::Done,
             };
             self.server.metrics.messages_in.inc();
@@ -163,6 +167,14 @@ impl Reader {
                     Err(e) => self.session.error(ErrorCode::BadMessage, e.to_string()),
                 },
             }
+        }
+    }
+
+    /// A Pong: if it answers a room's round-trip probe (A8), a sample for the room. Control
+    /// frames are not messages: no rate limit, no error.
+    async fn pong(&mut self, payload: &[u8]) {
+        if let Some(rtt_ms) = self.outbox.pong(payload) {
+            self.session.lag_sample(rtt_ms).await;
         }
     }
 

@@ -24,6 +24,9 @@ pub trait Relay: Send + Sync + fmt::Debug {
     fn detach(&self, node: &str, conn: u64);
     /// The room closes a connection with `code`.
     fn close(&self, node: &str, conn: u64, code: CloseCode);
+    /// Ask a connection for a round trip (A8): its own node sends the Ping and times the
+    /// Pong, and the sample comes back as the member's `RoomMsg::Lag`.
+    fn probe(&self, node: &str, conn: u64);
 }
 
 /// A member on another node.
@@ -62,6 +65,16 @@ impl Endpoint {
         match self {
             Endpoint::Local(o) => o.detach(),
             Endpoint::Remote(r) => r.relay.detach(&r.node, r.conn),
+        }
+    }
+
+    /// Ask it for a round trip (A8).
+    pub fn probe(&self) {
+        match self {
+            Endpoint::Local(o) => {
+                o.probe();
+            }
+            Endpoint::Remote(r) => r.relay.probe(&r.node, r.conn),
         }
     }
 

@@ -43,6 +43,9 @@ pub enum RoomMsg {
         /// Why.
         reason: String,
     },
+    /// A round trip the connection's own node measured, in milliseconds (A8): no client
+    /// message, the answer to the room's probe.
+    Lag(u32),
 }
 
 /// A room's answer to a join, create or resume.

@@ -309,6 +309,7 @@ impl Task {
                 RoomMsg::Report { player_id, reason } => {
                     self.room.report(conn, &player_id, reason, unix_ms());
                 }
+                RoomMsg::Lag(rtt_ms) => self.room.lag_sample(conn, rtt_ms),
             },
             RoomCmd::PuzzleReady { race_id, dealt } => {
                 self.room.puzzle_ready(&race_id, dealt, now, unix_ms());
@@ -429,6 +430,11 @@ impl Task {
                     metrics.races_started.inc();
                 }
                 Effect::Placed(reason) => metrics.placement(reason),
+                Effect::Probe(to) => {
+                    for c in to.iter().filter_map(|id| self.conns.get(id)) {
+                        c.probe();
+                    }
+                }
                 Effect::NeedPuzzle { race_id, seed } => self.need_puzzle(race_id, seed),
                 Effect::Report(report) => keep_report(self.env.store.clone(), *report).await,
                 Effect::Store(record) => {

@@ -81,8 +81,11 @@ pub struct GhostSource {
     pub name: String,
     /// The ghost's persistent player, if it had one.
     pub handle: Option<String>,
-    /// The ghost's finish: its solve time, penalties included.
+    /// The ghost's finish: its solve time by the server's clock, penalties included (A8's
+    /// `time_ms_raw`; a row stored before A8 has its `time_ms`).
     pub time_ms: u64,
+    /// The lag that time was compensated by (A8).
+    pub lag_ms: u32,
     /// The ghost's accepted placements, in order.
     pub moves: Vec<GhostMove>,
 }
@@ -125,12 +128,18 @@ fn replay_seat(
             r.text(0)?,
             opt_unsigned("time_ms", r.opt_int(1)?)?,
             r.opt_text(2)?,
+            opt_unsigned("time_ms_raw", r.opt_int(3)?)?,
+            unsigned("lag_ms", r.int(4)?)?,
         ))
     })?;
-    let (Some((difficulty, puzzle, solution)), Some((name, Some(time_ms), handle))) = (race, seat)
+    let (
+        Some((difficulty, puzzle, solution)),
+        Some((name, Some(time_ms), handle, time_ms_raw, lag_ms)),
+    ) = (race, seat)
     else {
         return Ok(None);
     };
+    let time_ms = time_ms_raw.unwrap_or(time_ms);
     let difficulty = difficulty.parse().map_err(|_| StoreError::Corrupt {
         what: "difficulty",
         value: difficulty,
@@ -151,6 +160,7 @@ fn replay_seat(
         name,
         handle,
         time_ms,
+        lag_ms,
         moves,
     }))
 }

@@ -176,12 +176,16 @@ pub struct StoredStanding {
     pub name: String,
     /// `solved`, `forfeited`, `eliminated` or `timed_out`.
     pub status: String,
-    /// Time with penalties, when solved.
+    /// Time with penalties less lag (A8: the time ranks use), when solved.
     pub time_ms: Option<u64>,
     /// Correct cells filled.
     pub filled: u32,
     /// Mistakes.
     pub mistakes: u32,
+    /// Time with penalties by the server's clock, when solved (A8).
+    pub time_ms_raw: Option<u64>,
+    /// The lag `time_ms` was compensated by (A8).
+    pub lag_ms: u32,
 }
 
 /// A registered player, found by key.

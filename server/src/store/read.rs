@@ -253,6 +253,8 @@ pub(super) fn standings(c: &mut dyn Sql, race_id: &str) -> Result<Vec<StoredStan
             time_ms: opt_unsigned("time_ms", r.opt_int(4)?)?,
             filled: unsigned("filled", r.int(5)?)?,
             mistakes: unsigned("mistakes", r.int(6)?)?,
+            time_ms_raw: opt_unsigned("time_ms_raw", r.opt_int(7)?)?,
+            lag_ms: unsigned("lag_ms", r.int(8)?)?,
         })
     })
 }

@@ -77,7 +77,8 @@ pub(crate) const GHOST_WINNER: &str = "SELECT race_id, player_id FROM standings
          ORDER BY rank, player_id LIMIT 1";
 
 /// The ghost's seat: the name it raced under, its solve time, its handle if any.
-pub(crate) const GHOST_SEAT: &str = "SELECT st.name, st.time_ms, s.handle
+pub(crate) const GHOST_SEAT: &str =
+    "SELECT st.name, st.time_ms, s.handle, st.time_ms_raw, st.lag_ms
          FROM standings st
          LEFT JOIN seats s ON s.race_id = st.race_id AND s.player_id = st.player_id
          WHERE st.race_id = $1 AND st.player_id = $2";
@@ -128,7 +129,8 @@ pub(crate) const RATINGS: &str =
 
 /// A race's standings by rank.
 pub(crate) const STANDINGS: &str =
-    "SELECT rank, player_id, name, status, time_ms, filled, mistakes FROM standings
+    "SELECT rank, player_id, name, status, time_ms, filled, mistakes, time_ms_raw, lag_ms
+         FROM standings
          WHERE race_id = $1 ORDER BY rank, player_id";
 
 /// Why a race ended.
@@ -150,11 +152,13 @@ pub(crate) const PUT_RACE: &str =
 
 /// A standing, replacing the one stored before.
 pub(crate) const PUT_STANDING: &str =
-    "INSERT INTO standings (race_id, rank, player_id, name, status, time_ms, filled, mistakes)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+    "INSERT INTO standings (race_id, rank, player_id, name, status, time_ms, filled, mistakes,
+             time_ms_raw, lag_ms)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
          ON CONFLICT (race_id, player_id) DO UPDATE SET rank = excluded.rank,
              name = excluded.name, status = excluded.status, time_ms = excluded.time_ms,
-             filled = excluded.filled, mistakes = excluded.mistakes";
+             filled = excluded.filled, mistakes = excluded.mistakes,
+             time_ms_raw = excluded.time_ms_raw, lag_ms = excluded.lag_ms";
 
 /// A seat, replacing the one stored before.
 pub(crate) const PUT_SEAT: &str =

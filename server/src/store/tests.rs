@@ -195,6 +195,9 @@ pub(super) fn save_and_read_back(store: &Fixture) {
         &[Racer("p1", None, FinishStatus::Solved, Some(1234), 1)],
     );
     rec.rated = false;
+    // A8: the raw time and the lag the time was compensated by are kept beside it.
+    rec.standings[0].time_ms_raw = Some(1234 + 312);
+    rec.standings[0].lag_ms = 312;
     assert!(store.save_race(&rec).unwrap().is_empty());
     let got = store.standings("r1").unwrap();
     assert_eq!(got.len(), 1);
@@ -202,6 +205,7 @@ pub(super) fn save_and_read_back(store: &Fixture) {
         (got[0].status.as_str(), got[0].time_ms),
         ("solved", Some(1234))
     );
+    assert_eq!((got[0].time_ms_raw, got[0].lag_ms), (Some(1546), 312));
     assert_eq!(store.placement_count("r1").unwrap(), 2);
     assert_eq!(
         store.race_reason("r1").unwrap().as_deref(),

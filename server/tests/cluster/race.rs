@@ -3,7 +3,9 @@
 
 use serde_json::{json, Value};
 
-use crate::engines::{client, create, get_json, join, node, off_runtime, pg_store, Redis};
+use crate::engines::{
+    client, create, get_json, join, node, node_with, off_runtime, pg_store, Redis,
+};
 use crate::support::Ws;
 use server::store::postgres::scratch::ScratchDb;
 use server::Store as _;
@@ -220,4 +222,59 @@ async fn a_member_on_another_node_reports_through_the_owner_and_it_is_kept_once(
     assert_eq!(reports[0].reporter_name, "bob");
     assert_eq!(reports[0].target_name, "ann");
     assert_eq!(Some(reports[0].race_id.as_str()), over["race_id"].as_str());
+}
+
+/// A8 across nodes: a player whose connection is on another node than the room is measured
+/// by her own node (its Ping, her Pong) and the samples reach the room's owner; her time is
+/// compensated like anyone's. She sits 150 ms (each way) from her node.
+#[tokio::test]
+async fn a_relayed_players_round_trip_reaches_the_owner_and_compensates_her_time() {
+    use std::time::Duration;
+    use testkit::lag::{race_at_pace, DelayProxy};
+    let redis = Redis::start();
+    let cap = ["--lag-cap-ms", "500"];
+    let (a, b) = (
+        node_with(&redis, "na", None, &cap),
+        node_with(&redis, "nb", None, &cap),
+    );
+    let mut ann = client(&a).await;
+    let j = create(&mut ann, "ann", json!({"difficulty": "easy"})).await;
+    let code = j["room"].as_str().expect("code").to_owned();
+    let b_addr = b.addr.parse().expect("node B's address");
+    let proxy = DelayProxy::start(b_addr, Duration::from_millis(150))
+        .await
+        .expect("proxy");
+    let stream = tokio::net::TcpStream::connect(proxy.addr)
+        .await
+        .expect("connect");
+    let (ws, _) = tokio_tungstenite::client_async(format!("ws://{}/ws", b.addr), stream)
+        .await
+        .expect("handshake");
+    let mut bob = testkit::JsonWs::new(ws, std::time::Duration::from_secs(20));
+    assert_eq!(bob.recv().await.expect("welcome")["type"], "welcome");
+    join(&mut bob, &code, "bob").await;
+    ann.until("player_joined").await;
+    ann.send(json!({"type": "start_race"})).await;
+    let pace = Duration::from_millis(120);
+    let (ann_over, bob_over) =
+        tokio::join!(race_at_pace(&mut ann, pace), race_at_pace(&mut bob, pace));
+    let (ann_over, bob_over) = (ann_over.expect("ann's race"), bob_over.expect("bob's race"));
+    assert_eq!(ann_over["standings"], bob_over["standings"]);
+    let standings = ann_over["standings"].as_array().expect("standings");
+    let lag = |name: &str| {
+        let s = standings
+            .iter()
+            .find(|s| s["name"] == name)
+            .unwrap_or_else(|| panic!("{name} in {standings:?}"));
+        let (t, raw) = (s["time_ms"].as_u64(), s["time_ms_raw"].as_u64());
+        let lag = s["lag_ms"].as_u64().expect("lag");
+        assert_eq!(t, raw.map(|r| r - lag), "{s}");
+        lag
+    };
+    let (bob_lag, ann_lag) = (lag("bob"), lag("ann"));
+    assert!(
+        (240..=500).contains(&bob_lag),
+        "bob (relayed, 300 ms away): {bob_lag}"
+    );
+    assert!(ann_lag < 150, "ann (local to the owner): {ann_lag}");
 }

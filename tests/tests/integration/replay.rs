@@ -18,7 +18,8 @@ const WAIT: Duration = Duration::from_secs(30);
 
 #[tokio::test]
 async fn a_raced_race_replays_to_the_standings_the_players_were_sent() {
-    let srv = TestServer::start().await;
+    // With lag compensation on (A8): the stored standings keep each seat's raw time and lag.
+    let srv = TestServer::start_with(|c| c.lag_cap_ms = 500).await;
     let mut host = srv.client().await;
     let (room, _) = create(
         &mut host,
@@ -118,23 +119,29 @@ async fn a_raced_race_replays_to_the_standings_the_players_were_sent() {
             let seat = &replay.players[s.player];
             json!({"rank": s.rank, "player_id": seat.player_id, "name": seat.name,
                    "status": s.status, "time_ms": s.time_ms, "filled": s.filled,
-                   "mistakes": s.mistakes})
+                   "mistakes": s.mistakes, "time_ms_raw": s.time_ms_raw, "lag_ms": s.lag_ms})
         })
         .collect();
-    // A8's additions (lag, each seat's own puzzle) are checked in their own tests.
-    let sent_a6: Vec<Value> = sent
+    // Each seat's own puzzle and solution (A8's isomorphs) are checked in their own tests.
+    let sent_kept: Vec<Value> = sent
         .iter()
         .map(|s| {
             let mut s = s.clone();
             if let Some(o) = s.as_object_mut() {
-                for k in ["time_ms_raw", "lag_ms", "puzzle", "solution"] {
+                for k in ["puzzle", "solution"] {
                     o.remove(k);
                 }
             }
             s
         })
         .collect();
-    assert_eq!(kept, sent_a6);
+    assert_eq!(kept, sent_kept);
+    // Lag compensation (A8) as stored: every solver's time is its raw time less its lag.
+    for s in &replay.standings {
+        if let (Some(t), Some(raw)) = (s.time_ms, s.time_ms_raw) {
+            assert_eq!(t, raw.saturating_sub(u64::from(s.lag_ms)), "{s:?}");
+        }
+    }
 
     // Played to the end, every player has what the standings say, and a solver's board is
     // the solution.
@@ -164,7 +171,8 @@ async fn a_raced_race_replays_to_the_standings_the_players_were_sent() {
         n_mistakes += s.mistakes;
         if row["status"] == "solved" {
             assert_eq!(s.board, solution, "{row}");
-            assert!(s.solved_at_ms <= row["time_ms"].as_u64(), "{row}");
+            // The last digit lands by the server's clock: the raw time (A8) counts from it.
+            assert!(s.solved_at_ms <= row["time_ms_raw"].as_u64(), "{row}");
         } else {
             assert_eq!((s.filled, s.mistakes), (1, 2), "the host: {row}");
             assert_eq!(s.solved_at_ms, None);

@@ -36,11 +36,15 @@ pub struct TestServer {
 }
 
 /// The config tests use: a short countdown, a high rate limit (bots place fast), puzzles
-/// generated only for the difficulties a test asks for.
+/// generated only for the difficulties a test asks for, and no lag compensation: tests that
+/// finish players a few milliseconds apart assert the order they finished in, which a
+/// measured round trip of a few milliseconds on a busy machine could turn around (A8's
+/// rule; `lag.rs` tests it with the cap on).
 pub fn test_config() -> Config {
     let d = Config::default();
     Config {
         countdown: Duration::from_millis(20),
+        lag_cap_ms: 0,
         limits: server::Limits {
             rate_limit: 10_000,
             rate_burst: 10_000,

@@ -51,6 +51,21 @@ fn frames_round_trip_and_junk_is_refused() {
         decode_down(Bytes::from(encode_ctl(&ctl, 0))).ok(),
         Some(Down::Ctl(ctl))
     );
+    // A8: the owner's probe goes down, the member's round trip comes up.
+    let probe = Ctl::Probe { conn: 3 };
+    assert_eq!(
+        decode_down(Bytes::from(encode_ctl(&probe, 0))).ok(),
+        Some(Down::Ctl(probe))
+    );
+    let lag = Up::Msg {
+        from: "n2".into(),
+        conn: 3,
+        msg: Msg::from(RoomMsg::Lag(312)),
+    };
+    let Ok(Up::Msg { msg, .. }) = decode_up(&encode_up(&lag, 0)) else {
+        panic!("a lag sample did not decode");
+    };
+    assert!(matches!(msg.into_room(), Some(RoomMsg::Lag(312))));
     for junk in [
         &b""[..],
         b"U",

@@ -239,6 +239,8 @@ struct Standing {
     time_ms: Option<u64>,
     filled: u32,
     mistakes: u32,
+    time_ms_raw: Option<u64>,
+    lag_ms: u32,
 }
 
 impl From<StoredStanding> for Standing {
@@ -251,6 +253,8 @@ impl From<StoredStanding> for Standing {
             time_ms: s.time_ms,
             filled: s.filled,
             mistakes: s.mistakes,
+            time_ms_raw: s.time_ms_raw,
+            lag_ms: s.lag_ms,
         }
     }
 }

@@ -82,6 +82,21 @@ impl Session {
         self.forward(RoomMsg::Report { player_id, reason }).await;
     }
 
+    /// A round trip measured to this connection (A8), for its room; nothing to say if it has
+    /// none (the probe outlived its room).
+    pub(crate) async fn lag_sample(&mut self, rtt_ms: u32) {
+        let Some(room) = self.current() else {
+            return;
+        };
+        let cmd = RoomCmd::Msg {
+            conn: self.outbox.id,
+            msg: RoomMsg::Lag(rtt_ms),
+        };
+        if room.tx.send(cmd).await.is_err() {
+            self.link = None;
+        }
+    }
+
     /// A message for the connection's room.
     pub(super) async fn forward(&mut self, msg: RoomMsg) {
         let Some(room) = self.current() else {

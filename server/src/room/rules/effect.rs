@@ -39,6 +39,9 @@ pub enum Effect {
     RaceStarted,
     /// A placement was judged: `None` accepted (for the metrics).
     Placed(Option<PlaceReason>),
+    /// Ask these connections for a round trip (A8): a WebSocket Ping whose Pong the
+    /// connection turns into [`super::Room::lag_sample`].
+    Probe(Vec<ConnId>),
 }
 
 /// Timers and caps the room needs from the server config.
@@ -58,6 +61,8 @@ pub struct RoomOpts {
     pub kick_bar: Duration,
     /// Whether finished races get fair-play flags.
     pub fair_play: bool,
+    /// The most lag a race time is compensated by (A8 `--lag-cap-ms`).
+    pub lag_cap_ms: u32,
 }
 
 impl RoomOpts {
@@ -71,6 +76,7 @@ impl RoomOpts {
             chat_burst: config.limits.chat_burst,
             kick_bar: config.kick_bar,
             fair_play: config.fair_play,
+            lag_cap_ms: config.lag_cap_ms,
         }
     }
 }

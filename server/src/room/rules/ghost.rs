@@ -39,8 +39,12 @@ pub struct GhostRun {
     pub puzzle: SolvedPuzzle,
     /// The accepted placements, by race time.
     pub steps: Vec<GhostStep>,
-    /// The ghost's solve time, penalties included.
+    /// The ghost's solve time by the server's clock, penalties included (its stored
+    /// `time_ms_raw`).
     pub time_ms: u64,
+    /// The lag its time was compensated by (A8): a ghost keeps its stored figures, so it
+    /// finishes at its stored `time_ms` in the standings.
+    pub lag_ms: u32,
 }
 
 impl GhostRun {
@@ -70,6 +74,7 @@ impl GhostRun {
             puzzle,
             steps,
             time_ms: src.time_ms,
+            lag_ms: src.lag_ms,
         })
     }
 }
@@ -222,5 +227,6 @@ pub(super) fn join_race(ghost: &mut Ghost, race: &mut Race) {
         ghost.player_id.clone(),
         ghost.run.name.clone(),
         ghost.handicap_ms(),
+        ghost.run.lag_ms,
     );
 }

@@ -1,8 +1,8 @@
 //! The room's rules as a plain state machine: phases (Lobby -> Countdown -> Racing ->
 //! Finished -> Countdown for a rematch), timers, and the effects they produce, composed from
 //! [`seats`] (who is in the room), `members` (joins, leaves and chat), `host` (settings and
-//! kicks between races, A5), [`race`] (one race's boards and verification) and [`standings`]
-//! (the ranking).
+//! kicks between races, A5), [`race`] (one race's boards and verification), [`lag`] (the
+//! round trips a race's times are compensated by, A8) and [`standings`] (the ranking).
 //!
 //! It does no IO and reads no clock or global RNG: every method takes the current
 //! `tokio::time::Instant` (and the wall clock where a race may start); race ids and race
@@ -13,6 +13,7 @@
 pub mod effect;
 pub mod ghost;
 mod host;
+pub mod lag;
 mod members;
 pub mod race;
 mod report;
@@ -39,6 +40,7 @@ pub use effect::{Effect, RoomOpts};
 use ghost::Ghost;
 pub use ghost::{GhostRun, GhostStep};
 use host::Bar;
+use lag::Samples;
 use race::{ms, EndReason, Race};
 pub use seats::MintToken;
 use seats::{Membership, Refusal, Seats};
@@ -80,6 +82,11 @@ pub struct Room {
     pool_seating: bool,
     /// A ghost room's ghost (A7 `race_ghost`).
     ghost: Option<Ghost>,
+    /// Round trips measured during the countdown, carried into the race (A8).
+    early_lag: Vec<(PlayerId, Samples)>,
+    /// When the racing seats' connections are next asked for a round trip (A8); `None`
+    /// outside a countdown or race, so an idle room has no timer for it.
+    next_probe: Option<Instant>,
     fx: Effects,
 }
 
@@ -107,6 +114,8 @@ impl Room {
             chat_budget: None,
             bars: Vec::new(),
             ghost: None,
+            early_lag: Vec::new(),
+            next_probe: None,
             fx: Effects::default(),
         }
     }
@@ -158,6 +167,15 @@ impl Room {
 
     /// The next moment [`Room::tick`] has something to do.
     pub fn next_deadline(&self) -> Option<Instant> {
+        let probe = self.next_probe.filter(|_| self.probing());
+        self.next_deadline_but_probes()
+            .into_iter()
+            .chain(probe)
+            .min()
+    }
+
+    /// The next moment something other than a round-trip probe is due.
+    fn next_deadline_but_probes(&self) -> Option<Instant> {
         let phase = match &self.state {
             State::Countdown {
                 ends_at,
@@ -339,6 +357,8 @@ impl Room {
             dealt: None,
         };
         self.seats.set_status(PlayerStatus::Waiting, |_| true);
+        self.early_lag.clear();
+        self.next_probe = Some(now);
         if let Some(ghost) = &mut self.ghost {
             ghost.restart(PlayerStatus::Waiting);
         }
@@ -395,6 +415,7 @@ impl Room {
         while let Some(i) = self.seats.expired(now, self.opts.resume_grace) {
             self.remove_seat(i, now);
         }
+        self.probe(now);
     }
 
     fn begin_race(
@@ -411,11 +432,15 @@ impl Room {
         // seat races, but is never rated.
         let rated = self.settings.rated && who.iter().filter(|(_, w)| w.rateable()).count() >= 2;
         let mut race = Race::new(race_id.clone(), dealt, racers, now, unix_ms)
+            .with_lag_cap(self.opts.lag_cap_ms)
             .with_identities(who, rated)
             .with_daily(self.daily.as_ref().map(|(date, _)| date.clone()))
             .with_ghost_of(self.ghost.as_ref().map(|g| g.of_race().to_owned()));
         if let Some(ghost) = &mut self.ghost {
             ghost::join_race(ghost, &mut race);
+        }
+        for (player, samples) in self.early_lag.drain(..) {
+            race.early_lag(&player, &samples);
         }
         self.race = Some(race);
         self.state = State::Racing;

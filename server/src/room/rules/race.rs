@@ -12,6 +12,7 @@ use shared::engine::validator::placement_conflicts;
 use shared::engine::{Cell, Digit, Grid};
 use tokio::time::Instant;
 
+use super::lag::{compensate, Samples};
 use super::standings::{finish_status, standings};
 use crate::puzzles::SolvedPuzzle;
 use crate::room::handle::Identity;
@@ -59,9 +60,47 @@ struct Entry {
     filled: u32,
     mistakes: u32,
     status: PlayerStatus,
+    /// The solve time by the server's clock, penalties included (A8's `time_ms_raw`).
     time_ms: Option<u64>,
     /// Added to the finish time: a ghost's penalties, carried as one sum (else 0).
     handicap_ms: u64,
+    /// The round trips measured to the seat in this race (A8).
+    samples: Samples,
+    /// The lag its time is compensated by, fixed when it finishes (so `player_finished` and
+    /// `race_over` agree) or from the start for a ghost (its stored figure).
+    lag_ms: Option<u32>,
+}
+
+impl Entry {
+    fn new(player_id: PlayerId, name: PlayerName, board: Grid) -> Entry {
+        Entry {
+            player_id,
+            name,
+            board,
+            filled: 0,
+            mistakes: 0,
+            status: PlayerStatus::Racing,
+            time_ms: None,
+            handicap_ms: 0,
+            samples: Samples::default(),
+            lag_ms: None,
+        }
+    }
+
+    /// Its lag: fixed once it finished, else the median so far.
+    fn lag_ms(&self, cap_ms: u32) -> u32 {
+        self.lag_ms.unwrap_or_else(|| self.samples.lag_ms(cap_ms))
+    }
+
+    /// It solved with `raw_ms` on the server's clock: its lag is fixed now. Its compensated
+    /// time.
+    fn solved(&mut self, raw_ms: u64, cap_ms: u32) -> u64 {
+        let lag = self.lag_ms(cap_ms);
+        self.status = PlayerStatus::Solved;
+        self.time_ms = Some(raw_ms);
+        self.lag_ms = Some(lag);
+        compensate(raw_ms, lag)
+    }
 }
 
 /// What a placement came to.
@@ -96,6 +135,8 @@ pub(super) struct Race {
     daily: Option<String>,
     /// The stored race a ghost race replays (A7).
     ghost_of: Option<String>,
+    /// The most lag a time is compensated by (`--lag-cap-ms`, A8).
+    lag_cap_ms: u32,
 }
 
 impl Race {
@@ -109,16 +150,7 @@ impl Race {
     ) -> Race {
         let entries = racers
             .into_iter()
-            .map(|(player_id, name)| Entry {
-                player_id,
-                name,
-                board: dealt.puzzle,
-                filled: 0,
-                mistakes: 0,
-                status: PlayerStatus::Racing,
-                time_ms: None,
-                handicap_ms: 0,
-            })
+            .map(|(player_id, name)| Entry::new(player_id, name, dealt.puzzle))
             .collect();
         Race {
             race_id,
@@ -133,7 +165,34 @@ impl Race {
             who: Vec::new(),
             daily: None,
             ghost_of: None,
+            lag_cap_ms: 0,
         }
+    }
+
+    /// Compensate times by at most `cap_ms` of lag (A8).
+    pub(super) fn with_lag_cap(mut self, cap_ms: u32) -> Race {
+        self.lag_cap_ms = cap_ms;
+        self
+    }
+
+    /// A round trip of `rtt_ms` measured to `player`'s connection: kept while it races.
+    pub(super) fn lag_sample(&mut self, player: &PlayerId, rtt_ms: u32) {
+        if let Some(e) = self.racing_mut(player) {
+            e.samples.push(rtt_ms);
+        }
+    }
+
+    /// Round trips measured to `player` before the start (the countdown's).
+    pub(super) fn early_lag(&mut self, player: &PlayerId, samples: &Samples) {
+        if let Some(e) = self.racing_mut(player) {
+            e.samples.extend(samples);
+        }
+    }
+
+    fn racing_mut(&mut self, player: &PlayerId) -> Option<&mut Entry> {
+        self.entries
+            .iter_mut()
+            .find(|e| e.player_id == *player && e.status == PlayerStatus::Racing)
     }
 
     /// Mark the race as the daily challenge of `date`.
@@ -148,18 +207,20 @@ impl Race {
         self
     }
 
-    /// One more racer, not a seat's: a ghost, whose finish times carry `handicap_ms`.
-    pub(super) fn add_racer(&mut self, player_id: PlayerId, name: PlayerName, handicap_ms: u64) {
-        self.entries.push(Entry {
-            player_id,
-            name,
-            board: self.dealt.puzzle,
-            filled: 0,
-            mistakes: 0,
-            status: PlayerStatus::Racing,
-            time_ms: None,
-            handicap_ms,
-        });
+    /// One more racer, not a seat's: a ghost, whose finish times carry `handicap_ms` and are
+    /// compensated by its stored `lag_ms`, whatever is measured here (nothing is: no
+    /// connection holds it).
+    pub(super) fn add_racer(
+        &mut self,
+        player_id: PlayerId,
+        name: PlayerName,
+        handicap_ms: u64,
+        lag_ms: u32,
+    ) {
+        let mut e = Entry::new(player_id, name, self.dealt.puzzle);
+        e.handicap_ms = handicap_ms;
+        e.lag_ms = Some(lag_ms);
+        self.entries.push(e);
     }
 
     /// The moment `race_ms` into the race.
@@ -174,27 +235,25 @@ impl Race {
             .all(|e| e.player_id == *but || e.status != PlayerStatus::Racing)
     }
 
-    /// `player` (racing) is done: solved in `time_ms`, every cell filled. Its last progress.
+    /// `player` (racing) is done: solved in `raw_ms` (on the server's clock), every cell
+    /// filled. Its last progress, and its compensated time.
     pub(super) fn finish_as_solved(
         &mut self,
         player: &PlayerId,
-        time_ms: u64,
+        raw_ms: u64,
     ) -> Option<(Progress, FinishStatus, Option<u64>)> {
-        let e = self
-            .entries
-            .iter_mut()
-            .find(|e| e.player_id == *player && e.status == PlayerStatus::Racing)?;
-        e.status = PlayerStatus::Solved;
-        e.filled = self.to_fill;
-        e.board = self.dealt.solution;
-        e.time_ms = Some(time_ms);
+        let (to_fill, solution, cap) = (self.to_fill, self.dealt.solution, self.lag_cap_ms);
+        let e = self.racing_mut(player)?;
+        let time_ms = e.solved(raw_ms, cap);
+        e.filled = to_fill;
+        e.board = solution;
         let progress = Progress {
             player_id: e.player_id.clone(),
             filled: e.filled,
-            to_fill: self.to_fill,
+            to_fill,
             mistakes: e.mistakes,
         };
-        Some((progress, FinishStatus::Solved, e.time_ms))
+        Some((progress, FinishStatus::Solved, Some(time_ms)))
     }
 
     /// Record who races and whether the race is rated (A6).
@@ -283,6 +342,7 @@ impl Race {
         let penalty_ms_each = u64::from(settings.penalty_s) * 1000;
         let max_mistakes = u32::from(settings.max_mistakes);
         let at_ms = ms(now.saturating_duration_since(self.started_at));
+        let cap = self.lag_cap_ms;
         let e = self
             .entries
             .iter_mut()
@@ -321,9 +381,8 @@ impl Race {
         let changed = !matches!(reason, Some(PlaceReason::Given | PlaceReason::Filled));
         let mut finished = None;
         if reason.is_none() && e.filled == self.to_fill {
-            e.status = PlayerStatus::Solved;
-            e.time_ms = Some(at_ms + penalty_ms + e.handicap_ms);
-            finished = Some((FinishStatus::Solved, e.time_ms));
+            let time_ms = e.solved(at_ms + penalty_ms + e.handicap_ms, cap);
+            finished = Some((FinishStatus::Solved, Some(time_ms)));
         } else if changed && reason.is_some() && max_mistakes > 0 && e.mistakes >= max_mistakes {
             e.status = PlayerStatus::Eliminated;
             finished = Some((FinishStatus::Eliminated, None));
@@ -385,18 +444,21 @@ impl Race {
         let rows = self
             .entries
             .iter()
-            .map(|e| Standing {
-                rank: 0,
-                player_id: e.player_id.clone(),
-                name: e.name.clone(),
-                status: finish_status(e.status),
-                time_ms: e.time_ms,
-                filled: e.filled,
-                mistakes: e.mistakes,
-                time_ms_raw: e.time_ms,
-                lag_ms: 0,
-                puzzle: Some(self.dealt.puzzle),
-                solution: Some(self.dealt.solution),
+            .map(|e| {
+                let lag_ms = e.lag_ms(self.lag_cap_ms);
+                Standing {
+                    rank: 0,
+                    player_id: e.player_id.clone(),
+                    name: e.name.clone(),
+                    status: finish_status(e.status),
+                    time_ms: e.time_ms.map(|raw| compensate(raw, lag_ms)),
+                    filled: e.filled,
+                    mistakes: e.mistakes,
+                    time_ms_raw: e.time_ms,
+                    lag_ms,
+                    puzzle: Some(self.dealt.puzzle),
+                    solution: Some(self.dealt.solution),
+                }
             })
             .collect();
         standings(rows)

@@ -209,6 +209,15 @@ impl Seats {
             .collect()
     }
 
+    /// The connections of seats racing or about to (A8: whose round trips are measured).
+    pub(super) fn racing_conns(&self) -> Vec<ConnId> {
+        self.seats
+            .iter()
+            .filter(|s| matches!(s.status, PlayerStatus::Racing | PlayerStatus::Waiting))
+            .filter_map(|s| s.conn)
+            .collect()
+    }
+
     pub(super) fn add_spectator(&mut self, conn: ConnId, name: PlayerName) {
         self.spectators.push(Spectator { conn, name });
     }

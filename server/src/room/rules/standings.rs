@@ -17,7 +17,8 @@ pub fn finish_status(s: PlayerStatus) -> FinishStatus {
 
 /// Standings by the contract: solved first by time, then by filled (more first), then
 /// mistakes (fewer first); equal rows share a rank and the next rank skips. The rows come in
-/// unranked (their `rank` is set here) and `time_ms` is kept only for solved players.
+/// unranked (their `rank` is set here); `time_ms` (compensated, A8: the time ranks use) and
+/// `time_ms_raw` are kept only for solved players.
 pub fn standings(mut rows: Vec<Standing>) -> Vec<Standing> {
     type Key = (u8, u64, u32, u32);
     let key = |r: &Standing| -> Key {
@@ -37,6 +38,7 @@ pub fn standings(mut rows: Vec<Standing>) -> Vec<Standing> {
         prev = Some((k, r.rank));
         if r.status != FinishStatus::Solved {
             r.time_ms = None;
+            r.time_ms_raw = None;
         }
     }
     rows

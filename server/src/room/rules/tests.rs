@@ -64,6 +64,7 @@ fn room_seeded(settings: Settings, seed: u64) -> Room {
             chat_burst: 10,
             kick_bar: Duration::from_secs(600),
             fair_play: true,
+            lag_cap_ms: 500,
         },
         Xoshiro256PlusPlus::seed_from_u64(seed),
         mint(),
@@ -378,7 +379,10 @@ fn time_limit_times_out_racers() {
     let mut r = racing(2, settings(), t0);
     r.place(ConnId(1), cell(0), digit(4), None, t0);
     r.take_effects();
-    assert_eq!(r.next_deadline(), Some(t0 + Duration::from_secs(1800)));
+    assert_eq!(
+        r.next_deadline_but_probes(),
+        Some(t0 + Duration::from_secs(1800))
+    );
     r.tick(t0 + Duration::from_secs(1800), 0);
     let fx = r.take_effects();
     let msgs = to(&fx, 1);
@@ -442,7 +446,10 @@ fn held_seat_resume_and_expiry() {
     // The host (p1, conn 8) drops and its seat expires: forfeited, p2 becomes host.
     r.dropped(ConnId(8), t1);
     r.take_effects();
-    assert_eq!(r.next_deadline(), Some(t1 + Duration::from_secs(5)));
+    assert_eq!(
+        r.next_deadline_but_probes(),
+        Some(t1 + Duration::from_secs(5))
+    );
     r.tick(t1 + Duration::from_secs(5), 0);
     let fx = r.take_effects();
     let msgs = to(&fx, 2);
@@ -939,4 +946,5 @@ fn a_pool_room_has_no_host_starts_when_the_pool_says_and_requeues_once_finished(
 }
 
 mod ghost;
+mod lag;
 mod report;

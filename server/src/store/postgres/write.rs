@@ -60,6 +60,8 @@ pub(super) fn save_race(
                 &s.time_ms.map(signed),
                 &i64::from(s.filled),
                 &i64::from(s.mistakes),
+                &s.time_ms_raw.map(signed),
+                &i64::from(s.lag_ms),
             ],
         )?;
     }

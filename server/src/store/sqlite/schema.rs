@@ -159,9 +159,26 @@ CREATE TABLE reports (
 CREATE INDEX reports_by_time ON reports(created_unix_ms DESC, race_id, reporter, target);
 ";
 
+/// Lag compensation (A8): each standing keeps the solve time by the server's clock
+/// (`time_ms_raw`, penalties included) and the lag it was compensated by; `time_ms` is the
+/// compensated time, which ranks, leaderboards and best solves use. Rows stored before had no
+/// compensation: their raw time is their time, and their lag 0.
+const V6: &str = "
+ALTER TABLE standings ADD COLUMN time_ms_raw INTEGER;
+ALTER TABLE standings ADD COLUMN lag_ms INTEGER NOT NULL DEFAULT 0;
+UPDATE standings SET time_ms_raw = time_ms;
+";
+
 /// Every migration, oldest first.
 pub(crate) fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![M::up(V1), M::up(V2), M::up(V3), M::up(V4), M::up(V5)])
+    Migrations::new(vec![
+        M::up(V1),
+        M::up(V2),
+        M::up(V3),
+        M::up(V4),
+        M::up(V5),
+        M::up(V6),
+    ])
 }
 
 #[cfg(test)]

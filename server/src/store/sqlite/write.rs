@@ -8,6 +8,25 @@ use crate::store::moderation;
 use crate::store::rated::{self, RatingSql};
 use crate::store::{rows, sql, RaceRecord, RatingChange, StoreError};
 
+fn save_standings(tx: &Transaction<'_>, rec: &RaceRecord) -> Result<(), StoreError> {
+    let mut st = tx.prepare_cached(sql::PUT_STANDING)?;
+    for s in &rec.standings {
+        st.execute(params![
+            rec.race_id,
+            s.rank,
+            s.player_id.as_str(),
+            s.name.as_str(),
+            s.status.as_str(),
+            s.time_ms.map(rows::signed),
+            s.filled,
+            s.mistakes,
+            s.time_ms_raw.map(rows::signed),
+            s.lag_ms
+        ])?;
+    }
+    Ok(())
+}
+
 /// Write `rec` (race, standings, placements, seats, daily attempts, best solves) and, when
 /// rated, the rating update; returns the rating changes.
 pub(super) fn save_race(
@@ -31,19 +50,7 @@ pub(super) fn save_race(
             rec.ghost_of,
         ],
     )?;
-    let mut st = tx.prepare_cached(sql::PUT_STANDING)?;
-    for s in &rec.standings {
-        st.execute(params![
-            rec.race_id,
-            s.rank,
-            s.player_id.as_str(),
-            s.name.as_str(),
-            s.status.as_str(),
-            s.time_ms.map(rows::signed),
-            s.filled,
-            s.mistakes
-        ])?;
-    }
+    save_standings(tx, rec)?;
     let mut pl =
         tx.prepare_cached("INSERT OR REPLACE INTO placements VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")?;
     for (seq, p) in rec.placements.iter().enumerate() {

@@ -24,17 +24,23 @@ fn run() -> GhostRun {
         puzzle: dealt(),
         steps,
         time_ms: last + 2000,
+        lag_ms: 0,
     }
 }
 
 /// A ghost room with one human (conn 1), raced from `t0`.
 fn ghost_room(t0: Instant) -> Room {
+    ghost_room_of(t0, run())
+}
+
+/// [`ghost_room`] with the ghost `ghost`.
+fn ghost_room_of(t0: Instant, ghost: GhostRun) -> Room {
     let mut r = room(Settings {
         max_players: 1,
         public: false,
         ..Settings::default()
     });
-    r.race_ghost(run());
+    r.race_ghost(ghost);
     let before = t0 - Duration::from_millis(100);
     assert!(join(&mut r, 1, Some("bob"), Role::Player, before));
     let joined = to(&r.take_effects(), 1);
@@ -132,4 +138,42 @@ fn a_human_done_first_ends_the_race_with_the_ghost_at_its_time() {
     // The host races the same ghost again.
     r.start_race(ConnId(1), t);
     assert_eq!(r.phase(), Phase::Countdown);
+}
+
+/// A8: a ghost keeps its stored figures (its raw time, its lag, the time they come to),
+/// whatever is measured in the new race; the human's time is compensated by her own lag.
+#[test]
+fn a_ghost_keeps_its_stored_lag_and_a_human_gets_her_own() {
+    let t0 = Instant::now();
+    let ghost = GhostRun {
+        lag_ms: 300,
+        ..run()
+    };
+    let mut r = ghost_room_of(t0, ghost);
+    let n = empty_cells().len() as u64;
+    r.lag_sample(ConnId(1), 100);
+    let t = t0 + Duration::from_millis(250);
+    r.tick(t, 0);
+    r.take_effects();
+    for i in empty_cells() {
+        r.place(ConnId(1), cell(i), solution_digit(i), None, t);
+    }
+    let fx = r.take_effects();
+    let over = to(&fx, 1).into_iter().find_map(|m| match m {
+        ServerMsg::RaceOver { standings, .. } => Some(standings),
+        _ => None,
+    });
+    let over = over.expect("race over");
+    let figures = |s: &Standing| (s.name.to_string(), s.time_ms, s.time_ms_raw, s.lag_ms);
+    assert_eq!(figures(&over[0]), ("bob".into(), Some(150), Some(250), 100));
+    let raw = 100 * n + 2000;
+    assert_eq!(
+        figures(&over[1]),
+        (
+            "ghost of a very long nam".into(),
+            Some(raw - 300),
+            Some(raw),
+            300
+        )
+    );
 }
