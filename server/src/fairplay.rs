@@ -101,9 +101,11 @@ pub fn flags(
 /// puzzle or difficulty does not parse, or with placements outside the grid, raises nothing
 /// from them: a flag must rest on data the server itself dealt.
 pub fn seat_flags(rec: &RaceRecord, player_id: &str) -> Vec<String> {
+    // A8: the seat's placements are on its own isomorph when it was dealt one.
+    let own = rec.own_grids(player_id).map(|(puzzle, _)| puzzle);
     let (Ok(difficulty), Ok(puzzle)) = (
         rec.difficulty.parse::<Difficulty>(),
-        Grid::parse(&rec.puzzle),
+        Grid::parse(own.as_deref().unwrap_or(&rec.puzzle)),
     ) else {
         return Vec::new();
     };

@@ -71,7 +71,7 @@ pub struct GhostSource {
     pub race_id: String,
     /// Its difficulty.
     pub difficulty: Difficulty,
-    /// The puzzle it dealt.
+    /// The puzzle the ghost's seat was dealt (its own isomorph of the race's, A8).
     pub puzzle: String,
     /// Its solution.
     pub solution: String,
@@ -125,12 +125,16 @@ fn replay_seat(
             r.text(0)?,
             opt_unsigned("time_ms", r.opt_int(1)?)?,
             r.opt_text(2)?,
+            r.opt_text(3)?.zip(r.opt_text(4)?),
         ))
     })?;
-    let (Some((difficulty, puzzle, solution)), Some((name, Some(time_ms), handle))) = (race, seat)
+    let (Some((difficulty, race_puzzle, race_solution)), Some((name, Some(time_ms), handle, own))) =
+        (race, seat)
     else {
         return Ok(None);
     };
+    // A8: the ghost placed on its own isomorph when it was dealt one; the human must race that.
+    let (puzzle, solution) = own.unwrap_or((race_puzzle, race_solution));
     let difficulty = difficulty.parse().map_err(|_| StoreError::Corrupt {
         what: "difficulty",
         value: difficulty,

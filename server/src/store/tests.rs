@@ -12,11 +12,13 @@ use crate::store::recompute::recompute;
 
 mod arena;
 mod ghost;
+mod isomorph;
 pub(super) use arena::an_arena_is_kept_and_replaced;
 pub(super) use ghost::{
     a_best_solve_is_the_fastest_of_any_race, a_ghost_is_found_by_race_best_and_daily,
     check_old_solves, OLD_SOLVES,
 };
+pub(super) use isomorph::a_seat_keeps_its_own_isomorph;
 
 /// 2026-12-01 13:14:15 UTC, a Tuesday.
 pub(super) const NOW: i64 = 1_796_130_855_000;
@@ -52,7 +54,8 @@ macro_rules! store_suite {
             ratings_recompute_from_history,
             a_best_solve_is_the_fastest_of_any_race,
             a_ghost_is_found_by_race_best_and_daily,
-            an_arena_is_kept_and_replaced
+            an_arena_is_kept_and_replaced,
+            a_seat_keeps_its_own_isomorph
         );
     };
     (@cases $open:path; $($case:ident),*) => {

@@ -129,9 +129,16 @@ CREATE TABLE arenas (
 CREATE INDEX arenas_by_end ON arenas(ends_unix_ms);
 ";
 
+/// A different isomorph per seat (A8): a seat's own puzzle and solution, when it was dealt its
+/// own; null is the race's (every race stored before, and races without isomorphs).
+const V5: &str = "
+ALTER TABLE seats ADD COLUMN puzzle TEXT;
+ALTER TABLE seats ADD COLUMN solution TEXT;
+";
+
 /// Every migration, oldest first.
 pub(crate) fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![M::up(V1), M::up(V2), M::up(V3), M::up(V4)])
+    Migrations::new(vec![M::up(V1), M::up(V2), M::up(V3), M::up(V4), M::up(V5)])
 }
 
 #[cfg(test)]
