@@ -26,6 +26,8 @@ export type Player = {
 export type Standing = {
   rank: number; player_id: string; name: string; status: Status; time_ms: number | null;
   filled: number; mistakes: number;
+  /** A8: the seat's own puzzle and solution (its own isomorph when the race dealt one per seat). */
+  puzzle?: string | null; solution?: string | null;
 };
 export type Progress = { player_id: string; filled: number; to_fill: number; mistakes: number };
 export type RatingChange = { player_id: string; handle: string; before: number; after: number };

@@ -17,6 +17,7 @@ mod ghost;
 mod ghost_client;
 mod host_controls;
 mod identity;
+mod isomorphs;
 mod layers;
 mod layout;
 mod pool;
