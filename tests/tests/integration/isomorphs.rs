@@ -151,3 +151,41 @@ async fn each_pool_seat_races_its_own_isomorph_and_is_judged_on_it() {
     dealt.sort();
     assert_eq!(seen, dealt);
 }
+
+#[tokio::test]
+async fn a_ghost_of_an_isomorph_seat_deals_that_seats_own_puzzle() {
+    let srv = TestServer::start_with(|c| c.fair_play = false).await;
+    let mut a = srv.client().await;
+    let settings =
+        json!({"difficulty": "easy", "max_players": 1, "public": false, "isomorphs": true});
+    crate::support::create(&mut a, "ann", settings).await;
+    a.send(json!({"type": "start_race"})).await;
+    let own = text(&a.until("race_started").await, "puzzle");
+    for (cell, digit) in to_fill(&own, &solve(&own)) {
+        a.send(json!({"type": "place", "cell": cell, "digit": digit}))
+            .await;
+    }
+    let over = a.until("race_over").await;
+    let source = text(&over, "race_id");
+    let stored = srv.store().replay(&source).unwrap().expect("stored");
+    assert_ne!(stored.race.puzzle, own, "ann raced her own isomorph");
+
+    // Bob races ann's ghost: on ann's own puzzle (no isomorph of his own), and every one of
+    // the ghost's stored placements is accepted there.
+    let mut b = srv.client().await;
+    b.send(json!({"type": "race_ghost", "ghost": source, "name": "bob"}))
+        .await;
+    let j = b.until("room_joined").await;
+    assert_eq!(j["settings"]["isomorphs"], false, "{j}");
+    assert_eq!(text(&b.until("race_started").await, "puzzle"), own);
+    let finished = loop {
+        let m = b.recv().await.expect("the ghost's messages");
+        if m["type"] == "progress" && m["player_id"] == "ghost" {
+            assert_eq!(m["mistakes"], 0, "the ghost placed on another board: {m}");
+        }
+        if m["type"] == "player_finished" && m["player_id"] == "ghost" {
+            break m;
+        }
+    };
+    assert_eq!(finished["status"], "solved", "{finished}");
+}
