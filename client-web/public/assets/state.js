@@ -290,8 +290,7 @@ export function apply(s, msg, now) {
     case 'race_over':
       s.phase = 'finished';
       s.standings = msg.standings;
-      // A8: our board was our own isomorph; its solution is in our standing.
-      s.solution = msg.standings.find((t) => t.player_id === s.you?.player_id)?.solution ?? msg.solution;
+      s.solution = msg.solution;
       s.over_reason = msg.reason;
       s.ratings = msg.ratings ?? [];
       if (s.race) {
