@@ -8,13 +8,12 @@ use protocol::{
     FinishStatus, MsgId, OverReason, PlaceReason, PlayerId, PlayerName, PlayerStatus, Progress,
     RaceId, RaceView, ServerMsg, Settings, Standing,
 };
-use shared::engine::validator::placement_conflicts;
-use shared::engine::{Cell, Digit, Grid};
-use tokio::time::Instant;
-
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use shared::engine::transform::Transform;
+use shared::engine::validator::placement_conflicts;
+use shared::engine::{Cell, Digit, Grid};
+use tokio::time::Instant;
 
 use super::standings::{finish_status, standings};
 use crate::puzzles::SolvedPuzzle;
