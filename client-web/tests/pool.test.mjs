@@ -74,7 +74,11 @@ test('Play now queues, Cancel goes home, two queued browsers race, and Race agai
       assert.equal(await p.isVisible('[data-testid=start]'), false);
     }
     assert.match(new URL(a.page.url()).pathname, /^\/r\/[A-Z2-9]+$/);
-    const solution = solve(await puzzle(a.page));
+    // A8: a pool race deals each seat its own isomorph.
+    const annPuzzle = await puzzle(a.page);
+    const bobPuzzle = await puzzle(b.page);
+    assert.notEqual(annPuzzle, bobPuzzle);
+    const solution = solve(annPuzzle);
     await solveOnPage(a.page, solution);
     await b.page.waitForSelector('[data-testid=forfeit]');
     b.page.once('dialog', (d) => d.accept());
@@ -88,6 +92,10 @@ test('Play now queues, Cancel goes home, two queued browsers race, and Race agai
       assert.equal(await p.isVisible('[data-testid=rematch]'), false);
       assert.equal(await p.isVisible('[data-testid=save-settings]'), false);
     }
+    // Bob's results show his own isomorph's solution against his board, not ann's or the race's.
+    const shown = await b.page.$$eval('.results-screen [data-cell]', (cells) =>
+      cells.map((c) => c.getAttribute('data-solution') ?? c.textContent).join(''));
+    assert.equal(shown, solve(bobPuzzle));
     await a.page.click('[data-testid=requeue]');
     await a.page.waitForSelector('[data-testid=queue]');
     assert.equal(new URL(a.page.url()).pathname, '/', 'the old room stays in the address bar');

@@ -52,11 +52,13 @@ function replayProgress(page) {
 
 test('a stored race between a browser and the bot replays from the player page: standings, progress, steps, pause, speed', async () => {
   const { page, context, problems } = await newPage(env.browser);
-  const code = await createRoom(page, env.server.url, 'ann', { difficulty: 'easy', max_mistakes: 0, penalty_s: 0 });
+  // Rated: every seat is dealt its own isomorph (A8), so the replay must show each seat's own board.
+  const code = await createRoom(page, env.server.url, 'ann', { difficulty: 'easy', max_mistakes: 0, penalty_s: 0, rated: true });
   const bot = startBot(env.server, code, ['--name', 'botty', '--pace-ms', '60', '--mistake-rate', '0.15']);
   await page.waitForSelector('[data-testid=players] li:has-text("botty")');
   await page.click('[data-testid=start]');
-  const solution = solve(await puzzle(page));
+  const annPuzzle = await puzzle(page);
+  const solution = solve(annPuzzle);
   // Ann leaves one cell until the bot is done, so hers is the race's last placement.
   await solveOnPage(page, solution, 1);
   await page.waitForSelector('[data-testid=progress] li[data-status=solved]:has-text("botty")');
@@ -79,6 +81,13 @@ test('a stored race between a browser and the bot replays from the player page: 
   await v.page.waitForSelector('.screen.replay [data-testid=replay-clock]');
   assert.equal(new URL(v.page.url()).hash, `#/races/${raceId}`);
   const toFill = [...stored.puzzle].filter((c) => c === '.').length;
+  const own = Object.fromEntries(stored.players.map((/** @type {any} */ p) => [p.name, p.puzzle]));
+  assert.equal(own.ann, annPuzzle, "ann's own puzzle is stored with her seat");
+  assert.notEqual(own.botty, own.ann, 'each seat its own isomorph');
+  await v.page.selectOption('[data-testid=replay-player]', { label: 'ann' });
+  const givens = await v.page.$$eval('.screen.replay [data-cell]', (cells) =>
+    cells.map((c) => (c.hasAttribute('data-given') ? (c.textContent ?? '.') : '.')).join(''));
+  assert.equal(givens, annPuzzle, "the replay shows ann's own board");
   assert.deepEqual(await replayProgress(v.page), [`botty 0/${toFill} racing`, `ann 0/${toFill} racing`]);
   assert.equal(await v.page.textContent('[data-testid=replay-clock]'), '0:00.0');
   assert.equal(await v.page.isVisible('[data-testid=replay-final]'), false, 'the standings wait for the end');

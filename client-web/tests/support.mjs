@@ -156,6 +156,7 @@ export async function createRoom(page, base, name, settings = {}) {
   if (settings.max_players !== undefined) await page.fill('input[name=max_players]', String(settings.max_players));
   if (settings.max_mistakes !== undefined) await page.fill('input[name=max_mistakes]', String(settings.max_mistakes));
   if (settings.penalty_s !== undefined) await page.fill('input[name=penalty_s]', String(settings.penalty_s));
+  if (settings.rated) await page.check('input[name=rated]');
   await page.click('[data-testid=create]');
   await page.waitForSelector('[data-testid=ready]');
   const code = (await page.textContent('[data-testid=room-code]')) ?? '';

@@ -28,6 +28,8 @@ export type Standing = {
   filled: number; mistakes: number;
   /** A8: the server-clock time (penalties included) and the lag `time_ms` was compensated by. */
   time_ms_raw?: number | null; lag_ms?: number;
+  /** A8: the seat's own puzzle and solution (its own isomorph when the race dealt one per seat). */
+  puzzle?: string | null; solution?: string | null;
 };
 export type Progress = { player_id: string; filled: number; to_fill: number; mistakes: number };
 export type RatingChange = { player_id: string; handle: string; before: number; after: number };

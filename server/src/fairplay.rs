@@ -118,9 +118,11 @@ pub fn flags(
 /// puzzle or difficulty does not parse, or with placements outside the grid, raises nothing
 /// from them: a flag must rest on data the server itself dealt.
 pub fn seat_flags(rec: &RaceRecord, player_id: &str) -> Vec<String> {
+    // A8: the seat's placements are on its own isomorph when it was dealt one.
+    let own = rec.own_grids(player_id).map(|(puzzle, _)| puzzle);
     let (Ok(difficulty), Ok(puzzle)) = (
         rec.difficulty.parse::<Difficulty>(),
-        Grid::parse(&rec.puzzle),
+        Grid::parse(own.as_deref().unwrap_or(&rec.puzzle)),
     ) else {
         return Vec::new();
     };
@@ -469,5 +471,59 @@ mod tests {
             reading_flagged >= 36,
             "reading order flagged in {reading_flagged} of 40"
         );
+    }
+
+    /// A8: a seat's placements are on its own isomorph, so its flags are judged there: a
+    /// human order on its own board is clean, and the same placements judged on the race's
+    /// board would be flagged.
+    #[test]
+    fn a_seat_is_judged_on_its_own_isomorph() {
+        use rand::SeedableRng;
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
+        let g = shared::engine::generator::generate(&mut rng, Difficulty::Easy, true);
+        let t = shared::engine::transform::Transform::random(&mut rng);
+        let (own, own_solution) = (t.apply(&g.puzzle), t.apply(&g.solution));
+        let moves = human(&own, &own_solution, usize::MAX);
+        let mut rec = RaceRecord {
+            race_id: "iso".into(),
+            room: "ABCD".into(),
+            difficulty: "easy",
+            puzzle: g.puzzle.to_line(),
+            solution: g.solution.to_line(),
+            started_unix_ms: 0,
+            duration_ms: 600_000,
+            reason: "all_done",
+            rated: true,
+            daily: None,
+            ghost_of: None,
+            standings: vec![protocol::Standing {
+                rank: 1,
+                player_id: "p1".into(),
+                name: "ann".try_into().expect("a name"),
+                status: protocol::FinishStatus::Solved,
+                time_ms: moves.last().map(|m| m.at_ms),
+                filled: moves.len() as u32,
+                mistakes: 0,
+                time_ms_raw: None,
+                lag_ms: 0,
+                puzzle: Some(own),
+                solution: Some(own_solution),
+            }],
+            seats: Vec::new(),
+            placements: moves
+                .iter()
+                .map(|m| crate::store::PlacementRecord {
+                    player_id: "p1".into(),
+                    at_ms: m.at_ms,
+                    cell: m.cell.get(),
+                    digit: m.digit.get(),
+                    outcome: "accepted",
+                })
+                .collect(),
+        };
+        assert_eq!(seat_flags(&rec, "p1"), Vec::<String>::new());
+        // The same placements read against the race's board are not a human's.
+        rec.standings[0].puzzle = None;
+        assert_eq!(seat_flags(&rec, "p1"), ["unjustified"]);
     }
 }

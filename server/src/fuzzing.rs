@@ -3,14 +3,15 @@
 //! into a sequence of commands (join, spectate, leave, drop, resume, ready, start, puzzle ready,
 //! place, forfeit, chat, set settings, kick, tick with advancing time), drives them into a [`Room`], and checks every
 //! effect: no panic; no `solution` message, and no solution grid in any message, before
-//! `race_over` (A1; a player's own solved board in `room_joined` apart); seat names distinct by
+//! `race_over` (A1; a player's own solved board in `room_joined` apart), neither the race's nor,
+//! when the room deals isomorphs (A8), any seat's own; seat names distinct by
 //! key (A3); every chat passed on is valid chat; standings consistent (ranks from 1, ties share
 //! a rank and the next skips, each racer exactly once, solved first by time); never more seats
 //! than `max_players`, whatever the host sets (A5).
 //!
 //! It panics when a property fails, so it is for test harnesses only.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::net::{IpAddr, Ipv4Addr};
 use std::time::Duration;
 
@@ -19,6 +20,7 @@ use protocol::{
 };
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
+use shared::engine::solver::solve_unique;
 use shared::engine::{Cell, Digit, Grid};
 use tokio::time::Instant;
 
@@ -78,6 +80,13 @@ struct Harness {
     secret: Option<SolvedPuzzle>,
     /// The deal of the race under way or last run (for placing right digits).
     dealt: Option<SolvedPuzzle>,
+    /// Each connection's own deal, from its `race_started` or resumed race view (A8: its
+    /// isomorph in a room that deals them; else the race's).
+    own: BTreeMap<ConnId, SolvedPuzzle>,
+    /// Every seat's own solution dealt this race and not yet revealed by `race_over`.
+    seat_secrets: Vec<Grid>,
+    /// The race whose `race_started` was last seen (one per seat with isomorphs).
+    started: Option<RaceId>,
     tokens: Vec<ResumeToken>,
     seats: BTreeSet<PlayerId>,
     racers: BTreeSet<PlayerId>,
@@ -96,6 +105,7 @@ pub fn room_rules(data: &[u8]) -> Reached {
         max_mistakes: s0 / 4 % 3,
         penalty_s: u32::from(s1 % 2) * 10,
         time_limit_s: 60,
+        isomorphs: s1 / 2 % 2 == 1,
         ..Settings::default()
     };
     let mut n = 0u128;
@@ -127,6 +137,9 @@ pub fn room_rules(data: &[u8]) -> Reached {
         pending: None,
         secret: None,
         dealt: None,
+        own: BTreeMap::new(),
+        seat_secrets: Vec::new(),
+        started: None,
         tokens: Vec::new(),
         seats: BTreeSet::new(),
         racers: BTreeSet::new(),
@@ -222,7 +235,9 @@ impl Harness {
 
     /// Right digits on the first `n` empty cells from an offset: solves happen.
     fn place_run(&mut self, conn: ConnId, y: u8) {
-        let Some(dealt) = self.dealt else { return };
+        let Some(dealt) = self.own.get(&conn).copied().or(self.dealt) else {
+            return;
+        };
         let empty: Vec<Cell> = Cell::all()
             .filter(|&c| dealt.puzzle.get(c).is_none())
             .collect();
@@ -249,22 +264,30 @@ impl Harness {
             !matches!(msg, ServerMsg::Solution { .. }),
             "A1: no `solution` message, ever before race_over: {msg:?}"
         );
-        if let Some(secret) = self.secret {
-            let line = secret.solution.to_line();
+        let race = self.secret.map(|s| s.solution);
+        for secret in race.iter().chain(&self.seat_secrets) {
+            let line = secret.to_line();
             let leaks = serde_json::to_string(msg).is_ok_and(|j| j.contains(&line));
             let own_solved_board = matches!(msg, ServerMsg::RoomJoined { you, players, race: Some(r), .. }
-                if r.board == Some(secret.solution)
+                if r.board == Some(*secret)
                     && players.iter().any(|p| Some(&p.player_id) == you.player_id.as_ref()
                         && p.status == PlayerStatus::Solved));
             let over = matches!(msg, ServerMsg::RaceOver { .. });
             assert!(
                 !leaks || own_solved_board || over,
-                "the solution leaked before race_over to {to:?}: {msg:?}"
+                "a solution leaked before race_over to {to:?}: {msg:?}"
             );
         }
         match msg {
-            ServerMsg::RoomJoined { you, players, .. } => {
+            ServerMsg::RoomJoined {
+                you, players, race, ..
+            } => {
                 self.tokens.extend(you.token.clone());
+                // A resumed seat plays on its own board, whatever connection it is on now.
+                let puzzle = race.as_ref().and_then(|r| r.puzzle);
+                if let (Some(puzzle), Some(_), [conn]) = (puzzle, &you.player_id, to) {
+                    self.deal_own(*conn, puzzle);
+                }
                 self.seats = players.iter().map(|p| p.player_id.clone()).collect();
                 let keys: BTreeSet<String> = players.iter().map(|p| p.name.key()).collect();
                 assert_eq!(
@@ -279,10 +302,24 @@ impl Harness {
             ServerMsg::PlayerLeft { player_id } => {
                 self.seats.remove(player_id);
             }
-            ServerMsg::RaceStarted { puzzle, .. } => {
-                assert_eq!(self.dealt.map(|d| d.puzzle), Some(*puzzle));
-                self.racers = self.seats.clone();
-                self.reached.races += 1;
+            ServerMsg::RaceStarted {
+                race_id, puzzle, ..
+            } => {
+                let dealt = self.dealt.expect("race_started after a deal");
+                if self.room.settings().isomorphs {
+                    // A8: a seat's own isomorph, or the race's for everyone else.
+                    assert_eq!(puzzle.n_empty(), dealt.puzzle.n_empty(), "same clue count");
+                } else {
+                    assert_eq!(dealt.puzzle, *puzzle);
+                }
+                for &conn in to {
+                    self.deal_own(conn, *puzzle);
+                }
+                if self.started.as_ref() != Some(race_id) {
+                    self.started = Some(race_id.clone());
+                    self.racers = self.seats.clone();
+                    self.reached.races += 1;
+                }
             }
             ServerMsg::Chat { text, .. } => {
                 assert!(protocol::text::check_chat(text).is_ok(), "{text:?}");
@@ -295,11 +332,24 @@ impl Harness {
             } => {
                 assert_eq!(self.secret.map(|d| d.solution), Some(*solution));
                 self.secret = None;
+                self.seat_secrets.clear();
                 check_standings(standings, &self.racers);
                 self.reached.races_over += 1;
             }
             _ => {}
         }
+    }
+}
+
+impl Harness {
+    /// `conn` races `puzzle` (the race's or its own isomorph): its solution is a secret until
+    /// `race_over`.
+    fn deal_own(&mut self, conn: ConnId, puzzle: Grid) {
+        let solution = solve_unique(&puzzle).expect("every deal has one solution");
+        if !self.seat_secrets.contains(&solution) && self.secret.is_some() {
+            self.seat_secrets.push(solution);
+        }
+        self.own.insert(conn, SolvedPuzzle { puzzle, solution });
     }
 }
 
@@ -372,6 +422,24 @@ mod tests {
         data.extend_from_slice(RACING);
         // conn 1 solves in runs; conn 2 forfeits.
         data.extend_from_slice(&[9, 0, 64, 9, 0, 64, 9, 0, 0, 10, 1, 0]);
+        data.extend_from_slice(&[12, 0, 4, 2, 0, 0]);
+        let reached = room_rules(&data);
+        assert_eq!(
+            reached,
+            Reached {
+                races: 1,
+                races_over: 1
+            }
+        );
+    }
+
+    #[test]
+    fn a_script_with_isomorphs_reaches_race_over_on_each_seats_own_board() {
+        // s1 = 2: the room deals each seat its own isomorph.
+        let mut data = vec![3, 2];
+        data.extend_from_slice(RACING);
+        // Both seats solve their own boards in runs.
+        data.extend_from_slice(&[9, 0, 64, 9, 0, 64, 9, 1, 64, 9, 1, 64]);
         data.extend_from_slice(&[12, 0, 4, 2, 0, 0]);
         let reached = room_rules(&data);
         assert_eq!(

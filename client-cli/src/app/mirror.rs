@@ -357,9 +357,16 @@ impl Room {
                 ..
             } => {
                 self.phase = Phase::Finished;
+                // A8: a racer's board is its own isomorph; its solution is in its standing
+                // (the top-level one is the race's, which a spectator's board shows).
+                let solution = standings
+                    .iter()
+                    .find(|s| self.is_me(s.player_id.as_str()))
+                    .and_then(|s| s.solution)
+                    .unwrap_or(*solution);
                 if let Some(race) = self.race.as_mut() {
                     race.stopped_at_ms.get_or_insert(now);
-                    race.solution = Some(*solution);
+                    race.solution = Some(solution);
                 }
                 for s in standings {
                     if let Some(p) = self.player_mut(&s.player_id) {
@@ -370,7 +377,7 @@ impl Room {
                 self.results = Some(Results {
                     reason: *reason,
                     standings: standings.clone(),
-                    solution: *solution,
+                    solution,
                     ratings: ratings.clone(),
                 });
             }

@@ -80,6 +80,11 @@ pub struct Seat {
     pub handle: Option<String>,
     /// A declared bot.
     pub bot: bool,
+    /// The seat's own givens (A8: an isomorph of the race's puzzle when the race dealt one
+    /// per seat, else the race's): its placements are on this board.
+    pub puzzle: Grid,
+    /// The seat's own solution.
+    pub solution: Grid,
 }
 
 /// A line of the final standings.
@@ -170,6 +175,12 @@ mod wire {
         pub name: String,
         pub handle: Option<String>,
         pub bot: bool,
+        /// The seat's own puzzle and solution (A8); a server from before them sends none,
+        /// and then every seat raced the race's.
+        #[serde(default)]
+        pub puzzle: Option<String>,
+        #[serde(default)]
+        pub solution: Option<String>,
     }
 
     #[derive(Deserialize)]
@@ -197,35 +208,48 @@ mod wire {
     }
 }
 
+/// A puzzle and a solution that parse, the solution completing the puzzle.
+fn solved(puzzle: &str, solution: &str) -> Result<(Grid, Grid), ReplayError> {
+    let grid =
+        |field, line: &str| Grid::parse(line).map_err(|source| ReplayError::Grid { field, source });
+    let (puzzle, solution) = (grid("puzzle", puzzle)?, grid("solution", solution)?);
+    let completes = solution.is_full()
+        && Cell::all().all(|c| puzzle.get(c).is_none_or(|d| solution.get(c) == Some(d)));
+    if !completes {
+        return Err(ReplayError::Solution);
+    }
+    Ok((puzzle, solution))
+}
+
 fn safe(s: &str) -> String {
     terminal_safe(s).into_owned()
 }
 
 impl Replay {
-    /// The race in `/api/races/ID`'s answer, checked: boards that parse, a solution that
-    /// completes the puzzle, placements by seated players on real cells.
+    /// The race in `/api/races/ID`'s answer, checked: boards that parse, solutions that
+    /// complete their puzzles (the race's and each seat's own), placements by seated players
+    /// on real cells.
     pub fn from_json(v: &Value) -> Result<Replay, ReplayError> {
         let race = wire::Race::deserialize(v)?;
-        let grid = |field, line: &str| {
-            Grid::parse(line).map_err(|source| ReplayError::Grid { field, source })
-        };
-        let puzzle = grid("puzzle", &race.puzzle)?;
-        let solution = grid("solution", &race.solution)?;
-        let completes = solution.is_full()
-            && Cell::all().all(|c| puzzle.get(c).is_none_or(|d| solution.get(c) == Some(d)));
-        if !completes {
-            return Err(ReplayError::Solution);
-        }
-        let players: Vec<Seat> = race
+        let (puzzle, solution) = solved(&race.puzzle, &race.solution)?;
+        let players = race
             .players
             .iter()
-            .map(|s| Seat {
-                player_id: s.player_id.clone(),
-                name: safe(&s.name),
-                handle: s.handle.as_deref().map(safe),
-                bot: s.bot,
+            .map(|s| {
+                let (puzzle, solution) = match (&s.puzzle, &s.solution) {
+                    (Some(p), Some(s)) => solved(p, s)?,
+                    _ => (puzzle, solution),
+                };
+                Ok(Seat {
+                    player_id: s.player_id.clone(),
+                    name: safe(&s.name),
+                    handle: s.handle.as_deref().map(safe),
+                    bot: s.bot,
+                    puzzle,
+                    solution,
+                })
             })
-            .collect();
+            .collect::<Result<Vec<Seat>, ReplayError>>()?;
         let seat = |id: &str| players.iter().position(|p| p.player_id == id);
         // A standing of nobody seated says nothing the screen could draw: it is left out.
         let standings = race

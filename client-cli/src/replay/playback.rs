@@ -171,15 +171,18 @@ impl Playback {
     /// Every player's state at the clock, in [`Replay::players`] order.
     pub fn players(&self) -> Vec<PlayerState> {
         let to_fill = self.replay.to_fill();
-        let mut out = vec![
-            PlayerState {
+        // A8: each seat starts from its own puzzle (its own isomorph of the race's).
+        let mut out: Vec<PlayerState> = self
+            .replay
+            .players
+            .iter()
+            .map(|seat| PlayerState {
                 filled: 0,
                 mistakes: 0,
-                board: self.replay.puzzle,
+                board: seat.puzzle,
                 solved_at_ms: None,
-            };
-            self.replay.players.len()
-        ];
+            })
+            .collect();
         for p in &self.replay.placements[..self.applied] {
             // `from_json` only lets in placements by seated players.
             let Some(s) = out.get_mut(p.player) else {

@@ -396,3 +396,54 @@ fn the_screen_shows_the_clock_the_bars_and_at_the_end_the_standings() {
     );
     assert!(s.contains("0:08.1 / 0:08.1"), "the end, to the tenth: {s}");
 }
+
+/// The race's puzzle and solution, transposed: an isomorph (A8).
+fn transposed() -> (Grid, Grid) {
+    let id = [0, 1, 2];
+    let t = shared::engine::transform::Transform::new(
+        [1, 2, 3, 4, 5, 6, 7, 8, 9],
+        id,
+        [id; 3],
+        id,
+        [id; 3],
+        true,
+    )
+    .expect("a transform");
+    let grid = |line| Grid::parse(line).expect("grid");
+    (t.apply(&grid(PUZZLE)), t.apply(&grid(SOLUTION)))
+}
+
+#[test]
+fn each_seat_replays_on_its_own_isomorph() {
+    let (own_puzzle, own_solution) = transposed();
+    // Bob fills every cell of his own (transposed) board; ann makes no move.
+    let moves: Vec<Move> = (0..81u8)
+        .filter(|&i| own_puzzle.get(Cell::new(i).expect("cell")).is_none())
+        .map(|i| {
+            let d = own_solution.get(Cell::new(i).expect("cell")).expect("full");
+            ("p2", 100 + u64::from(i), i, d.get(), "accepted")
+        })
+        .collect();
+    let mut v = race(&moves, 1000);
+    v["players"][1]["puzzle"] = json!(own_puzzle.to_line());
+    v["players"][1]["solution"] = json!(own_solution.to_line());
+    let r = Replay::from_json(&v).expect("parses");
+    let race_puzzle = Grid::parse(PUZZLE).expect("grid");
+    assert_eq!(
+        (r.players[0].puzzle, r.players[1].puzzle),
+        (race_puzzle, own_puzzle)
+    );
+    let mut p = Playback::new(r);
+    assert_eq!(
+        p.players()[1].board,
+        own_puzzle,
+        "bob starts from his own givens"
+    );
+    p.to_end();
+    let s = p.players();
+    assert_eq!((s[1].board, s[1].filled), (own_solution, 51));
+    assert_eq!(s[0].board, race_puzzle);
+    // A seat's own solution must complete its own puzzle.
+    v["players"][1]["solution"] = json!(SOLUTION);
+    check_refused(v, "does not complete");
+}

@@ -68,7 +68,7 @@ impl ReplayApp {
             Line::raw("nobody raced").render(area, buf);
             return;
         };
-        let mut view = BoardView::new(&r.puzzle, &state.board);
+        let mut view = BoardView::new(&seat.puzzle, &state.board);
         // The move just played, if it was this player's: green where it went in, red for a
         // digit the server refused as a mistake.
         let last = self.playback.last().filter(|p| p.player == self.selected);

@@ -13,7 +13,7 @@ import { peers } from './state.js';
  *   outcome: 'accepted' | 'wrong' | 'conflict' | 'given' | 'filled'}} Placement
  * @typedef {{race_id: string, difficulty: string, puzzle: string, solution: string,
  *   started_unix_ms: number, duration_ms: number, reason: string, rated: boolean, daily: string | null,
- *   players: {player_id: string, name: string, handle: string | null, bot: boolean}[],
+ *   players: {player_id: string, name: string, handle: string | null, bot: boolean, puzzle?: string}[],
  *   standings: Standing[], placements: Placement[]}} StoredRace
  * @typedef {{race: StoredRace, to_fill: number, end_ms: number, events: Placement[], last: Map<string, number>}} Replay
  * `events` are the placements by race time; `last` is each player's last event's index.
@@ -70,13 +70,24 @@ export function at(r, c) {
 }
 
 /**
+ * A seat's own givens (A8: its own isomorph when the race dealt one per seat; the race's
+ * from a server that sends none): its placements are on them.
+ * @param {Replay} r
+ * @param {string} playerId
+ */
+export function seatPuzzle(r, playerId) {
+  const own = r.race.players.find((p) => p.player_id === playerId)?.puzzle;
+  return own && /^[.1-9]{81}$/.test(own) ? own : r.race.puzzle;
+}
+
+/**
  * One player's board at `c` (givens and their accepted digits), and their latest placement.
  * @param {Replay} r
  * @param {Cursor} c
  * @param {string} playerId
  */
 export function boardAt(r, c, playerId) {
-  const board = [...r.race.puzzle];
+  const board = [...seatPuzzle(r, playerId)];
   /** @type {Placement | null} */
   let latest = null;
   for (const e of r.events.slice(0, c.n)) {

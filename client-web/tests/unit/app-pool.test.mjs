@@ -82,9 +82,15 @@ test('a pool room: the race screen from its first moment, the seat kept, Race ag
   assert.deepEqual(p.replaced, ['/r/POOL7']);
   await p.hear({ type: 'countdown', starts_in_ms: 500 });
   await p.hear({ type: 'race_started', race_id: 'r1', puzzle: `1${'.'.repeat(80)}`, difficulty: 'easy', time_limit_s: 600 });
+  // A8: a pool race deals every seat its own isomorph; the results show the one in our standing.
+  const own = `1${'2'.repeat(80)}`;
   await p.hear({ type: 'race_over', race_id: 'r1', reason: 'all_finished', solution: '1'.repeat(81),
-    standings: [{ rank: 1, player_id: 'p1', name: 'ann', status: 'solved', time_ms: 1234, filled: 80, mistakes: 0 }] });
+    standings: [
+      { rank: 1, player_id: 'p1', name: 'ann', status: 'solved', time_ms: 1234, filled: 80, mistakes: 0, solution: own },
+      { rank: 2, player_id: 'p2', name: 'bob', status: 'forfeited', time_ms: null, filled: 0, mistakes: 0, solution: '3'.repeat(81) },
+    ] });
   assert.equal(p.screen(), 'results');
+  assert.equal(p.state.standings?.find((t) => t.player_id === 'p1')?.solution, own, 'our own solution is kept for the results');
   p.take();
 
   p.clock.now = 9000;

@@ -353,6 +353,8 @@ impl Pool {
             max_players: u8::try_from(self.rules.size.clamp(2, 16)).unwrap_or(16),
             public: false,
             rated: true,
+            // A8: every seat its own isomorph (the rules force it too).
+            isomorphs: true,
             pool: true,
             arena: self.arena.clone(),
             ..Settings::default()

@@ -23,7 +23,13 @@ pub struct SolvedPuzzle {
 impl SolvedPuzzle {
     /// The same puzzle under the transform that `seed` draws: the same seed, the same grid.
     pub fn transformed(&self, seed: u64) -> SolvedPuzzle {
-        let t = Transform::random(&mut Xoshiro256PlusPlus::seed_from_u64(seed));
+        self.transformed_by(Transform::random(&mut Xoshiro256PlusPlus::seed_from_u64(
+            seed,
+        )))
+    }
+
+    /// The same puzzle under `t`, applied to the puzzle and its solution alike.
+    pub fn transformed_by(&self, t: Transform) -> SolvedPuzzle {
         SolvedPuzzle {
             puzzle: t.apply(&self.puzzle),
             solution: t.apply(&self.solution),

@@ -71,7 +71,7 @@ pub struct GhostSource {
     pub race_id: String,
     /// Its difficulty.
     pub difficulty: Difficulty,
-    /// The puzzle it dealt.
+    /// The puzzle the ghost's seat was dealt (its own isomorph of the race's, A8).
     pub puzzle: String,
     /// Its solution.
     pub solution: String,
@@ -130,16 +130,19 @@ fn replay_seat(
             r.opt_text(2)?,
             opt_unsigned("time_ms_raw", r.opt_int(3)?)?,
             unsigned("lag_ms", r.int(4)?)?,
+            r.opt_text(5)?.zip(r.opt_text(6)?),
         ))
     })?;
     let (
-        Some((difficulty, puzzle, solution)),
-        Some((name, Some(time_ms), handle, time_ms_raw, lag_ms)),
+        Some((difficulty, race_puzzle, race_solution)),
+        Some((name, Some(time_ms), handle, time_ms_raw, lag_ms, own)),
     ) = (race, seat)
     else {
         return Ok(None);
     };
     let time_ms = time_ms_raw.unwrap_or(time_ms);
+    // A8: the ghost placed on its own isomorph when it was dealt one; the human must race that.
+    let (puzzle, solution) = own.unwrap_or((race_puzzle, race_solution));
     let difficulty = difficulty.parse().map_err(|_| StoreError::Corrupt {
         what: "difficulty",
         value: difficulty,

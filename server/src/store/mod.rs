@@ -145,6 +145,17 @@ pub struct RaceRecord {
 }
 
 impl RaceRecord {
+    /// Seat `player_id`'s own puzzle and solution (A8), when it was dealt an isomorph of the
+    /// race's (its standing carries them); `None` when it raced the race's.
+    pub fn own_grids(&self, player_id: &str) -> Option<(String, String)> {
+        let s = self
+            .standings
+            .iter()
+            .find(|s| s.player_id.as_str() == player_id)?;
+        let (puzzle, solution) = (s.puzzle?.to_line(), s.solution?.to_line());
+        (puzzle != self.puzzle).then_some((puzzle, solution))
+    }
+
     /// When the race ended, Unix milliseconds.
     pub fn finished_unix_ms(&self) -> i64 {
         self.started_unix_ms
@@ -355,6 +366,10 @@ pub struct SeatRow {
     pub bot: bool,
     /// Anti-cheat flags.
     pub flags: Vec<String>,
+    /// The seat's own puzzle (A8): an isomorph of the race's, or the race's.
+    pub puzzle: String,
+    /// Its solution.
+    pub solution: String,
 }
 
 /// A placement read back.

@@ -151,6 +151,8 @@ pub(super) fn replay(c: &mut dyn Sql, race_id: &str) -> Result<Option<Replay>, S
             handle: r.opt_text(2)?,
             bot: r.flag(3)?,
             flags: split_flags(&r.text(4)?),
+            puzzle: r.opt_text(5)?.unwrap_or_else(|| race.puzzle.clone()),
+            solution: r.opt_text(6)?.unwrap_or_else(|| race.solution.clone()),
         })
     })?;
     let placements = rows(c, sql::PLACEMENTS, &[Text(race_id)], |r| {

@@ -53,25 +53,36 @@ pub(crate) struct SeatWrite<'a> {
     pub bot: bool,
     /// Flags as stored ([`join_flags`]).
     pub flags: String,
+    /// Its own puzzle, when it was dealt an isomorph (A8); `None` is the race's.
+    pub puzzle: Option<String>,
+    /// Its own solution, likewise.
+    pub solution: Option<String>,
 }
 
 /// A seat row per standing: the room's seat record, else an anonymous clean human.
 pub(crate) fn seat_writes(rec: &RaceRecord) -> Vec<SeatWrite<'_>> {
     rec.standings
         .iter()
-        .map(|s| match seat_of(rec, s) {
-            Some(r) => SeatWrite {
-                player_id: &r.player_id,
-                handle: r.handle.as_deref(),
-                bot: r.bot,
-                flags: join_flags(&r.flags),
-            },
-            None => SeatWrite {
-                player_id: s.player_id.as_str(),
-                handle: None,
-                bot: false,
-                flags: String::new(),
-            },
+        .map(|s| {
+            let (puzzle, solution) = rec.own_grids(s.player_id.as_str()).unzip();
+            match seat_of(rec, s) {
+                Some(r) => SeatWrite {
+                    player_id: &r.player_id,
+                    handle: r.handle.as_deref(),
+                    bot: r.bot,
+                    flags: join_flags(&r.flags),
+                    puzzle,
+                    solution,
+                },
+                None => SeatWrite {
+                    player_id: s.player_id.as_str(),
+                    handle: None,
+                    bot: false,
+                    flags: String::new(),
+                    puzzle,
+                    solution,
+                },
+            }
         })
         .collect()
 }

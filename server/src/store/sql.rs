@@ -76,9 +76,11 @@ pub(crate) const GHOST_WINNER: &str = "SELECT race_id, player_id FROM standings
          WHERE race_id = $1 AND status = 'solved' AND time_ms IS NOT NULL
          ORDER BY rank, player_id LIMIT 1";
 
-/// The ghost's seat: the name it raced under, its solve time, its handle if any.
+/// The ghost's seat: the name it raced under, its solve time, its handle if any, its time on
+/// the server's clock and its lag (A8), and its own puzzle and solution if it was dealt an
+/// isomorph (A8).
 pub(crate) const GHOST_SEAT: &str =
-    "SELECT st.name, st.time_ms, s.handle, st.time_ms_raw, st.lag_ms
+    "SELECT st.name, st.time_ms, s.handle, st.time_ms_raw, st.lag_ms, s.puzzle, s.solution
          FROM standings st
          LEFT JOIN seats s ON s.race_id = st.race_id AND s.player_id = st.player_id
          WHERE st.race_id = $1 AND st.player_id = $2";
@@ -90,7 +92,8 @@ pub(crate) const GHOST_MOVES: &str = "SELECT at_ms, cell, digit FROM placements
 /// A race's seats in standings order. Races stored before seats existed have none: their
 /// players are anonymous humans.
 pub(crate) const RACE_SEATS: &str =
-    "SELECT st.player_id, st.name, s.handle, coalesce(s.bot, FALSE), coalesce(s.flags, '')
+    "SELECT st.player_id, st.name, s.handle, coalesce(s.bot, FALSE), coalesce(s.flags, ''),
+             s.puzzle, s.solution
          FROM standings st
          LEFT JOIN seats s ON s.race_id = st.race_id AND s.player_id = st.player_id
          WHERE st.race_id = $1 ORDER BY st.rank, st.player_id";
@@ -162,11 +165,13 @@ pub(crate) const PUT_STANDING: &str =
 
 /// A seat, replacing the one stored before.
 pub(crate) const PUT_SEAT: &str =
-    "INSERT INTO seats (race_id, player_id, handle, bot, flags, finished_unix_ms)
-         VALUES ($1, $2, $3, $4, $5, $6)
+    "INSERT INTO seats (race_id, player_id, handle, bot, flags, finished_unix_ms, puzzle,
+             solution)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
          ON CONFLICT (race_id, player_id) DO UPDATE SET handle = excluded.handle,
              bot = excluded.bot, flags = excluded.flags,
-             finished_unix_ms = excluded.finished_unix_ms";
+             finished_unix_ms = excluded.finished_unix_ms, puzzle = excluded.puzzle,
+             solution = excluded.solution";
 
 /// A daily attempt; a later one of the same player, day and difficulty does not count.
 pub(crate) const PUT_DAILY: &str =

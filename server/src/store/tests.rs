@@ -12,12 +12,14 @@ use crate::store::recompute::recompute;
 
 mod arena;
 mod ghost;
+mod isomorph;
 mod moderation;
 pub(super) use arena::an_arena_is_kept_and_replaced;
 pub(super) use ghost::{
     a_best_solve_is_the_fastest_of_any_race, a_ghost_is_found_by_race_best_and_daily,
     check_old_solves, OLD_SOLVES,
 };
+pub(super) use isomorph::a_seat_keeps_its_own_isomorph;
 pub(super) use moderation::{
     a_ban_unrates_and_hides_and_an_unban_restores, a_report_is_kept_once,
     empty_seats_and_unsolved_races_move_no_rating, flagged_results_are_listed_newest_first,
@@ -63,7 +65,8 @@ macro_rules! store_suite {
             a_report_is_kept_once,
             empty_seats_and_unsolved_races_move_no_rating,
             flagged_results_are_listed_newest_first,
-            names_follow_the_latest_race
+            names_follow_the_latest_race,
+            a_seat_keeps_its_own_isomorph
         );
     };
     (@cases $open:path; $($case:ident),*) => {

@@ -34,9 +34,10 @@ async fn quick(ws: &mut Ws, name: &str) -> u64 {
     q["waiting"].as_u64().expect("waiting")
 }
 
-/// Everyone's `room_joined` for one pool room, then countdown and `race_started` with one
-/// puzzle: the room's code and the puzzle.
-async fn seated(all: &mut [&mut Ws]) -> (String, String) {
+/// Everyone's `room_joined` for one pool room, then countdown and `race_started` with each
+/// seat's own isomorph (A8: relayed members get their own too): the room's code and
+/// everyone's puzzle, in order.
+async fn seated(all: &mut [&mut Ws]) -> (String, Vec<String>) {
     let mut code = None;
     for ws in all.iter_mut() {
         let j = ws.until("room_joined").await;
@@ -45,14 +46,17 @@ async fn seated(all: &mut [&mut Ws]) -> (String, String) {
         let room = j["room"].as_str().expect("a room code").to_owned();
         assert_eq!(code.get_or_insert(room.clone()), &room, "one room for all");
     }
-    let mut puzzle: Option<String> = None;
+    let mut puzzles: Vec<String> = Vec::new();
     for ws in all.iter_mut() {
         ws.until("countdown").await;
         let r = ws.until("race_started").await;
         let p = r["puzzle"].as_str().expect("a puzzle").to_owned();
-        assert_eq!(puzzle.get_or_insert(p.clone()), &p, "one puzzle for all");
+        assert!(!puzzles.contains(&p), "each seat its own isomorph");
+        let clues = |g: &str| g.bytes().filter(|&b| b != b'.').count();
+        assert!(puzzles.iter().all(|q| clues(q) == clues(&p)), "same clues");
+        puzzles.push(p);
     }
-    (code.expect("seated"), puzzle.expect("a race"))
+    (code.expect("seated"), puzzles)
 }
 
 /// The next `queued` whose count is `n`.
@@ -77,17 +81,21 @@ async fn players_on_three_nodes_race_in_one_pool_room_and_requeue_together() {
     assert_eq!(quick(&mut bob, "bob").await, 2);
     told(&mut ann, 2).await;
     assert_eq!(quick(&mut cat, "cat").await, 3);
-    let (code, puzzle) = seated(&mut [&mut ann, &mut bob, &mut cat]).await;
+    let (code, puzzles) = seated(&mut [&mut ann, &mut bob, &mut cat]).await;
+    let puzzle = &puzzles[1];
     // Nobody takes a seat in it from outside the pool, on any node.
     let mut late = client(&b).await;
     late.send(json!({"type": "join_room", "room": code, "name": "late"}))
         .await;
     assert_eq!(late.until("error").await["code"], "wrong_phase");
     // Bob (relayed, unless his node formed the race) solves; the others forfeit.
-    for (cell, d) in to_fill(&puzzle, &solve(&puzzle)) {
+    for (cell, d) in to_fill(puzzle, &solve(puzzle)) {
         bob.send(json!({"type": "place", "cell": cell, "digit": d}))
             .await;
     }
+    // Judged on his own board wherever he is.
+    let done = bob.until("player_finished").await;
+    assert_eq!(done["status"], "solved", "{done}");
     for ws in [&mut ann, &mut cat] {
         ws.send(json!({"type": "forfeit"})).await;
     }
@@ -178,7 +186,7 @@ async fn players_waiting_on_other_nodes_are_seated_after_the_pool_node_is_killed
     nodes[dead].signal("-KILL");
     // Another node takes the lease once it lapses and seats them; the lost node's player is
     // not seated (its node is gone: its seat order goes nowhere, and the room starts without).
-    let (_, puzzle) = seated(&mut [&mut ann, &mut bob]).await;
-    assert_eq!(puzzle.len(), 81);
+    let (_, puzzles) = seated(&mut [&mut ann, &mut bob]).await;
+    assert_eq!(puzzles.len(), 2);
     assert_ne!(lease_holder(&redis).await, holder);
 }

@@ -157,12 +157,18 @@ async fn a_seat_resumes_on_another_node() {
         node(&redis, "rc", None),
     );
     let mut ann = client(&a).await;
-    let j = create(&mut ann, "ann", json!({"difficulty": "easy"})).await;
+    // Each seat its own isomorph (A8): bob's relayed `race_started` and his resume on a third
+    // node both carry his own puzzle.
+    let settings = json!({"difficulty": "easy", "isomorphs": true});
+    let j = create(&mut ann, "ann", settings).await;
     let code = j["room"].as_str().expect("code").to_owned();
     let mut bob = client(&b).await;
     let jb = join(&mut bob, &code, "bob").await;
     ann.until("player_joined").await;
-    let rs = start(&mut ann, &mut [&mut bob]).await;
+    ann.send(json!({"type": "start_race"})).await;
+    let theirs = ann.until("race_started").await["puzzle"].clone();
+    let rs = bob.until("race_started").await;
+    assert_ne!(rs["puzzle"], theirs, "bob has his own puzzle");
     let puzzle = rs["puzzle"].as_str().expect("puzzle").to_owned();
     let token = jb["you"]["token"].as_str().expect("token").to_owned();
     // Bob's connection to node B vanishes; he comes back through node C.

@@ -277,8 +277,13 @@ async fn every_route_answers_what_the_store_holds() {
     assert_eq!(replay.status, 200, "{}", replay.body);
     let v = &replay.body;
     assert_eq!(v["race_id"], r.race_id.as_str());
-    assert_eq!(v["puzzle"], r.puzzle.as_str());
-    assert_eq!(v["solution"], solve(&r.puzzle).as_str());
+    // A rated race deals every seat its own isomorph (A8): the top level is the race's
+    // puzzle, ann's seat (first in the standings) has the one she was dealt.
+    let race_puzzle = v["puzzle"].as_str().expect("puzzle");
+    assert_eq!(v["solution"], solve(race_puzzle).as_str());
+    assert_eq!(v["players"][0]["puzzle"], r.puzzle.as_str());
+    assert_eq!(v["players"][0]["solution"], solve(&r.puzzle).as_str());
+    assert_ne!(v["players"][1]["puzzle"], r.puzzle.as_str());
     assert_eq!(
         (v["difficulty"].as_str(), v["rated"].as_bool()),
         (Some("easy"), Some(true))

@@ -52,19 +52,21 @@ fn named<'a>(list: &'a [Value], name: &str) -> &'a Value {
 /// One arena race: everyone is seated in one pool room of the arena, `order` solve in that
 /// order (the rest forfeit), and everyone gets the standings after it: those of the last.
 async fn race(all: &mut [Client], arena: &str, order: &[usize]) -> Value {
-    let mut puzzle = String::new();
+    // Each seat its own isomorph (A8).
+    let mut puzzles = Vec::new();
     for c in all.iter_mut() {
         let j = c.until("room_joined").await;
         assert_eq!(j["settings"]["arena"], arena, "{j}");
         assert_eq!(j["settings"]["pool"], true, "{j}");
-        puzzle = c.until("race_started").await["puzzle"]
+        let puzzle = c.until("race_started").await["puzzle"]
             .as_str()
             .expect("puzzle")
             .to_owned();
+        puzzles.push(puzzle);
     }
-    let solution = solve(&puzzle);
     for &i in order {
-        for (cell, digit) in to_fill(&puzzle, &solution) {
+        let solution = solve(&puzzles[i]);
+        for (cell, digit) in to_fill(&puzzles[i], &solution) {
             all[i]
                 .send(json!({"type": "place", "cell": cell, "digit": digit}))
                 .await;

@@ -25,16 +25,18 @@ pub async fn rated_room(a: &mut Client, key: &str) -> String {
     j["room"].as_str().expect("room code").to_owned()
 }
 
-/// Start the race and return (race_started for the host, the puzzle), after every other
-/// client saw it too.
-pub async fn start(host: &mut Client, others: &mut [&mut Client]) -> (Value, String) {
+/// Start the race and return (race_started for the host, everyone's puzzle: the host's
+/// first, then the others' in order), after every other client saw it too. A rated room
+/// deals each seat its own isomorph (A8).
+pub async fn start(host: &mut Client, others: &mut [&mut Client]) -> (Value, Vec<String>) {
     host.send(json!({"type": "start_race"})).await;
     let rs = host.until("race_started").await;
+    let mut puzzles = vec![rs["puzzle"].as_str().expect("puzzle").to_owned()];
     for o in others.iter_mut() {
-        o.until("race_started").await;
+        let theirs = o.until("race_started").await;
+        puzzles.push(theirs["puzzle"].as_str().expect("puzzle").to_owned());
     }
-    let puzzle = rs["puzzle"].as_str().expect("puzzle").to_owned();
-    (rs, puzzle)
+    (rs, puzzles)
 }
 
 /// One correct digit from `c`: a seat that placed nothing is left out of the rating (A8).
@@ -80,10 +82,10 @@ async fn registered_players_race_rated_and_the_winner_gains() {
     let pj = a.expect("player_joined").await;
     assert_eq!(pj["player"]["handle"], hb.as_str());
 
-    let (rs, puzzle) = start(&mut a, &mut [&mut b]).await;
+    let (rs, puzzles) = start(&mut a, &mut [&mut b]).await;
     assert_eq!(rs["rated"], true);
-    place_one(&mut b, &puzzle).await;
-    solve_all(&mut a, &puzzle).await;
+    place_one(&mut b, &puzzles[1]).await;
+    solve_all(&mut a, &puzzles[0]).await;
     a.until("player_finished").await;
     b.send(json!({"type": "forfeit"})).await;
     let over = b.until("race_over").await;
@@ -178,9 +180,9 @@ async fn bots_and_anonymous_seats_are_never_rated() {
         .unwrap()
         .iter()
         .any(|p| p["name"] == "cid" && p["handle"].is_null()));
-    let (rs, puzzle) = start(&mut a, &mut [&mut b, &mut c]).await;
+    let (rs, puzzles) = start(&mut a, &mut [&mut b, &mut c]).await;
     assert_eq!(rs["rated"], false);
-    solve_all(&mut a, &puzzle).await;
+    solve_all(&mut a, &puzzles[0]).await;
     b.send(json!({"type": "forfeit"})).await;
     c.send(json!({"type": "forfeit"})).await;
     let over = a.until("race_over").await;
@@ -234,9 +236,9 @@ async fn a_solve_too_fast_to_be_human_is_flagged_and_left_unrated() {
     b.send(json!({"type": "join_room", "room": room, "name": "bob", "key": kb}))
         .await;
     b.expect("room_joined").await;
-    let (rs, puzzle) = start(&mut a, &mut [&mut b]).await;
+    let (rs, puzzles) = start(&mut a, &mut [&mut b]).await;
     assert_eq!(rs["rated"], true, "two identified humans at the start");
-    solve_all(&mut a, &puzzle).await;
+    solve_all(&mut a, &puzzles[0]).await;
     b.send(json!({"type": "forfeit"})).await;
     let over = a.until("race_over").await;
     // Ann's solve is flagged, so one rateable seat is left: no rating moves.
@@ -324,14 +326,14 @@ async fn a_sequence_of_rated_races_orders_the_board_as_weng_lin_predicts() {
     // Who solves each race; the other two forfeit (and tie for last).
     for winner in [1usize, 0, 1] {
         let (host, rest) = cs.split_at_mut(1);
-        let (_, puzzle) = start(&mut host[0], &mut rest.iter_mut().collect::<Vec<_>>()).await;
+        let (_, puzzles) = start(&mut host[0], &mut rest.iter_mut().collect::<Vec<_>>()).await;
         // Everyone places (A8: a seat that placed nothing is left out of the rating).
         for (i, c) in cs.iter_mut().enumerate() {
             if i != winner {
-                place_one(c, &puzzle).await;
+                place_one(c, &puzzles[i]).await;
             }
         }
-        solve_all(&mut cs[winner], &puzzle).await;
+        solve_all(&mut cs[winner], &puzzles[winner]).await;
         cs[winner].until("player_finished").await;
         for (i, c) in cs.iter_mut().enumerate() {
             if i != winner {

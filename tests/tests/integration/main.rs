@@ -17,6 +17,7 @@ mod ghost;
 mod ghost_client;
 mod host_controls;
 mod identity;
+mod isomorphs;
 mod lag;
 mod layers;
 mod layout;

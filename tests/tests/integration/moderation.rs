@@ -42,11 +42,12 @@ pub async fn admin(srv: &TestServer, line: &str) -> (u16, Value) {
 /// A rated race in `room` of `host` (who solves) against `others` (each places one digit,
 /// then forfeits); the `race_over` the host sees.
 pub async fn race(host: &mut Client, others: &mut [&mut Client]) -> Value {
-    let (_, puzzle) = start(host, others).await;
-    for o in others.iter_mut() {
-        place_one(o, &puzzle).await;
+    // A rated race deals each seat its own isomorph (A8): the host's puzzle first.
+    let (_, puzzles) = start(host, others).await;
+    for (o, puzzle) in others.iter_mut().zip(&puzzles[1..]) {
+        place_one(o, puzzle).await;
     }
-    solve_all(host, &puzzle).await;
+    solve_all(host, &puzzles[0]).await;
     host.until("player_finished").await;
     for o in others.iter_mut() {
         o.send(json!({"type": "forfeit"})).await;

@@ -32,7 +32,7 @@ async fn quick(c: &mut Client, name: &str) -> Value {
 }
 
 /// Everyone's `room_joined` (one pool room, no host), then their countdown and race start;
-/// the room's code and the puzzle.
+/// the room's code and the first client's puzzle (each seat has its own isomorph, A8).
 async fn seated(clients: &mut [&mut Client]) -> (String, String) {
     let mut code = None;
     for c in clients.iter_mut() {
@@ -47,7 +47,9 @@ async fn seated(clients: &mut [&mut Client]) -> (String, String) {
     for c in clients.iter_mut() {
         c.until("countdown").await;
         let r = c.until("race_started").await;
-        puzzle = r["puzzle"].as_str().map(String::from);
+        if puzzle.is_none() {
+            puzzle = r["puzzle"].as_str().map(String::from);
+        }
     }
     (code.expect("seated"), puzzle.expect("a race started"))
 }
@@ -59,6 +61,8 @@ async fn solve_race(c: &mut Client, others: &mut [&mut Client], puzzle: &str) {
         c.send(json!({"type": "place", "cell": cell, "digit": digit}))
             .await;
     }
+    let done = c.until("player_finished").await;
+    assert_eq!(done["status"], "solved", "{done}");
     for o in others.iter_mut() {
         o.send(json!({"type": "forfeit"})).await;
     }

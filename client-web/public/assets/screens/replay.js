@@ -9,7 +9,7 @@
 import { createBoard } from '../board.js';
 import { h, raceTime, setAttr, setText } from '../dom.js';
 import { progressLine, standingsTable } from '../parts.js';
-import { at, boardAt, parseRace, seek, step } from '../replay.js';
+import { at, boardAt, parseRace, seatPuzzle, seek, step } from '../replay.js';
 import { api, ApiError } from '../wire.js';
 
 const SPEEDS = [1, 2, 4, 8, 16];
@@ -119,7 +119,7 @@ export function replayPage(raceId) {
     const b = boardAt(r, cur, who);
     const e = b.latest;
     const refused = e && e.outcome !== 'accepted' ? { cells: b.clashes, at: e.at_ms, kind: e.outcome, cell: e.cell, digit: e.digit } : null;
-    board.update({ puzzle: r.race.puzzle, board: b.board, pencil: [], flash: refused, pending: new Map() }, e ? e.cell : -1, cur.t, null);
+    board.update({ puzzle: seatPuzzle(r, who), board: b.board, pencil: [], flash: refused, pending: new Map() }, e ? e.cell : -1, cur.t, null);
     const name = r.race.players.find((p) => p.player_id === who)?.name ?? '';
     setText(said, e ? `${name}: ${e.digit} at row ${Math.floor(e.cell / 9) + 1} column ${(e.cell % 9) + 1} ${OUTCOME[e.outcome] ?? e.outcome}` : `${name} has placed nothing yet`);
     setAttr(final, 'hidden', over ? null : '');

@@ -183,7 +183,9 @@ export function results(act) {
       setAttr(replay, 'href', r ? `/#/races/${encodeURIComponent(r.race_id)}` : null);
       setAttr(replay, 'hidden', r ? null : '');
       const view = r && r.puzzle ? { puzzle: r.puzzle, board: s.you?.role === 'player' ? r.board : [...r.puzzle], pencil: new Array(81).fill(0), flash: null, pending: new Map() } : null;
-      board.update(view, -1, now, s.solution);
+      // A8: our board was our own isomorph: its solution is our standing's (the race's is for spectators).
+      const own = s.standings?.find((t) => t.player_id === s.you?.player_id)?.solution;
+      board.update(view, -1, now, own ?? s.solution);
       const mine = me(s);
       const host = !!mine && s.host === mine.player_id;
       setAttr(rematch, 'hidden', host ? null : '');

@@ -215,6 +215,9 @@ struct Seat {
     name: String,
     handle: Option<String>,
     bot: bool,
+    /// The seat's own puzzle (A8): its placements are on it.
+    puzzle: String,
+    solution: String,
 }
 
 impl From<SeatRow> for Seat {
@@ -226,6 +229,8 @@ impl From<SeatRow> for Seat {
             name: s.name,
             handle: s.handle,
             bot: s.bot,
+            puzzle: s.puzzle,
+            solution: s.solution,
         }
     }
 }

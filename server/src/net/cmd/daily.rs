@@ -80,6 +80,8 @@ pub async fn prepare(
         max_players: 1,
         public: false,
         rated: false,
+        // One puzzle for everyone (A8): the day's, or the ghost's own.
+        isomorphs: false,
         ..Settings::default()
     };
     Ok(Entry {

@@ -24,6 +24,8 @@ fn ghost_settings(run: &GhostRun, difficulty: Difficulty) -> Settings {
         max_players: 1,
         public: false,
         rated: false,
+        // One puzzle for everyone (A8): the day's, or the ghost's own.
+        isomorphs: false,
         time_limit_s: d.time_limit_s.max(ghost_s.saturating_add(60)).min(7200),
         ..d
     }

@@ -156,6 +156,7 @@ impl Room {
     /// Make this a ghost room: its races deal the run's puzzle, and the ghost races in them.
     pub fn race_ghost(&mut self, run: GhostRun) {
         self.ghost = Some(Ghost::new(run));
+        self.no_isomorphs();
     }
 
     /// Every seat on the wire, the ghost's last.

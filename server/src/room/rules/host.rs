@@ -62,6 +62,7 @@ impl Room {
             );
             return;
         }
+        let settings = self.kept(settings);
         tracing::info!(room = %self.code, ?settings, "settings changed");
         self.settings = settings.clone();
         self.send_all(ServerMsg::SettingsChanged { settings });

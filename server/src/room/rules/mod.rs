@@ -13,6 +13,7 @@
 pub mod effect;
 pub mod ghost;
 mod host;
+mod isomorphs;
 pub mod lag;
 mod members;
 pub mod race;
@@ -103,7 +104,7 @@ impl Room {
         let pool = settings.pool;
         Room {
             code,
-            settings,
+            settings: isomorphs::forced(settings),
             opts,
             rng,
             pool_seating: pool,
@@ -276,6 +277,7 @@ impl Room {
     /// Make this a daily challenge room: its races are on the day's puzzle and there is one.
     pub fn make_daily(&mut self, date: String, puzzle: SolvedPuzzle) {
         self.daily = Some((date, puzzle));
+        self.no_isomorphs();
     }
 
     /// The puzzle every race here deals as it is: the day's (a daily room) or the replayed
@@ -436,6 +438,9 @@ impl Room {
             .with_identities(who, rated)
             .with_daily(self.daily.as_ref().map(|(date, _)| date.clone()))
             .with_ghost_of(self.ghost.as_ref().map(|g| g.of_race().to_owned()));
+        if self.settings.isomorphs {
+            race.deal_isomorphs(seed);
+        }
         if let Some(ghost) = &mut self.ghost {
             ghost::join_race(ghost, &mut race);
         }
@@ -446,13 +451,7 @@ impl Room {
         self.state = State::Racing;
         self.fx.push(Effect::RaceStarted);
         tracing::info!(room = %self.code, %race_id, seed, rated, "race started");
-        self.send_all(ServerMsg::RaceStarted {
-            race_id,
-            puzzle: dealt.puzzle,
-            difficulty: self.settings.difficulty,
-            time_limit_s: self.settings.time_limit_s,
-            rated,
-        });
+        self.announce_start(race_id, rated);
     }
 
     /// The seat of `conn` if it is racing (else the error is sent).

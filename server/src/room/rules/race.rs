@@ -8,6 +8,9 @@ use protocol::{
     FinishStatus, MsgId, OverReason, PlaceReason, PlayerId, PlayerName, PlayerStatus, Progress,
     RaceId, RaceView, ServerMsg, Settings, Standing,
 };
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use shared::engine::transform::Transform;
 use shared::engine::validator::placement_conflicts;
 use shared::engine::{Cell, Digit, Grid};
 use tokio::time::Instant;
@@ -48,6 +51,10 @@ impl EndReason {
     }
 }
 
+/// Mixed into the race's seed for the seats' transforms, so they are not the stream that drew
+/// the race's own transform from the same seed.
+const ISOMORPH_SALT: u64 = 0x6973_6f6d_6f72_7068; // "isomorph"
+
 pub(super) fn ms(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
@@ -56,6 +63,8 @@ pub(super) fn ms(d: Duration) -> u64 {
 struct Entry {
     player_id: PlayerId,
     name: PlayerName,
+    /// The seat's own puzzle and solution (A8): the race's, or its own isomorph of it.
+    dealt: SolvedPuzzle,
     board: Grid,
     filled: u32,
     mistakes: u32,
@@ -72,11 +81,12 @@ struct Entry {
 }
 
 impl Entry {
-    fn new(player_id: PlayerId, name: PlayerName, board: Grid) -> Entry {
+    fn new(player_id: PlayerId, name: PlayerName, dealt: SolvedPuzzle) -> Entry {
         Entry {
             player_id,
             name,
-            board,
+            dealt,
+            board: dealt.puzzle,
             filled: 0,
             mistakes: 0,
             status: PlayerStatus::Racing,
@@ -150,7 +160,7 @@ impl Race {
     ) -> Race {
         let entries = racers
             .into_iter()
-            .map(|(player_id, name)| Entry::new(player_id, name, dealt.puzzle))
+            .map(|(player_id, name)| Entry::new(player_id, name, dealt))
             .collect();
         Race {
             race_id,
@@ -217,7 +227,7 @@ impl Race {
         handicap_ms: u64,
         lag_ms: u32,
     ) {
-        let mut e = Entry::new(player_id, name, self.dealt.puzzle);
+        let mut e = Entry::new(player_id, name, self.dealt);
         e.handicap_ms = handicap_ms;
         e.lag_ms = Some(lag_ms);
         self.entries.push(e);
@@ -242,11 +252,11 @@ impl Race {
         player: &PlayerId,
         raw_ms: u64,
     ) -> Option<(Progress, FinishStatus, Option<u64>)> {
-        let (to_fill, solution, cap) = (self.to_fill, self.dealt.solution, self.lag_cap_ms);
+        let (to_fill, cap) = (self.to_fill, self.lag_cap_ms);
         let e = self.racing_mut(player)?;
         let time_ms = e.solved(raw_ms, cap);
         e.filled = to_fill;
-        e.board = solution;
+        e.board = e.dealt.solution;
         let progress = Progress {
             player_id: e.player_id.clone(),
             filled: e.filled,
@@ -295,6 +305,34 @@ impl Race {
         &self.dealt
     }
 
+    /// Deal every racer its own isomorph of the race's puzzle (A8), drawn from `seed` in
+    /// entry order, so replaying the same commands deals the same boards. Each differs from
+    /// the race's puzzle and from every other racer's (a draw that repeats one is drawn
+    /// again), so no two seats can pass each other digits. Call before anyone places.
+    pub(super) fn deal_isomorphs(&mut self, seed: u64) {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ ISOMORPH_SALT);
+        let mut taken = vec![self.dealt.puzzle];
+        for e in &mut self.entries {
+            let mut own = self.dealt.transformed_by(Transform::random(&mut rng));
+            // A repeat needs a transform that fixes the puzzle: so rare that a few draws
+            // always end it; the bound only keeps a pathological grid from looping.
+            for _ in 0..16 {
+                if !taken.contains(&own.puzzle) {
+                    break;
+                }
+                own = self.dealt.transformed_by(Transform::random(&mut rng));
+            }
+            taken.push(own.puzzle);
+            e.dealt = own;
+            e.board = own.puzzle;
+        }
+    }
+
+    /// Each racer's own puzzle (A8), in entry order.
+    pub(super) fn seat_puzzles(&self) -> impl Iterator<Item = (&PlayerId, &Grid)> {
+        self.entries.iter().map(|e| (&e.player_id, &e.dealt.puzzle))
+    }
+
     /// When the time limit ends it.
     pub(super) fn deadline(&self, limit: Duration) -> Instant {
         self.started_at + limit
@@ -329,7 +367,8 @@ impl Race {
         }
     }
 
-    /// `player` (racing) places `digit` in `cell` at `now` (`id` is echoed in the reply).
+    /// `player` (racing) places `digit` in `cell` at `now` (`id` is echoed in the reply),
+    /// judged on its own board and solution (A8), never the race's.
     pub(super) fn place(
         &mut self,
         player: &PlayerId,
@@ -348,7 +387,7 @@ impl Race {
             .iter_mut()
             .find(|e| e.player_id == *player && e.status == PlayerStatus::Racing)?;
         let mut conflicts = Vec::new();
-        let reason = if self.dealt.puzzle.get(cell).is_some() {
+        let reason = if e.dealt.puzzle.get(cell).is_some() {
             Some(PlaceReason::Given)
         } else if e.board.get(cell).is_some() {
             Some(PlaceReason::Filled)
@@ -356,7 +395,7 @@ impl Race {
             conflicts = placement_conflicts(&e.board, cell, digit);
             if !conflicts.is_empty() {
                 Some(PlaceReason::Conflict)
-            } else if self.dealt.solution.get(cell) != Some(digit) {
+            } else if e.dealt.solution.get(cell) != Some(digit) {
                 Some(PlaceReason::Wrong)
             } else {
                 None
@@ -456,8 +495,8 @@ impl Race {
                     mistakes: e.mistakes,
                     time_ms_raw: e.time_ms,
                     lag_ms,
-                    puzzle: Some(self.dealt.puzzle),
-                    solution: Some(self.dealt.solution),
+                    puzzle: Some(e.dealt.puzzle),
+                    solution: Some(e.dealt.solution),
                 }
             })
             .collect();
@@ -519,7 +558,9 @@ impl Race {
         let entry = viewer.and_then(|id| self.entries.iter().find(|e| e.player_id == *id));
         RaceView {
             race_id: self.race_id.clone(),
-            puzzle: Some(self.dealt.puzzle),
+            // A8: a racer sees its own puzzle; anyone else (a spectator, a player who joined
+            // after the start) the race's.
+            puzzle: Some(entry.map_or(self.dealt.puzzle, |e| e.dealt.puzzle)),
             difficulty: settings.difficulty,
             time_limit_s: settings.time_limit_s,
             elapsed_ms: ms(end.saturating_duration_since(self.started_at)),

@@ -184,6 +184,14 @@ impl Seats {
             .map(Membership::Spectator)
     }
 
+    /// The connection of player `player_id`'s seat, if it has one now.
+    pub(super) fn conn_of(&self, player_id: &PlayerId) -> Option<ConnId> {
+        self.seats
+            .iter()
+            .find(|s| s.player_id == *player_id)
+            .and_then(|s| s.conn)
+    }
+
     /// The seat `conn` holds, if any.
     pub(super) fn seat_of_conn(&self, conn: ConnId) -> Option<&Seat> {
         self.seats.iter().find(|s| s.conn == Some(conn))

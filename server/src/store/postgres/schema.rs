@@ -15,13 +15,15 @@ use crate::store::StoreError;
 /// Every migration, oldest first. Migration 1 is the whole schema SQLite reached in its two
 /// (PostgreSQL had no earlier databases to upgrade), plus the daily secret's table; migration
 /// 2 is SQLite's 3 (ghosts: `races.ghost_of`, `best_solves`), 3 SQLite's 4 (arenas), 4 SQLite's 5
-/// (moderation and names, A8), 5 SQLite's 6 (lag compensation, A8).
+/// (moderation and names, A8), 5 SQLite's 6 (lag compensation, A8),
+/// 6 SQLite's 7 (each seat's own isomorph, A8).
 pub(crate) const MIGRATIONS: &[&str] = &[
     include_str!("v1.sql"),
     include_str!("v2.sql"),
     include_str!("v3.sql"),
     include_str!("v4.sql"),
     include_str!("v5.sql"),
+    include_str!("v6.sql"),
 ];
 
 /// The advisory lock key that serialises migrations (any fixed number; "sudoku" in ASCII).

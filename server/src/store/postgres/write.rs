@@ -68,13 +68,15 @@ pub(super) fn save_race(
     save_placements(tx, rec)?;
     let seat = tx.prepare(sql::PUT_SEAT)?;
     for w in rows::seat_writes(rec) {
-        let row: [Param<'_>; 6] = [
+        let row: [Param<'_>; 8] = [
             &rec.race_id,
             &w.player_id,
             &w.handle,
             &w.bot,
             &w.flags,
             &finished,
+            &w.puzzle,
+            &w.solution,
         ];
         tx.execute(&seat, &row)?;
     }

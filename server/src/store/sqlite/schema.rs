@@ -169,6 +169,13 @@ ALTER TABLE standings ADD COLUMN lag_ms INTEGER NOT NULL DEFAULT 0;
 UPDATE standings SET time_ms_raw = time_ms;
 ";
 
+/// A different isomorph per seat (A8): a seat's own puzzle and solution, when it was dealt its
+/// own; null is the race's (every race stored before, and races without isomorphs).
+const V7: &str = "
+ALTER TABLE seats ADD COLUMN puzzle TEXT;
+ALTER TABLE seats ADD COLUMN solution TEXT;
+";
+
 /// Every migration, oldest first.
 pub(crate) fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
@@ -178,6 +185,7 @@ pub(crate) fn migrations() -> Migrations<'static> {
         M::up(V4),
         M::up(V5),
         M::up(V6),
+        M::up(V7),
     ])
 }
 

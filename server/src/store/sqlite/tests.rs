@@ -69,6 +69,9 @@ fn a_file_from_before_migrations_upgrades_in_place() {
             handle: None,
             bot: false,
             flags: Vec::new(),
+            // A seat stored before A8 raced the race's puzzle.
+            puzzle: ".".repeat(81),
+            solution: "2".repeat(81),
         }]
     );
     assert_eq!(replay.placements[0].outcome, "accepted");

@@ -27,6 +27,24 @@ fn save_standings(tx: &Transaction<'_>, rec: &RaceRecord) -> Result<(), StoreErr
     Ok(())
 }
 
+/// The race's seats, each with its own puzzle when it had one (A8).
+fn put_seats(tx: &Transaction<'_>, rec: &RaceRecord, finished: i64) -> Result<(), StoreError> {
+    let mut seat = tx.prepare_cached(sql::PUT_SEAT)?;
+    for w in rows::seat_writes(rec) {
+        seat.execute(params![
+            rec.race_id,
+            w.player_id,
+            w.handle,
+            w.bot,
+            w.flags,
+            finished,
+            w.puzzle,
+            w.solution
+        ])?;
+    }
+    Ok(())
+}
+
 /// Write `rec` (race, standings, placements, seats, daily attempts, best solves) and, when
 /// rated, the rating update; returns the rating changes.
 pub(super) fn save_race(
@@ -64,17 +82,7 @@ pub(super) fn save_race(
             p.outcome
         ])?;
     }
-    let mut seat = tx.prepare_cached(sql::PUT_SEAT)?;
-    for w in rows::seat_writes(rec) {
-        seat.execute(params![
-            rec.race_id,
-            w.player_id,
-            w.handle,
-            w.bot,
-            w.flags,
-            finished
-        ])?;
-    }
+    put_seats(tx, rec, finished)?;
     if let Some(date) = &rec.daily {
         let mut daily = tx.prepare_cached(sql::PUT_DAILY)?;
         for (handle, sort_ms) in rows::daily_writes(rec) {

@@ -1,0 +1,111 @@
+//! The cost of a race's start with and without a different isomorph per seat (A8): a room of
+//! 16 players and 4 spectators, from the puzzle's arrival to every `race_started` serialized
+//! as the room task sends it (`cargo bench -p sudoku-race-server --bench race_start`).
+//! With isomorphs the rules draw 16 transforms and apply each to the puzzle and solution, and
+//! the task serializes 17 messages instead of 1 (docs/benchmarks.md).
+
+// A bench picks its own instants.
+#![allow(clippy::disallowed_methods)]
+
+use std::net::{IpAddr, Ipv4Addr};
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use protocol::{ResumeToken, Role, Settings};
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use server::outbox::{encode, ConnId};
+use server::puzzles::SolvedPuzzle;
+use server::room::handle::Identity;
+use server::room::rules::{Effect, MintToken, Room, RoomOpts};
+use shared::engine::Grid;
+use tokio::time::Instant;
+
+const PUZZLE: &str =
+    "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+const SOLUTION: &str =
+    "483921657967345821251876493548132976729564138136798245372689514814253769695417382";
+
+/// A room of 16 players and 4 spectators, counting down; the race the room asked a puzzle for.
+fn counting_down(isomorphs: bool, t: Instant) -> (Room, protocol::RaceId) {
+    let settings = Settings {
+        max_players: 16,
+        isomorphs,
+        ..Settings::default()
+    };
+    let opts = RoomOpts {
+        countdown: Duration::from_millis(100),
+        resume_grace: Duration::from_secs(5),
+        max_spectators: 8,
+        chat_rate: 5,
+        chat_burst: 10,
+        kick_bar: Duration::from_secs(600),
+        fair_play: false,
+        lag_cap_ms: 500,
+    };
+    let mut n = 0u128;
+    let mint = MintToken(Box::new(move || {
+        n += 1;
+        ResumeToken::from(format!("{n:032x}"))
+    }));
+    let code = "BENCH".try_into().expect("a code");
+    let mut room = Room::new(
+        code,
+        settings,
+        opts,
+        Xoshiro256PlusPlus::seed_from_u64(1),
+        mint,
+    );
+    let addr = IpAddr::V4(Ipv4Addr::LOCALHOST);
+    for c in 1..=20u64 {
+        let (name, role) = match c {
+            1..=16 => (format!("p{c}"), Role::Player),
+            _ => (format!("s{c}"), Role::Spectator),
+        };
+        room.join(ConnId(c), addr, Some(&name), role, Identity::default(), t);
+    }
+    room.start_race(ConnId(1), t);
+    let race_id = room
+        .take_effects()
+        .into_iter()
+        .find_map(|f| match f {
+            Effect::NeedPuzzle { race_id, .. } => Some(race_id),
+            _ => None,
+        })
+        .expect("a puzzle asked for");
+    (room, race_id)
+}
+
+fn race_start(c: &mut Criterion) {
+    let dealt = SolvedPuzzle {
+        puzzle: Grid::parse(PUZZLE).expect("a puzzle"),
+        solution: Grid::parse(SOLUTION).expect("a solution"),
+    };
+    let mut group = c.benchmark_group("race_start_16_players");
+    for isomorphs in [false, true] {
+        let name = if isomorphs { "isomorphs" } else { "shared" };
+        group.bench_function(name, |b| {
+            b.iter_batched(
+                || {
+                    let t = Instant::now();
+                    (counting_down(isomorphs, t), t)
+                },
+                |((mut room, race_id), t)| {
+                    room.puzzle_ready(&race_id, dealt, t + Duration::from_secs(1), 0);
+                    let mut bytes = 0;
+                    for fx in room.take_effects() {
+                        if let Effect::Send(_, msg) = fx {
+                            bytes += encode(&msg).len();
+                        }
+                    }
+                    bytes
+                },
+                BatchSize::SmallInput,
+            );
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, race_start);
+criterion_main!(benches);
