@@ -99,6 +99,9 @@ pub struct Config {
     /// result is kept, marked, and left out of ratings and boards. Off only where every
     /// player is trusted (a test harness).
     pub fair_play: bool,
+    /// How far behind the race a spectator that asked for `boards` sees the players' boards
+    /// (A8): long enough that nobody can relay another player's digits to a racer in time.
+    pub spectator_delay: Duration,
     /// The secret the daily challenge's puzzles derive from; `None` keeps a random one beside
     /// the SQLite file (`<db>.daily-secret`), or in the PostgreSQL database, which every node
     /// of a cluster then shares.
@@ -149,6 +152,7 @@ impl Default for Config {
             resume_grace: Duration::from_secs(60),
             kick_bar: Duration::from_secs(10 * 60),
             fair_play: true,
+            spectator_delay: Duration::from_secs(30),
             daily_secret: None,
             cluster: None,
             node_id: None,

@@ -111,6 +111,7 @@ pub fn room_rules(data: &[u8]) -> Reached {
         chat_burst: 10,
         kick_bar: Duration::from_secs(600),
         fair_play: true,
+        spectator_delay: Duration::from_secs(30),
     };
     let room = Room::new(
         "FUZZ".try_into().expect("a valid code"),

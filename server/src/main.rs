@@ -81,6 +81,9 @@ struct Args {
     /// and left out of ratings and leaderboards). `false` only where every player is trusted.
     #[arg(long, env = "SUDOKU_RACE_FAIR_PLAY", default_value_t = true, action = clap::ArgAction::Set)]
     fair_play: bool,
+    /// Seconds behind the race that a spectator asking for `boards` sees the boards (A8).
+    #[arg(long, env = "SUDOKU_RACE_SPECTATOR_DELAY_S", default_value_t = Config::default().spectator_delay.as_secs())]
+    spectator_delay_s: u64,
     /// Countdown between `start_race` and `race_started`, in milliseconds.
     #[arg(long, env = "SUDOKU_RACE_COUNTDOWN_MS", default_value_t = 3000)]
     countdown_ms: u64,
@@ -230,6 +233,7 @@ impl Args {
             resume_grace: Duration::from_secs(self.resume_grace_s),
             kick_bar: Duration::from_secs(self.kick_bar_s),
             fair_play: self.fair_play,
+            spectator_delay: Duration::from_secs(self.spectator_delay_s),
             cluster: self.cluster.clone(),
             node_id: self.node_id.clone(),
             countdown: Duration::from_millis(self.countdown_ms),

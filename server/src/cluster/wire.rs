@@ -142,6 +142,8 @@ pub enum Msg {
         /// Whom.
         player_id: String,
     },
+    /// `spectate` with `boards` (A8), once the spectator is in.
+    WatchBoards,
 }
 
 impl From<RoomMsg> for Msg {
@@ -158,6 +160,7 @@ impl From<RoomMsg> for Msg {
             RoomMsg::Chat(text) => Msg::Chat { text },
             RoomMsg::SetSettings(settings) => Msg::SetSettings { settings },
             RoomMsg::Kick(player_id) => Msg::Kick { player_id },
+            RoomMsg::WatchBoards => Msg::WatchBoards,
         }
     }
 }
@@ -178,6 +181,7 @@ impl Msg {
             Msg::Chat { text } => RoomMsg::Chat(text),
             Msg::SetSettings { settings } => RoomMsg::SetSettings(settings),
             Msg::Kick { player_id } => RoomMsg::Kick(player_id),
+            Msg::WatchBoards => RoomMsg::WatchBoards,
         })
     }
 }

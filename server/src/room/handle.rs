@@ -36,6 +36,8 @@ pub enum RoomMsg {
     SetSettings(Settings),
     /// `kick`.
     Kick(String),
+    /// `spectate` with `boards` (A8): sent once the spectator is in; ignored from a player.
+    WatchBoards,
 }
 
 /// A room's answer to a join, create or resume.

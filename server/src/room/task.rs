@@ -306,6 +306,7 @@ impl Task {
                 RoomMsg::Chat(text) => self.room.chat(conn, text, now),
                 RoomMsg::SetSettings(s) => self.room.set_settings(conn, s),
                 RoomMsg::Kick(player_id) => self.room.kick(conn, &player_id, now),
+                RoomMsg::WatchBoards => self.room.watch_boards(conn, now),
             },
             RoomCmd::PuzzleReady { race_id, dealt } => {
                 self.room.puzzle_ready(&race_id, dealt, now, unix_ms());

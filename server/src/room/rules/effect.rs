@@ -56,6 +56,8 @@ pub struct RoomOpts {
     pub kick_bar: Duration,
     /// Whether finished races get fair-play flags.
     pub fair_play: bool,
+    /// How far behind the race boards-spectators see the boards (A8).
+    pub spectator_delay: Duration,
 }
 
 impl RoomOpts {
@@ -69,6 +71,7 @@ impl RoomOpts {
             chat_burst: config.limits.chat_burst,
             kick_bar: config.kick_bar,
             fair_play: config.fair_play,
+            spectator_delay: config.spectator_delay,
         }
     }
 }

@@ -10,6 +10,7 @@
 //! tokens from the minting function it is given. It pushes [`Effect`]s (messages to send,
 //! connections to close, results to store) that the room task carries out in order.
 
+mod boards;
 pub mod effect;
 pub mod ghost;
 mod host;
@@ -33,6 +34,7 @@ use crate::outbox::{CloseCode, ConnId};
 use crate::puzzles::SolvedPuzzle;
 use crate::rate::TokenBucket;
 use crate::room::handle::Requeued;
+pub use boards::BOARD_TICK;
 use effect::Effects;
 pub use effect::{Effect, RoomOpts};
 use ghost::Ghost;
@@ -70,6 +72,8 @@ pub struct Room {
     daily: Option<(String, SolvedPuzzle)>,
     state: State,
     race: Option<Race>,
+    /// The running race's boards as boards-spectators see them (A8).
+    delayed: Option<boards::Delayed>,
     /// The room's chat budget, made full at the first chat.
     chat_budget: Option<TokenBucket>,
     /// Kicked names and addresses, barred for a while (A5).
@@ -103,6 +107,7 @@ impl Room {
             daily: None,
             state: State::Lobby,
             race: None,
+            delayed: None,
             chat_budget: None,
             bars: Vec::new(),
             ghost: None,
@@ -168,7 +173,9 @@ impl Room {
         };
         let expiry = self.seats.next_expiry(self.opts.resume_grace);
         let ghost = self.ghost_deadline();
-        phase.into_iter().chain(expiry).chain(ghost).min()
+        let boards = self.boards_deadline();
+        let timers = expiry.into_iter().chain(ghost).chain(boards);
+        phase.into_iter().chain(timers).min()
     }
 
     fn time_limit(&self) -> Duration {
@@ -383,6 +390,7 @@ impl Room {
             }
         }
         self.ghost_tick(now);
+        self.board_tick(now);
         if matches!(self.state, State::Racing)
             && self
                 .race
@@ -427,6 +435,7 @@ impl Room {
             time_limit_s: self.settings.time_limit_s,
             rated,
         });
+        self.boards_started(now);
     }
 
     /// The seat of `conn` if it is racing (else the error is sent).
@@ -527,7 +536,9 @@ impl Room {
                 solution,
                 ratings: Vec::new(),
             });
+            self.final_boards(self.seats.board_watchers(), now);
         }
+        self.delayed = None;
     }
 
     /// The server is stopping: everyone connected gets `room_closed` and is closed with 1001

@@ -64,6 +64,7 @@ fn room_seeded(settings: Settings, seed: u64) -> Room {
             chat_burst: 10,
             kick_bar: Duration::from_secs(600),
             fair_play: true,
+            spectator_delay: Duration::from_secs(30),
         },
         Xoshiro256PlusPlus::seed_from_u64(seed),
         mint(),
@@ -938,4 +939,5 @@ fn a_pool_room_has_no_host_starts_when_the_pool_says_and_requeues_once_finished(
     );
 }
 
+mod boards;
 mod ghost;
