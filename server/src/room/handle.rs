@@ -174,6 +174,9 @@ pub struct RoomInfo {
     pub players: u32,
     /// Settings.
     pub settings: Settings,
+    /// While a race runs: the mean rating (μ − 3σ at the room's difficulty) of its identified
+    /// human racers, once looked up; what `/api/tv` ranks races by (A8).
+    pub rating: Option<f64>,
 }
 
 /// A way to reach a room task.

@@ -61,14 +61,15 @@ impl Delayed {
         }
     }
 
-    /// Apply every accepted placement of `log` judged at race time `race_ms` minus the delay,
-    /// or earlier. The log is in the order judged, and race times only grow along it (a
+    /// Apply every accepted placement of `log` judged before race time `race_ms` minus the
+    /// delay (a board "at" a moment is the board just before it: the starting board is at 0
+    /// even when a digit lands in the race's first millisecond). The log is in the order judged, and race times only grow along it (a
     /// ghost's step may carry a slightly earlier time: it then waits for the one before it,
     /// so it shows late, never early).
     fn advance(&mut self, log: &[PlacementRecord], race_ms: u64) {
         self.at_ms = self.at_ms.max(race_ms.saturating_sub(self.delay_ms));
         while let Some(p) = log.get(self.cursor) {
-            if p.at_ms > self.at_ms {
+            if p.at_ms >= self.at_ms {
                 break;
             }
             self.cursor += 1;

@@ -155,6 +155,11 @@ impl Room {
         self.seats.member(conn).is_some()
     }
 
+    /// The handles of the seats held by identified humans (A6), for the race's rating (A8).
+    pub fn rated_handles(&self) -> Vec<String> {
+        self.seats.rated_handles()
+    }
+
     /// The player id of the seat `conn` holds, if any.
     pub fn player_id_of(&self, conn: ConnId) -> Option<&PlayerId> {
         self.seats.seat_of_conn(conn).map(|s| &s.player_id)

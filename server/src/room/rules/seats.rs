@@ -171,6 +171,12 @@ impl Seats {
             .collect()
     }
 
+    /// The handles of the seats held by identified humans.
+    pub(super) fn rated_handles(&self) -> Vec<String> {
+        let rated = self.seats.iter().filter(|s| s.who.rateable());
+        rated.filter_map(|s| s.who.handle.clone()).collect()
+    }
+
     /// Every seat on the wire.
     pub(super) fn players(&self) -> Vec<Player> {
         self.seats.iter().map(Seat::player).collect()

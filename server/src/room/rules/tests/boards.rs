@@ -84,18 +84,26 @@ fn boards_are_delayed_sent_on_change_and_final_at_race_over() {
         );
     }
     r.tick(t0 + Duration::from_secs(31), 0);
+    let shown = boards_to(&r.take_effects(), 9);
+    assert!(shown.is_empty(), "a board at 1 s is the one before 1 s");
+    r.tick(t0 + Duration::from_millis(31_500), 0);
+    assert!(
+        boards_to(&r.take_effects(), 9).is_empty(),
+        "one tick a second"
+    );
+    r.tick(t0 + Duration::from_secs(32), 0);
     let fx = r.take_effects();
     let shown = boards_to(&fx, 9);
     assert_eq!(shown.len(), 1, "only the board that changed: {shown:?}");
     let (who, board, at_ms) = &shown[0];
-    assert_eq!((who.as_str(), *at_ms), ("p1", 1000));
+    assert_eq!((who.as_str(), *at_ms), ("p1", 2000));
     assert_eq!(board.get(cell(a)), Some(solution_digit(a)));
     assert!(boards_to(&fx, 8).is_empty());
 
     let late = t0 + Duration::from_millis(31_500);
     r.place(ConnId(2), cell(b), solution_digit(b), None, late);
     r.take_effects();
-    r.tick(t0 + Duration::from_secs(32), 0);
+    r.tick(t0 + Duration::from_secs(33), 0);
     assert!(
         boards_to(&r.take_effects(), 9).is_empty(),
         "p2's digit is 1.5 s old"
