@@ -48,6 +48,8 @@ pub struct RaceOpts {
     pub spectators: usize,
     /// How often each spectator chats.
     pub chat_every: Duration,
+    /// The spectators ask for the delayed boards and do not chat (A8).
+    pub boards: bool,
 }
 
 impl Default for RaceOpts {
@@ -64,6 +66,7 @@ impl Default for RaceOpts {
             tls: None,
             spectators: 0,
             chat_every: Duration::from_millis(100),
+            boards: false,
         }
     }
 }
@@ -202,7 +205,10 @@ pub async fn run_spread(addrs: &[SocketAddr], procs: &Procs, opts: &RaceOpts) ->
             first_node,
             first.code.clone(),
             opts.spectators,
-            opts.chat_every,
+            super::crowd::Watch {
+                chat_every: (!opts.boards).then_some(opts.chat_every),
+                boards: opts.boards,
+            },
             schedule.end,
             opts.tls.clone(),
         ))),
