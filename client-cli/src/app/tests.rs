@@ -16,6 +16,7 @@ use crate::net::{Intent, NetEvent};
 
 mod arena;
 mod pool;
+mod boards;
 mod trial;
 use shared::engine::Difficulty;
 
