@@ -11,7 +11,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { createRoom, newPage, puzzle, shotsDir, solve, startBot, suite } from './support.mjs';
 
-const env = suite(['--spectator-delay-s', '1', '--fair-play', 'false']);
+// A killed bot's seat is let go after a second, so a test's race ends with the test.
+const env = suite(['--spectator-delay-s', '1', '--fair-play', 'false', '--resume-grace-s', '1']);
 
 /**
  * A host page racing a bot in a fresh public room; returns the host's page, the room and the
@@ -45,14 +46,16 @@ test('a spectator with boards sees every board side by side, delayed', async () 
     await w.waitForSelector('[data-testid=boards]');
     assert.equal(await w.locator('[data-testid=mini-board]').count(), 2, 'a board per player');
     // Her digits show once the delay has passed, in colour beside the bold givens.
-    const hers = '[data-testid=mini-board]:has(figcaption:text("hana"))';
-    await w.waitForFunction((sel) => (document.querySelector(sel)?.querySelectorAll('.placed').length ?? 0) >= 3, hers);
-    assert.match((await w.textContent(hers)) ?? '', /hana\s*\d+\/\d+/);
+    const hers = w.locator('[data-testid=mini-board][data-player=p1]');
+    await hers.locator('.placed').nth(2).waitFor();
+    assert.match((await hers.textContent()) ?? '', /hana\s*\d+\/\d+/);
     assert.match((await w.textContent('[data-testid=boards-note]')) ?? '', /delayed/);
     assert.equal(await w.isVisible('[data-testid=pad] button'), false, 'a spectator has no digit pad');
     await w.screenshot({ path: path.join(shotsDir, 'watch-boards-desktop.png') });
     assert.deepEqual(watcher.problems, []);
   } finally {
+    host.page.once('dialog', (d) => d.accept());
+    await host.page.click('[data-testid=forfeit]').catch(() => {});
     bot.proc.kill();
     await bot.done.catch(() => {});
     await watcher.context.close();
@@ -79,7 +82,7 @@ test('the TV page follows /api/tv from one race to the next', async () => {
     await puzzle(solo.page);
     first.host.page.once('dialog', (d) => d.accept());
     await first.host.page.click('[data-testid=forfeit]');
-    await first.bot.done;
+    // The bot solves: the race is over.
     // The final boards, then the next race.
     await tv.page.waitForSelector('[data-testid=tv-status]:text("next race")');
     const finals = await tv.page.locator('[data-testid=tv] .mini-grid span:not(:empty)').count();
@@ -89,6 +92,7 @@ test('the TV page follows /api/tv from one race to the next', async () => {
     assert.deepEqual(tv.problems, []);
   } finally {
     first.bot.proc.kill();
+    await first.bot.done.catch(() => {});
     await tv.context.close();
     await first.host.context.close();
     await solo?.context.close();

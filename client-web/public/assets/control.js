@@ -133,7 +133,7 @@ class Page {
     this.pageRoom = invite ? invite[1].toUpperCase() : null;
     const watch = new URLSearchParams(deps.location.search).get('watch');
     this.watchOnly = watch !== null;
-    /** A spectator here asks for the players' delayed boards (A8): `?watch=boards`, or the TV page. */
+    /** Watch with the delayed boards (A8): `?watch=boards`, or the TV. */
     this.watchBoards = watch === 'boards';
     /**
      * What the page last asked to enter, so an error can be read against it.
@@ -208,7 +208,7 @@ class Page {
       this.intent = { kind: 'resume', room: s.room ?? undefined };
       this.link.send({ type: 'resume', token });
     } else if (s.room && s.you?.role === 'spectator') {
-      this.link.send({ type: 'spectate', room: s.room, name: this.watchName, boards: this.watchBoards });
+      this.link.send({ type: 'spectate', room: s.room, name: this.watchName, boards: this.watchBoards || undefined });
     }
   }
 
@@ -317,11 +317,9 @@ class Page {
     if (s.room && token) this.store.keepToken(s.room, token);
     if (s.you?.role === 'player') s.join_next = null;
     s.notice = s.join_next ? 'A race is in progress: you are watching it, and you join the next race.' : null;
-    const watching = s.you?.role === 'spectator' && !s.join_next;
-    const url = `/r/${s.room}${watching ? (this.watchBoards ? '?watch=boards' : '?watch') : ''}`;
-    // The TV page (`#/tv`) keeps its address from race to race.
-    const tv = location.hash.startsWith('#/tv');
-    if (!tv && location.pathname + location.search !== url) history.replaceState(null, '', url);
+    const url = `/r/${s.room}${s.you?.role === 'spectator' && !s.join_next ? (this.watchBoards ? '?watch=boards' : '?watch') : ''}`;
+    // The TV keeps its address.
+    if (!location.hash.startsWith('#/tv') && location.pathname + location.search !== url) history.replaceState(null, '', url);
     this.view.title(`sudoku-race · ${s.room}`);
   }
 
@@ -512,11 +510,11 @@ function actions(page) {
       const retried = page.intent?.retried && page.intent.kind === 'watch';
       page.intent = { kind: 'watch', room, name, retried };
       // Watching needs no identity: send the key only if there is one already.
-      page.link.send({ type: 'spectate', room, name, key: store.key(), boards });
+      page.link.send({ type: 'spectate', room, name, key: store.key(), boards: boards || undefined });
       page.redraw();
     },
     unwatch() {
-      // A spectator's `leave` has no answer: the page forgets the room itself, and stays open.
+      // A spectator's `leave` has no answer.
       if (state.you?.role !== 'spectator') return;
       page.link.send({ type: 'leave' });
       Object.assign(state, initial(), { rooms: state.rooms, link: state.link });

@@ -41,8 +41,7 @@ import { DEFAULT_SETTINGS } from './wire.js';
  * `join_next` holds a name while the page watches a race it will join once it ends; `queue` is
  * set while the page waits in the pool for a race with strangers (A7); `bots` are the player ids
  * of the room's bots, kept after they leave so the results still mark them; `arena` is the arena
- * this page is a member of (A7); `boards` each player's delayed board (A8, a spectator that asked
- * for them), with the first board seen of the race as its givens.
+ * this page is a member of (A7); `boards` each player's delayed board (A8), the first seen as givens.
  */
 
 /**

@@ -122,6 +122,7 @@ pub async fn compare(
         for boards in order {
             let o = RaceOpts {
                 boards,
+                crowd_chats: false,
                 seed: opts.seed + round as u64,
                 ..opts.clone()
             };

@@ -48,8 +48,11 @@ pub struct RaceOpts {
     pub spectators: usize,
     /// How often each spectator chats.
     pub chat_every: Duration,
-    /// The spectators ask for the delayed boards and do not chat (A8).
+    /// The spectators ask for the delayed boards (A8).
     pub boards: bool,
+    /// The spectators chat (every `chat_every`); off in boards mode, so that only the boards
+    /// differ between its rounds.
+    pub crowd_chats: bool,
 }
 
 impl Default for RaceOpts {
@@ -67,6 +70,7 @@ impl Default for RaceOpts {
             spectators: 0,
             chat_every: Duration::from_millis(100),
             boards: false,
+            crowd_chats: true,
         }
     }
 }
@@ -206,7 +210,7 @@ pub async fn run_spread(addrs: &[SocketAddr], procs: &Procs, opts: &RaceOpts) ->
             first.code.clone(),
             opts.spectators,
             super::crowd::Watch {
-                chat_every: (!opts.boards).then_some(opts.chat_every),
+                chat_every: opts.crowd_chats.then_some(opts.chat_every),
                 boards: opts.boards,
             },
             schedule.end,

@@ -12,24 +12,10 @@ import { roomHeader } from './room.js';
 
 /** @typedef {import('../state.js').State} State */
 
-const STYLE = `
-.boards{display:flex;flex-wrap:wrap;gap:1rem;align-items:flex-start}
-.mini{margin:0}
-.mini figcaption{font-size:.85rem;display:flex;justify-content:space-between;gap:.5rem;max-width:12rem}
-.mini-grid{display:grid;grid-template-columns:repeat(9,1.3rem);border:2px solid currentColor;width:max-content}
-.mini-grid span{width:1.3rem;height:1.3rem;display:flex;align-items:center;justify-content:center;font-size:.8rem;
-  border-right:1px solid #8884;border-bottom:1px solid #8884;font-variant-numeric:tabular-nums}
-.mini-grid span:nth-child(9n+3),.mini-grid span:nth-child(9n+6){border-right:2px solid currentColor}
-.mini-grid span:nth-child(n+19):nth-child(-n+27),.mini-grid span:nth-child(n+46):nth-child(-n+54){border-bottom:2px solid currentColor}
-.mini-grid .given{font-weight:700}
-.mini-grid .placed{color:#2a6fdb}
-.boards-note{font-size:.85rem}
-`;
-
-/** Put the screen's styles in once (they stay out of style.css, which every first visit loads). */
+/** Link the screen's stylesheet once (kept out of style.css, which every first visit loads). */
 function styled() {
   if (document.getElementById('boards-style')) return;
-  document.head.append(h('style', { id: 'boards-style', text: STYLE }));
+  document.head.append(h('link', { id: 'boards-style', rel: 'stylesheet', href: '/assets/boards.css' }));
 }
 
 /**
