@@ -15,8 +15,8 @@ use super::*;
 use crate::net::{Intent, NetEvent};
 
 mod arena;
-mod pool;
 mod boards;
+mod pool;
 mod trial;
 use shared::engine::Difficulty;
 

@@ -67,7 +67,13 @@ fn the_leaders_delayed_board_shows_beside_the_panel() {
     check_shows(&buf, "leader: bob, as of 0:42 (delayed)");
     for (row, col, digit) in [(0, 2, "4"), (0, 3, "6")] {
         let (x, y) = big_cell_centre(row, col);
-        assert_eq!(buf[(x, y)].symbol(), digit, "bob's r{}c{}", row + 1, col + 1);
+        assert_eq!(
+            buf[(x, y)].symbol(),
+            digit,
+            "bob's r{}c{}",
+            row + 1,
+            col + 1
+        );
     }
     let (x, y) = big_cell_centre(0, 0);
     assert_eq!(buf[(x, y)].symbol(), "5", "a given");
