@@ -111,6 +111,10 @@ pub struct JoinArgs {
 pub struct SpectateArgs {
     /// An invite link or a room code.
     pub room: String,
+    /// Show the leader's board (the most filled) beside the panel, as the server shows it to
+    /// spectators: `--spectator-delay-s` (30 s) behind the race.
+    #[arg(long)]
+    pub boards: bool,
     #[command(flatten)]
     server: ServerArg,
     #[command(flatten)]
@@ -487,6 +491,7 @@ pub fn spectate(rt: &tokio::runtime::Runtime, a: SpectateArgs) -> anyhow::Result
     let intent = Intent::Spectate {
         room: code.to_string(),
         name: name.clone(),
+        boards: a.boards,
     };
     tui(rt, to, intent, name, Lobby::default(), a.name.anonymous)
 }

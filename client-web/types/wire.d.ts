@@ -80,13 +80,14 @@ export type ServerMsg =
   | { type: 'arena_joined'; arena: ArenaInfo }
   | { type: 'arena_standings'; arena_id: string; standings: ArenaStanding[] }
   | { type: 'left_arena'; arena_id: string }
+  | { type: 'board'; player_id: string; board: string; at_ms: number }
   | { type: 'error'; code: string; message: string };
 
 /** Every client message this client sends. */
 export type ClientMsg =
   | { type: 'create_room'; name: string; settings?: Partial<Settings>; key?: string }
   | { type: 'join_room'; room: string; name: string; key?: string }
-  | { type: 'spectate'; room: string; name?: string; key?: string }
+  | { type: 'spectate'; room: string; name?: string; key?: string; boards?: boolean }
   | { type: 'register'; name: string }
   | { type: 'resume'; token: string }
   | { type: 'list_rooms' }

@@ -42,6 +42,7 @@ fn counting_down(isomorphs: bool, t: Instant) -> (Room, protocol::RaceId) {
         kick_bar: Duration::from_secs(600),
         fair_play: false,
         lag_cap_ms: 500,
+        spectator_delay: Duration::from_secs(30),
     };
     let mut n = 0u128;
     let mint = MintToken(Box::new(move || {

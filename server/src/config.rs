@@ -102,6 +102,9 @@ pub struct Config {
     /// The most lag a race time is compensated by, in milliseconds (A8 `--lag-cap-ms`): a
     /// seat's `lag_ms` is its median measured round trip, at most this.
     pub lag_cap_ms: u32,
+    /// How far behind the race a spectator that asked for `boards` sees the players' boards
+    /// (A8): long enough that nobody can relay another player's digits to a racer in time.
+    pub spectator_delay: Duration,
     /// The secret the daily challenge's puzzles derive from; `None` keeps a random one beside
     /// the SQLite file (`<db>.daily-secret`), or in the PostgreSQL database, which every node
     /// of a cluster then shares.
@@ -224,6 +227,7 @@ impl Default for Config {
             kick_bar: Duration::from_secs(10 * 60),
             fair_play: true,
             lag_cap_ms: 500,
+            spectator_delay: Duration::from_secs(30),
             daily_secret: None,
             cluster: None,
             node_id: None,

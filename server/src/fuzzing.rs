@@ -122,6 +122,7 @@ pub fn room_rules(data: &[u8]) -> Reached {
         kick_bar: Duration::from_secs(600),
         fair_play: true,
         lag_cap_ms: 500,
+        spectator_delay: Duration::from_secs(30),
     };
     let room = Room::new(
         "FUZZ".try_into().expect("a valid code"),

@@ -85,6 +85,9 @@ struct Args {
     /// round trip the server measured to them in the race, at most this many milliseconds.
     #[arg(long, env = "SUDOKU_RACE_LAG_CAP_MS", default_value_t = Config::default().lag_cap_ms)]
     lag_cap_ms: u32,
+    /// Seconds behind the race that a spectator asking for `boards` sees the boards (A8).
+    #[arg(long, env = "SUDOKU_RACE_SPECTATOR_DELAY_S", default_value_t = Config::default().spectator_delay.as_secs())]
+    spectator_delay_s: u64,
     /// Countdown between `start_race` and `race_started`, in milliseconds.
     #[arg(long, env = "SUDOKU_RACE_COUNTDOWN_MS", default_value_t = 3000)]
     countdown_ms: u64,
@@ -239,6 +242,7 @@ impl Args {
             kick_bar: Duration::from_secs(self.kick_bar_s),
             fair_play: self.fair_play,
             lag_cap_ms: self.lag_cap_ms,
+            spectator_delay: Duration::from_secs(self.spectator_delay_s),
             cluster: self.cluster.clone(),
             node_id: self.node_id.clone(),
             countdown: Duration::from_millis(self.countdown_ms),

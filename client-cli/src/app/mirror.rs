@@ -43,6 +43,31 @@ pub struct Race {
     pub solution: Option<Grid>,
     /// Our final status and time, once we are out of the race.
     pub finished: Option<(FinishStatus, Option<u64>)>,
+    /// Each player's delayed board (A8, when we watch with `--boards`): the first board we got
+    /// of them (their givens), the latest, and the race time it shows.
+    pub delayed: HashMap<PlayerId, Delayed>,
+}
+
+/// One player's board as a boards-spectator sees it (A8).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Delayed {
+    /// The first board we got of the player this race: their givens (each seat may have its own
+    /// isomorph of the puzzle).
+    pub givens: Grid,
+    /// The latest board.
+    pub board: Grid,
+    /// The race time it shows, ms from the start.
+    pub at_ms: u64,
+}
+
+impl Race {
+    /// The leader's delayed board: the most filled (ties: the smaller player id), if any came.
+    pub fn leader_board(&self) -> Option<(&PlayerId, &Delayed)> {
+        let filled = |d: &Delayed| 81 - d.board.n_empty();
+        self.delayed
+            .iter()
+            .max_by(|(a_id, a), (b_id, b)| filled(a).cmp(&filled(b)).then(b_id.cmp(a_id)))
+    }
 }
 
 impl Race {
@@ -67,6 +92,7 @@ impl Race {
             progress: HashMap::new(),
             solution: None,
             finished: None,
+            delayed: HashMap::new(),
         }
     }
 
@@ -273,6 +299,7 @@ impl Room {
             ServerMsg::Placement { .. }
             | ServerMsg::Progress(_)
             | ServerMsg::PlayerFinished { .. }
+            | ServerMsg::Board { .. }
             | ServerMsg::Error { .. } => self.apply_in_race(msg, now),
             ServerMsg::Welcome { .. }
             | ServerMsg::Pong { .. }
@@ -286,7 +313,6 @@ impl Room {
             | ServerMsg::ArenaJoined { .. }
             | ServerMsg::ArenaStandings { .. }
             | ServerMsg::LeftArena { .. }
-            | ServerMsg::Board { .. }
             | ServerMsg::Reported { .. }
             | ServerMsg::Chat { .. } => {}
         }
@@ -412,6 +438,21 @@ impl Room {
             ServerMsg::Progress(p) => {
                 if let Some(race) = self.race.as_mut() {
                     race.progress.insert(p.player_id.clone(), p.clone());
+                }
+            }
+            ServerMsg::Board {
+                player_id,
+                board,
+                at_ms,
+            } => {
+                if let Some(race) = self.race.as_mut() {
+                    let givens = race.delayed.get(player_id).map_or(*board, |d| d.givens);
+                    let shown = Delayed {
+                        givens,
+                        board: *board,
+                        at_ms: *at_ms,
+                    };
+                    race.delayed.insert(player_id.clone(), shown);
                 }
             }
             ServerMsg::PlayerFinished {

@@ -315,6 +315,7 @@ impl App {
         self.intent = Some(Intent::Spectate {
             room: room.clone(),
             name: self.name.clone(),
+            boards: false,
         });
         vec![Effect::Send(ClientMsg::Spectate {
             room,

@@ -98,9 +98,10 @@ pub fn renamed(intent: &Intent, new_name: &str) -> Intent {
             room: room.clone(),
             name,
         },
-        Intent::Spectate { room, .. } => Intent::Spectate {
+        Intent::Spectate { room, boards, .. } => Intent::Spectate {
             room: room.clone(),
             name,
+            boards: *boards,
         },
         Intent::Daily { difficulty, .. } => Intent::Daily {
             difficulty: *difficulty,

@@ -15,6 +15,7 @@ use super::*;
 use crate::net::{Intent, NetEvent};
 
 mod arena;
+mod boards;
 mod isomorph;
 mod lag;
 mod pool;

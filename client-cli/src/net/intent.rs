@@ -26,6 +26,8 @@ pub enum Intent {
         room: String,
         /// Display name.
         name: String,
+        /// Ask for the players' delayed boards (A8).
+        boards: bool,
     },
     /// Play today's daily challenge (A6): needs the session's identity key.
     Daily {
@@ -79,11 +81,11 @@ impl Intent {
                 key: None,
                 bot: false,
             }),
-            Intent::Spectate { room, name } => Some(ClientMsg::Spectate {
+            Intent::Spectate { room, name, boards } => Some(ClientMsg::Spectate {
                 room: room.clone(),
                 name: Some(name.clone()),
                 key: None,
-                boards: false,
+                boards: *boards,
             }),
             Intent::Quick { difficulty, name } => Some(quick_race(*difficulty, name)),
             Intent::Ghost {

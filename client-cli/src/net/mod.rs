@@ -237,8 +237,9 @@ async fn run(
     events: mpsc::UnboundedSender<NetEvent>,
 ) {
     let mut seat = Seat::default();
-    if let Intent::Spectate { name, room } = &intent {
+    if let Intent::Spectate { name, room, boards } = &intent {
         seat.spectating = Some((room.clone(), name.clone()));
+        seat.boards = *boards;
     }
     if let Intent::Quick { name, .. } = &intent {
         seat.pool_name = Some(name.clone());

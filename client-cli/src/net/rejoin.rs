@@ -36,6 +36,8 @@ pub(super) struct Seat {
     pub(super) token: Option<protocol::ResumeToken>,
     /// Room and name when spectating.
     pub(super) spectating: Option<(String, String)>,
+    /// A spectator that asked for the delayed boards asks again on a rejoin (A8).
+    pub(super) boards: bool,
     /// The pool we wait in (A7), from `queued` until `room_joined` or `left_queue`: a queued
     /// player has no seat to resume, so it queues again.
     pub(super) queued: Option<Difficulty>,
@@ -125,7 +127,7 @@ impl Seat {
                 room: room.clone(),
                 name: Some(name.clone()),
                 key: None,
-                boards: false,
+                boards: self.boards,
             })
     }
 }

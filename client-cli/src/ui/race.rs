@@ -1,5 +1,6 @@
 //! The race screen: our board (the server's digits under our pencil marks and cursor), the digit
-//! bar, the pen/pencil mode and the last refusal, beside the side `panel`.
+//! bar, the pen/pencil mode and the last refusal, beside the side `panel`. A spectator that asked
+//! for boards (`spectate --boards`, A8) sees the leader's delayed board in its place.
 
 use protocol::Role;
 use ratatui::buffer::Buffer;
@@ -47,7 +48,20 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
         .map(|f| f.conflicts.clone())
         .unwrap_or_default();
     let pending: Vec<(Cell, Digit)> = play.pending.iter().map(|&(_, c, d)| (c, d)).collect();
-    let mut view = board_view(play, race, &conflicts, room.role == Role::Spectator);
+    let spectator = room.role == Role::Spectator;
+    if let (true, Some((leader, shown))) = (spectator, race.leader_board()) {
+        BoardView::new(&shown.givens, &shown.board).render(board_area, buf);
+        digit_bar(&shown.board).render(bar_area, buf);
+        let name = room.name_of(leader.as_str()).unwrap_or("?");
+        let caption = format!(
+            "leader: {name}, as of {} (delayed)",
+            crate::app::clock(shown.at_ms)
+        );
+        Line::styled(caption, Style::new().fg(Color::DarkGray)).render(flash_area, buf);
+        panel::render(app, room, race, right, buf);
+        return;
+    }
+    let mut view = board_view(play, race, &conflicts, spectator);
     view.pending = &pending;
     // No solution here, even for a player who is out: it comes with `race_over` (Amendment A1),
     // and the results screen shows it.

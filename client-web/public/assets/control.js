@@ -131,7 +131,10 @@ class Page {
     const invite = /^\/r\/([A-Za-z2-9]{4,8})\/?$/.exec(deps.location.pathname);
     /** The room this page is about: the invite link's, then the one joined. */
     this.pageRoom = invite ? invite[1].toUpperCase() : null;
-    this.watchOnly = new URLSearchParams(deps.location.search).has('watch');
+    const watch = new URLSearchParams(deps.location.search).get('watch');
+    this.watchOnly = watch !== null;
+    /** Watch with the delayed boards (A8): `?watch=boards`, or the TV. */
+    this.watchBoards = watch === 'boards';
     /**
      * What the page last asked to enter, so an error can be read against it.
      * @type {Intent | null}
@@ -205,7 +208,7 @@ class Page {
       this.intent = { kind: 'resume', room: s.room ?? undefined };
       this.link.send({ type: 'resume', token });
     } else if (s.room && s.you?.role === 'spectator') {
-      this.link.send({ type: 'spectate', room: s.room, name: this.watchName });
+      this.link.send({ type: 'spectate', room: s.room, name: this.watchName, boards: this.watchBoards || undefined });
     }
   }
 
@@ -219,7 +222,7 @@ class Page {
       this.intent = { kind: 'resume', room };
       this.link.send({ type: 'resume', token });
     } else if (this.watchOnly) {
-      this.act.watch(room, this.store.name() || 'spectator');
+      this.act.watch(room, this.store.name() || 'spectator', this.watchBoards);
     }
   }
 
@@ -314,8 +317,9 @@ class Page {
     if (s.room && token) this.store.keepToken(s.room, token);
     if (s.you?.role === 'player') s.join_next = null;
     s.notice = s.join_next ? 'A race is in progress: you are watching it, and you join the next race.' : null;
-    const url = `/r/${s.room}${s.you?.role === 'spectator' && !s.join_next ? '?watch' : ''}`;
-    if (location.pathname + location.search !== url) history.replaceState(null, '', url);
+    const url = `/r/${s.room}${s.you?.role === 'spectator' && !s.join_next ? (this.watchBoards ? '?watch=boards' : '?watch') : ''}`;
+    // The TV keeps its address.
+    if (!location.hash.startsWith('#/tv') && location.pathname + location.search !== url) history.replaceState(null, '', url);
     this.view.title(`sudoku-race · ${s.room}`);
   }
 
@@ -423,6 +427,7 @@ class Page {
     const s = this.state;
     const hash = this.deps.location.hash;
     if (s.problem) return `problem:${s.problem.code}`;
+    if (hash.startsWith('#/tv')) return 'tv';
     if (!s.room && (s.arena || hash.startsWith('#/arenas'))) return 'arenas';
     if (!s.room && s.queue) return 'queue';
     // The read-only pages live under `/#/…`, so the server serves them as `/`.
@@ -436,6 +441,7 @@ class Page {
     // The pool starts its rooms at once: their few lobby moments are the race screen's "Get ready".
     if (s.phase === 'lobby') return s.settings.pool ? 'race' : 'lobby';
     if (s.phase === 'finished') return 'results';
+    if (s.phase === 'racing' && s.you?.role === 'spectator' && this.watchBoards) return 'watch';
     return 'race';
   }
 
@@ -498,13 +504,21 @@ function actions(page) {
       page.intent = { kind: 'join', room, name, retried };
       page.withKey(name, (key) => page.link.send({ type: 'join_room', room, name, key }));
     },
-    watch(room, name) {
+    watch(room, name, boards = false) {
       state.problem = null;
       page.watchName = name;
+      page.watchBoards = boards;
       const retried = page.intent?.retried && page.intent.kind === 'watch';
       page.intent = { kind: 'watch', room, name, retried };
       // Watching needs no identity: send the key only if there is one already.
-      page.link.send({ type: 'spectate', room, name, key: store.key() });
+      page.link.send({ type: 'spectate', room, name, key: store.key(), boards: boards || undefined });
+      page.redraw();
+    },
+    unwatch() {
+      // A spectator's `leave` has no answer.
+      if (state.you?.role !== 'spectator') return;
+      page.link.send({ type: 'leave' });
+      Object.assign(state, initial(), { rooms: state.rooms, link: state.link });
       page.redraw();
     },
     playNow(name, difficulty) {

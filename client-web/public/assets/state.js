@@ -36,11 +36,12 @@ import { DEFAULT_SETTINGS } from './wire.js';
  *   over_reason: string | null, ratings: import('../../types/wire.js').RatingChange[], chat: {name: string, text: string, player: boolean}[],
  *   rooms: import('../../types/wire.js').RoomEntry[], problem: Problem | null, notice: string | null,
  *   notice_at: number, selected: number, pencil_mode: boolean, link: 'connecting' | 'up' | 'down',
- *   join_next: string | null, queue: Queue | null, bots: Set<string>, arena: Arena | null}} State
+ *   join_next: string | null, queue: Queue | null, bots: Set<string>, arena: Arena | null,
+ *   boards: Map<string, {board: string, at_ms: number, givens: string}>}} State
  * `join_next` holds a name while the page watches a race it will join once it ends; `queue` is
  * set while the page waits in the pool for a race with strangers (A7); `bots` are the player ids
  * of the room's bots, kept after they leave so the results still mark them; `arena` is the arena
- * this page is a member of (A7).
+ * this page is a member of (A7); `boards` each player's delayed board (A8), the first seen as givens.
  */
 
 /**
@@ -67,6 +68,7 @@ export function initial() {
     players: [],
     bots: new Set(),
     race: null,
+    boards: new Map(),
     countdown_at: null,
     standings: null,
     solution: null,
@@ -201,6 +203,7 @@ export function apply(s, msg, now) {
       s.solution = null;
       s.countdown_at = null;
       s.race = null;
+      s.boards = new Map();
       if (msg.race) {
         const r = msg.race;
         const race = newRace(r, now - r.elapsed_ms, r.board);
@@ -244,6 +247,7 @@ export function apply(s, msg, now) {
       s.players = s.players.map((p) => ({ ...p, status: 'waiting', ready: false }));
       return null;
     case 'race_started':
+      s.boards = new Map();
       s.phase = 'racing';
       s.countdown_at = null;
       s.race = newRace(msg, now, null);
@@ -340,6 +344,9 @@ export function apply(s, msg, now) {
       s.notice_at = now;
       return null;
     }
+    case 'board':
+      s.boards.set(msg.player_id, { board: msg.board, at_ms: msg.at_ms, givens: s.boards.get(msg.player_id)?.givens ?? msg.board });
+      return null;
     case 'error':
       return 'error';
     default:
@@ -451,7 +458,8 @@ export function restorePencil(race) {
  * @typedef {{
  *   create: (name: string, settings: Settings) => void,
  *   join: (room: string, name: string) => void,
- *   watch: (room: string, name: string) => void,
+ *   watch: (room: string, name: string, boards?: boolean) => void,
+ *   unwatch: () => void,
  *   listRooms: () => void,
  *   ready: (on: boolean) => void,
  *   start: () => void,

@@ -30,6 +30,8 @@ const pages = {
   arenas: () => import('./screens/arena.js'),
   results: () => import('./screens/results.js'),
   replay: () => Promise.all([import('./screens/replay.js'), import('./replay.js')]).then(([screen]) => screen),
+  watch: () => import('./screens/watch.js'),
+  tv: () => import('./screens/tv.js'),
 };
 
 /**
@@ -108,6 +110,10 @@ function makeScreen(key, s, act) {
       return lobby(act);
     case 'results':
       return lazyScreen('results', pages.results, (m) => m.results(act));
+    case 'watch':
+      return lazyScreen('watch', pages.watch, (m) => m.watch(act));
+    case 'tv':
+      return lazyScreen('tv', pages.tv, (m) => m.tv(act));
     case 'race':
       // Fetched now, it is there when the race ends; a failure is retried then.
       pages.results().catch(() => {});

@@ -24,7 +24,7 @@ use clap::Parser;
 use load::run::launch::Procs;
 use load::run::race::RaceOpts;
 use load::run::spawn::{beside_me, Cluster, Spawned};
-use load::run::{churn, deal, echo_load, idle, pool, race, report, RunReport};
+use load::run::{boards, churn, deal, echo_load, idle, pool, race, report, RunReport};
 
 /// Load generator for the sudoku-race server, with an echo-server baseline.
 #[derive(Parser, Debug)]
@@ -112,6 +112,16 @@ struct Args {
     /// Milliseconds between one spectator's chat lines.
     #[arg(long, default_value_t = 100)]
     chat_every_ms: u64,
+    /// Boards mode (A8): the spectators ask for the delayed boards and stay silent; the race
+    /// load runs `--rounds` times each without and with boards on the same server, and the
+    /// report gives the server's median CPU per placement of each. Start the server with a
+    /// short `--spectator-delay-s` (e.g. `--server-arg=--spectator-delay-s=1`), or no board
+    /// changes within the run.
+    #[arg(long, requires = "spectators")]
+    boards: bool,
+    /// Boards mode: rounds of each kind.
+    #[arg(long, default_value_t = 5)]
+    rounds: usize,
     /// Idle mode: open N connections and report the server's memory per connection.
     #[arg(long, value_name = "N")]
     idle: Option<usize>,
@@ -270,6 +280,10 @@ async fn run_async(args: Args) -> Result<ExitCode> {
         (json, failed)
     } else if let Some(n) = args.pool {
         return pool_and_compare(&args, addr, spawned, n).await;
+    } else if args.boards {
+        let r = boards::compare(addr, pid, &opts, args.rounds.max(1)).await?;
+        println!("{}", r.table(&opts));
+        (r.json(&opts), false)
     } else if let Some(n) = args.churn {
         let r = churn::run(addr, pid, n, args.concurrency.unwrap_or(8)).await?;
         println!("{}", report::churn_table(&r));

@@ -1,7 +1,8 @@
 //! A crowd of chatting spectators against one room (`loadgen --spectators N`): the fan-out
 //! attack of issue 9. Every spectator connects from this machine (one address), asks to watch
 //! the first room, and chats at its own pace while reading everything; the race load measures
-//! that room's players against the others'.
+//! that room's players against the others'. With `--boards` (A8) they ask for the players'
+//! delayed boards instead, and stay quiet, so that the boards are all they add.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -32,6 +33,17 @@ pub struct CrowdReport {
     pub chats_heard: u64,
     /// Admitted spectators whose connection the server closed before the end.
     pub closed_early: usize,
+    /// `board` messages the admitted received (A8).
+    pub boards_heard: u64,
+}
+
+/// How the crowd watches.
+#[derive(Clone, Copy, Debug)]
+pub struct Watch {
+    /// Each spectator's pace of chat lines; `None`: silent.
+    pub chat_every: Option<Duration>,
+    /// Ask for the delayed boards (A8).
+    pub boards: bool,
 }
 
 /// One spectator's share of the report.
@@ -39,7 +51,7 @@ async fn one(
     addr: SocketAddr,
     room: RoomCode,
     i: usize,
-    chat_every: Duration,
+    watch: Watch,
     until: Instant,
     tls: Option<Arc<ClientConfig>>,
 ) -> CrowdReport {
@@ -55,7 +67,7 @@ async fn one(
         room: room.to_string(),
         name: Some(name),
         key: None,
-        boards: false,
+        boards: watch.boards,
     };
     if wsclient::send(&mut ws, &spectate).await.is_err() {
         return r;
@@ -73,7 +85,11 @@ async fn one(
         return r;
     }
     r.admitted = 1;
-    let mut tick = tokio::time::interval(chat_every);
+    let mut tick = tokio::time::interval(watch.chat_every.unwrap_or(Duration::from_secs(86_400)));
+    if watch.chat_every.is_none() {
+        // An interval's first tick is at once: a silent spectator's next is a day away.
+        tick.tick().await;
+    }
     let chat = serde_json::json!({"type": "chat", "text": "go go go"}).to_string();
     loop {
         tokio::select! {
@@ -88,6 +104,7 @@ async fn one(
             frame = ws.next() => match frame {
                 Some(Ok(Message::Text(t))) => match serde_json::from_str::<ServerMsg>(t.as_str()) {
                     Ok(ServerMsg::Chat { .. }) => r.chats_heard += 1,
+                    Ok(ServerMsg::Board { .. }) => r.boards_heard += 1,
                     Ok(ServerMsg::Error { code: ErrorCode::RateLimited, .. }) => r.chats_refused += 1,
                     _ => {}
                 },
@@ -103,17 +120,17 @@ async fn one(
     r
 }
 
-/// `n` spectators try to watch `room` and chat every `chat_every` until `until`.
+/// `n` spectators try to watch `room` as `watch` says until `until`.
 pub async fn run(
     addr: SocketAddr,
     room: RoomCode,
     n: usize,
-    chat_every: Duration,
+    watch: Watch,
     until: Instant,
     tls: Option<Arc<ClientConfig>>,
 ) -> CrowdReport {
     let all = futures::future::join_all(
-        (0..n).map(|i| one(addr, room.clone(), i, chat_every, until, tls.clone())),
+        (0..n).map(|i| one(addr, room.clone(), i, watch, until, tls.clone())),
     )
     .await;
     all.into_iter()
@@ -125,5 +142,6 @@ pub async fn run(
             chats_refused: a.chats_refused + b.chats_refused,
             chats_heard: a.chats_heard + b.chats_heard,
             closed_early: a.closed_early + b.closed_early,
+            boards_heard: a.boards_heard + b.boards_heard,
         })
 }

@@ -12,6 +12,7 @@
 //! and in order, and so do the copies of every member's messages (the race server's `progress`
 //! counts `filled + mistakes`, which a bot's placement raises by exactly one).
 
+pub mod boards;
 pub mod churn;
 pub mod crowd;
 pub mod deal;

@@ -48,6 +48,11 @@ pub struct RaceOpts {
     pub spectators: usize,
     /// How often each spectator chats.
     pub chat_every: Duration,
+    /// The spectators ask for the delayed boards (A8).
+    pub boards: bool,
+    /// The spectators chat (every `chat_every`); off in boards mode, so that only the boards
+    /// differ between its rounds.
+    pub crowd_chats: bool,
 }
 
 impl Default for RaceOpts {
@@ -64,6 +69,8 @@ impl Default for RaceOpts {
             tls: None,
             spectators: 0,
             chat_every: Duration::from_millis(100),
+            boards: false,
+            crowd_chats: true,
         }
     }
 }
@@ -202,7 +209,10 @@ pub async fn run_spread(addrs: &[SocketAddr], procs: &Procs, opts: &RaceOpts) ->
             first_node,
             first.code.clone(),
             opts.spectators,
-            opts.chat_every,
+            super::crowd::Watch {
+                chat_every: opts.crowd_chats.then_some(opts.chat_every),
+                boards: opts.boards,
+            },
             schedule.end,
             opts.tls.clone(),
         ))),

@@ -123,6 +123,7 @@ impl MemberSide {
                 phase: Phase::Lobby,
                 players: 0,
                 settings: Settings::default(),
+                rating: None,
             })),
         }
     }

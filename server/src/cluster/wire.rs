@@ -177,6 +177,8 @@ pub enum Msg {
         /// Milliseconds.
         ms: u32,
     },
+    /// `spectate` with `boards` (A8), once the spectator is in.
+    WatchBoards,
 }
 
 impl From<RoomMsg> for Msg {
@@ -195,6 +197,7 @@ impl From<RoomMsg> for Msg {
             RoomMsg::Kick(player_id) => Msg::Kick { player_id },
             RoomMsg::Report { player_id, reason } => Msg::Report { player_id, reason },
             RoomMsg::Lag(ms) => Msg::Lag { ms },
+            RoomMsg::WatchBoards => Msg::WatchBoards,
         }
     }
 }
@@ -217,6 +220,7 @@ impl Msg {
             Msg::Kick { player_id } => RoomMsg::Kick(player_id),
             Msg::Report { player_id, reason } => RoomMsg::Report { player_id, reason },
             Msg::Lag { ms } => RoomMsg::Lag(ms),
+            Msg::WatchBoards => RoomMsg::WatchBoards,
         })
     }
 }

@@ -101,6 +101,7 @@ pub async fn route(req: hyper::Request<Incoming>, ctx: &Socket) -> Response {
                 uri.query(),
                 store,
                 &ctx.slot.server.arenas,
+                &ctx.slot.server.env.directory,
                 crate::clock::unix_ms(),
             )
             .await

@@ -231,6 +231,7 @@ impl Directory {
                     phase: Phase::Lobby,
                     players: 1,
                     settings: settings.clone(),
+                    rating: None,
                 })),
             };
             slot.insert(handle.clone());

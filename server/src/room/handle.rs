@@ -46,6 +46,8 @@ pub enum RoomMsg {
     /// A round trip the connection's own node measured, in milliseconds (A8): no client
     /// message, the answer to the room's probe.
     Lag(u32),
+    /// `spectate` with `boards` (A8): sent once the spectator is in; ignored from a player.
+    WatchBoards,
 }
 
 /// A room's answer to a join, create or resume.
@@ -184,6 +186,9 @@ pub struct RoomInfo {
     pub players: u32,
     /// Settings.
     pub settings: Settings,
+    /// While a race runs: the mean rating (μ − 3σ at the room's difficulty) of its identified
+    /// human racers, once looked up; what `/api/tv` ranks races by (A8).
+    pub rating: Option<f64>,
 }
 
 /// A way to reach a room task.

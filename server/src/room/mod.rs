@@ -4,6 +4,7 @@
 //! - [`backlog`]: results waiting for the database to come back.
 //! - [`handle`]: the handle, commands and join outcomes connections use.
 //! - [`directory`]: the one owner of open rooms, resume tokens and per-address counts.
+//! - `listing`: what the directory and `/api/tv` see of a room, kept current by its task.
 //! - [`endpoint`]: how a room reaches a member, here or on another node (the relay seam).
 //! - [`rooms`]: finding and opening rooms, on this node or across a cluster (the lookup seam).
 //! - [`task`]: the task that alone owns one room's state and carries out its effects.
@@ -13,6 +14,7 @@ pub mod backlog;
 pub mod directory;
 pub mod endpoint;
 pub mod handle;
+mod listing;
 pub mod rooms;
 pub mod rules;
 pub mod task;

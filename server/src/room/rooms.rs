@@ -165,6 +165,7 @@ impl Rooms {
             phase: protocol::Phase::Lobby,
             players: 1,
             settings,
+            rating: None,
         };
         self.env.directory.changed(code, &info);
     }

@@ -24,6 +24,7 @@ use super::endpoint::{self, Endpoint};
 use super::handle::{
     ArenaRace, Identity, JoinOutcome, Requeued, RoomCmd, RoomHandle, RoomInfo, RoomMsg,
 };
+use super::listing;
 use super::rules::{Effect, GhostRun, MintToken, Room, RoomOpts};
 use crate::clock::unix_ms;
 use crate::metrics::Metrics;
@@ -209,7 +210,6 @@ struct Task {
 async fn run(mut t: Task, mut rx: mpsc::Receiver<RoomCmd>, seed: u64) {
     tracing::info!(settings = ?t.room.settings(), seed, "room opened");
     let shutdown = t.env.shutdown.clone();
-    let info = t.info.clone();
     loop {
         let deadline = t.room.next_deadline();
         tokio::select! {
@@ -226,19 +226,7 @@ async fn run(mut t: Task, mut rx: mpsc::Receiver<RoomCmd>, seed: u64) {
             }
         }
         t.apply().await;
-        let now_info = RoomInfo {
-            phase: t.room.phase(),
-            players: t.room.n_players() as u32,
-            settings: t.room.settings().clone(),
-        };
-        let changed = match info.lock() {
-            Ok(mut i) if *i != now_info => {
-                *i = now_info.clone();
-                true
-            }
-            _ => false,
-        };
-        if changed {
+        if let Some(now_info) = listing::changed(&t.info, &t.room) {
             // A shared directory lists the room on every node: it hears of changes only.
             t.env.directory.changed(t.room.code(), &now_info);
         }
@@ -310,6 +298,7 @@ impl Task {
                     self.room.report(conn, &player_id, reason, unix_ms());
                 }
                 RoomMsg::Lag(rtt_ms) => self.room.lag_sample(conn, rtt_ms),
+                RoomMsg::WatchBoards => self.room.watch_boards(conn, now),
             },
             RoomCmd::PuzzleReady { race_id, dealt } => {
                 self.room.puzzle_ready(&race_id, dealt, now, unix_ms());
@@ -428,6 +417,7 @@ impl Task {
                 Effect::TokenRevoked(token) => self.env.directory.revoke_token(&token),
                 Effect::RaceStarted => {
                     metrics.races_started.inc();
+                    listing::rate_race(&self.env.store, &self.env.tasks, &self.info, &self.room);
                 }
                 Effect::Placed(reason) => metrics.placement(reason),
                 Effect::Probe(to) => {

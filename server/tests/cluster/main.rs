@@ -8,6 +8,7 @@
 #[allow(dead_code)] // the single-binary tests use the rest
 mod support;
 
+mod boards;
 mod engines;
 mod failures;
 mod pool;

@@ -52,7 +52,7 @@ impl Raced {
     }
 }
 
-async fn get(srv: &TestServer, path: &str) -> Got {
+pub async fn get(srv: &TestServer, path: &str) -> Got {
     let resp = srv
         .http(&format!("GET {path}"), &[])
         .await

@@ -6,6 +6,7 @@ mod api;
 mod api_schema;
 mod arena;
 mod arena_client;
+mod boards;
 mod bots;
 mod client_links;
 mod close_handshake;

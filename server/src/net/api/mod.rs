@@ -11,6 +11,7 @@
 pub mod admin;
 pub mod body;
 pub mod params;
+pub mod tv;
 
 use std::sync::Arc;
 
@@ -22,6 +23,7 @@ use serde::Serialize;
 use shared::engine::Difficulty;
 
 use crate::arena::Arenas;
+use crate::room::directory::Directory;
 use crate::store::period::utc_date;
 use crate::store::{Store, StoreError};
 use params::{PlayerRef, Query};
@@ -54,6 +56,8 @@ pub enum Endpoint<'a> {
     Arenas,
     /// `/api/arenas/ARENA_ID` (A7).
     Arena(&'a str),
+    /// `/api/tv` (A8).
+    Tv,
 }
 
 impl Endpoint<'_> {
@@ -66,6 +70,7 @@ impl Endpoint<'_> {
             ["daily"] => Some(Endpoint::Daily),
             ["openapi.json"] => Some(Endpoint::OpenApi),
             ["arenas"] => Some(Endpoint::Arenas),
+            ["tv"] => Some(Endpoint::Tv),
             ["arenas", id] if !id.is_empty() => Some(Endpoint::Arena(id)),
             ["players", h] if !h.is_empty() => Some(Endpoint::Player(h)),
             ["players", h, "races"] if !h.is_empty() => Some(Endpoint::History(h)),
@@ -121,6 +126,7 @@ pub async fn route(
     query: Option<&str>,
     store: &Arc<dyn Store>,
     arenas: &Arenas,
+    directory: &Directory,
     now_unix_ms: i64,
 ) -> Response {
     let Some(endpoint) = Endpoint::of(path) else {
@@ -137,6 +143,13 @@ pub async fn route(
     }
     let read = match endpoint {
         Endpoint::OpenApi => return json(StatusCode::OK, OPENAPI),
+        // Races in progress live in this node's directory, not the store.
+        Endpoint::Tv => {
+            return match tv::strongest(directory.rooms()) {
+                Some(room) => answer(serde_json::to_string(&tv::Tv { room })),
+                None => error(StatusCode::NOT_FOUND, "no public race is running"),
+            };
+        }
         // Arenas live in this node's memory, not the store.
         Endpoint::Arenas => {
             let list = body::Arenas {
@@ -198,7 +211,9 @@ fn check(endpoint: Endpoint<'_>, query: Option<&str>) -> Result<Read, Failure> {
         Endpoint::Daily => Read::Daily,
         // Answered before any check: they have no parameters and need no store.
         Endpoint::Arena(id) => Read::Arena(params::race_id(id)?.to_owned()),
-        Endpoint::OpenApi | Endpoint::Arenas => return Err(Failure::NotFound("no such API route")),
+        Endpoint::OpenApi | Endpoint::Arenas | Endpoint::Tv => {
+            return Err(Failure::NotFound("no such API route"))
+        }
     })
 }
 
@@ -371,6 +386,7 @@ mod tests {
         check_path("/api/leaderboard", Some(Endpoint::Leaderboard));
         check_path("/api/daily", Some(Endpoint::Daily));
         check_path("/api/openapi.json", Some(Endpoint::OpenApi));
+        check_path("/api/tv", Some(Endpoint::Tv));
         check_path("/api/players/hX", Some(Endpoint::Player("hX")));
         check_path("/api/players/hX/races", Some(Endpoint::History("hX")));
         check_path("/api/races/AB-1", Some(Endpoint::Race("AB-1")));

@@ -98,10 +98,18 @@ impl Session {
                 }
             }
             ClientMsg::Spectate {
-                room, name, key, ..
+                room,
+                name,
+                key,
+                boards,
             } => {
-                if let Some(who) = self.identify(key, false).await {
-                    self.enter(&room, name, Role::Spectator, who).await;
+                let Some(who) = self.identify(key, false).await else {
+                    return;
+                };
+                // A8: the room hears of `boards` once the spectator is in (the same command
+                // reaches a room on another node through the relay).
+                if self.enter(&room, name, Role::Spectator, who).await && boards {
+                    self.forward(RoomMsg::WatchBoards).await;
                 }
             }
             ClientMsg::Register { name } => self.register(name).await,

@@ -71,23 +71,24 @@ impl Session {
         }
     }
 
-    /// `join_room` and `spectate`: take a seat or watch.
+    /// `join_room` and `spectate`: take a seat or watch. Whether the connection is now in.
     pub(super) async fn enter(
         &mut self,
         code: &str,
         name: Option<String>,
         role: Role,
         who: Identity,
-    ) {
+    ) -> bool {
         if self.already_in_room() {
-            return;
+            return false;
         }
         let found = match protocol::RoomCode::try_from(code) {
             Ok(c) => self.server.rooms.find(&c).await,
             Err(_) => None,
         };
         let Some(room) = found else {
-            return self.error(ErrorCode::UnknownRoom, format!("no room {code:?}"));
+            self.error(ErrorCode::UnknownRoom, format!("no room {code:?}"));
+            return false;
         };
         let generation = self.outbox.room_gen();
         let (reply, answer) = oneshot::channel();
@@ -100,9 +101,10 @@ impl Session {
             reply,
         };
         if room.tx.send(cmd).await.is_err() {
-            return self.error(ErrorCode::UnknownRoom, format!("no room {code:?}"));
+            self.error(ErrorCode::UnknownRoom, format!("no room {code:?}"));
+            return false;
         }
-        self.linked(room, generation, answer).await;
+        self.linked(room, generation, answer).await
     }
 
     /// `resume`: back into the seat a token holds.

@@ -63,6 +63,8 @@ pub struct RoomOpts {
     pub fair_play: bool,
     /// The most lag a race time is compensated by (A8 `--lag-cap-ms`).
     pub lag_cap_ms: u32,
+    /// How far behind the race boards-spectators see the boards (A8).
+    pub spectator_delay: Duration,
 }
 
 impl RoomOpts {
@@ -77,6 +79,7 @@ impl RoomOpts {
             kick_bar: config.kick_bar,
             fair_play: config.fair_play,
             lag_cap_ms: config.lag_cap_ms,
+            spectator_delay: config.spectator_delay,
         }
     }
 }

@@ -10,6 +10,7 @@
 //! tokens from the minting function it is given. It pushes [`Effect`]s (messages to send,
 //! connections to close, results to store) that the room task carries out in order.
 
+mod boards;
 pub mod effect;
 pub mod ghost;
 mod host;
@@ -36,6 +37,7 @@ use crate::outbox::{CloseCode, ConnId};
 use crate::puzzles::SolvedPuzzle;
 use crate::rate::TokenBucket;
 use crate::room::handle::Requeued;
+pub use boards::BOARD_TICK;
 use effect::Effects;
 pub use effect::{Effect, RoomOpts};
 use ghost::Ghost;
@@ -74,6 +76,8 @@ pub struct Room {
     daily: Option<(String, SolvedPuzzle)>,
     state: State,
     race: Option<Race>,
+    /// The running race's boards as boards-spectators see them (A8).
+    delayed: Option<boards::Delayed>,
     /// The room's chat budget, made full at the first chat.
     chat_budget: Option<TokenBucket>,
     /// Kicked names and addresses, barred for a while (A5).
@@ -112,6 +116,7 @@ impl Room {
             daily: None,
             state: State::Lobby,
             race: None,
+            delayed: None,
             chat_budget: None,
             bars: Vec::new(),
             ghost: None,
@@ -161,6 +166,11 @@ impl Room {
         self.seats.member(conn).is_some()
     }
 
+    /// The handles of the seats held by identified humans (A6), for the race's rating (A8).
+    pub fn rated_handles(&self) -> Vec<String> {
+        self.seats.rated_handles()
+    }
+
     /// The player id of the seat `conn` holds, if any.
     pub fn player_id_of(&self, conn: ConnId) -> Option<&PlayerId> {
         self.seats.seat_of_conn(conn).map(|s| &s.player_id)
@@ -188,7 +198,9 @@ impl Room {
         };
         let expiry = self.seats.next_expiry(self.opts.resume_grace);
         let ghost = self.ghost_deadline();
-        phase.into_iter().chain(expiry).chain(ghost).min()
+        let boards = self.boards_deadline();
+        let timers = expiry.into_iter().chain(ghost).chain(boards);
+        phase.into_iter().chain(timers).min()
     }
 
     fn time_limit(&self) -> Duration {
@@ -406,6 +418,7 @@ impl Room {
             }
         }
         self.ghost_tick(now);
+        self.board_tick(now);
         if matches!(self.state, State::Racing)
             && self
                 .race
@@ -452,6 +465,7 @@ impl Room {
         self.fx.push(Effect::RaceStarted);
         tracing::info!(room = %self.code, %race_id, seed, rated, "race started");
         self.announce_start(race_id, rated);
+        self.boards_started(now);
     }
 
     /// The seat of `conn` if it is racing (else the error is sent).
@@ -552,7 +566,9 @@ impl Room {
                 solution,
                 ratings: Vec::new(),
             });
+            self.final_boards(self.seats.board_watchers(), now);
         }
+        self.delayed = None;
     }
 
     /// The server is stopping: everyone connected gets `room_closed` and is closed with 1001

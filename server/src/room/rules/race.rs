@@ -333,6 +333,22 @@ impl Race {
         self.entries.iter().map(|e| (&e.player_id, &e.dealt.puzzle))
     }
 
+    /// Race time at `now`, or at the end once it ended.
+    pub(super) fn elapsed_ms(&self, now: Instant) -> u64 {
+        let end = self.ended_at.unwrap_or(now);
+        ms(end.saturating_duration_since(self.started_at))
+    }
+
+    /// Every racer's board as it is now (each seat's own: givens plus accepted digits).
+    pub(super) fn boards(&self) -> impl Iterator<Item = (&PlayerId, &Grid)> {
+        self.entries.iter().map(|e| (&e.player_id, &e.board))
+    }
+
+    /// Every placement judged so far, in the order judged (empty once the record took it).
+    pub(super) fn log(&self) -> &[PlacementRecord] {
+        &self.log
+    }
+
     /// When the time limit ends it.
     pub(super) fn deadline(&self, limit: Duration) -> Instant {
         self.started_at + limit

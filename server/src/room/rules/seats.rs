@@ -85,6 +85,8 @@ impl Seat {
 struct Spectator {
     conn: ConnId,
     name: PlayerName,
+    /// Asked for the players' delayed boards (A8).
+    boards: bool,
 }
 
 /// What a connection is in the room.
@@ -169,6 +171,12 @@ impl Seats {
             .collect()
     }
 
+    /// The handles of the seats held by identified humans.
+    pub(super) fn rated_handles(&self) -> Vec<String> {
+        let rated = self.seats.iter().filter(|s| s.who.rateable());
+        rated.filter_map(|s| s.who.handle.clone()).collect()
+    }
+
     /// Every seat on the wire.
     pub(super) fn players(&self) -> Vec<Player> {
         self.seats.iter().map(Seat::player).collect()
@@ -227,7 +235,28 @@ impl Seats {
     }
 
     pub(super) fn add_spectator(&mut self, conn: ConnId, name: PlayerName) {
-        self.spectators.push(Spectator { conn, name });
+        self.spectators.push(Spectator {
+            conn,
+            name,
+            boards: false,
+        });
+    }
+
+    /// The spectator on `conn` gets the delayed boards from now on (A8). Whether it is one.
+    pub(super) fn watch_boards(&mut self, conn: ConnId) -> bool {
+        let found = self.spectators.iter_mut().find(|s| s.conn == conn);
+        found.map(|s| s.boards = true).is_some()
+    }
+
+    /// Whether any spectator asked for boards.
+    pub(super) fn has_board_watchers(&self) -> bool {
+        self.spectators.iter().any(|s| s.boards)
+    }
+
+    /// The spectators that asked for boards.
+    pub(super) fn board_watchers(&self) -> Vec<ConnId> {
+        let watching = self.spectators.iter().filter(|s| s.boards);
+        watching.map(|s| s.conn).collect()
     }
 
     /// Whether a new seat named `name` fits among `max_players`.

@@ -65,6 +65,7 @@ fn room_seeded(settings: Settings, seed: u64) -> Room {
             kick_bar: Duration::from_secs(600),
             fair_play: true,
             lag_cap_ms: 500,
+            spectator_delay: Duration::from_secs(30),
         },
         Xoshiro256PlusPlus::seed_from_u64(seed),
         mint(),
@@ -945,6 +946,7 @@ fn a_pool_room_has_no_host_starts_when_the_pool_says_and_requeues_once_finished(
     );
 }
 
+mod boards;
 mod ghost;
 mod isomorphs;
 mod lag;
