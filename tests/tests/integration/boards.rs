@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use server::store::{RaceRecord, SeatRecord};
+use server::store::{PlacementRecord, RaceRecord, SeatRecord};
 
 use crate::support::{ann_and_bob, Client, TestServer};
 use testkit::{solve, to_fill};
@@ -224,7 +224,16 @@ fn rated_race(order: &[&str]) -> RaceRecord {
         ghost_of: None,
         standings,
         seats,
-        placements: Vec::new(),
+        // Each seat placed a digit: a seat that placed nothing is left out of the rating (A8).
+        placements: (0..order.len())
+            .map(|i| PlacementRecord {
+                player_id: format!("p{i}"),
+                at_ms: 1_000,
+                cell: 0,
+                digit: 1,
+                outcome: "wrong",
+            })
+            .collect(),
     }
 }
 
