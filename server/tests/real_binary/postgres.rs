@@ -79,6 +79,14 @@ async fn a_rated_race_lands_in_postgres_and_the_api_answers_from_it() {
         a.send(json!({"type": "place", "cell": cell, "digit": digit}))
             .await;
     }
+    // Bob places one digit of his own isomorph first: a seat that placed nothing is left
+    // out of the rating (A8).
+    let bobs = b.until("race_started").await;
+    let bobs = bobs["puzzle"].as_str().expect("bob's puzzle").to_owned();
+    let (cell, digit) = to_fill(&bobs, &solve(&bobs))[0];
+    b.send(json!({"type": "place", "cell": cell, "digit": digit}))
+        .await;
+    b.until("placement").await;
     a.until("player_finished").await;
     b.send(json!({"type": "forfeit"})).await;
     let over = b.until("race_over").await;
@@ -104,7 +112,7 @@ async fn a_rated_race_lands_in_postgres_and_the_api_answers_from_it() {
         .collect();
     assert_eq!(names, [("ann", "solved"), ("bob", "forfeited")]);
     assert_eq!(reason.as_deref(), Some("all_done"));
-    assert_eq!(placements, blanks);
+    assert_eq!(placements, blanks + 1, "ann's and bob's one");
     assert_eq!(page.ratings.len(), 1);
     assert_eq!(page.ratings[0].stats.wins, 1);
     assert_eq!(secret.len(), 64, "the server kept its own daily secret");
