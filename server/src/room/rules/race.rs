@@ -113,6 +113,13 @@ impl Entry {
     }
 }
 
+/// `player`'s entry while it still races.
+fn racing<'a>(entries: &'a mut [Entry], player: &PlayerId) -> Option<&'a mut Entry> {
+    entries
+        .iter_mut()
+        .find(|e| e.player_id == *player && e.status == PlayerStatus::Racing)
+}
+
 /// What a placement came to.
 #[derive(Debug)]
 pub(super) struct Placed {
@@ -200,9 +207,7 @@ impl Race {
     }
 
     fn racing_mut(&mut self, player: &PlayerId) -> Option<&mut Entry> {
-        self.entries
-            .iter_mut()
-            .find(|e| e.player_id == *player && e.status == PlayerStatus::Racing)
+        racing(&mut self.entries, player)
     }
 
     /// Mark the race as the daily challenge of `date`.
@@ -370,11 +375,7 @@ impl Race {
 
     /// `player` (racing) gives up or leaves.
     pub(super) fn forfeit(&mut self, player: &PlayerId) -> bool {
-        match self
-            .entries
-            .iter_mut()
-            .find(|e| e.player_id == *player && e.status == PlayerStatus::Racing)
-        {
+        match self.racing_mut(player) {
             Some(e) => {
                 e.status = PlayerStatus::Forfeited;
                 true
@@ -398,10 +399,8 @@ impl Race {
         let max_mistakes = u32::from(settings.max_mistakes);
         let at_ms = ms(now.saturating_duration_since(self.started_at));
         let cap = self.lag_cap_ms;
-        let e = self
-            .entries
-            .iter_mut()
-            .find(|e| e.player_id == *player && e.status == PlayerStatus::Racing)?;
+        // The entries alone are borrowed: the log and `to_fill` are read beside `e` below.
+        let e = racing(&mut self.entries, player)?;
         let mut conflicts = Vec::new();
         let reason = if e.dealt.puzzle.get(cell).is_some() {
             Some(PlaceReason::Given)
@@ -570,7 +569,6 @@ impl Race {
         settings: &Settings,
         now: Instant,
     ) -> RaceView {
-        let end = self.ended_at.unwrap_or(now);
         let entry = viewer.and_then(|id| self.entries.iter().find(|e| e.player_id == *id));
         RaceView {
             race_id: self.race_id.clone(),
@@ -579,7 +577,7 @@ impl Race {
             puzzle: Some(entry.map_or(self.dealt.puzzle, |e| e.dealt.puzzle)),
             difficulty: settings.difficulty,
             time_limit_s: settings.time_limit_s,
-            elapsed_ms: ms(end.saturating_duration_since(self.started_at)),
+            elapsed_ms: self.elapsed_ms(now),
             board: entry.map(|e| e.board),
             mistakes: entry.map_or(0, |e| e.mistakes),
             progress: self
