@@ -249,9 +249,10 @@ test('two signed-in browsers race a rated room: each registers once, and the res
     await a.page.click('[data-testid=start]');
     const grid = await puzzle(a.page);
     // Bob places a digit first: a seat that placed nothing is left out of the rating (A8).
-    const first = grid.indexOf('.');
-    await puzzle(b.page);
-    await place(b.page, first, Number(solve(grid)[first]));
+    // A rated room deals each seat its own isomorph, so bob's digit comes from bob's board.
+    const bobs = await puzzle(b.page);
+    const first = bobs.indexOf('.');
+    await place(b.page, first, Number(solve(bobs)[first]));
     await solveOnPage(a.page, solve(grid));
     b.page.once('dialog', (d) => d.accept());
     await b.page.click('[data-testid=forfeit]');

@@ -71,7 +71,8 @@ export type ServerMsg =
   | { type: 'registered'; key: string; handle: string }
   | { type: 'solution'; solution: string }
   | { type: 'chat'; player_id: string | null; name: string; text: string }
-  | { type: 'room_closed'; room: string }
+  | { type: 'room_closed'; room: string; reason?: 'host_closed' | 'shutdown' | 'drain' | 'node_lost' }
+  | { type: 'ratings'; race_id: string; ratings: RatingChange[] }
   | { type: 'pong'; id: unknown }
   | { type: 'reported'; player_id: string }
   | { type: 'queued'; difficulty: Difficulty; waiting: number }

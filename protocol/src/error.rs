@@ -51,6 +51,8 @@ pub enum ErrorCode {
     ArenaNotRunning,
     /// `leave_queue` from a connection not in the pool (A7).
     NotInQueue,
+    /// The server is draining for a deploy and takes no new rooms or pool entries (A9).
+    ServerDraining,
 }
 
 crate::wire_names!(ErrorCode {
@@ -76,4 +78,5 @@ crate::wire_names!(ErrorCode {
     UnknownArena => "unknown_arena",
     ArenaNotRunning => "arena_not_running",
     NotInQueue => "not_in_queue",
+    ServerDraining => "server_draining",
 });

@@ -36,8 +36,9 @@ pub use ids::{
 };
 pub use limits::{MAX_CHAT_CHARS, MAX_MESSAGE_BYTES, MAX_NAME_CHARS, PROTOCOL_VERSION};
 pub use server::{
-    ArenaInfo, ArenaStanding, ArenaState, FinishStatus, OverReason, Phase, PlaceReason, Player,
-    PlayerStatus, Progress, RaceView, RatingChange, Role, RoomSummary, ServerMsg, Standing, You,
+    ArenaInfo, ArenaStanding, ArenaState, ClosedReason, FinishStatus, OverReason, Phase,
+    PlaceReason, Player, PlayerStatus, Progress, RaceView, RatingChange, Role, RoomSummary,
+    ServerMsg, Standing, You,
 };
 pub use settings::{InvalidSettings, Settings, SettingsRequest};
 

@@ -235,6 +235,20 @@ pub enum OverReason {
     TimeLimit,
 }
 
+/// Why a room closed (A9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClosedReason {
+    /// The host closed it, or it emptied (A5).
+    HostClosed,
+    /// The server shut down.
+    Shutdown,
+    /// The server is draining for a deploy: connect again for a new room or the pool.
+    Drain,
+    /// The node that ran it was lost and it could not be taken over.
+    NodeLost,
+}
+
 /// A rated player's rating change in `race_over` (A6).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RatingChange {
@@ -438,6 +452,9 @@ pub enum ServerMsg {
     RoomClosed {
         /// Its code.
         room: RoomCode,
+        /// Why (A9); absent from servers before A9.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<ClosedReason>,
     },
     /// You are in the pool of a difficulty (A7), sent on `quick_race` and again whenever the
     /// number waiting there changes.
@@ -489,6 +506,15 @@ pub enum ServerMsg {
         /// Whom you reported.
         player_id: PlayerId,
     },
+    /// The rating changes of a race whose result landed after its `race_over` (our addition
+    /// to A9: after a takeover or while the result waited in the spool, `race_over` has none).
+    /// Sent to the room's members still there when the result is stored.
+    Ratings {
+        /// Which race.
+        race_id: RaceId,
+        /// As in `race_over`.
+        ratings: Vec<RatingChange>,
+    },
     /// Answer to `ping`.
     Pong {
         /// The ping's id, echoed.
@@ -537,6 +563,12 @@ crate::wire_names!(FinishStatus {
     Forfeited => "forfeited",
     Eliminated => "eliminated",
     TimedOut => "timed_out",
+});
+crate::wire_names!(ClosedReason {
+    HostClosed => "host_closed",
+    Shutdown => "shutdown",
+    Drain => "drain",
+    NodeLost => "node_lost",
 });
 crate::wire_names!(OverReason {
     AllDone => "all_done",

@@ -134,7 +134,8 @@ fn wire_names_equal_serde_names() {
     check_names(PlaceReason::ALL, PlaceReason::as_str);
     check_names(FinishStatus::ALL, FinishStatus::as_str);
     check_names(OverReason::ALL, OverReason::as_str);
-    assert_eq!(ErrorCode::ALL.len(), 22, "A6's 18 and A7's four");
+    check_names(ClosedReason::ALL, ClosedReason::as_str);
+    assert_eq!(ErrorCode::ALL.len(), 23, "A6's 18, A7's four and A9's one");
 }
 
 #[test]

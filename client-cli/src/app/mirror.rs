@@ -314,6 +314,7 @@ impl Room {
             | ServerMsg::ArenaStandings { .. }
             | ServerMsg::LeftArena { .. }
             | ServerMsg::Reported { .. }
+            | ServerMsg::Ratings { .. }
             | ServerMsg::Chat { .. } => {}
         }
     }

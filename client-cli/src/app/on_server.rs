@@ -107,7 +107,7 @@ impl App {
                     self.chat.remove(0);
                 }
             }
-            ServerMsg::RoomClosed { room } => self.room_closed(room),
+            ServerMsg::RoomClosed { room, .. } => self.room_closed(room),
             ServerMsg::Error { code, message } => return self.refused(code, message, prev_room),
             ServerMsg::Welcome { .. }
             | ServerMsg::Pong { .. }
@@ -118,6 +118,7 @@ impl App {
             | ServerMsg::Progress(_)
             | ServerMsg::Board { .. }
             | ServerMsg::Reported { .. }
+            | ServerMsg::Ratings { .. }
             | ServerMsg::Solution { .. } => {}
             ServerMsg::ArenaJoined { .. }
             | ServerMsg::ArenaStandings { .. }

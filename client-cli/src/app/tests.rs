@@ -659,6 +659,7 @@ fn a_closed_room_or_a_lost_connection_is_said_once_and_q_quits() {
     let mut app = lobby();
     app.update(net(ServerMsg::RoomClosed {
         room: "K7QX".try_into().unwrap(),
+        reason: None,
     }));
     assert_eq!(app.room(), None);
     // The connection task ends the session; the screen stays until a key.

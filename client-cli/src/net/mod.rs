@@ -429,7 +429,7 @@ async fn from_server(
             _ => {}
         }
     }
-    if let ServerMsg::RoomClosed { room } = &msg {
+    if let ServerMsg::RoomClosed { room, .. } = &msg {
         // Final (A5: `room_closed`, then 1001 from a host that quit): the seat
         // is gone with the room, so there is nothing to come back to.
         let why = format!("room {room} was closed: the host closed the room");

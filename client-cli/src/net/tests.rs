@@ -184,6 +184,7 @@ fn seat_remembers_how_to_come_back() {
     );
     seat.observe(&ServerMsg::RoomClosed {
         room: "ABCD".try_into().unwrap(),
+        reason: None,
     });
     check(&seat, None);
 }
@@ -241,6 +242,7 @@ async fn room_closed_ends_the_session_without_reconnecting() {
         joined(Role::Player, Some("tok")),
         ServerMsg::RoomClosed {
             room: "ABCD".try_into().unwrap(),
+            reason: None,
         },
     ] {
         let text = serde_json::to_string(&msg).expect("json");

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 
 use dashmap::DashMap;
-use protocol::{ErrorCode, Phase, PlayerId, RoomCode, ServerMsg, Settings};
+use protocol::{ClosedReason, ErrorCode, Phase, PlayerId, RoomCode, ServerMsg, Settings};
 use tokio::sync::{mpsc, oneshot};
 
 use tokio_tungstenite::tungstenite::Bytes;
@@ -426,6 +426,7 @@ impl MemberSide {
                 m.outbox.send(
                     &ServerMsg::RoomClosed {
                         room: m.room.clone(),
+                        reason: Some(ClosedReason::NodeLost),
                     },
                     &self.metrics,
                 );

@@ -99,6 +99,7 @@ fn the_room_follows_players_host_and_phase() {
     m.apply(
         &ServerMsg::RoomClosed {
             room: "K7QX".try_into().expect("code"),
+            reason: None,
         },
         0,
     );

@@ -4,7 +4,7 @@
 
 use std::net::IpAddr;
 
-use protocol::{ErrorCode, FinishStatus, PlayerName, Role, ServerMsg, You};
+use protocol::{ClosedReason, ErrorCode, FinishStatus, PlayerName, Role, ServerMsg, You};
 use tokio::time::Instant;
 
 use super::seats::{parse_name, Membership, Refusal};
@@ -170,8 +170,13 @@ impl Room {
             }
             let room = self.code.clone();
             let specs = self.seats.drain_spectators();
-            self.fx
-                .push(Effect::Send(specs.clone(), ServerMsg::RoomClosed { room }));
+            self.fx.push(Effect::Send(
+                specs.clone(),
+                ServerMsg::RoomClosed {
+                    room,
+                    reason: Some(ClosedReason::HostClosed),
+                },
+            ));
             for c in specs {
                 self.fx.push(Effect::Detach(c));
             }

@@ -25,8 +25,8 @@ pub mod standings;
 use std::time::Duration;
 
 use protocol::{
-    ErrorCode, FinishStatus, MsgId, Phase, PlayerId, PlayerStatus, RaceId, RaceView, RoomCode,
-    ServerMsg, Settings, You,
+    ClosedReason, ErrorCode, FinishStatus, MsgId, Phase, PlayerId, PlayerStatus, RaceId, RaceView,
+    RoomCode, ServerMsg, Settings, You,
 };
 use rand::Rng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -579,7 +579,10 @@ impl Room {
         let room = self.code.clone();
         self.fx.push(Effect::Send(
             everyone.clone(),
-            ServerMsg::RoomClosed { room },
+            ServerMsg::RoomClosed {
+                room,
+                reason: Some(ClosedReason::Shutdown),
+            },
         ));
         for c in everyone {
             self.fx.push(Effect::Close(c, CloseCode::GoingAway));
