@@ -141,13 +141,16 @@ fn local(ms: u64) -> i64 {
 /// The final results of the last race.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Results {
+    /// Which race.
+    pub race_id: RaceId,
     /// Why it ended.
     pub reason: OverReason,
     /// Final standings.
     pub standings: Vec<Standing>,
     /// The solution.
     pub solution: Grid,
-    /// Rating changes of a rated race (A6); empty otherwise.
+    /// Rating changes of a rated race (A6); empty otherwise, or until they land late (A9
+    /// `ratings`: the server stored the result after `race_over`).
     pub ratings: Vec<protocol::RatingChange>,
 }
 
@@ -295,6 +298,7 @@ impl Room {
             ServerMsg::Countdown { .. }
             | ServerMsg::RaceStarted { .. }
             | ServerMsg::RaceOver { .. }
+            | ServerMsg::Ratings { .. }
             | ServerMsg::Solution { .. } => self.apply_race_phase(msg, now),
             ServerMsg::Placement { .. }
             | ServerMsg::Progress(_)
@@ -314,7 +318,6 @@ impl Room {
             | ServerMsg::ArenaStandings { .. }
             | ServerMsg::LeftArena { .. }
             | ServerMsg::Reported { .. }
-            | ServerMsg::Ratings { .. }
             | ServerMsg::Chat { .. } => {}
         }
     }
@@ -377,11 +380,11 @@ impl Room {
                 self.race = Some(race);
             }
             ServerMsg::RaceOver {
+                race_id,
                 reason,
                 standings,
                 solution,
                 ratings,
-                ..
             } => {
                 self.phase = Phase::Finished;
                 // A8: a racer's board is its own isomorph; its solution is in its standing
@@ -402,11 +405,18 @@ impl Room {
                     }
                 }
                 self.results = Some(Results {
+                    race_id: race_id.clone(),
                     reason: *reason,
                     standings: standings.clone(),
                     solution,
                     ratings: ratings.clone(),
                 });
+            }
+            // The rating changes of the results shown, landed after `race_over` (A9).
+            ServerMsg::Ratings { race_id, ratings } => {
+                if let Some(r) = self.results.as_mut().filter(|r| r.race_id == *race_id) {
+                    r.ratings = ratings.clone();
+                }
             }
             ServerMsg::Solution { solution } => {
                 if let Some(race) = self.race.as_mut() {
