@@ -126,8 +126,7 @@ async fn open_store(
 const PG_START_TRIES: u32 = 120;
 
 /// Open PostgreSQL, waiting while it cannot answer yet (up to [`PG_START_TRIES`]): results
-/// spooled before a restart land as soon as it does (A9). A refusal (a bad URL, a wrong
-/// password) fails at once.
+/// spooled before a restart land as soon as it does (A9). A malformed URL fails at once.
 fn open_postgres(url: &str) -> Result<PgStore, store::StoreError> {
     let mut tries = 1;
     loop {

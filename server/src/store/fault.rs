@@ -58,20 +58,28 @@ fn sqlite_transient(e: &rusqlite::Error) -> bool {
     }
 }
 
-/// No SQLSTATE at all (the connection broke, timed out or was never made), class 08
+/// The connection broke, timed out or was never made (an I/O error under it), class 08
 /// (connection exception), 53 (insufficient resources: disk full, too many connections),
 /// 57P01..57P03 (shutting down, crashed, starting up), 58 (system error: I/O), 40001 and
-/// 40P01 (serialization failure, deadlock), 55P03 (lock not available).
+/// 40P01 (serialization failure, deadlock), 55P03 (lock not available). Any other SQLSTATE is
+/// a refusal, and so is an error with neither (a malformed URL, say).
 fn postgres_transient(e: &postgres::Error) -> bool {
     if e.is_closed() {
         return true;
     }
-    let Some(state) = e.code() else {
-        return true;
-    };
-    let code = state.code();
-    ["08", "53", "58"].iter().any(|c| code.starts_with(c))
-        || ["57P01", "57P02", "57P03", "40001", "40P01", "55P03"].contains(&code)
+    if let Some(state) = e.code() {
+        let code = state.code();
+        return ["08", "53", "58"].iter().any(|c| code.starts_with(c))
+            || ["57P01", "57P02", "57P03", "40001", "40P01", "55P03"].contains(&code);
+    }
+    let mut cause = std::error::Error::source(e);
+    while let Some(c) = cause {
+        if c.is::<std::io::Error>() {
+            return true;
+        }
+        cause = c.source();
+    }
+    false
 }
 
 #[cfg(test)]

@@ -21,7 +21,9 @@ pub(super) use ghost::{
     a_best_solve_is_the_fastest_of_any_race, a_ghost_is_found_by_race_best_and_daily,
     check_old_solves, OLD_SOLVES,
 };
-pub(super) use idempotent::a_race_stored_twice_is_a_no_op_with_its_first_changes;
+pub(super) use idempotent::{
+    a_race_stored_twice_is_a_no_op_with_its_first_changes, a_refused_race_is_no_transient_failure,
+};
 pub(super) use isomorph::a_seat_keeps_its_own_isomorph;
 pub(super) use moderation::{
     a_ban_unrates_and_hides_and_an_unban_restores, a_report_is_kept_once,
@@ -70,7 +72,8 @@ macro_rules! store_suite {
             flagged_results_are_listed_newest_first,
             names_follow_the_latest_race,
             a_seat_keeps_its_own_isomorph,
-            a_race_stored_twice_is_a_no_op_with_its_first_changes
+            a_race_stored_twice_is_a_no_op_with_its_first_changes,
+            a_refused_race_is_no_transient_failure
         );
     };
     (@cases $open:path; $($case:ident),*) => {
