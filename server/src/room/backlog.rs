@@ -359,3 +359,94 @@ pub fn wire_change(c: RatingChange) -> protocol::RatingChange {
         after: c.after,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use protocol::{FinishStatus, Standing};
+
+    use super::*;
+    use crate::store::{SeatRecord, SqliteStore};
+
+    fn record(race_id: &str, handle: Option<&str>) -> RaceRecord {
+        RaceRecord {
+            race_id: race_id.into(),
+            room: "ABCD".into(),
+            difficulty: "easy",
+            puzzle: ".".repeat(81),
+            solution: "1".repeat(81),
+            started_unix_ms: 1_796_130_855_000,
+            duration_ms: 1000,
+            reason: "all_done",
+            rated: false,
+            daily: None,
+            ghost_of: None,
+            standings: vec![Standing {
+                rank: 1,
+                player_id: "p1".into(),
+                name: "ann".try_into().unwrap(),
+                status: FinishStatus::Solved,
+                time_ms: Some(1000),
+                filled: 81,
+                mistakes: 0,
+                time_ms_raw: None,
+                lag_ms: 0,
+                puzzle: None,
+                solution: None,
+            }],
+            seats: vec![SeatRecord {
+                player_id: "p1".into(),
+                handle: handle.map(Into::into),
+                bot: false,
+                flags: Vec::new(),
+            }],
+            placements: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_result_waits_in_memory_when_the_spool_cannot_be_written_and_lands_later() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SqliteStore::open(&dir.path().join("db.sqlite3")).unwrap();
+        let metrics = Metrics::default();
+        let spool = dir.path().join("spool");
+        let backlog = Backlog::open(&spool, &metrics);
+        // The spool's directory turns into a file: every write to it fails (ENOTDIR).
+        std::fs::remove_dir_all(&spool).unwrap();
+        std::fs::write(&spool, b"not a directory").unwrap();
+        assert!(backlog.push(record("r1", None), &metrics));
+        assert_eq!((backlog.len(), metrics.results_unspooled.get()), (1, 1));
+        assert_eq!(metrics.results_spooled.get(), 0);
+        assert!(matches!(backlog.land_one(&store, &metrics), Step::Landed(None)));
+        assert!(backlog.is_empty());
+        assert_eq!(metrics.results_retried.get(), 1);
+        assert_eq!(metrics.results_queued.get(), 0);
+        assert_eq!(store.race_reason("r1").unwrap().as_deref(), Some("all_done"));
+        assert!(matches!(backlog.land_one(&store, &metrics), Step::Idle));
+    }
+
+    #[test]
+    fn a_refused_result_is_set_aside_and_the_next_one_lands() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SqliteStore::open(&dir.path().join("db.sqlite3")).unwrap();
+        let metrics = Metrics::default();
+        let spool = dir.path().join("spool");
+        let backlog = Backlog::open(&spool, &metrics);
+        // Queued behind nothing, yet spooled: as while the database was away.
+        assert!(backlog.push(record("bad", Some("hNobody")), &metrics));
+        assert!(backlog.push(record("good", None), &metrics));
+        assert_eq!(metrics.results_queued.get(), 2);
+        assert!(matches!(backlog.land_one(&store, &metrics), Step::Landed(None)));
+        assert_eq!(metrics.results_refused.get(), 1);
+        assert_eq!(std::fs::read_dir(spool.join("refused")).unwrap().count(), 1);
+        assert!(matches!(backlog.land_one(&store, &metrics), Step::Landed(None)));
+        assert_eq!(store.race_reason("good").unwrap().as_deref(), Some("all_done"));
+        assert_eq!(store.race_reason("bad").unwrap(), None);
+        assert!(backlog.is_empty());
+        // A new backlog over the same spool finds nothing waiting: the refused one is aside.
+        assert!(Backlog::open(&spool, &metrics).is_empty());
+        // And one over a spool with a result waiting counts it at once.
+        backlog.spool.as_ref().unwrap().put(&record("later", None)).unwrap();
+        let reopened = Backlog::open(&spool, &metrics);
+        assert_eq!((reopened.len(), metrics.results_queued.get()), (1, 1));
+    }
+}
