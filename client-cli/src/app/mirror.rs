@@ -298,8 +298,8 @@ impl Room {
             ServerMsg::Countdown { .. }
             | ServerMsg::RaceStarted { .. }
             | ServerMsg::RaceOver { .. }
-            | ServerMsg::Ratings { .. }
             | ServerMsg::Solution { .. } => self.apply_race_phase(msg, now),
+            ServerMsg::Ratings { race_id, ratings } => self.late_ratings(race_id, ratings),
             ServerMsg::Placement { .. }
             | ServerMsg::Progress(_)
             | ServerMsg::PlayerFinished { .. }
@@ -385,45 +385,58 @@ impl Room {
                 standings,
                 solution,
                 ratings,
-            } => {
-                self.phase = Phase::Finished;
-                // A8: a racer's board is its own isomorph; its solution is in its standing
-                // (the top-level one is the race's, which a spectator's board shows).
-                let solution = standings
-                    .iter()
-                    .find(|s| self.is_me(s.player_id.as_str()))
-                    .and_then(|s| s.solution)
-                    .unwrap_or(*solution);
-                if let Some(race) = self.race.as_mut() {
-                    race.stopped_at_ms.get_or_insert(now);
-                    race.solution = Some(solution);
-                }
-                for s in standings {
-                    if let Some(p) = self.player_mut(&s.player_id) {
-                        p.status = s.status.into();
-                        p.ready = false;
-                    }
-                }
-                self.results = Some(Results {
-                    race_id: race_id.clone(),
-                    reason: *reason,
-                    standings: standings.clone(),
-                    solution,
-                    ratings: ratings.clone(),
-                });
-            }
-            // The rating changes of the results shown, landed after `race_over` (A9).
-            ServerMsg::Ratings { race_id, ratings } => {
-                if let Some(r) = self.results.as_mut().filter(|r| r.race_id == *race_id) {
-                    r.ratings = ratings.clone();
-                }
-            }
+            } => self.race_over(race_id, *reason, standings, *solution, ratings, now),
             ServerMsg::Solution { solution } => {
                 if let Some(race) = self.race.as_mut() {
                     race.solution = Some(*solution);
                 }
             }
             _ => {}
+        }
+    }
+
+    /// The race's end: the results, our own isomorph's solution on the board (A8).
+    fn race_over(
+        &mut self,
+        race_id: &RaceId,
+        reason: OverReason,
+        standings: &[Standing],
+        solution: Grid,
+        ratings: &[protocol::RatingChange],
+        now: u64,
+    ) {
+        self.phase = Phase::Finished;
+        // A8: a racer's board is its own isomorph; its solution is in its standing
+        // (the top-level one is the race's, which a spectator's board shows).
+        let solution = standings
+            .iter()
+            .find(|s| self.is_me(s.player_id.as_str()))
+            .and_then(|s| s.solution)
+            .unwrap_or(solution);
+        if let Some(race) = self.race.as_mut() {
+            race.stopped_at_ms.get_or_insert(now);
+            race.solution = Some(solution);
+        }
+        for s in standings {
+            if let Some(p) = self.player_mut(&s.player_id) {
+                p.status = s.status.into();
+                p.ready = false;
+            }
+        }
+        self.results = Some(Results {
+            race_id: race_id.clone(),
+            reason,
+            standings: standings.to_vec(),
+            solution,
+            ratings: ratings.to_vec(),
+        });
+    }
+
+    /// The rating changes of the results shown, landed after `race_over` (A9 `ratings`); those
+    /// of another race are not ours to show.
+    fn late_ratings(&mut self, race_id: &RaceId, ratings: &[protocol::RatingChange]) {
+        if let Some(r) = self.results.as_mut().filter(|r| r.race_id == *race_id) {
+            r.ratings = ratings.to_vec();
         }
     }
 

@@ -60,7 +60,7 @@ pub struct Backlog {
 /// One waiting result, oldest first: the spool's files, then the memory queue.
 enum Next {
     File(PathBuf),
-    Memory(RaceRecord),
+    Memory(Box<RaceRecord>),
 }
 
 impl Backlog {
@@ -188,7 +188,12 @@ impl Backlog {
                 }
             }
         }
-        self.memory.lock().ok()?.front().cloned().map(Next::Memory)
+        self.memory
+            .lock()
+            .ok()?
+            .front()
+            .cloned()
+            .map(|r| Next::Memory(Box::new(r)))
     }
 
     /// The oldest waiting result is done with (landed or set aside).
@@ -237,7 +242,8 @@ impl Backlog {
                     }
                 }
                 Ok(Step::Landed(late)) => {
-                    if let Some((room, cmd)) = late {
+                    if let Some(late) = late {
+                        let (room, cmd) = *late;
                         tell_room(&directory, &room, cmd);
                     }
                     wait = FIRST_WAIT;
@@ -260,7 +266,7 @@ impl Backlog {
             return Step::Idle;
         };
         let rec = match &next {
-            Next::Memory(rec) => rec.clone(),
+            Next::Memory(rec) => (**rec).clone(),
             Next::File(path) => match Spool::load(path) {
                 Ok(rec) => rec,
                 Err(SpoolError::Io(e)) => {
@@ -278,7 +284,11 @@ impl Backlog {
                 metrics.results_retried.inc();
                 metrics.races_finished.inc();
                 self.done(&next, metrics);
-                tracing::info!(race_id = rec.race_id, waiting = self.len(), "a waiting result landed");
+                tracing::info!(
+                    race_id = rec.race_id,
+                    waiting = self.len(),
+                    "a waiting result landed"
+                );
                 Step::Landed(late_ratings(rec, changes))
             }
             Err(e) if e.is_transient() => {
@@ -322,13 +332,13 @@ enum Step {
     /// Nothing waits.
     Idle,
     /// The oldest is done with; a rated one's `ratings` for its room.
-    Landed(Option<(String, RoomCmd)>),
+    Landed(Option<Box<(String, RoomCmd)>>),
     /// The database cannot take it yet: wait, then try again.
     Later,
 }
 
 /// The room's `ratings` command for a result that landed late, if it moved any rating.
-fn late_ratings(rec: RaceRecord, changes: Vec<RatingChange>) -> Option<(String, RoomCmd)> {
+fn late_ratings(rec: RaceRecord, changes: Vec<RatingChange>) -> Option<Box<(String, RoomCmd)>> {
     if changes.is_empty() {
         return None;
     }
@@ -336,7 +346,7 @@ fn late_ratings(rec: RaceRecord, changes: Vec<RatingChange>) -> Option<(String, 
         race_id: rec.race_id.into(),
         ratings: changes.into_iter().map(wire_change).collect(),
     };
-    Some((rec.room, cmd))
+    Some(Box::new((rec.room, cmd)))
 }
 
 /// Hand `cmd` to the room `code` if it is open on this node (closed: nothing).
@@ -416,11 +426,17 @@ mod tests {
         assert!(backlog.push(record("r1", None), &metrics));
         assert_eq!((backlog.len(), metrics.results_unspooled.get()), (1, 1));
         assert_eq!(metrics.results_spooled.get(), 0);
-        assert!(matches!(backlog.land_one(&store, &metrics), Step::Landed(None)));
+        assert!(matches!(
+            backlog.land_one(&store, &metrics),
+            Step::Landed(None)
+        ));
         assert!(backlog.is_empty());
         assert_eq!(metrics.results_retried.get(), 1);
         assert_eq!(metrics.results_queued.get(), 0);
-        assert_eq!(store.race_reason("r1").unwrap().as_deref(), Some("all_done"));
+        assert_eq!(
+            store.race_reason("r1").unwrap().as_deref(),
+            Some("all_done")
+        );
         assert!(matches!(backlog.land_one(&store, &metrics), Step::Idle));
     }
 
@@ -435,17 +451,31 @@ mod tests {
         assert!(backlog.push(record("bad", Some("hNobody")), &metrics));
         assert!(backlog.push(record("good", None), &metrics));
         assert_eq!(metrics.results_queued.get(), 2);
-        assert!(matches!(backlog.land_one(&store, &metrics), Step::Landed(None)));
+        assert!(matches!(
+            backlog.land_one(&store, &metrics),
+            Step::Landed(None)
+        ));
         assert_eq!(metrics.results_refused.get(), 1);
         assert_eq!(std::fs::read_dir(spool.join("refused")).unwrap().count(), 1);
-        assert!(matches!(backlog.land_one(&store, &metrics), Step::Landed(None)));
-        assert_eq!(store.race_reason("good").unwrap().as_deref(), Some("all_done"));
+        assert!(matches!(
+            backlog.land_one(&store, &metrics),
+            Step::Landed(None)
+        ));
+        assert_eq!(
+            store.race_reason("good").unwrap().as_deref(),
+            Some("all_done")
+        );
         assert_eq!(store.race_reason("bad").unwrap(), None);
         assert!(backlog.is_empty());
         // A new backlog over the same spool finds nothing waiting: the refused one is aside.
         assert!(Backlog::open(&spool, &metrics).is_empty());
         // And one over a spool with a result waiting counts it at once.
-        backlog.spool.as_ref().unwrap().put(&record("later", None)).unwrap();
+        backlog
+            .spool
+            .as_ref()
+            .unwrap()
+            .put(&record("later", None))
+            .unwrap();
         let reopened = Backlog::open(&spool, &metrics);
         assert_eq!((reopened.len(), metrics.results_queued.get()), (1, 1));
     }

@@ -19,12 +19,12 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tracing::Instrument;
 
+use super::backlog::{wire_change, Kept};
 use super::directory::{Directory, OpenError};
 use super::endpoint::{self, Endpoint};
 use super::handle::{
     ArenaRace, Identity, JoinOutcome, Requeued, RoomCmd, RoomHandle, RoomInfo, RoomMsg,
 };
-use super::backlog::{wire_change, Kept};
 use super::listing;
 use super::rules::{Effect, GhostRun, MintToken, Room, RoomOpts};
 use crate::clock::unix_ms;

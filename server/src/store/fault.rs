@@ -15,12 +15,10 @@ impl StoreError {
         match self {
             StoreError::Backend(e) => transient_cause(e.as_ref()),
             // Opening or migrating failed part-way: the database is not (yet) usable.
-            StoreError::CreateDir { .. } | StoreError::Migration(_) | StoreError::Poisoned => {
-                true
+            StoreError::CreateDir { .. } | StoreError::Migration(_) | StoreError::Poisoned => true,
+            StoreError::HandleTaken { .. } | StoreError::KeyTaken | StoreError::Corrupt { .. } => {
+                false
             }
-            StoreError::HandleTaken { .. }
-            | StoreError::KeyTaken
-            | StoreError::Corrupt { .. } => false,
         }
     }
 }
@@ -108,11 +106,8 @@ mod tests {
         ] {
             assert!(!sqlite(code).is_transient(), "{code}");
         }
-        let wrong_type = rusqlite::Error::InvalidColumnType(
-            0,
-            "x".into(),
-            rusqlite::types::Type::Text,
-        );
+        let wrong_type =
+            rusqlite::Error::InvalidColumnType(0, "x".into(), rusqlite::types::Type::Text);
         assert!(!StoreError::from(wrong_type).is_transient());
         let io = std::io::Error::from(std::io::ErrorKind::StorageFull);
         assert!(StoreError::Backend(Box::new(io)).is_transient());

@@ -5,9 +5,9 @@ use shared::engine::Difficulty;
 
 use super::backend::Backend;
 use super::{
-    arena, ghost, moderation, rated, read, ArenaRecord, DailyRow, FlaggedResult, GhostRef, GhostSource,
-    HistoryRow, LeaderRow, Period, PlayerPage, PlayerRow, RaceRecord, RatedRace, RatingChange,
-    Replay, ReportRecord, Store, StoreError, StoredRating, StoredStanding,
+    arena, ghost, moderation, rated, read, ArenaRecord, DailyRow, FlaggedResult, GhostRef,
+    GhostSource, HistoryRow, LeaderRow, Period, PlayerPage, PlayerRow, RaceRecord, RatedRace,
+    RatingChange, Replay, ReportRecord, Store, StoreError, StoredRating, StoredStanding,
 };
 
 impl<B: Backend> Store for B {

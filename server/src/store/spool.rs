@@ -221,12 +221,27 @@ impl From<&RaceRecord> for OnDisk {
             seats: r
                 .seats
                 .iter()
-                .map(|s| (s.player_id.clone(), s.handle.clone(), s.bot, s.flags.clone()))
+                .map(|s| {
+                    (
+                        s.player_id.clone(),
+                        s.handle.clone(),
+                        s.bot,
+                        s.flags.clone(),
+                    )
+                })
                 .collect(),
             placements: r
                 .placements
                 .iter()
-                .map(|p| (p.player_id.clone(), p.at_ms, p.cell, p.digit, p.outcome.into()))
+                .map(|p| {
+                    (
+                        p.player_id.clone(),
+                        p.at_ms,
+                        p.cell,
+                        p.digit,
+                        p.outcome.into(),
+                    )
+                })
                 .collect(),
         }
     }

@@ -12,10 +12,10 @@ use crate::store::recompute::recompute;
 
 mod arena;
 mod ghost;
-mod spool;
 mod idempotent;
 mod isomorph;
 mod moderation;
+mod spool;
 pub(super) use arena::an_arena_is_kept_and_replaced;
 pub(super) use ghost::{
     a_best_solve_is_the_fastest_of_any_race, a_ghost_is_found_by_race_best_and_daily,

@@ -231,7 +231,11 @@ async fn a_result_spooled_before_a_restart_lands_when_postgres_returns() {
     assert_eq!(queued(&srv).await, 1);
     srv.signal("-TERM");
     assert!(srv.exit(Duration::from_secs(15)).await.success());
-    assert_eq!(spooled(spool.path()).len(), 1, "the result survives the stop");
+    assert_eq!(
+        spooled(spool.path()).len(),
+        1,
+        "the result survives the stop"
+    );
     // The server starts again while PostgreSQL is still away: it waits for it.
     let back = std::thread::spawn(move || {
         std::thread::sleep(Duration::from_secs(1));

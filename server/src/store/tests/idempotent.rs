@@ -37,7 +37,13 @@ pub(in crate::store) fn a_race_stored_twice_is_a_no_op_with_its_first_changes(st
 /// a refusal, not a failure to retry: the spool sets it aside rather than wait on it (A9).
 pub(in crate::store) fn a_refused_race_is_no_transient_failure(store: &Fixture) {
     let rec = duel("nobody", NOW, "hNobody", "hNobodyElse");
-    let err = store.save_race(&rec).expect_err("unknown handles are refused");
+    let err = store
+        .save_race(&rec)
+        .expect_err("unknown handles are refused");
     assert!(!err.is_transient(), "{err}");
-    assert_eq!(store.race_reason("nobody").unwrap(), None, "nothing of it is kept");
+    assert_eq!(
+        store.race_reason("nobody").unwrap(),
+        None,
+        "nothing of it is kept"
+    );
 }
