@@ -89,6 +89,9 @@ pub struct Config {
     /// A PostgreSQL database for race results instead (`postgres://user@host/db`): what
     /// several nodes share. `None` is SQLite at [`Config::db_path`].
     pub postgres_url: Option<String>,
+    /// The results spool (A9): finished races the database cannot take yet wait here, on
+    /// local disk, until they land. `None` is [`Config::spool_path`]'s default.
+    pub spool_dir: Option<PathBuf>,
     /// Connection, room and message limits.
     pub limits: Limits,
     /// How long a dropped player's seat is held for `resume`.
@@ -222,6 +225,7 @@ impl Default for Config {
         Config {
             db_path: default_db_path(),
             postgres_url: None,
+            spool_dir: None,
             limits: Limits::default(),
             resume_grace: Duration::from_secs(60),
             kick_bar: Duration::from_secs(10 * 60),
@@ -264,6 +268,26 @@ pub fn default_db_path() -> PathBuf {
 }
 
 impl Config {
+    /// The results spool's directory: [`Config::spool_dir`] if given; else beside the SQLite
+    /// file (`<db>.spool`); else, with PostgreSQL, in the user's data directory:
+    /// `sudoku-race/postgres.spool`, or `sudoku-race/postgres-<node id>.spool` for a cluster
+    /// node with an id (two nodes on one host must not share one).
+    pub fn spool_path(&self) -> PathBuf {
+        if let Some(dir) = &self.spool_dir {
+            return dir.clone();
+        }
+        if self.postgres_url.is_none() {
+            let mut name = self.db_path.clone().into_os_string();
+            name.push(".spool");
+            return name.into();
+        }
+        let name = match &self.node_id {
+            Some(id) => format!("postgres-{id}.spool"),
+            None => "postgres.spool".to_owned(),
+        };
+        default_db_path().with_file_name(name)
+    }
+
     /// Where results are stored, for logs and errors: the SQLite path, or the PostgreSQL URL
     /// without its user, password and options.
     pub fn db_name(&self) -> String {
@@ -392,6 +416,10 @@ mod tests {
             ..Config::default()
         };
         assert_eq!(c.db_name(), "/data/results.sqlite3");
+        assert_eq!(
+            c.spool_path(),
+            std::path::PathBuf::from("/data/results.sqlite3.spool")
+        );
         c.postgres_url =
             Some("postgres://race:s3cret@db.internal:5432/results?sslmode=disable".into());
         assert_eq!(c.db_name(), "postgres://db.internal:5432/results");

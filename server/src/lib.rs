@@ -97,7 +97,7 @@ async fn open_store(
                 )
             }
             Some(url) => {
-                let pg = PgStore::open(&url)?;
+                let pg = open_postgres(&url)?;
                 let daily = match given {
                     Some(d) => d,
                     None => puzzles::daily::Daily::new(
@@ -121,6 +121,26 @@ async fn open_store(
     }
 }
 
+/// How many times start-up tries a PostgreSQL that is away, starting up or shutting down,
+/// half a second apart (and each connection attempt bounded): a minute or more.
+const PG_START_TRIES: u32 = 120;
+
+/// Open PostgreSQL, waiting while it cannot answer yet (up to [`PG_START_TRIES`]): results
+/// spooled before a restart land as soon as it does (A9). A malformed URL fails at once.
+fn open_postgres(url: &str) -> Result<PgStore, store::StoreError> {
+    let mut tries = 1;
+    loop {
+        match PgStore::open(url) {
+            Err(e) if e.is_transient() && tries < PG_START_TRIES => {
+                tracing::warn!(error = %e, "PostgreSQL does not answer yet: waiting");
+                std::thread::sleep(std::time::Duration::from_millis(500));
+                tries += 1;
+            }
+            other => return other,
+        }
+    }
+}
+
 /// What every room shares, its directory reporting to the cluster's `queue` if there is one.
 fn room_env(
     config: &Config,
@@ -130,6 +150,7 @@ fn room_env(
     token: &CancellationToken,
 ) -> Arc<RoomEnv> {
     let directory = Directory::new(config.limits.max_rooms, config.limits.max_rooms_per_ip);
+    let metrics = Arc::new(metrics::Metrics::default());
     Arc::new(RoomEnv {
         directory: Arc::new(match queue {
             Some(q) => directory.with_feed(q.feed()),
@@ -141,9 +162,9 @@ fn room_env(
             token.clone(),
         ),
         store,
-        backlog: Arc::new(room::backlog::Backlog::default()),
+        backlog: Arc::new(room::backlog::Backlog::open(&config.spool_path(), &metrics)),
         daily: Arc::new(daily),
-        metrics: Arc::new(metrics::Metrics::default()),
+        metrics,
         opts: RoomOpts::from_config(config),
         shutdown: token.clone(),
         tasks: TaskTracker::new(),
@@ -187,12 +208,12 @@ pub async fn run(
         let scheme = if tls.is_some() { "https" } else { "http" };
         tracing::info!(%addr, scheme, db = %config.db_name(), "listening");
     }
-    rooms.tasks.spawn(
-        rooms
-            .backlog
-            .clone()
-            .run(store, rooms.metrics.clone(), token.clone()),
-    );
+    rooms.tasks.spawn(rooms.backlog.clone().run(
+        store,
+        rooms.directory.clone(),
+        rooms.metrics.clone(),
+        token.clone(),
+    ));
     let node = match (&config.cluster, queue) {
         (Some(url), Some(queue)) => {
             let id = config.node_id.clone().unwrap_or_else(cluster::random_id);

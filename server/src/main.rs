@@ -28,6 +28,11 @@ struct Args {
     /// sudoku-race/results.sqlite3].
     #[arg(long, env = "SUDOKU_RACE_DB")]
     db: Option<String>,
+    /// The results spool: finished races the database cannot take yet wait in this directory
+    /// until they land [default: beside a SQLite file, `<db>.spool`; with PostgreSQL, the
+    /// user's data directory, sudoku-race/postgres[-<node id>].spool].
+    #[arg(long, env = "SUDOKU_RACE_SPOOL", value_name = "DIR")]
+    spool: Option<PathBuf>,
     /// Most open connections (sockets still sending their request count); more get `server_full`
     /// and close 1013. Lowered to fit the file-descriptor limit.
     #[arg(long, env = "SUDOKU_RACE_MAX_CONNECTIONS", default_value_t = Limits::default().max_connections)]
@@ -221,6 +226,7 @@ impl Args {
                 .db
                 .clone()
                 .filter(|db| server::store::postgres::is_url(db)),
+            spool_dir: self.spool.clone(),
             limits: Limits {
                 max_connections: self.max_connections,
                 max_rooms: self.max_rooms,

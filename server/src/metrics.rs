@@ -38,11 +38,21 @@ pub struct Metrics {
     pub slow_consumer_closes: Counter,
     /// Results writes that failed.
     pub store_errors: Counter,
-    /// Results waiting for the database (`room::backlog`).
+    /// Results waiting for the database (`room::backlog`): in the spool, or in memory when
+    /// the spool could not be written.
     pub results_queued: Gauge,
-    /// Results stored by a retry after the database came back.
+    /// Results written to the spool because the database could not take them (or others
+    /// waited before them).
+    pub results_spooled: Counter,
+    /// Results that landed from the spool (or the memory queue) once the database answered.
     pub results_retried: Counter,
-    /// Results lost: the backlog was full, or the database refused the record.
+    /// Results the database refused (a constraint or a value it does not take): set aside in
+    /// the spool's `refused/` folder, not retried.
+    pub results_refused: Counter,
+    /// Results kept in memory because the spool itself could not be written (its disk full
+    /// too): lost if the process stops before they land.
+    pub results_unspooled: Counter,
+    /// Results lost: the spool could not be written and the memory queue was full.
     pub results_dropped: Counter,
     /// Cluster mode: frames published to Redis (commands up, messages down).
     pub relay_out: Counter,
@@ -91,8 +101,14 @@ impl Metrics {
             "Connections closed because they did not read",
         );
         let store_errors = counter("store_errors", "Failed results writes");
-        let results_retried = counter("results_retried", "Results stored by a retry");
-        let results_dropped = counter("results_dropped", "Results lost (backlog full or refused)");
+        let results_spooled = counter("results_spooled", "Results written to the spool");
+        let results_retried = counter("results_retried", "Results landed from the spool");
+        let results_refused = counter("results_refused", "Results the database refused");
+        let results_unspooled = counter(
+            "results_unspooled",
+            "Results kept in memory: the spool could not be written",
+        );
+        let results_dropped = counter("results_dropped", "Results lost (spool and memory full)");
         let relay_out = counter("relay_out", "Cluster relay frames published");
         let relay_in = counter("relay_in", "Cluster relay frames received");
         let relay_errors = counter("relay_errors", "Cluster relay frames that failed");
@@ -121,7 +137,10 @@ impl Metrics {
             slow_consumer_closes,
             store_errors,
             results_queued,
+            results_spooled,
             results_retried,
+            results_refused,
+            results_unspooled,
             results_dropped,
             relay_out,
             relay_in,

@@ -141,13 +141,16 @@ fn local(ms: u64) -> i64 {
 /// The final results of the last race.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Results {
+    /// Which race.
+    pub race_id: RaceId,
     /// Why it ended.
     pub reason: OverReason,
     /// Final standings.
     pub standings: Vec<Standing>,
     /// The solution.
     pub solution: Grid,
-    /// Rating changes of a rated race (A6); empty otherwise.
+    /// Rating changes of a rated race (A6); empty otherwise, or until they land late (A9
+    /// `ratings`: the server stored the result after `race_over`).
     pub ratings: Vec<protocol::RatingChange>,
 }
 
@@ -296,6 +299,7 @@ impl Room {
             | ServerMsg::RaceStarted { .. }
             | ServerMsg::RaceOver { .. }
             | ServerMsg::Solution { .. } => self.apply_race_phase(msg, now),
+            ServerMsg::Ratings { race_id, ratings } => self.late_ratings(race_id, ratings),
             ServerMsg::Placement { .. }
             | ServerMsg::Progress(_)
             | ServerMsg::PlayerFinished { .. }
@@ -314,7 +318,6 @@ impl Room {
             | ServerMsg::ArenaStandings { .. }
             | ServerMsg::LeftArena { .. }
             | ServerMsg::Reported { .. }
-            | ServerMsg::Ratings { .. }
             | ServerMsg::Chat { .. } => {}
         }
     }
@@ -377,43 +380,63 @@ impl Room {
                 self.race = Some(race);
             }
             ServerMsg::RaceOver {
+                race_id,
                 reason,
                 standings,
                 solution,
                 ratings,
-                ..
-            } => {
-                self.phase = Phase::Finished;
-                // A8: a racer's board is its own isomorph; its solution is in its standing
-                // (the top-level one is the race's, which a spectator's board shows).
-                let solution = standings
-                    .iter()
-                    .find(|s| self.is_me(s.player_id.as_str()))
-                    .and_then(|s| s.solution)
-                    .unwrap_or(*solution);
-                if let Some(race) = self.race.as_mut() {
-                    race.stopped_at_ms.get_or_insert(now);
-                    race.solution = Some(solution);
-                }
-                for s in standings {
-                    if let Some(p) = self.player_mut(&s.player_id) {
-                        p.status = s.status.into();
-                        p.ready = false;
-                    }
-                }
-                self.results = Some(Results {
-                    reason: *reason,
-                    standings: standings.clone(),
-                    solution,
-                    ratings: ratings.clone(),
-                });
-            }
+            } => self.race_over(race_id, *reason, standings, *solution, ratings, now),
             ServerMsg::Solution { solution } => {
                 if let Some(race) = self.race.as_mut() {
                     race.solution = Some(*solution);
                 }
             }
             _ => {}
+        }
+    }
+
+    /// The race's end: the results, our own isomorph's solution on the board (A8).
+    fn race_over(
+        &mut self,
+        race_id: &RaceId,
+        reason: OverReason,
+        standings: &[Standing],
+        solution: Grid,
+        ratings: &[protocol::RatingChange],
+        now: u64,
+    ) {
+        self.phase = Phase::Finished;
+        // A8: a racer's board is its own isomorph; its solution is in its standing
+        // (the top-level one is the race's, which a spectator's board shows).
+        let solution = standings
+            .iter()
+            .find(|s| self.is_me(s.player_id.as_str()))
+            .and_then(|s| s.solution)
+            .unwrap_or(solution);
+        if let Some(race) = self.race.as_mut() {
+            race.stopped_at_ms.get_or_insert(now);
+            race.solution = Some(solution);
+        }
+        for s in standings {
+            if let Some(p) = self.player_mut(&s.player_id) {
+                p.status = s.status.into();
+                p.ready = false;
+            }
+        }
+        self.results = Some(Results {
+            race_id: race_id.clone(),
+            reason,
+            standings: standings.to_vec(),
+            solution,
+            ratings: ratings.to_vec(),
+        });
+    }
+
+    /// The rating changes of the results shown, landed after `race_over` (A9 `ratings`); those
+    /// of another race are not ours to show.
+    fn late_ratings(&mut self, race_id: &RaceId, ratings: &[protocol::RatingChange]) {
+        if let Some(r) = self.results.as_mut().filter(|r| r.race_id == *race_id) {
+            r.ratings = ratings.to_vec();
         }
     }
 

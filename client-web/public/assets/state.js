@@ -303,6 +303,11 @@ export function apply(s, msg, now) {
       }
       for (const st of msg.standings) setStatus(s, st.player_id, st.status);
       return s.join_next !== null ? 'join_next' : null;
+    case 'ratings':
+      // A9: the rating changes of a result the server stored after `race_over`; only those
+      // of the race whose results are shown.
+      if (s.phase === 'finished' && s.race?.race_id === msg.race_id) s.ratings = msg.ratings;
+      return null;
     case 'solution':
       s.solution = msg.solution;
       return null;

@@ -178,8 +178,10 @@ impl MemberSide {
         code: &RoomCode,
     ) -> Option<Up> {
         Some(match cmd {
-            // Only the pool room's own node starts it (A7).
-            RoomCmd::PoolStart | RoomCmd::PoolExpect { .. } => return None,
+            // Only the room's own node starts a pool room (A7) or tells late ratings (A9).
+            RoomCmd::PoolStart | RoomCmd::PoolExpect { .. } | RoomCmd::Ratings { .. } => {
+                return None
+            }
             RoomCmd::Requeue { conn, reply } => Up::Requeue {
                 from: from.to_owned(),
                 conn: conn.0,

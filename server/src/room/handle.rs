@@ -146,6 +146,14 @@ pub enum RoomCmd {
         /// What.
         msg: RoomMsg,
     },
+    /// A result that waited for the database landed and moved ratings (A9): tell the room's
+    /// members (`ratings`). Only the results backlog sends it, on the room's own node.
+    Ratings {
+        /// The race.
+        race_id: RaceId,
+        /// Its rating changes, as `race_over` would have carried them.
+        ratings: Vec<protocol::RatingChange>,
+    },
     /// The puzzle for a race arrived from the pool.
     PuzzleReady {
         /// The race it is for.

@@ -19,6 +19,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tracing::Instrument;
 
+use super::backlog::{wire_change, Kept};
 use super::directory::{Directory, OpenError};
 use super::endpoint::{self, Endpoint};
 use super::handle::{
@@ -300,6 +301,10 @@ impl Task {
                 RoomMsg::Lag(rtt_ms) => self.room.lag_sample(conn, rtt_ms),
                 RoomMsg::WatchBoards => self.room.watch_boards(conn, now),
             },
+            RoomCmd::Ratings { race_id, ratings } => {
+                let to: Vec<ConnId> = self.conns.keys().copied().collect();
+                self.deliver(&to, &ServerMsg::Ratings { race_id, ratings });
+            }
             RoomCmd::PuzzleReady { race_id, dealt } => {
                 self.room.puzzle_ready(&race_id, dealt, now, unix_ms());
             }
@@ -441,48 +446,35 @@ impl Task {
         }
     }
 
-    /// Store a finished race (after its fair-play flags) on a blocking thread, or queue it
-    /// behind the results already waiting for the database; the rating changes it made.
+    /// Store a finished race (after its fair-play flags) on a blocking thread, or spool it
+    /// behind the results already waiting for the database (`super::backlog`); the rating
+    /// changes it made, when it was stored now.
     async fn store(
         &mut self,
         mut record: Box<crate::store::RaceRecord>,
     ) -> Option<Vec<protocol::RatingChange>> {
         let metrics = self.env.metrics.clone();
-        let store = self.env.store.clone();
+        let (store, backlog) = (self.env.store.clone(), self.env.backlog.clone());
         let race_id = record.race_id.clone();
         let fair_play = self.env.opts.fair_play;
-        // While results wait for the database, this one waits behind them (in order, and
-        // without a timeout per race): race_over goes out at once.
-        let queued = !self.env.backlog.is_empty();
+        // A result that waits does not hold the room up: race_over goes out at once.
         let res = tokio::task::spawn_blocking(move || {
             if fair_play {
                 flag_seats(&mut record);
             }
-            if queued {
-                return Err(record);
-            }
-            store.save_race(&record).map_err(|e| {
-                tracing::error!(race_id = record.race_id, error = %e, "storing the race results failed");
-                record
-            })
+            backlog.keep(&*store, *record, &metrics)
         })
         .await;
         match res {
-            Ok(Ok(changes)) => {
-                metrics.races_finished.inc();
+            Ok(Kept::Stored(changes)) => {
+                self.env.metrics.races_finished.inc();
                 return Some(changes.into_iter().map(wire_change).collect());
             }
-            Ok(Err(record)) => {
-                if !queued {
-                    metrics.store_errors.inc();
-                }
-                // Its rating changes come when it lands; race_over carries none.
-                if self.env.backlog.push(*record, &metrics) {
-                    tracing::warn!(race_id, "the result waits for the database");
-                }
-            }
+            // Its rating changes come when it lands (`ratings`); race_over carries none.
+            Ok(Kept::Waiting) => tracing::warn!(race_id, "the result waits for the database"),
+            Ok(Kept::Refused | Kept::Lost) => {}
             Err(e) => {
-                metrics.store_errors.inc();
+                self.env.metrics.store_errors.inc();
                 tracing::error!(race_id, error = %e, "the results writer panicked");
             }
         }
@@ -574,15 +566,5 @@ fn flag_seats(record: &mut crate::store::RaceRecord) {
         .collect();
     for (seat, f) in record.seats.iter_mut().zip(flags) {
         seat.flags = f;
-    }
-}
-
-/// A stored rating change as `race_over` carries it.
-fn wire_change(c: crate::store::RatingChange) -> protocol::RatingChange {
-    protocol::RatingChange {
-        player_id: protocol::PlayerId::from(c.player_id),
-        handle: c.handle,
-        before: c.before,
-        after: c.after,
     }
 }

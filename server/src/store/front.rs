@@ -5,14 +5,31 @@ use shared::engine::Difficulty;
 
 use super::backend::Backend;
 use super::{
-    arena, ghost, moderation, read, ArenaRecord, DailyRow, FlaggedResult, GhostRef, GhostSource,
-    HistoryRow, LeaderRow, Period, PlayerPage, PlayerRow, RaceRecord, RatedRace, RatingChange,
-    Replay, ReportRecord, Store, StoreError, StoredRating, StoredStanding,
+    arena, ghost, moderation, rated, read, ArenaRecord, DailyRow, FlaggedResult, GhostRef,
+    GhostSource, HistoryRow, LeaderRow, Period, PlayerPage, PlayerRow, RaceRecord, RatedRace,
+    RatingChange, Replay, ReportRecord, Store, StoreError, StoredRating, StoredStanding,
 };
 
 impl<B: Backend> Store for B {
+    /// Idempotent by race id: a race stored already (a spooled result landed twice after a
+    /// crash between its commit and its file's removal, or by two nodes at a takeover) is not
+    /// written again, and its rating changes are the ones stored the first time.
     fn save_race(&self, rec: &RaceRecord) -> Result<Vec<RatingChange>, StoreError> {
-        self.write_race(rec)
+        if self.read(|c| read::race_reason(c, &rec.race_id))?.is_some() {
+            return self.read(|c| rated::stored_changes(c, &rec.race_id));
+        }
+        match self.write_race(rec) {
+            // Rated, yet no change: another writer applied its ratings first.
+            Ok(changes) if changes.is_empty() && rec.rated => {
+                self.read(|c| rated::stored_changes(c, &rec.race_id))
+            }
+            Ok(changes) => Ok(changes),
+            // Another writer may have stored it meanwhile (a unique key then refuses ours).
+            Err(e) => match self.read(|c| read::race_reason(c, &rec.race_id)) {
+                Ok(Some(_)) => self.read(|c| rated::stored_changes(c, &rec.race_id)),
+                _ => Err(e),
+            },
+        }
     }
 
     fn set_banned(&self, handle: &str, banned: bool) -> Result<bool, StoreError> {

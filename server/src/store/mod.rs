@@ -14,6 +14,7 @@
 
 mod arena;
 mod backend;
+mod fault;
 mod front;
 mod ghost;
 mod moderation;
@@ -23,6 +24,7 @@ mod rated;
 mod read;
 pub mod recompute;
 mod rows;
+pub mod spool;
 mod sql;
 pub mod sqlite;
 

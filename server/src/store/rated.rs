@@ -184,3 +184,27 @@ fn rate_seats<'a>(seats: &[(&Standing, &'a str)], before: &[Rating]) -> Vec<Rate
         })
         .collect()
 }
+
+/// The rating changes a stored race made, as `race_over` announced them, in the order they
+/// were applied (empty when it was unrated).
+pub(crate) fn stored_changes(
+    c: &mut dyn Sql,
+    race_id: &str,
+) -> Result<Vec<RatingChange>, StoreError> {
+    super::backend::rows(c, sql::STORED_CHANGES, &[Text(race_id)], |r| {
+        let before = Rating {
+            mu: r.real(2)?,
+            sigma: r.real(3)?,
+        };
+        let after = Rating {
+            mu: r.real(4)?,
+            sigma: r.real(5)?,
+        };
+        Ok(RatingChange {
+            player_id: r.text(0)?,
+            handle: r.text(1)?,
+            before: conservative(before),
+            after: conservative(after),
+        })
+    })
+}

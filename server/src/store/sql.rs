@@ -190,6 +190,14 @@ pub(crate) const PUT_BEST: &str =
 /// Whether a race's ratings were applied already.
 pub(crate) const RATED_ALREADY: &str = "SELECT 1 FROM rating_changes WHERE race_id = $1 LIMIT 1";
 
+/// A stored race's rating changes with the seats they were for, in the order applied.
+pub(crate) const STORED_CHANGES: &str =
+    "SELECT s.player_id, rc.handle, rc.mu_before, rc.sigma_before, rc.mu_after, rc.sigma_after
+         FROM rating_changes rc
+         JOIN seats s ON s.race_id = rc.race_id AND s.handle = rc.handle
+         WHERE rc.race_id = $1
+         ORDER BY rc.seq";
+
 /// A player's current rating at a difficulty.
 pub(crate) const RATING: &str =
     "SELECT mu, sigma FROM ratings WHERE handle = $1 AND difficulty = $2";

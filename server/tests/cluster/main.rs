@@ -8,6 +8,9 @@
 #[allow(dead_code)] // the single-binary tests use the rest
 mod support;
 
+#[path = "../real_binary/own_pg.rs"]
+mod own_pg;
+
 mod boards;
 mod engines;
 mod failures;

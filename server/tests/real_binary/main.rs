@@ -1,6 +1,7 @@
 //! The real `sudoku-race-server` binary, as an operator runs it: signals, `--help`, a
-//! file-descriptor limit below the connection cap, its log in a file, and (with the
-//! `pg-tests` feature) its results in PostgreSQL.
+//! file-descriptor limit below the connection cap, its log in a file, results that wait in
+//! the spool for a full disk, and (with the `pg-tests` feature) its results in PostgreSQL
+//! and a restart while PostgreSQL is away.
 // A test of a real process waits on the real clock.
 #![allow(clippy::disallowed_methods)]
 
@@ -9,5 +10,8 @@ mod support;
 mod fd_limit;
 mod log_file;
 #[cfg(feature = "pg-tests")]
+mod own_pg;
+#[cfg(feature = "pg-tests")]
 mod postgres;
 mod sigterm;
+mod spool;

@@ -2,33 +2,12 @@
 //! database, where another node (a second store on the same database) reads it back, and the
 //! HTTP API answers from it.
 
-use serde_json::{json, Value};
+use serde_json::json;
 use server::store::postgres::scratch::ScratchDb;
 use server::{PgStore, Store as _};
 
-use crate::support::{player, two_in_a_room, Server, Ws};
+use crate::support::{get_json, player, register, two_in_a_room, Server};
 use testkit::{solve, to_fill};
-
-/// Register on `ws`: (key, handle).
-async fn register(ws: &mut Ws, name: &str) -> (String, String) {
-    ws.send(json!({"type": "register", "name": name})).await;
-    let r = ws.until("registered").await;
-    let field = |f: &str| r[f].as_str().expect("a string").to_owned();
-    (field("key"), field("handle"))
-}
-
-/// `GET path`: the status code and the JSON body.
-async fn get_json(srv: &Server, path: &str) -> (u16, Value) {
-    let answer = srv.http_get(path).await;
-    let (head, body) = answer.split_once("\r\n\r\n").expect("a head and a body");
-    let status = head
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .expect("a status code");
-    let body = serde_json::from_str(body).unwrap_or_else(|e| panic!("{path}: {e}: {body}"));
-    (status, body)
-}
 
 #[tokio::test]
 async fn a_rated_race_lands_in_postgres_and_the_api_answers_from_it() {

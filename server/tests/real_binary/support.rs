@@ -8,7 +8,7 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
+use serde_json::{json, Value};
 use testkit::JsonWs;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -79,6 +79,10 @@ impl Server {
                 c
             }
         };
+        // Each server its own results spool, unless the test keeps one across a restart.
+        if !args.contains(&"--spool") {
+            cmd.arg("--spool").arg(dir.path().join("spool"));
+        }
         let mut child = cmd
             .args(["--listen", "127.0.0.1:0", "--log-format", "json"])
             .arg("--db")
@@ -197,4 +201,25 @@ pub async fn two_in_a_room(host: (&mut Ws, Value), guest: (&mut Ws, Value)) -> S
     guest.send(join).await;
     guest.until("room_joined").await;
     room
+}
+
+/// Register on `ws`: (key, handle).
+pub async fn register(ws: &mut Ws, name: &str) -> (String, String) {
+    ws.send(json!({"type": "register", "name": name})).await;
+    let r = ws.until("registered").await;
+    let field = |f: &str| r[f].as_str().expect("a string").to_owned();
+    (field("key"), field("handle"))
+}
+
+/// `GET path`: the status code and the JSON body.
+pub async fn get_json(srv: &Server, path: &str) -> (u16, Value) {
+    let answer = srv.http_get(path).await;
+    let (head, body) = answer.split_once("\r\n\r\n").expect("a head and a body");
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("a status code");
+    let body = serde_json::from_str(body).unwrap_or_else(|e| panic!("{path}: {e}: {body}"));
+    (status, body)
 }

@@ -30,8 +30,11 @@ fn a_server_that_is_not_there_is_a_backend_error() {
     // Port 1 on loopback: nothing listens, the connection is refused at once.
     let got = PgStore::open("postgres://postgres@127.0.0.1:1/none?connect_timeout=2");
     assert!(matches!(got, Err(StoreError::Backend(_))), "{got:?}");
+    // A9: nobody there may be back later; a malformed URL never will be.
+    assert!(got.is_err_and(|e| e.is_transient()));
     let bad = PgStore::open("postgres://[not a url");
     assert!(matches!(bad, Err(StoreError::Backend(_))), "{bad:?}");
+    assert!(bad.is_err_and(|e| !e.is_transient()));
 }
 
 #[cfg(feature = "pg-tests")]
