@@ -295,11 +295,35 @@ fn ids_echo_byte_for_byte() {
         "1e2",
         "-0.0",
         "3.141592653589793238462643383279",
+        "1e400",
+        "-1E-400",
+        "999999999999999999999999999999",
         r#""a1""#,
         "null",
     ] {
         check_id_echo(id);
+        if id != "null" {
+            // The text between nodes reads back the same (cluster frames carry it).
+            let back = MsgId::from_json(id).unwrap();
+            assert_eq!(serde_json::to_string(&back).unwrap(), id);
+        }
     }
+    // A place with an overflowing id keeps its other fields and its id's text.
+    let m = ClientMsg::from_json(r#"{"type":"place", "cell":4,"digit":2,"id": 1e400 }"#).unwrap();
+    let ClientMsg::Place {
+        cell: 4,
+        digit: 2,
+        id: Some(id),
+    } = m
+    else {
+        panic!("place: {m:?}")
+    };
+    assert_eq!(serde_json::to_string(&id).unwrap(), "1e400");
+    // An unknown field that overflows is still ignored; a bad message stays bad.
+    assert!(ClientMsg::from_json(r#"{"type":"ping","id":1e400,"x":1}"#).is_ok());
+    assert!(ClientMsg::from_json(r#"{"type":"nope","id":1e400}"#).is_err());
+    assert!(ClientMsg::from_json(r#"{"type":"ping","id":1e400,"id":2}"#).is_err());
+    assert!(MsgId::from_json("{}").is_err() && MsgId::from_json("true").is_err());
     let m = ClientMsg::from_json(r#"{"type":"place","cell":1,"digit":2,"id":1.0}"#).unwrap();
     assert!(matches!(
         m,

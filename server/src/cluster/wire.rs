@@ -404,10 +404,13 @@ pub fn encode_up(up: &Up, at_us: i64) -> Vec<u8> {
     out
 }
 
-/// How a placement's id travels: absent, a whole number, or its JSON.
+/// How a placement's id travels: absent, a whole number, or its JSON (`ID_JSON`, up to the
+/// frame's end, is still read from older nodes; `ID_JSON_LEN` carries its length first, so a
+/// cut frame cannot pass for a shorter number such as `1e40` for `1e400`).
 const ID_NONE: u8 = 0;
 const ID_U64: u8 = 1;
 const ID_JSON: u8 = 2;
+const ID_JSON_LEN: u8 = 3;
 
 /// Encode a `place` from connection `conn` of node `from` (an id of at most 255 bytes; ours
 /// are 8 hex digits): `P`, clock, the node id's length and bytes, the connection, cell, digit,
@@ -428,8 +431,12 @@ pub fn encode_place(place: &Place<'_>, at_us: i64) -> Vec<u8> {
             out.extend_from_slice(&n.as_u64().unwrap_or(0).to_le_bytes());
         }
         Some(id) => {
-            out.push(ID_JSON);
-            let _ = serde_json::to_writer(&mut out, id);
+            // An id came in a message of at most 4096 bytes: its JSON fits a u16.
+            let json = serde_json::to_vec(id).unwrap_or_default();
+            let len = u16::try_from(json.len()).unwrap_or(0);
+            out.push(ID_JSON_LEN);
+            out.extend_from_slice(&len.to_le_bytes());
+            out.extend_from_slice(&json[..usize::from(len)]);
         }
     }
     out
@@ -462,7 +469,17 @@ pub fn decode_place(frame: &[u8]) -> Result<Place<'_>, FrameError> {
             let b: [u8; 8] = id.try_into().map_err(|_| FrameError::Short)?;
             Some(MsgId::Number(u64::from_le_bytes(b).into()))
         }
-        ID_JSON => Some(serde_json::from_slice(id)?),
+        ID_JSON => Some(MsgId::from_json(
+            std::str::from_utf8(id).map_err(|_| FrameError::Utf8)?,
+        )?),
+        ID_JSON_LEN => {
+            let (len, json) = id.split_first_chunk::<2>().ok_or(FrameError::Short)?;
+            if json.len() != usize::from(u16::from_le_bytes(*len)) {
+                return Err(FrameError::Short);
+            }
+            let json = std::str::from_utf8(json).map_err(|_| FrameError::Utf8)?;
+            Some(MsgId::from_json(json)?)
+        }
         t => return Err(FrameError::Tag(t)),
     };
     Ok(Place {

@@ -26,6 +26,9 @@ fn frames_round_trip_and_junk_is_refused() {
         Some(MsgId::Number(7u64.into())),
         Some(MsgId::Number((-3i64).into())),
         Some(MsgId::String("x\"y".into())),
+        Some(MsgId::from_json("1e400").unwrap()),
+        Some(MsgId::from_json("999999999999999999999999999999").unwrap()),
+        Some(MsgId::from_json("1.50").unwrap()),
     ] {
         let place = Place {
             from: "a1b2c3d4",
