@@ -425,6 +425,50 @@ async fn bad_upgrades_get_an_http_answer() {
     assert!(answer.ends_with("\r\n\r\n"), "HEAD has no body: {answer:?}");
 }
 
+/// The contract's WebSocket endpoints are `/ws` and the invite links `/r/CODE` (Transport, A5):
+/// an upgrade there upgrades; an upgrade anywhere else is 404 (A2: unknown paths), never the
+/// page with 200. A plain GET of `/` still gets the page.
+#[tokio::test]
+async fn an_upgrade_off_the_websocket_paths_is_404_never_the_page() {
+    let srv = TestServer::start().await;
+    let host = srv.addr;
+    let up = "Upgrade: websocket\r\nConnection: Upgrade\r\n\
+              Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n";
+    for path in [
+        "/",
+        "/healthz",
+        "/metrics",
+        "/assets/app.js",
+        "/api/daily",
+        "/nope",
+        "/r/AB",
+    ] {
+        let answer = http(
+            &srv,
+            &format!("GET {path} HTTP/1.1\r\nHost: {host}\r\n{up}\r\n"),
+        )
+        .await;
+        assert!(answer.starts_with("HTTP/1.1 404"), "{path}: {answer}");
+    }
+    for path in ["/ws", "/r/ABCD"] {
+        let answer = http(
+            &srv,
+            &format!("GET {path} HTTP/1.1\r\nHost: {host}\r\n{up}\r\n"),
+        )
+        .await;
+        assert!(answer.starts_with("HTTP/1.1 101"), "{path}: {answer}");
+    }
+    let answer = http(&srv, &format!("GET / HTTP/1.1\r\nHost: {host}\r\n\r\n")).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    // Another protocol's upgrade (HTTP/2 over cleartext) is no WebSocket: the page, as HTTP/1.1.
+    let answer = http(
+        &srv,
+        &format!("GET / HTTP/1.1\r\nHost: {host}\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAAP__\r\n\r\n"),
+    )
+    .await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+}
+
 #[tokio::test]
 async fn keep_alive_serves_several_requests_on_one_socket() {
     let srv = TestServer::start().await;
