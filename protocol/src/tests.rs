@@ -235,6 +235,55 @@ fn names_that_look_alike_share_a_key() {
     assert_eq!(key("host"), key("Host"));
     assert_ne!(key("host"), key("hose"));
     assert_ne!(key("ann"), key("bob"));
+    // A3: marks added over letters do not make a new name (`hóst` beside `host`), composed or
+    // not, stacked or enclosing.
+    for marked in [
+        "ho\u{0301}st",
+        "h\u{00F3}st",
+        "H\u{00D3}ST",
+        "h\u{00F4}\u{0308}st",
+        "ho\u{20DD}st",
+    ] {
+        assert_eq!(key("host"), key(marked), "{marked:?}");
+    }
+    assert_eq!(key("zoe"), key("Zo\u{00EB}"));
+    assert_eq!(key("ann"), key("ann \u{0301}"));
+    // Hangul fillers show nothing: a name with one is the name without it.
+    assert_eq!(key("ann"), key("an\u{3164}n"));
+    assert_ne!(key("h\u{00F3}st"), key("hast"));
+}
+
+#[test]
+fn names_of_default_ignorable_characters_are_invisible() {
+    for bad in [
+        "\u{115F}",
+        "\u{1160}",
+        "\u{3164}",
+        "\u{FFA0}",
+        "\u{115F}\u{1160}\u{3164}\u{FFA0}",
+        " \u{3164} \u{3164} ",
+        "\u{3164}\u{0301}",
+    ] {
+        assert_eq!(
+            PlayerName::try_from(bad),
+            Err(InvalidName::Invisible),
+            "{bad:?}"
+        );
+    }
+    assert!(PlayerName::try_from("a\u{3164}b").is_ok());
+    // Every Default_Ignorable_Code_Point (the TS #39 skeleton drops exactly those) is invisible.
+    for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+        if unicode_security::skeleton(c.encode_utf8(&mut [0; 4]))
+            .next()
+            .is_none()
+        {
+            assert!(
+                !crate::text::is_visible(c),
+                "U+{:04X} counts as visible",
+                u32::from(c)
+            );
+        }
+    }
 }
 
 #[test]
