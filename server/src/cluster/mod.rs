@@ -264,6 +264,8 @@ impl Node {
                 () = tokio::time::sleep(keys::CHECK_EVERY) => {}
                 () = shutdown.cancelled() => return,
             }
+            self.owner.sweep_seqs();
+            self.member.sweep_numbers();
             let mut nodes = self.member.owners();
             nodes.extend(self.owner.member_nodes());
             nodes.sort();

@@ -179,6 +179,9 @@ pub enum Msg {
     },
     /// `spectate` with `boards` (A8), once the spectator is in.
     WatchBoards,
+    /// The member's node missed some of the room's deliveries (a gap in their numbers, or its
+    /// subscription reconnected): send the member a fresh view, as `resume` does.
+    Resync,
 }
 
 impl From<RoomMsg> for Msg {
@@ -198,6 +201,7 @@ impl From<RoomMsg> for Msg {
             RoomMsg::Report { player_id, reason } => Msg::Report { player_id, reason },
             RoomMsg::Lag(ms) => Msg::Lag { ms },
             RoomMsg::WatchBoards => Msg::WatchBoards,
+            RoomMsg::Resync => Msg::Resync,
         }
     }
 }
@@ -221,6 +225,7 @@ impl Msg {
             Msg::Report { player_id, reason } => RoomMsg::Report { player_id, reason },
             Msg::Lag { ms } => RoomMsg::Lag(ms),
             Msg::WatchBoards => RoomMsg::WatchBoards,
+            Msg::Resync => RoomMsg::Resync,
         })
     }
 }
@@ -321,6 +326,9 @@ pub enum Down {
         conns: Ids,
         /// The message, as the room serialized it.
         bytes: Utf8Bytes,
+        /// Its number among the room's deliveries to this node (1, 2, …; 0: not numbered), so
+        /// the node sees a gap.
+        seq: u64,
     },
     /// Anything else.
     Ctl(Ctl),
@@ -362,6 +370,8 @@ pub enum Ctl {
 const UP: u8 = b'U';
 const PLACE: u8 = b'P';
 const DELIVER: u8 = b'D';
+/// A delivery with its number: `N`, clock, the number (u64), then as `D`.
+const DELIVER_SEQ: u8 = b'N';
 const CTL: u8 = b'C';
 const BUNDLE: u8 = b'B';
 /// The pool's frames down a node's channel (`cluster::pool`).
@@ -493,7 +503,16 @@ pub fn decode_place(frame: &[u8]) -> Result<Place<'_>, FrameError> {
 
 /// Encode a delivery.
 pub fn encode_deliver(conns: &[u64], bytes: &[u8], at_us: i64) -> Vec<u8> {
-    let mut out = head(DELIVER, at_us, 2 + conns.len() * 8 + bytes.len());
+    encode_numbered(conns, bytes, 0, at_us)
+}
+
+/// Encode a delivery numbered `seq` among its room's deliveries to the node (0: unnumbered).
+pub fn encode_numbered(conns: &[u64], bytes: &[u8], seq: u64, at_us: i64) -> Vec<u8> {
+    let tag = if seq == 0 { DELIVER } else { DELIVER_SEQ };
+    let mut out = head(tag, at_us, 10 + conns.len() * 8 + bytes.len());
+    if seq != 0 {
+        out.extend_from_slice(&seq.to_le_bytes());
+    }
     out.extend_from_slice(&(conns.len() as u16).to_le_bytes());
     for c in conns {
         out.extend_from_slice(&c.to_le_bytes());
@@ -565,20 +584,28 @@ pub fn decode_down(frame: Bytes) -> Result<Down, FrameError> {
         Some(&CTL) => Ok(Down::Ctl(serde_json::from_slice(
             frame.get(HEAD..).ok_or(FrameError::Short)?,
         )?)),
-        Some(&DELIVER) => {
-            let n = frame.get(HEAD..HEAD + 2).ok_or(FrameError::Short)?;
+        Some(&t @ (DELIVER | DELIVER_SEQ)) => {
+            let (seq, at) = match t {
+                DELIVER_SEQ => {
+                    let b = frame.get(HEAD..HEAD + 8).ok_or(FrameError::Short)?;
+                    let seq = u64::from_le_bytes(b.try_into().map_err(|_| FrameError::Short)?);
+                    (seq, HEAD + 8)
+                }
+                _ => (0, HEAD),
+            };
+            let n = frame.get(at..at + 2).ok_or(FrameError::Short)?;
             let n = usize::from(u16::from_le_bytes([n[0], n[1]]));
             if n > MAX_IDS {
                 return Err(FrameError::Short);
             }
-            let ids_end = HEAD + 2 + n * 8;
+            let ids_end = at + 2 + n * 8;
             if frame.len() < ids_end {
                 return Err(FrameError::Short);
             }
-            let conns = Ids(frame.slice(HEAD + 2..ids_end));
+            let conns = Ids(frame.slice(at + 2..ids_end));
             let bytes =
                 Utf8Bytes::try_from(frame.slice(ids_end..)).map_err(|_| FrameError::Utf8)?;
-            Ok(Down::Deliver { conns, bytes })
+            Ok(Down::Deliver { conns, bytes, seq })
         }
         Some(&t) => Err(FrameError::Tag(t)),
         None => Err(FrameError::Short),

@@ -299,6 +299,7 @@ impl Task {
                 }
                 RoomMsg::Lag(rtt_ms) => self.room.lag_sample(conn, rtt_ms),
                 RoomMsg::WatchBoards => self.room.watch_boards(conn, now),
+                RoomMsg::Resync => self.room.resync(conn, now),
             },
             RoomCmd::PuzzleReady { race_id, dealt } => {
                 self.room.puzzle_ready(&race_id, dealt, now, unix_ms());

@@ -117,6 +117,28 @@ impl Room {
         true
     }
 
+    /// A member's node missed some of this room's messages to it (cluster relay gap): the
+    /// member gets a fresh view, as `resume` sends, and after an announced race its
+    /// `race_over` again, so no board, player list or standings stay stale.
+    pub fn resync(&mut self, conn: ConnId, now: Instant) {
+        let you = match self.seats.member(conn) {
+            Some(Membership::Seat(i)) => self.seats.seat(i).you(),
+            Some(Membership::Spectator(_)) => You {
+                player_id: None,
+                token: None,
+                role: Role::Spectator,
+            },
+            None => return,
+        };
+        let msg = self.room_joined(you, now);
+        self.send(conn, msg);
+        if matches!(self.state, State::Finished) {
+            if let Some(over) = self.race.as_ref().and_then(|r| r.race_over_again()) {
+                self.send(conn, over);
+            }
+        }
+    }
+
     /// A connection's transport dropped: a player's seat is held, a spectator is gone.
     pub fn dropped(&mut self, conn: ConnId, now: Instant) {
         if let Some(player) = self.seats.drop_conn(conn, now) {
