@@ -31,22 +31,6 @@ async fn race(host: &mut Ws, others: &mut [&mut Ws]) -> (String, Vec<Value>) {
     (rs["puzzle"].as_str().expect("puzzle").to_owned(), joined)
 }
 
-/// Place a digit: its accepted `placement`, or `None` when the relay refused it with the
-/// clear error it gives while Redis is unreachable.
-async fn place(ws: &mut Ws, cell: usize, d: u8) -> Option<Value> {
-    ws.send(json!({"type": "place", "cell": cell, "digit": d, "id": cell}))
-        .await;
-    let v = ws.until_any(&["placement", "error"]).await;
-    if v["type"] == "placement" {
-        assert_eq!(v["accepted"], true, "{v}");
-        return Some(v);
-    }
-    assert_eq!(v["code"], "server_full", "{v}");
-    let message = v["message"].as_str().unwrap_or("");
-    assert!(message.contains("cannot be reached"), "{v}");
-    None
-}
-
 /// Everyone in the room solves; every client's `race_over`, and the race id.
 async fn finish(puzzle: &str, all: &mut [&mut Ws]) -> String {
     for ws in all.iter_mut() {

@@ -10,4 +10,5 @@ mod fd_limit;
 mod log_file;
 #[cfg(feature = "pg-tests")]
 mod postgres;
+mod self_signed;
 mod sigterm;

@@ -4,7 +4,9 @@
 
 use std::net::IpAddr;
 
-use protocol::{ClosedReason, ErrorCode, FinishStatus, PlayerName, Role, ServerMsg, You};
+use protocol::{
+    ClosedReason, ErrorCode, FinishStatus, OverReason, PlayerName, Role, ServerMsg, You,
+};
 use tokio::time::Instant;
 
 use super::seats::{parse_name, Membership, Refusal};
@@ -132,10 +134,23 @@ impl Room {
         };
         let msg = self.room_joined(you, now);
         self.send(conn, msg);
-        if matches!(self.state, State::Finished) {
-            if let Some(over) = self.race.as_ref().and_then(|r| r.race_over_again()) {
-                self.send(conn, over);
-            }
+        if let (State::Finished, Some(race)) = (&self.state, &self.race) {
+            // Announced races only end so: with someone timed out at the limit, or all done.
+            let standings = race.standings();
+            let timed_out = standings.iter().any(|s| s.status == FinishStatus::TimedOut);
+            let over = ServerMsg::RaceOver {
+                race_id: race.race_id().clone(),
+                reason: if timed_out {
+                    OverReason::TimeLimit
+                } else {
+                    OverReason::AllDone
+                },
+                standings,
+                solution: race.dealt().solution,
+                // Ratings come in their own message once stored (A9).
+                ratings: Vec::new(),
+            };
+            self.send(conn, over);
         }
     }
 

@@ -141,8 +141,6 @@ pub(super) struct Race {
     started_at: Instant,
     started_unix_ms: i64,
     ended_at: Option<Instant>,
-    /// Why it ended, once it has.
-    ended_for: Option<EndReason>,
     to_fill: u32,
     entries: Vec<Entry>,
     log: Vec<PlacementRecord>,
@@ -177,7 +175,6 @@ impl Race {
             started_at: now,
             started_unix_ms: unix_ms,
             ended_at: None,
-            ended_for: None,
             to_fill: dealt.puzzle.n_empty() as u32,
             entries,
             log: Vec::new(),
@@ -478,24 +475,9 @@ impl Race {
         now: Instant,
     ) -> (Vec<PlayerId>, Vec<Standing>, RaceRecord) {
         let timed_out = self.finish(now);
-        self.ended_for = Some(reason);
         let table = self.standings();
         let record = self.record(room, settings, reason, table.clone(), now);
         (timed_out, table, record)
-    }
-
-    /// The `race_over` this race ended with, again (for a member whose copy was lost on the
-    /// way: cluster relay gaps); `None` while it runs or when it ended unannounced. The
-    /// ratings come with their own message once stored.
-    pub(super) fn race_over_again(&self) -> Option<ServerMsg> {
-        let reason = self.ended_for?.announced()?;
-        Some(ServerMsg::RaceOver {
-            race_id: self.race_id.clone(),
-            reason,
-            standings: self.standings(),
-            solution: self.dealt.solution,
-            ratings: Vec::new(),
-        })
     }
 
     /// Whoever still races is timed out (returned, in entry order).
@@ -512,7 +494,7 @@ impl Race {
     }
 
     /// The ranking, as it stands.
-    fn standings(&self) -> Vec<Standing> {
+    pub(super) fn standings(&self) -> Vec<Standing> {
         let rows = self
             .entries
             .iter()
