@@ -433,7 +433,20 @@ impl MemberSide {
     /// back after a drop, every member here gets a fresh view, and again a renewal later (an
     /// owner's own connections may come back after this node's).
     pub(super) fn subscribed(self: &Arc<Self>, channel: &str) {
-        if channel != keys::node_channel(&self.id) || !self.resubscribing.swap(false, Relaxed) {
+        if channel == keys::node_channel(&self.id) {
+            self.resubscribed();
+        }
+    }
+
+    /// Whether the subscription dropped and this node has not resynced its members since.
+    pub(super) fn is_resubscribing(&self) -> bool {
+        self.resubscribing.load(Relaxed)
+    }
+
+    /// The subscription is back after a drop (its confirmation came, or the connection
+    /// answered a command since): every member here gets a fresh view, once.
+    pub(super) fn resubscribed(self: &Arc<Self>) {
+        if !self.resubscribing.swap(false, Relaxed) {
             return;
         }
         tracing::info!("resubscribed after a drop: resyncing every member of a room elsewhere");
