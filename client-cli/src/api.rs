@@ -34,6 +34,9 @@ pub enum ApiError {
         /// Why.
         source: std::io::Error,
     },
+    /// The TLS handshake failed; the advice ([`crate::net::tls::explain_tls`]).
+    #[error("{0}")]
+    Tls(String),
     /// No answer in time.
     #[error("no answer from {0} in 10 s")]
     Timeout(String),
@@ -107,7 +110,14 @@ async fn fetch(to: &Endpoint, path: &str, max: usize) -> Result<Value, ApiError>
         let tls = tokio_rustls::TlsConnector::from(to.trust.client_config())
             .connect(name, tcp)
             .await
-            .map_err(io)?;
+            .map_err(
+                |e| match e.get_ref().and_then(|i| i.downcast_ref::<rustls::Error>()) {
+                    Some(r) => {
+                        ApiError::Tls(crate::net::tls::explain_tls(&hostname, port, &to.trust, r))
+                    }
+                    None => io(e),
+                },
+            )?;
         exchange(tls, &request, max).await.map_err(io)?
     } else {
         exchange(tcp, &request, max).await.map_err(io)?

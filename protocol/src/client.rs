@@ -173,8 +173,14 @@ impl ClientMsg {
     /// Parse one text frame. An `id` that serde_json would print back differently (a float such
     /// as `1.50`, an integer beyond 64 bits) is kept as the exact text sent, so it is echoed
     /// byte for byte (Amendment A3); the common small integer ids cost no second look.
+    ///
+    /// A number that no `f64` holds (`1e400`) fails serde_json's parse of the whole message:
+    /// then the id's text is kept aside and the message parsed again with `0` in its place.
     pub fn from_json(text: &str) -> serde_json::Result<ClientMsg> {
-        let mut msg: ClientMsg = serde_json::from_str(text)?;
+        let mut msg: ClientMsg = match serde_json::from_str(text) {
+            Ok(msg) => msg,
+            Err(e) => return with_raw_number_id(text).ok_or(e),
+        };
         if let ClientMsg::Place { id: Some(id), .. } | ClientMsg::Ping { id: Some(id) } = &mut msg {
             if let MsgId::Number(n) = id {
                 if n.as_u64().is_none() && n.as_i64().is_none() {
@@ -191,4 +197,32 @@ impl ClientMsg {
         }
         Ok(msg)
     }
+}
+
+/// `text` parsed with its top-level numeric `id` replaced by `0`, and that id put back as the
+/// exact text sent; `None` when there is no such id or the message is bad for another reason.
+fn with_raw_number_id(text: &str) -> Option<ClientMsg> {
+    #[derive(Deserialize)]
+    struct Head<'a> {
+        #[serde(borrow)]
+        id: Option<&'a serde_json::value::RawValue>,
+    }
+    // A plain struct straight from the text: other fields are skipped unread, numbers included.
+    let raw = serde_json::from_str::<Head<'_>>(text).ok()?.id?;
+    let digits = raw.get();
+    if !digits.starts_with(|c: char| c == '-' || c.is_ascii_digit()) {
+        return None;
+    }
+    // The raw value borrows from `text`: its place there is its address less the text's.
+    let start = (digits.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
+    let end = start + digits.len();
+    if text.get(start..end) != Some(digits) {
+        return None;
+    }
+    let patched = format!("{}0{}", text.get(..start)?, text.get(end..)?);
+    let mut msg: ClientMsg = serde_json::from_str(&patched).ok()?;
+    if let ClientMsg::Place { id: Some(id), .. } | ClientMsg::Ping { id: Some(id) } = &mut msg {
+        *id = MsgId::Raw(raw.to_owned());
+    }
+    Some(msg)
 }

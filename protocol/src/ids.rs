@@ -41,6 +41,25 @@ impl PartialEq for MsgId {
 }
 
 impl MsgId {
+    /// Read an id from its JSON text (a string or a number), keeping a number's exact digits: a
+    /// number beyond 64 bits, a float or one beyond `f64` (`1e400`) is kept as its text. What
+    /// carries an id between nodes reads it back with this, not with serde (which would round it).
+    pub fn from_json(text: &str) -> serde_json::Result<MsgId> {
+        let raw: &serde_json::value::RawValue = serde_json::from_str(text)?;
+        let json = raw.get();
+        if json.starts_with('"') {
+            return serde_json::from_str(json).map(MsgId::String);
+        }
+        if !json.starts_with(|c: char| c == '-' || c.is_ascii_digit()) {
+            // Not a number either: serde's own error for it.
+            return serde_json::from_str(json);
+        }
+        match serde_json::from_str::<serde_json::Number>(json) {
+            Ok(n) if n.is_u64() || n.is_i64() => Ok(MsgId::Number(n)),
+            _ => Ok(MsgId::Raw(raw.to_owned())),
+        }
+    }
+
     /// The id as a whole number, when it is one (clients that number their messages).
     pub fn as_u64(&self) -> Option<u64> {
         match self {

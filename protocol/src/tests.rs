@@ -235,6 +235,55 @@ fn names_that_look_alike_share_a_key() {
     assert_eq!(key("host"), key("Host"));
     assert_ne!(key("host"), key("hose"));
     assert_ne!(key("ann"), key("bob"));
+    // A3: marks added over letters do not make a new name (`hóst` beside `host`), composed or
+    // not, stacked or enclosing.
+    for marked in [
+        "ho\u{0301}st",
+        "h\u{00F3}st",
+        "H\u{00D3}ST",
+        "h\u{00F4}\u{0308}st",
+        "ho\u{20DD}st",
+    ] {
+        assert_eq!(key("host"), key(marked), "{marked:?}");
+    }
+    assert_eq!(key("zoe"), key("Zo\u{00EB}"));
+    assert_eq!(key("ann"), key("ann \u{0301}"));
+    // Hangul fillers show nothing: a name with one is the name without it.
+    assert_eq!(key("ann"), key("an\u{3164}n"));
+    assert_ne!(key("h\u{00F3}st"), key("hast"));
+}
+
+#[test]
+fn names_of_default_ignorable_characters_are_invisible() {
+    for bad in [
+        "\u{115F}",
+        "\u{1160}",
+        "\u{3164}",
+        "\u{FFA0}",
+        "\u{115F}\u{1160}\u{3164}\u{FFA0}",
+        " \u{3164} \u{3164} ",
+        "\u{3164}\u{0301}",
+    ] {
+        assert_eq!(
+            PlayerName::try_from(bad),
+            Err(InvalidName::Invisible),
+            "{bad:?}"
+        );
+    }
+    assert!(PlayerName::try_from("a\u{3164}b").is_ok());
+    // Every Default_Ignorable_Code_Point (the TS #39 skeleton drops exactly those) is invisible.
+    for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+        if unicode_security::skeleton(c.encode_utf8(&mut [0; 4]))
+            .next()
+            .is_none()
+        {
+            assert!(
+                !crate::text::is_visible(c),
+                "U+{:04X} counts as visible",
+                u32::from(c)
+            );
+        }
+    }
 }
 
 #[test]
@@ -295,11 +344,35 @@ fn ids_echo_byte_for_byte() {
         "1e2",
         "-0.0",
         "3.141592653589793238462643383279",
+        "1e400",
+        "-1E-400",
+        "999999999999999999999999999999",
         r#""a1""#,
         "null",
     ] {
         check_id_echo(id);
+        if id != "null" {
+            // The text between nodes reads back the same (cluster frames carry it).
+            let back = MsgId::from_json(id).unwrap();
+            assert_eq!(serde_json::to_string(&back).unwrap(), id);
+        }
     }
+    // A place with an overflowing id keeps its other fields and its id's text.
+    let m = ClientMsg::from_json(r#"{"type":"place", "cell":4,"digit":2,"id": 1e400 }"#).unwrap();
+    let ClientMsg::Place {
+        cell: 4,
+        digit: 2,
+        id: Some(id),
+    } = m
+    else {
+        panic!("place: {m:?}")
+    };
+    assert_eq!(serde_json::to_string(&id).unwrap(), "1e400");
+    // An unknown field that overflows is still ignored; a bad message stays bad.
+    assert!(ClientMsg::from_json(r#"{"type":"ping","id":1e400,"x":1}"#).is_ok());
+    assert!(ClientMsg::from_json(r#"{"type":"nope","id":1e400}"#).is_err());
+    assert!(ClientMsg::from_json(r#"{"type":"ping","id":1e400,"id":2}"#).is_err());
+    assert!(MsgId::from_json("{}").is_err() && MsgId::from_json("true").is_err());
     let m = ClientMsg::from_json(r#"{"type":"place","cell":1,"digit":2,"id":1.0}"#).unwrap();
     assert!(matches!(
         m,

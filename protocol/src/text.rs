@@ -2,13 +2,15 @@
 //! count as the same, and the scrub a client applies before a server string reaches a terminal.
 //!
 //! Character classes come from the Unicode data of maintained crates: general categories from
-//! `unicode-properties`, NFC from `unicode-normalization`, and the confusable skeleton of
-//! Unicode TS #39 from `unicode-security`.
+//! `unicode-properties`, NFC and NFD from `unicode-normalization`, and the confusable skeleton
+//! and identifier types of Unicode TS #39 from `unicode-security`.
 
 use std::borrow::Cow;
 
 use unicode_normalization::UnicodeNormalization;
 use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+use unicode_security::general_security_profile::IdentifierType;
+use unicode_security::GeneralSecurityProfile;
 
 use crate::limits::MAX_CHAT_CHARS;
 
@@ -42,7 +44,18 @@ pub fn is_forbidden_in_name(c: char) -> bool {
     )
 }
 
-/// Whether `c` shows something by itself: not white space and not a combining mark.
+/// Whether `c` is a Default_Ignorable_Code_Point that a name could otherwise hold: the Hangul
+/// fillers (U+115F, U+1160, U+3164, U+FFA0) are letters (Lo) that draw nothing. unicode-security's
+/// identifier types mark them `Default_Ignorable`; every other such code point is a format
+/// character, a mark or unassigned, which the rules below refuse or do not count already (a test
+/// checks the union against the crate's own Default_Ignorable_Code_Point table, which its TS #39
+/// skeleton drops).
+pub fn is_default_ignorable(c: char) -> bool {
+    c.identifier_type() == Some(IdentifierType::Default_Ignorable)
+}
+
+/// Whether `c` shows something by itself: not white space, not a combining mark, not a
+/// Default_Ignorable_Code_Point.
 pub fn is_visible(c: char) -> bool {
     !c.is_whitespace()
         && !matches!(
@@ -52,6 +65,17 @@ pub fn is_visible(c: char) -> bool {
                 | GeneralCategory::EnclosingMark
         )
         && !is_forbidden_in_name(c)
+        && !is_default_ignorable(c)
+}
+
+/// Whether `c` is a mark drawn over, under or around the letter before it (Mn, Me): the marks
+/// that turn `host` into `hóst` or `h⃝ost`. Spacing marks (Mc, the vowel signs of Indic
+/// scripts) take their own room and tell names apart, so they stay.
+fn is_overlaid_mark(c: char) -> bool {
+    matches!(
+        c.general_category(),
+        GeneralCategory::NonspacingMark | GeneralCategory::EnclosingMark
+    )
 }
 
 /// A name in NFC with the white space at its ends trimmed.
@@ -63,14 +87,26 @@ pub fn normalize_name(raw: &str) -> String {
     }
 }
 
-/// The key under which two names are the same name: case-folded, then reduced to its TS #39
-/// confusable skeleton, then folded again (a skeleton may map to either case). `Host`, `host`
-/// and `hоst` with a Cyrillic `о` share a key.
+/// The key under which two names are the same name: case-folded, decomposed (NFD) with its
+/// overlaid marks removed, reduced to its TS #39 confusable skeleton (which also drops the
+/// Default_Ignorable_Code_Points), then stripped and folded again (a skeleton may map to either
+/// case, or to a sequence with a mark), and trimmed. `Host`, `host`, `hóst` and `hоst` with a
+/// Cyrillic `о` share a key.
 pub fn name_key(name: &str) -> String {
-    let folded = name.to_lowercase();
-    unicode_security::skeleton(&folded)
-        .collect::<String>()
+    let bare: String = name
         .to_lowercase()
+        .nfd()
+        .filter(|&c| !is_overlaid_mark(c))
+        .collect();
+    let key = unicode_security::skeleton(&bare)
+        .filter(|&c| !is_overlaid_mark(c))
+        .collect::<String>()
+        .to_lowercase();
+    // A mark on a trailing space kept the space in the name; without the mark it is an end.
+    match key.trim() {
+        t if t.len() == key.len() => key,
+        t => t.to_owned(),
+    }
 }
 
 /// Why a chat line is refused (`bad_message`).

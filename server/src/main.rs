@@ -135,6 +135,19 @@ struct Args {
     /// PEM private key for --tls-cert.
     #[arg(long, env = "SUDOKU_RACE_TLS_KEY", requires = "tls_cert")]
     tls_key: Option<PathBuf>,
+    /// Write a self-signed certificate for HOST (a name or an IP address; `localhost` also
+    /// covers 127.0.0.1 and ::1) and its key, as cert.pem and key.pem in --tls-out, print the
+    /// server and client commands that use them, and exit. For trying TLS, not for the internet.
+    #[arg(long, value_name = "HOST", conflicts_with_all = ["tls_cert", "tls_key"])]
+    tls_self_signed: Option<String>,
+    /// Where --tls-self-signed writes cert.pem and key.pem (it never overwrites them).
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = ".",
+        requires = "tls_self_signed"
+    )]
+    tls_out: PathBuf,
     /// Take client addresses from X-Forwarded-For / Forwarded (only behind a proxy that sets them).
     #[arg(long, env = "SUDOKU_RACE_TRUST_PROXY")]
     trust_proxy: bool,
@@ -335,8 +348,63 @@ async fn run(args: Args) -> anyhow::Result<()> {
         .context("server failed")
 }
 
+/// `--tls-self-signed HOST`: write `cert.pem` and `key.pem` (0600) into `dir`, then say how to
+/// use them.
+fn self_signed(host: &str, dir: &std::path::Path, listen: &str) -> anyhow::Result<()> {
+    let mut names = vec![host.to_owned()];
+    if host == "localhost" {
+        names.extend(["127.0.0.1".to_owned(), "::1".to_owned()]);
+    }
+    let made = rcgen::generate_simple_self_signed(names)
+        .with_context(|| format!("cannot make a certificate for {host}"))?;
+    let (cert, key) = (dir.join("cert.pem"), dir.join("key.pem"));
+    write_new(&cert, made.cert.pem().as_bytes(), 0o644)?;
+    write_new(&key, made.signing_key.serialize_pem().as_bytes(), 0o600)?;
+    let port = listen.rsplit_once(':').map_or("7878", |(_, p)| p);
+    let at = if host.contains(':') {
+        format!("[{host}]")
+    } else {
+        host.to_owned()
+    };
+    let (cert, key) = (cert.display(), key.display());
+    println!("wrote {cert} and {key}: a self-signed certificate for {host}, for testing");
+    println!();
+    println!("server:   sudoku-race-server --listen {listen} --tls-cert {cert} --tls-key {key}");
+    println!("client:   sudoku-race rooms --server wss://{at}:{port}/ws --ca-file {cert}");
+    println!("browser:  https://{at}:{port}/ (accept the warning once, or import {cert})");
+    Ok(())
+}
+
+/// Write `bytes` to a file that must not exist yet, with `mode` (Unix).
+fn write_new(path: &std::path::Path, bytes: &[u8], mode: u32) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut open = std::fs::OpenOptions::new();
+    open.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut open, mode);
+    #[cfg(not(unix))]
+    let _ = mode;
+    let mut f = open.open(path).with_context(|| {
+        format!(
+            "cannot write {} (an existing file is never overwritten: remove it, or pick --tls-out DIR)",
+            path.display()
+        )
+    })?;
+    f.write_all(bytes)
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
+    if let Some(host) = &args.tls_self_signed {
+        return match self_signed(host, &args.tls_out, &args.listen) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e:#}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     init_tracing(args.log_format);
     let mut rt = tokio::runtime::Builder::new_multi_thread();
     if let Some(n) = args.workers {

@@ -60,6 +60,9 @@ pub struct Metrics {
     pub relay_in: Counter,
     /// Cluster mode: relay frames that failed to send or to decode.
     pub relay_errors: Counter,
+    /// Cluster mode: fresh room views asked for after a gap in a room's deliveries (or a
+    /// resubscription), one per member.
+    pub relay_resyncs: Counter,
     /// Cluster mode: seconds from a frame's publish to its receipt on another node.
     pub relay_latency: Histogram,
     /// Placements by outcome: accepted, wrong, conflict, given, filled (in that order).
@@ -112,6 +115,10 @@ impl Metrics {
         let relay_out = counter("relay_out", "Cluster relay frames published");
         let relay_in = counter("relay_in", "Cluster relay frames received");
         let relay_errors = counter("relay_errors", "Cluster relay frames that failed");
+        let relay_resyncs = counter(
+            "relay_resyncs",
+            "Fresh room views asked for after a relay gap",
+        );
         // 50 µs .. ~0.8 s: loopback relays sit near the bottom, a struggling Redis near the top.
         let relay_latency = Histogram::new(exponential_buckets(0.00005, 2.0, 15));
         registry.register(
@@ -145,6 +152,7 @@ impl Metrics {
             relay_out,
             relay_in,
             relay_errors,
+            relay_resyncs,
             relay_latency,
             placements,
         }

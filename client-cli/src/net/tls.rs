@@ -82,15 +82,14 @@ impl Trust {
                 path: path.to_owned(),
             });
         }
-        // Refuse a certificate that cannot be an anchor now rather than at the handshake.
-        let mut scratch = RootCertStore::empty();
-        for cert in &extra {
-            scratch
-                .add(cert.clone())
-                .map_err(|why| CaFileError::Unusable {
-                    path: path.to_owned(),
-                    why,
-                })?;
+        // Refuse what is no certificate at all now rather than at the handshake; one that is no
+        // anchor (webpki's view) can still be pinned.
+        if let Some(bad) = extra.iter().find(|c| !is_der_sequence(c)) {
+            debug!(bytes = bad.len(), "a --ca-file block is no DER certificate");
+            return Err(CaFileError::Unusable {
+                path: path.to_owned(),
+                why: rustls::Error::InvalidCertificate(CertificateError::BadEncoding),
+            });
         }
         Ok(Trust {
             inner: Arc::new(Inner {
@@ -119,6 +118,12 @@ impl Trust {
     }
 }
 
+/// Whether `der` is shaped like a certificate: one DER SEQUENCE. rustls parses it fully at the
+/// handshake; this catches a PEM block of garbage when the file is read.
+fn is_der_sequence(der: &[u8]) -> bool {
+    der.len() > 2 && der[0] == 0x30
+}
+
 fn build_config(extra: &[CertificateDer<'static>]) -> ClientConfig {
     let mut roots = RootCertStore::empty();
     let native = rustls_native_certs::load_native_certs();
@@ -129,17 +134,29 @@ fn build_config(extra: &[CertificateDer<'static>]) -> ClientConfig {
     debug!(added, ignored, "platform root certificates");
     roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
     for cert in extra {
-        // Checked when the file was read; a failure here would only drop that anchor.
+        // Not an anchor to webpki (it is still pinned, below).
         if let Err(e) = roots.add(cert.clone()) {
-            warn!(error = %e, "a --ca-file certificate was refused");
+            debug!(error = %e, "a --ca-file certificate is no trust anchor: pinned only");
         }
     }
-    let mut config =
-        ClientConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
-            .with_safe_default_protocol_versions()
-            .expect("ring supports the default TLS versions")
-            .with_root_certificates(roots)
-            .with_no_client_auth();
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let builder = ClientConfig::builder_with_provider(provider.clone())
+        .with_safe_default_protocol_versions()
+        .expect("ring supports the default TLS versions");
+    // With --ca-file, a server whose certificate is one in that file is trusted as it is.
+    let pinned = (!extra.is_empty())
+        .then(|| pin::Pinned::new(extra.to_vec(), roots.clone(), provider))
+        .and_then(|p| {
+            p.map_err(|e| warn!(error = %e, "cannot pin the --ca-file certificates"))
+                .ok()
+        });
+    let mut config = match pinned {
+        Some(p) => builder
+            .dangerous()
+            .with_custom_certificate_verifier(Arc::new(p))
+            .with_no_client_auth(),
+        None => builder.with_root_certificates(roots).with_no_client_auth(),
+    };
     config.alpn_protocols = ALPN.iter().map(|p| p.to_vec()).collect();
     config
 }
@@ -151,6 +168,58 @@ pub fn install_crypto_provider() {
     let _ = rustls::crypto::ring::default_provider().install_default();
 }
 
+/// A failed TLS handshake with `hostname` as advice: what is wrong and what to do, in words
+/// (never a debug string).
+pub fn explain_tls(hostname: &str, port: u16, trust: &Trust, e: &rustls::Error) -> String {
+    match e {
+        rustls::Error::InvalidCertificate(c) => explain_certificate(hostname, trust, c),
+        rustls::Error::InvalidMessage(_) | rustls::Error::InappropriateMessage { .. } => {
+            format!("{hostname}:{port} does not speak TLS: if it is a plain server, use ws:// instead of wss://")
+        }
+        rustls::Error::AlertReceived(alert) => format!(
+            "{hostname} refused the TLS handshake (alert: {alert:?}): the server may need another \
+             certificate, or speaks another TLS version"
+        ),
+        other => format!("TLS with {hostname} failed: {other}"),
+    }
+}
+
+/// Why the server's certificate was refused, and what to do.
+fn explain_certificate(hostname: &str, trust: &Trust, c: &CertificateError) -> String {
+    const PIN: &str = "pass the server's own cert.pem with --ca-file to trust exactly it";
+    match c {
+        CertificateError::UnknownIssuer | CertificateError::BadSignature => {
+            if trust.has_ca_file() {
+                format!("the certificate of {hostname} is not trusted: it is not in --ca-file, nor signed by it or a known authority (is --ca-file the server's certificate?)")
+            } else {
+                format!("the certificate of {hostname} is not trusted (self-signed or an unknown authority): use --ca-file PEM to trust it")
+            }
+        }
+        CertificateError::NotValidForName | CertificateError::NotValidForNameContext { .. } => {
+            format!("the certificate of {hostname} is for another name: connect by the name it was issued for")
+        }
+        CertificateError::Expired | CertificateError::ExpiredContext { .. } => {
+            format!("the certificate of {hostname} has expired: the server needs a new one")
+        }
+        CertificateError::NotValidYet | CertificateError::NotValidYetContext { .. } => {
+            format!("the certificate of {hostname} is not valid yet (check this machine's clock)")
+        }
+        CertificateError::Revoked => format!("the certificate of {hostname} has been revoked"),
+        CertificateError::InvalidPurpose | CertificateError::InvalidPurposeContext { .. } => {
+            format!("the certificate of {hostname} is not one for a TLS server (its key usage): {PIN}, or give the server a server certificate")
+        }
+        CertificateError::BadEncoding | CertificateError::UnhandledCriticalExtension => {
+            format!("the certificate of {hostname} cannot be read as a server certificate: {PIN}")
+        }
+        // webpki says `CaUsedAsEndEntity` for the usual `openssl req -x509` certificate
+        // (CA:TRUE) used as the server's own; pinned with --ca-file, it never gets here.
+        CertificateError::Other(other) if format!("{other:?}").contains("CaUsedAsEndEntity") => {
+            format!("the certificate of {hostname} is a CA certificate (CA:TRUE, as `openssl req -x509` makes) used as the server's own: {PIN}, or make one with `sudoku-race-server --tls-self-signed HOST`")
+        }
+        _ => format!("the certificate of {hostname} is refused by this client's checks: {PIN}, or give the server one from a known authority"),
+    }
+}
+
 /// The one-line reason a connection to `url` failed, with what to do where we know it.
 pub fn explain(url: &ServerUrl, trust: &Trust, e: &tungstenite::Error) -> String {
     let tls = match e {
@@ -160,32 +229,7 @@ pub fn explain(url: &ServerUrl, trust: &Trust, e: &tungstenite::Error) -> String
     };
     let hostname = url.hostname();
     if let Some(r) = tls {
-        return match r {
-            rustls::Error::InvalidCertificate(c) => match c {
-                CertificateError::UnknownIssuer | CertificateError::BadSignature => {
-                    if trust.has_ca_file() {
-                        format!("the certificate of {hostname} is not trusted: it is not signed by --ca-file or a known authority")
-                    } else {
-                        format!("the certificate of {hostname} is not trusted (self-signed or an unknown authority): use --ca-file PEM to trust it")
-                    }
-                }
-                CertificateError::NotValidForName
-                | CertificateError::NotValidForNameContext { .. } => {
-                    format!("the certificate of {hostname} is for another name: connect by the name it was issued for")
-                }
-                CertificateError::Expired | CertificateError::ExpiredContext { .. } => {
-                    format!("the certificate of {hostname} has expired")
-                }
-                CertificateError::NotValidYet | CertificateError::NotValidYetContext { .. } => {
-                    format!("the certificate of {hostname} is not valid yet (check this machine's clock)")
-                }
-                other => format!("the certificate of {hostname} is refused: {other:?}"),
-            },
-            rustls::Error::InvalidMessage(_) | rustls::Error::InappropriateMessage { .. } => {
-                format!("{hostname}:{} does not speak TLS: if it is a plain server, use ws:// instead of wss://", url.port())
-            }
-            other => format!("TLS with {hostname} failed: {other}"),
-        };
+        return explain_tls(hostname, url.port(), trust, r);
     }
     match e {
         tungstenite::Error::Tls(tungstenite::error::TlsError::InvalidDnsName) => {
@@ -211,5 +255,6 @@ pub fn explain(url: &ServerUrl, trust: &Trust, e: &tungstenite::Error) -> String
     }
 }
 
+mod pin;
 #[cfg(test)]
 mod tests;

@@ -90,8 +90,20 @@ impl Inbound {
 
     /// One push from Redis (called by the subscription connection's task: it must not wait).
     pub(super) fn on_push(&self, push: redis::PushInfo) {
-        if push.kind != redis::PushKind::Message {
-            return;
+        match push.kind {
+            redis::PushKind::Message => {}
+            // Pub/sub keeps nothing for a subscriber away: the member side resyncs its rooms'
+            // members once this node's channel is subscribed again.
+            redis::PushKind::Disconnection => return self.member.subscription_lost(),
+            redis::PushKind::Subscribe => {
+                if let Some(Ok(channel)) =
+                    push.data.first().map(redis::from_redis_value_ref::<String>)
+                {
+                    self.member.subscribed(&channel);
+                }
+                return;
+            }
+            _ => return,
         }
         let mut data = push.data.into_iter();
         let (Some(channel), Some(payload)) = (data.next(), data.next()) else {

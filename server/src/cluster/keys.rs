@@ -13,6 +13,8 @@ pub const LEASE: Duration = Duration::from_secs(10);
 pub const RENEW_EVERY: Duration = Duration::from_secs(3);
 /// How often a node checks that the nodes it relays with are alive.
 pub const CHECK_EVERY: Duration = Duration::from_secs(2);
+/// How long a member node waits before asking again for a fresh view that nobody heard.
+pub const RESYNC_RETRY: Duration = Duration::from_millis(500);
 
 /// A node is alive while this exists.
 pub fn node(id: &str) -> String {

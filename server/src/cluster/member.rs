@@ -5,7 +5,7 @@
 //! `room_closed` and are closed with 1012.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 
 use dashmap::DashMap;
@@ -36,6 +36,11 @@ impl Sent {
     /// What a lost command means for its sender.
     fn of(up: &Up) -> Sent {
         let (conn, kind) = match up {
+            Up::Msg {
+                conn,
+                msg: wire::Msg::Resync,
+                ..
+            } => (*conn, Kind::Resync),
             Up::Msg { conn, .. } => (*conn, Kind::Msg),
             Up::Join { conn, .. }
             | Up::Resume { conn, .. }
@@ -55,6 +60,8 @@ enum Kind {
     Request,
     /// A dropped connection: nobody is left to tell.
     Dropped,
+    /// A member's fresh view asked for: asked again later if it is lost.
+    Resync,
 }
 
 /// An answer this node waits for.
@@ -89,6 +96,12 @@ pub(super) struct MemberSide {
     /// This node's connections in rooms owned elsewhere, by connection id.
     members: DashMap<u64, Remote>,
     next_seq: AtomicU64,
+    /// Per room, the number of the last delivery that came down for it ([`Down::Deliver`]):
+    /// a number skipped is a message lost on the way.
+    last: DashMap<RoomCode, u64>,
+    /// The subscription connection dropped: what was published meanwhile is lost, so every
+    /// member here gets a fresh view once it has resubscribed.
+    resubscribing: AtomicBool,
 }
 
 impl MemberSide {
@@ -100,6 +113,8 @@ impl MemberSide {
             metrics,
             members: DashMap::new(),
             next_seq: AtomicU64::new(1),
+            last: DashMap::new(),
+            resubscribing: AtomicBool::new(false),
         }
     }
 
@@ -281,8 +296,16 @@ impl MemberSide {
     /// A command could not be relayed: a message's sender gets a clear error, and stays in the
     /// room for when the relay is back; a request's waiter is dropped, so the connection says
     /// the room has closed.
-    pub(super) fn unreachable(&self, sent: Sent, why: Unsent) {
+    pub(super) fn unreachable(self: &Arc<Self>, sent: Sent, why: Unsent) {
         match sent.kind {
+            Kind::Resync => {
+                // The owner has yet to resubscribe, or Redis to come back: ask again later.
+                let member = self.clone();
+                tokio::spawn(async move {
+                    tokio::time::sleep(keys::RESYNC_RETRY).await;
+                    member.resync(sent.conn);
+                });
+            }
             Kind::Msg => {
                 let message = match why {
                     Unsent::NoOwner => {
@@ -315,11 +338,18 @@ impl MemberSide {
     /// calls it).
     pub(super) fn down_frame(&self, frame: Bytes) {
         match wire::decode_down(frame) {
-            Ok(Down::Deliver { conns, bytes }) => {
+            Ok(Down::Deliver { conns, bytes, seq }) => {
+                let mut room = None;
                 for c in conns.iter() {
                     if let Some(m) = self.members.get(&c) {
                         m.outbox.send_text(bytes.clone(), &self.metrics);
+                        if room.is_none() && seq != 0 {
+                            room = Some(m.room.clone());
+                        }
                     }
+                }
+                if let Some(room) = room {
+                    self.numbered(room, seq);
                 }
             }
             Ok(Down::Ctl(Ctl::Reply { conn, seq, outcome })) => self.answer(conn, seq, outcome),
@@ -354,6 +384,99 @@ impl MemberSide {
                 tracing::warn!(error = %e, "a relayed message did not decode");
             }
         }
+    }
+
+    /// Delivery `seq` of `room` came down: one that does not follow the last seen means
+    /// messages were lost on the way (or the room's numbering started again), and the room's
+    /// members here get fresh views.
+    fn numbered(&self, room: RoomCode, seq: u64) {
+        let last = self.last.insert(room.clone(), seq);
+        if last.is_some_and(|last| last.checked_add(1) != Some(seq)) {
+            tracing::warn!(room = %room, ?last, seq, "a gap in a room's deliveries: resyncing its members");
+            self.resync_room(&room);
+        }
+    }
+
+    /// Ask room `room`'s owner for a fresh view for each of this node's members in it.
+    fn resync_room(&self, room: &RoomCode) {
+        let conns: Vec<u64> = self
+            .members
+            .iter()
+            .filter(|m| m.room == *room && m.pending.is_empty())
+            .map(|m| *m.key())
+            .collect();
+        conns.into_iter().for_each(|c| self.resync(c));
+    }
+
+    /// Ask member `conn`'s room for a fresh view of it (as `resume` sends), through the
+    /// ordered publisher like its own commands.
+    fn resync(&self, conn: u64) {
+        let Some(room) = self.members.get(&conn).map(|m| m.room.clone()) else {
+            return;
+        };
+        self.metrics.relay_resyncs.inc();
+        let up = Up::Msg {
+            from: self.id.to_string(),
+            conn,
+            msg: wire::Msg::Resync,
+        };
+        let sent = Sent::of(&up);
+        let channel: Arc<str> = keys::room_channel(&room).into();
+        self.publisher
+            .up(channel, wire::encode_up(&up, now_us()), sent);
+    }
+
+    /// The subscription connection dropped (Redis restarted, or the connection was cut).
+    pub(super) fn subscription_lost(&self) {
+        self.resubscribing.store(true, Relaxed);
+    }
+
+    /// The subscription connection subscribed to `channel`: once it has this node's own channel
+    /// back after a drop, every member here gets a fresh view, and again a renewal later (an
+    /// owner's own connections may come back after this node's).
+    pub(super) fn subscribed(self: &Arc<Self>, channel: &str) {
+        if channel == keys::node_channel(&self.id) {
+            self.resubscribed();
+        }
+    }
+
+    /// Whether the subscription dropped and this node has not resynced its members since.
+    pub(super) fn is_resubscribing(&self) -> bool {
+        self.resubscribing.load(Relaxed)
+    }
+
+    /// The subscription is back after a drop (its confirmation came, or the connection
+    /// answered a command since): every member here gets a fresh view, once.
+    pub(super) fn resubscribed(self: &Arc<Self>) {
+        if !self.resubscribing.swap(false, Relaxed) {
+            return;
+        }
+        tracing::info!("resubscribed after a drop: resyncing every member of a room elsewhere");
+        self.resync_all();
+        let member = self.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(keys::RENEW_EVERY).await;
+            member.resync_all();
+        });
+    }
+
+    fn resync_all(&self) {
+        // Numbers start afresh: the views are the new baseline.
+        self.last.clear();
+        let conns: Vec<u64> = self
+            .members
+            .iter()
+            .filter(|m| m.pending.is_empty())
+            .map(|m| *m.key())
+            .collect();
+        conns.into_iter().for_each(|c| self.resync(c));
+    }
+
+    /// Forget the numbers of rooms none of this node's connections is in any more.
+    pub(super) fn sweep_numbers(&self) {
+        let rooms: std::collections::HashSet<RoomCode> =
+            self.members.iter().map(|m| m.room.clone()).collect();
+        self.last.retain(|room, _| rooms.contains(room));
     }
 
     fn answer(&self, conn: u64, seq: u64, outcome: Outcome) {

@@ -259,11 +259,26 @@ impl Node {
     /// While this node's own key is missing, or was until lately, Redis has restarted and the
     /// others may not have renewed yet: nobody is judged.
     async fn checks(self: Arc<Self>, shutdown: CancellationToken) {
+        // The subscription's answered PINGs when it was first seen dropped.
+        let mut pings_at_drop = None;
         loop {
             tokio::select! {
                 () = tokio::time::sleep(keys::CHECK_EVERY) => {}
                 () = shutdown.cancelled() => return,
             }
+            self.owner.sweep_seqs();
+            self.member.sweep_numbers();
+            // Should the resubscription's confirmation not come as a push, a PING answered
+            // since the drop says the subscription is back.
+            pings_at_drop = match (self.member.is_resubscribing(), pings_at_drop) {
+                (false, _) => None,
+                (true, None) => Some(self.registry.sub_pings()),
+                (true, Some(at)) if self.registry.sub_pings() > at => {
+                    self.member.resubscribed();
+                    None
+                }
+                (true, at) => at,
+            };
             let mut nodes = self.member.owners();
             nodes.extend(self.owner.member_nodes());
             nodes.sort();

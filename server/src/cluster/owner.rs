@@ -34,6 +34,9 @@ pub(super) struct Proxy {
     pub id: ConnId,
     /// The room.
     pub room: RoomCode,
+    /// The number of the room's last delivery to the member's node (shared by the node's
+    /// members of the room).
+    seq: Arc<AtomicU64>,
 }
 
 /// This node as the owner of rooms with members elsewhere: those members, by node, and the
@@ -49,6 +52,9 @@ pub(super) struct OwnerSide {
     proxies: DashMap<Arc<str>, Proxies>,
     /// Each member node's channel name, made once.
     node_channels: DashMap<Arc<str>, Arc<str>>,
+    /// Per member node and room, the number of the room's last delivery there: a member node
+    /// that sees a number skipped asks for fresh views ([`RoomMsg::Resync`]).
+    seqs: DashMap<(Arc<str>, RoomCode), Arc<AtomicU64>>,
     next_proxy: AtomicU64,
 }
 
@@ -65,6 +71,7 @@ impl OwnerSide {
             metrics,
             proxies: DashMap::new(),
             node_channels: DashMap::new(),
+            seqs: DashMap::new(),
             next_proxy: AtomicU64::new(1),
         }
     }
@@ -276,9 +283,15 @@ impl OwnerSide {
     /// The member `conn` of node `from` in room `room`, with a fresh id.
     fn proxy(self: &Arc<Self>, from: &str, conn: u64, room: &RoomCode) -> Endpoint {
         let id = self.proxy_id();
+        let seq = self
+            .seqs
+            .entry((Arc::from(from), room.clone()))
+            .or_default()
+            .clone();
         let proxy = Proxy {
             id,
             room: room.clone(),
+            seq,
         };
         let node = match self.proxies.get_mut(from) {
             Some(mut m) => {
@@ -325,6 +338,24 @@ impl OwnerSide {
         self.node_channels.remove(n);
     }
 
+    /// Forget the delivery numbers of rooms with no member left on a node (a later member
+    /// starts from whatever number comes first).
+    pub(super) fn sweep_seqs(&self) {
+        self.seqs.retain(|_, seq| Arc::strong_count(seq) > 1);
+    }
+
+    /// The next number of a delivery to `conns` of node `node` (their room's, on that node);
+    /// 0 when none of them is known here any more.
+    fn next_seq(&self, node: &str, conns: &[u64]) -> u64 {
+        let Some(members) = self.proxies.get(node) else {
+            return 0;
+        };
+        conns
+            .iter()
+            .find_map(|c| members.get(c))
+            .map_or(0, |p| p.seq.fetch_add(1, Relaxed) + 1)
+    }
+
     fn down(&self, node: &str, ctl: &wire::Ctl) {
         self.publisher
             .publish(self.node_channel(node), wire::encode_ctl(ctl, now_us()));
@@ -348,9 +379,16 @@ impl OwnerSide {
 
 impl Relay for OwnerSide {
     fn deliver(&self, node: &str, conns: Vec<u64>, bytes: Utf8Bytes) {
+        // Numbered in the room task's order (it alone delivers for the room), which is the
+        // publisher's.
+        let seq = self.next_seq(node, &conns);
+        #[cfg(feature = "cluster-tests")]
+        if test_hook::drops(bytes.as_str()) {
+            return;
+        }
         self.publisher.publish(
             self.node_channel(node),
-            wire::encode_deliver(&conns, bytes.as_bytes(), now_us()),
+            wire::encode_numbered(&conns, bytes.as_bytes(), seq, now_us()),
         );
     }
 
@@ -372,5 +410,25 @@ impl Relay for OwnerSide {
                 code: code.as_u16(),
             },
         );
+    }
+}
+
+/// A test hook (`cluster-tests` builds only): with `SUDOKU_RACE_TEST_DROP_DELIVERY=TEXT` in its
+/// environment, an owner drops the first delivery to another node whose message holds `TEXT`
+/// (numbered, not published), as pub/sub loses a message while a subscriber reconnects.
+#[cfg(feature = "cluster-tests")]
+mod test_hook {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::OnceLock;
+
+    static TEXT: OnceLock<Option<String>> = OnceLock::new();
+    static DROPPED: AtomicBool = AtomicBool::new(false);
+
+    pub(super) fn drops(msg: &str) -> bool {
+        let text = TEXT.get_or_init(|| std::env::var("SUDOKU_RACE_TEST_DROP_DELIVERY").ok());
+        match text {
+            Some(t) if msg.contains(t.as_str()) => !DROPPED.swap(true, Ordering::Relaxed),
+            _ => false,
+        }
     }
 }

@@ -6,7 +6,7 @@
 //! room found elsewhere.
 
 use std::net::IpAddr;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 
 use futures::future::BoxFuture;
@@ -34,6 +34,8 @@ pub(super) struct Registry {
     feed: Feed,
     /// Whether the last renewal reached Redis.
     redis_up: AtomicBool,
+    /// How many renewals' PINGs the subscription connection answered.
+    sub_pings: AtomicU64,
     /// Whether a renewal has reached Redis yet.
     renewed: AtomicBool,
     /// When this node last found Redis empty of its own key (Redis restarted, or lost it):
@@ -55,12 +57,19 @@ impl Registry {
             sub,
             feed,
             redis_up: AtomicBool::new(true),
+            sub_pings: AtomicU64::new(0),
             renewed: AtomicBool::new(false),
             reset_at: Mutex::new(None),
         }
     }
 
     /// Whether Redis answered the last renewal.
+    /// How many renewals' PINGs the subscription connection has answered: one answered after
+    /// it dropped means it is back, resubscribed (the manager resubscribes before it answers).
+    pub(super) fn sub_pings(&self) -> u64 {
+        self.sub_pings.load(Relaxed)
+    }
+
     pub(super) fn redis_up(&self) -> bool {
         self.redis_up.load(Relaxed)
     }
@@ -95,11 +104,14 @@ impl Registry {
         // during an outage tries again on its next command, and this is it (it resubscribes
         // every channel once it is back).
         let mut sub = self.sub.clone();
-        let _ = tokio::time::timeout(
+        let ping = tokio::time::timeout(
             REDIS_TIMEOUT,
             redis::cmd("PING").query_async::<()>(&mut sub),
         )
         .await;
+        if matches!(ping, Ok(Ok(()))) {
+            self.sub_pings.fetch_add(1, Relaxed);
+        }
         let ms = keys::LEASE.as_millis() as u64;
         let mut pipe = redis::pipe();
         // GET: the key's old value; none means Redis lost it (restarted) since the last renewal.

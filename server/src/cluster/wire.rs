@@ -179,6 +179,9 @@ pub enum Msg {
     },
     /// `spectate` with `boards` (A8), once the spectator is in.
     WatchBoards,
+    /// The member's node missed some of the room's deliveries (a gap in their numbers, or its
+    /// subscription reconnected): send the member a fresh view, as `resume` does.
+    Resync,
 }
 
 impl From<RoomMsg> for Msg {
@@ -198,6 +201,7 @@ impl From<RoomMsg> for Msg {
             RoomMsg::Report { player_id, reason } => Msg::Report { player_id, reason },
             RoomMsg::Lag(ms) => Msg::Lag { ms },
             RoomMsg::WatchBoards => Msg::WatchBoards,
+            RoomMsg::Resync => Msg::Resync,
         }
     }
 }
@@ -221,6 +225,7 @@ impl Msg {
             Msg::Report { player_id, reason } => RoomMsg::Report { player_id, reason },
             Msg::Lag { ms } => RoomMsg::Lag(ms),
             Msg::WatchBoards => RoomMsg::WatchBoards,
+            Msg::Resync => RoomMsg::Resync,
         })
     }
 }
@@ -284,21 +289,6 @@ impl Outcome {
     }
 }
 
-/// A relayed `place`, decoded without allocating the sender's node id.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Place<'a> {
-    /// The member's node.
-    pub from: &'a str,
-    /// Its connection there.
-    pub conn: u64,
-    /// 0..=80 (checked again by the owner).
-    pub cell: u8,
-    /// 1..=9 (checked again by the owner).
-    pub digit: u8,
-    /// Echoed back.
-    pub id: Option<MsgId>,
-}
-
 /// The connection ids of a delivery, as they came (little-endian u64s).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ids(Bytes);
@@ -321,6 +311,9 @@ pub enum Down {
         conns: Ids,
         /// The message, as the room serialized it.
         bytes: Utf8Bytes,
+        /// Its number among the room's deliveries to this node (1, 2, …; 0: not numbered), so
+        /// the node sees a gap.
+        seq: u64,
     },
     /// Anything else.
     Ctl(Ctl),
@@ -362,6 +355,8 @@ pub enum Ctl {
 const UP: u8 = b'U';
 const PLACE: u8 = b'P';
 const DELIVER: u8 = b'D';
+/// A delivery with its number: `N`, clock, the number (u64), then as `D`.
+const DELIVER_SEQ: u8 = b'N';
 const CTL: u8 = b'C';
 const BUNDLE: u8 = b'B';
 /// The pool's frames down a node's channel (`cluster::pool`).
@@ -404,79 +399,18 @@ pub fn encode_up(up: &Up, at_us: i64) -> Vec<u8> {
     out
 }
 
-/// How a placement's id travels: absent, a whole number, or its JSON.
-const ID_NONE: u8 = 0;
-const ID_U64: u8 = 1;
-const ID_JSON: u8 = 2;
-
-/// Encode a `place` from connection `conn` of node `from` (an id of at most 255 bytes; ours
-/// are 8 hex digits): `P`, clock, the node id's length and bytes, the connection, cell, digit,
-/// and the id.
-pub fn encode_place(place: &Place<'_>, at_us: i64) -> Vec<u8> {
-    let from = place.from.as_bytes();
-    let from = &from[..from.len().min(255)];
-    let mut out = head(PLACE, at_us, 1 + from.len() + 8 + 3 + 8);
-    out.push(from.len() as u8);
-    out.extend_from_slice(from);
-    out.extend_from_slice(&place.conn.to_le_bytes());
-    out.push(place.cell);
-    out.push(place.digit);
-    match &place.id {
-        None => out.push(ID_NONE),
-        Some(MsgId::Number(n)) if n.is_u64() => {
-            out.push(ID_U64);
-            out.extend_from_slice(&n.as_u64().unwrap_or(0).to_le_bytes());
-        }
-        Some(id) => {
-            out.push(ID_JSON);
-            let _ = serde_json::to_writer(&mut out, id);
-        }
-    }
-    out
-}
-
-/// Whether a frame up is a [`Place`].
-pub fn is_place(frame: &[u8]) -> bool {
-    frame.first() == Some(&PLACE)
-}
-
-/// Decode a [`Place`].
-pub fn decode_place(frame: &[u8]) -> Result<Place<'_>, FrameError> {
-    match frame.first() {
-        Some(&PLACE) => {}
-        Some(&t) => return Err(FrameError::Tag(t)),
-        None => return Err(FrameError::Short),
-    }
-    let body = frame.get(HEAD..).ok_or(FrameError::Short)?;
-    let (&n, body) = body.split_first().ok_or(FrameError::Short)?;
-    let from = body.get(..usize::from(n)).ok_or(FrameError::Short)?;
-    let from = std::str::from_utf8(from).map_err(|_| FrameError::Utf8)?;
-    let body = &body[usize::from(n)..];
-    let (conn, body) = body.split_first_chunk::<8>().ok_or(FrameError::Short)?;
-    let [cell, digit, kind, id @ ..] = body else {
-        return Err(FrameError::Short);
-    };
-    let id = match *kind {
-        ID_NONE => None,
-        ID_U64 => {
-            let b: [u8; 8] = id.try_into().map_err(|_| FrameError::Short)?;
-            Some(MsgId::Number(u64::from_le_bytes(b).into()))
-        }
-        ID_JSON => Some(serde_json::from_slice(id)?),
-        t => return Err(FrameError::Tag(t)),
-    };
-    Ok(Place {
-        from,
-        conn: u64::from_le_bytes(*conn),
-        cell: *cell,
-        digit: *digit,
-        id,
-    })
-}
-
 /// Encode a delivery.
 pub fn encode_deliver(conns: &[u64], bytes: &[u8], at_us: i64) -> Vec<u8> {
-    let mut out = head(DELIVER, at_us, 2 + conns.len() * 8 + bytes.len());
+    encode_numbered(conns, bytes, 0, at_us)
+}
+
+/// Encode a delivery numbered `seq` among its room's deliveries to the node (0: unnumbered).
+pub fn encode_numbered(conns: &[u64], bytes: &[u8], seq: u64, at_us: i64) -> Vec<u8> {
+    let tag = if seq == 0 { DELIVER } else { DELIVER_SEQ };
+    let mut out = head(tag, at_us, 10 + conns.len() * 8 + bytes.len());
+    if seq != 0 {
+        out.extend_from_slice(&seq.to_le_bytes());
+    }
     out.extend_from_slice(&(conns.len() as u16).to_le_bytes());
     for c in conns {
         out.extend_from_slice(&c.to_le_bytes());
@@ -548,25 +482,36 @@ pub fn decode_down(frame: Bytes) -> Result<Down, FrameError> {
         Some(&CTL) => Ok(Down::Ctl(serde_json::from_slice(
             frame.get(HEAD..).ok_or(FrameError::Short)?,
         )?)),
-        Some(&DELIVER) => {
-            let n = frame.get(HEAD..HEAD + 2).ok_or(FrameError::Short)?;
+        Some(&t @ (DELIVER | DELIVER_SEQ)) => {
+            let (seq, at) = match t {
+                DELIVER_SEQ => {
+                    let b = frame.get(HEAD..HEAD + 8).ok_or(FrameError::Short)?;
+                    let seq = u64::from_le_bytes(b.try_into().map_err(|_| FrameError::Short)?);
+                    (seq, HEAD + 8)
+                }
+                _ => (0, HEAD),
+            };
+            let n = frame.get(at..at + 2).ok_or(FrameError::Short)?;
             let n = usize::from(u16::from_le_bytes([n[0], n[1]]));
             if n > MAX_IDS {
                 return Err(FrameError::Short);
             }
-            let ids_end = HEAD + 2 + n * 8;
+            let ids_end = at + 2 + n * 8;
             if frame.len() < ids_end {
                 return Err(FrameError::Short);
             }
-            let conns = Ids(frame.slice(HEAD + 2..ids_end));
+            let conns = Ids(frame.slice(at + 2..ids_end));
             let bytes =
                 Utf8Bytes::try_from(frame.slice(ids_end..)).map_err(|_| FrameError::Utf8)?;
-            Ok(Down::Deliver { conns, bytes })
+            Ok(Down::Deliver { conns, bytes, seq })
         }
         Some(&t) => Err(FrameError::Tag(t)),
         None => Err(FrameError::Short),
     }
 }
+
+mod place;
+pub use place::{decode_place, encode_place, is_place, Place};
 
 #[cfg(test)]
 mod tests;

@@ -1,7 +1,8 @@
 //! The HTTP face on the WebSocket port: one router ([`route`]) from path and method to an
 //! answer, so later routes (`/api/…`) are a variant and an arm each. `/ws` and `/r/CODE` upgrade
 //! to WebSocket ([`super::upgrade`]); a plain GET of `/` or `/r/CODE` gets the browser client's
-//! page and `/assets/…` its files ([`super::assets`]); `/api/…` is the JSON API ([`super::api`],
+//! page and `/assets/…` its files ([`super::assets`]) — a WebSocket upgrade on any other
+//! path is 404, never the page; `/api/…` is the JSON API ([`super::api`],
 //! async: it reads the store); `/healthz` and `/metrics` answer here; unknown paths get 404,
 //! wrong methods 405. HEAD is GET without a body (hyper drops it).
 
@@ -74,6 +75,8 @@ pub async fn route(req: hyper::Request<Incoming>, ctx: &Socket) -> Response {
             Method::GET => upgrade::accept(req, ctx),
             _ => method_not_allowed("GET"),
         },
+        // A WebSocket asked for where there is none (`/` included): 404 (A2), never the page.
+        _ if upgrade::is_websocket_upgrade(&req) => not_found(),
         Route::Api if api::admin::is_admin(req.uri().path()) => {
             let (method, uri) = (req.method().clone(), req.uri().clone());
             let auth = req.headers().get(hyper::header::AUTHORIZATION).cloned();

@@ -55,6 +55,12 @@ pub fn is_upgrade<B>(req: &hyper::Request<B>) -> bool {
     req.headers().contains_key(UPGRADE) || req.headers().contains_key(SEC_WEBSOCKET_KEY)
 }
 
+/// Whether the request asks for a WebSocket (`Upgrade: websocket`, or a `Sec-WebSocket-Key`),
+/// not another protocol (`Upgrade: h2c` is no WebSocket).
+pub fn is_websocket_upgrade<B>(req: &hyper::Request<B>) -> bool {
+    has_token(req.headers(), UPGRADE, "websocket") || req.headers().contains_key(SEC_WEBSOCKET_KEY)
+}
+
 /// Whether any `name` header lists `token` (comma-separated, any case).
 fn has_token(headers: &HeaderMap, name: hyper::header::HeaderName, token: &str) -> bool {
     headers

@@ -48,6 +48,9 @@ pub enum RoomMsg {
     Lag(u32),
     /// `spectate` with `boards` (A8): sent once the spectator is in; ignored from a player.
     WatchBoards,
+    /// No client message: the member's node (cluster mode) missed some of the room's messages
+    /// to it; the member gets a fresh view, as `resume` sends.
+    Resync,
 }
 
 /// A room's answer to a join, create or resume.

@@ -300,6 +300,7 @@ impl Task {
                 }
                 RoomMsg::Lag(rtt_ms) => self.room.lag_sample(conn, rtt_ms),
                 RoomMsg::WatchBoards => self.room.watch_boards(conn, now),
+                RoomMsg::Resync => self.room.resync(conn, now),
             },
             RoomCmd::Ratings { race_id, ratings } => {
                 let to: Vec<ConnId> = self.conns.keys().copied().collect();

@@ -85,6 +85,17 @@ pub fn node(redis: &Redis, id: &str, db: Option<&str>) -> Server {
 
 /// [`node`], with `extra` flags.
 pub fn node_with(redis: &Redis, id: &str, db: Option<&str>, extra: &[&str]) -> Server {
+    node_with_env(redis, id, db, extra, &[])
+}
+
+/// [`node_with`], with `env` added to the node's environment (the owner's test hooks).
+pub fn node_with_env(
+    redis: &Redis,
+    id: &str,
+    db: Option<&str>,
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> Server {
     let url = redis.url();
     let mut args = vec![
         "--cluster",
@@ -109,7 +120,7 @@ pub fn node_with(redis: &Redis, id: &str, db: Option<&str>, extra: &[&str]) -> S
         args.extend_from_slice(&["--lag-cap-ms", "0"]);
     }
     args.extend_from_slice(extra);
-    Server::start_on(db, &args, None)
+    Server::start_with_env(db, &args, None, env)
 }
 
 /// A client that has read `welcome`.

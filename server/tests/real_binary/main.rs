@@ -13,5 +13,6 @@ mod log_file;
 mod own_pg;
 #[cfg(feature = "pg-tests")]
 mod postgres;
+mod self_signed;
 mod sigterm;
 mod spool;

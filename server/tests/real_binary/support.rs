@@ -65,6 +65,16 @@ impl Server {
     }
 
     pub fn start_on(db_url: Option<&str>, args: &[&str], fd_limit: Option<u32>) -> Server {
+        Server::start_with_env(db_url, args, fd_limit, &[])
+    }
+
+    /// [`Server::start_on`] with `env` added to the server's environment (test hooks).
+    pub fn start_with_env(
+        db_url: Option<&str>,
+        args: &[&str],
+        fd_limit: Option<u32>,
+        env: &[(&str, &str)],
+    ) -> Server {
         let dir = tempfile::tempdir().expect("temp dir");
         let db = dir.path().join("results.sqlite3");
         let db_arg = db_url.map_or_else(|| db.clone().into_os_string(), Into::into);
@@ -89,6 +99,7 @@ impl Server {
             .arg(&db_arg)
             .args(args)
             .env("RUST_LOG", "info")
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())

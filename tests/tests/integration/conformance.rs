@@ -290,6 +290,60 @@ async fn ids_beyond_64_bits_echo_exactly() {
     }
 }
 
+/// The next text frame whose payload holds `"type":"<ty>"`, as text (other frames skipped).
+async fn text_of_type(c: &mut Raw, ty: &str) -> String {
+    let want = format!(r#""type":"{ty}""#);
+    loop {
+        let f = c.next().await.expect("a frame");
+        if f.opcode == 0x1 {
+            let s = String::from_utf8(f.payload).expect("utf-8");
+            if s.contains(&want) {
+                return s;
+            }
+        }
+    }
+}
+
+/// Valid JSON numbers that no `f64` or 64-bit integer holds digit for digit (A3): `pong` and
+/// `placement` echo them byte for byte, never `bad_message`, never a rounded number.
+#[tokio::test]
+async fn huge_and_overflowing_ids_echo_byte_for_byte_in_pong_and_placement() {
+    let srv = TestServer::start().await;
+    let mut c = Raw::open(&srv).await;
+    let ids = ["1e400", "999999999999999999999999999999", "-1E-400"];
+    for id in ids {
+        c.send(&text(&format!(r#"{{"type":"ping","id":{id}}}"#)))
+            .await;
+        let f = c.next().await.expect("pong");
+        assert_eq!(
+            String::from_utf8(f.payload).unwrap(),
+            format!(r#"{{"type":"pong","id":{id}}}"#)
+        );
+    }
+    c.send(&text(
+        r#"{"type":"create_room","name":"ann","settings":{"max_players":1}}"#,
+    ))
+    .await;
+    text_of_type(&mut c, "room_joined").await;
+    c.send(&text(r#"{"type":"start_race"}"#)).await;
+    let started: serde_json::Value =
+        serde_json::from_str(&text_of_type(&mut c, "race_started").await).unwrap();
+    let puzzle = started["puzzle"].as_str().expect("puzzle").to_owned();
+    // Givens answer `given` without ending anything: the id still comes back.
+    let given = puzzle.find(|ch| ch != '.').expect("a given");
+    for id in ids {
+        c.send(&text(&format!(
+            r#"{{"type":"place","cell":{given},"digit":1,"id":{id}}}"#
+        )))
+        .await;
+        let placement = text_of_type(&mut c, "placement").await;
+        assert!(
+            placement.contains(&format!(r#""id":{id},"#)),
+            "{id} in {placement}"
+        );
+    }
+}
+
 /// Send `req` on a fresh socket and read the whole answer head (and body when short).
 async fn http(srv: &TestServer, req: &str) -> String {
     let mut tcp = TcpStream::connect(srv.addr).await.expect("connect");
@@ -369,6 +423,50 @@ async fn bad_upgrades_get_an_http_answer() {
     .await;
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     assert!(answer.ends_with("\r\n\r\n"), "HEAD has no body: {answer:?}");
+}
+
+/// The contract's WebSocket endpoints are `/ws` and the invite links `/r/CODE` (Transport, A5):
+/// an upgrade there upgrades; an upgrade anywhere else is 404 (A2: unknown paths), never the
+/// page with 200. A plain GET of `/` still gets the page.
+#[tokio::test]
+async fn an_upgrade_off_the_websocket_paths_is_404_never_the_page() {
+    let srv = TestServer::start().await;
+    let host = srv.addr;
+    let up = "Upgrade: websocket\r\nConnection: Upgrade\r\n\
+              Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n";
+    for path in [
+        "/",
+        "/healthz",
+        "/metrics",
+        "/assets/app.js",
+        "/api/daily",
+        "/nope",
+        "/r/AB",
+    ] {
+        let answer = http(
+            &srv,
+            &format!("GET {path} HTTP/1.1\r\nHost: {host}\r\n{up}\r\n"),
+        )
+        .await;
+        assert!(answer.starts_with("HTTP/1.1 404"), "{path}: {answer}");
+    }
+    for path in ["/ws", "/r/ABCD"] {
+        let answer = http(
+            &srv,
+            &format!("GET {path} HTTP/1.1\r\nHost: {host}\r\n{up}\r\n"),
+        )
+        .await;
+        assert!(answer.starts_with("HTTP/1.1 101"), "{path}: {answer}");
+    }
+    let answer = http(&srv, &format!("GET / HTTP/1.1\r\nHost: {host}\r\n\r\n")).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    // Another protocol's upgrade (HTTP/2 over cleartext) is no WebSocket: the page, as HTTP/1.1.
+    let answer = http(
+        &srv,
+        &format!("GET / HTTP/1.1\r\nHost: {host}\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAAP__\r\n\r\n"),
+    )
+    .await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
 }
 
 #[tokio::test]

@@ -324,3 +324,44 @@ async fn idle_connections_are_closed_1000_and_clean_close_is_answered() {
     let b = srv.client().await;
     assert_eq!(b.close().await, Closed::Code(1000));
 }
+
+/// A3: marks added over a player's letters do not make a new name (`name_taken`), and a name of
+/// Hangul fillers alone (Default_Ignorable_Code_Point) shows nothing (`invalid_name`).
+#[tokio::test]
+async fn marked_names_are_taken_and_filler_names_are_invisible() {
+    let srv = TestServer::start().await;
+    let mut host = srv.client().await;
+    let (room, _) = create(&mut host, "host", json!({})).await;
+    let mut c = srv.client().await;
+    for name in [
+        "ho\u{0301}st",
+        "h\u{00F3}st",
+        "HO\u{0308}ST",
+        "h\u{3164}ost",
+    ] {
+        for ty in ["join_room", "spectate"] {
+            c.send(json!({"type": ty, "room": room, "name": name}))
+                .await;
+            c.expect_error("name_taken").await;
+        }
+    }
+    for name in ["\u{115F}", "\u{1160}", "\u{3164}\u{3164}", " \u{FFA0} "] {
+        for ty in ["join_room", "spectate"] {
+            c.send(json!({"type": ty, "room": room, "name": name}))
+                .await;
+            c.expect_error("invalid_name").await;
+        }
+        c.send(json!({"type": "create_room", "name": name})).await;
+        c.expect_error("invalid_name").await;
+    }
+    // The other way round: a marked name first, the bare one is then taken; a real other name
+    // still joins.
+    let mut m = srv.client().await;
+    let (marked_room, _) = create(&mut m, "zo\u{00EB}", json!({})).await;
+    c.send(json!({"type": "join_room", "room": marked_room, "name": "Zoe"}))
+        .await;
+    c.expect_error("name_taken").await;
+    c.send(json!({"type": "join_room", "room": marked_room, "name": "zed"}))
+        .await;
+    c.expect("room_joined").await;
+}

@@ -214,3 +214,49 @@ fn a_ca_file_must_hold_a_certificate() {
     let e = Trust::with_ca_file(&missing).expect_err("no file");
     assert!(e.to_string().starts_with("cannot read --ca-file"), "{e}");
 }
+
+/// Every refused certificate reads as advice in words: the host, what is wrong, what to do;
+/// never a debug string such as `Other(OtherError(CaUsedAsEndEntity))`.
+#[test]
+fn every_certificate_refusal_reads_as_advice() {
+    #[derive(Debug)]
+    struct CaUsedAsEndEntity;
+    impl std::fmt::Display for CaUsedAsEndEntity {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "{self:?}")
+        }
+    }
+    impl std::error::Error for CaUsedAsEndEntity {}
+    let other = |e| CertificateError::Other(rustls::OtherError(Arc::new(e)));
+    let cases = [
+        (CertificateError::UnknownIssuer, "use --ca-file"),
+        (CertificateError::NotValidForName, "another name"),
+        (CertificateError::Expired, "expired"),
+        (CertificateError::NotValidYet, "clock"),
+        (CertificateError::Revoked, "revoked"),
+        (CertificateError::InvalidPurpose, "--ca-file"),
+        (CertificateError::BadEncoding, "--ca-file"),
+        (other(CaUsedAsEndEntity), "CA:TRUE"),
+        (
+            CertificateError::ApplicationVerificationFailure,
+            "--ca-file",
+        ),
+    ];
+    for (c, advice) in cases {
+        let said = explain_tls(
+            "example.test",
+            443,
+            &Trust::default(),
+            &rustls::Error::InvalidCertificate(c.clone()),
+        );
+        assert!(
+            said.starts_with("the certificate of example.test"),
+            "{said}"
+        );
+        assert!(said.contains(advice), "{c:?}: {said}");
+        assert!(
+            !said.contains("Error(") && !said.contains("Other"),
+            "{said}"
+        );
+    }
+}

@@ -16,16 +16,41 @@ fn frames_round_trip_and_junk_is_refused() {
     assert_eq!(decode_up(&f).ok(), Some(up.clone()));
     let f = encode_deliver(&[1, 2, u64::MAX], b"{\"type\":\"pong\"}", -5);
     assert_eq!(sent_at(&f), Some(-5));
-    let Ok(Down::Deliver { conns, bytes }) = decode_down(Bytes::from(f)) else {
+    let Ok(Down::Deliver { conns, bytes, seq }) = decode_down(Bytes::from(f)) else {
         panic!("a delivery did not decode");
     };
     assert_eq!(conns.iter().collect::<Vec<_>>(), vec![1, 2, u64::MAX]);
     assert_eq!(bytes, Utf8Bytes::from("{\"type\":\"pong\"}"));
+    assert_eq!(seq, 0);
+    // A numbered delivery carries its number; cut anywhere before its text, it is refused.
+    let f = encode_numbered(&[4, 5], b"{}", 77, 1);
+    let Ok(Down::Deliver { conns, bytes, seq }) = decode_down(Bytes::from(f.clone())) else {
+        panic!("a numbered delivery did not decode");
+    };
+    assert_eq!(
+        (conns.iter().collect::<Vec<_>>(), bytes.as_str(), seq),
+        (vec![4, 5], "{}", 77)
+    );
+    for cut in 0..f.len() - 2 {
+        assert!(
+            decode_down(Bytes::from(f[..cut].to_vec())).is_err(),
+            "cut at {cut}"
+        );
+    }
+    let up = Up::Msg {
+        from: "n1".into(),
+        conn: 7,
+        msg: Msg::Resync,
+    };
+    assert_eq!(decode_up(&encode_up(&up, 1)).ok(), Some(up.clone()));
     for id in [
         None,
         Some(MsgId::Number(7u64.into())),
         Some(MsgId::Number((-3i64).into())),
         Some(MsgId::String("x\"y".into())),
+        Some(MsgId::from_json("1e400").unwrap()),
+        Some(MsgId::from_json("999999999999999999999999999999").unwrap()),
+        Some(MsgId::from_json("1.50").unwrap()),
     ] {
         let place = Place {
             from: "a1b2c3d4",

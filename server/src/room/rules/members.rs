@@ -4,7 +4,9 @@
 
 use std::net::IpAddr;
 
-use protocol::{ClosedReason, ErrorCode, FinishStatus, PlayerName, Role, ServerMsg, You};
+use protocol::{
+    ClosedReason, ErrorCode, FinishStatus, OverReason, PlayerName, Role, ServerMsg, You,
+};
 use tokio::time::Instant;
 
 use super::seats::{parse_name, Membership, Refusal};
@@ -115,6 +117,41 @@ impl Room {
             self.send_all_except(conn, ServerMsg::PlayerUpdated { player });
         }
         true
+    }
+
+    /// A member's node missed some of this room's messages to it (cluster relay gap): the
+    /// member gets a fresh view, as `resume` sends, and after an announced race its
+    /// `race_over` again, so no board, player list or standings stay stale.
+    pub fn resync(&mut self, conn: ConnId, now: Instant) {
+        let you = match self.seats.member(conn) {
+            Some(Membership::Seat(i)) => self.seats.seat(i).you(),
+            Some(Membership::Spectator(_)) => You {
+                player_id: None,
+                token: None,
+                role: Role::Spectator,
+            },
+            None => return,
+        };
+        let msg = self.room_joined(you, now);
+        self.send(conn, msg);
+        if let (State::Finished, Some(race)) = (&self.state, &self.race) {
+            // Announced races only end so: with someone timed out at the limit, or all done.
+            let standings = race.standings();
+            let timed_out = standings.iter().any(|s| s.status == FinishStatus::TimedOut);
+            let over = ServerMsg::RaceOver {
+                race_id: race.race_id().clone(),
+                reason: if timed_out {
+                    OverReason::TimeLimit
+                } else {
+                    OverReason::AllDone
+                },
+                standings,
+                solution: race.dealt().solution,
+                // Ratings come in their own message once stored (A9).
+                ratings: Vec::new(),
+            };
+            self.send(conn, over);
+        }
     }
 
     /// A connection's transport dropped: a player's seat is held, a spectator is gone.

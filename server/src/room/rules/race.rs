@@ -494,7 +494,7 @@ impl Race {
     }
 
     /// The ranking, as it stands.
-    fn standings(&self) -> Vec<Standing> {
+    pub(super) fn standings(&self) -> Vec<Standing> {
         let rows = self
             .entries
             .iter()

@@ -951,3 +951,4 @@ mod ghost;
 mod isomorphs;
 mod lag;
 mod report;
+mod resync;
