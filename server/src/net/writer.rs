@@ -3,7 +3,9 @@
 //! connection closes it sends what was queued before the close (not for a slow reader), then
 //! the Close frame. [`linger`] keeps reading and discarding the client's input until its Close
 //! or EOF, at most [`LINGER`] after the writer is done, so that TCP is never closed on unread
-//! input: that would reset the connection and lose the close on the client's side.
+//! input: that would reset the connection and lose the close on the client's side. When the
+//! framing broke (1002, 1007, 1009) the input is discarded as raw bytes, and a stream that ends
+//! in a Close frame ends the wait as a recognised Close does.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -168,11 +170,100 @@ pub async fn linger(
     let deadline = deadline.unwrap_or_else(|| Instant::now() + LINGER);
     let discard = async {
         let mut buf = [0u8; 2048];
+        // The last bytes read, enough to hold the client's Close frame.
+        let mut tail = Vec::with_capacity(2 * MAX_CLOSE_FRAME);
         while let Ok(n) = ws.get_mut().read(&mut buf).await {
             if n == 0 {
+                break;
+            }
+            tail.extend_from_slice(&buf[n.saturating_sub(MAX_CLOSE_FRAME)..n]);
+            tail.drain(..tail.len().saturating_sub(MAX_CLOSE_FRAME));
+            // The client's answer to our Close is the last thing it sends: TCP may end now.
+            if ends_with_close(&tail) {
                 break;
             }
         }
     };
     let _ = tokio::time::timeout_at(deadline, discard).await;
+}
+
+/// The longest Close frame a client sends: 2 header bytes, a 4-byte mask, 125 bytes of payload.
+const MAX_CLOSE_FRAME: usize = 131;
+
+/// Whether `bytes` end with a whole masked Close frame (RFC 6455 §5.5.1) whose code is one a
+/// peer may send and whose reason is UTF-8. After the framing broke, frames can no longer be
+/// told apart, but the client's Close is the last thing it sends: a stream that ends in one is
+/// the end of the handshake. Raw bytes that happen to look like one end the wait early, which
+/// costs nothing: the server's own Close went out before.
+fn ends_with_close(bytes: &[u8]) -> bool {
+    (0..=125usize).any(|n| {
+        let Some(at) = bytes.len().checked_sub(6 + n) else {
+            return false;
+        };
+        let frame = &bytes[at..];
+        if frame[0] != 0x88 || usize::from(frame[1]) != 0x80 | n || n == 1 {
+            return false;
+        }
+        let (mask, masked) = frame[2..].split_at(4);
+        let payload: Vec<u8> = masked
+            .iter()
+            .enumerate()
+            .map(|(i, b)| b ^ mask[i % 4])
+            .collect();
+        if n == 0 {
+            return true;
+        }
+        let code = u16::from_be_bytes([payload[0], payload[1]]);
+        WsCloseCode::from(code).is_allowed() && std::str::from_utf8(&payload[2..]).is_ok()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn masked_close(payload: &[u8]) -> Vec<u8> {
+        let mask = [9, 200, 33, 71];
+        let mut f = vec![0x88, 0x80 | payload.len() as u8];
+        f.extend_from_slice(&mask);
+        f.extend(payload.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]));
+        f
+    }
+
+    #[track_caller]
+    fn check(bytes: &[u8], expected: bool) {
+        assert_eq!(ends_with_close(bytes), expected, "{bytes:?}");
+    }
+
+    #[test]
+    fn a_client_close_at_the_end_of_the_stream() {
+        let mut with_reason = 1000u16.to_be_bytes().to_vec();
+        with_reason.extend_from_slice("bye é".as_bytes());
+        for payload in [&b""[..], &1009u16.to_be_bytes(), &with_reason, &[b'x'; 0]] {
+            let mut stream = vec![0x81, 0x85, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+            stream.extend(masked_close(payload));
+            check(&stream, true);
+            check(&masked_close(payload), true);
+        }
+        let mut long = 4000u16.to_be_bytes().to_vec();
+        long.extend_from_slice(&[b'r'; 123]);
+        check(&masked_close(&long), true);
+    }
+
+    #[test]
+    fn anything_else_is_not_one() {
+        check(b"", false);
+        check(&[0x88], false);
+        // Unmasked (a server's), cut short, followed by more bytes, a one-byte payload.
+        check(&[0x88, 0x02, 0x03, 0xe8], false);
+        check(&masked_close(&1000u16.to_be_bytes())[..7], false);
+        let mut more = masked_close(&1000u16.to_be_bytes());
+        more.push(0);
+        check(&more, false);
+        check(&masked_close(&[3]), false);
+        // Codes a peer may not send; a reason that is not UTF-8.
+        check(&masked_close(&1005u16.to_be_bytes()), false);
+        check(&masked_close(&999u16.to_be_bytes()), false);
+        check(&masked_close(&[0x03, 0xe8, 0xff]), false);
+    }
 }
