@@ -1,14 +1,18 @@
 //! The close handshake seen by a client that is still sending (Amendment A2): the code a
 //! room chose reaches it, since the server reads and discards until the client's Close.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
+use futures::{SinkExt, StreamExt};
 use serde_json::json;
+use tokio_rustls::rustls::ClientConfig;
+use tokio_tungstenite::tungstenite::Message;
 
-use crate::support::{create, Closed, TestServer, RECV_TIMEOUT};
+use crate::support::{create, join, Client, Closed, TestServer, RECV_TIMEOUT};
 
 #[tokio::test]
 async fn a_terminal_still_sending_when_its_seat_moves_gets_the_1000() {
@@ -20,10 +24,102 @@ async fn a_terminal_still_sending_when_its_seat_moves_gets_the_1000() {
     new.send(json!({"type": "resume", "token": token})).await;
     new.expect("room_joined").await;
     // The old terminal has not read its close yet and keeps talking.
-    for i in 0..20 {
+    for i in 0..13000 {
         old.send(json!({"type": "ping", "id": i})).await;
     }
     assert_eq!(old.closed().await, Closed::Code(1000));
+}
+
+/// A racing player's old terminal keeps sending placements and pings, reading meanwhile, as
+/// its seat moves to another connection: every time, it reads everything up to a Close frame
+/// with 1000 (never a dropped TCP connection, which a client takes for a drop and answers by
+/// taking the seat back).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_racer_still_sending_when_its_seat_moves_gets_the_1000_every_time() {
+    let srv = TestServer::start().await;
+    seat_moves_while_sending(&srv, None).await;
+}
+
+/// Twenty times: a racer (over TLS when `tls` gives the URL and the client config) keeps
+/// sending while its seat moves; it must read a Close with 1000 each time.
+pub(crate) async fn seat_moves_while_sending(
+    srv: &TestServer,
+    tls: Option<(&str, Arc<ClientConfig>)>,
+) {
+    for attempt in 0..20 {
+        let mut ann = dial(srv, &tls).await;
+        let (room, joined) = create(&mut ann, "ann", json!({"difficulty": "easy"})).await;
+        let token = joined["you"]["token"].as_str().expect("token").to_owned();
+        let mut bob = dial(srv, &tls).await;
+        join(&mut bob, &room, "bob").await;
+        ann.expect("player_joined").await;
+        ann.send(json!({"type": "start_race"})).await;
+        let started = ann.until("race_started").await;
+        bob.until("race_started").await;
+        let puzzle = started["puzzle"].as_str().expect("puzzle").to_owned();
+        // A given cell: placing on it is answered (`given`) and never a mistake.
+        let given = puzzle
+            .bytes()
+            .position(|b| b != b'.' && b != b'0')
+            .expect("a given");
+        let (mut sink, mut stream) = ann.into_inner().split();
+        let sending = tokio::spawn(async move {
+            for i in 0u64.. {
+                let place = json!({"type": "place", "cell": given, "digit": 1, "id": i});
+                let ping = json!({"type": "ping", "id": i});
+                for m in [place, ping] {
+                    if sink
+                        .send(Message::Text(m.to_string().into()))
+                        .await
+                        .is_err()
+                    {
+                        return i;
+                    }
+                }
+            }
+            unreachable!("the connection closes first")
+        });
+        let reading = tokio::spawn(async move {
+            loop {
+                let next = tokio::time::timeout(RECV_TIMEOUT, stream.next())
+                    .await
+                    .expect("the old connection's close in time");
+                match next {
+                    Some(Ok(Message::Close(f))) => {
+                        return Closed::from(f.map(|f| u16::from(f.code)));
+                    }
+                    Some(Ok(_)) => {}
+                    Some(Err(_)) | None => return Closed::NoFrame,
+                }
+            }
+        });
+        // Let the old terminal get going before the seat moves.
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let mut new = dial(srv, &tls).await;
+        new.send(json!({"type": "resume", "token": token})).await;
+        new.until("room_joined").await;
+        assert_eq!(
+            reading.await.expect("reader"),
+            Closed::Code(1000),
+            "attempt {attempt}"
+        );
+        let sent = tokio::time::timeout(RECV_TIMEOUT, sending)
+            .await
+            .expect("the sender stops once closed")
+            .expect("sender");
+        assert!(
+            sent > 0,
+            "attempt {attempt}: nothing was sent before the close"
+        );
+    }
+}
+
+/// A client past `welcome`, over TLS when `tls` says so.
+async fn dial(srv: &TestServer, tls: &Option<(&str, Arc<ClientConfig>)>) -> Client {
+    match tls {
+        None => srv.client().await,
+        Some((url, config)) => srv.tls_client(url, config.clone()).await,
+    }
 }
 
 /// A WebSocket client on a bare TCP socket, to send frames no library would and to see when
@@ -43,7 +139,10 @@ impl RawWs {
             srv.addr
         );
         tcp.write_all(head.as_bytes()).await.expect("write");
-        let mut raw = RawWs { tcp, buf: Vec::new() };
+        let mut raw = RawWs {
+            tcp,
+            buf: Vec::new(),
+        };
         let end = loop {
             if let Some(i) = raw.buf.windows(4).position(|w| w == b"\r\n\r\n") {
                 break i + 4;
@@ -156,7 +255,10 @@ async fn after_a_broken_frame_tcp_ends_at_the_clients_close() {
         ws.send(0x88, &code.to_be_bytes()).await;
         let took = ws.until_eof().await;
         // The wait for a Close that never comes is 2 s: well before it, or it was not seen.
-        assert!(took < Duration::from_secs(1), "{what}: TCP ended after {took:?}");
+        assert!(
+            took < Duration::from_secs(1),
+            "{what}: TCP ended after {took:?}"
+        );
     }
 }
 
