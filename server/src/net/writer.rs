@@ -1,7 +1,7 @@
 //! A connection's way out and its close (Amendment A2): the writer task drains the bounded
 //! outgoing queue (`feed` every ready message, `flush` once, ping on a timer); when the
-//! connection closes it sends what was queued before the close (not for a slow reader), then
-//! the Close frame. [`linger`] keeps reading and discarding the client's input until its Close
+//! connection closes it sends what was queued before the close (not for a slow reader; for
+//! [`LINGER`] at most), then the Close frame (again for [`LINGER`] at most). [`linger`] keeps reading and discarding the client's input until its Close
 //! or EOF, at most [`LINGER`] after the writer is done, so that TCP is never closed on unread
 //! input: that would reset the connection and lose the close on the client's side. When the
 //! framing broke (1002, 1007, 1009) the input is discarded as raw bytes, and a stream that ends
@@ -91,13 +91,22 @@ pub async fn write_loop(
         }
     }
     let code = handle.close_code();
-    let wind_down = async {
-        if !handle.is_slow() {
-            // Deliver what was queued before the close (welcome + server_full, final results).
+    if !handle.is_slow() {
+        // Deliver what was queued before the close (welcome + server_full, final results), for
+        // [`LINGER`] at most: a client busy sending may not read it that soon, and the Close
+        // must still follow what went out, not be dropped with the rest of the queue.
+        let deliver = async {
             while let Ok(m) = rx.try_recv() {
                 sink.feed(m).await?;
             }
+            Ok::<_, WsError>(())
+        };
+        if let Ok(Err(e)) = tokio::time::timeout(LINGER, deliver).await {
+            tracing::debug!(error = %e, "write failed");
+            return sink;
         }
+    }
+    let close = async {
         if let Some(code) = code {
             sink.feed(Message::Close(Some(CloseFrame {
                 code: WsCloseCode::from(code.as_u16()),
@@ -107,7 +116,7 @@ pub async fn write_loop(
         }
         sink.flush().await
     };
-    let _ = tokio::time::timeout(LINGER, wind_down).await;
+    let _ = tokio::time::timeout(LINGER, close).await;
     sink
 }
 

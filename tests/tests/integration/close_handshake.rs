@@ -9,6 +9,7 @@ use tokio::net::TcpStream;
 
 use futures::{SinkExt, StreamExt};
 use serde_json::json;
+use server::net::writer::LINGER;
 use tokio_rustls::rustls::ClientConfig;
 use tokio_tungstenite::tungstenite::Message;
 
@@ -27,6 +28,36 @@ async fn a_terminal_still_sending_when_its_seat_moves_gets_the_1000() {
     for i in 0..13000 {
         old.send(json!({"type": "ping", "id": i})).await;
     }
+    assert_eq!(old.closed().await, Closed::Code(1000));
+}
+
+/// A terminal busy sending (reading nothing) when its seat moves has more answers queued than
+/// its socket takes: when it reads again, after longer than the server gives the queue, it
+/// still finds the Close with 1000 after what could be delivered, never a bare EOF. (The
+/// slow-reader rule and the rate limit are set out of the way: they would close with 1008.)
+#[tokio::test]
+async fn a_terminal_busy_sending_when_its_seat_moves_still_finds_the_1000() {
+    let srv = TestServer::start_with(|c| {
+        c.limits.slow_queue_bytes = 256 * 1024 * 1024;
+        c.limits.slow_drain = Duration::from_secs(600);
+        c.limits.out_queue = 1_000_000;
+        c.limits.rate_limit = 1_000_000;
+        c.limits.rate_burst = 1_000_000;
+    })
+    .await;
+    let mut old = srv.small_buffer_client().await;
+    let (_, joined) = create(&mut old, "ann", json!({})).await;
+    let token = joined["you"]["token"].as_str().expect("token").to_owned();
+    // Its answers fill the socket buffers and queue on the server.
+    let pad = "p".repeat(100);
+    for i in 0..150_000 {
+        old.send(json!({"type": "ping", "id": i, "pad": pad})).await;
+    }
+    let mut new = srv.client().await;
+    new.send(json!({"type": "resume", "token": token})).await;
+    new.expect("room_joined").await;
+    // Still busy for longer than the server's wait for the queue to drain.
+    tokio::time::sleep(LINGER + Duration::from_millis(200)).await;
     assert_eq!(old.closed().await, Closed::Code(1000));
 }
 
