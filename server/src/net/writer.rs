@@ -90,6 +90,12 @@ pub async fn write_loop(
             break;
         }
     }
+    wind_down(sink, rx, &handle).await
+}
+
+/// The connection is closing: what was queued before the close, then the Close frame, each
+/// for [`LINGER`] at most; returns the sink for [`linger`].
+async fn wind_down(mut sink: Sink, mut rx: mpsc::Receiver<Message>, handle: &Outbox) -> Sink {
     let code = handle.close_code();
     if !handle.is_slow() {
         // Deliver what was queued before the close (welcome + server_full, final results), for
@@ -102,17 +108,20 @@ pub async fn write_loop(
             Ok::<_, WsError>(())
         };
         if let Ok(Err(e)) = tokio::time::timeout(LINGER, deliver).await {
-            tracing::debug!(error = %e, "write failed");
-            return sink;
+            // The client closed first (its Close's answer waits in the sink), or the socket
+            // failed: the flush below sends the one or fails at once.
+            tracing::debug!(error = %e, "write failed while closing");
         }
     }
     let close = async {
         if let Some(code) = code {
-            sink.feed(Message::Close(Some(CloseFrame {
+            let frame = CloseFrame {
                 code: WsCloseCode::from(code.as_u16()),
                 reason: code.reason().into(),
-            })))
-            .await?;
+            };
+            if let Err(e) = sink.feed(Message::Close(Some(frame))).await {
+                tracing::debug!(error = %e, "close frame not sent");
+            }
         }
         sink.flush().await
     };
