@@ -61,7 +61,8 @@ use crate::room::rooms::Rooms;
 use crate::room::task::RoomEnv;
 
 /// Sockets accepted past the cap (to tell WebSocket clients `server_full`, and to answer
-/// `/healthz`) before further ones are dropped at once: the fd budget ([`fd::fit_connections`]) holds them.
+/// `/healthz`) before further ones are dropped at once: the fd budget
+/// ([`fd::fit_connections`]) holds them.
 pub const OVERFLOW: usize = 16;
 
 /// What every connection task shares: the config, the rooms, and the socket count.
