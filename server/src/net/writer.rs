@@ -1,11 +1,12 @@
 //! A connection's way out and its close (Amendment A2): the writer task drains the bounded
 //! outgoing queue (`feed` every ready message, `flush` once, ping on a timer); when the
 //! connection closes it sends what was queued before the close (not for a slow reader; for
-//! [`LINGER`] at most), then the Close frame (again for [`LINGER`] at most). [`linger`] keeps reading and discarding the client's input until its Close
-//! or EOF, at most [`LINGER`] after the writer is done, so that TCP is never closed on unread
-//! input: that would reset the connection and lose the close on the client's side. When the
-//! framing broke (1002, 1007, 1009) the input is discarded as raw bytes, and a stream that ends
-//! in a Close frame ends the wait as a recognised Close does.
+//! [`LINGER`] at most), then the Close frame (again for [`LINGER`] at most). [`linger`] keeps
+//! reading and discarding the client's input until its Close or EOF, at most [`LINGER`] after
+//! the writer is done, so that TCP is never closed on unread input: that would reset the
+//! connection and lose the close on the client's side. When the framing broke (1002, 1007,
+//! 1009) the input is discarded as raw bytes, and a stream that ends in a Close frame ends the
+//! wait as a recognised Close does.
 
 use std::sync::Arc;
 use std::time::Duration;
