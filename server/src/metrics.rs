@@ -36,6 +36,8 @@ pub struct Metrics {
     pub rate_limit_closes: Counter,
     /// Connections closed 1008 because they did not read.
     pub slow_consumer_closes: Counter,
+    /// Sockets closed before their request head to make room at the connection cap.
+    pub handshakes_evicted: Counter,
     /// Results writes that failed.
     pub store_errors: Counter,
     /// Results waiting for the database (`room::backlog`): in the spool, or in memory when
@@ -103,6 +105,10 @@ impl Metrics {
             "slow_consumer_closes",
             "Connections closed because they did not read",
         );
+        let handshakes_evicted = counter(
+            "handshakes_evicted",
+            "Sockets closed before their request head to make room at the connection cap",
+        );
         let store_errors = counter("store_errors", "Failed results writes");
         let results_spooled = counter("results_spooled", "Results written to the spool");
         let results_retried = counter("results_retried", "Results landed from the spool");
@@ -142,6 +148,7 @@ impl Metrics {
             rate_limited,
             rate_limit_closes,
             slow_consumer_closes,
+            handshakes_evicted,
             store_errors,
             results_queued,
             results_spooled,

@@ -44,6 +44,11 @@ impl<S: AsyncRead + AsyncWrite + Unpin> JsonWs<S> {
         self.timeout = timeout;
     }
 
+    /// The WebSocket, for a test that reads and writes it from two tasks.
+    pub fn into_inner(self) -> WebSocketStream<S> {
+        self.ws
+    }
+
     /// Send a JSON value as a text frame.
     pub async fn send(&mut self, v: Value) {
         self.send_raw(Message::Text(v.to_string().into())).await;

@@ -9,12 +9,17 @@
 //! - [`conn`]: one WebSocket connection's read loop; [`writer`]: its writer and its close.
 //! - [`cmd`]: one handler per client command, and the connection's [`cmd::Session`].
 //! - [`rate`]: the per-connection rate limit.
-//! - [`tls`]: the rustls acceptor from PEM files; [`fd`]: the file-descriptor budget.
+//! - [`tls`]: the rustls acceptor from PEM files; [`fd`]: the file-descriptor budget;
+//!   [`admit`]: the sockets still in their handshake, evicted oldest first to make room.
 //! - [`tuning`]: WebSocket, socket and queue settings (shared with the echo baseline).
 //!
 //! Every socket counts against the connection cap from its accept until it is gone, whether
-//! it is still sending its head, serving plain HTTP or upgraded.
+//! it is still sending its head, serving plain HTTP or upgraded. At the cap, and when accept
+//! runs out of descriptors, the oldest socket still in its handshake for longer than
+//! [`admit::HANDSHAKE_GRACE`] is closed to make room (`handshakes_evicted_total`), so that
+//! sockets that never finish their head cannot lock clients out until the head deadline.
 
+pub mod admit;
 pub mod api;
 pub mod assets;
 pub mod client_addr;
@@ -56,7 +61,8 @@ use crate::room::rooms::Rooms;
 use crate::room::task::RoomEnv;
 
 /// Sockets accepted past the cap (to tell WebSocket clients `server_full`, and to answer
-/// `/healthz`) before further ones are dropped at once: the fd reserve ([`fd::RESERVE`]) holds them.
+/// `/healthz`) before further ones are dropped at once: the fd budget
+/// ([`fd::fit_connections`]) holds them.
 pub const OVERFLOW: usize = 16;
 
 /// What every connection task shares: the config, the rooms, and the socket count.
@@ -79,6 +85,8 @@ pub struct Transport {
     hard_stop: CancellationToken,
     conn_tasks: TaskTracker,
     open_sockets: AtomicUsize,
+    /// The sockets still in their handshake, which may make way for new ones.
+    handshakes: Arc<admit::Handshakes>,
     next_conn: AtomicU64,
 }
 
@@ -108,6 +116,7 @@ impl Transport {
             hard_stop: CancellationToken::new(),
             conn_tasks: TaskTracker::new(),
             open_sockets: AtomicUsize::new(0),
+            handshakes: Arc::default(),
             next_conn: AtomicU64::new(1),
         })
     }
@@ -146,7 +155,7 @@ impl Drop for Slot {
 
 /// Accept until shutdown; each socket gets its own task.
 pub async fn accept_loop(server: Arc<Transport>, listener: TcpListener) {
-    let cap = server.config.limits.max_connections;
+    let mut spare = admit::Spare::default();
     let mut failing = false;
     loop {
         tokio::select! {
@@ -154,19 +163,29 @@ pub async fn accept_loop(server: Arc<Transport>, listener: TcpListener) {
             r = listener.accept() => match r {
                 Ok((stream, peer)) => {
                     failing = false;
-                    let before = server.open_sockets.fetch_add(1, Relaxed);
-                    let slot = Slot { server: server.clone(), admitted: before < cap };
-                    if before >= cap + OVERFLOW {
-                        // Far past the cap: keep the descriptors for the ones already here.
-                        tracing::debug!(%peer, "over the connection cap: dropped at accept");
-                        drop((stream, slot));
+                    admit(&server, stream, peer);
+                }
+                Err(e) if fd::out_of_descriptors(&e) => {
+                    // The oldest handshake gives up its descriptor; or the spare one takes the
+                    // next client out of the backlog to close it: none is left waiting there.
+                    if server.evict_handshake() {
+                        // Its task closes the socket: let it run before accepting again.
+                        tokio::time::sleep(Duration::from_millis(5)).await;
                         continue;
                     }
-                    server.conn_tasks.spawn(serve_socket(slot, stream, peer));
+                    if spare.shed(&listener) {
+                        tracing::debug!("out of file descriptors: a client refused at accept");
+                        continue;
+                    }
+                    if !failing {
+                        tracing::error!(error = %e, "accept failed");
+                    }
+                    failing = true;
+                    tokio::time::sleep(Duration::from_millis(50)).await;
                 }
                 Err(e) => {
-                    // Out of file descriptors and the like: back off instead of spinning, and
-                    // say so once per spell rather than every 50 ms.
+                    // Other failures: back off instead of spinning, and say so once per spell
+                    // rather than every 50 ms.
                     if !failing {
                         tracing::error!(error = %e, "accept failed");
                     }
@@ -179,44 +198,84 @@ pub async fn accept_loop(server: Arc<Transport>, listener: TcpListener) {
     tracing::info!("stopped accepting connections");
 }
 
+/// Give an accepted socket its place under the cap (evicting the oldest handshake at the
+/// cap) and its task; far past the cap, drop it.
+#[allow(clippy::disallowed_methods)] // a handshake's age runs from its accept
+fn admit(server: &Arc<Transport>, stream: TcpStream, peer: SocketAddr) {
+    let cap = server.config.limits.max_connections;
+    let before = server.open_sockets.fetch_add(1, Relaxed);
+    let admitted = before < cap || server.evict_handshake();
+    let slot = Slot {
+        server: server.clone(),
+        admitted,
+    };
+    if !admitted && before >= cap + OVERFLOW {
+        // Far past the cap: keep the descriptors for the ones already here.
+        tracing::debug!(%peer, "over the connection cap: dropped at accept");
+        drop((stream, slot));
+        return;
+    }
+    let ticket = server.handshakes.enter(Instant::now());
+    server
+        .conn_tasks
+        .spawn(serve_socket(slot, ticket, stream, peer));
+}
+
+impl Transport {
+    /// Close the oldest socket still in its handshake past the grace, counting it; whether
+    /// there was one.
+    #[allow(clippy::disallowed_methods)] // a handshake's age runs from its accept
+    fn evict_handshake(&self) -> bool {
+        let evicted = self.handshakes.evict_oldest(Instant::now());
+        if evicted {
+            self.metrics.handshakes_evicted.inc();
+            tracing::debug!("the oldest unfinished handshake evicted to make room");
+        }
+        evicted
+    }
+}
+
 #[allow(clippy::disallowed_methods)] // the request deadline runs from the accept
-async fn serve_socket(slot: Slot, stream: TcpStream, peer: SocketAddr) {
+async fn serve_socket(slot: Slot, ticket: admit::Ticket, stream: TcpStream, peer: SocketAddr) {
     tuning::tune_socket(&stream);
     let server = slot.server.clone();
     let deadline = Instant::now() + server.config.request_timeout;
     let hard_stop = server.hard_stop.clone();
+    let evicted = ticket.evicted().clone();
     let slot = Arc::new(slot);
-    match server.tls.clone() {
-        None => {
-            tokio::select! {
-                () = serve_http(slot, stream, peer, deadline) => {}
-                () = hard_stop.cancelled() => {}
-            }
-        }
-        Some(tls) => {
-            let acceptor = TlsAcceptor::from(tls);
-            let accepted = tokio::select! {
-                r = tokio::time::timeout_at(deadline, acceptor.accept(stream)) => r,
-                () = server.shutdown.cancelled() => return,
-            };
-            match accepted {
-                Ok(Ok(tls)) => {
-                    tokio::select! {
-                        () = serve_http(slot, tls, peer, deadline) => {}
-                        () = hard_stop.cancelled() => {}
-                    }
+    let serve = async {
+        match server.tls.clone() {
+            None => serve_http(slot, &ticket, stream, peer, deadline).await,
+            Some(tls) => {
+                let acceptor = TlsAcceptor::from(tls);
+                let accepted = tokio::select! {
+                    r = tokio::time::timeout_at(deadline, acceptor.accept(stream)) => r,
+                    () = server.shutdown.cancelled() => return,
+                };
+                match accepted {
+                    Ok(Ok(tls)) => serve_http(slot, &ticket, tls, peer, deadline).await,
+                    Ok(Err(e)) => tracing::debug!(%peer, error = %e, "tls handshake failed"),
+                    Err(_) => tracing::debug!(%peer, "tls handshake timed out"),
                 }
-                Ok(Err(e)) => tracing::debug!(%peer, error = %e, "tls handshake failed"),
-                Err(_) => tracing::debug!(%peer, "tls handshake timed out"),
             }
         }
+    };
+    tokio::select! {
+        () = serve => {}
+        () = hard_stop.cancelled() => {}
+        () = evicted.cancelled() => tracing::debug!(%peer, "evicted before its request head"),
     }
 }
 
 /// HTTP/1.1 on one socket (keep-alive, upgrades) until it closes, its first head misses
-/// `deadline`, or shutdown.
-async fn serve_http<I>(slot: Arc<Slot>, io: I, peer: SocketAddr, deadline: Instant)
-where
+/// `deadline`, or shutdown. Its handshake `ticket` is done once the first head is in.
+async fn serve_http<I>(
+    slot: Arc<Slot>,
+    ticket: &admit::Ticket,
+    io: I,
+    peer: SocketAddr,
+    deadline: Instant,
+) where
     I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
     let server = slot.server.clone();
@@ -245,7 +304,10 @@ where
     let first_head = async {
         tokio::select! {
             () = tokio::time::sleep_until(deadline) => {}
-            () = head_seen.cancelled() => std::future::pending().await,
+            () = head_seen.cancelled() => {
+                ticket.done();
+                std::future::pending().await
+            }
         }
     };
     tokio::select! {

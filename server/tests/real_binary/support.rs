@@ -146,6 +146,11 @@ impl Server {
         }
     }
 
+    /// The process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Send a signal (`-TERM`, `-INT`, `-KILL`).
     pub fn signal(&self, signal: &str) {
         let pid = self.child.id().to_string();

@@ -313,6 +313,11 @@ impl Client {
         self.ws.set_timeout(t);
     }
 
+    /// The WebSocket, for a test that reads and writes it from two tasks.
+    pub fn into_inner(self) -> WebSocketStream<MaybeTlsStream<TcpStream>> {
+        self.ws.into_inner()
+    }
+
     /// Send a JSON value as a text frame.
     pub async fn send(&mut self, v: Value) {
         self.ws.send(v).await;

@@ -42,6 +42,14 @@ async fn tls_server() -> (TestServer, Arc<ClientConfig>, tempfile::TempDir) {
     (srv, client, dir)
 }
 
+/// A2 over TLS: a racer still sending as its seat moves reads the 1000 every time.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_racer_still_sending_over_wss_when_its_seat_moves_gets_the_1000() {
+    let (srv, tls, _dir) = tls_server().await;
+    let url = format!("wss://localhost:{}/ws", srv.addr.port());
+    crate::close_handshake::seat_moves_while_sending(&srv, Some((&url, tls))).await;
+}
+
 #[tokio::test]
 async fn a_race_over_wss() {
     let (srv, tls, _dir) = tls_server().await;
