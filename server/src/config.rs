@@ -125,6 +125,9 @@ pub struct Config {
     pub request_timeout: Duration,
     /// After shutdown is asked for, connections get this long to close; then they are dropped.
     pub shutdown_grace: Duration,
+    /// A9 `--drain-s`: a drain (see [`crate::run_until`]) lasts at most this long; `None`: a
+    /// drain is a shutdown.
+    pub drain: Option<Duration>,
     /// Serve HTTPS and WSS with this certificate and key; plain HTTP without.
     pub tls: Option<TlsFiles>,
     /// Take the client's address from `X-Forwarded-For` or `Forwarded` (behind a reverse proxy).
@@ -239,6 +242,7 @@ impl Default for Config {
             server_name: concat!("sudoku-race-server/", env!("CARGO_PKG_VERSION")).to_owned(),
             request_timeout: Duration::from_secs(10),
             shutdown_grace: Duration::from_secs(10),
+            drain: None,
             tls: None,
             trust_proxy: false,
             allowed_origins: Vec::new(),

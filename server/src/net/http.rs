@@ -126,8 +126,15 @@ pub async fn route(req: hyper::Request<Incoming>, ctx: &Socket) -> Response {
                 body["node"] = node.node.into();
                 body["redis"] = if node.bus_up { "up" } else { "down" }.into();
             }
-            let body = body.to_string();
-            answer(StatusCode::OK, "application/json", body)
+            // Draining (A9): 503, so a balancer sends nobody new here.
+            let draining = server.rooms.draining();
+            body["draining"] = draining.into();
+            let status = if draining {
+                StatusCode::SERVICE_UNAVAILABLE
+            } else {
+                StatusCode::OK
+            };
+            answer(status, "application/json", body.to_string())
         }
         Route::Metrics => answer(
             StatusCode::OK,

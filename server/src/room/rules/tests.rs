@@ -947,6 +947,7 @@ fn a_pool_room_has_no_host_starts_when_the_pool_says_and_requeues_once_finished(
 }
 
 mod boards;
+mod drain;
 mod ghost;
 mod isomorphs;
 mod lag;
