@@ -256,7 +256,11 @@ pub async fn run_until(
 /// A drain (A9): rooms told, then a wait until no room is left on this node, `limit` has
 /// passed, or `stop` completes (a second signal), whichever comes first.
 async fn drained(rooms: &Arc<RoomEnv>, limit: std::time::Duration, stop: impl Future<Output = ()>) {
-    tracing::info!(limit_s = limit.as_secs(), rooms = rooms.directory.len(), "draining");
+    tracing::info!(
+        limit_s = limit.as_secs(),
+        rooms = rooms.directory.len(),
+        "draining"
+    );
     rooms.draining.cancel();
     let emptied = async {
         // Rooms close by themselves (between races at once, after a race's results shortly

@@ -366,9 +366,14 @@ async fn run(args: Args) -> anyhow::Result<()> {
         ..args.config()
     };
     let (drain, stop) = signals(config.drain.is_some());
-    server::run_until(listener, config, drain.cancelled_owned(), stop.cancelled_owned())
-        .await
-        .context("server failed")
+    server::run_until(
+        listener,
+        config,
+        drain.cancelled_owned(),
+        stop.cancelled_owned(),
+    )
+    .await
+    .context("server failed")
 }
 
 fn main() -> ExitCode {

@@ -127,9 +127,8 @@ pub async fn route(req: hyper::Request<Incoming>, ctx: &Socket) -> Response {
                 body["redis"] = if node.bus_up { "up" } else { "down" }.into();
             }
             // Draining (A9): 503, so a balancer sends nobody new here.
-            let draining = server.rooms.draining();
-            body["draining"] = draining.into();
-            let status = if draining {
+            let status = if server.rooms.draining() {
+                body["draining"] = true.into();
                 StatusCode::SERVICE_UNAVAILABLE
             } else {
                 StatusCode::OK

@@ -26,8 +26,8 @@ pub mod standings;
 use std::time::Duration;
 
 use protocol::{
-    ErrorCode, FinishStatus, MsgId, Phase, PlayerId, PlayerStatus, RaceId, RaceView,
-    RoomCode, ServerMsg, Settings, You,
+    ErrorCode, FinishStatus, MsgId, Phase, PlayerId, PlayerStatus, RaceId, RaceView, RoomCode,
+    ServerMsg, Settings, You,
 };
 use rand::Rng;
 use rand_xoshiro::Xoshiro256PlusPlus;

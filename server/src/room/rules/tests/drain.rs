@@ -62,7 +62,10 @@ fn a_race_under_way_finishes_is_stored_and_its_room_closes_after_the_results() {
     let over = fx
         .iter()
         .position(|f| matches!(f, Effect::Send(_, ServerMsg::RaceOver { .. })));
-    assert!(matches!((stored, over), (Some(a), Some(b)) if a < b), "{fx:?}");
+    assert!(
+        matches!((stored, over), (Some(a), Some(b)) if a < b),
+        "{fx:?}"
+    );
     assert!(!fx.iter().any(|f| matches!(f, Effect::Close(..))), "{fx:?}");
     assert_eq!(r.next_deadline(), Some(t1 + DRAIN_READ));
 
