@@ -9,6 +9,7 @@
 mod support;
 
 mod boards;
+mod drain;
 mod engines;
 mod failures;
 mod pool;
