@@ -95,7 +95,7 @@ impl Room {
         if self.is_closed() {
             return;
         }
-        self.close_with(ClosedReason::Shutdown);
+        self.close_with(self.opts.shutdown_reason);
         if matches!(self.state, State::Racing) {
             self.end_race(EndReason::Shutdown, now);
         }

@@ -66,6 +66,7 @@ fn room_seeded(settings: Settings, seed: u64) -> Room {
             fair_play: true,
             lag_cap_ms: 500,
             spectator_delay: Duration::from_secs(30),
+            shutdown_reason: protocol::ClosedReason::Shutdown,
         },
         Xoshiro256PlusPlus::seed_from_u64(seed),
         mint(),

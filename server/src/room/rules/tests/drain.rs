@@ -94,3 +94,13 @@ fn a_shutdown_during_the_drain_ends_the_race_as_a_shutdown_does() {
     assert!(fx.iter().any(|f| matches!(f, Effect::Store(_))));
     assert!(r.is_closed());
 }
+
+#[test]
+fn a_host_run_server_shuts_its_rooms_as_closed_by_the_host() {
+    let t0 = Instant::now();
+    let mut r = racing(2, settings(), t0);
+    // `sudoku-race host` runs the server in-process: its rooms end because the host quit.
+    r.opts.shutdown_reason = ClosedReason::HostClosed;
+    r.shutdown(t0);
+    closed_for(&r.take_effects(), 2, ClosedReason::HostClosed);
+}
