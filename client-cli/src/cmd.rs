@@ -328,6 +328,10 @@ async fn first_answer(
                                 ErrorCode::UnknownArena | ErrorCode::ArenaNotRunning,
                                 Intent::Arena { .. },
                             ) => " (see `sudoku-race arena list`)".to_owned(),
+                            (ErrorCode::ServerDraining, _) => {
+                                " (the server is restarting for an update: try again in a moment)"
+                                    .to_owned()
+                            }
                             (ErrorCode::UnknownRace, Intent::Ghost { .. }) => {
                                 " (nothing stored to race: see `sudoku-race history`)".to_owned()
                             }

@@ -69,7 +69,11 @@ pub fn host(rt: &tokio::runtime::Runtime, a: HostArgs) -> anyhow::Result<ExitCod
         .with_context(|| format!("cannot listen on {listen}"))?;
     let local = listener.local_addr().context("listener address")?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let mut config = server::Config::default();
+    // Its rooms end because the host quit: `host_closed`, not a server restarting (A9).
+    let mut config = server::Config {
+        shutdown_reason: protocol::ClosedReason::HostClosed,
+        ..server::Config::default()
+    };
     if let Some(db) = a.db {
         config.db_path = db;
     }

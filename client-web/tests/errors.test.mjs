@@ -1,5 +1,5 @@
 // @ts-check
-/** Every error screen: unknown room, room full, race in progress (watch, then join the next race), name taken, kicked, server gone. */
+/** Every error screen: unknown room, room full, race in progress (watch, then join the next race), name taken, kicked, server gone, server restarting (A9). */
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -102,6 +102,32 @@ test('the server going away: reconnecting, then a clear screen, then back when i
       assert.equal(await page.isVisible('[data-testid=join]'), true);
     } finally {
       await again.stop();
+    }
+  } finally {
+    await context.close();
+    await own.stop();
+  }
+});
+
+test('a rolling restart: the drained server says it restarts, and New room gets one from the next server', async () => {
+  const own = await startServer(['--drain-s', '60']);
+  const { page, context } = await newPage(env.browser);
+  try {
+    await createRoom(page, own.url, 'pia', { difficulty: 'hard' });
+    const exited = new Promise((r) => own.proc.once('exit', r));
+    own.proc.kill('SIGTERM');
+    await page.waitForSelector('[data-problem=restarting]');
+    assert.match((await page.textContent('[data-testid=error]')) ?? '', /restarting for an update/);
+    assert.equal(await page.isVisible('[data-testid=again-pool]'), true, 'Play now is offered');
+    // The lobby was the drained server's last room: it exits by itself; the next takes its address.
+    await exited;
+    const next = await startServer([], { listen: own.addr });
+    try {
+      await page.click('[data-testid=again-room]');
+      await page.waitForSelector('[data-testid=ready]');
+      assert.match((await page.textContent('[data-testid=room-code]')) ?? '', /^[A-Z2-9]{4,8}$/);
+    } finally {
+      await next.stop();
     }
   } finally {
     await context.close();

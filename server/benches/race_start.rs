@@ -43,6 +43,7 @@ fn counting_down(isomorphs: bool, t: Instant) -> (Room, protocol::RaceId) {
         fair_play: false,
         lag_cap_ms: 500,
         spectator_delay: Duration::from_secs(30),
+        shutdown_reason: protocol::ClosedReason::Shutdown,
     };
     let mut n = 0u128;
     let mint = MintToken(Box::new(move || {

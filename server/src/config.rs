@@ -128,6 +128,12 @@ pub struct Config {
     pub request_timeout: Duration,
     /// After shutdown is asked for, connections get this long to close; then they are dropped.
     pub shutdown_grace: Duration,
+    /// A9 `--drain-s`: a drain (see [`crate::run_until`]) lasts at most this long; `None`: a
+    /// drain is a shutdown.
+    pub drain: Option<Duration>,
+    /// The `room_closed` reason a shutdown gives (A9): `shutdown` for a server, `host_closed`
+    /// for a server a host runs in-process (its rooms end because the host quit).
+    pub shutdown_reason: protocol::ClosedReason,
     /// Serve HTTPS and WSS with this certificate and key; plain HTTP without.
     pub tls: Option<TlsFiles>,
     /// Take the client's address from `X-Forwarded-For` or `Forwarded` (behind a reverse proxy).
@@ -243,6 +249,8 @@ impl Default for Config {
             server_name: concat!("sudoku-race-server/", env!("CARGO_PKG_VERSION")).to_owned(),
             request_timeout: Duration::from_secs(10),
             shutdown_grace: Duration::from_secs(10),
+            drain: None,
+            shutdown_reason: protocol::ClosedReason::Shutdown,
             tls: None,
             trust_proxy: false,
             allowed_origins: Vec::new(),

@@ -123,6 +123,7 @@ pub fn room_rules(data: &[u8]) -> Reached {
         fair_play: true,
         lag_cap_ms: 500,
         spectator_delay: Duration::from_secs(30),
+        shutdown_reason: protocol::ClosedReason::Shutdown,
     };
     let room = Room::new(
         "FUZZ".try_into().expect("a valid code"),

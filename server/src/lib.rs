@@ -167,6 +167,7 @@ fn room_env(
         metrics,
         opts: RoomOpts::from_config(config),
         shutdown: token.clone(),
+        draining: CancellationToken::new(),
         tasks: TaskTracker::new(),
         arena_races: tokio::sync::broadcast::channel(1024).0,
     })
@@ -194,8 +195,22 @@ fn seams(node: Option<&cluster::Node>) -> Seams {
 /// `max_connections` (with a warning) when even that cannot hold it ([`net::fd`]).
 pub async fn run(
     listener: TcpListener,
-    mut config: Config,
+    config: Config,
     shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServerError> {
+    run_until(listener, config, std::future::pending(), shutdown).await
+}
+
+/// [`run`], with a drain (A9): when `drain` completes and [`Config::drain`] is set, the
+/// server stops opening rooms and taking pool entries (`server_draining`, `/healthz` 503),
+/// rooms between races close (`room_closed` `drain`), races already under way finish and are
+/// stored, and once no room is left (or the drain time is over, or `stop` completes) it shuts
+/// down as [`run`] does. Without [`Config::drain`], `drain` is a shutdown; `stop` always is.
+pub async fn run_until(
+    listener: TcpListener,
+    mut config: Config,
+    drain: impl Future<Output = ()> + Send + 'static,
+    stop: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServerError> {
     let tls = config.tls.as_ref().map(net::tls::acceptor).transpose()?;
     let (store, daily) = open_store(&config).await?;
@@ -222,11 +237,18 @@ pub async fn run(
         _ => None,
     };
     let grace = config.shutdown_grace;
+    let drain_for = config.drain;
     let (others, shared) = seams(node.as_deref());
     let rooms_handle = room::rooms::Rooms::new(rooms.clone(), others);
     let transport = net::Transport::new(config, rooms_handle, shared, tls);
     let acceptor = tokio::spawn(net::accept_loop(transport.clone(), listener));
-    shutdown.await;
+    tokio::pin!(stop);
+    tokio::select! {
+        () = &mut stop => {}
+        () = drain => if let Some(limit) = drain_for {
+            drained(&rooms, limit, stop).await;
+        },
+    }
     tracing::info!("shutting down");
     #[allow(clippy::disallowed_methods)] // the grace runs from now
     let deadline = tokio::time::Instant::now() + grace;
@@ -250,4 +272,29 @@ pub async fn run(
     }
     tracing::info!("stopped");
     Ok(())
+}
+
+/// A drain (A9): rooms told, then a wait until no room is left on this node, `limit` has
+/// passed, or `stop` completes (a second signal), whichever comes first.
+async fn drained(rooms: &Arc<RoomEnv>, limit: std::time::Duration, stop: impl Future<Output = ()>) {
+    tracing::info!(
+        limit_s = limit.as_secs(),
+        rooms = rooms.directory.len(),
+        "draining"
+    );
+    rooms.draining.cancel();
+    let emptied = async {
+        // Rooms close by themselves (between races at once, after a race's results shortly
+        // after); a room count is cheap to look at.
+        while !rooms.directory.is_empty() {
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+    };
+    tokio::select! {
+        () = emptied => tracing::info!("drained: no room left"),
+        () = tokio::time::sleep(limit) => {
+            tracing::warn!(rooms = rooms.directory.len(), "drain time over: stopping the rest");
+        }
+        () = stop => tracing::warn!("stopped during the drain"),
+    }
 }

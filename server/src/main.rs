@@ -1,5 +1,5 @@
 //! `sudoku-race-server`: flags (each with an environment variable), tracing, bind, then
-//! [`server::run`] until SIGINT or SIGTERM.
+//! [`server::run_until`] until SIGINT or SIGTERM (with `--drain-s`, SIGTERM drains first).
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -9,6 +9,7 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::{Parser, ValueEnum};
 use server::{Config, Limits, TlsFiles};
+use tokio_util::sync::CancellationToken;
 
 /// The sudoku-race server.
 ///
@@ -129,6 +130,12 @@ struct Args {
     /// Seconds that connections get to close at shutdown before they are dropped.
     #[arg(long, env = "SUDOKU_RACE_SHUTDOWN_GRACE", default_value_t = 10)]
     shutdown_grace: u64,
+    /// On SIGTERM, drain for at most this many seconds before stopping (A9): no new rooms or
+    /// pool entries (`server_draining`, /healthz 503), races under way finish and are stored,
+    /// rooms between races close; it exits once no room is left. A second SIGTERM, or SIGINT,
+    /// stops at once. Without it SIGTERM stops at once.
+    #[arg(long, env = "SUDOKU_RACE_DRAIN_S", value_name = "N")]
+    drain_s: Option<u64>,
     /// PEM certificate chain: serve HTTPS and WSS (needs --tls-key).
     #[arg(long, env = "SUDOKU_RACE_TLS_CERT", requires = "tls_key")]
     tls_cert: Option<PathBuf>,
@@ -273,6 +280,7 @@ impl Args {
             },
             request_timeout: Duration::from_secs(self.request_timeout),
             shutdown_grace: Duration::from_secs(self.shutdown_grace),
+            drain: self.drain_s.map(Duration::from_secs),
             tls: match (&self.tls_cert, &self.tls_key) {
                 (Some(cert), Some(key)) => Some(TlsFiles {
                     cert: cert.clone(),
@@ -301,32 +309,65 @@ fn init_tracing(format: LogFormat) {
     }
 }
 
-/// Completes on SIGINT (ctrl-c) or, on Unix, SIGTERM.
-async fn shutdown_signal() {
+/// The process's signals as two tokens: `drain` at the first SIGTERM when the server drains,
+/// `stop` at SIGINT (ctrl-c), at SIGTERM when it does not drain, and at a second SIGTERM.
+fn signals(drains: bool) -> (CancellationToken, CancellationToken) {
+    let (drain, stop) = (CancellationToken::new(), CancellationToken::new());
+    let (d, s) = (drain.clone(), stop.clone());
     let ctrl_c = async {
         if let Err(e) = tokio::signal::ctrl_c().await {
             tracing::error!(error = %e, "cannot listen for ctrl-c");
             std::future::pending::<()>().await;
         }
     };
-    #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(e) => {
-                tracing::error!(error = %e, "cannot listen for SIGTERM");
-                std::future::pending::<()>().await;
+    let mut term = listen_term();
+    tokio::spawn(async move {
+        tokio::pin!(ctrl_c);
+        let mut terms = 0u32;
+        loop {
+            tokio::select! {
+                () = &mut ctrl_c => break,
+                () = terminated(&mut term) => {
+                    terms += 1;
+                    if !drains || terms > 1 {
+                        break;
+                    }
+                    tracing::info!("SIGTERM: draining (a second SIGTERM or SIGINT stops at once)");
+                    d.cancel();
+                }
             }
         }
-    };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {},
-        () = term => {},
+        s.cancel();
+    });
+    (drain, stop)
+}
+
+/// SIGTERM's listener, if it could be had.
+#[cfg(unix)]
+type Term = Option<tokio::signal::unix::Signal>;
+#[cfg(not(unix))]
+type Term = ();
+
+fn listen_term() -> Term {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        signal(SignalKind::terminate())
+            .inspect_err(|e| tracing::error!(error = %e, "cannot listen for SIGTERM"))
+            .ok()
     }
+}
+
+/// The next SIGTERM (never where there is none).
+async fn terminated(term: &mut Term) {
+    #[cfg(unix)]
+    if let Some(term) = term {
+        if term.recv().await.is_some() {
+            return;
+        }
+    }
+    let _ = term;
+    std::future::pending::<()>().await;
 }
 
 async fn run(args: Args) -> anyhow::Result<()> {
@@ -343,9 +384,15 @@ async fn run(args: Args) -> anyhow::Result<()> {
         admin_token,
         ..args.config()
     };
-    server::run(listener, config, shutdown_signal())
-        .await
-        .context("server failed")
+    let (drain, stop) = signals(config.drain.is_some());
+    server::run_until(
+        listener,
+        config,
+        drain.cancelled_owned(),
+        stop.cancelled_owned(),
+    )
+    .await
+    .context("server failed")
 }
 
 /// `--tls-self-signed HOST`: write `cert.pem` and `key.pem` (0600) into `dir`, then say how to

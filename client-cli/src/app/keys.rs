@@ -51,6 +51,10 @@ pub enum Action {
     RaceGhost,
     /// After a race: choose a player to report to the moderators (A8).
     Report,
+    /// The server restarted (A9): a new room, on a new connection.
+    NewRoom,
+    /// The server restarted (A9): the pool, on a new connection.
+    PlayNow,
 }
 
 /// What has the keys: the room, or a room host's tool open over it.
@@ -91,6 +95,8 @@ pub struct Context {
     pub queued: bool,
     /// Waiting in the pool, offered a ghost to race instead (`pool_alone`).
     pub ghost: bool,
+    /// In no room, the server restarting (A9): a new room or the pool is offered.
+    pub restart: bool,
 }
 
 impl Context {
@@ -219,6 +225,20 @@ const TABLE: &[Binding] = &[
         keys: |k| (k == KeyCode::Char('s')).then_some(Action::Watch),
         active: |c| c.offer,
         shown: |c| c.offer,
+    },
+    Binding {
+        mode: Mode::Room,
+        label: ("n", "new room"),
+        keys: |k| (k == KeyCode::Char('n')).then_some(Action::NewRoom),
+        active: |c| c.restart,
+        shown: |c| c.restart,
+    },
+    Binding {
+        mode: Mode::Room,
+        label: ("p", "play now"),
+        keys: |k| (k == KeyCode::Char('p')).then_some(Action::PlayNow),
+        active: |c| c.restart,
+        shown: |c| c.restart,
     },
     Binding {
         mode: Mode::Room,

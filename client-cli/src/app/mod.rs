@@ -1,17 +1,16 @@
 //! The online app's state and its update function: lobby, countdown, race, results.
 //!
-//! [`App::update`] takes one [`Event`] (a key, a server message, a tick of the local clock)
-//! and returns the [`Effect`]s for the run loop (messages to send, quit). It does no IO, so
-//! tests drive it with recorded server messages. Rendering (`crate::ui`) reads `&App` only.
+//! [`App::update`] takes one [`Event`] (a key, a server message, a tick of the local clock) and
+//! returns the [`Effect`]s for the run loop (messages to send, quit). It does no IO, so tests drive
+//! it with recorded server messages. Rendering (`crate::ui`) reads `&App` only.
 //!
-//! What the server said lives in the [`Mirror`] (`mirror`); this module owns what the screen
-//! adds to it: the [`Play`] beside the board (pencil marks, cursor, pending placements, the
-//! last refusal), notices, chat, confirmations and the connection state. Keys go through the
-//! one table in `keys`; `board` holds the board, pencil marks and cursor that solo shares. What
-//! each server message does to the screen is `on_server`; the screens outside a room are
-//! `outside`; the pool's queue and requeue (A7) are `pool`; an arena's membership, standings and
-//! automatic requeue (A7) are `arena`; the room host's settings editor and kick list are
-//! `room_host`.
+//! What the server said lives in the [`Mirror`] (`mirror`); this module owns what the screen adds
+//! to it: the [`Play`] beside the board (pencil marks, cursor, pending placements, the last
+//! refusal), notices, chat, confirmations and the connection state. Keys go through the one table
+//! in `keys`; `board` holds the board, pencil marks and cursor that solo shares; each server
+//! message's effect on the screen is `on_server`; screens outside a room `outside`; the pool (A7)
+//! `pool`; an arena (A7) `arena`; the room host's tools `room_host`; a server restarting (A9)
+//! `restart`.
 
 pub mod arena;
 pub mod board;
@@ -22,6 +21,7 @@ mod on_server;
 pub mod outside;
 mod pool;
 pub mod report;
+mod restart;
 pub mod room_host;
 
 use crossterm::event::{KeyCode, KeyEvent};
@@ -315,6 +315,7 @@ impl App {
                 offer: online && matches!(self.outside, Outside::RaceOn { .. }),
                 queued: matches!(self.outside, Outside::Queued { .. }),
                 ghost: online && matches!(self.outside, Outside::Queued { ghost: Some(_), .. }),
+                restart: matches!(self.outside, Outside::Restarting { .. }),
                 ..Context::default()
             };
         };
@@ -334,10 +335,8 @@ impl App {
                 Some(Tool::Report { ref reason, .. }) if reason.is_some() => Mode::ReportReason,
                 Some(Tool::Report { .. }) => Mode::Report,
             },
-            offer: false,
             pool: room.settings.pool,
-            queued: false,
-            ghost: false,
+            ..Context::default()
         }
     }
 
@@ -448,6 +447,7 @@ impl App {
             Action::Requeue => return self.requeue(),
             Action::RaceGhost => return self.race_offered_ghost(),
             Action::Report => self.open_report(),
+            Action::NewRoom | Action::PlayNow => return self.again(action),
             Action::Forfeit => {
                 self.confirm = Some(Confirm::Forfeit);
                 self.notice = Some(Notice {

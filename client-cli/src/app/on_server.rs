@@ -31,6 +31,10 @@ impl App {
         };
         let prev_race = self.race().map(|r| r.race_id.clone());
         let prev_room = self.room().map(|r| r.code.to_string());
+        // A9: the restart screen replaces the room, whatever the mirror would keep of it.
+        if self.restarted(&msg, prev_room.clone()) {
+            return Vec::new();
+        }
         self.mirror.apply(&msg, now);
         if let ServerMsg::Reported { player_id } = &msg {
             self.on_reported(player_id);

@@ -59,10 +59,18 @@ pub enum Outside {
         /// The room.
         room: String,
     },
-    /// The room was removed: the host quit, or the server shut down.
+    /// The room was removed: the host quit, or its server was lost.
     Closed {
         /// The room.
         room: RoomCode,
+    },
+    /// The server is restarting for an update (A9): a new room or the pool is offered, on a new
+    /// connection.
+    Restarting {
+        /// The room it closed, if we were in one.
+        room: Option<RoomCode>,
+        /// The difficulty a new room or the pool is asked at.
+        difficulty: Difficulty,
     },
 }
 

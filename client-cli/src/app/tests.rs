@@ -670,7 +670,7 @@ fn a_closed_room_or_a_lost_connection_is_said_once_and_q_quits() {
     );
     let buf = render(&app, 80, 24);
     check_shows(&buf, "room K7QX was closed");
-    check_shows(&buf, "the host left, or its server shut down or was lost");
+    check_shows(&buf, "the host left, or its server was lost");
     assert_eq!(app.update(key('q')), vec![Effect::Quit]);
     assert_eq!(app.conn, Conn::Closed(None), "a clean exit");
     let mut app = racing();
@@ -687,6 +687,78 @@ fn a_closed_room_or_a_lost_connection_is_said_once_and_q_quits() {
     assert_eq!(find(&buf, "f forfeit"), None, "nothing to place any more");
     // No `leave` is sent over a dead connection, and no confirmation is asked.
     assert_eq!(app.update(key('q')), vec![Effect::Quit]);
+}
+
+#[test]
+fn a_room_closed_for_a_drain_offers_a_new_room_or_the_pool_on_a_new_connection() {
+    let mut app = racing();
+    app.update(net(ServerMsg::RoomClosed {
+        room: "K7QX".try_into().unwrap(),
+        reason: Some(protocol::ClosedReason::Drain),
+    }));
+    assert_eq!(app.room(), None);
+    let buf = render(&app, 100, 30);
+    check_shows(
+        &buf,
+        "room K7QX was closed: the server is restarting for an update",
+    );
+    check_shows(
+        &buf,
+        "n a new room (medium), p play now (medium pool), q quit",
+    );
+    check_shows(&buf, "n new room");
+    assert_eq!(
+        app.update(key('p')),
+        vec![Effect::Send(ClientMsg::QuickRace {
+            difficulty: "medium".into(),
+            name: "ann".into(),
+            key: None,
+            bot: false,
+        })]
+    );
+    assert_eq!(app.outside, Outside::Entering);
+    // The new connection's answer takes us on as ever.
+    app.update(Event::Net(NetEvent::Connected { reconnect: true }));
+    app.update(net(ServerMsg::Queued {
+        difficulty: Difficulty::Medium,
+        waiting: 1,
+    }));
+    assert!(
+        matches!(app.outside, Outside::Queued { .. }),
+        "{:?}",
+        app.outside
+    );
+}
+
+#[test]
+fn server_draining_for_an_ask_offers_the_same_and_n_asks_for_a_new_room() {
+    let mut app = App::new("ann").with_intent(&Intent::Quick {
+        difficulty: Difficulty::Hard,
+        name: "ann".into(),
+    });
+    app.update(Event::Net(NetEvent::Connected { reconnect: false }));
+    app.update(net(ServerMsg::Error {
+        code: protocol::ErrorCode::ServerDraining,
+        message: "the server is restarting for an update".into(),
+    }));
+    let buf = render(&app, 100, 30);
+    check_shows(&buf, "the server is restarting for an update");
+    assert_eq!(find(&buf, "was closed"), None, "no room was closed");
+    let effects = app.update(key('n'));
+    let [Effect::Send(ClientMsg::CreateRoom { name, settings, .. })] = effects.as_slice() else {
+        panic!("{effects:?}");
+    };
+    assert_eq!(name, "ann");
+    let difficulty = settings.as_ref().and_then(|s| s.difficulty.as_deref());
+    assert_eq!(difficulty, Some("hard"));
+    // A shutdown's room_closed reads the same; a host's close stays final.
+    let mut app = lobby();
+    app.update(net(ServerMsg::RoomClosed {
+        room: "K7QX".try_into().unwrap(),
+        reason: Some(protocol::ClosedReason::HostClosed),
+    }));
+    assert_eq!(app.update(key('n')), vec![]);
+    check_shows(&render(&app, 80, 24), "room K7QX was closed");
 }
 
 #[test]

@@ -289,6 +289,13 @@ impl Brain {
                 }
                 self.wake = Some(RATE_LIMIT_PAUSE);
             }
+            // A9: the server is restarting; the connection task has let the socket go.
+            ErrorCode::ServerDraining => {
+                self.error = Some(BotError::Refused {
+                    code: code.as_str(),
+                    message: message.to_owned(),
+                });
+            }
             ErrorCode::UnknownRoom
             | ErrorCode::RoomFull
             | ErrorCode::RaceInProgress

@@ -12,6 +12,9 @@
 //! - sends a WebSocket ping every [`KEEPALIVE`] so an idle lobby is not closed by the server;
 //! - ends the session for good on `room_closed` (the host quit, or the room was removed: A5), and
 //!   when reconnecting has failed for [`Endpoint::give_up_after`] — never a silent loop;
+//! - on a server restarting (A9: `room_closed` `drain` or `shutdown`, or `server_draining`)
+//!   closes the socket and waits: the caller's next ask for a room or the pool goes out on a
+//!   new connection (which a balancer sends to a server that stays);
 //! - makes every server string safe for a terminal ([`parse_server_msg`]) before anything reads
 //!   it (Amendment A3): this is the one door server text comes in by, so no screen, log line or
 //!   printed table can be handed an escape sequence.
@@ -227,6 +230,9 @@ enum End {
     Dropped(String),
     /// The server refused us for good (e.g. `server_full`, or the resume token is gone): stop.
     Fatal(String),
+    /// The server is restarting (A9): nothing to come back to; the caller's next ask for a room
+    /// or the pool opens a new connection.
+    Restart,
 }
 
 async fn run(
@@ -280,6 +286,14 @@ async fn run(
                 let _ = events.send(NetEvent::Closed { error: Some(why) });
                 return;
             }
+            End::Restart => {
+                info!("the server is restarting: waiting for the next ask");
+                seat = Seat::default();
+                if !next_ask(&mut rx, &mut queued).await {
+                    let _ = events.send(NetEvent::Closed { error: None });
+                    return;
+                }
+            }
             End::Dropped(why) => {
                 info!(%why, "connection dropped");
                 if !seat.can_come_back() {
@@ -289,6 +303,46 @@ async fn run(
                 }
             }
         }
+    }
+}
+
+/// After a restart: wait for the caller's next ask for a room or the pool, queued for the new
+/// connection (anything else has nothing to go to and is dropped). False when the caller is gone
+/// or leaves.
+async fn next_ask(
+    rx: &mut mpsc::UnboundedReceiver<ClientMsg>,
+    queued: &mut VecDeque<ClientMsg>,
+) -> bool {
+    queued.clear();
+    while let Some(m) = rx.recv().await {
+        match m {
+            ClientMsg::Leave => return false,
+            ClientMsg::CreateRoom { .. }
+            | ClientMsg::JoinRoom { .. }
+            | ClientMsg::Spectate { .. }
+            | ClientMsg::QuickRace { .. }
+            | ClientMsg::RaceGhost { .. }
+            | ClientMsg::JoinArena { .. }
+            | ClientMsg::StartDaily { .. } => {
+                queued.push_back(m);
+                return true;
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Whether `msg` says the server is restarting (A9): its room closed for a drain or a
+/// shutdown, or it takes nothing new while it drains.
+pub fn restarting(msg: &ServerMsg) -> bool {
+    use protocol::ClosedReason;
+    match msg {
+        ServerMsg::RoomClosed { reason, .. } => {
+            matches!(reason, Some(ClosedReason::Drain | ClosedReason::Shutdown))
+        }
+        ServerMsg::Error { code, .. } => *code == ErrorCode::ServerDraining,
+        _ => false,
     }
 }
 
@@ -428,6 +482,11 @@ async fn from_server(
             }
             _ => {}
         }
+    }
+    if restarting(&msg) {
+        let _ = events.send(NetEvent::Message(Box::new(msg)));
+        let _ = tokio::time::timeout(CLOSE_WAIT, ws.close(None)).await;
+        return Some(End::Restart);
     }
     if let ServerMsg::RoomClosed { room, .. } = &msg {
         // Final (A5: `room_closed`, then 1001 from a host that quit): the seat

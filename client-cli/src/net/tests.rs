@@ -440,3 +440,59 @@ fn leaving_the_arena_forgets_it_and_a_ghost_race_carries_the_key() {
     );
     assert!(carries_key(&msg));
 }
+
+#[tokio::test]
+async fn a_restarting_server_ends_the_socket_and_the_next_ask_goes_out_on_a_new_one() {
+    let (url, listener) = fake_server().await;
+    let (session, mut events) = connect(
+        url,
+        Intent::Quick {
+            difficulty: shared::engine::Difficulty::Easy,
+            name: "ann".into(),
+        },
+    );
+    let mut ws = accept(&listener).await;
+    assert!(matches!(
+        recv_client(&mut ws).await,
+        ClientMsg::QuickRace { .. }
+    ));
+    let draining = ServerMsg::Error {
+        code: ErrorCode::ServerDraining,
+        message: "the server is restarting for an update".into(),
+    };
+    ws.send(Message::text(
+        serde_json::to_string(&draining).expect("json"),
+    ))
+    .await
+    .expect("send");
+    // The client closes this socket: what it asks next is for a server that stays.
+    loop {
+        let f = tokio::time::timeout(Duration::from_secs(5), ws.next())
+            .await
+            .expect("the client's close in time");
+        match f {
+            Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+            Some(Ok(_)) => {}
+        }
+    }
+    loop {
+        match next_event(&mut events).await {
+            NetEvent::Message(m) if restarting(&m) => break,
+            NetEvent::Message(_) | NetEvent::Connected { .. } => {}
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    // Nothing goes out for what has no room to go to; the next ask opens a new connection.
+    assert!(session.send(ClientMsg::SetReady { ready: true }));
+    assert!(session.send(ClientMsg::CreateRoom {
+        name: "ann".into(),
+        settings: None,
+        key: None,
+        bot: false,
+    }));
+    let mut again = accept(&listener).await;
+    assert!(
+        matches!(recv_client(&mut again).await, ClientMsg::CreateRoom { .. }),
+        "the ask, and no resume or quick_race of the old session"
+    );
+}

@@ -28,8 +28,9 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
         ],
         (Outside::Closed { room }, _) => vec![
             Line::styled(format!("room {room} was closed"), BAD),
-            Line::raw("the host left, or its server shut down or was lost"),
+            Line::raw("the host left, or its server was lost"),
         ],
+        (Outside::Restarting { room, difficulty }, _) => restarting(room.as_ref(), *difficulty),
         (_, Conn::Closed(Some(e))) => vec![Line::styled(format!("disconnected: {e}"), BAD)],
         (
             Outside::Queued {
@@ -83,6 +84,30 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
         .wrap(Wrap { trim: true })
         .block(Block::new().borders(Borders::ALL))
         .render(area, buf);
+}
+
+/// The server restarting for an update (A9), and what to do now.
+fn restarting(room: Option<&protocol::RoomCode>, difficulty: Difficulty) -> Vec<Line<'static>> {
+    let closed = match room {
+        Some(room) => format!("room {room} was closed: "),
+        None => String::new(),
+    };
+    vec![
+        Line::styled(
+            format!("{closed}the server is restarting for an update"),
+            BAD,
+        ),
+        Line::raw("your finished races are saved; connect again to keep playing:"),
+        Line::raw(""),
+        Line::from(vec![
+            Span::styled("n", KEY),
+            Span::raw(format!(" a new room ({difficulty}), ")),
+            Span::styled("p", KEY),
+            Span::raw(format!(" play now ({difficulty} pool), ")),
+            Span::styled("q", KEY),
+            Span::raw(" quit"),
+        ]),
+    ]
 }
 
 /// The name a room refused, and the line to type another in.

@@ -19,7 +19,7 @@
 /** How long an arena race's results show before the next race is asked for. */
 export const NEXT_MS = 5000;
 
-import { apply, canPlace, clearPencil, initial, me, togglePencil } from './state.js';
+import { apply, canPlace, clearPencil, initial, me, restarting, togglePencil } from './state.js';
 
 /** @typedef {import('./state.js').State} State */
 /** @typedef {import('./state.js').Actions} Actions */
@@ -250,7 +250,8 @@ class Page {
         break;
       case 'left':
         if (wasRoom) this.store.dropToken(wasRoom);
-        if (this.state.problem?.code === 'room_closed') this.link.stop();
+        // Nothing to come back to; after a restart (A9) the next ask opens a new connection.
+        if (this.state.problem?.code === 'room_closed' || this.state.problem?.code === 'restarting') this.link.stop();
         break;
       case 'join_next':
         this.joinNext();
@@ -383,6 +384,14 @@ class Page {
         break;
       case 'server_full':
         s.problem = { code, message: 'The server has no room for more players right now. Try again in a minute.' };
+        break;
+      case 'server_draining':
+        // A9: this server takes nothing new; the next ask goes out on a new connection.
+        s.problem = restarting(s);
+        if (this.intent?.difficulty) s.problem.difficulty = this.intent.difficulty;
+        if (s.room) this.store.dropToken(s.room);
+        Object.assign(s, { room: null, you: null, phase: null, race: null, queue: null });
+        this.link.stop();
         break;
       default:
         s.notice = notice(code, message);
@@ -582,6 +591,17 @@ function actions(page) {
         page.link.stop();
         page.deps.location.assign('/');
       }, 150);
+    },
+    again(to) {
+      const difficulty = state.problem?.difficulty ?? 'medium';
+      const name = store.name() || 'player';
+      Object.assign(state, initial(), { rooms: state.rooms });
+      page.pageRoom = null;
+      page.link.failures = 0;
+      page.link.connect();
+      if (to === 'pool') page.act.playNow(name, difficulty);
+      else page.act.create(name, { ...state.settings, difficulty });
+      page.redraw();
     },
     retry() {
       state.problem = null;

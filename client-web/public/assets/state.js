@@ -25,8 +25,10 @@ import { DEFAULT_SETTINGS } from './wire.js';
  */
 
 /**
- * @typedef {{code: string, message: string, room?: string}} Problem
- * A screen-filling error (unknown room, room full, server gone, …).
+ * @typedef {{code: string, message: string, room?: string,
+ *   difficulty?: import('../../types/wire.js').Difficulty}} Problem
+ * A screen-filling error (unknown room, room full, server gone, the server restarting, …);
+ * `difficulty` is what a new room or Play now asks for after a restart (A9).
  */
 
 /**
@@ -95,6 +97,19 @@ export function initial() {
 function leaveRoom(s) {
   Object.assign(s, { room: null, you: null, host: null, phase: null, players: [], bots: new Set(), race: null, countdown_at: null,
     standings: null, solution: null, over_reason: null, ratings: [], chat: [], join_next: null });
+}
+
+/**
+ * The server restarting for an update (A9): a new room or Play now, at the difficulty the page
+ * last raced or waited at, on a new connection.
+ * @param {State} s
+ * @param {string} [first] what closed, said first
+ * @returns {Problem}
+ */
+export function restarting(s, first = '') {
+  const difficulty = s.queue?.difficulty ?? s.settings.difficulty ?? 'medium';
+  const message = `${first}the server is restarting for an update. Races that ended are saved: connect again to play on.`;
+  return { code: 'restarting', message: message[0].toUpperCase() + message.slice(1), difficulty };
 }
 
 /** The chat lines a page keeps. */
@@ -315,7 +330,11 @@ export function apply(s, msg, now) {
       s.chat = [...s.chat.slice(-(CHAT_KEEP - 1)), { name: msg.name, text: msg.text, player: msg.player_id !== null }];
       return null;
     case 'room_closed':
-      s.problem = { code: 'room_closed', message: `Room ${msg.room} has closed: the host left, or its server shut down or was lost.`, room: msg.room };
+      if (msg.reason === 'drain' || msg.reason === 'shutdown') {
+        s.problem = restarting(s, `Room ${msg.room} has closed: `);
+      } else {
+        s.problem = { code: 'room_closed', message: `Room ${msg.room} has closed: the host left, or its server was lost.`, room: msg.room };
+      }
       return 'left';
     case 'queued': {
       // The count changes while the page waits: the wait's start and `alone` stay.
@@ -479,6 +498,7 @@ export function restorePencil(race) {
  *   report: (playerId: string, reason: string) => void,
  *   leave: () => void,
  *   retry: () => void,
+ *   again: (to: 'room' | 'pool') => void,
  *   notice: (text: string | null) => void,
  *   savedName: () => string,
  *   playNow: (name: string, difficulty: import('../../types/wire.js').Difficulty) => void,

@@ -129,8 +129,14 @@ pub async fn route(req: hyper::Request<Incoming>, ctx: &Socket) -> Response {
                 body["node"] = node.node.into();
                 body["redis"] = if node.bus_up { "up" } else { "down" }.into();
             }
-            let body = body.to_string();
-            answer(StatusCode::OK, "application/json", body)
+            // Draining (A9): 503, so a balancer sends nobody new here.
+            let status = if server.rooms.draining() {
+                body["draining"] = true.into();
+                StatusCode::SERVICE_UNAVAILABLE
+            } else {
+                StatusCode::OK
+            };
+            answer(status, "application/json", body.to_string())
         }
         Route::Metrics => answer(
             StatusCode::OK,

@@ -191,6 +191,22 @@ impl Pool {
         }
     }
 
+    /// The server drains (A9): everyone waiting here is told `server_draining` and let go, to
+    /// queue again on a node that stays.
+    fn turn_away(&self) {
+        let metrics = &self.rooms.env().metrics;
+        let msg = ServerMsg::Error {
+            code: protocol::ErrorCode::ServerDraining,
+            message: "the server is restarting for an update".to_owned(),
+        };
+        for queue in self.lock().iter_mut() {
+            for e in queue.entries.drain(..) {
+                e.ticket.set(Seat::Out);
+                e.entrant.outbox.send(&msg, metrics);
+            }
+        }
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, [Queue; 4]> {
         self.queues.lock().expect("pool lock poisoned")
     }
@@ -257,16 +273,19 @@ impl Pool {
         true
     }
 
-    /// Form races until `shutdown`.
+    /// Form races until `shutdown`, or until the server drains (A9): then the waiting are
+    /// turned away and no race forms here.
     pub async fn run(self: Arc<Pool>, shutdown: tokio_util::sync::CancellationToken) {
         if let Some(shared) = self.shared.clone() {
             return self.run_shared(shared, shutdown).await;
         }
+        let draining = self.rooms.env().draining.clone();
         let mut tick = tokio::time::interval(TICK);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tokio::select! {
                 _ = shutdown.cancelled() => return,
+                () = draining.cancelled() => return self.turn_away(),
                 _ = tick.tick() => {}
                 _ = self.full.notified() => {}
             }

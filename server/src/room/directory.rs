@@ -52,12 +52,18 @@ pub enum OpenError {
     /// Cluster mode: the shared directory cannot be reached.
     #[error("rooms cannot be opened right now: try again")]
     Unavailable,
+    /// The server is draining (A9): it opens no room before it restarts.
+    #[error("the server is restarting for an update")]
+    Draining,
 }
 
 impl OpenError {
     /// The error code the client gets.
     pub fn code(&self) -> ErrorCode {
-        ErrorCode::ServerFull
+        match self {
+            OpenError::Draining => ErrorCode::ServerDraining,
+            _ => ErrorCode::ServerFull,
+        }
     }
 }
 

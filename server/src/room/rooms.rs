@@ -120,6 +120,11 @@ impl Rooms {
         self.env.directory.is_empty()
     }
 
+    /// Whether this node is draining (A9): it opens no room, claims no code, seats nobody new.
+    pub fn draining(&self) -> bool {
+        self.env.draining.is_cancelled()
+    }
+
     /// In a cluster: this node's part of `/healthz`.
     pub fn health(&self) -> Option<NodeHealth> {
         self.others.as_ref().map(|o| o.health())
@@ -177,6 +182,9 @@ impl Rooms {
         ip: IpAddr,
         mut open: impl FnMut(&RoomCode) -> Result<T, OpenError>,
     ) -> Result<T, OpenError> {
+        if self.draining() {
+            return Err(OpenError::Draining);
+        }
         let dir = &self.env.directory;
         let tries = match &self.others {
             Some(others) => {

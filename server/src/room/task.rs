@@ -53,6 +53,8 @@ pub struct RoomEnv {
     pub opts: RoomOpts,
     /// Cancelled when the server begins to shut down.
     pub shutdown: CancellationToken,
+    /// Cancelled when the server begins to drain (A9): no new rooms, pool entries or races.
+    pub draining: CancellationToken,
     /// Every room task and puzzle wait, so shutdown can wait for them.
     pub tasks: TaskTracker,
     /// Arena rooms' finished races, for the arenas to score (A7).
@@ -211,6 +213,7 @@ struct Task {
 async fn run(mut t: Task, mut rx: mpsc::Receiver<RoomCmd>, seed: u64) {
     tracing::info!(settings = ?t.room.settings(), seed, "room opened");
     let shutdown = t.env.shutdown.clone();
+    let draining = t.env.draining.clone();
     loop {
         let deadline = t.room.next_deadline();
         tokio::select! {
@@ -225,8 +228,12 @@ async fn run(mut t: Task, mut rx: mpsc::Receiver<RoomCmd>, seed: u64) {
                 t.apply().await;
                 break;
             }
+            () = draining.cancelled(), if !t.room.draining() => t.room.drain(),
         }
         t.apply().await;
+        if t.room.is_closed() {
+            break;
+        }
         if let Some(now_info) = listing::changed(&t.info, &t.room) {
             // A shared directory lists the room on every node: it hears of changes only.
             t.env.directory.changed(t.room.code(), &now_info);

@@ -12,6 +12,7 @@ mod support;
 mod own_pg;
 
 mod boards;
+mod drain;
 mod engines;
 mod failures;
 mod pool;

@@ -7,6 +7,7 @@
 
 mod support;
 
+mod drain;
 mod fd_limit;
 mod log_file;
 #[cfg(feature = "pg-tests")]

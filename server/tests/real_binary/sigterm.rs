@@ -96,6 +96,7 @@ fn help_explains_every_flag() {
         "--log-format",
         "--request-timeout",
         "--shutdown-grace",
+        "--drain-s",
         "--tls-cert",
         "--tls-key",
         "--trust-proxy",

@@ -151,6 +151,23 @@ impl Server {
         self.child.id()
     }
 
+    /// Whether a log line has this message, waiting up to [`TIMEOUT`] for it (the log is read
+    /// on a thread of its own).
+    pub async fn logged(&self, message: &str) -> bool {
+        let deadline = Instant::now() + TIMEOUT;
+        while Instant::now() < deadline {
+            let lines = self.all.lock().map(|l| l.clone()).unwrap_or_default();
+            let has = |l: &String| {
+                serde_json::from_str::<Value>(l).is_ok_and(|v| v["fields"]["message"] == message)
+            };
+            if lines.iter().any(has) {
+                return true;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        false
+    }
+
     /// Send a signal (`-TERM`, `-INT`, `-KILL`).
     pub fn signal(&self, signal: &str) {
         let pid = self.child.id().to_string();

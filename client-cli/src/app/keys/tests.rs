@@ -12,7 +12,7 @@ const PHASES: [Option<Phase>; 5] = [
 
 fn contexts() -> impl Iterator<Item = Context> {
     PHASES.into_iter().flat_map(|phase| {
-        (0..448).map(move |bits| Context {
+        (0..960).map(move |bits| Context {
             phase,
             player: bits & 1 != 0,
             room_host: bits & 2 != 0 && bits & 64 == 0,
@@ -21,6 +21,7 @@ fn contexts() -> impl Iterator<Item = Context> {
             pool: bits & 64 != 0 && phase.is_some(),
             queued: bits & 128 != 0 && phase.is_none(),
             ghost: bits & 256 != 0 && bits & 128 != 0 && phase.is_none(),
+            restart: bits & 512 != 0 && bits & (8 | 128) == 0 && phase.is_none(),
             mode: [Mode::Room, Mode::Settings, Mode::Kick][bits / 16 % 3],
         })
     })

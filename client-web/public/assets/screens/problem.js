@@ -11,6 +11,7 @@ const TITLES = {
   server_full: 'The server is full',
   server_gone: 'The server is gone',
   room_closed: 'The room has closed',
+  restarting: 'The server is restarting',
   moved: 'Playing in another tab',
 };
 
@@ -29,6 +30,10 @@ export function problem(act, p) {
   }
   if (p.code === 'server_gone' || p.code === 'server_full' || p.code === 'moved') {
     ways.push(h('button', { type: 'button', class: 'primary', 'data-testid': 'retry', onclick: () => act.retry(), text: p.code === 'moved' ? 'Play here instead' : 'Try again' }));
+  }
+  if (p.code === 'restarting') {
+    ways.push(h('button', { type: 'button', class: 'primary', 'data-testid': 'again-pool', onclick: () => act.again('pool'), text: 'Play now' }));
+    ways.push(h('button', { type: 'button', 'data-testid': 'again-room', onclick: () => act.again('room'), text: 'New room' }));
   }
   ways.push(h('a', { class: 'button', href: '/', text: 'Back to the start' }));
   const el = h(

@@ -16,7 +16,7 @@ impl Session {
         name: String,
         key: Option<IdentityKey>,
     ) {
-        if self.already_in_room() {
+        if self.already_in_room() || self.refused_draining() {
             return;
         }
         let name = match PlayerName::try_from(name.as_str()) {

@@ -200,6 +200,16 @@ impl Session {
         false
     }
 
+    /// A draining server (A9) takes no new pool entry or arena wait: `server_draining`.
+    pub(super) fn refused_draining(&mut self) -> bool {
+        if !self.server.rooms.draining() {
+            return false;
+        }
+        let why = "the server is restarting for an update: connect again";
+        self.error(ErrorCode::ServerDraining, why);
+        true
+    }
+
     /// The error for a room's message from a connection in no room: `wrong_phase` while it
     /// waits in the pool (A7), else `not_in_room`.
     pub(super) fn not_in_room(&mut self) {

@@ -25,7 +25,7 @@ impl Session {
         key: Option<IdentityKey>,
         bot: bool,
     ) {
-        if self.already_in_room() {
+        if self.already_in_room() || self.refused_draining() {
             return;
         }
         let Ok(difficulty) = difficulty.parse::<Difficulty>() else {
@@ -86,6 +86,9 @@ impl Session {
         let Some(room) = self.current() else {
             return self.not_in_room();
         };
+        if self.refused_draining() {
+            return;
+        }
         let (reply, answer) = oneshot::channel();
         let cmd = RoomCmd::Requeue {
             conn: self.outbox.id,

@@ -144,9 +144,16 @@ impl Pool {
         let mut tick = tokio::time::interval(TICK);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let mut checked = now();
+        let draining = self.rooms.env().draining.clone();
         loop {
             tokio::select! {
                 () = shutdown.cancelled() => return self.withdraw(&shared).await,
+                // A draining node (A9) leaves the pool to the others: its waiting connections
+                // out, the lease given up, no race formed or seated here.
+                () = draining.cancelled() => {
+                    self.withdraw(&shared).await;
+                    return self.turn_away();
+                }
                 _ = tick.tick() => {}
                 order = orders.recv() => {
                     let Some(order) = order else { return };

@@ -65,6 +65,8 @@ pub struct RoomOpts {
     pub lag_cap_ms: u32,
     /// How far behind the race boards-spectators see the boards (A8).
     pub spectator_delay: Duration,
+    /// The `room_closed` reason of a shutdown (A9).
+    pub shutdown_reason: protocol::ClosedReason,
 }
 
 impl RoomOpts {
@@ -80,6 +82,7 @@ impl RoomOpts {
             fair_play: config.fair_play,
             lag_cap_ms: config.lag_cap_ms,
             spectator_delay: config.spectator_delay,
+            shutdown_reason: config.shutdown_reason,
         }
     }
 }

@@ -36,6 +36,12 @@ impl Room {
         // A5: a kicked name or address may neither play nor watch until its bar ends.
         self.check_bars(&name, addr, now)?;
         if role == Role::Player {
+            if self.draining() {
+                return Err(Refusal::new(
+                    ErrorCode::ServerDraining,
+                    "the server is restarting for an update",
+                ));
+            }
             if self.settings.pool && !self.pool_seating() {
                 return Err(Refusal::new(
                     ErrorCode::WrongPhase,

@@ -11,6 +11,7 @@
 //! connections to close, results to store) that the room task carries out in order.
 
 mod boards;
+mod drain;
 pub mod effect;
 pub mod ghost;
 mod host;
@@ -25,19 +26,20 @@ pub mod standings;
 use std::time::Duration;
 
 use protocol::{
-    ClosedReason, ErrorCode, FinishStatus, MsgId, Phase, PlayerId, PlayerStatus, RaceId, RaceView,
-    RoomCode, ServerMsg, Settings, You,
+    ErrorCode, FinishStatus, MsgId, Phase, PlayerId, PlayerStatus, RaceId, RaceView, RoomCode,
+    ServerMsg, Settings, You,
 };
 use rand::Rng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use shared::engine::{Cell, Digit};
 use tokio::time::Instant;
 
-use crate::outbox::{CloseCode, ConnId};
+use crate::outbox::ConnId;
 use crate::puzzles::SolvedPuzzle;
 use crate::rate::TokenBucket;
 use crate::room::handle::Requeued;
 pub use boards::BOARD_TICK;
+pub use drain::DRAIN_READ;
 use effect::Effects;
 pub use effect::{Effect, RoomOpts};
 use ghost::Ghost;
@@ -92,6 +94,8 @@ pub struct Room {
     /// When the racing seats' connections are next asked for a round trip (A8); `None`
     /// outside a countdown or race, so an idle room has no timer for it.
     next_probe: Option<Instant>,
+    /// Whether the server is ending the room (a drain, A9) or has closed it.
+    ending: drain::Ending,
     fx: Effects,
 }
 
@@ -122,6 +126,7 @@ impl Room {
             ghost: None,
             early_lag: Vec::new(),
             next_probe: None,
+            ending: drain::Ending::No,
             fx: Effects::default(),
         }
     }
@@ -199,7 +204,8 @@ impl Room {
         let expiry = self.seats.next_expiry(self.opts.resume_grace);
         let ghost = self.ghost_deadline();
         let boards = self.boards_deadline();
-        let timers = expiry.into_iter().chain(ghost).chain(boards);
+        let drain = self.drain_deadline();
+        let timers = expiry.into_iter().chain(ghost).chain(boards).chain(drain);
         phase.into_iter().chain(timers).min()
     }
 
@@ -302,6 +308,9 @@ impl Room {
     /// `start_race` from `conn`: the host starts the countdown.
     pub fn start_race(&mut self, conn: ConnId, now: Instant) {
         let Some(i) = self.seat_of(conn) else { return };
+        if self.refuse_draining(conn) {
+            return;
+        }
         if self.daily.is_some() && matches!(self.state, State::Finished) {
             self.fx.error(
                 conn,
@@ -431,6 +440,7 @@ impl Room {
             self.remove_seat(i, now);
         }
         self.probe(now);
+        self.drain_tick(now);
     }
 
     fn begin_race(
@@ -569,27 +579,7 @@ impl Room {
             self.final_boards(self.seats.board_watchers(), now);
         }
         self.delayed = None;
-    }
-
-    /// The server is stopping: everyone connected gets `room_closed` and is closed with 1001
-    /// (A5: not a silent drop); a running race is stored (reason `shutdown`, still-racing
-    /// players as `timed_out`) without announcement.
-    pub fn shutdown(&mut self, now: Instant) {
-        let everyone = self.seats.audience();
-        let room = self.code.clone();
-        self.fx.push(Effect::Send(
-            everyone.clone(),
-            ServerMsg::RoomClosed {
-                room,
-                reason: Some(ClosedReason::Shutdown),
-            },
-        ));
-        for c in everyone {
-            self.fx.push(Effect::Close(c, CloseCode::GoingAway));
-        }
-        if matches!(self.state, State::Racing) {
-            self.end_race(EndReason::Shutdown, now);
-        }
+        self.drain_after_race(now);
     }
 }
 

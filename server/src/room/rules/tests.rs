@@ -66,6 +66,7 @@ fn room_seeded(settings: Settings, seed: u64) -> Room {
             fair_play: true,
             lag_cap_ms: 500,
             spectator_delay: Duration::from_secs(30),
+            shutdown_reason: protocol::ClosedReason::Shutdown,
         },
         Xoshiro256PlusPlus::seed_from_u64(seed),
         mint(),
@@ -947,6 +948,7 @@ fn a_pool_room_has_no_host_starts_when_the_pool_says_and_requeues_once_finished(
 }
 
 mod boards;
+mod drain;
 mod ghost;
 mod isomorphs;
 mod lag;
