@@ -111,6 +111,8 @@ impl Registry {
             .arg("GET");
         for (code, info) in dir.rooms() {
             pipe.pset_ex(keys::room(&code), &*self.id, ms).ignore();
+            let log_ms = keys::LOG_LEASE.as_millis() as i64;
+            pipe.pexpire(keys::log(&code), log_ms).ignore();
             match directory::summary(&code, &info) {
                 Some(row) => {
                     let json = serde_json::to_string(&row).unwrap_or_default();
@@ -372,7 +374,7 @@ impl DirectoryFeed for Feed {
 
     fn closed(&self, code: &RoomCode, ip: IpAddr) {
         self.publisher
-            .del(vec![keys::room(code), keys::listing(code)]);
+            .del(vec![keys::room(code), keys::listing(code), keys::log(code)]);
         self.publisher
             .srem(keys::address(ip), code.as_str().to_owned());
         self.publisher.unsubscribe(keys::room_channel(code));
@@ -385,5 +387,9 @@ impl DirectoryFeed for Feed {
 
     fn token_revoked(&self, token: &ResumeToken) {
         self.publisher.del(vec![keys::token(token)]);
+    }
+
+    fn logged(&self, code: &RoomCode, entry: Vec<u8>) {
+        self.publisher.xadd(keys::log(code), entry);
     }
 }

@@ -72,6 +72,11 @@ pub trait DirectoryFeed: Send + Sync + std::fmt::Debug {
     fn token_issued(&self, token: &ResumeToken, code: &RoomCode);
     /// The token no longer works.
     fn token_revoked(&self, token: &ResumeToken);
+    /// One more entry of room `code`'s command log (A9, [`super::journal`]): kept where
+    /// another node can replay it, until the room closes.
+    fn logged(&self, code: &RoomCode, entry: Vec<u8>) {
+        let _ = (code, entry);
+    }
 }
 
 /// What `list_rooms` shows of a room, if it shows it at all (A5: rooms that take players now,
@@ -164,6 +169,18 @@ impl Directory {
     pub fn changed(&self, code: &RoomCode, info: &RoomInfo) {
         if let Some(s) = self.feed.as_ref() {
             s.changed(code, info);
+        }
+    }
+
+    /// Whether rooms log their commands (A9): only where another node could take them over.
+    pub fn journals(&self) -> bool {
+        self.feed.is_some()
+    }
+
+    /// One more entry of room `code`'s command log.
+    pub fn log(&self, code: &RoomCode, entry: Vec<u8>) {
+        if let Some(s) = self.feed.as_ref() {
+            s.logged(code, entry);
         }
     }
 

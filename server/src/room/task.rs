@@ -24,6 +24,7 @@ use super::endpoint::{self, Endpoint};
 use super::handle::{
     ArenaRace, Identity, JoinOutcome, Requeued, RoomCmd, RoomHandle, RoomInfo, RoomMsg,
 };
+use super::journal::{self as log, Entry};
 use super::listing;
 use super::rules::{Effect, GhostRun, MintToken, Room, RoomOpts};
 use crate::clock::unix_ms;
@@ -32,6 +33,9 @@ use crate::outbox::{encode, ConnId};
 use crate::puzzles::stock::PuzzleStock;
 use crate::puzzles::SolvedPuzzle;
 use crate::store::Store;
+
+mod journaling;
+use journaling::Journal;
 
 /// Everything a room task needs from the server.
 #[derive(Debug)]
@@ -147,7 +151,32 @@ fn start(
     let seed: u64 = rand::rngs::OsRng.gen();
     let dir = env.directory.clone();
     let token_room = code.clone();
-    let mint = MintToken(Box::new(move || dir.issue_token(&token_room)));
+    // A ghost room is not logged: its ghost's stored race is not in the log.
+    let journal = (env.directory.journals() && ghost.is_none()).then(|| Journal {
+        epoch: now(),
+        minted: Arc::default(),
+    });
+    let minted = journal.as_ref().map(|j| j.minted.clone());
+    let mint = MintToken(Box::new(move || {
+        let token = dir.issue_token(&token_room);
+        if let Some(Ok(mut m)) = minted.as_ref().map(|m| m.lock()) {
+            m.push(log::token_hash(token.as_str()));
+        }
+        token
+    }));
+    if journal.is_some() {
+        let open = Entry::Open {
+            code: code.clone(),
+            settings: settings.clone(),
+            seed,
+            unix_ms: unix_ms(),
+            daily: daily
+                .as_ref()
+                .map(|(date, p)| (date.clone(), p.puzzle.to_line(), p.solution.to_line())),
+        };
+        let bytes = log::Logged { at: 0, entry: open }.encode();
+        env.directory.log(&code, bytes);
+    }
     let room = Room::new(
         code.clone(),
         settings,
@@ -174,6 +203,7 @@ fn start(
         ip,
         unregistered: false,
         expect: None,
+        journal,
     };
     env.tasks.spawn(run(task, opened.rx, seed).instrument(span));
     Ok(handle)
@@ -205,6 +235,8 @@ struct Task {
     unregistered: bool,
     /// A cluster-wide pool room still waiting for its seats: how many, and until when.
     expect: Option<(usize, Instant)>,
+    /// The room's command log (A9), when it keeps one.
+    journal: Option<Journal>,
 }
 
 async fn run(mut t: Task, mut rx: mpsc::Receiver<RoomCmd>, seed: u64) {
@@ -217,7 +249,7 @@ async fn run(mut t: Task, mut rx: mpsc::Receiver<RoomCmd>, seed: u64) {
                 Some(cmd) => t.command(cmd),
                 None => break,
             },
-            () = sleep_until(deadline) => t.room.tick(now(), unix_ms()),
+            () = sleep_until(deadline) => t.tick(),
             () = sleep_until(t.expect.map(|(_, by)| by)) => t.expected(now()),
             () = shutdown.cancelled() => {
                 t.room.shutdown(now());
@@ -249,8 +281,20 @@ async fn sleep_until(deadline: Option<Instant>) {
 }
 
 impl Task {
+    /// A timer fired.
+    fn tick(&mut self) {
+        let (now, unix_ms) = (now(), unix_ms());
+        self.room.tick(now, unix_ms);
+        self.log(now, Entry::Tick { unix_ms });
+    }
+
     fn command(&mut self, cmd: RoomCmd) {
         let now = now();
+        let mut entry = self.entry(&cmd);
+        if !matches!(cmd, RoomCmd::Join { .. }) {
+            // A join is logged once it is in: with the token it was minted.
+            self.log_entry(now, entry.take());
+        }
         match cmd {
             RoomCmd::Join {
                 conn,
@@ -264,6 +308,7 @@ impl Task {
                 self.conns.insert(id, conn);
                 let ok = self.room.join(id, addr, name.as_deref(), role, who, now);
                 self.joined(id, ok, reply);
+                self.log_entry(now, entry);
                 self.expected(now);
             }
             RoomCmd::Resume { conn, token, reply } => {
@@ -300,9 +345,7 @@ impl Task {
                 RoomMsg::Lag(rtt_ms) => self.room.lag_sample(conn, rtt_ms),
                 RoomMsg::WatchBoards => self.room.watch_boards(conn, now),
             },
-            RoomCmd::PuzzleReady { race_id, dealt } => {
-                self.room.puzzle_ready(&race_id, dealt, now, unix_ms());
-            }
+            RoomCmd::PuzzleReady { race_id, dealt } => self.puzzle_ready(&race_id, dealt, now),
         }
     }
 
@@ -314,6 +357,7 @@ impl Task {
         };
         if self.room.n_players() >= seats || now >= by {
             self.expect = None;
+            self.log(now, Entry::PoolStart);
             self.room.start_pool_race(now);
         }
     }
@@ -489,6 +533,13 @@ impl Task {
         None
     }
 
+    /// The puzzle for `race_id` is dealt (logged before the rules see it).
+    fn puzzle_ready(&mut self, race_id: &protocol::RaceId, dealt: SolvedPuzzle, now: Instant) {
+        let unix_ms = unix_ms();
+        self.log_puzzle(now, race_id, &dealt, unix_ms);
+        self.room.puzzle_ready(race_id, dealt, now, unix_ms);
+    }
+
     /// What the arenas hear of an arena room's finished race.
     fn arena_race(&self, record: &crate::store::RaceRecord) -> Option<ArenaRace> {
         let arena_id = self.room.settings().arena.clone()?;
@@ -513,14 +564,13 @@ impl Task {
         // The daily is the same grid for everyone that day, and a ghost race replays its race's
         // grid: both are dealt as they are, untransformed.
         if let Some(day) = self.room.fixed_puzzle() {
-            self.room.puzzle_ready(&race_id, day, now(), unix_ms());
+            self.puzzle_ready(&race_id, day, now());
             return;
         }
         let difficulty = self.room.settings().difficulty;
         if let Some(base) = self.env.puzzles.try_take(difficulty) {
             // Its effects (race_started, when the countdown is zero) are applied by `apply`'s loop.
-            self.room
-                .puzzle_ready(&race_id, base.transformed(seed), now(), unix_ms());
+            self.puzzle_ready(&race_id, base.transformed(seed), now());
             return;
         }
         let pool = self.env.puzzles.clone();

@@ -344,9 +344,20 @@ impl Seats {
             .position(|s| s.player_id.as_str() == player_id)
     }
 
-    /// The seat `token` belongs to.
+    /// The seat `token` belongs to (a replayed seat's `#HASH` stands for its token, A9).
     pub(super) fn by_token(&self, token: &str) -> Option<usize> {
-        self.seats.iter().position(|s| s.token == token)
+        self.seats
+            .iter()
+            .position(|s| super::takeover::token_matches(s.token.as_str(), token))
+    }
+
+    /// Seat `i`'s holder came back with `token`: a replayed seat holds it again in place of
+    /// its hash, so its `room_joined` shows it.
+    pub(super) fn token_back(&mut self, i: usize, token: &str) {
+        let seat = &mut self.seats[i];
+        if seat.token.as_str().starts_with('#') && !token.starts_with('#') {
+            seat.token = ResumeToken::from(token.to_owned());
+        }
     }
 
     /// Seat `i` is now on `conn`: the connection it had before, if any, and whether it was
