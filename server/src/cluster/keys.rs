@@ -48,6 +48,11 @@ pub fn log(code: &RoomCode) -> String {
     format!("sr:log:{code}")
 }
 
+/// Where a log key's room code begins.
+pub const fn log_prefix_len() -> usize {
+    "sr:log:".len()
+}
+
 /// How long a room's log outlives its last renewal: its owner's lease, and then the time
 /// another node has to take the room over from it.
 pub const LOG_LEASE: Duration = Duration::from_secs(30);

@@ -40,6 +40,7 @@ mod owner;
 mod pool;
 mod publisher;
 mod registry;
+mod takeover;
 
 pub use pool::ClusterPool;
 pub use registry::ClusterRooms;
@@ -113,6 +114,8 @@ pub struct Node {
     owner: Arc<OwnerSide>,
     member: Arc<MemberSide>,
     pool: Arc<ClusterPool>,
+    /// How soon a lost owner's rooms are taken over (`--takeover-s`).
+    takeover: Duration,
 }
 
 impl Node {
@@ -125,6 +128,7 @@ impl Node {
         id: String,
         queue: Queue,
         env: &Arc<RoomEnv>,
+        takeover: Duration,
         shutdown: CancellationToken,
     ) -> Result<Arc<Node>, ClusterError> {
         let Queue {
@@ -182,6 +186,14 @@ impl Node {
             .await
             .map_err(err)?;
         let registry = Arc::new(Registry::new(id.clone(), cmd.clone(), sub.clone(), feed));
+        let takeovers = Arc::new(takeover::Takeovers::new(
+            id.clone(),
+            cmd.clone(),
+            sub.clone(),
+            owner.clone(),
+            env.clone(),
+            takeover,
+        ));
         // Not tracked: it must outlive the rooms' shutdown, whose last words it carries
         // ([`Node::flush`] waits for them).
         let unheard = member.clone();
@@ -196,8 +208,12 @@ impl Node {
             owner,
             member,
             pool,
+            takeover,
         });
-        node.run(env, sub, dispatcher, shutdown).await?;
+        node.run(env, sub, dispatcher, shutdown.clone()).await?;
+        let registry = node.registry.clone();
+        let may = move || registry.redis_up() && !registry.recently_reset();
+        env.tasks.spawn(takeovers.run(may, shutdown));
         Ok(node)
     }
 
@@ -264,6 +280,7 @@ impl Node {
                 () = tokio::time::sleep(keys::CHECK_EVERY) => {}
                 () = shutdown.cancelled() => return,
             }
+            self.reown().await;
             let mut nodes = self.member.owners();
             nodes.extend(self.owner.member_nodes());
             nodes.sort();
@@ -286,10 +303,26 @@ impl Node {
                 if self.registry.alive(&n).await == Some(false) {
                     tracing::warn!(node = %n, "a node is gone");
                     self.owner.drop_members_of(&n);
-                    self.member.close_rooms_of(&n);
+                    self.member.orphan_rooms_of(&n);
                 }
             }
         }
+    }
+}
+
+impl Node {
+    /// Rooms whose owner was lost: those another node took over are followed there; those
+    /// nobody took within `--takeover-s` (and a check) are closed to their members here.
+    async fn reown(&self) {
+        for code in self.member.orphaned_rooms() {
+            if let Some(owner) = self.registry.owner(&code).await {
+                if self.registry.alive(&owner).await == Some(true) {
+                    self.member.reowned(&code, &owner);
+                }
+            }
+        }
+        self.member
+            .close_orphans(self.takeover + keys::CHECK_EVERY * 2);
     }
 }
 

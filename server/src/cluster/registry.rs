@@ -172,6 +172,16 @@ impl Registry {
         let _ = tokio::time::timeout(REDIS_TIMEOUT, cmd.del::<_, ()>(keys::node(&self.id))).await;
     }
 
+    /// The room `code`'s owner, whichever node it is.
+    pub(super) async fn owner(&self, code: &RoomCode) -> Option<Arc<str>> {
+        let mut cmd = self.cmd.clone();
+        let owner: Option<String> = tokio::time::timeout(REDIS_TIMEOUT, cmd.get(keys::room(code)))
+            .await
+            .ok()?
+            .ok()?;
+        owner.map(Arc::from)
+    }
+
     /// The room `code`'s owner, if it is another node.
     async fn owner_of(&self, code: &RoomCode) -> Option<Arc<str>> {
         let mut cmd = self.cmd.clone();

@@ -117,6 +117,11 @@ pub struct Directory {
     feed: Option<Arc<dyn DirectoryFeed>>,
 }
 
+/// What a seat rebuilt from its room's log holds in `token`'s place (A9).
+fn rebuilt(token: &ResumeToken) -> ResumeToken {
+    super::rules::takeover::rebuilt_token(&super::rules::takeover::token_hash(token.as_str()))
+}
+
 /// A fresh random room code.
 #[allow(clippy::disallowed_methods)] // codes must not be guessable: the thread CSPRNG
 pub fn new_code() -> RoomCode {
@@ -206,8 +211,47 @@ impl Directory {
 
     /// The room a resume token belongs to.
     pub fn find_by_token(&self, token: &ResumeToken) -> Option<RoomHandle> {
-        let code = self.tokens.get(token)?.value().clone();
+        let code = match self.tokens.get(token) {
+            Some(c) => c.value().clone(),
+            // A seat of a room rebuilt here from its log (A9) is known by its token's hash.
+            None => self.tokens.get(&rebuilt(token))?.value().clone(),
+        };
         self.find(&code)
+    }
+
+    /// Run room `code`, rebuilt from its log (A9), here from now on: registered under its
+    /// code (claimed in Redis already) with no first command, whatever the limits (its
+    /// players are in it already), and its seats' tokens known here.
+    pub fn adopt(
+        &self,
+        ip: IpAddr,
+        settings: &Settings,
+        code: RoomCode,
+        tokens: Vec<ResumeToken>,
+    ) -> Option<Opened> {
+        let Entry::Vacant(slot) = self.rooms.entry(code.clone()) else {
+            return None;
+        };
+        *self.rooms_per_ip.entry(ip).or_insert(0) += 1;
+        let (tx, rx) = mpsc::channel(ROOM_QUEUE);
+        let handle = RoomHandle {
+            code: code.clone(),
+            tx,
+            info: Arc::new(Mutex::new(RoomInfo {
+                phase: Phase::Lobby,
+                players: 0,
+                settings: settings.clone(),
+                rating: None,
+            })),
+        };
+        slot.insert(handle.clone());
+        for token in tokens {
+            self.tokens.insert(token.clone(), code.clone());
+            if let Some(s) = self.feed.as_ref() {
+                s.token_issued(&token, &code);
+            }
+        }
+        Some(Opened { handle, rx })
     }
 
     /// Open a room created from `ip`, under `code` or else a fresh code (one try: a taken code
@@ -291,6 +335,7 @@ impl Directory {
     /// The token no longer works.
     pub fn revoke_token(&self, token: &ResumeToken) {
         self.tokens.remove(token);
+        self.tokens.remove(&rebuilt(token));
         if let Some(s) = self.feed.as_ref() {
             s.token_revoked(token);
         }

@@ -88,6 +88,8 @@ pub enum Entry {
         seed: u64,
         /// The wall clock at the epoch (how long a lost owner was away is told by it).
         unix_ms: i64,
+        /// The address that created it (its rooms-per-address count).
+        ip: IpAddr,
         /// A daily room: date, puzzle line, solution line.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         daily: Option<(String, String, String)>,
@@ -106,6 +108,9 @@ pub enum Entry {
         /// Its identity.
         #[serde(default)]
         who: Who,
+        /// A member on another node: that node and its connection id there.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        remote: Option<(String, u64)>,
         /// The hashes of the tokens the join minted.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         tokens: Vec<String>,
@@ -116,6 +121,19 @@ pub enum Entry {
         conn: u64,
         /// The token's hash.
         token: String,
+        /// A member on another node: that node and its connection id there.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        remote: Option<(String, u64)>,
+    },
+    /// The room was taken over: the member known as `from` is `to` on the new owner.
+    Rename {
+        /// The old id.
+        from: u64,
+        /// The new id.
+        to: u64,
+        /// Its node and connection id there.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        remote: Option<(String, u64)>,
     },
     /// `leave`.
     Leave {
@@ -249,6 +267,12 @@ pub struct Replayed {
     pub last: u64,
     /// The wall clock at the epoch.
     pub unix_ms: i64,
+    /// The epoch it was replayed from.
+    pub epoch: Instant,
+    /// The address that created the room.
+    pub ip: IpAddr,
+    /// Members on other nodes, by the id the room knows them by: their node and connection.
+    pub remote: std::collections::HashMap<u64, (String, u64)>,
     /// Connection ids the log names, in the order they first appear.
     pub conns: Vec<u64>,
 }
@@ -280,6 +304,7 @@ pub fn replay(
                 seed,
                 daily,
                 unix_ms,
+                ip,
             },
         ..
     }) = log.next()
@@ -304,6 +329,9 @@ pub fn replay(
         seed,
         last: 0,
         unix_ms,
+        epoch,
+        ip,
+        remote: Default::default(),
         conns: Vec::new(),
     };
     for Logged { at, entry } in log {
@@ -312,6 +340,26 @@ pub fn replay(
             if let Ok(mut q) = minted.lock() {
                 q.extend(tokens.iter().cloned());
             }
+        }
+        match &entry {
+            Entry::Join {
+                conn,
+                remote: Some(r),
+                ..
+            }
+            | Entry::Resume {
+                conn,
+                remote: Some(r),
+                ..
+            }
+            | Entry::Rename {
+                to: conn,
+                remote: Some(r),
+                ..
+            } => {
+                out.remote.insert(*conn, r.clone());
+            }
+            _ => {}
         }
         if let Some(c) = entry.conn() {
             if !out.conns.contains(&c) {
@@ -323,6 +371,41 @@ pub fn replay(
         out.last = at;
     }
     Ok(out)
+}
+
+/// A room rebuilt on a new owner at `now` (`unix_ms` on the wall clock) from its whole log:
+/// replayed on a timeline that puts the last logged command as long ago as it was (by the
+/// wall clock, from the room's opening), then paused for that gap: the time the room was
+/// away counts against nobody. Also the gap.
+pub fn rebuild(
+    log: Vec<Logged>,
+    now: Instant,
+    unix_ms: i64,
+    opts: RoomOpts,
+) -> Result<(Replayed, Duration), ReplayError> {
+    let Some(Logged {
+        entry: Entry::Open {
+            unix_ms: opened, ..
+        },
+        ..
+    }) = log.first()
+    else {
+        return Err(ReplayError::NoOpen);
+    };
+    let last = log.last().map_or(0, |l| l.at);
+    let last_wall = opened.saturating_add(i64::try_from(last / 1_000_000).unwrap_or(i64::MAX));
+    let gap = Duration::from_millis(u64::try_from(unix_ms.saturating_sub(last_wall)).unwrap_or(0));
+    let away = Duration::from_nanos(last) + gap;
+    // A monotonic clock younger than the room (a host booted since) cannot place its
+    // epoch: the room then runs as if its last command were now.
+    let epoch = now
+        .checked_sub(away)
+        .or_else(|| now.checked_sub(Duration::from_nanos(last)))
+        .unwrap_or(now);
+    let mut r = replay(log, epoch, opts)?;
+    r.epoch = epoch;
+    r.room.pause_race(gap);
+    Ok((r, gap))
 }
 
 impl Entry {
@@ -361,7 +444,8 @@ fn apply(room: &mut Room, entry: Entry, now: Instant) -> Result<(), ReplayError>
         } => {
             room.join(ConnId(conn), addr, name.as_deref(), role, who.into(), now);
         }
-        Entry::Resume { conn, token } => {
+        Entry::Rename { from, to, .. } => room.rename_conn(ConnId(from), ConnId(to)),
+        Entry::Resume { conn, token, .. } => {
             room.resume_rebuilt(ConnId(conn), &token, now);
         }
         Entry::Leave { conn } => {

@@ -34,7 +34,9 @@ use crate::puzzles::stock::PuzzleStock;
 use crate::puzzles::SolvedPuzzle;
 use crate::store::Store;
 
+mod adopt;
 mod journaling;
+pub use adopt::adopt;
 use journaling::Journal;
 
 /// Everything a room task needs from the server.
@@ -170,6 +172,7 @@ fn start(
             settings: settings.clone(),
             seed,
             unix_ms: unix_ms(),
+            ip,
             daily: daily
                 .as_ref()
                 .map(|(date, p)| (date.clone(), p.puzzle.to_line(), p.solution.to_line())),

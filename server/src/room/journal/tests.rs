@@ -83,6 +83,7 @@ impl Live {
             settings,
             seed,
             unix_ms: 1_000,
+            ip: LOCAL,
             daily: None,
         };
         Live {
@@ -127,6 +128,7 @@ impl Live {
             name: Some(name),
             role: Role::Player,
             who: Who::default(),
+            remote: None,
             tokens,
         };
         self.push(t, entry);

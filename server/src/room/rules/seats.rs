@@ -351,6 +351,36 @@ impl Seats {
             .position(|s| super::takeover::token_matches(s.token.as_str(), token))
     }
 
+    /// Every connection in the room, seats' and spectators'.
+    pub(super) fn conns(&self) -> Vec<ConnId> {
+        let seats = self.seats.iter().filter_map(|s| s.conn);
+        seats.chain(self.spectators.iter().map(|s| s.conn)).collect()
+    }
+
+    /// The connection `from` is `to` from now on (a room taken over, A9).
+    pub(super) fn rename(&mut self, from: ConnId, to: ConnId) {
+        for s in &mut self.seats {
+            if s.conn == Some(from) {
+                s.conn = Some(to);
+            }
+        }
+        for s in &mut self.spectators {
+            if s.conn == from {
+                s.conn = to;
+            }
+        }
+    }
+
+    /// Every seat's token (held ones included).
+    pub(super) fn tokens(&self) -> Vec<ResumeToken> {
+        self.seats.iter().map(|s| s.token.clone()).collect()
+    }
+
+    /// New seats' tokens come from `mint` from now on.
+    pub(super) fn set_mint(&mut self, mint: MintToken) {
+        self.mint = mint;
+    }
+
     /// Seat `i`'s holder came back with `token`: a replayed seat holds it again in place of
     /// its hash, so its `room_joined` shows it.
     pub(super) fn token_back(&mut self, i: usize, token: &str) {

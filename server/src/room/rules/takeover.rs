@@ -50,6 +50,34 @@ impl Room {
         }
     }
 
+    /// Every connection in the room.
+    pub fn conns(&self) -> Vec<ConnId> {
+        self.seats.conns()
+    }
+
+    /// Every seat's token (a replayed seat's `#HASH`).
+    pub fn tokens(&self) -> Vec<protocol::ResumeToken> {
+        self.seats.tokens()
+    }
+
+    /// The connection the room knew as `from` is `to` from now on (a member kept across a
+    /// takeover, known to the new owner by a new id).
+    pub fn rename_conn(&mut self, from: ConnId, to: ConnId) {
+        self.seats.rename(from, to);
+    }
+
+    /// New seats' tokens come from `mint` from now on (a replayed room goes live).
+    pub fn set_mint(&mut self, mint: super::MintToken) {
+        self.seats.set_mint(mint);
+    }
+
+    /// Send `conn` the room as it stands ([`Room::view_of`]).
+    pub fn show_room(&mut self, conn: ConnId, now: Instant) {
+        if let Some(msg) = self.view_of(conn, now) {
+            self.send(conn, msg);
+        }
+    }
+
     /// How long the race stood still in takeovers.
     pub fn race_paused(&self) -> Duration {
         self.race.as_ref().map_or(Duration::ZERO, |r| r.paused())

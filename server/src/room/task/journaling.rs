@@ -8,6 +8,7 @@ use tokio::time::Instant;
 
 use super::Task;
 use crate::puzzles::SolvedPuzzle;
+use crate::room::endpoint::Endpoint;
 use crate::room::handle::{RoomCmd, RoomMsg};
 use crate::room::journal::{self, Entry, Logged};
 
@@ -84,11 +85,13 @@ fn entry_of(cmd: &RoomCmd) -> Option<Entry> {
             name: name.clone(),
             role: *role,
             who: who.into(),
+            remote: remote(conn),
             tokens: Vec::new(),
         },
         RoomCmd::Resume { conn, token, .. } => Entry::Resume {
             conn: conn.id().0,
             token: journal::token_hash(token.as_str()),
+            remote: remote(conn),
         },
         RoomCmd::Leave { conn, .. } => Entry::Leave { conn: conn.0 },
         RoomCmd::Requeue { conn, .. } => Entry::Requeue { conn: conn.0 },
@@ -97,6 +100,14 @@ fn entry_of(cmd: &RoomCmd) -> Option<Entry> {
         RoomCmd::Msg { conn, msg } => msg_entry(conn.0, msg)?,
         RoomCmd::PoolExpect { .. } | RoomCmd::PuzzleReady { .. } => return None,
     })
+}
+
+/// A member on another node: its node and its connection there.
+pub(super) fn remote(conn: &Endpoint) -> Option<(String, u64)> {
+    match conn {
+        Endpoint::Local(_) => None,
+        Endpoint::Remote(r) => Some((r.node.to_string(), r.conn)),
+    }
 }
 
 fn msg_entry(conn: u64, msg: &RoomMsg) -> Option<Entry> {
