@@ -460,7 +460,10 @@ impl MemberSide {
         let gone: Vec<u64> = self
             .members
             .iter()
-            .filter(|m| m.orphaned.is_some_and(|t| now.saturating_duration_since(t) >= longer))
+            .filter(|m| {
+                m.orphaned
+                    .is_some_and(|t| now.saturating_duration_since(t) >= longer)
+            })
             .map(|m| *m.key())
             .collect();
         for c in gone {

@@ -134,9 +134,7 @@ impl Takeovers {
         let alive = self.alive_nodes(&log).await?;
         let owner = self.owner.clone();
         let adopted = task::adopt(&self.env, log, |node, conn| {
-            alive
-                .contains(node)
-                .then(|| owner.proxy(node, conn, &code))
+            alive.contains(node).then(|| owner.proxy(node, conn, &code))
         });
         if adopted.is_none() {
             // Nothing to run: the room ends for its members as a lost room does.

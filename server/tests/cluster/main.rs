@@ -13,3 +13,4 @@ mod engines;
 mod failures;
 mod pool;
 mod race;
+mod takeover;

@@ -354,7 +354,9 @@ impl Seats {
     /// Every connection in the room, seats' and spectators'.
     pub(super) fn conns(&self) -> Vec<ConnId> {
         let seats = self.seats.iter().filter_map(|s| s.conn);
-        seats.chain(self.spectators.iter().map(|s| s.conn)).collect()
+        seats
+            .chain(self.spectators.iter().map(|s| s.conn))
+            .collect()
     }
 
     /// The connection `from` is `to` from now on (a room taken over, A9).
