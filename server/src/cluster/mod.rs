@@ -98,6 +98,17 @@ impl Queue {
         }
     }
 
+    /// Its parts, for the node it starts.
+    fn parts(
+        self,
+    ) -> (
+        Publisher<member::Sent>,
+        publisher::Writes<member::Sent>,
+        registry::Feed,
+    ) {
+        (self.publisher, self.writes, self.feed)
+    }
+
     /// What a directory tells the cluster of its changes: queued, in order with everything else.
     pub fn feed(&self) -> Arc<dyn DirectoryFeed> {
         Arc::new(self.feed.clone())
@@ -131,11 +142,7 @@ impl Node {
         takeover: Duration,
         shutdown: CancellationToken,
     ) -> Result<Arc<Node>, ClusterError> {
-        let Queue {
-            publisher,
-            writes,
-            feed,
-        } = queue;
+        let (publisher, writes, feed) = queue.parts();
         let id: Arc<str> = id.into();
         let err = |source| ClusterError::Redis {
             url: redact(url),
@@ -186,14 +193,6 @@ impl Node {
             .await
             .map_err(err)?;
         let registry = Arc::new(Registry::new(id.clone(), cmd.clone(), sub.clone(), feed));
-        let takeovers = Arc::new(takeover::Takeovers::new(
-            id.clone(),
-            cmd.clone(),
-            sub.clone(),
-            owner.clone(),
-            env.clone(),
-            takeover,
-        ));
         // Not tracked: it must outlive the rooms' shutdown, whose last words it carries
         // ([`Node::flush`] waits for them).
         let unheard = member.clone();
@@ -210,10 +209,7 @@ impl Node {
             pool,
             takeover,
         });
-        node.run(env, sub, dispatcher, shutdown.clone()).await?;
-        let registry = node.registry.clone();
-        let may = move || registry.redis_up() && !registry.recently_reset();
-        env.tasks.spawn(takeovers.run(may, shutdown));
+        node.run(env, sub, dispatcher, shutdown).await?;
         Ok(node)
     }
 
@@ -238,7 +234,14 @@ impl Node {
                 .clone()
                 .renewals(env.directory.clone(), shutdown.clone()),
         );
-        env.tasks.spawn(self.clone().checks(shutdown));
+        env.tasks.spawn(self.clone().checks(shutdown.clone()));
+        let takeovers = takeover::Takeovers::new(
+            self.registry.clone(),
+            self.owner.clone(),
+            env.clone(),
+            self.takeover,
+        );
+        env.tasks.spawn(Arc::new(takeovers).run(shutdown));
         tracing::info!(node = %self.id, redis = %self.url, "cluster node started");
         Ok(())
     }

@@ -262,6 +262,20 @@ impl<R: Send + 'static> Writes<R> {
     }
 }
 
+/// One more entry of a room's log; each log's lease is renewed once per pipeline, after its
+/// entries (a log whose node dies expires with it).
+fn xadd(pipe: &mut redis::Pipeline, key: String, entry: Vec<u8>, logs: &mut Vec<String>) {
+    pipe.cmd("XADD")
+        .arg(&key)
+        .arg("*")
+        .arg("e")
+        .arg(entry)
+        .ignore();
+    if !logs.contains(&key) {
+        logs.push(key);
+    }
+}
+
 /// A batch's writes as one pipeline: the keys first, then per channel, in order, its frames
 /// (one `PUBLISH`, bundled when there are several); only a command's publish is answered.
 fn pipeline<R>(batch: impl Iterator<Item = Op<R>>, metrics: &Metrics) -> Pipeline<R> {
@@ -294,16 +308,7 @@ fn pipeline<R>(batch: impl Iterator<Item = Op<R>>, metrics: &Metrics) -> Pipelin
                 continue;
             }
             Op::Xadd { key, entry } => {
-                pipe.cmd("XADD")
-                    .arg(&key)
-                    .arg("*")
-                    .arg("e")
-                    .arg(entry)
-                    .ignore();
-                // Once per log and pipeline: a log whose node dies expires with it.
-                if !logs.contains(&key) {
-                    logs.push(key);
-                }
+                xadd(&mut pipe, key, entry, &mut logs);
                 continue;
             }
             Op::Unsubscribe { channel } => {

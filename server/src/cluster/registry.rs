@@ -172,6 +172,11 @@ impl Registry {
         let _ = tokio::time::timeout(REDIS_TIMEOUT, cmd.del::<_, ()>(keys::node(&self.id))).await;
     }
 
+    /// This node's id and its two Redis connections (commands, subscriptions).
+    pub(super) fn connections(&self) -> (Arc<str>, ConnectionManager, ConnectionManager) {
+        (self.id.clone(), self.cmd.clone(), self.sub.clone())
+    }
+
     /// The room `code`'s owner, whichever node it is.
     pub(super) async fn owner(&self, code: &RoomCode) -> Option<Arc<str>> {
         let mut cmd = self.cmd.clone();

@@ -15,9 +15,13 @@ use redis::AsyncCommands;
 use tokio_util::sync::CancellationToken;
 
 use super::owner::OwnerSide;
+use super::registry::Registry;
 use super::{keys, REDIS_TIMEOUT};
 use crate::room::journal::Logged;
 use crate::room::task::{self, RoomEnv};
+
+/// One stream entry as `XRANGE` answers it: its id and its fields.
+type StreamEntry = (String, Vec<(String, Vec<u8>)>);
 
 /// The pattern of every room's log.
 const LOG_PATTERN: &str = "sr:log:*";
@@ -26,6 +30,7 @@ const LOG_PATTERN: &str = "sr:log:*";
 #[derive(Debug)]
 pub(super) struct Takeovers {
     id: Arc<str>,
+    registry: Arc<Registry>,
     cmd: ConnectionManager,
     sub: ConnectionManager,
     owner: Arc<OwnerSide>,
@@ -36,15 +41,15 @@ pub(super) struct Takeovers {
 
 impl Takeovers {
     pub(super) fn new(
-        id: Arc<str>,
-        cmd: ConnectionManager,
-        sub: ConnectionManager,
+        registry: Arc<Registry>,
         owner: Arc<OwnerSide>,
         env: Arc<RoomEnv>,
         within: Duration,
     ) -> Takeovers {
+        let (id, cmd, sub) = registry.connections();
         Takeovers {
             id,
+            registry,
             cmd,
             sub,
             owner,
@@ -54,14 +59,16 @@ impl Takeovers {
     }
 
     /// Look for rooms to take over twice per `within`, until `shutdown`.
-    pub(super) async fn run(self: Arc<Self>, may: impl Fn() -> bool, shutdown: CancellationToken) {
+    pub(super) async fn run(self: Arc<Self>, shutdown: CancellationToken) {
         let every = (self.within / 2).max(Duration::from_millis(100));
         loop {
             tokio::select! {
                 () = tokio::time::sleep(every) => {}
                 () = shutdown.cancelled() => return,
             }
-            if !may() {
+            // Right after a Redis restart every lease is gone: nobody is judged until the
+            // live nodes have renewed theirs.
+            if !self.registry.redis_up() || self.registry.recently_reset() {
                 continue;
             }
             match tokio::time::timeout(REDIS_TIMEOUT * 5, self.sweep()).await {
@@ -120,7 +127,7 @@ impl Takeovers {
             let _ = sub.unsubscribe(&channel).await;
             return Ok(());
         }
-        let raw: Vec<(String, Vec<(String, Vec<u8>)>)> = redis::cmd("XRANGE")
+        let raw: Vec<StreamEntry> = redis::cmd("XRANGE")
             .arg(keys::log(&code))
             .arg("-")
             .arg("+")

@@ -341,26 +341,7 @@ pub fn replay(
                 q.extend(tokens.iter().cloned());
             }
         }
-        match &entry {
-            Entry::Join {
-                conn,
-                remote: Some(r),
-                ..
-            }
-            | Entry::Resume {
-                conn,
-                remote: Some(r),
-                ..
-            }
-            | Entry::Rename {
-                to: conn,
-                remote: Some(r),
-                ..
-            } => {
-                out.remote.insert(*conn, r.clone());
-            }
-            _ => {}
-        }
+        remember_remote(&mut out.remote, &entry);
         if let Some(c) = entry.conn() {
             if !out.conns.contains(&c) {
                 out.conns.push(c);
@@ -406,6 +387,30 @@ pub fn rebuild(
     r.epoch = epoch;
     r.room.pause_race(gap);
     Ok((r, gap))
+}
+
+/// A member on another node, as `entry` names it: kept by the id the room knows it by.
+fn remember_remote(remote: &mut std::collections::HashMap<u64, (String, u64)>, entry: &Entry) {
+    match &entry {
+        Entry::Join {
+            conn,
+            remote: Some(r),
+            ..
+        }
+        | Entry::Resume {
+            conn,
+            remote: Some(r),
+            ..
+        }
+        | Entry::Rename {
+            to: conn,
+            remote: Some(r),
+            ..
+        } => {
+            remote.insert(*conn, r.clone());
+        }
+        _ => {}
+    }
 }
 
 impl Entry {

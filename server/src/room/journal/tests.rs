@@ -197,6 +197,7 @@ impl Live {
             Entry::Resume {
                 conn: c,
                 token: hash,
+                remote: None,
             },
         );
     }

@@ -138,12 +138,11 @@ pub(super) struct Placed {
 pub(super) struct Race {
     race_id: RaceId,
     dealt: SolvedPuzzle,
-    started_at: Instant,
-    /// Time the race stood still while its room was taken over from a lost node (A9): it
-    /// counts against nobody, so race time runs from `started_at + paused`.
-    paused: Duration,
+    pub(super) started_at: Instant,
+    /// Time it stood still while its room was taken over (A9): race time runs from here.
+    pub(super) paused: Duration,
     started_unix_ms: i64,
-    ended_at: Option<Instant>,
+    pub(super) ended_at: Option<Instant>,
     to_fill: u32,
     entries: Vec<Entry>,
     log: Vec<PlacementRecord>,
@@ -240,24 +239,6 @@ impl Race {
         e.handicap_ms = handicap_ms;
         e.lag_ms = Some(lag_ms);
         self.entries.push(e);
-    }
-
-    /// Where race time 0 is now: the start, moved on by the time the race stood still.
-    fn origin(&self) -> Instant {
-        self.started_at + self.paused
-    }
-
-    /// The race stood still for `gap` (its room was taken over, A9): the gap is added to
-    /// the time limit and taken off every time measured from now on.
-    pub(super) fn pause(&mut self, gap: Duration) {
-        if self.ended_at.is_none() {
-            self.paused += gap;
-        }
-    }
-
-    /// How long the race stood still.
-    pub(super) fn paused(&self) -> Duration {
-        self.paused
     }
 
     /// The moment `race_ms` into the race.

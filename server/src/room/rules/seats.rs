@@ -22,6 +22,29 @@ impl fmt::Debug for MintToken {
     }
 }
 
+/// A token's SHA-256, in hex: how a room's log names it (A9).
+pub fn token_hash(token: &str) -> String {
+    use sha2::Digest;
+    crate::hex::hex(&sha2::Sha256::digest(token.as_bytes()))
+}
+
+/// What a replayed seat holds in its token's place: `#` and the token's hash.
+pub fn rebuilt_token(hash: &str) -> protocol::ResumeToken {
+    protocol::ResumeToken::from(format!("#{hash}"))
+}
+
+/// Whether `offered` is the token a seat holds (`held`), or the one a replayed seat's
+/// `#HASH` stands for.
+pub fn token_matches(held: &str, offered: &str) -> bool {
+    if held == offered {
+        return true;
+    }
+    match held.strip_prefix('#') {
+        Some(hash) => !offered.starts_with('#') && token_hash(offered) == hash,
+        None => false,
+    }
+}
+
 /// Why a connection cannot have what it asked for.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Refusal {
@@ -348,7 +371,7 @@ impl Seats {
     pub(super) fn by_token(&self, token: &str) -> Option<usize> {
         self.seats
             .iter()
-            .position(|s| super::takeover::token_matches(s.token.as_str(), token))
+            .position(|s| token_matches(s.token.as_str(), token))
     }
 
     /// Every connection in the room, seats' and spectators'.

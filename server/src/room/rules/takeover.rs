@@ -12,26 +12,12 @@ use super::seats::Membership;
 use super::{Room, State};
 use crate::outbox::ConnId;
 
-/// A token's SHA-256, in hex: how a room's log names it.
-pub fn token_hash(token: &str) -> String {
-    use sha2::Digest;
-    crate::hex::hex(&sha2::Sha256::digest(token.as_bytes()))
-}
+pub use super::seats::{rebuilt_token, token_hash, token_matches};
 
-/// What a replayed seat holds in its token's place: `#` and the token's hash.
-pub fn rebuilt_token(hash: &str) -> protocol::ResumeToken {
-    protocol::ResumeToken::from(format!("#{hash}"))
-}
-
-/// Whether `offered` is the token a seat holds (`held`), or the one a replayed seat's
-/// `#HASH` stands for.
-pub fn token_matches(held: &str, offered: &str) -> bool {
-    if held == offered {
-        return true;
-    }
-    match held.strip_prefix('#') {
-        Some(hash) => !offered.starts_with('#') && token_hash(offered) == hash,
-        None => false,
+impl super::race::Race {
+    /// Race time 0: the start, moved on by the time the race stood still.
+    pub(super) fn origin(&self) -> Instant {
+        self.started_at + self.paused
     }
 }
 
@@ -44,8 +30,8 @@ impl Room {
             *ends_at += gap;
         }
         if matches!(self.state, State::Racing) {
-            if let Some(race) = self.race.as_mut() {
-                race.pause(gap);
+            if let Some(race) = self.race.as_mut().filter(|r| r.ended_at.is_none()) {
+                race.paused += gap;
             }
         }
     }
@@ -80,7 +66,7 @@ impl Room {
 
     /// How long the race stood still in takeovers.
     pub fn race_paused(&self) -> Duration {
-        self.race.as_ref().map_or(Duration::ZERO, |r| r.paused())
+        self.race.as_ref().map_or(Duration::ZERO, |r| r.paused)
     }
 
     /// The room as `conn` sees it now, as `resume` sends it (`room_joined`), without its
