@@ -105,6 +105,9 @@ pub struct Config {
     /// The most lag a race time is compensated by, in milliseconds (A8 `--lag-cap-ms`): a
     /// seat's `lag_ms` is its median measured round trip, at most this.
     pub lag_cap_ms: u32,
+    /// Cluster mode (A9 `--takeover-s`): how soon after a lost owner's lease lapses another
+    /// node takes its rooms over from their command logs.
+    pub takeover: Duration,
     /// How far behind the race a spectator that asked for `boards` sees the players' boards
     /// (A8): long enough that nobody can relay another player's digits to a racer in time.
     pub spectator_delay: Duration,
@@ -237,6 +240,7 @@ impl Default for Config {
             kick_bar: Duration::from_secs(10 * 60),
             fair_play: true,
             lag_cap_ms: 500,
+            takeover: Duration::from_secs(5),
             spectator_delay: Duration::from_secs(30),
             daily_secret: None,
             cluster: None,

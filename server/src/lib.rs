@@ -232,7 +232,10 @@ pub async fn run_until(
     let node = match (&config.cluster, queue) {
         (Some(url), Some(queue)) => {
             let id = config.node_id.clone().unwrap_or_else(cluster::random_id);
-            Some(cluster::Node::start(url, id, queue, &rooms, token.clone()).await?)
+            Some(
+                cluster::Node::start(url, id, queue, &rooms, config.takeover, token.clone())
+                    .await?,
+            )
         }
         _ => None,
     };

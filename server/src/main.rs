@@ -91,6 +91,10 @@ struct Args {
     /// round trip the server measured to them in the race, at most this many milliseconds.
     #[arg(long, env = "SUDOKU_RACE_LAG_CAP_MS", default_value_t = Config::default().lag_cap_ms)]
     lag_cap_ms: u32,
+    /// Cluster mode (A9): seconds after a lost node's lease lapses within which another node
+    /// takes its rooms over from their logs in Redis.
+    #[arg(long, env = "SUDOKU_RACE_TAKEOVER_S", default_value_t = Config::default().takeover.as_secs())]
+    takeover_s: u64,
     /// Seconds behind the race that a spectator asking for `boards` sees the boards (A8).
     #[arg(long, env = "SUDOKU_RACE_SPECTATOR_DELAY_S", default_value_t = Config::default().spectator_delay.as_secs())]
     spectator_delay_s: u64,
@@ -268,6 +272,7 @@ impl Args {
             kick_bar: Duration::from_secs(self.kick_bar_s),
             fair_play: self.fair_play,
             lag_cap_ms: self.lag_cap_ms,
+            takeover: Duration::from_secs(self.takeover_s.max(1)),
             spectator_delay: Duration::from_secs(self.spectator_delay_s),
             cluster: self.cluster.clone(),
             node_id: self.node_id.clone(),

@@ -64,7 +64,11 @@ impl Seat {
         if let ServerMsg::RoomJoined { room, you, .. } = msg {
             match you.role {
                 Role::Player => {
-                    self.token = you.token.clone();
+                    // A room taken over by another server (A9) shows the seat the room
+                    // again without its token: the one it has stays.
+                    if you.token.is_some() || self.spectating.is_some() {
+                        self.token = you.token.clone();
+                    }
                     self.spectating = None;
                 }
                 Role::Spectator => {

@@ -189,6 +189,25 @@ fn seat_remembers_how_to_come_back() {
     check(&seat, None);
 }
 
+/// A room taken over by another server (A9) shows the seat the room again without its
+/// token: the seat still comes back with the one it had.
+#[test]
+fn a_room_view_without_a_token_keeps_the_seats_token() {
+    let mut seat = Seat::default();
+    seat.observe(&joined(Role::Player, Some("tok")));
+    let mut again = joined(Role::Player, None);
+    if let ServerMsg::RoomJoined { you, .. } = &mut again {
+        you.player_id = Some("p1".into());
+    }
+    seat.observe(&again);
+    check(
+        &seat,
+        Some(ClientMsg::Resume {
+            token: "tok".into(),
+        }),
+    );
+}
+
 /// A player whose server is gone for good: reconnecting gives up after `give_up_after` and
 /// says why, instead of looping.
 #[tokio::test]

@@ -206,8 +206,11 @@ export function apply(s, msg, now) {
   switch (msg.type) {
     case 'room_joined': {
       s.queue = null;
+      // A room taken over by another server (A9) shows a seat the room as it stands without
+      // its token: the seat keeps the one it has.
+      const kept = msg.you.token == null && s.room === msg.room && s.you?.player_id === msg.you.player_id ? s.you?.token : undefined;
       s.room = msg.room;
-      s.you = msg.you;
+      s.you = kept ? { ...msg.you, token: kept } : msg.you;
       s.host = msg.host;
       s.settings = msg.settings;
       s.phase = msg.phase;

@@ -243,3 +243,12 @@ test('the read-only pages are routed by the hash, outside a room only', async ()
   await p.hear(joined('ABCD'));
   assert.equal(p.screen(), 'lobby');
 });
+
+test('a room view without a token (a room taken over by another server, A9) keeps the seat\'s token', async () => {
+  const { initial, apply } = await import('../../public/assets/state.js');
+  const s = initial();
+  apply(s, joined('ABCD', { token: 'tok-1', phase: 'racing' }), 0);
+  apply(s, { ...joined('ABCD', { phase: 'racing' }), you: { player_id: 'p1', token: null, role: 'player' } }, 1);
+  assert.equal(s.you?.token, 'tok-1');
+  assert.equal(s.phase, 'racing');
+});

@@ -91,11 +91,18 @@ impl Spawned {
         self.child.id()
     }
 
+    /// Kills the child at once (SIGKILL: no goodbye), and reaps it.
+    pub fn kill_now(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
     /// Asks the child to stop (SIGTERM), without waiting.
     fn terminate(&self) {
         // `kill` the command, because signalling from here would take unsafe code.
         let _ = Command::new("kill")
             .args(["-TERM", &self.child.id().to_string()])
+            .stderr(Stdio::null())
             .status();
     }
 }

@@ -5,6 +5,8 @@ use std::time::Duration;
 
 use protocol::{ResumeToken, RoomCode};
 
+use crate::room::journal;
+
 /// How long a node's keys live unless renewed: a dead owner's rooms are gone within this
 /// (the bound is 15 s; a lost node is noticed within `LEASE + CHECK_EVERY`).
 pub const LEASE: Duration = Duration::from_secs(10);
@@ -34,12 +36,28 @@ pub fn listing(code: &RoomCode) -> String {
 /// The pattern of every listing key.
 pub const LISTING_PATTERN: &str = "sr:list:*";
 
-/// Resume token → room code. The key is the token's SHA-256, so Redis never holds a token.
+/// Resume token → room code. The key is the token's SHA-256, so Redis never holds a token
+/// (a seat rebuilt from its room's log holds `#HASH` in its token's place: that hash).
 pub fn token(token: &ResumeToken) -> String {
-    use sha2::Digest;
-    let hash = sha2::Sha256::digest(token.as_str().as_bytes());
-    format!("sr:tok:{}", crate::hex::hex(&hash))
+    match token.as_str().strip_prefix('#') {
+        Some(hash) => format!("sr:tok:{hash}"),
+        None => format!("sr:tok:{}", journal::token_hash(token.as_str())),
+    }
 }
+
+/// A room's command log (A9): a stream of its task's commands, deleted when it closes.
+pub fn log(code: &RoomCode) -> String {
+    format!("sr:log:{code}")
+}
+
+/// Where a log key's room code begins.
+pub const fn log_prefix_len() -> usize {
+    "sr:log:".len()
+}
+
+/// How long a room's log outlives its last renewal: its owner's lease, and then the time
+/// another node has to take the room over from it.
+pub const LOG_LEASE: Duration = Duration::from_secs(30);
 
 /// The codes of the rooms created from an address (the per-address limit, cluster-wide).
 pub fn address(ip: std::net::IpAddr) -> String {

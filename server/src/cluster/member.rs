@@ -83,6 +83,8 @@ struct Remote {
     room: RoomCode,
     /// Answers awaited, by request.
     pending: HashMap<u64, Pending>,
+    /// Since when its owner is known lost, while the room waits to be taken over (A9).
+    orphaned: Option<tokio::time::Instant>,
 }
 
 /// This node as a member of rooms owned elsewhere: its connections there, and the answers
@@ -120,7 +122,11 @@ impl MemberSide {
 
     /// The nodes that own rooms this node's connections are in.
     pub(super) fn owners(&self) -> Vec<Arc<str>> {
-        self.members.iter().map(|m| m.owner.clone()).collect()
+        self.members
+            .iter()
+            .filter(|m| m.orphaned.is_none())
+            .map(|m| m.owner.clone())
+            .collect()
     }
 
     fn seq(&self) -> u64 {
@@ -285,6 +291,7 @@ impl MemberSide {
             owner: owner.clone(),
             room: room.clone(),
             pending: HashMap::new(),
+            orphaned: None,
         });
         m.outbox = outbox.clone();
         m.owner = owner.clone();
@@ -536,14 +543,52 @@ impl MemberSide {
         }
     }
 
-    /// Node `n`, the owner of rooms this node's connections are in, is gone: every such
-    /// connection hears `room_closed` and is closed with 1012 (the service restarts), as the
-    /// contract says for a room lost.
-    pub(super) fn close_rooms_of(&self, n: &Arc<str>) {
+    /// Node `n`, the owner of rooms this node's connections are in, is gone: its rooms wait
+    /// to be taken over by another node (A9, [`MemberSide::reowned`]); their connections stay.
+    pub(super) fn orphan_rooms_of(&self, n: &Arc<str>) {
+        let at = super::now();
+        for mut m in self.members.iter_mut() {
+            if m.owner == *n && m.orphaned.is_none() {
+                m.orphaned = Some(at);
+            }
+        }
+    }
+
+    /// The rooms waiting to be taken over.
+    pub(super) fn orphaned_rooms(&self) -> Vec<RoomCode> {
+        let mut rooms: Vec<RoomCode> = self
+            .members
+            .iter()
+            .filter(|m| m.orphaned.is_some())
+            .map(|m| m.room.clone())
+            .collect();
+        rooms.sort();
+        rooms.dedup();
+        rooms
+    }
+
+    /// Room `code` was taken over by node `owner`: its members here are its members there.
+    pub(super) fn reowned(&self, code: &RoomCode, owner: &Arc<str>) {
+        for mut m in self.members.iter_mut() {
+            if m.room == *code && m.orphaned.is_some() {
+                m.owner = owner.clone();
+                m.orphaned = None;
+            }
+        }
+    }
+
+    /// Rooms that waited `longer` than this to be taken over are lost: every member here
+    /// hears `room_closed` (`node_lost`) and is closed with 1012 (the service restarts), as
+    /// the contract says for a room lost.
+    pub(super) fn close_orphans(&self, longer: std::time::Duration) {
+        let now = super::now();
         let gone: Vec<u64> = self
             .members
             .iter()
-            .filter(|m| m.owner == *n)
+            .filter(|m| {
+                m.orphaned
+                    .is_some_and(|t| now.saturating_duration_since(t) >= longer)
+            })
             .map(|m| *m.key())
             .collect();
         for c in gone {

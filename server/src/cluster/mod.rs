@@ -40,6 +40,7 @@ mod owner;
 mod pool;
 mod publisher;
 mod registry;
+mod takeover;
 
 pub use pool::ClusterPool;
 pub use registry::ClusterRooms;
@@ -97,6 +98,17 @@ impl Queue {
         }
     }
 
+    /// Its parts, for the node it starts.
+    fn parts(
+        self,
+    ) -> (
+        Publisher<member::Sent>,
+        publisher::Writes<member::Sent>,
+        registry::Feed,
+    ) {
+        (self.publisher, self.writes, self.feed)
+    }
+
     /// What a directory tells the cluster of its changes: queued, in order with everything else.
     pub fn feed(&self) -> Arc<dyn DirectoryFeed> {
         Arc::new(self.feed.clone())
@@ -113,6 +125,8 @@ pub struct Node {
     owner: Arc<OwnerSide>,
     member: Arc<MemberSide>,
     pool: Arc<ClusterPool>,
+    /// How soon a lost owner's rooms are taken over (`--takeover-s`).
+    takeover: Duration,
 }
 
 impl Node {
@@ -125,13 +139,10 @@ impl Node {
         id: String,
         queue: Queue,
         env: &Arc<RoomEnv>,
+        takeover: Duration,
         shutdown: CancellationToken,
     ) -> Result<Arc<Node>, ClusterError> {
-        let Queue {
-            publisher,
-            writes,
-            feed,
-        } = queue;
+        let (publisher, writes, feed) = queue.parts();
         let id: Arc<str> = id.into();
         let err = |source| ClusterError::Redis {
             url: redact(url),
@@ -196,6 +207,7 @@ impl Node {
             owner,
             member,
             pool,
+            takeover,
         });
         node.run(env, sub, dispatcher, shutdown).await?;
         Ok(node)
@@ -222,7 +234,14 @@ impl Node {
                 .clone()
                 .renewals(env.directory.clone(), shutdown.clone()),
         );
-        env.tasks.spawn(self.clone().checks(shutdown));
+        env.tasks.spawn(self.clone().checks(shutdown.clone()));
+        let takeovers = takeover::Takeovers::new(
+            self.registry.clone(),
+            self.owner.clone(),
+            env.clone(),
+            self.takeover,
+        );
+        env.tasks.spawn(Arc::new(takeovers).run(shutdown));
         tracing::info!(node = %self.id, redis = %self.url, "cluster node started");
         Ok(())
     }
@@ -279,6 +298,7 @@ impl Node {
                 }
                 (true, at) => at,
             };
+            self.reown().await;
             let mut nodes = self.member.owners();
             nodes.extend(self.owner.member_nodes());
             nodes.sort();
@@ -301,10 +321,26 @@ impl Node {
                 if self.registry.alive(&n).await == Some(false) {
                     tracing::warn!(node = %n, "a node is gone");
                     self.owner.drop_members_of(&n);
-                    self.member.close_rooms_of(&n);
+                    self.member.orphan_rooms_of(&n);
                 }
             }
         }
+    }
+}
+
+impl Node {
+    /// Rooms whose owner was lost: those another node took over are followed there; those
+    /// nobody took within `--takeover-s` (and a check) are closed to their members here.
+    async fn reown(&self) {
+        for code in self.member.orphaned_rooms() {
+            if let Some(owner) = self.registry.owner(&code).await {
+                if self.registry.alive(&owner).await == Some(true) {
+                    self.member.reowned(&code, &owner);
+                }
+            }
+        }
+        self.member
+            .close_orphans(self.takeover + keys::CHECK_EVERY * 2);
     }
 }
 

@@ -281,7 +281,7 @@ impl OwnerSide {
     }
 
     /// The member `conn` of node `from` in room `room`, with a fresh id.
-    fn proxy(self: &Arc<Self>, from: &str, conn: u64, room: &RoomCode) -> Endpoint {
+    pub(super) fn proxy(self: &Arc<Self>, from: &str, conn: u64, room: &RoomCode) -> Endpoint {
         let id = self.proxy_id();
         let seq = self
             .seqs

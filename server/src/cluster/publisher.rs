@@ -65,6 +65,11 @@ enum Op<R> {
         key: String,
         member: String,
     },
+    /// One more entry of a room's command log (a stream), its lease renewed.
+    Xadd {
+        key: String,
+        entry: Vec<u8>,
+    },
     Unsubscribe {
         channel: String,
     },
@@ -139,6 +144,11 @@ impl<R> Publisher<R> {
     /// Remove `member` from the set `key`.
     pub(super) fn srem(&self, key: String, member: String) {
         self.queue(Op::Srem { key, member });
+    }
+
+    /// Append `entry` to the stream `key` (a room's command log, leased).
+    pub(super) fn xadd(&self, key: String, entry: Vec<u8>) {
+        self.queue(Op::Xadd { key, entry });
     }
 
     /// Stop listening on `channel`, after everything queued before.
@@ -252,11 +262,26 @@ impl<R: Send + 'static> Writes<R> {
     }
 }
 
+/// One more entry of a room's log; each log's lease is renewed once per pipeline, after its
+/// entries (a log whose node dies expires with it).
+fn xadd(pipe: &mut redis::Pipeline, key: String, entry: Vec<u8>, logs: &mut Vec<String>) {
+    pipe.cmd("XADD")
+        .arg(&key)
+        .arg("*")
+        .arg("e")
+        .arg(entry)
+        .ignore();
+    if !logs.contains(&key) {
+        logs.push(key);
+    }
+}
+
 /// A batch's writes as one pipeline: the keys first, then per channel, in order, its frames
 /// (one `PUBLISH`, bundled when there are several); only a command's publish is answered.
 fn pipeline<R>(batch: impl Iterator<Item = Op<R>>, metrics: &Metrics) -> Pipeline<R> {
     let mut pipe = redis::pipe();
     let mut unsubscribe = Vec::new();
+    let mut logs: Vec<String> = Vec::new();
     // Per channel, in order: its frames, and the commands among them to hear back on.
     let mut frames: Vec<ChannelFrames<R>> = Vec::new();
     let mut index: HashMap<Arc<str>, usize> = HashMap::new();
@@ -282,6 +307,10 @@ fn pipeline<R>(batch: impl Iterator<Item = Op<R>>, metrics: &Metrics) -> Pipelin
                 pipe.srem(key, member).ignore();
                 continue;
             }
+            Op::Xadd { key, entry } => {
+                xadd(&mut pipe, key, entry, &mut logs);
+                continue;
+            }
             Op::Unsubscribe { channel } => {
                 unsubscribe.push(channel);
                 continue;
@@ -298,6 +327,10 @@ fn pipeline<R>(batch: impl Iterator<Item = Op<R>>, metrics: &Metrics) -> Pipelin
         });
         frames[at].frames.push(frame);
         frames[at].sent.extend(sent);
+    }
+    for key in logs {
+        pipe.pexpire(key, keys::LOG_LEASE.as_millis() as i64)
+            .ignore();
     }
     let mut watched = Vec::new();
     for ChannelFrames {

@@ -123,6 +123,8 @@ impl Registry {
             .arg("GET");
         for (code, info) in dir.rooms() {
             pipe.pset_ex(keys::room(&code), &*self.id, ms).ignore();
+            let log_ms = keys::LOG_LEASE.as_millis() as i64;
+            pipe.pexpire(keys::log(&code), log_ms).ignore();
             match directory::summary(&code, &info) {
                 Some(row) => {
                     let json = serde_json::to_string(&row).unwrap_or_default();
@@ -180,6 +182,21 @@ impl Registry {
         // keys as they close).
         let mut cmd = self.cmd.clone();
         let _ = tokio::time::timeout(REDIS_TIMEOUT, cmd.del::<_, ()>(keys::node(&self.id))).await;
+    }
+
+    /// This node's id and its two Redis connections (commands, subscriptions).
+    pub(super) fn connections(&self) -> (Arc<str>, ConnectionManager, ConnectionManager) {
+        (self.id.clone(), self.cmd.clone(), self.sub.clone())
+    }
+
+    /// The room `code`'s owner, whichever node it is.
+    pub(super) async fn owner(&self, code: &RoomCode) -> Option<Arc<str>> {
+        let mut cmd = self.cmd.clone();
+        let owner: Option<String> = tokio::time::timeout(REDIS_TIMEOUT, cmd.get(keys::room(code)))
+            .await
+            .ok()?
+            .ok()?;
+        owner.map(Arc::from)
     }
 
     /// The room `code`'s owner, if it is another node.
@@ -384,7 +401,7 @@ impl DirectoryFeed for Feed {
 
     fn closed(&self, code: &RoomCode, ip: IpAddr) {
         self.publisher
-            .del(vec![keys::room(code), keys::listing(code)]);
+            .del(vec![keys::room(code), keys::listing(code), keys::log(code)]);
         self.publisher
             .srem(keys::address(ip), code.as_str().to_owned());
         self.publisher.unsubscribe(keys::room_channel(code));
@@ -397,5 +414,9 @@ impl DirectoryFeed for Feed {
 
     fn token_revoked(&self, token: &ResumeToken) {
         self.publisher.del(vec![keys::token(token)]);
+    }
+
+    fn logged(&self, code: &RoomCode, entry: Vec<u8>) {
+        self.publisher.xadd(keys::log(code), entry);
     }
 }

@@ -78,6 +78,11 @@ pub trait DirectoryFeed: Send + Sync + std::fmt::Debug {
     fn token_issued(&self, token: &ResumeToken, code: &RoomCode);
     /// The token no longer works.
     fn token_revoked(&self, token: &ResumeToken);
+    /// One more entry of room `code`'s command log (A9, [`super::journal`]): kept where
+    /// another node can replay it, until the room closes.
+    fn logged(&self, code: &RoomCode, entry: Vec<u8>) {
+        let _ = (code, entry);
+    }
 }
 
 /// What `list_rooms` shows of a room, if it shows it at all (A5: rooms that take players now,
@@ -116,6 +121,11 @@ pub struct Directory {
     rooms_per_ip: DashMap<IpAddr, usize>,
     /// The cluster's shared directory, told of every change (none on a single node).
     feed: Option<Arc<dyn DirectoryFeed>>,
+}
+
+/// What a seat rebuilt from its room's log holds in `token`'s place (A9).
+fn rebuilt(token: &ResumeToken) -> ResumeToken {
+    super::rules::takeover::rebuilt_token(&super::rules::takeover::token_hash(token.as_str()))
 }
 
 /// A fresh random room code.
@@ -173,6 +183,18 @@ impl Directory {
         }
     }
 
+    /// Whether rooms log their commands (A9): only where another node could take them over.
+    pub fn journals(&self) -> bool {
+        self.feed.is_some()
+    }
+
+    /// One more entry of room `code`'s command log.
+    pub fn log(&self, code: &RoomCode, entry: Vec<u8>) {
+        if let Some(s) = self.feed.as_ref() {
+            s.logged(code, entry);
+        }
+    }
+
     /// The per-address room limit.
     pub fn max_rooms_per_ip(&self) -> usize {
         self.max_rooms_per_ip
@@ -195,8 +217,47 @@ impl Directory {
 
     /// The room a resume token belongs to.
     pub fn find_by_token(&self, token: &ResumeToken) -> Option<RoomHandle> {
-        let code = self.tokens.get(token)?.value().clone();
+        let code = match self.tokens.get(token) {
+            Some(c) => c.value().clone(),
+            // A seat of a room rebuilt here from its log (A9) is known by its token's hash.
+            None => self.tokens.get(&rebuilt(token))?.value().clone(),
+        };
         self.find(&code)
+    }
+
+    /// Run room `code`, rebuilt from its log (A9), here from now on: registered under its
+    /// code (claimed in Redis already) with no first command, whatever the limits (its
+    /// players are in it already), and its seats' tokens known here.
+    pub fn adopt(
+        &self,
+        ip: IpAddr,
+        settings: &Settings,
+        code: RoomCode,
+        tokens: Vec<ResumeToken>,
+    ) -> Option<Opened> {
+        let Entry::Vacant(slot) = self.rooms.entry(code.clone()) else {
+            return None;
+        };
+        *self.rooms_per_ip.entry(ip).or_insert(0) += 1;
+        let (tx, rx) = mpsc::channel(ROOM_QUEUE);
+        let handle = RoomHandle {
+            code: code.clone(),
+            tx,
+            info: Arc::new(Mutex::new(RoomInfo {
+                phase: Phase::Lobby,
+                players: 0,
+                settings: settings.clone(),
+                rating: None,
+            })),
+        };
+        slot.insert(handle.clone());
+        for token in tokens {
+            self.tokens.insert(token.clone(), code.clone());
+            if let Some(s) = self.feed.as_ref() {
+                s.token_issued(&token, &code);
+            }
+        }
+        Some(Opened { handle, rx })
     }
 
     /// Open a room created from `ip`, under `code` or else a fresh code (one try: a taken code
@@ -280,6 +341,7 @@ impl Directory {
     /// The token no longer works.
     pub fn revoke_token(&self, token: &ResumeToken) {
         self.tokens.remove(token);
+        self.tokens.remove(&rebuilt(token));
         if let Some(s) = self.feed.as_ref() {
             s.token_revoked(token);
         }

@@ -3,6 +3,7 @@
 //!
 //! - [`backlog`]: results waiting for the database to come back.
 //! - [`handle`]: the handle, commands and join outcomes connections use.
+//! - [`journal`]: a room's command log, and the room rebuilt from it (A9 takeover).
 //! - [`directory`]: the one owner of open rooms, resume tokens and per-address counts.
 //! - `listing`: what the directory and `/api/tv` see of a room, kept current by its task.
 //! - [`endpoint`]: how a room reaches a member, here or on another node (the relay seam).
@@ -14,6 +15,7 @@ pub mod backlog;
 pub mod directory;
 pub mod endpoint;
 pub mod handle;
+pub mod journal;
 mod listing;
 pub mod rooms;
 pub mod rules;

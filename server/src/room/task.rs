@@ -25,6 +25,7 @@ use super::endpoint::{self, Endpoint};
 use super::handle::{
     ArenaRace, Identity, JoinOutcome, Requeued, RoomCmd, RoomHandle, RoomInfo, RoomMsg,
 };
+use super::journal::{self as log, Entry};
 use super::listing;
 use super::rules::{Effect, GhostRun, MintToken, Room, RoomOpts};
 use crate::clock::unix_ms;
@@ -33,6 +34,13 @@ use crate::outbox::{encode, ConnId};
 use crate::puzzles::stock::PuzzleStock;
 use crate::puzzles::SolvedPuzzle;
 use crate::store::Store;
+
+mod adopt;
+mod journaling;
+mod results;
+pub use adopt::adopt;
+use journaling::Journal;
+use results::{flag_seats, keep_report};
 
 /// Everything a room task needs from the server.
 #[derive(Debug)]
@@ -150,7 +158,33 @@ fn start(
     let seed: u64 = rand::rngs::OsRng.gen();
     let dir = env.directory.clone();
     let token_room = code.clone();
-    let mint = MintToken(Box::new(move || dir.issue_token(&token_room)));
+    // A ghost room is not logged: its ghost's stored race is not in the log.
+    let journal = (env.directory.journals() && ghost.is_none()).then(|| Journal {
+        epoch: now(),
+        minted: Arc::default(),
+    });
+    let minted = journal.as_ref().map(|j| j.minted.clone());
+    let mint = MintToken(Box::new(move || {
+        let token = dir.issue_token(&token_room);
+        if let Some(Ok(mut m)) = minted.as_ref().map(|m| m.lock()) {
+            m.push(log::token_hash(token.as_str()));
+        }
+        token
+    }));
+    if journal.is_some() {
+        let open = Entry::Open {
+            code: code.clone(),
+            settings: settings.clone(),
+            seed,
+            unix_ms: unix_ms(),
+            ip,
+            daily: daily
+                .as_ref()
+                .map(|(date, p)| (date.clone(), p.puzzle.to_line(), p.solution.to_line())),
+        };
+        let bytes = log::Logged { at: 0, entry: open }.encode();
+        env.directory.log(&code, bytes);
+    }
     let room = Room::new(
         code.clone(),
         settings,
@@ -177,6 +211,7 @@ fn start(
         ip,
         unregistered: false,
         expect: None,
+        journal,
     };
     env.tasks.spawn(run(task, opened.rx, seed).instrument(span));
     Ok(handle)
@@ -208,6 +243,8 @@ struct Task {
     unregistered: bool,
     /// A cluster-wide pool room still waiting for its seats: how many, and until when.
     expect: Option<(usize, Instant)>,
+    /// The room's command log (A9), when it keeps one.
+    journal: Option<Journal>,
 }
 
 async fn run(mut t: Task, mut rx: mpsc::Receiver<RoomCmd>, seed: u64) {
@@ -221,7 +258,7 @@ async fn run(mut t: Task, mut rx: mpsc::Receiver<RoomCmd>, seed: u64) {
                 Some(cmd) => t.command(cmd),
                 None => break,
             },
-            () = sleep_until(deadline) => t.room.tick(now(), unix_ms()),
+            () = sleep_until(deadline) => t.tick(),
             () = sleep_until(t.expect.map(|(_, by)| by)) => t.expected(now()),
             () = shutdown.cancelled() => {
                 t.room.shutdown(now());
@@ -257,8 +294,20 @@ async fn sleep_until(deadline: Option<Instant>) {
 }
 
 impl Task {
+    /// A timer fired.
+    fn tick(&mut self) {
+        let (now, unix_ms) = (now(), unix_ms());
+        self.room.tick(now, unix_ms);
+        self.log(now, Entry::Tick { unix_ms });
+    }
+
     fn command(&mut self, cmd: RoomCmd) {
         let now = now();
+        let mut entry = self.entry(&cmd);
+        if !matches!(cmd, RoomCmd::Join { .. }) {
+            // A join is logged once it is in: with the token it was minted.
+            self.log_entry(now, entry.take());
+        }
         match cmd {
             RoomCmd::Join {
                 conn,
@@ -272,6 +321,7 @@ impl Task {
                 self.conns.insert(id, conn);
                 let ok = self.room.join(id, addr, name.as_deref(), role, who, now);
                 self.joined(id, ok, reply);
+                self.log_entry(now, entry);
                 self.expected(now);
             }
             RoomCmd::Resume { conn, token, reply } => {
@@ -313,9 +363,7 @@ impl Task {
                 let to: Vec<ConnId> = self.conns.keys().copied().collect();
                 self.deliver(&to, &ServerMsg::Ratings { race_id, ratings });
             }
-            RoomCmd::PuzzleReady { race_id, dealt } => {
-                self.room.puzzle_ready(&race_id, dealt, now, unix_ms());
-            }
+            RoomCmd::PuzzleReady { race_id, dealt } => self.puzzle_ready(&race_id, dealt, now),
         }
     }
 
@@ -327,6 +375,7 @@ impl Task {
         };
         if self.room.n_players() >= seats || now >= by {
             self.expect = None;
+            self.log(now, Entry::PoolStart);
             self.room.start_pool_race(now);
         }
     }
@@ -489,6 +538,13 @@ impl Task {
         None
     }
 
+    /// The puzzle for `race_id` is dealt (logged before the rules see it).
+    fn puzzle_ready(&mut self, race_id: &protocol::RaceId, dealt: SolvedPuzzle, now: Instant) {
+        let unix_ms = unix_ms();
+        self.log_puzzle(now, race_id, &dealt, unix_ms);
+        self.room.puzzle_ready(race_id, dealt, now, unix_ms);
+    }
+
     /// What the arenas hear of an arena room's finished race.
     fn arena_race(&self, record: &crate::store::RaceRecord) -> Option<ArenaRace> {
         let arena_id = self.room.settings().arena.clone()?;
@@ -513,14 +569,13 @@ impl Task {
         // The daily is the same grid for everyone that day, and a ghost race replays its race's
         // grid: both are dealt as they are, untransformed.
         if let Some(day) = self.room.fixed_puzzle() {
-            self.room.puzzle_ready(&race_id, day, now(), unix_ms());
+            self.puzzle_ready(&race_id, day, now());
             return;
         }
         let difficulty = self.room.settings().difficulty;
         if let Some(base) = self.env.puzzles.try_take(difficulty) {
             // Its effects (race_started, when the countdown is zero) are applied by `apply`'s loop.
-            self.room
-                .puzzle_ready(&race_id, base.transformed(seed), now(), unix_ms());
+            self.puzzle_ready(&race_id, base.transformed(seed), now());
             return;
         }
         let pool = self.env.puzzles.clone();
@@ -537,42 +592,5 @@ impl Task {
                 () = shutdown.cancelled() => {}
             }
         });
-    }
-}
-
-/// Keep a report on a blocking thread before the `reported` that follows it goes out, so
-/// an answered report is one the moderators can list. Reports are rare (one per reporter,
-/// target and race, and rate-limited like every message), so the room waits the one write.
-/// A report the database refuses is logged; the reporter still hears `reported` (nothing
-/// they could do about it, and a retry would be refused the same way).
-async fn keep_report(store: Arc<dyn Store>, report: crate::store::ReportRecord) {
-    let done = tokio::task::spawn_blocking(move || {
-        store
-            .save_report(&report)
-            .map_err(|e| (report.race_id.clone(), e))
-    })
-    .await;
-    match done {
-        Ok(Ok(())) => {}
-        Ok(Err((race_id, e))) => {
-            tracing::error!(race_id, error = %e, "keeping a report failed");
-        }
-        Err(e) => tracing::error!(error = %e, "the report writer panicked"),
-    }
-}
-
-/// The fair-play flags of every identified seat (anonymous seats are never rated or listed,
-/// so they are not worth the grader's time). Runs on a blocking thread: it grades boards.
-fn flag_seats(record: &mut crate::store::RaceRecord) {
-    let flags: Vec<Vec<String>> = record
-        .seats
-        .iter()
-        .map(|s| match s.handle {
-            Some(_) => crate::fairplay::seat_flags(record, &s.player_id),
-            None => Vec::new(),
-        })
-        .collect();
-    for (seat, f) in record.seats.iter_mut().zip(flags) {
-        seat.flags = f;
     }
 }

@@ -17,3 +17,4 @@ mod engines;
 mod failures;
 mod pool;
 mod race;
+mod takeover;

@@ -99,6 +99,20 @@ impl Room {
 
     /// A connection takes back the seat `token` belongs to.
     pub fn resume(&mut self, conn: ConnId, token: &str, now: Instant) -> bool {
+        if token.starts_with('#') {
+            // A replayed seat's stand-in (A9), never a token a client holds.
+            let why = Refusal::new(ErrorCode::InvalidToken, "unknown or expired token");
+            return self.refuse(conn, why);
+        }
+        self.resume_seat(conn, token, now)
+    }
+
+    /// A logged resume replayed (A9): the seat named by `hash`, its token's SHA-256.
+    pub fn resume_rebuilt(&mut self, conn: ConnId, hash: &str, now: Instant) -> bool {
+        self.resume_seat(conn, &format!("#{hash}"), now)
+    }
+
+    fn resume_seat(&mut self, conn: ConnId, token: &str, now: Instant) -> bool {
         if self.has_conn(conn) {
             return self.refuse(
                 conn,
@@ -111,6 +125,7 @@ impl Room {
                 Refusal::new(ErrorCode::InvalidToken, "unknown or expired token"),
             );
         };
+        self.seats.token_back(i, token);
         let (old, was_dropped) = self.seats.reconnect(i, conn);
         if let Some(old) = old {
             self.fx.push(Effect::Close(old, CloseCode::Normal));

@@ -22,6 +22,7 @@ pub mod race;
 mod report;
 pub mod seats;
 pub mod standings;
+pub mod takeover;
 
 use std::time::Duration;
 

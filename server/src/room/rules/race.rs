@@ -138,9 +138,11 @@ pub(super) struct Placed {
 pub(super) struct Race {
     race_id: RaceId,
     dealt: SolvedPuzzle,
-    started_at: Instant,
+    pub(super) started_at: Instant,
+    /// Time it stood still while its room was taken over (A9): race time runs from here.
+    pub(super) paused: Duration,
     started_unix_ms: i64,
-    ended_at: Option<Instant>,
+    pub(super) ended_at: Option<Instant>,
     to_fill: u32,
     entries: Vec<Entry>,
     log: Vec<PlacementRecord>,
@@ -173,6 +175,7 @@ impl Race {
             race_id,
             dealt,
             started_at: now,
+            paused: Duration::ZERO,
             started_unix_ms: unix_ms,
             ended_at: None,
             to_fill: dealt.puzzle.n_empty() as u32,
@@ -240,7 +243,7 @@ impl Race {
 
     /// The moment `race_ms` into the race.
     pub(super) fn at(&self, race_ms: u64) -> Instant {
-        self.started_at + Duration::from_millis(race_ms)
+        self.origin() + Duration::from_millis(race_ms)
     }
 
     /// Nobody but `but` races any more.
@@ -341,7 +344,7 @@ impl Race {
     /// Race time at `now`, or at the end once it ended.
     pub(super) fn elapsed_ms(&self, now: Instant) -> u64 {
         let end = self.ended_at.unwrap_or(now);
-        ms(end.saturating_duration_since(self.started_at))
+        ms(end.saturating_duration_since(self.origin()))
     }
 
     /// Every racer's board as it is now (each seat's own: givens plus accepted digits).
@@ -356,7 +359,7 @@ impl Race {
 
     /// When the time limit ends it.
     pub(super) fn deadline(&self, limit: Duration) -> Instant {
-        self.started_at + limit
+        self.origin() + limit
     }
 
     /// Whether `player` is still racing.
@@ -397,7 +400,7 @@ impl Race {
     ) -> Option<Placed> {
         let penalty_ms_each = u64::from(settings.penalty_s) * 1000;
         let max_mistakes = u32::from(settings.max_mistakes);
-        let at_ms = ms(now.saturating_duration_since(self.started_at));
+        let at_ms = ms(now.saturating_duration_since(self.origin()));
         let cap = self.lag_cap_ms;
         // The entries alone are borrowed: the log and `to_fill` are read beside `e` below.
         let e = racing(&mut self.entries, player)?;
@@ -534,7 +537,7 @@ impl Race {
             puzzle: self.dealt.puzzle.to_line(),
             solution: self.dealt.solution.to_line(),
             started_unix_ms: self.started_unix_ms,
-            duration_ms: ms(now.saturating_duration_since(self.started_at)),
+            duration_ms: ms(now.saturating_duration_since(self.origin())),
             reason: reason.as_str(),
             rated: self.rated,
             daily: self.daily.clone(),

@@ -22,6 +22,29 @@ impl fmt::Debug for MintToken {
     }
 }
 
+/// A token's SHA-256, in hex: how a room's log names it (A9).
+pub fn token_hash(token: &str) -> String {
+    use sha2::Digest;
+    crate::hex::hex(&sha2::Sha256::digest(token.as_bytes()))
+}
+
+/// What a replayed seat holds in its token's place: `#` and the token's hash.
+pub fn rebuilt_token(hash: &str) -> protocol::ResumeToken {
+    protocol::ResumeToken::from(format!("#{hash}"))
+}
+
+/// Whether `offered` is the token a seat holds (`held`), or the one a replayed seat's
+/// `#HASH` stands for.
+pub fn token_matches(held: &str, offered: &str) -> bool {
+    if held == offered {
+        return true;
+    }
+    match held.strip_prefix('#') {
+        Some(hash) => !offered.starts_with('#') && token_hash(offered) == hash,
+        None => false,
+    }
+}
+
 /// Why a connection cannot have what it asked for.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Refusal {
@@ -344,9 +367,52 @@ impl Seats {
             .position(|s| s.player_id.as_str() == player_id)
     }
 
-    /// The seat `token` belongs to.
+    /// The seat `token` belongs to (a replayed seat's `#HASH` stands for its token, A9).
     pub(super) fn by_token(&self, token: &str) -> Option<usize> {
-        self.seats.iter().position(|s| s.token == token)
+        self.seats
+            .iter()
+            .position(|s| token_matches(s.token.as_str(), token))
+    }
+
+    /// Every connection in the room, seats' and spectators'.
+    pub(super) fn conns(&self) -> Vec<ConnId> {
+        let seats = self.seats.iter().filter_map(|s| s.conn);
+        seats
+            .chain(self.spectators.iter().map(|s| s.conn))
+            .collect()
+    }
+
+    /// The connection `from` is `to` from now on (a room taken over, A9).
+    pub(super) fn rename(&mut self, from: ConnId, to: ConnId) {
+        for s in &mut self.seats {
+            if s.conn == Some(from) {
+                s.conn = Some(to);
+            }
+        }
+        for s in &mut self.spectators {
+            if s.conn == from {
+                s.conn = to;
+            }
+        }
+    }
+
+    /// Every seat's token (held ones included).
+    pub(super) fn tokens(&self) -> Vec<ResumeToken> {
+        self.seats.iter().map(|s| s.token.clone()).collect()
+    }
+
+    /// New seats' tokens come from `mint` from now on.
+    pub(super) fn set_mint(&mut self, mint: MintToken) {
+        self.mint = mint;
+    }
+
+    /// Seat `i`'s holder came back with `token`: a replayed seat holds it again in place of
+    /// its hash, so its `room_joined` shows it.
+    pub(super) fn token_back(&mut self, i: usize, token: &str) {
+        let seat = &mut self.seats[i];
+        if seat.token.as_str().starts_with('#') && !token.starts_with('#') {
+            seat.token = ResumeToken::from(token.to_owned());
+        }
     }
 
     /// Seat `i` is now on `conn`: the connection it had before, if any, and whether it was

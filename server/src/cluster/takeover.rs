@@ -1,0 +1,179 @@
+//! Takeover (A9): a room whose owner's lease lapsed while its command log is still in Redis
+//! is claimed by one node (`SET NX` on its code, as codes are claimed), rebuilt there by
+//! replaying its log ([`crate::room::task::adopt`]), and run on: its members on live nodes
+//! are kept (their commands already go up the room's channel, which the new owner now
+//! reads; what the room sends comes down their node's channel as before), the lost node's
+//! members resume with their tokens on any node.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::Duration;
+
+use protocol::RoomCode;
+use redis::aio::ConnectionManager;
+use redis::AsyncCommands;
+use tokio_util::sync::CancellationToken;
+
+use super::owner::OwnerSide;
+use super::registry::Registry;
+use super::{keys, REDIS_TIMEOUT};
+use crate::room::journal::Logged;
+use crate::room::task::{self, RoomEnv};
+
+/// One stream entry as `XRANGE` answers it: its id and its fields.
+type StreamEntry = (String, Vec<(String, Vec<u8>)>);
+
+/// The pattern of every room's log.
+const LOG_PATTERN: &str = "sr:log:*";
+
+/// This node's side of taking rooms over: what it looks with, and what it rebuilds into.
+#[derive(Debug)]
+pub(super) struct Takeovers {
+    id: Arc<str>,
+    registry: Arc<Registry>,
+    cmd: ConnectionManager,
+    sub: ConnectionManager,
+    owner: Arc<OwnerSide>,
+    env: Arc<RoomEnv>,
+    /// How soon after a lease lapses a room is taken over (`--takeover-s`).
+    within: Duration,
+}
+
+impl Takeovers {
+    pub(super) fn new(
+        registry: Arc<Registry>,
+        owner: Arc<OwnerSide>,
+        env: Arc<RoomEnv>,
+        within: Duration,
+    ) -> Takeovers {
+        let (id, cmd, sub) = registry.connections();
+        Takeovers {
+            id,
+            registry,
+            cmd,
+            sub,
+            owner,
+            env,
+            within,
+        }
+    }
+
+    /// Look for rooms to take over twice per `within`, until `shutdown`.
+    pub(super) async fn run(self: Arc<Self>, shutdown: CancellationToken) {
+        let every = (self.within / 2).max(Duration::from_millis(100));
+        loop {
+            tokio::select! {
+                () = tokio::time::sleep(every) => {}
+                () = shutdown.cancelled() => return,
+            }
+            // Right after a Redis restart every lease is gone: nobody is judged until the
+            // live nodes have renewed theirs.
+            if !self.registry.redis_up() || self.registry.recently_reset() {
+                continue;
+            }
+            match tokio::time::timeout(REDIS_TIMEOUT * 5, self.sweep()).await {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => tracing::warn!(error = %e, "looking for rooms to take over failed"),
+                Err(_) => tracing::warn!("looking for rooms to take over timed out"),
+            }
+        }
+    }
+
+    /// The rooms whose log is kept but whose owner's lease lapsed: each claimed and rebuilt.
+    async fn sweep(&self) -> redis::RedisResult<()> {
+        let mut cmd = self.cmd.clone();
+        let mut logs = Vec::new();
+        {
+            let mut it = cmd.scan_match::<_, String>(LOG_PATTERN).await?;
+            while let Some(k) = futures::StreamExt::next(&mut it).await {
+                logs.push(k?);
+            }
+        }
+        if logs.is_empty() {
+            return Ok(());
+        }
+        let codes: Vec<RoomCode> = logs
+            .iter()
+            .filter_map(|k| RoomCode::try_from(&k[keys::log_prefix_len()..]).ok())
+            .collect();
+        let mut pipe = redis::pipe();
+        for code in &codes {
+            pipe.exists(keys::room(code));
+        }
+        let owned: Vec<bool> = pipe.query_async(&mut cmd).await?;
+        for (code, owned) in codes.into_iter().zip(owned) {
+            if !owned && self.env.directory.find(&code).is_none() {
+                self.take(code).await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Claim room `code` and rebuild it here, if nobody claims it first.
+    async fn take(&self, code: RoomCode) -> redis::RedisResult<()> {
+        let mut cmd = self.cmd.clone();
+        let mut sub = self.sub.clone();
+        let channel = keys::room_channel(&code);
+        sub.subscribe(&channel).await?;
+        let claimed: Option<String> = redis::cmd("SET")
+            .arg(keys::room(&code))
+            .arg(&*self.id)
+            .arg("NX")
+            .arg("PX")
+            .arg(keys::LEASE.as_millis() as u64)
+            .query_async(&mut cmd)
+            .await?;
+        if claimed.is_none() {
+            let _ = sub.unsubscribe(&channel).await;
+            return Ok(());
+        }
+        let raw: Vec<StreamEntry> = redis::cmd("XRANGE")
+            .arg(keys::log(&code))
+            .arg("-")
+            .arg("+")
+            .query_async(&mut cmd)
+            .await?;
+        let log: Vec<Logged> = raw
+            .iter()
+            .flat_map(|(_, fields)| fields.iter())
+            .filter_map(|(_, v)| Logged::decode(v).ok())
+            .collect();
+        let alive = self.alive_nodes(&log).await?;
+        let owner = self.owner.clone();
+        let adopted = task::adopt(&self.env, log, |node, conn| {
+            alive.contains(node).then(|| owner.proxy(node, conn, &code))
+        });
+        if adopted.is_none() {
+            // Nothing to run: the room ends for its members as a lost room does.
+            tracing::warn!(room = %code, "a room could not be taken over");
+            let _: redis::RedisResult<()> =
+                cmd.del(vec![keys::room(&code), keys::log(&code)]).await;
+            let _ = sub.unsubscribe(&channel).await;
+        }
+        Ok(())
+    }
+
+    /// The nodes the log's members are on that are alive (this one included).
+    async fn alive_nodes(&self, log: &[Logged]) -> redis::RedisResult<HashSet<String>> {
+        use crate::room::journal::Entry;
+        let mut nodes: Vec<String> = log
+            .iter()
+            .filter_map(|l| match &l.entry {
+                Entry::Join { remote, .. }
+                | Entry::Resume { remote, .. }
+                | Entry::Rename { remote, .. } => remote.as_ref().map(|(n, _)| n.clone()),
+                _ => None,
+            })
+            .collect();
+        nodes.sort();
+        nodes.dedup();
+        let mut alive = HashSet::new();
+        let mut cmd = self.cmd.clone();
+        for n in nodes {
+            if n == *self.id || cmd.exists::<_, bool>(keys::node(&n)).await? {
+                alive.insert(n);
+            }
+        }
+        Ok(alive)
+    }
+}

@@ -1,0 +1,124 @@
+//! A room taken over from a lost node (A9): rebuilt from its log, registered here, and run
+//! by a task like any room from where its log ends.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::journaling::Journal;
+use super::{now, run, Task};
+use crate::clock::unix_ms;
+use crate::room::endpoint::Endpoint;
+use crate::room::handle::RoomHandle;
+use crate::room::journal::{self, Entry, Replayed};
+use crate::room::rules::MintToken;
+use crate::room::task::RoomEnv;
+
+/// Rebuild a room from its `log` and run it here: `keep` gives each member on a live node
+/// (by the node and connection the log names) its endpoint here, and every other member is
+/// dropped (its seat is held for a resume on any node). `None`: the log does not replay, or
+/// the room runs here already.
+pub fn adopt(
+    env: &Arc<RoomEnv>,
+    log: Vec<journal::Logged>,
+    mut keep: impl FnMut(&str, u64) -> Option<Endpoint>,
+) -> Option<RoomHandle> {
+    let start = now();
+    let (r, gap) = match journal::rebuild(log, start, unix_ms(), env.opts.clone()) {
+        Ok(r) => r,
+        Err(e) => {
+            tracing::warn!(error = %e, "a room's log does not replay");
+            return None;
+        }
+    };
+    let Replayed {
+        mut room,
+        seed,
+        epoch,
+        ip,
+        remote,
+        ..
+    } = r;
+    let code = room.code().clone();
+    let opened = env
+        .directory
+        .adopt(ip, room.settings(), code.clone(), room.tokens())?;
+    env.metrics.rooms.inc();
+    let minted: Arc<std::sync::Mutex<Vec<String>>> = Arc::default();
+    let (dir, token_room, m) = (env.directory.clone(), code.clone(), minted.clone());
+    room.set_mint(MintToken(Box::new(move || {
+        let token = dir.issue_token(&token_room);
+        if let Ok(mut m) = m.lock() {
+            m.push(journal::token_hash(token.as_str()));
+        }
+        token
+    })));
+    let handle = opened.handle;
+    let mut t = Task {
+        env: env.clone(),
+        room,
+        conns: HashMap::new(),
+        tx: handle.tx.downgrade(),
+        info: handle.info.clone(),
+        replies: Vec::new(),
+        forget: Vec::new(),
+        ip,
+        unregistered: false,
+        expect: None,
+        journal: Some(Journal { epoch, minted }),
+    };
+    t.take_over(gap, &remote, &mut keep, start);
+    let span = tracing::info_span!("room", room = %code);
+    let gap_ms = gap.as_millis();
+    tracing::info!(room = %code, gap_ms, "room taken over");
+    let rx = opened.rx;
+    let go = async move {
+        // What the takeover said (the views, the dropped seats) goes out first.
+        t.apply().await;
+        run(t, rx, seed).await;
+    };
+    env.tasks.spawn(tracing::Instrument::instrument(go, span));
+    Some(handle)
+}
+
+impl Task {
+    /// The room goes on here: the gap is logged (the race paused for it already), members
+    /// kept are renamed to their ids here and shown the room as it stands, the rest dropped.
+    fn take_over(
+        &mut self,
+        gap: Duration,
+        remote: &HashMap<u64, (String, u64)>,
+        keep: &mut impl FnMut(&str, u64) -> Option<Endpoint>,
+        now: tokio::time::Instant,
+    ) {
+        let gap_ms = u64::try_from(gap.as_millis()).unwrap_or(u64::MAX);
+        self.log(now, Entry::Resumed { gap_ms });
+        let mut kept = Vec::new();
+        for old in self.room.conns() {
+            let endpoint = remote
+                .get(&old.0)
+                .and_then(|(node, conn)| keep(node, *conn).map(|e| (e, node, *conn)));
+            match endpoint {
+                Some((e, node, conn)) => {
+                    let to = e.id();
+                    self.room.rename_conn(old, to);
+                    let entry = Entry::Rename {
+                        from: old.0,
+                        to: to.0,
+                        remote: Some((node.clone(), conn)),
+                    };
+                    self.log(now, entry);
+                    self.conns.insert(to, e);
+                    kept.push(to);
+                }
+                None => {
+                    self.room.dropped(old, now);
+                    self.log(now, Entry::Dropped { conn: old.0 });
+                }
+            }
+        }
+        for c in kept {
+            self.room.show_room(c, now);
+        }
+    }
+}

@@ -1,0 +1,43 @@
+//! What the room task does with a finished race's results and a player's report, off the
+//! async workers.
+
+use std::sync::Arc;
+
+use crate::store::Store;
+
+/// Keep a report on a blocking thread before the `reported` that follows it goes out, so
+/// an answered report is one the moderators can list. Reports are rare (one per reporter,
+/// target and race, and rate-limited like every message), so the room waits the one write.
+/// A report the database refuses is logged; the reporter still hears `reported` (nothing
+/// they could do about it, and a retry would be refused the same way).
+pub(super) async fn keep_report(store: Arc<dyn Store>, report: crate::store::ReportRecord) {
+    let done = tokio::task::spawn_blocking(move || {
+        store
+            .save_report(&report)
+            .map_err(|e| (report.race_id.clone(), e))
+    })
+    .await;
+    match done {
+        Ok(Ok(())) => {}
+        Ok(Err((race_id, e))) => {
+            tracing::error!(race_id, error = %e, "keeping a report failed");
+        }
+        Err(e) => tracing::error!(error = %e, "the report writer panicked"),
+    }
+}
+
+/// The fair-play flags of every identified seat (anonymous seats are never rated or listed,
+/// so they are not worth the grader's time). Runs on a blocking thread: it grades boards.
+pub(super) fn flag_seats(record: &mut crate::store::RaceRecord) {
+    let flags: Vec<Vec<String>> = record
+        .seats
+        .iter()
+        .map(|s| match s.handle {
+            Some(_) => crate::fairplay::seat_flags(record, &s.player_id),
+            None => Vec::new(),
+        })
+        .collect();
+    for (seat, f) in record.seats.iter_mut().zip(flags) {
+        seat.flags = f;
+    }
+}
