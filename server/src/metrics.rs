@@ -77,6 +77,22 @@ impl Default for Metrics {
     }
 }
 
+/// The relay's latency histogram and the placements by outcome, registered.
+fn latency_and_placements(registry: &mut Registry) -> (Histogram, [Counter; 5]) {
+    // 50 µs .. ~0.8 s: loopback relays sit near the bottom, a struggling Redis near the top.
+    let relay_latency = Histogram::new(exponential_buckets(0.00005, 2.0, 15));
+    registry.register(
+        "relay_latency_seconds",
+        "Cluster relay latency, publish to receipt",
+        relay_latency.clone(),
+    );
+    let family = Family::<Vec<(&'static str, &'static str)>, Counter>::default();
+    registry.register("placements", "Placements by outcome", family.clone());
+    let placements = ["accepted", "wrong", "conflict", "given", "filled"]
+        .map(|outcome| family.get_or_create(&vec![("outcome", outcome)]).clone());
+    (relay_latency, placements)
+}
+
 impl Metrics {
     /// Fresh metrics, registered.
     pub fn new() -> Metrics {
@@ -125,17 +141,7 @@ impl Metrics {
             "relay_resyncs",
             "Fresh room views asked for after a relay gap",
         );
-        // 50 µs .. ~0.8 s: loopback relays sit near the bottom, a struggling Redis near the top.
-        let relay_latency = Histogram::new(exponential_buckets(0.00005, 2.0, 15));
-        registry.register(
-            "relay_latency_seconds",
-            "Cluster relay latency, publish to receipt",
-            relay_latency.clone(),
-        );
-        let family = Family::<Vec<(&'static str, &'static str)>, Counter>::default();
-        registry.register("placements", "Placements by outcome", family.clone());
-        let placements = ["accepted", "wrong", "conflict", "given", "filled"]
-            .map(|outcome| family.get_or_create(&vec![("outcome", outcome)]).clone());
+        let (relay_latency, placements) = latency_and_placements(&mut registry);
         Metrics {
             registry,
             connections,

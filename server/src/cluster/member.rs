@@ -1,15 +1,15 @@
 //! The member side of the relay: this node's connections in rooms owned by other nodes
 //! ([`MemberSide`]). Such a connection's [`RoomHandle`] is a stub whose commands a forwarder
 //! task sends up the room's channel; what the owner sends down this node's channel reaches the
-//! connection's own [`Outbox`]. When the owner dies, its rooms' members here hear
-//! `room_closed` and are closed with 1012.
+//! connection's own [`Outbox`]. When the owner dies, its rooms wait here to be taken
+//! over (`orphans.rs`, A9), or end in `room_closed` `node_lost` and 1012.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 
 use dashmap::DashMap;
-use protocol::{ClosedReason, ErrorCode, Phase, PlayerId, RoomCode, ServerMsg, Settings};
+use protocol::{ErrorCode, Phase, PlayerId, RoomCode, ServerMsg, Settings};
 use tokio::sync::{mpsc, oneshot};
 
 use tokio_tungstenite::tungstenite::Bytes;
@@ -21,6 +21,8 @@ use crate::metrics::Metrics;
 use crate::outbox::{CloseCode, Outbox};
 use crate::room::endpoint::Endpoint;
 use crate::room::handle::{JoinOutcome, Requeued, RoomCmd, RoomHandle, RoomInfo, RoomMsg};
+
+mod orphans;
 
 /// Commands one connection may queue to its forwarder.
 const STUB_QUEUE: usize = 256;
@@ -540,69 +542,6 @@ impl MemberSide {
         if !stays && m.pending.is_empty() {
             drop(m);
             self.members.remove(&conn);
-        }
-    }
-
-    /// Node `n`, the owner of rooms this node's connections are in, is gone: its rooms wait
-    /// to be taken over by another node (A9, [`MemberSide::reowned`]); their connections stay.
-    pub(super) fn orphan_rooms_of(&self, n: &Arc<str>) {
-        let at = super::now();
-        for mut m in self.members.iter_mut() {
-            if m.owner == *n && m.orphaned.is_none() {
-                m.orphaned = Some(at);
-            }
-        }
-    }
-
-    /// The rooms waiting to be taken over.
-    pub(super) fn orphaned_rooms(&self) -> Vec<RoomCode> {
-        let mut rooms: Vec<RoomCode> = self
-            .members
-            .iter()
-            .filter(|m| m.orphaned.is_some())
-            .map(|m| m.room.clone())
-            .collect();
-        rooms.sort();
-        rooms.dedup();
-        rooms
-    }
-
-    /// Room `code` was taken over by node `owner`: its members here are its members there.
-    pub(super) fn reowned(&self, code: &RoomCode, owner: &Arc<str>) {
-        for mut m in self.members.iter_mut() {
-            if m.room == *code && m.orphaned.is_some() {
-                m.owner = owner.clone();
-                m.orphaned = None;
-            }
-        }
-    }
-
-    /// Rooms that waited `longer` than this to be taken over are lost: every member here
-    /// hears `room_closed` (`node_lost`) and is closed with 1012 (the service restarts), as
-    /// the contract says for a room lost.
-    pub(super) fn close_orphans(&self, longer: std::time::Duration) {
-        let now = super::now();
-        let gone: Vec<u64> = self
-            .members
-            .iter()
-            .filter(|m| {
-                m.orphaned
-                    .is_some_and(|t| now.saturating_duration_since(t) >= longer)
-            })
-            .map(|m| *m.key())
-            .collect();
-        for c in gone {
-            if let Some((_, m)) = self.members.remove(&c) {
-                m.outbox.send(
-                    &ServerMsg::RoomClosed {
-                        room: m.room.clone(),
-                        reason: Some(ClosedReason::NodeLost),
-                    },
-                    &self.metrics,
-                );
-                m.outbox.detach();
-                m.outbox.close(CloseCode::ServiceRestart);
-            }
         }
     }
 }

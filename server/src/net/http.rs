@@ -115,35 +115,39 @@ pub async fn route(req: hyper::Request<Incoming>, ctx: &Socket) -> Response {
         // The page reads the room code and `?watch` from its own URL.
         Route::Invite | Route::Page => file(assets::PAGE, &req),
         Route::Asset(name) => file(name, &req),
-        Route::Healthz => {
-            let server = &ctx.slot.server;
-            let mut body = serde_json::json!({
-                "rooms": server.rooms.len(),
-                "connections": server.metrics.connections.get(),
-            });
-            // The database is "down" while results wait for it (the retry task's word).
-            let queued = server.env.backlog.len();
-            body["db"] = if queued == 0 { "up" } else { "down" }.into();
-            body["results_queued"] = queued.into();
-            if let Some(node) = server.rooms.health() {
-                body["node"] = node.node.into();
-                body["redis"] = if node.bus_up { "up" } else { "down" }.into();
-            }
-            // Draining (A9): 503, so a balancer sends nobody new here.
-            let status = if server.rooms.draining() {
-                body["draining"] = true.into();
-                StatusCode::SERVICE_UNAVAILABLE
-            } else {
-                StatusCode::OK
-            };
-            answer(status, "application/json", body.to_string())
-        }
+        Route::Healthz => healthz(ctx),
         Route::Metrics => answer(
             StatusCode::OK,
             crate::metrics::CONTENT_TYPE,
             ctx.slot.server.metrics.render(),
         ),
     }
+}
+
+/// `/healthz`: rooms, connections, the database's and (in a cluster) Redis's state; 503
+/// while draining.
+fn healthz(ctx: &Socket) -> Response {
+    let server = &ctx.slot.server;
+    let mut body = serde_json::json!({
+        "rooms": server.rooms.len(),
+        "connections": server.metrics.connections.get(),
+    });
+    // The database is "down" while results wait for it (the retry task's word).
+    let queued = server.env.backlog.len();
+    body["db"] = if queued == 0 { "up" } else { "down" }.into();
+    body["results_queued"] = queued.into();
+    if let Some(node) = server.rooms.health() {
+        body["node"] = node.node.into();
+        body["redis"] = if node.bus_up { "up" } else { "down" }.into();
+    }
+    // Draining (A9): 503, so a balancer sends nobody new here.
+    let status = if server.rooms.draining() {
+        body["draining"] = true.into();
+        StatusCode::SERVICE_UNAVAILABLE
+    } else {
+        StatusCode::OK
+    };
+    answer(status, "application/json", body.to_string())
 }
 
 /// An embedded file, or 404 if there is none by that name.
