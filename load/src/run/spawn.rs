@@ -105,7 +105,12 @@ impl Spawned {
         self.terminate();
         let deadline = tokio::time::Instant::now() + limit;
         while tokio::time::Instant::now() < deadline {
-            if self.child.try_wait().context("wait for the server")?.is_some() {
+            if self
+                .child
+                .try_wait()
+                .context("wait for the server")?
+                .is_some()
+            {
                 self.exited = true;
                 return Ok(true);
             }

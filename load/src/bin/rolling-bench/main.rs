@@ -123,7 +123,10 @@ fn main() -> ExitCode {
 fn node_args(args: &Args, redis: SocketAddr, i: usize) -> Vec<String> {
     let per_player = args.rate / (args.rooms * args.players) as f64;
     let limit = (per_player * 8.0).ceil().max(100.0) as u64;
-    let db = args.db.clone().unwrap_or_else(|| "{dir}/race.db".to_owned());
+    let db = args
+        .db
+        .clone()
+        .unwrap_or_else(|| "{dir}/race.db".to_owned());
     let mut v: Vec<String> = ["--listen", "{addr}", "--db", &db, "--drain-s"]
         .into_iter()
         .map(String::from)
@@ -233,7 +236,11 @@ fn report(args: &Args, s: &Stats, r: &Restart, duration: Duration) {
         "  SIGTERM at {:.1} s; drained and exited in {:.2} s ({}); back up {:.2} s after SIGTERM",
         r.sigterm_at.as_secs_f64(),
         r.drained_in.as_secs_f64(),
-        if r.exited_by_itself { "by itself" } else { "killed at the limit" },
+        if r.exited_by_itself {
+            "by itself"
+        } else {
+            "killed at the limit"
+        },
         r.back_in.as_secs_f64()
     );
     s.print(secs);

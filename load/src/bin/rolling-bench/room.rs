@@ -10,9 +10,7 @@ use futures::stream::SplitSink;
 use futures::{SinkExt, StreamExt};
 use load::hist::Latency;
 use load::wsclient::{self, Ws};
-use protocol::{
-    ClientMsg, ClosedReason, ErrorCode, MsgId, PlayerId, ServerMsg, SettingsRequest,
-};
+use protocol::{ClientMsg, ClosedReason, ErrorCode, MsgId, PlayerId, ServerMsg, SettingsRequest};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use shared::engine::Grid;
@@ -52,9 +50,12 @@ pub struct Stats {
     accepted: u64,
     rejected: u64,
     applied_seen_on_resume: u64,
+    settled_by_race_over: u64,
     resent: u64,
     lost_accepted: u64,
-    lost_unanswered: u64,
+    lost_at_end: u64,
+    lost_on_resume: u64,
+    lost_on_reform: u64,
     races_over: u64,
     races_ended_early: u64,
     closes: u64,
@@ -81,9 +82,12 @@ impl Stats {
         self.accepted += o.accepted;
         self.rejected += o.rejected;
         self.applied_seen_on_resume += o.applied_seen_on_resume;
+        self.settled_by_race_over += o.settled_by_race_over;
         self.resent += o.resent;
         self.lost_accepted += o.lost_accepted;
-        self.lost_unanswered += o.lost_unanswered;
+        self.lost_at_end += o.lost_at_end;
+        self.lost_on_resume += o.lost_on_resume;
+        self.lost_on_reform += o.lost_on_reform;
         self.races_over += o.races_over;
         self.races_ended_early += o.races_ended_early;
         self.closes += o.closes;
@@ -117,19 +121,35 @@ impl Stats {
             format!("{} ({:.0}/s)", self.sent, self.sent as f64 / secs),
         );
         row("placements answered", self.answered.to_string());
-        row("  accepted / rejected", format!("{} / {}", self.accepted, self.rejected));
+        row(
+            "  accepted / rejected",
+            format!("{} / {}", self.accepted, self.rejected),
+        );
         row(
             "  no answer, found applied on resume",
             self.applied_seen_on_resume.to_string(),
         );
-        row("  no answer, sent again after resume", self.resent.to_string());
+        row(
+            "  no answer, sent again after resume",
+            self.resent.to_string(),
+        );
+        row(
+            "  answer after race_over, which counts it",
+            self.settled_by_race_over.to_string(),
+        );
         row(
             "LOST: accepted, missing from race_over",
             self.lost_accepted.to_string(),
         );
         row(
             "LOST: no answer, not resolved by the end",
-            self.lost_unanswered.to_string(),
+            format!(
+                "{} (at the end {}, race over at resume {}, room gone {})",
+                self.lost_at_end + self.lost_on_resume + self.lost_on_reform,
+                self.lost_at_end,
+                self.lost_on_resume,
+                self.lost_on_reform
+            ),
         );
         row("races over (all_done)", self.races_over.to_string());
         row(
@@ -200,6 +220,7 @@ struct Seat {
     token: Option<String>,
     pid: Option<PlayerId>,
     puzzle: Option<Grid>,
+    race: Option<String>,
     todo: VecDeque<(u8, u8)>,
     pending: HashMap<u64, (u8, u8, Instant)>,
     accepted: HashSet<u8>,
@@ -217,6 +238,7 @@ impl Seat {
             token: None,
             pid: None,
             puzzle: None,
+            race: None,
             todo: VecDeque::new(),
             pending: HashMap::new(),
             accepted: HashSet::new(),
@@ -286,7 +308,7 @@ pub async fn run(cfg: RoomCfg, bal: Arc<Balancer>, t: Timing) -> Stats {
         }
     }
     for s in &mut room.seats {
-        room.st.lost_unanswered += s.pending.len() as u64;
+        room.st.lost_at_end += s.pending.len() as u64;
         if let Some(mut sink) = s.sink.take() {
             let _ = sink.close().await;
         }
@@ -430,7 +452,9 @@ impl Room {
 
     async fn on_server(&mut self, j: usize, m: ServerMsg, end: Instant) -> Result<()> {
         match m {
-            ServerMsg::RaceStarted { puzzle, .. } => self.race_started(j, puzzle)?,
+            ServerMsg::RaceStarted {
+                race_id, puzzle, ..
+            } => self.race_started(j, race_id.to_string(), puzzle)?,
             ServerMsg::Placement {
                 id: Some(MsgId::Number(id)),
                 accepted,
@@ -455,9 +479,21 @@ impl Room {
                 if self.over.insert(race_id.to_string()) {
                     self.st.races_over += 1;
                     for s in &standings {
-                        let Some(seat) = self.seats.iter().find(|x| x.pid.as_ref() == Some(&s.player_id)) else {
+                        let Some(seat) = self
+                            .seats
+                            .iter_mut()
+                            .find(|x| x.pid.as_ref() == Some(&s.player_id))
+                        else {
                             continue;
                         };
+                        // Solved: every cell is in `filled`, those whose answer is still on
+                        // its way (relayed) too.
+                        if seat.puzzle.map(|p| p.n_empty()) == Some(s.filled as usize) {
+                            for (_, (cell, _, _)) in seat.pending.drain() {
+                                self.st.settled_by_race_over += 1;
+                                seat.accepted.insert(cell);
+                            }
+                        }
                         let mine = seat.accepted.len() as u64;
                         self.st.lost_accepted += mine.saturating_sub(u64::from(s.filled));
                     }
@@ -484,7 +520,11 @@ impl Room {
                     self.reform(end).await;
                 } else {
                     self.st.errors += 1;
-                    eprintln!("room {} player {j}: {} {message}", self.cfg.index, code.as_str());
+                    eprintln!(
+                        "room {} player {j}: {} {message}",
+                        self.cfg.index,
+                        code.as_str()
+                    );
                 }
             }
             _ => {}
@@ -493,7 +533,7 @@ impl Room {
     }
 
     /// A race's start for seat `j`: its placements are the solution's digits, shuffled.
-    fn race_started(&mut self, j: usize, puzzle: Grid) -> Result<()> {
+    fn race_started(&mut self, j: usize, race_id: String, puzzle: Grid) -> Result<()> {
         let solution = shared::engine::solver::solve_unique(&puzzle)
             .map_err(|e| anyhow::anyhow!("no unique solution: {e:?}"))?;
         let (p, sol) = (puzzle.as_bytes(), solution.as_bytes());
@@ -507,6 +547,7 @@ impl Room {
         seat.accepted.clear();
         seat.pending.clear();
         seat.puzzle = Some(puzzle);
+        seat.race = Some(race_id);
         self.racing = true;
         Ok(())
     }
@@ -551,22 +592,23 @@ impl Room {
             _ => None,
         })
         .await?;
-        let board = match race {
-            (Some(view), protocol::Phase::Racing) => view.board,
-            _ => None,
-        };
         let seat = &mut self.seats[j];
+        let racing = race.1 == protocol::Phase::Racing;
+        let board = race
+            .0
+            .filter(|v| seat.race.as_deref() == Some(v.race_id.as_str()))
+            .and_then(|v| v.board);
         for (_, (cell, digit, _)) in seat.pending.drain() {
             let on_board = board.map(|b| b.as_bytes()[usize::from(cell)]);
             if on_board == Some(digit) {
                 self.st.applied_seen_on_resume += 1;
                 seat.accepted.insert(cell);
-            } else if board.is_some() {
+            } else if racing && board.is_some() {
                 self.st.resent += 1;
                 seat.todo.push_front((cell, digit));
             } else {
                 // The race ended meanwhile: what it stored is in its race_over.
-                self.st.lost_unanswered += 1;
+                self.st.lost_on_resume += 1;
             }
         }
         self.attach(j, node, ws);
@@ -581,7 +623,7 @@ impl Room {
                 let _ = send(sink, &ClientMsg::Leave).await;
             }
             // What had no answer is settled by the race_over already counted, if any.
-            self.st.lost_unanswered += s.pending.len() as u64;
+            self.st.lost_on_reform += s.pending.len() as u64;
             s.pending.clear();
             s.todo.clear();
             s.accepted.clear();
