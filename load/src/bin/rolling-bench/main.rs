@@ -21,6 +21,7 @@
 //!   cargo run --release -p sudoku-race-load --bin rolling-bench -- [--rate 10000] [--db URL]
 
 mod room;
+mod stats;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -34,7 +35,8 @@ use clap::Parser;
 use load::run::spawn::{beside_me, start_redis, Spawned};
 use tokio::time::Instant;
 
-use room::{Stats, Timing};
+use room::Timing;
+use stats::Stats;
 
 /// A rolling restart of one of the cluster's nodes during a placement load.
 #[derive(Parser, Debug)]
@@ -105,7 +107,7 @@ impl Balancer {
     }
 
     /// Nodes.
-    pub fn len(&self) -> usize {
+    pub fn nodes(&self) -> usize {
         self.addrs.len()
     }
 }

@@ -8,7 +8,6 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use futures::stream::SplitSink;
 use futures::{SinkExt, StreamExt};
-use load::hist::Latency;
 use load::wsclient::{self, Ws};
 use protocol::{ClientMsg, ClosedReason, ErrorCode, MsgId, PlayerId, ServerMsg, SettingsRequest};
 use rand::seq::SliceRandom;
@@ -18,6 +17,7 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Message;
 
+use super::stats::Stats;
 use super::Balancer;
 
 /// Longest wait for one setup step (connect, join, resume).
@@ -42,172 +42,9 @@ pub struct RoomCfg {
     pub seed: u64,
 }
 
-/// What every room counted.
-#[derive(Default)]
-pub struct Stats {
-    sent: u64,
-    answered: u64,
-    accepted: u64,
-    rejected: u64,
-    applied_seen_on_resume: u64,
-    settled_by_race_over: u64,
-    resent: u64,
-    lost_accepted: u64,
-    lost_at_end: u64,
-    lost_on_resume: u64,
-    lost_on_reform: u64,
-    races_over: u64,
-    races_ended_early: u64,
-    closes: u64,
-    resumes: u64,
-    resume_failed: u64,
-    reformed: u64,
-    refused_draining: u64,
-    closed_drain: u64,
-    closed_other: u64,
-    errors: u64,
-    round_trip: Latency,
-    resume_time: Latency,
-    /// At each close, the age of the oldest placement of that connection still unanswered.
-    stalled: Latency,
-    /// The first and last close, from the start of the load.
-    close_span: Option<(Duration, Duration)>,
-}
-
-impl Stats {
-    /// Adds `o`'s counts.
-    pub fn merge(&mut self, o: &Stats) {
-        self.sent += o.sent;
-        self.answered += o.answered;
-        self.accepted += o.accepted;
-        self.rejected += o.rejected;
-        self.applied_seen_on_resume += o.applied_seen_on_resume;
-        self.settled_by_race_over += o.settled_by_race_over;
-        self.resent += o.resent;
-        self.lost_accepted += o.lost_accepted;
-        self.lost_at_end += o.lost_at_end;
-        self.lost_on_resume += o.lost_on_resume;
-        self.lost_on_reform += o.lost_on_reform;
-        self.races_over += o.races_over;
-        self.races_ended_early += o.races_ended_early;
-        self.closes += o.closes;
-        self.resumes += o.resumes;
-        self.resume_failed += o.resume_failed;
-        self.reformed += o.reformed;
-        self.refused_draining += o.refused_draining;
-        self.closed_drain += o.closed_drain;
-        self.closed_other += o.closed_other;
-        self.errors += o.errors;
-        self.round_trip.merge(&o.round_trip);
-        self.resume_time.merge(&o.resume_time);
-        self.stalled.merge(&o.stalled);
-        if let Some((a, b)) = o.close_span {
-            self.saw_close(a);
-            self.saw_close(b);
-        }
-    }
-
-    fn saw_close(&mut self, at: Duration) {
-        let (a, b) = self.close_span.get_or_insert((at, at));
-        *a = (*a).min(at);
-        *b = (*b).max(at);
-    }
-
-    /// The table.
-    pub fn print(&self, secs: f64) {
-        let row = |k: &str, v: String| println!("  {k:<44} {v}");
-        row(
-            "placements sent (per s)",
-            format!("{} ({:.0}/s)", self.sent, self.sent as f64 / secs),
-        );
-        row("placements answered", self.answered.to_string());
-        row(
-            "  accepted / rejected",
-            format!("{} / {}", self.accepted, self.rejected),
-        );
-        row(
-            "  no answer, found applied on resume",
-            self.applied_seen_on_resume.to_string(),
-        );
-        row(
-            "  no answer, sent again after resume",
-            self.resent.to_string(),
-        );
-        row(
-            "  answer after race_over, which counts it",
-            self.settled_by_race_over.to_string(),
-        );
-        row(
-            "LOST: accepted, missing from race_over",
-            self.lost_accepted.to_string(),
-        );
-        row(
-            "LOST: no answer, not resolved by the end",
-            format!(
-                "{} (at the end {}, race over at resume {}, room gone {})",
-                self.lost_at_end + self.lost_on_resume + self.lost_on_reform,
-                self.lost_at_end,
-                self.lost_on_resume,
-                self.lost_on_reform
-            ),
-        );
-        row("races over (all_done)", self.races_over.to_string());
-        row(
-            "RACES ENDED EARLY (room closed mid-race)",
-            self.races_ended_early.to_string(),
-        );
-        row("connections closed by a server", self.closes.to_string());
-        if let Some((a, b)) = self.close_span {
-            row(
-                "  closed from / to (s after start)",
-                format!("{:.2} / {:.2}", a.as_secs_f64(), b.as_secs_f64()),
-            );
-        }
-        row(
-            "  oldest unanswered at close p50 / max (ms)",
-            format!(
-                "{:.1} / {:.1}",
-                self.stalled.quantile_ms(0.5),
-                self.stalled.max_ms()
-            ),
-        );
-        row(
-            "resumes ok / failed",
-            format!("{} / {}", self.resumes, self.resume_failed),
-        );
-        row(
-            "resume time p50 / p99 / max (ms)",
-            format!(
-                "{:.1} / {:.1} / {:.1}",
-                self.resume_time.quantile_ms(0.5),
-                self.resume_time.quantile_ms(0.99),
-                self.resume_time.max_ms()
-            ),
-        );
-        row(
-            "room_closed drain / other",
-            format!("{} / {}", self.closed_drain, self.closed_other),
-        );
-        row(
-            "rematch refused server_draining",
-            self.refused_draining.to_string(),
-        );
-        row("rooms opened again elsewhere", self.reformed.to_string());
-        row("other errors", self.errors.to_string());
-        row(
-            "placement round trip p50 / p99 (ms)",
-            format!(
-                "{:.1} / {:.1}",
-                self.round_trip.quantile_ms(0.5),
-                self.round_trip.quantile_ms(0.99)
-            ),
-        );
-    }
-}
-
 /// What a reader tells the room: a message, or that its connection ended.
 enum In {
-    Msg(ServerMsg),
+    Msg(Box<ServerMsg>),
     Closed,
 }
 
@@ -361,7 +198,7 @@ impl Room {
 
     /// A connection to a node up, from node `pref % n` on, welcomed.
     async fn connect(&self, pref: usize) -> Result<(usize, Ws)> {
-        let (node, addr) = self.bal.pick(pref % self.bal.len());
+        let (node, addr) = self.bal.pick(pref % self.bal.nodes());
         let mut ws = wsclient::connect(addr, "/ws", 16 * 1024).await?;
         wsclient::welcomed(&mut ws, STEP).await?;
         Ok((node, ws))
@@ -381,7 +218,7 @@ impl Room {
                 match frame {
                     Ok(Message::Text(text)) => {
                         if let Ok(m) = serde_json::from_str::<ServerMsg>(text.as_str()) {
-                            let _ = tx.send((j, epoch, In::Msg(m)));
+                            let _ = tx.send((j, epoch, In::Msg(Box::new(m))));
                         }
                     }
                     Ok(Message::Close(_)) | Err(_) => break,
@@ -446,7 +283,7 @@ impl Room {
                 }
                 self.on_closed(j, end).await
             }
-            In::Msg(m) => self.on_server(j, m, end).await,
+            In::Msg(m) => self.on_server(j, *m, end).await,
         }
     }
 
@@ -475,35 +312,7 @@ impl Room {
             }
             ServerMsg::RaceOver {
                 race_id, standings, ..
-            } => {
-                if self.over.insert(race_id.to_string()) {
-                    self.st.races_over += 1;
-                    for s in &standings {
-                        let Some(seat) = self
-                            .seats
-                            .iter_mut()
-                            .find(|x| x.pid.as_ref() == Some(&s.player_id))
-                        else {
-                            continue;
-                        };
-                        // Solved: every cell is in `filled`, those whose answer is still on
-                        // its way (relayed) too.
-                        if seat.puzzle.map(|p| p.n_empty()) == Some(s.filled as usize) {
-                            for (_, (cell, _, _)) in seat.pending.drain() {
-                                self.st.settled_by_race_over += 1;
-                                seat.accepted.insert(cell);
-                            }
-                        }
-                        let mine = seat.accepted.len() as u64;
-                        self.st.lost_accepted += mine.saturating_sub(u64::from(s.filled));
-                    }
-                    self.racing = false;
-                    if Instant::now() < end {
-                        self.want_start = true;
-                        self.start().await;
-                    }
-                }
-            }
+            } => self.race_over(race_id.to_string(), &standings, end).await,
             ServerMsg::RoomClosed { reason, .. } => {
                 if self.racing {
                     self.st.races_ended_early += 1;
@@ -530,6 +339,38 @@ impl Room {
             _ => {}
         }
         Ok(())
+    }
+
+    /// A race's end, once per race: its standings settle its players' placements.
+    async fn race_over(&mut self, race_id: String, standings: &[protocol::Standing], end: Instant) {
+        if !self.over.insert(race_id) {
+            return;
+        }
+        self.st.races_over += 1;
+        for s in standings {
+            let Some(seat) = self
+                .seats
+                .iter_mut()
+                .find(|x| x.pid.as_ref() == Some(&s.player_id))
+            else {
+                continue;
+            };
+            // Solved: every cell is in `filled`, those whose answer is still on
+            // its way (relayed) too.
+            if seat.puzzle.map(|p| p.n_empty()) == Some(s.filled as usize) {
+                for (_, (cell, _, _)) in seat.pending.drain() {
+                    self.st.settled_by_race_over += 1;
+                    seat.accepted.insert(cell);
+                }
+            }
+            let mine = seat.accepted.len() as u64;
+            self.st.lost_accepted += mine.saturating_sub(u64::from(s.filled));
+        }
+        self.racing = false;
+        if Instant::now() < end {
+            self.want_start = true;
+            self.start().await;
+        }
     }
 
     /// A race's start for seat `j`: its placements are the solution's digits, shuffled.
