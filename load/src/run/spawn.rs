@@ -18,6 +18,8 @@ pub struct Spawned {
     pub addr: SocketAddr,
     /// Its working files (the race server's database), removed on drop.
     _dir: tempfile::TempDir,
+    /// Already waited for ([`Spawned::stop`]): nothing to signal on drop.
+    exited: bool,
 }
 
 /// The path of `name` in the directory of the running executable.
@@ -38,8 +40,18 @@ impl Spawned {
     /// its port and `{dir}` a fresh temporary directory, and waits (up to 15 s) until it accepts. Its
     /// standard error goes to `log` (appended), or nowhere.
     pub async fn start(bin: &PathBuf, args: &[String], log: Option<&Path>) -> Result<Spawned> {
-        let dir = tempfile::tempdir().context("temporary directory")?;
         let addr: SocketAddr = ([127, 0, 0, 1], free_port()?).into();
+        Spawned::start_at(bin, args, log, addr).await
+    }
+
+    /// As [`Spawned::start`], on `addr` (a restart on the port a node had).
+    pub async fn start_at(
+        bin: &PathBuf,
+        args: &[String],
+        log: Option<&Path>,
+        addr: SocketAddr,
+    ) -> Result<Spawned> {
+        let dir = tempfile::tempdir().context("temporary directory")?;
         let args: Vec<String> = args
             .iter()
             .map(|a| {
@@ -83,7 +95,31 @@ impl Spawned {
             child,
             addr,
             _dir: dir,
+            exited: false,
         })
+    }
+
+    /// Sends SIGTERM and waits (polling, up to `limit`) for the child to exit, as a rolling
+    /// deploy does; SIGKILL after `limit`. Answers whether it exited by itself.
+    pub async fn stop(&mut self, limit: Duration) -> Result<bool> {
+        self.terminate();
+        let deadline = tokio::time::Instant::now() + limit;
+        while tokio::time::Instant::now() < deadline {
+            if self
+                .child
+                .try_wait()
+                .context("wait for the server")?
+                .is_some()
+            {
+                self.exited = true;
+                return Ok(true);
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        self.exited = true;
+        Ok(false)
     }
 
     /// The child's process id.
@@ -99,6 +135,9 @@ impl Spawned {
 
     /// Asks the child to stop (SIGTERM), without waiting.
     fn terminate(&self) {
+        if self.exited {
+            return;
+        }
         // `kill` the command, because signalling from here would take unsafe code.
         let _ = Command::new("kill")
             .args(["-TERM", &self.child.id().to_string()])
@@ -109,6 +148,9 @@ impl Spawned {
 
 impl Drop for Spawned {
     fn drop(&mut self) {
+        if self.exited {
+            return;
+        }
         // A graceful stop first (the race server finishes its result writes).
         self.terminate();
         for _ in 0..100 {
