@@ -14,6 +14,7 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::error::{CapacityError, Error as WsError, ProtocolError};
 use tokio_tungstenite::tungstenite::Message;
+use tokio_util::sync::CancellationToken;
 use tokio_util::task::AbortOnDropHandle;
 
 use super::cmd::Session;
@@ -87,6 +88,23 @@ pub(super) async fn serve(slot: Arc<Slot>, ws: Ws, client: IpAddr, id: ConnId) {
 }
 
 impl Reader {
+    /// The server stops: close with 1001. The room sends `room_closed` and closes its members
+    /// with 1001 (A5), so wait for it a little (if it is slow, the connection closes anyway).
+    /// Only a room this node runs does that: one owned by another node goes on there (the
+    /// player resumes elsewhere), and waiting for it would leave what the player sends unread
+    /// for the whole wait (found by rolling-bench).
+    async fn shut_down(&mut self, closing: &CancellationToken) -> ReadEnd {
+        let local = self
+            .session
+            .current()
+            .is_some_and(|room| self.server.env.directory.find(&room.code).is_some());
+        if local {
+            let _ = tokio::time::timeout(ROOM_CLOSE_WAIT, closing.cancelled()).await;
+        }
+        self.outbox.close(CloseCode::GoingAway);
+        ReadEnd::Open
+    }
+
     /// Read until the connection is to close; how the reading ended.
     #[allow(clippy::disallowed_methods)] // idle and rate timers: transport reads the clock
     async fn run(&mut self, stream: &mut SplitStream<Ws>) -> ReadEnd {
@@ -105,22 +123,7 @@ impl Reader {
             let next = tokio::select! {
                 biased;
                 () = closing.cancelled() => return ReadEnd::Open,
-                () = shutdown.cancelled() => {
-                    // The room sends `room_closed` and closes its members with 1001 (A5);
-                    // if it is slow about it, the connection closes anyway. Only a room this
-                    // node runs does that: one owned by another node goes on there (the
-                    // player resumes elsewhere), and waiting for it would leave what the
-                    // player sends unread for the whole wait (found by rolling-bench).
-                    let local = self
-                        .session
-                        .current()
-                        .is_some_and(|room| self.server.env.directory.find(&room.code).is_some());
-                    if local {
-                        let _ = tokio::time::timeout(ROOM_CLOSE_WAIT, closing.cancelled()).await;
-                    }
-                    self.outbox.close(CloseCode::GoingAway);
-                    return ReadEnd::Open;
-                }
+                () = shutdown.cancelled() => return self.shut_down(&closing).await,
                 () = tokio::time::sleep_until(last_seen + limits.idle_timeout) => {
                     tracing::info!("idle timeout");
                     self.outbox.close(CloseCode::Normal);
