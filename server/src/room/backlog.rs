@@ -169,6 +169,13 @@ impl Backlog {
         }
     }
 
+    /// A spool file is gone (landed or set aside); never below zero.
+    fn one_less_on_disk(&self) {
+        let _ = self
+            .on_disk
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1));
+    }
+
     fn changed(&self, metrics: &Metrics) {
         metrics.results_queued.set(self.len() as i64);
     }
@@ -207,9 +214,7 @@ impl Backlog {
                             "a landed result's spool file cannot be removed");
                     }
                 }
-                let _ = self
-                    .on_disk
-                    .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1));
+                self.one_less_on_disk();
             }
             Next::Memory(_) => {
                 if let Ok(mut q) = self.memory.lock() {
@@ -316,9 +321,7 @@ impl Backlog {
         match spool.refuse(path) {
             Ok(kept) => {
                 tracing::error!(error = why, kept = %kept.display(), "a spooled result is refused: set aside");
-                let _ = self
-                    .on_disk
-                    .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1));
+                self.one_less_on_disk();
                 self.changed(metrics);
             }
             Err(e) => tracing::error!(error = %e, file = %path.display(),

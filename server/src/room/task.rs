@@ -19,7 +19,6 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tracing::Instrument;
 
-use super::backlog::{wire_change, Kept};
 use super::directory::{Directory, OpenError};
 use super::endpoint::{self, Endpoint};
 use super::handle::{
@@ -40,7 +39,7 @@ mod journaling;
 mod results;
 pub use adopt::adopt;
 use journaling::Journal;
-use results::{flag_seats, keep_report};
+use results::keep_report;
 
 /// Everything a room task needs from the server.
 #[derive(Debug)]
@@ -200,19 +199,7 @@ fn start(
         room.race_ghost(*run);
     }
     let span = tracing::info_span!("room", room = %code);
-    let task = Task {
-        env: env.clone(),
-        room,
-        conns: HashMap::new(),
-        tx: handle.tx.downgrade(),
-        info: handle.info.clone(),
-        replies: Vec::new(),
-        forget: Vec::new(),
-        ip,
-        unregistered: false,
-        expect: None,
-        journal,
-    };
+    let task = Task::new(env, room, &handle, ip, journal);
     env.tasks.spawn(run(task, opened.rx, seed).instrument(span));
     Ok(handle)
 }
@@ -294,6 +281,29 @@ async fn sleep_until(deadline: Option<Instant>) {
 }
 
 impl Task {
+    /// A room's task, before its first connection; `journal` in a cluster (its log).
+    fn new(
+        env: &Arc<RoomEnv>,
+        room: Room,
+        handle: &RoomHandle,
+        ip: IpAddr,
+        journal: Option<Journal>,
+    ) -> Task {
+        Task {
+            env: env.clone(),
+            room,
+            conns: HashMap::new(),
+            tx: handle.tx.downgrade(),
+            info: handle.info.clone(),
+            replies: Vec::new(),
+            forget: Vec::new(),
+            ip,
+            unregistered: false,
+            expect: None,
+            journal,
+        }
+    }
+
     /// A timer fired.
     fn tick(&mut self) {
         let (now, unix_ms) = (now(), unix_ms());
@@ -501,41 +511,6 @@ impl Task {
             // Nobody listening (no arenas configured) is no error.
             let _ = self.env.arena_races.send(race);
         }
-    }
-
-    /// Store a finished race (after its fair-play flags) on a blocking thread, or spool it
-    /// behind the results already waiting for the database (`super::backlog`); the rating
-    /// changes it made, when it was stored now.
-    async fn store(
-        &mut self,
-        mut record: Box<crate::store::RaceRecord>,
-    ) -> Option<Vec<protocol::RatingChange>> {
-        let metrics = self.env.metrics.clone();
-        let (store, backlog) = (self.env.store.clone(), self.env.backlog.clone());
-        let race_id = record.race_id.clone();
-        let fair_play = self.env.opts.fair_play;
-        // A result that waits does not hold the room up: race_over goes out at once.
-        let res = tokio::task::spawn_blocking(move || {
-            if fair_play {
-                flag_seats(&mut record);
-            }
-            backlog.keep(&*store, *record, &metrics)
-        })
-        .await;
-        match res {
-            Ok(Kept::Stored(changes)) => {
-                self.env.metrics.races_finished.inc();
-                return Some(changes.into_iter().map(wire_change).collect());
-            }
-            // Its rating changes come when it lands (`ratings`); race_over carries none.
-            Ok(Kept::Waiting) => tracing::warn!(race_id, "the result waits for the database"),
-            Ok(Kept::Refused | Kept::Lost) => {}
-            Err(e) => {
-                self.env.metrics.store_errors.inc();
-                tracing::error!(race_id, error = %e, "the results writer panicked");
-            }
-        }
-        None
     }
 
     /// The puzzle for `race_id` is dealt (logged before the rules see it).

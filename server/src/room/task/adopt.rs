@@ -54,19 +54,7 @@ pub fn adopt(
         token
     })));
     let handle = opened.handle;
-    let mut t = Task {
-        env: env.clone(),
-        room,
-        conns: HashMap::new(),
-        tx: handle.tx.downgrade(),
-        info: handle.info.clone(),
-        replies: Vec::new(),
-        forget: Vec::new(),
-        ip,
-        unregistered: false,
-        expect: None,
-        journal: Some(Journal { epoch, minted }),
-    };
+    let mut t = Task::new(env, room, &handle, ip, Some(Journal { epoch, minted }));
     t.take_over(gap, &remote, &mut keep, start);
     let span = tracing::info_span!("room", room = %code);
     let gap_ms = gap.as_millis();
