@@ -6,7 +6,7 @@
  */
 
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -307,4 +307,27 @@ export function suite(args = []) {
     await env.server?.stop();
   });
   return env;
+}
+
+/** axe-core's source, read once: evaluated in the page (CDP evaluation is not bound by the page's CSP). */
+let axeSource = '';
+
+/**
+ * Run axe-core on the page as it is now and return its violations of the given impacts
+ * (serious and critical by default), each as `rule: target …` lines for a readable failure.
+ * @param {import('playwright-core').Page} page
+ * @param {{impacts?: string[]}} [opts]
+ * @returns {Promise<string[]>}
+ */
+export async function axeViolations(page, opts = {}) {
+  const impacts = opts.impacts ?? ['serious', 'critical'];
+  if (!axeSource) axeSource = readFileSync(path.join(here, '..', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  /** @type {{id: string, impact: string | null, nodes: {target: unknown[]}[]}[]} */
+  const found = await page.evaluate(async () => {
+    // @ts-ignore axe is the global the evaluated source defines
+    const res = await window.axe.run(document, { resultTypes: ['violations'] });
+    return res.violations.map((/** @type {any} */ v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((/** @type {any} */ n) => ({ target: n.target })) }));
+  });
+  return found.filter((v) => v.impact && impacts.includes(v.impact)).map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => JSON.stringify(n.target)).join(' ')}`);
 }
