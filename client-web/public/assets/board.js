@@ -2,11 +2,13 @@
 /**
  * The 9×9 board: 81 focusable cells (`data-cell` 0..80, row-major, the digit as their only
  * text, `data-given` on givens), pencil marks and clash marks drawn from attributes so a cell's
- * text stays its digit. It draws a race; what a key or a tap means is the caller's.
+ * text stays its digit. Around the selected cell it marks its row, column and box (`data-peer`)
+ * and every cell holding its digit (`data-same`). Its size is the CSS's `--board`. It draws a
+ * race; what a key or a tap means is the caller's.
  */
 
 import { h, setAttr, setText } from './dom.js';
-import { marks } from './state.js';
+import { marks, peers } from './state.js';
 
 /** How long a rejected digit's marks stay on the board. */
 export const FLASH_MS = 1600;
@@ -54,6 +56,7 @@ export function createBoard(opts) {
     const clashing = new Set(flash?.cells ?? []);
     const pendingAt = new Map();
     for (const p of view?.pending.values() ?? []) pendingAt.set(p.cell, p.digit);
+    const lit = view && selected >= 0 ? highlights(view.board, selected) : null;
     for (let i = 0; i < 81; i++) {
       const cell = cells[i];
       const given = view?.puzzle ? view.puzzle[i] !== '.' : false;
@@ -73,6 +76,8 @@ export function createBoard(opts) {
       setAttr(cell, 'data-pending', pendingAt.has(i) ? String(pendingAt.get(i)) : null);
       const sel = i === selected;
       setAttr(cell, 'aria-selected', sel ? 'true' : 'false');
+      setAttr(cell, 'data-peer', lit?.peers.has(i) ? 'true' : null);
+      setAttr(cell, 'data-same', lit?.same.has(i) ? 'true' : null);
       setAttr(cell, 'tabindex', sel ? '0' : '-1');
       const r = Math.floor(i / 9) + 1;
       const c = (i % 9) + 1;
@@ -92,6 +97,31 @@ export function createBoard(opts) {
   }
 
   return { el: grid, update, focus };
+}
+
+/**
+ * What the selected cell lights up: the cells of its row, column and box, and every cell
+ * (itself too) holding its digit, none when it is empty.
+ * @param {string[]} board `.` for empty
+ * @param {number} selected
+ */
+export function highlights(board, selected) {
+  const digit = board[selected];
+  /** @type {Set<number>} */
+  const same = new Set();
+  if (digit && digit !== '.') board.forEach((d, i) => d === digit && same.add(i));
+  return { peers: peers(selected), same };
+}
+
+/**
+ * The digits whose nine are all on the board.
+ * @param {string[]} board
+ * @returns {Set<number>}
+ */
+export function doneDigits(board) {
+  const n = new Array(10).fill(0);
+  for (const d of board) if (d >= '1' && d <= '9') n[Number(d)] += 1;
+  return new Set(n.flatMap((k, d) => (k >= 9 ? [d] : [])));
 }
 
 /**

@@ -6,7 +6,8 @@
  *
  * Storage: the seat's resume token is kept in session storage per room (a reload or a dropped
  * connection takes the seat back; another tab does not share it); the name and the identity
- * key (A6: registered on the first room entered, sent with every entry after) in local storage.
+ * key (A6: registered on the first room entered, sent with every entry after) in local storage,
+ * with the pencil setting (`auto-clear`; the theme is the view's, parts.js).
  *
  * The pool (A7): Play now queues the page for a race with strangers; the queue screen shows while
  * it waits, a pool room's race and results follow, and "Race again" queues it again. A queued
@@ -118,6 +119,9 @@ function storeOver(storage) {
     handle: () => safe(() => storage.local.getItem('sudoku-race:handle')),
     /** @param {string} h */
     keepHandle: (h) => safe(() => storage.local.setItem('sudoku-race:handle', h)),
+    autoClear: () => safe(() => storage.local.getItem('sudoku-race:auto-clear')) !== 'off',
+    /** @param {boolean} on */
+    keepAutoClear: (on) => safe(() => storage.local.setItem('sudoku-race:auto-clear', on ? 'on' : 'off')),
   };
 }
 
@@ -128,6 +132,7 @@ class Page {
     this.deps = deps;
     this.state = initial();
     this.store = storeOver(deps.storage);
+    this.state.auto_clear = this.store.autoClear();
     const invite = /^\/r\/([A-Za-z2-9]{4,8})\/?$/.exec(deps.location.pathname);
     /** The room this page is about: the invite link's, then the one joined. */
     this.pageRoom = invite ? invite[1].toUpperCase() : null;
@@ -423,7 +428,7 @@ class Page {
   seatGone(room) {
     const s = this.state;
     if (room) this.store.dropToken(room);
-    const kept = { rooms: s.rooms, link: s.link };
+    const kept = { rooms: s.rooms, link: s.link, auto_clear: s.auto_clear };
     Object.assign(s, initial(), kept);
     this.pageRoom = room || this.pageRoom;
     s.notice = 'Your seat from before is gone. Join again.';
@@ -527,7 +532,7 @@ function actions(page) {
       // A spectator's `leave` has no answer.
       if (state.you?.role !== 'spectator') return;
       page.link.send({ type: 'leave' });
-      Object.assign(state, initial(), { rooms: state.rooms, link: state.link });
+      Object.assign(state, initial(), { rooms: state.rooms, link: state.link, auto_clear: state.auto_clear });
       page.redraw();
     },
     playNow(name, difficulty) {
@@ -576,6 +581,11 @@ function actions(page) {
       state.pencil_mode = on;
       page.redraw();
     },
+    autoClear(on) {
+      state.auto_clear = on;
+      store.keepAutoClear(on);
+      page.redraw();
+    },
     forfeit: () => page.link.send({ type: 'forfeit' }),
     chat: (text) => page.link.send({ type: 'chat', text }),
     setSettings: (settings) => page.link.send({ type: 'set_settings', settings }),
@@ -595,7 +605,7 @@ function actions(page) {
     again(to) {
       const difficulty = state.problem?.difficulty ?? 'medium';
       const name = store.name() || 'player';
-      Object.assign(state, initial(), { rooms: state.rooms });
+      Object.assign(state, initial(), { rooms: state.rooms, auto_clear: state.auto_clear });
       page.pageRoom = null;
       page.link.failures = 0;
       page.link.connect();

@@ -37,13 +37,14 @@ import { DEFAULT_SETTINGS } from './wire.js';
  *   countdown_at: number | null, standings: Standing[] | null, solution: string | null,
  *   over_reason: string | null, ratings: import('../../types/wire.js').RatingChange[], chat: {name: string, text: string, player: boolean}[],
  *   rooms: import('../../types/wire.js').RoomEntry[], problem: Problem | null, notice: string | null,
- *   notice_at: number, selected: number, pencil_mode: boolean, link: 'connecting' | 'up' | 'down',
+ *   notice_at: number, selected: number, pencil_mode: boolean, auto_clear: boolean, link: 'connecting' | 'up' | 'down',
  *   join_next: string | null, queue: Queue | null, bots: Set<string>, arena: Arena | null,
  *   boards: Map<string, {board: string, at_ms: number, givens: string}>}} State
  * `join_next` holds a name while the page watches a race it will join once it ends; `queue` is
  * set while the page waits in the pool for a race with strangers (A7); `bots` are the player ids
  * of the room's bots, kept after they leave so the results still mark them; `arena` is the arena
- * this page is a member of (A7); `boards` each player's delayed board (A8), the first seen as givens.
+ * this page is a member of (A7); `boards` each player's delayed board (A8), the first seen as givens;
+ * `auto_clear`: an accepted digit clears its mark from its row, column and box (a setting).
  */
 
 /**
@@ -83,6 +84,7 @@ export function initial() {
     notice_at: 0,
     selected: 40,
     pencil_mode: false,
+    auto_clear: true,
     link: 'connecting',
     join_next: null,
     queue: null,
@@ -282,7 +284,8 @@ export function apply(s, msg, now) {
       if (msg.accepted) {
         race.board[msg.cell] = String(msg.digit);
         race.pencil[msg.cell] = 0;
-        clearPeersMark(race, msg.cell, msg.digit);
+        if (s.auto_clear) clearPeersMark(race, msg.cell, msg.digit);
+        else savePencil(race);
         race.flash = null;
       } else {
         race.flash = {
@@ -494,6 +497,7 @@ export function restorePencil(race) {
  *   erase: (cell: number) => void,
  *   select: (cell: number) => void,
  *   pencilMode: (on: boolean) => void,
+ *   autoClear: (on: boolean) => void,
  *   forfeit: () => void,
  *   chat: (text: string) => void,
  *   setSettings: (settings: Settings) => void,
