@@ -33,7 +33,7 @@ test('Race my best on your own player page races your stored solve as a ghost', 
     await puzzle(page);
     const ghostLine = '[data-testid=progress] li:has([data-testid=ghost-badge])';
     assert.match((await page.textContent(ghostLine)) ?? '', /ghost of gus/);
-    await page.waitForSelector(`${ghostLine} progress:not([value="0"])`, { state: 'attached' });
+    await page.waitForSelector(`${ghostLine} [role=progressbar]:not([aria-valuenow="0"])`, { state: 'attached' });
     await page.screenshot({ path: path.join(shotsDir, 'ghost-race-desktop.png') });
     await page.waitForSelector(`${ghostLine}[data-status=solved]`);
 

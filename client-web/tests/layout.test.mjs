@@ -1,5 +1,5 @@
 // @ts-check
-/** The phone layout (360×640) never scrolls sideways; the page loads nothing from another host, and what it preloads and what it loads on demand; screenshots for docs/playing.md. */
+/** The phone layout (390×844) never scrolls sideways; the page loads nothing from another host, and what it preloads and what it loads on demand; screenshots for docs/playing.md. */
 
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -8,7 +8,7 @@ import { createRoom, newPage, puzzle, resultsTable, shotsDir, sideScroll, solve,
 
 const env = suite();
 
-test('phone-sized: every screen fits 360 px wide, and the board is tappable', async () => {
+test('phone-sized: every screen fits 390 px wide, and the board is tappable', async () => {
   const { page, context, problems } = await newPage(env.browser, { phone: true });
   /** @type {string[]} */
   const foreign = [];
@@ -33,7 +33,7 @@ test('phone-sized: every screen fits 360 px wide, and the board is tappable', as
   await page.tap(`.pad [data-digit="${solution[cell]}"]`);
   await page.waitForSelector(`[data-cell="${cell}"]:text-is("${solution[cell]}")`);
   const box = await page.locator('.board').boundingBox();
-  assert.ok(box && box.x >= 0 && box.x + box.width <= 360, `board at ${JSON.stringify(box)}`);
+  assert.ok(box && box.x >= 0 && box.x + box.width <= 390, `board at ${JSON.stringify(box)}`);
   await page.screenshot({ path: path.join(shotsDir, 'race-phone.png') });
   await solveOnPage(page, solution);
   await resultsTable(page);

@@ -112,13 +112,13 @@ export function launch() {
 }
 
 /**
- * A fresh page (its own storage) at a desktop or phone size.
+ * A fresh page (its own storage) at a desktop (1280×800) or phone (390×844) size.
  * @param {import('playwright-core').Browser} browser
  * @param {{phone?: boolean}} [opts]
  */
 export async function newPage(browser, opts = {}) {
   const context = await browser.newContext(
-    opts.phone ? { viewport: { width: 360, height: 640 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true } : { viewport: { width: 1280, height: 860 } },
+    opts.phone ? { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true } : { viewport: { width: 1280, height: 800 } },
   );
   const page = await context.newPage();
   page.setDefaultTimeout(TIMEOUT);

@@ -12,6 +12,11 @@
 import { Link, wsUrl } from './wire.js';
 import { createApp } from './control.js';
 import { createView } from './view.js';
+import { applyTheme, savedTheme } from './dom.js';
+
+// The chosen theme before the first screen is drawn (auto needs nothing: style.css follows
+// prefers-color-scheme by itself).
+applyTheme(savedTheme());
 
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 

@@ -1,5 +1,8 @@
 // @ts-check
-/** Small DOM helpers: building elements without a framework, and text that is always text. */
+/**
+ * Small DOM helpers: building elements without a framework, text that is always text, and the
+ * page's theme.
+ */
 
 /**
  * @typedef {Record<string, string | number | boolean | null | undefined | EventListener>} Attrs
@@ -76,4 +79,25 @@ export function clock(ms) {
 export function raceTime(ms) {
   if (ms === null) return '—';
   return `${clock(ms)}.${Math.floor((ms % 1000) / 100)}`;
+}
+
+/** Where the theme is kept: `light`, `dark`, or nothing (the system's). */
+export const THEME_KEY = 'sudoku-race:theme';
+
+/** The theme chosen on this browser: `auto` follows `prefers-color-scheme`. */
+export function savedTheme() {
+  try {
+    const t = localStorage.getItem(THEME_KEY);
+    return t === 'light' || t === 'dark' ? t : 'auto';
+  } catch {
+    return 'auto';
+  }
+}
+
+/**
+ * Show a theme: `data-theme` on <html> (style.css reads it), none for `auto`.
+ * @param {string} theme
+ */
+export function applyTheme(theme) {
+  setAttr(document.documentElement, 'data-theme', theme === 'light' || theme === 'dark' ? theme : null);
 }

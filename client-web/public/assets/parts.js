@@ -1,8 +1,9 @@
 // @ts-check
 /**
  * Pieces several screens share: the player list of a lobby, everyone's progress bars, a race's
- * standings, the chat, the settings form, and the error slot (`data-testid=error`). Each is `{el, update}`; the
- * screens place them.
+ * standings, the chat, the settings form, the error slot (`data-testid=error`), the page's own
+ * settings (theme, pencil marks) and a finish's celebration. Each is `{el, update}`; the screens
+ * place them.
  */
 
 import { h, setAttr, setText, raceTime } from './dom.js';
@@ -61,41 +62,83 @@ export function playerList(opts) {
 }
 
 /**
- * One player's progress line: name, bar, `filled/total · ✗mistakes`, and status words.
- * @param {{player_id: string, name: string, filled: number, to_fill: number, mistakes: number,
- *   status: string, time_ms: number | null, bot?: boolean, ghost?: boolean}} p
+ * One player's progress line, redrawn in place so its bar slides (`.fill`, a CSS transition):
+ * name, bar (`role=progressbar`), `filled/total · ✗mistakes`, and status words.
+ */
+function progressRow() {
+  const name = h('span', { class: 'name' });
+  const who = h('span', {}, name);
+  const fill = h('span', { class: 'fill' });
+  const bar = h('span', { class: 'bar', role: 'progressbar', 'aria-valuemin': 0 }, fill);
+  const count = h('span', { class: 'count' });
+  const status = h('span');
+  const li = h('li', {}, who, bar, count, status);
+  /** @type {Element | null} */
+  let badge = null;
+  /**
+   * @param {{player_id: string, name: string, filled: number, to_fill: number, mistakes: number,
+   *   status: string, time_ms: number | null, bot?: boolean, ghost?: boolean}} p
+   * @param {boolean} mine
+   */
+  function set(p, mine) {
+    setAttr(li, 'data-player-id', p.player_id);
+    setAttr(li, 'data-status', p.status);
+    setAttr(li, 'class', mine ? 'mine' : null);
+    setText(name, p.name);
+    const b = botBadge(p);
+    if ((b?.outerHTML ?? '') !== (badge?.outerHTML ?? '')) {
+      badge?.remove();
+      badge = b;
+      if (b) who.append(b);
+    }
+    const max = Math.max(1, p.to_fill);
+    setAttr(bar, 'aria-valuemax', String(max));
+    setAttr(bar, 'aria-valuenow', String(p.filled));
+    setAttr(bar, 'aria-label', `${p.name} progress`);
+    fill.style.transform = `scaleX(${Math.min(1, p.filled / max)})`;
+    setText(count, `${p.filled}/${p.to_fill}${p.mistakes ? ` · ✗${p.mistakes}` : ''}`);
+    setAttr(status, 'class', `status ${p.status}`);
+    setText(status, p.status === 'solved' && p.time_ms !== null ? `solved ${raceTime(p.time_ms)}` : STATUS[p.status] ?? p.status);
+  }
+  return { li, set };
+}
+
+/**
+ * One player's progress line, drawn once (the replay's, redrawn whole at every step).
+ * @param {Parameters<ReturnType<typeof progressRow>['set']>[0]} p
  * @param {boolean} mine
  */
 export function progressLine(p, mine) {
-  const bar = h('progress', { max: Math.max(1, p.to_fill), value: p.filled, 'aria-label': `${p.name} progress` });
-  const words = p.status === 'solved' && p.time_ms !== null ? `solved ${raceTime(p.time_ms)}` : STATUS[p.status] ?? p.status;
-  return h(
-    'li',
-    { 'data-player-id': p.player_id, 'data-status': p.status, class: mine ? 'mine' : null },
-    // The badge beside the name, in the name's grid cell.
-    h('span', {}, h('span', { class: 'name', text: p.name }), botBadge(p)),
-    bar,
-    h('span', { class: 'count', text: `${p.filled}/${p.to_fill}${p.mistakes ? ` · ✗${p.mistakes}` : ''}` }),
-    h('span', { class: `status ${p.status}`, text: words }),
-  );
+  const row = progressRow();
+  row.set(p, mine);
+  return row.li;
 }
 
-/** Everyone's progress: one bar per player, never their digits. */
+/** Everyone's progress: one bar per player, never their digits; each line kept while its player is. */
 export function progressList() {
   const list = h('ul', { class: 'progress', 'data-testid': 'progress', 'aria-label': 'progress' });
+  /** @type {Map<string, ReturnType<typeof progressRow>>} */
+  const rows = new Map();
   /** @param {State} s */
   function update(s) {
     const race = s.race;
-    list.replaceChildren(
-      ...s.players.map((p) => {
-        const pr = race?.progress.get(p.player_id);
-        const toFill = pr?.to_fill ?? (race?.puzzle ? [...race.puzzle].filter((c) => c === '.').length : 0);
-        const done = race?.done.get(p.player_id);
-        const line = { player_id: p.player_id, name: p.name, filled: pr?.filled ?? 0, to_fill: toFill, mistakes: pr?.mistakes ?? 0,
-          status: done ? done.status : p.status, time_ms: done ? done.time_ms : null, bot: p.bot, ghost: p.ghost };
-        return progressLine(line, p.player_id === s.you?.player_id);
-      }),
-    );
+    const seen = new Set();
+    s.players.forEach((p, i) => {
+      seen.add(p.player_id);
+      let row = rows.get(p.player_id);
+      if (!row) rows.set(p.player_id, (row = progressRow()));
+      const pr = race?.progress.get(p.player_id);
+      const toFill = pr?.to_fill ?? (race?.puzzle ? [...race.puzzle].filter((c) => c === '.').length : 0);
+      const done = race?.done.get(p.player_id);
+      row.set({ player_id: p.player_id, name: p.name, filled: pr?.filled ?? 0, to_fill: toFill, mistakes: pr?.mistakes ?? 0,
+        status: done ? done.status : p.status, time_ms: done ? done.time_ms : null, bot: p.bot, ghost: p.ghost }, p.player_id === s.you?.player_id);
+      if (list.children[i] !== row.li) list.insertBefore(row.li, list.children[i] ?? null);
+    });
+    for (const [id, row] of rows) {
+      if (seen.has(id)) continue;
+      row.li.remove();
+      rows.delete(id);
+    }
   }
   return { el: list, update };
 }
@@ -298,4 +341,49 @@ export function settingsForm(opts) {
 export function describe(s) {
   const mistakes = s.max_mistakes === 0 ? 'no mistake limit' : `${s.max_mistakes} mistakes out`;
   return `${s.difficulty} · up to ${s.max_players} players · ${Math.round(s.time_limit_s / 60)} min · ${mistakes} · +${s.penalty_s} s per mistake · ${s.public ? 'public' : 'private'}${s.rated ? ' · rated' : ''}`;
+}
+
+/**
+ * The page's own settings (`data-testid=prefs`), closed: its fields (prefs.js) are imported
+ * when it is first opened, so the first load does not carry them.
+ * @param {import('./state.js').Actions} act
+ */
+export function prefsBox(act) {
+  const el = h('details', { class: 'prefs', 'data-testid': 'prefs' }, h('summary', { text: 'Settings' }));
+  /** @type {State | null} */
+  let last = null;
+  /** @type {{update: (s: State) => void} | null} */
+  let fields = null;
+  el.addEventListener('toggle', () => {
+    if (!el.open || fields) return;
+    import('./prefs.js').then((m) => {
+      fields ??= m.prefsFields(el, act);
+      if (last) fields.update(last);
+    }, () => el.removeAttribute('open'));
+  });
+  /** @param {State} s */
+  const update = (s) => {
+    last = s;
+    fields?.update(s);
+  };
+  return { el, update };
+}
+
+/** The race whose finish was last celebrated (or skipped): once per race. */
+let celebrated = '';
+
+/**
+ * When this page's player has just solved its race, a short celebration (celebrate.js, imported
+ * then). None under `prefers-reduced-motion` (the race screen says the time in words). A reload
+ * does not celebrate again: `done` holds only the finishes seen live.
+ * @param {State} s
+ */
+export function celebrate(s) {
+  const r = s.race;
+  const id = s.you?.player_id;
+  const mine = id ? r?.done.get(id) : undefined;
+  if (!r || mine?.status !== 'solved' || celebrated === r.race_id) return;
+  celebrated = r.race_id;
+  if (matchMedia('(prefers-reduced-motion: reduce)').matches) return;
+  import('./celebrate.js').then((m) => m.show(mine.time_ms), () => {});
 }

@@ -12,6 +12,7 @@ import { lobby } from './screens/lobby.js';
 import { race } from './screens/race.js';
 import { problem } from './screens/problem.js';
 import { h } from './dom.js';
+import { celebrate } from './parts.js';
 
 /** @typedef {import('./state.js').Screen} Screen */
 /** @typedef {import('./state.js').State} State */
@@ -140,6 +141,7 @@ export function createView(root, act) {
   });
   return {
     draw(key, s, now) {
+      celebrate(s);
       if (current && current.key === key) return current.screen.update(s, now);
       const screen = makeScreen(key, s, act);
       current = { key, screen, s };

@@ -1,11 +1,12 @@
 // @ts-check
 /**
- * `/`: pick a name, then Play now (a race with strangers at a difficulty, A7); or, one click
- * further, create a room with settings; join one by its code, or pick a public one.
+ * `/`: pick a name, then Play now (a race with strangers at a difficulty, A7); or join a room by
+ * its code, or pick a public one; or, one click further, create a room with settings. The page's
+ * settings (theme, pencil marks) at the bottom.
  */
 
 import { h } from '../dom.js';
-import { errorSlot, settingsForm } from '../parts.js';
+import { errorSlot, prefsBox, settingsForm } from '../parts.js';
 import { DEFAULT_SETTINGS } from '../wire.js';
 
 /**
@@ -21,6 +22,7 @@ export function home(act) {
   const settings = settingsForm({ idPrefix: '' });
   settings.set(DEFAULT_SETTINGS);
   const error = errorSlot();
+  const prefs = prefsBox(act);
   const rooms = h('ul', { class: 'rooms', 'data-testid': 'rooms' });
 
   /** @returns {string | null} */
@@ -63,26 +65,6 @@ export function home(act) {
       'div',
       { class: 'columns' },
       h(
-        'details',
-        { class: 'card' },
-        h('summary', { 'data-testid': 'private-room', text: 'Private room with settings' }),
-        h(
-          'form',
-          {
-            onsubmit: (ev) => {
-              ev.preventDefault();
-              const n = who();
-              if (!n) return;
-              const s = settings.read();
-              if (typeof s === 'string') return act.notice(s);
-              act.create(n, s);
-            },
-          },
-          settings.el,
-          h('button', { type: 'submit', class: 'primary', 'data-testid': 'create', text: 'Create room' }),
-        ),
-      ),
-      h(
         'div',
         { class: 'card' },
         h(
@@ -104,7 +86,28 @@ export function home(act) {
         h('h2', {}, 'Open rooms ', h('button', { type: 'button', class: 'small', onclick: () => act.listRooms(), text: 'Refresh' })),
         rooms,
       ),
+      h(
+        'details',
+        { class: 'card' },
+        h('summary', { 'data-testid': 'private-room', text: 'Private room with settings' }),
+        h(
+          'form',
+          {
+            onsubmit: (ev) => {
+              ev.preventDefault();
+              const n = who();
+              if (!n) return;
+              const s = settings.read();
+              if (typeof s === 'string') return act.notice(s);
+              act.create(n, s);
+            },
+          },
+          settings.el,
+          h('button', { type: 'submit', class: 'primary', 'data-testid': 'create', text: 'Create room' }),
+        ),
+      ),
     ),
+    prefs.el,
   );
 
   /** @type {unknown} */
@@ -114,6 +117,7 @@ export function home(act) {
     focus: () => name.focus({ preventScroll: true }),
     update(s) {
       error.update(s.notice);
+      prefs.update(s);
       if (s.rooms === shownRooms) return;
       shownRooms = s.rooms;
       if (s.rooms.length === 0) {

@@ -1,5 +1,8 @@
 // @ts-check
-/** The lobby: who is in, ready marks, the host's settings, start and kick, and the chat. */
+/**
+ * The lobby: who is in, ready marks, the host's settings, start and kick, and the chat. The
+ * ready button says what pressing it does; whether you are ready is said beside it.
+ */
 
 import { h, setAttr, setText } from '../dom.js';
 import { chatBox, describe, errorSlot, playerList, settingsForm } from '../parts.js';
@@ -16,6 +19,7 @@ export function lobby(act) {
   const chat = chatBox({ onSend: act.chat });
   const error = errorSlot();
   const ready = h('button', { type: 'button', 'data-testid': 'ready', class: 'primary' });
+  const readyState = h('span', { class: 'ready-state', 'data-testid': 'ready-state' });
   const start = h('button', { type: 'button', 'data-testid': 'start', class: 'primary', onclick: () => act.start(), text: 'Start the race' });
   const summary = h('p', { class: 'muted', 'data-testid': 'settings' });
   const form = settingsForm({ idPrefix: 'lobby-' });
@@ -40,7 +44,7 @@ export function lobby(act) {
     h(
       'div',
       { class: 'columns' },
-      h('div', { class: 'card' }, h('h2', { text: 'Players' }), players.el, h('div', { class: 'row' }, ready, start), waiting),
+      h('div', { class: 'card' }, h('h2', { text: 'Players' }), players.el, h('div', { class: 'row' }, readyState, ready, start), waiting),
       h('div', { class: 'card' }, h('h2', { text: 'Race' }), summary, hostBox, chat.el),
     ),
   );
@@ -54,9 +58,10 @@ export function lobby(act) {
       const mine = me(s);
       const host = !!mine && s.host === mine.player_id;
       isReady = !!mine?.ready;
-      setText(ready, isReady ? 'Not ready' : "I'm ready");
-      setAttr(ready, 'aria-pressed', isReady ? 'true' : 'false');
+      setText(ready, isReady ? 'Not ready yet — cancel' : "I'm ready");
+      setText(readyState, isReady ? '✓ You are ready.' : 'You are not ready.');
       setAttr(ready, 'hidden', mine ? null : '');
+      setAttr(readyState, 'hidden', mine ? null : '');
       setAttr(start, 'hidden', host ? null : '');
       setAttr(hostBox, 'hidden', host ? null : '');
       setText(summary, describe(s.settings));

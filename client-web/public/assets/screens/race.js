@@ -2,12 +2,15 @@
 /**
  * The countdown and the race: the board, the digit pad, the clock from the server's
  * `elapsed_ms`, mistakes and penalty, everyone's progress, and the chat. Spectators see the
- * givens and the bars; nobody sees another player's digits.
+ * givens and the bars; nobody sees another player's digits, and a spectator's board has no
+ * selection. The layout (style.css `.race-layout`): the board as large as the window allows,
+ * the clock, pad and settings beside it and the progress and chat beside those on a desktop;
+ * one column on a phone.
  */
 
-import { createBoard, FLASH_MS, moved } from '../board.js';
+import { createBoard, doneDigits, FLASH_MS, moved } from '../board.js';
 import { clock, h, raceTime, setAttr, setText } from '../dom.js';
-import { chatBox, errorSlot, progressList } from '../parts.js';
+import { chatBox, errorSlot, prefsBox, progressList } from '../parts.js';
 import { canPlace, elapsed, me } from '../state.js';
 import { roomHeader } from './room.js';
 
@@ -31,6 +34,7 @@ export function race(act) {
   const progress = progressList();
   const chat = chatBox({ onSend: act.chat });
   const error = errorSlot();
+  const prefs = prefsBox(act);
   const time = h('span', { class: 'clock', 'data-testid': 'clock', 'aria-label': 'race clock' });
   const left = h('span', { class: 'muted', 'data-testid': 'time-left' });
   const mistakes = h('span', { 'data-testid': 'mistakes' });
@@ -49,8 +53,10 @@ export function race(act) {
   mode.addEventListener('click', () => last && act.pencilMode(!last.pencil_mode));
 
   const pad = h('div', { class: 'pad', role: 'group', 'aria-label': 'digits' });
+  /** The digits whose nine are all placed: greyed, and the pad does not place them. */
+  let done = new Set();
   for (let d = 1; d <= 9; d++) {
-    pad.append(h('button', { type: 'button', 'data-digit': d, onclick: () => last && act.place(last.selected, d), text: String(d) }));
+    pad.append(h('button', { type: 'button', 'data-digit': d, onclick: () => last && !done.has(d) && act.place(last.selected, d), text: String(d) }));
   }
   pad.append(h('button', { type: 'button', 'data-testid': 'erase', 'aria-label': 'clear pencil marks', onclick: () => last && act.erase(last.selected), text: '⌫' }));
 
@@ -61,15 +67,11 @@ export function race(act) {
     error.el,
     h(
       'div',
-      { class: 'race-grid' },
-      h(
-        'div',
-        { class: 'play' },
-        h('div', { class: 'race-bar' }, time, left, mistakes),
-        h('div', { class: 'board-wrap' }, board.el, overlay),
-        said,
-        h('div', { class: 'controls' }, pad, h('div', { class: 'row' }, mode, forfeit)),
-      ),
+      { class: 'race-layout' },
+      h('div', { class: 'race-bar' }, time, left, mistakes),
+      h('div', { class: 'board-wrap' }, board.el, overlay),
+      said,
+      h('div', { class: 'controls' }, pad, h('div', { class: 'row' }, mode, forfeit), prefs.el),
       h('div', { class: 'side' }, h('h2', { text: 'Progress' }), progress.el, chat.el),
     ),
   );
@@ -78,12 +80,13 @@ export function race(act) {
   let saidFor = null;
   return {
     el,
-    focus: () => last && board.focus(last.selected),
+    focus: () => last?.you?.role === 'player' && board.focus(last.selected),
     update(s, now) {
       last = s;
       header.update(s);
       progress.update(s);
       chat.update(s);
+      prefs.update(s);
       error.update(s.notice);
       const r = s.race;
       const player = s.you?.role === 'player';
@@ -111,7 +114,13 @@ export function race(act) {
       setAttr(pad, 'hidden', player ? null : '');
       setAttr(mode, 'hidden', player ? null : '');
       setAttr(forfeit, 'hidden', playing ? null : '');
-      for (const b of pad.querySelectorAll('button')) setAttr(b, 'disabled', playing ? null : '');
+      done = player && r ? doneDigits(r.board) : new Set();
+      for (const b of pad.querySelectorAll('button')) {
+        setAttr(b, 'disabled', playing ? null : '');
+        const d = Number(b.getAttribute('data-digit'));
+        setAttr(b, 'data-done', done.has(d) ? 'true' : null);
+        setAttr(b, 'aria-disabled', done.has(d) ? 'true' : null);
+      }
       // What just happened, in words (a refused digit, or where this player stands).
       let words = '';
       const fl = r?.flash && now - r.flash.at < FLASH_MS * 2 ? r.flash : null;
@@ -126,7 +135,8 @@ export function race(act) {
       }
     },
     onKey(ev, s) {
-      if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+      // A spectator has no selection to move.
+      if (ev.ctrlKey || ev.metaKey || ev.altKey || s.you?.role !== 'player') return;
       const next = moved(s.selected, ev.key);
       if (next !== null) {
         ev.preventDefault();
