@@ -10,6 +10,8 @@ const env = suite();
 
 test('phone-sized: every screen fits 390 px wide, and the board is tappable', async () => {
   const { page, context, problems } = await newPage(env.browser, { phone: true });
+  // Stills for the screenshots: no finish celebration over the results.
+  await page.emulateMedia({ reducedMotion: 'reduce' });
   /** @type {string[]} */
   const foreign = [];
   page.on('request', (r) => {

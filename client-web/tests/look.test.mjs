@@ -358,3 +358,22 @@ for (const phone of [false, true]) {
     await context.close();
   });
 }
+
+test('axe: home, lobby and results have no serious violation in the dark theme either', async () => {
+  const { page, context } = await newPage(env.browser);
+  await page.emulateMedia({ colorScheme: 'dark', reducedMotion: 'reduce' });
+  await page.goto(`${env.server.url}/`);
+  await page.waitForSelector('[data-testid=play-now]');
+  await openPrefs(page);
+  await page.waitForSelector('[data-testid=theme]');
+  assert.deepEqual(await axeViolations(page), [], 'home');
+  await createRoom(page, env.server.url, 'olo', { difficulty: 'easy' });
+  assert.equal(dark(await bodyColour(page)), true);
+  assert.deepEqual(await axeViolations(page), [], 'lobby');
+  await page.click('[data-testid=start]');
+  const grid = await puzzle(page);
+  await solveOnPage(page, solve(grid));
+  await resultsTable(page);
+  assert.deepEqual(await axeViolations(page), [], 'results');
+  await context.close();
+});

@@ -1,9 +1,9 @@
 // @ts-check
 /**
  * Pieces several screens share: the player list of a lobby, everyone's progress bars, a race's
- * standings, the chat, the settings form, the error slot (`data-testid=error`), the page's own
- * settings (theme, pencil marks) and a finish's celebration. Each is `{el, update}`; the screens
- * place them.
+ * standings, the chat, the settings form, the error slot (`data-testid=error`), and the box of
+ * the page's own settings (its fields, prefs.js, imported when it is opened). Each is
+ * `{el, update}`; the screens place them. Also when to celebrate a finish (celebrate.js).
  */
 
 import { h, setAttr, setText, raceTime } from './dom.js';
