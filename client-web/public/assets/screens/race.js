@@ -14,6 +14,8 @@ import { chatBox, errorSlot, progressList } from '../parts.js';
 import { canPlace, elapsed, me } from '../state.js';
 import { roomHeader } from './room.js';
 
+/** @typedef {ReturnType<typeof createBoard>} Board */
+
 /** The keys of the board, shown under it and named by its `aria-describedby`. */
 export const KEYS_HELP = 'Keys: arrows move, 1–9 place a digit, P switches pencil marks, Backspace, Delete or 0 clears the marks, Tab leaves the board.';
 
@@ -49,18 +51,6 @@ export function race(act) {
     text: 'Give up',
   });
   mode.addEventListener('click', () => last && act.pencilMode(!last.pencil_mode));
-
-  /**
-   * Move the focus to the selected cell when it is in the board on another cell, or nowhere
-   * in particular (the heading the countdown left it on, or the page's body).
-   * @param {number} selected
-   */
-  function followSelection(selected) {
-    const at = document.activeElement;
-    const cell = at?.getAttribute('data-cell');
-    const inBoard = !!at && board.el.contains(at);
-    if ((inBoard && Number(cell) !== selected) || at === header.heading || at === document.body || at === null) board.focus(selected);
-  }
 
   const pad = h('div', { class: 'pad', role: 'group', 'aria-label': 'digits' });
   for (let d = 1; d <= 9; d++) {
@@ -143,29 +133,53 @@ export function race(act) {
       const words = announcer.next(s, now);
       if (words !== null) setText(said, words === said.textContent ? `${words}\u00a0` : words);
       // The race started, or the selection moved by a tap: the focus follows it into the board.
-      if (playing) followSelection(s.selected);
+      if (playing) followSelection(board, header.heading, s.selected);
     },
-    onKey(ev, s) {
-      if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-      // The arrows move in the board, from the board or the pad (a header's button keeps them).
-      const next = moved(s.selected, ev.key);
-      const from = /** @type {Node | null} */ (ev.target);
-      if (next !== null && (!from || from === document.body || board.el.contains(from) || pad.contains(from))) {
-        ev.preventDefault();
-        act.select(next);
-        board.focus(next);
-        return;
-      }
-      if (/^[1-9]$/.test(ev.key)) {
-        ev.preventDefault();
-        act.place(s.selected, Number(ev.key));
-      } else if (ev.key === 'Backspace' || ev.key === 'Delete' || ev.key === '0') {
-        ev.preventDefault();
-        act.erase(s.selected);
-      } else if (ev.key === 'p' || ev.key === 'P') {
-        ev.preventDefault();
-        act.pencilMode(!s.pencil_mode);
-      }
-    },
+    onKey: (ev, s) => raceKey(ev, s, act, board, pad),
   };
+}
+
+/**
+ * A key on the race screen (outside a form field).
+ * @param {KeyboardEvent} ev
+ * @param {import('../state.js').State} s
+ * @param {import('../state.js').Actions} act
+ * @param {Board} board
+ * @param {HTMLElement} pad
+ */
+function raceKey(ev, s, act, board, pad) {
+  if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  // The arrows move in the board, from the board or the pad (a header's button keeps them).
+  const next = moved(s.selected, ev.key);
+  const from = /** @type {Node | null} */ (ev.target);
+  if (next !== null && (!from || from === document.body || board.el.contains(from) || pad.contains(from))) {
+    ev.preventDefault();
+    act.select(next);
+    board.focus(next);
+    return;
+  }
+  if (/^[1-9]$/.test(ev.key)) {
+    ev.preventDefault();
+    act.place(s.selected, Number(ev.key));
+  } else if (ev.key === 'Backspace' || ev.key === 'Delete' || ev.key === '0') {
+    ev.preventDefault();
+    act.erase(s.selected);
+  } else if (ev.key === 'p' || ev.key === 'P') {
+    ev.preventDefault();
+    act.pencilMode(!s.pencil_mode);
+  }
+}
+
+/**
+ * Move the focus to the selected cell when it is in the board on another cell, or nowhere
+ * in particular (the heading the countdown left it on, or the page's body).
+ * @param {Board} board
+ * @param {HTMLElement} heading
+ * @param {number} selected
+ */
+function followSelection(board, heading, selected) {
+  const at = document.activeElement;
+  const cell = at?.getAttribute('data-cell');
+  const inBoard = !!at && board.el.contains(at);
+  if ((inBoard && Number(cell) !== selected) || at === heading || at === document.body || at === null) board.focus(selected);
 }
