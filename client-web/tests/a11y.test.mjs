@@ -274,8 +274,18 @@ test('a whole room played from the keyboard alone, with the live region saying w
   await page.waitForSelector(`[data-cell="${m.cell}"]:not([data-marks])`);
   await page.keyboard.press('p');
   await page.waitForSelector('[data-testid=pencil][aria-pressed=false]');
-  // Escape from the chat goes back to the board.
+  // The chat by keyboard: a new line is added to the log (role=log), the ones before are kept
+  // (not redrawn, so a screen reader does not read them again); Escape goes back to the board.
   await tabTo(page, '[data-testid=chat-input]');
+  await page.keyboard.type('gl hf');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('.screen.race .chat-log li:has-text("gl hf")');
+  await page.$eval('.screen.race .chat-log li', (li) => li.setAttribute('data-seen', ''));
+  await page.keyboard.type('again');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('.screen.race .chat-log li:has-text("again")');
+  assert.deepEqual(await page.$$eval('.screen.race .chat-log li', (lis) => lis.map((li) => li.hasAttribute('data-seen'))), [true, false]);
+  assert.equal(await page.getAttribute('.screen.race .chat-log', 'role'), 'log');
   await page.keyboard.press('Escape');
   assert.equal((await focused(page)).id, `cell ${m.cell}`);
 
@@ -304,6 +314,19 @@ test('a whole room played from the keyboard alone, with the live region saying w
   await page.waitForSelector('[data-testid=report-box][hidden]', { state: 'attached' });
   assert.equal((await focused(page)).id, 'report');
   await tabTo(page, '[data-testid=rematch]');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('keyboard: a page opened from a link takes the focus on its heading, not the body', async () => {
+  const { page, context, problems } = await pageAt(PHONE);
+  await page.goto(`${env.server.url}/`);
+  await page.waitForSelector('[data-testid=play-now]');
+  await tabTo(page, '[data-testid=leaderboard-link]', { back: true });
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('[data-testid=leaderboard]');
+  await page.waitForFunction(() => document.activeElement?.textContent === 'Leaderboard');
+  await tabTo(page, '[data-testid=lb-difficulty]');
   assert.deepEqual(problems, []);
   await context.close();
 });
