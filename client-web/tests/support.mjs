@@ -40,15 +40,15 @@ mkdirSync(shotsDir, { recursive: true });
 /**
  * Start the real server binary on a free loopback port.
  * @param {string[]} [args]
- * @param {{listen?: string, rustLog?: string}} [opts] an address to take again (a restart), else a
- *   free port; the log filter (default `info`)
+ * @param {{listen?: string, rustLog?: string, countdownMs?: number}} [opts] an address to take again
+ *   (a restart), else a free port; the log filter (default `info`); the countdown (default 500 ms)
  * @returns {Promise<Server>}
  */
 export async function startServer(args = [], opts = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), 'sudoku-race-web-'));
   const proc = spawn(
     binary('sudoku-race-server'),
-    ['--listen', opts.listen ?? '127.0.0.1:0', '--log-format', 'json', '--db', path.join(dir, 'results.sqlite3'), '--countdown-ms', '500', ...args],
+    ['--listen', opts.listen ?? '127.0.0.1:0', '--log-format', 'json', '--db', path.join(dir, 'results.sqlite3'), '--countdown-ms', String(opts.countdownMs ?? 500), ...args],
     { env: { ...process.env, RUST_LOG: opts.rustLog ?? 'info' }, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   /** @type {string[]} */
@@ -294,12 +294,13 @@ export function sideScroll(page) {
  * One test file's server (started with `args`) and browser: started before its first test,
  * stopped after its last. The fields are set once `before` has run.
  * @param {string[]} [args]
+ * @param {{countdownMs?: number}} [opts] as startServer's
  * @returns {{server: Server, browser: import('playwright-core').Browser}}
  */
-export function suite(args = []) {
+export function suite(args = [], opts = {}) {
   const env = /** @type {{server: Server, browser: import('playwright-core').Browser}} */ ({});
   before(async () => {
-    env.server = await startServer(args);
+    env.server = await startServer(args, opts);
     env.browser = await launch();
   });
   after(async () => {
@@ -316,7 +317,7 @@ let axeSource = '';
  * Run axe-core on the page as it is now and return its violations of the given impacts
  * (serious and critical by default), each as `rule: target …` lines for a readable failure.
  * @param {import('playwright-core').Page} page
- * @param {{impacts?: string[]}} [opts]
+ * @param {{impacts?: string[], disable?: string[]}} [opts] `disable`: axe rules not run (say why where it is used)
  * @returns {Promise<string[]>}
  */
 export async function axeViolations(page, opts = {}) {
@@ -324,10 +325,11 @@ export async function axeViolations(page, opts = {}) {
   if (!axeSource) axeSource = readFileSync(path.join(here, '..', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   /** @type {{id: string, impact: string | null, nodes: {target: unknown[]}[]}[]} */
-  const found = await page.evaluate(async () => {
+  const rules = Object.fromEntries((opts.disable ?? []).map((id) => [id, { enabled: false }]));
+  const found = await page.evaluate(async (rules) => {
     // @ts-ignore axe is the global the evaluated source defines
-    const res = await window.axe.run(document, { resultTypes: ['violations'] });
+    const res = await window.axe.run(document, { resultTypes: ['violations'], rules });
     return res.violations.map((/** @type {any} */ v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((/** @type {any} */ n) => ({ target: n.target })) }));
-  });
+  }, rules);
   return found.filter((v) => v.impact && impacts.includes(v.impact)).map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => JSON.stringify(n.target)).join(' ')}`);
 }

@@ -52,7 +52,7 @@ export function playerList(opts) {
           h('span', { class: p.ready ? 'ready yes' : 'ready', text: p.ready ? '✓ ready' : '· not ready' }),
           p.connected ? null : h('span', { class: 'badge away', text: 'reconnecting' }),
           canKick
-            ? h('button', { type: 'button', class: 'small', 'data-testid': 'kick', onclick: () => opts.onKick(p.player_id), text: 'Kick' })
+            ? h('button', { type: 'button', class: 'small', 'data-testid': 'kick', 'aria-label': `Kick ${p.name}`, onclick: () => opts.onKick(p.player_id), text: 'Kick' })
             : null,
         );
       }),
@@ -201,9 +201,12 @@ function lagNote(st) {
   return h('small', { class: 'lag', 'data-testid': 'lag', text: `raw ${raceTime(st.time_ms_raw)}, lag ${st.lag_ms ?? 0} ms` });
 }
 
-/** @param {{onSend: (text: string) => void}} opts */
+/**
+ * The chat: a log (`role=log`, so a screen reader reads each new line once) and its field.
+ * @param {{onSend: (text: string) => void}} opts
+ */
 export function chatBox(opts) {
-  const log = h('ol', { class: 'chat-log', 'aria-live': 'polite', 'aria-label': 'chat' });
+  const log = h('ol', { class: 'chat-log', role: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', 'aria-label': 'chat' });
   const input = h('input', { type: 'text', maxlength: 200, 'aria-label': 'chat message', placeholder: 'Say something', 'data-testid': 'chat-input' });
   const form = h(
     'form',
@@ -221,19 +224,26 @@ export function chatBox(opts) {
     h('button', { type: 'submit', class: 'small', text: 'Send' }),
   );
   const el = h('section', { class: 'chat', 'data-testid': 'chat' }, log, form);
-  let shown = -1;
-  /** @type {State['chat'] | null} */
-  let last = null;
+  /** The lines drawn, in order, as the state's own objects. @type {State['chat']} */
+  let drawn = [];
+  /** @param {State['chat'][number]} line */
+  const item = (line) => h('li', { class: line.player ? null : 'spectator' }, h('b', { text: line.name }), ' ', line.text);
   /** @param {State} s */
   function update(s) {
-    if (s.chat === last && shown === s.chat.length) return;
-    last = s.chat;
-    shown = s.chat.length;
-    log.replaceChildren(
-      ...s.chat.map((line) =>
-        h('li', { class: line.player ? null : 'spectator' }, h('b', { text: line.name }), ' ', line.text),
-      ),
-    );
+    if (s.chat === drawn) return;
+    // Only the new lines are added (a live region reads what is added: redrawing all of them
+    // would say the whole chat again); the lines the state no longer keeps go from the top.
+    const lastDrawn = drawn[drawn.length - 1];
+    const from = lastDrawn ? s.chat.lastIndexOf(lastDrawn) : -1;
+    if (lastDrawn && from < 0) {
+      log.replaceChildren(...s.chat.map(item));
+    } else {
+      const kept = new Set(s.chat);
+      const gone = drawn.filter((line) => !kept.has(line)).length;
+      for (let i = 0; i < gone; i++) log.firstElementChild?.remove();
+      log.append(...s.chat.slice(from + 1).map(item));
+    }
+    drawn = s.chat;
     log.scrollTop = log.scrollHeight;
   }
   return { el, update };

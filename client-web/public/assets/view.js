@@ -4,6 +4,10 @@
  * names (control.js decides the key; this module only shows it), the keys passed to it, and the
  * pages a first visit does not need, imported when their route first opens (`pages` below, not
  * preloaded by index.html).
+ *
+ * Focus is never left on the page's body: a new screen takes it (its own `focus`, else its first
+ * heading), and when the focused control is removed or hidden by a redraw, the screen takes it
+ * again.
  */
 
 import { home } from './screens/home.js';
@@ -62,19 +66,22 @@ function lazyScreen(name, load, make) {
         page = make(m);
         el.replaceWith(page.el);
         if (last) page.update(last.s, last.now);
-        page.focus?.();
+        // Focus where the Loading… line had it (or nowhere); a control chosen since keeps it.
+        if (document.activeElement === document.body || document.activeElement === null) focusStart(page);
         performance.mark(`page:${name}`);
       },
       (e) => {
         el.setAttribute('data-problem', 'page_unavailable');
+        const heading = h('h1', { tabindex: -1, text: 'This page did not load' });
         el.replaceChildren(
-          h('h1', { text: 'This page did not load' }),
+          heading,
           h('p', { class: 'error', role: 'alert', 'data-testid': 'error',
             text: `Its code could not be fetched from the server (${e instanceof Error ? e.message : String(e)}). Check the connection and try again.` }),
           h('div', { class: 'row' },
             h('button', { type: 'button', class: 'primary', 'data-testid': 'retry', onclick: attempt, text: 'Try again' }),
             h('a', { class: 'button', href: '/', text: 'Back to the start' })),
         );
+        if (el.isConnected && (document.activeElement === document.body || document.activeElement === null)) heading.focus({ preventScroll: true });
       },
     );
   }
@@ -86,7 +93,32 @@ function lazyScreen(name, load, make) {
       page?.update(s, now);
     },
     onKey: (ev, s) => page?.onKey?.(ev, s),
+    focus: () => page && focusStart(page),
   };
+}
+
+/**
+ * Give a screen the focus: its own choice, else its first heading (made focusable by script
+ * only, so it is no extra tab stop).
+ * @param {Screen} screen
+ */
+export function focusStart(screen) {
+  if (screen.focus) return screen.focus();
+  const heading = /** @type {HTMLElement | null} */ (screen.el.querySelector('h1, h2'));
+  if (!heading) return;
+  if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
+  heading.focus({ preventScroll: true });
+}
+
+/**
+ * Whether the focus was lost: on the body (or nowhere) after `was`, the last focused element,
+ * went away or out of sight.
+ * @param {Element | null} was
+ */
+function focusLost(was) {
+  const at = document.activeElement;
+  if (at !== null && at !== document.body) return false;
+  return !!was && (!was.isConnected || was.getClientRects().length === 0);
 }
 
 /**
@@ -134,6 +166,11 @@ function makeScreen(key, s, act) {
 export function createView(root, act) {
   /** @type {{key: string, screen: Screen, s: State} | null} */
   let current = null;
+  /** The element last focused in the page, to tell a lost focus from a click on nothing. @type {Element | null} */
+  let focused = null;
+  document.addEventListener('focusin', (ev) => {
+    focused = /** @type {Element | null} */ (ev.target);
+  });
   document.addEventListener('keydown', (ev) => {
     const t = /** @type {HTMLElement | null} */ (ev.target);
     if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT')) return;
@@ -142,7 +179,14 @@ export function createView(root, act) {
   return {
     draw(key, s, now) {
       celebrate(s);
-      if (current && current.key === key) return current.screen.update(s, now);
+      if (current && current.key === key) {
+        current.screen.update(s, now);
+        if (focusLost(focused)) {
+          focused = null;
+          focusStart(current.screen);
+        }
+        return;
+      }
       const screen = makeScreen(key, s, act);
       current = { key, screen, s };
       root.replaceChildren(screen.el);
@@ -152,7 +196,7 @@ export function createView(root, act) {
       performance.mark(`screen:${key.split(':')[0]}`);
       // A new screen starts at its top, whatever the last one was scrolled to.
       window.scrollTo(0, 0);
-      screen.focus?.();
+      focusStart(screen);
     },
     title(text) {
       document.title = text;

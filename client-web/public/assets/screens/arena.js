@@ -130,8 +130,8 @@ export function arenas(act) {
     const state = arenaState(a, wall);
     const words = `${a.difficulty} · ${hhmm(a.starts_unix_ms)}–${hhmm(a.ends_unix_ms)} · ${state} · ${a.players} player${a.players === 1 ? '' : 's'} `;
     const button = state === 'finished'
-      ? h('button', { type: 'button', class: 'small', onclick: () => showFinal(a.arena_id), text: 'Standings' })
-      : h('button', { type: 'button', class: 'small', 'data-testid': 'join-arena', 'data-arena-id': a.arena_id,
+      ? h('button', { type: 'button', class: 'small', 'aria-label': `Standings of arena ${a.name}`, onclick: () => showFinal(a.arena_id), text: 'Standings' })
+      : h('button', { type: 'button', class: 'small', 'data-testid': 'join-arena', 'data-arena-id': a.arena_id, 'aria-label': `Join arena ${a.name}`,
         onclick: () => {
           const n = who();
           if (n) act.joinArena(a.arena_id, n);

@@ -134,6 +134,7 @@ export function home(act) {
             h('button', {
               type: 'button',
               class: 'small',
+              'aria-label': `Join room ${r.room}`,
               onclick: () => {
                 const n = who();
                 if (n) act.join(r.room, n);

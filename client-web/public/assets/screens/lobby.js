@@ -14,7 +14,7 @@ import { roomHeader } from './room.js';
  * @returns {import('../state.js').Screen}
  */
 export function lobby(act) {
-  const header = roomHeader(act);
+  const header = roomHeader(act, 'Lobby');
   const players = playerList({ onKick: act.kick });
   const chat = chatBox({ onSend: act.chat });
   const error = errorSlot();
@@ -50,6 +50,7 @@ export function lobby(act) {
   );
   return {
     el,
+    focus: () => header.heading.focus({ preventScroll: true }),
     update(s) {
       header.update(s);
       players.update(s);

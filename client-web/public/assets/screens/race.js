@@ -5,29 +5,29 @@
  * givens and the bars; nobody sees another player's digits, and a spectator's board has no
  * selection. The layout (style.css `.race-layout`): the board as large as the window allows,
  * the clock, pad and settings beside it and the progress and chat beside those on a desktop;
- * one column on a phone.
+ * one column on a phone. The whole race plays from the keyboard: the board is one tab stop
+ * (roving tabindex) with the arrows inside it, and what happens is said in one polite live
+ * region (`said`, words from ../announce.js).
  */
 
-import { createBoard, doneDigits, FLASH_MS, moved } from '../board.js';
-import { clock, h, raceTime, setAttr, setText } from '../dom.js';
+import { createAnnouncer } from '../announce.js';
+import { createBoard, doneDigits, moved } from '../board.js';
+import { clock, h, setAttr, setText } from '../dom.js';
 import { chatBox, errorSlot, prefsBox, progressList } from '../parts.js';
 import { canPlace, elapsed, me } from '../state.js';
 import { roomHeader } from './room.js';
 
-/** Words for why a digit was refused. */
-const REASON = {
-  wrong: 'is not right there',
-  conflict: 'clashes with the marked cells',
-  given: 'cannot go on a given',
-  filled: 'cannot replace a placed digit',
-};
+/** @typedef {ReturnType<typeof createBoard>} Board */
+
+/** The keys of the board, shown under it and named by its `aria-describedby`. */
+export const KEYS_HELP = 'Keys: arrows move, 1–9 place a digit, P switches pencil marks, Backspace, Delete or 0 clears the marks, Tab leaves the board.';
 
 /**
  * @param {import('../state.js').Actions} act
  * @returns {import('../state.js').Screen}
  */
 export function race(act) {
-  const header = roomHeader(act);
+  const header = roomHeader(act, 'Race');
   /** @type {import('../state.js').State | null} */
   let last = null;
   const board = createBoard({ label: 'your board', onSelect: (cell) => act.select(cell) });
@@ -38,9 +38,13 @@ export function race(act) {
   const time = h('span', { class: 'clock', 'data-testid': 'clock', 'aria-label': 'race clock' });
   const left = h('span', { class: 'muted', 'data-testid': 'time-left' });
   const mistakes = h('span', { 'data-testid': 'mistakes' });
-  const mode = h('button', { type: 'button', class: 'small', 'data-testid': 'pencil', 'aria-pressed': 'false' });
+  const mode = h('button', { type: 'button', class: 'small', 'data-testid': 'pencil', 'aria-pressed': 'false', 'aria-keyshortcuts': 'P' });
   const said = h('p', { class: 'said', role: 'status', 'aria-live': 'polite', 'data-testid': 'said' });
-  const overlay = h('div', { class: 'countdown', 'data-testid': 'countdown', hidden: true });
+  const announcer = createAnnouncer();
+  const keys = h('p', { class: 'muted keys', id: 'race-keys', 'data-testid': 'keys', text: KEYS_HELP });
+  board.el.setAttribute('aria-describedby', 'race-keys');
+  // The countdown's digits are for the eye: the live region says them.
+  const overlay = h('div', { class: 'countdown', 'data-testid': 'countdown', 'aria-hidden': 'true', hidden: true });
   const forfeit = h('button', {
     type: 'button',
     class: 'small danger',
@@ -56,9 +60,17 @@ export function race(act) {
   /** The digits whose nine are all placed: greyed, and the pad does not place them. */
   let done = new Set();
   for (let d = 1; d <= 9; d++) {
-    pad.append(h('button', { type: 'button', 'data-digit': d, onclick: () => last && !done.has(d) && act.place(last.selected, d), text: String(d) }));
+    pad.append(h('button', { type: 'button', 'data-digit': d, 'aria-keyshortcuts': String(d), onclick: () => last && !done.has(d) && act.place(last.selected, d), text: String(d) }));
   }
-  pad.append(h('button', { type: 'button', 'data-testid': 'erase', 'aria-label': 'clear pencil marks', onclick: () => last && act.erase(last.selected), text: '⌫' }));
+  pad.append(h('button', { type: 'button', 'data-testid': 'erase', 'aria-label': 'clear pencil marks', 'aria-keyshortcuts': 'Backspace Delete 0',
+    onclick: () => last && act.erase(last.selected), text: '⌫' }));
+  // Escape from the chat goes back to the board.
+  chat.el.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Escape' && last && canPlace(last)) {
+      ev.preventDefault();
+      board.focus(last.selected);
+    }
+  });
 
   const el = h(
     'section',
@@ -71,16 +83,20 @@ export function race(act) {
       h('div', { class: 'race-bar' }, time, left, mistakes),
       h('div', { class: 'board-wrap' }, board.el, overlay),
       said,
-      h('div', { class: 'controls' }, pad, h('div', { class: 'row' }, mode, forfeit), prefs.el),
+      h('div', { class: 'controls' }, pad, h('div', { class: 'row' }, mode, forfeit), keys, prefs.el),
       h('div', { class: 'side' }, h('h2', { text: 'Progress' }), progress.el, chat.el),
     ),
   );
 
-  /** @type {unknown} */
-  let saidFor = null;
+  /** Where focus goes when the screen opens: a player's board, else the heading. */
+  function focus() {
+    const p = last ? me(last) : null;
+    if (last && p && (p.status === 'racing' || p.status === 'waiting')) board.focus(last.selected);
+    else header.heading.focus({ preventScroll: true });
+  }
   return {
     el,
-    focus: () => last?.you?.role === 'player' && board.focus(last.selected),
+    focus,
     update(s, now) {
       last = s;
       header.update(s);
@@ -90,7 +106,6 @@ export function race(act) {
       error.update(s.notice);
       const r = s.race;
       const player = s.you?.role === 'player';
-      const mine = me(s);
       const playing = canPlace(s);
       const view = r && r.puzzle ? { puzzle: r.puzzle, board: player ? r.board : [...r.puzzle], pencil: r.pencil, flash: r.flash, pending: r.pending } : null;
       board.update(view, playing ? s.selected : -1, now, null);
@@ -121,39 +136,59 @@ export function race(act) {
         setAttr(b, 'data-done', done.has(d) ? 'true' : null);
         setAttr(b, 'aria-disabled', done.has(d) ? 'true' : null);
       }
-      // What just happened, in words (a refused digit, or where this player stands).
-      let words = '';
-      const fl = r?.flash && now - r.flash.at < FLASH_MS * 2 ? r.flash : null;
-      if (fl) words = `✗ ${fl.digit} ${REASON[/** @type {keyof typeof REASON} */ (fl.kind)] ?? 'was refused'}.`;
-      else if (!player) words = s.join_next ? 'Watching: you join the next race.' : 'Watching the race.';
-      else if (mine && mine.status === 'solved') words = `Solved in ${raceTime(r?.done.get(mine.player_id)?.time_ms ?? null)}. Waiting for the others.`;
-      else if (mine && mine.status !== 'racing' && s.phase === 'racing') words = `You are ${mine.status.replace('_', ' ')}. The race goes on.`;
-      else if (s.phase === 'countdown' || s.phase === 'lobby') words = 'Get ready…';
-      if (words !== saidFor) {
-        saidFor = words;
-        setText(said, words);
-      }
+      setAttr(keys, 'hidden', player ? null : '');
+      // What just happened, in words, said once.
+      const words = announcer.next(s, now);
+      if (words !== null) setText(said, words === said.textContent ? `${words}\u00a0` : words);
+      // The race started, or the selection moved by a tap: the focus follows it into the board.
+      if (playing) followSelection(board, header.heading, s.selected);
     },
-    onKey(ev, s) {
-      // A spectator has no selection to move.
-      if (ev.ctrlKey || ev.metaKey || ev.altKey || s.you?.role !== 'player') return;
-      const next = moved(s.selected, ev.key);
-      if (next !== null) {
-        ev.preventDefault();
-        act.select(next);
-        board.focus(next);
-        return;
-      }
-      if (/^[1-9]$/.test(ev.key)) {
-        ev.preventDefault();
-        act.place(s.selected, Number(ev.key));
-      } else if (ev.key === 'Backspace' || ev.key === 'Delete') {
-        ev.preventDefault();
-        act.erase(s.selected);
-      } else if (ev.key === 'p' || ev.key === 'P') {
-        ev.preventDefault();
-        act.pencilMode(!s.pencil_mode);
-      }
-    },
+    onKey: (ev, s) => raceKey(ev, s, act, board, pad),
   };
+}
+
+/**
+ * A key on the race screen (outside a form field).
+ * @param {KeyboardEvent} ev
+ * @param {import('../state.js').State} s
+ * @param {import('../state.js').Actions} act
+ * @param {Board} board
+ * @param {HTMLElement} pad
+ */
+function raceKey(ev, s, act, board, pad) {
+  // A spectator has no selection to move.
+  if (ev.ctrlKey || ev.metaKey || ev.altKey || s.you?.role !== 'player') return;
+  // The arrows move in the board, from the board or the pad (a header's button keeps them).
+  const next = moved(s.selected, ev.key);
+  const from = /** @type {Node | null} */ (ev.target);
+  if (next !== null && (!from || from === document.body || board.el.contains(from) || pad.contains(from))) {
+    ev.preventDefault();
+    act.select(next);
+    board.focus(next);
+    return;
+  }
+  if (/^[1-9]$/.test(ev.key)) {
+    ev.preventDefault();
+    act.place(s.selected, Number(ev.key));
+  } else if (ev.key === 'Backspace' || ev.key === 'Delete' || ev.key === '0') {
+    ev.preventDefault();
+    act.erase(s.selected);
+  } else if (ev.key === 'p' || ev.key === 'P') {
+    ev.preventDefault();
+    act.pencilMode(!s.pencil_mode);
+  }
+}
+
+/**
+ * Move the focus to the selected cell when it is in the board on another cell, or nowhere
+ * in particular (the heading the countdown left it on, or the page's body).
+ * @param {Board} board
+ * @param {HTMLElement} heading
+ * @param {number} selected
+ */
+function followSelection(board, heading, selected) {
+  const at = document.activeElement;
+  const cell = at?.getAttribute('data-cell');
+  const inBoard = !!at && board.el.contains(at);
+  if ((inBoard && Number(cell) !== selected) || at === heading || at === document.body || at === null) board.focus(selected);
 }

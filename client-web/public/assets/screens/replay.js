@@ -40,13 +40,13 @@ export function replayPage(raceId) {
   const button = (testid, label, text, onclick) =>
     h('button', { type: 'button', class: 'small', 'data-testid': testid, 'aria-label': label, title: label, onclick, text });
   const play = button('replay-play', 'play or pause', '▶ Play', () => (timer ? pause() : start()));
-  const faster = button('replay-speed', 'playback speed', '×1', () => {
+  const faster = button('replay-speed', 'playback speed ×1', '×1', () => {
     speed = SPEEDS[(SPEEDS.indexOf(speed) + 1) % SPEEDS.length];
     draw();
   });
   const restart = button('replay-restart', 'restart', '⇤', () => go({ n: 0, t: 0 }));
-  const back = button('replay-back', 'one placement back', '◀ 1', () => r && go(step(r, cur, -1)));
-  const on = button('replay-forward', 'one placement on', '1 ▶', () => r && go(step(r, cur, 1)));
+  const back = button('replay-back', '1 placement back', '◀ 1', () => r && go(step(r, cur, -1)));
+  const on = button('replay-forward', '1 placement on', '1 ▶', () => r && go(step(r, cur, 1)));
   const end = button('replay-end', 'jump to the end', '⇥', () => r && go(seek(r, r.end_ms)));
   const scrub = h('input', { type: 'range', min: 0, max: 0, step: 100, value: 0, 'aria-label': 'race time', 'data-testid': 'replay-scrub' });
   scrub.addEventListener('input', () => r && go(seek(r, Number(scrub.value)), !!timer));
@@ -107,10 +107,13 @@ export function replayPage(raceId) {
 
   function draw() {
     setText(faster, `×${speed}`);
+    // The spoken name holds the visible text (WCAG 2.5.3).
+    setAttr(faster, 'aria-label', `playback speed ×${speed}`);
     setAttr(el, 'data-playing', timer ? 'true' : 'false');
     if (!r) return;
     const over = cur.n >= r.events.length && cur.t >= r.end_ms;
     setText(play, timer ? '❚❚ Pause' : over ? '▶ Again' : '▶ Play');
+    setAttr(play, 'aria-label', timer ? 'Pause' : over ? 'Play again' : 'Play');
     setText(time, raceTime(cur.t));
     setText(counter, `placement ${cur.n}/${r.events.length}`);
     // The slider moves in tenths; its end is the race's end.

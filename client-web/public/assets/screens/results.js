@@ -61,9 +61,11 @@ function ratingText(s, playerId) {
  */
 function reportBox(act) {
   let target = '';
+  /** The Report button that opened the box, focused again when it closes. @type {HTMLElement | null} */
+  let opener = null;
   const title = h('label', { for: 'report-reason' });
   const input = h('input', { id: 'report-reason', type: 'text', maxlength: 200, required: true, 'data-testid': 'report-reason', placeholder: 'What happened?' });
-  const cancel = h('button', { type: 'button', class: 'small', text: 'Cancel', onclick: () => setAttr(el, 'hidden', '') });
+  const cancel = h('button', { type: 'button', class: 'small', text: 'Cancel', onclick: () => close() });
   const send = h('button', { type: 'submit', class: 'small', 'data-testid': 'report-send', text: 'Send report' });
   const el = h('form', {
     class: 'report-box',
@@ -75,9 +77,20 @@ function reportBox(act) {
       if (!reason) return;
       act.report(target, reason);
       input.value = '';
-      setAttr(el, 'hidden', '');
+      close();
+    },
+    // Escape leaves the box, as it leaves any dialog.
+    onkeydown: (ev) => {
+      if (/** @type {KeyboardEvent} */ (ev).key !== 'Escape') return;
+      ev.preventDefault();
+      close();
     },
   }, title, input, h('div', { class: 'row' }, send, cancel));
+  function close() {
+    setAttr(el, 'hidden', '');
+    if (opener?.isConnected) opener.focus();
+    opener = null;
+  }
   /**
    * Put the buttons on the table's rows.
    * @param {HTMLElement} table
@@ -96,8 +109,9 @@ function reportBox(act) {
         'data-testid': 'report',
         'aria-label': `report ${who}`,
         text: 'Report',
-        onclick: () => {
+        onclick: (ev) => {
           target = id;
+          opener = /** @type {HTMLElement} */ (ev.currentTarget);
           setText(title, `Report ${who} to the moderators: why?`);
           setAttr(el, 'hidden', null);
           input.focus();
@@ -114,11 +128,11 @@ function reportBox(act) {
  */
 export function results(act) {
   const report = reportBox(act);
-  const header = roomHeader(act);
+  const header = roomHeader(act, 'Results');
   const players = playerList({ onKick: act.kick });
   const chat = chatBox({ onSend: act.chat });
   const error = errorSlot();
-  const title = h('h2', { 'data-testid': 'results-title' });
+  const title = h('h2', { 'data-testid': 'results-title', tabindex: -1 });
   const table = standingsTable({ rating: true });
   const board = createBoard({ label: 'the solution', onSelect: () => {} });
   const rematch = h('button', { type: 'button', class: 'primary', 'data-testid': 'rematch', onclick: () => act.start(), text: 'Rematch' });
@@ -164,6 +178,8 @@ export function results(act) {
   let formFor = null;
   return {
     el,
+    // The outcome first: "Race over: …", then the table below it.
+    focus: () => title.focus({ preventScroll: true }),
     update(s, now) {
       header.update(s);
       players.update(s);

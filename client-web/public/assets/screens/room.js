@@ -1,12 +1,17 @@
 // @ts-check
-/** The header every in-room screen shares: the room code, its invite link, and the way out. */
+/**
+ * The header every in-room screen shares: the screen's heading (for screen readers, and where
+ * focus goes when the screen opens), the room code, its invite link, and the way out.
+ */
 
 import { h, setText } from '../dom.js';
 
 /**
  * @param {import('../state.js').Actions} act
+ * @param {string} what the screen, as its heading starts: `Lobby`, `Race`, `Results`, …
  */
-export function roomHeader(act) {
+export function roomHeader(act, what) {
+  const heading = h('h1', { class: 'sr-only', tabindex: -1, 'data-testid': 'screen-heading' });
   const code = h('code', { 'data-testid': 'room-code' });
   const link = h('input', { type: 'text', readonly: true, class: 'invite', 'aria-label': 'invite link', 'data-testid': 'invite' });
   const copy = h('button', {
@@ -29,6 +34,7 @@ export function roomHeader(act) {
   const el = h(
     'header',
     { class: 'room-header' },
+    heading,
     h('span', { class: 'logo' }, 'sudoku', h('span', { text: '·race' })),
     h('span', { class: 'room' }, 'Room ', code),
     role,
@@ -39,6 +45,7 @@ export function roomHeader(act) {
   /** @param {import('../state.js').State} s */
   function update(s) {
     setText(code, s.room ?? '');
+    setText(heading, `${what}, room ${s.room ?? ''}`);
     const url = `${location.origin}/r/${s.room ?? ''}`;
     if (link.value !== url) link.value = url;
     setText(role, s.you?.role === 'spectator' ? 'watching' : 'player');
@@ -48,5 +55,5 @@ export function roomHeader(act) {
     if (s.link === 'down') link_state.removeAttribute('hidden');
     else link_state.setAttribute('hidden', '');
   }
-  return { el, update };
+  return { el, update, heading };
 }

@@ -78,13 +78,14 @@ export function boardsGrid() {
  * @returns {import('../state.js').Screen}
  */
 export function watch(act) {
-  const header = roomHeader(act);
+  const header = roomHeader(act, 'Watching the boards');
   const boards = boardsGrid();
   const time = h('span', { class: 'clock', 'data-testid': 'clock', 'aria-label': 'race clock' });
   const note = h('p', { class: 'muted boards-note', 'data-testid': 'boards-note' });
   const el = h('section', { class: 'screen watch' }, header.el, h('div', { class: 'race-bar' }, time), note, boards.el);
   return {
     el,
+    focus: () => header.heading.focus({ preventScroll: true }),
     update(s, now) {
       header.update(s);
       boards.update(s);

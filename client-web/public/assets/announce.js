@@ -1,0 +1,131 @@
+// @ts-check
+/**
+ * What the race screen says aloud (its polite live region, `data-testid=said`), in words: the
+ * countdown ("Race starts in 3", then "Go"), a refused digit and why (wrong, clashes with which
+ * cells, a given, already filled), each finish ("ann solved in 1:02.3", "bob forfeited", and
+ * ours), and where a spectator stands. Pure: no DOM. An announcer remembers what it has said,
+ * so a redraw with nothing new says nothing (a live region repeats whatever text it is given).
+ */
+
+import { raceTime } from './dom.js';
+
+/** @typedef {import('./state.js').State} State */
+
+/**
+ * A cell in words: `row 2, column 7`.
+ * @param {number} cell
+ */
+export function where(cell) {
+  return `row ${Math.floor(cell / 9) + 1}, column ${(cell % 9) + 1}`;
+}
+
+/**
+ * Why a digit was refused, in words.
+ * @param {{cell: number, digit: number, kind: string, cells: number[]}} f
+ */
+export function refusal(f) {
+  switch (f.kind) {
+    case 'conflict': {
+      const others = f.cells.filter((c) => c !== f.cell).map(where);
+      const them = others.length > 1 ? `${others.slice(0, -1).join('; ')} and ${others[others.length - 1]}` : others[0] ?? 'a digit in its row, column or box';
+      return `${f.digit} at ${where(f.cell)} clashes with ${them}.`;
+    }
+    case 'wrong':
+      return `${f.digit} at ${where(f.cell)} is wrong.`;
+    case 'given':
+      return `${where(f.cell)} is a given: it cannot change.`;
+    case 'filled':
+      return `${where(f.cell)} is already filled.`;
+    default:
+      return `${f.digit} at ${where(f.cell)} was refused.`;
+  }
+}
+
+/** Words for how a player finished. @type {Record<string, string>} */
+const FINISHED = { forfeited: 'forfeited', eliminated: 'is out: too many mistakes', timed_out: 'ran out of time' };
+
+/**
+ * A finish in words: `ann solved in 1:02.3`, `bob forfeited`; ours as `You …`.
+ * @param {string} name
+ * @param {{status: string, time_ms: number | null}} done
+ * @param {boolean} mine
+ */
+export function finish(name, done, mine) {
+  if (mine) {
+    if (done.status === 'solved') return `You solved it in ${raceTime(done.time_ms)}. Waiting for the others.`;
+    if (done.status === 'eliminated') return 'You are out: too many mistakes. The race goes on.';
+    if (done.status === 'forfeited') return 'You gave up. The race goes on.';
+    return `You are ${done.status.replace('_', ' ')}. The race goes on.`;
+  }
+  if (done.status === 'solved') return `${name} solved in ${raceTime(done.time_ms)}.`;
+  return `${name} ${FINISHED[done.status] ?? done.status.replace('_', ' ')}.`;
+}
+
+/**
+ * The countdown's word at `ms` before the start: `Race starts in 3`, … `Go`.
+ * @param {number} ms
+ */
+export function countdownWord(ms) {
+  return ms > 0 ? `Race starts in ${Math.ceil(ms / 1000)}` : 'Go';
+}
+
+/**
+ * An announcer: `next(s, now)` is what has happened since it was last asked, in words, or null
+ * when nothing has (then the live region is left alone).
+ */
+export function createAnnouncer() {
+  /** The last countdown word said ('' after a race starts, so the next countdown speaks). */
+  let count = '';
+  /** The race whose start, refusals and finishes are being said. */
+  let raceId = '';
+  let flashAt = -1;
+  /** @type {Set<string>} */
+  let finished = new Set();
+  /** Said once per screen: what a spectator or a waiting player is doing. */
+  let standing = '';
+
+  /**
+   * @param {State} s
+   * @param {number} now
+   * @returns {string | null}
+   */
+  function next(s, now) {
+    /** @type {string[]} */
+    const out = [];
+    const r = s.race;
+    if (s.phase === 'countdown') {
+      const word = countdownWord(s.countdown_at === null ? 0 : s.countdown_at - now);
+      if (word !== count) out.push(word);
+      count = word;
+    } else if (s.phase === 'lobby' && standing !== 'lobby') {
+      standing = 'lobby';
+      out.push('Get ready: the race starts in a moment.');
+    }
+    if (s.phase === 'racing' && r && r.race_id !== raceId) {
+      raceId = r.race_id;
+      flashAt = r.flash?.at ?? -1;
+      finished = new Set(r.done.keys());
+      // Go, unless the countdown said it when it reached 0 (a page that came in after the
+      // start heard no countdown: the race is not starting for it).
+      if (count !== '' && count !== 'Go') out.push('Go');
+      count = '';
+      if (s.you?.role === 'spectator') {
+        out.push(s.join_next ? 'You are watching: you join the next race.' : 'You are watching the race.');
+      }
+    }
+    if (r && r.race_id === raceId) {
+      if (r.flash && r.flash.at !== flashAt) {
+        flashAt = r.flash.at;
+        out.push(refusal(r.flash));
+      }
+      for (const [id, done] of r.done) {
+        if (finished.has(id)) continue;
+        finished.add(id);
+        const name = s.players.find((p) => p.player_id === id)?.name ?? 'a player';
+        out.push(finish(name, done, id === s.you?.player_id));
+      }
+    }
+    return out.length ? out.join(' ') : null;
+  }
+  return { next };
+}
