@@ -192,7 +192,11 @@ test('offline: the service worker from / serves solo practice with the server go
   const { context, page } = await soloPage(false);
   try {
     await page.goto(`${server.url}/`);
-    await page.waitForFunction(() => navigator.serviceWorker.getRegistration().then((r) => r?.active?.state === 'activated'));
+    // Installing fetches the shell and solo practice (some 25 files): allow for a loaded machine.
+    await page.evaluate(() => new Promise((resolve, reject) => {
+      navigator.serviceWorker.ready.then(() => resolve(true));
+      setTimeout(() => reject(new Error('no active service worker after 60 s')), 60_000);
+    }));
     // A worker controls the pages loaded after it: load again, then use the API and a room link.
     await page.reload();
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null);

@@ -59,241 +59,246 @@ function nextIndex() {
 }
 
 /**
+ * A new game at `level`: the next puzzle of that difficulty (the next index is kept).
+ * @param {Bank} bank
+ * @param {Level} level
+ */
+function start(bank, level) {
+  const next = nextIndex();
+  const g = newGame(bank, level, next[level]);
+  next[level] = (g.index + 1) % bank[level].length;
+  safe(() => localStorage.setItem(NEXT_KEY, JSON.stringify(next)));
+  return g;
+}
+
+/**
+ * What a key asks for, or null.
+ * @param {KeyboardEvent} ev
+ * @param {number} selected
+ * @returns {{do: 'undo' | 'erase' | 'pencil' | 'hint'} | {do: 'move', to: number} | {do: 'digit', digit: number} | null}
+ */
+function keyAction(ev, selected) {
+  if ((ev.ctrlKey || ev.metaKey) && (ev.key === 'z' || ev.key === 'Z')) return { do: 'undo' };
+  if (ev.ctrlKey || ev.metaKey || ev.altKey) return null;
+  const next = moved(selected, ev.key);
+  if (next !== null) return { do: 'move', to: next };
+  if (/^[1-9]$/.test(ev.key)) return { do: 'digit', digit: Number(ev.key) };
+  if (ev.key === 'Backspace' || ev.key === 'Delete' || ev.key === '0') return { do: 'erase' };
+  if (ev.key === 'p' || ev.key === 'P') return { do: 'pencil' };
+  if (ev.key === 'h' || ev.key === 'H') return { do: 'hint' };
+  return null;
+}
+
+/**
+ * The screen's elements; `on` is what its buttons do.
+ * @param {{select: (cell: number) => void, level: (l: Level) => void, next: () => void, digit: (d: number) => void,
+ *   erase: () => void, pencil: () => void, undo: () => void, hint: () => void}} on
+ */
+function layout(on) {
+  const board = createBoard({ label: 'solo board', onSelect: on.select });
+  const levels = LEVELS.map((l) =>
+    h('button', { type: 'button', class: 'small', 'data-level': l, 'aria-pressed': 'false', onclick: () => on.level(l), text: l }));
+  const ui = {
+    board,
+    levels,
+    time: h('span', { class: 'clock', 'data-testid': 'solo-clock', role: 'timer', 'aria-label': 'time' }),
+    which: h('span', { class: 'muted', 'data-testid': 'solo-which' }),
+    mistakes: h('span', { 'data-testid': 'solo-mistakes' }),
+    status: h('p', { class: 'said', role: 'status', 'aria-live': 'polite', 'data-testid': 'solo-said' }),
+    pad: h('div', { class: 'pad', role: 'group', 'aria-label': 'digits' }),
+    mode: h('button', { type: 'button', 'data-testid': 'solo-pencil', 'aria-pressed': 'false', onclick: on.pencil }),
+    undo: h('button', { type: 'button', 'data-testid': 'solo-undo', 'aria-keyshortcuts': 'Control+Z', onclick: on.undo, text: '↶ Undo' }),
+    hint: h('button', { type: 'button', 'data-testid': 'solo-hint', 'aria-keyshortcuts': 'H', onclick: on.hint, text: '? Hint' }),
+    solvedTime: h('p', { class: 'solved-time', 'data-testid': 'solo-solved-time' }),
+    solved: h('div', { class: 'card solo-solved', 'data-testid': 'solo-solved', hidden: true }),
+    el: h('section', { class: 'screen solo' }),
+  };
+  for (let d = 1; d <= 9; d++) ui.pad.append(h('button', { type: 'button', 'data-digit': d, onclick: () => on.digit(d), text: String(d) }));
+  ui.pad.append(h('button', { type: 'button', 'data-testid': 'solo-erase', 'aria-label': 'erase', onclick: on.erase, text: '⌫' }));
+  ui.solved.append(h('h2', { text: 'Solved!' }), ui.solvedTime,
+    h('button', { type: 'button', class: 'primary', onclick: on.next, text: 'Next puzzle' }));
+  ui.el.append(
+    h('div', { class: 'solo-head' },
+      h('h1', {}, 'Solo ', h('span', { text: 'practice' })),
+      h('a', { href: '/', class: 'solo-home', text: '← Races' })),
+    h('div', { class: 'solo-grid' },
+      h('div', { class: 'play' },
+        h('div', { class: 'race-bar' }, ui.time, ui.which, ui.mistakes),
+        h('div', { class: 'board-wrap' }, board.el),
+        ui.status),
+      h('div', { class: 'solo-side' },
+        h('div', { class: 'row solo-levels', role: 'group', 'aria-label': 'difficulty' }, ...levels,
+          h('button', { type: 'button', class: 'small', 'data-testid': 'solo-next', onclick: on.next, text: 'Next puzzle' })),
+        h('div', { class: 'controls' }, ui.pad, h('div', { class: 'row' }, ui.mode, ui.undo, ui.hint)),
+        ui.solved,
+        h('p', { class: 'muted keys', text: 'Keys: 1–9 place, arrows move, P pencil, Backspace erase, Ctrl+Z undo, H hint. Works offline once loaded.' }))),
+  );
+  return ui;
+}
+
+/**
+ * Draw the game on the screen's elements.
+ * @param {ReturnType<typeof layout>} ui
+ * @param {{game: Game, selected: number, pencil: boolean, shown: import('../solo.js').Hint | null, said: string}} v
+ */
+function render(ui, { game, selected, pencil, shown, said }) {
+  const now = performance.now();
+  const clash = clashes(game.board);
+  const done = game.solved_ms !== null;
+  ui.board.update(
+    { puzzle: game.puzzle, board: [...game.board], pencil: game.pencil, pending: new Map(),
+      flash: clash.size ? { cells: [...clash], at: now, kind: 'conflict', cell: -1, digit: 0 } : null },
+    done ? -1 : selected,
+    now,
+    null,
+  );
+  // The hint's cells: its own (`step` or `wrong`) and the pattern's.
+  const hinted = new Set(shown?.cells ?? []);
+  for (const cell of ui.board.el.querySelectorAll('[data-cell]')) {
+    const i = Number(cell.getAttribute('data-cell'));
+    setAttr(cell, 'data-hint', hinted.has(i) ? (i === shown?.cell ? shown.kind : 'pattern') : null);
+  }
+  const n = counts(game.board);
+  for (const b of ui.pad.querySelectorAll('[data-digit]')) setAttr(b, 'data-complete', n[Number(b.getAttribute('data-digit'))] >= 9 ? 'true' : null);
+  for (const b of ui.levels) setAttr(b, 'aria-pressed', b.getAttribute('data-level') === game.level ? 'true' : 'false');
+  setText(ui.which, `${game.level} #${game.index + 1}`);
+  setText(ui.mistakes, `✗ ${game.mistakes} · hints ${game.hints}`);
+  setText(ui.mode, pencil ? '✎ Pencil: on' : '✎ Pencil: off');
+  setAttr(ui.mode, 'aria-pressed', pencil ? 'true' : 'false');
+  setAttr(ui.el, 'data-solved', done ? 'true' : null);
+  setAttr(ui.solved, 'hidden', done ? null : '');
+  if (done) setText(ui.solvedTime, `${game.level} #${game.index + 1} in ${clock(game.solved_ms ?? 0)} · ${game.mistakes} mistakes · ${game.hints} hints`);
+  for (const b of [...ui.pad.querySelectorAll('button'), ui.mode, ui.undo, ui.hint]) setAttr(b, 'disabled', done ? '' : null);
+  setText(ui.status, said);
+  setText(ui.time, clock(elapsed(game, now)));
+}
+
+/**
  * @param {Bank} bank
  * @returns {import('../state.js').Screen}
  */
 export function solo(bank) {
   styled();
   document.title = 'sudoku-race · solo';
-  /** @type {Game} */
-  let game = load(safe(() => localStorage.getItem(GAME_KEY))) ?? start('easy');
-  let selected = Math.max(0, game.board.indexOf('.'));
-  let pencil = false;
-  /** @type {import('../solo.js').Hint | null} */
-  let shown = null;
-  let said = '';
-
-  /**
-   * A new game at `level`: the next puzzle of that difficulty.
-   * @param {Level} level
-   */
-  function start(level) {
-    const next = nextIndex();
-    const g = newGame(bank, level, next[level]);
-    next[level] = (g.index + 1) % bank[level].length;
-    safe(() => localStorage.setItem(NEXT_KEY, JSON.stringify(next)));
-    return g;
-  }
-
-  function keep() {
-    safe(() => localStorage.setItem(GAME_KEY, save(game, performance.now())));
-  }
-
-  /** @param {Level} level */
-  function begin(level) {
-    game = start(level);
-    selected = Math.max(0, game.board.indexOf('.'));
-    shown = null;
-    said = `A new ${level} puzzle.`;
-    resume(game, performance.now());
+  const v = {
+    game: load(safe(() => localStorage.getItem(GAME_KEY))) ?? start(bank, 'easy'),
+    selected: 0,
+    pencil: false,
+    /** @type {import('../solo.js').Hint | null} */
+    shown: null,
+    said: '',
+  };
+  v.selected = Math.max(0, v.game.board.indexOf('.'));
+  const keep = () => safe(() => localStorage.setItem(GAME_KEY, save(v.game, performance.now())));
+  /** A change: kept, drawn, and what to say. @param {string} said */
+  const changed = (said) => {
+    v.said = said;
     keep();
-    draw();
-    board.focus(selected);
-  }
-
-  /** @param {number} digit */
-  function put(digit) {
-    const what = place(game, selected, digit, pencil, performance.now());
-    if (what === 'same' || what === 'done') return;
-    shown = null;
-    said = SAID[what];
-    if (game.solved_ms !== null) said = `Solved in ${clock(game.solved_ms)}.`;
-    keep();
-    draw();
-  }
-
-  function wipe() {
-    if (!erase(game, selected)) return;
-    shown = null;
-    said = '';
-    keep();
-    draw();
-  }
-
-  function back() {
-    const cell = undo(game);
-    said = cell < 0 ? 'Nothing to undo.' : 'Undone.';
-    if (cell >= 0) {
-      selected = cell;
-      shown = null;
-      board.focus(cell);
-    }
-    keep();
-    draw();
-  }
-
-  function help() {
-    shown = hint(game, bank);
-    if (shown) {
-      said = shown.text;
-      selected = shown.cell;
-      board.focus(selected);
-    }
-    keep();
-    draw();
-  }
-
-  /** @param {boolean} on */
-  function setPencil(on) {
-    pencil = on;
-    draw();
-  }
-
-  const board = createBoard({
-    label: 'solo board',
-    onSelect: (cell) => {
-      selected = cell;
-      draw();
+    render(ui, v);
+  };
+  /** @param {number} cell */
+  const focus = (cell) => {
+    v.selected = cell;
+    ui.board.focus(cell);
+  };
+  const act = {
+    /** @param {number} cell */
+    select: (cell) => {
+      v.selected = cell;
+      render(ui, v);
     },
-  });
-  const levelButtons = LEVELS.map((l) =>
-    h('button', { type: 'button', class: 'small', 'data-level': l, 'aria-pressed': 'false', onclick: () => begin(l), text: l }));
-  const nextButton = h('button', { type: 'button', class: 'small', 'data-testid': 'solo-next', onclick: () => begin(game.level), text: 'Next puzzle' });
-  const time = h('span', { class: 'clock', 'data-testid': 'solo-clock', role: 'timer', 'aria-label': 'time' });
-  const which = h('span', { class: 'muted', 'data-testid': 'solo-which' });
-  const mistakes = h('span', { 'data-testid': 'solo-mistakes' });
-  const status = h('p', { class: 'said', role: 'status', 'aria-live': 'polite', 'data-testid': 'solo-said' });
-  const pad = h('div', { class: 'pad', role: 'group', 'aria-label': 'digits' });
-  for (let d = 1; d <= 9; d++) pad.append(h('button', { type: 'button', 'data-digit': d, onclick: () => put(d), text: String(d) }));
-  pad.append(h('button', { type: 'button', 'data-testid': 'solo-erase', 'aria-label': 'erase', onclick: wipe, text: '⌫' }));
-  const mode = h('button', { type: 'button', 'data-testid': 'solo-pencil', 'aria-pressed': 'false', onclick: () => setPencil(!pencil) });
-  const undoButton = h('button', { type: 'button', 'data-testid': 'solo-undo', 'aria-keyshortcuts': 'Control+Z', onclick: back, text: '↶ Undo' });
-  const hintButton = h('button', { type: 'button', 'data-testid': 'solo-hint', 'aria-keyshortcuts': 'H', onclick: help, text: '? Hint' });
-  const solvedTime = h('p', { class: 'solved-time', 'data-testid': 'solo-solved-time' });
-  const solved = h('div', { class: 'card solo-solved', 'data-testid': 'solo-solved', hidden: true },
-    h('h2', { text: 'Solved!' }), solvedTime,
-    h('button', { type: 'button', class: 'primary', onclick: () => begin(game.level), text: 'Next puzzle' }));
+    /** @param {Level} level */
+    level: (level) => {
+      v.game = start(bank, level);
+      v.shown = null;
+      resume(v.game, performance.now());
+      changed(`A new ${level} puzzle.`);
+      focus(Math.max(0, v.game.board.indexOf('.')));
+      render(ui, v);
+    },
+    next: () => act.level(v.game.level),
+    /** @param {number} digit */
+    digit: (digit) => {
+      const what = place(v.game, v.selected, digit, v.pencil, performance.now());
+      if (what === 'same' || what === 'done') return;
+      v.shown = null;
+      changed(v.game.solved_ms !== null ? `Solved in ${clock(v.game.solved_ms)}.` : SAID[what]);
+    },
+    erase: () => {
+      if (!erase(v.game, v.selected)) return;
+      v.shown = null;
+      changed('');
+    },
+    undo: () => {
+      const cell = undo(v.game);
+      if (cell >= 0) {
+        v.shown = null;
+        focus(cell);
+      }
+      changed(cell < 0 ? 'Nothing to undo.' : 'Undone.');
+    },
+    hint: () => {
+      v.shown = hint(v.game, bank);
+      if (v.shown) focus(v.shown.cell);
+      changed(v.shown?.text ?? '');
+    },
+    pencil: () => {
+      v.pencil = !v.pencil;
+      render(ui, v);
+    },
+  };
+  const ui = layout(act);
+  runTimer(ui, v, keep);
+  resume(v.game, performance.now());
+  keep();
+  render(ui, v);
 
-  const el = h(
-    'section',
-    { class: 'screen solo' },
-    h('div', { class: 'solo-head' },
-      h('h1', {}, 'Solo ', h('span', { text: 'practice' })),
-      h('a', { href: '/', class: 'solo-home', text: '← Races' })),
-    h('div', { class: 'solo-grid' },
-      h('div', { class: 'play' },
-        h('div', { class: 'race-bar' }, time, which, mistakes),
-        h('div', { class: 'board-wrap' }, board.el),
-        status),
-      h('div', { class: 'solo-side' },
-        h('div', { class: 'row solo-levels', role: 'group', 'aria-label': 'difficulty' }, ...levelButtons, nextButton),
-        h('div', { class: 'controls' }, pad, h('div', { class: 'row' }, mode, undoButton, hintButton)),
-        solved,
-        h('p', { class: 'muted keys', text: 'Keys: 1–9 place, arrows move, P pencil, Backspace erase, Ctrl+Z undo, H hint. Works offline once loaded.' }))),
-  );
+  return {
+    el: ui.el,
+    focus: () => ui.board.focus(v.selected),
+    update: () => setText(ui.time, clock(elapsed(v.game, performance.now()))),
+    onKey(ev) {
+      const a = keyAction(ev, v.selected);
+      if (!a) return;
+      ev.preventDefault();
+      if (a.do === 'move') {
+        act.select(a.to);
+        ui.board.focus(a.to);
+      } else if (a.do === 'digit') act.digit(a.digit);
+      else act[a.do]();
+    },
+  };
+}
 
-  function draw() {
-    const now = performance.now();
-    const clash = clashes(game.board);
-    board.update(
-      {
-        puzzle: game.puzzle,
-        board: [...game.board],
-        pencil: game.pencil,
-        flash: clash.size ? { cells: [...clash], at: now, kind: 'conflict', cell: -1, digit: 0 } : null,
-        pending: new Map(),
-      },
-      game.solved_ms === null ? selected : -1,
-      now,
-      null,
-    );
-    const hinted = new Set(shown?.cells ?? []);
-    for (const cell of board.el.querySelectorAll('[data-cell]')) {
-      const i = Number(cell.getAttribute('data-cell'));
-      setAttr(cell, 'data-hint', hinted.has(i) ? (i === shown?.cell ? shown.kind : 'pattern') : null);
-    }
-    const n = counts(game.board);
-    for (const b of pad.querySelectorAll('[data-digit]')) {
-      const d = Number(b.getAttribute('data-digit'));
-      setAttr(b, 'data-complete', n[d] >= 9 ? 'true' : null);
-    }
-    for (const b of levelButtons) setAttr(b, 'aria-pressed', b.getAttribute('data-level') === game.level ? 'true' : 'false');
-    setText(which, `${game.level} #${game.index + 1}`);
-    setText(mistakes, `✗ ${game.mistakes} · hints ${game.hints}`);
-    setText(mode, pencil ? '✎ Pencil: on' : '✎ Pencil: off');
-    setAttr(mode, 'aria-pressed', pencil ? 'true' : 'false');
-    setAttr(el, 'data-solved', game.solved_ms !== null ? 'true' : null);
-    setAttr(solved, 'hidden', game.solved_ms !== null ? null : '');
-    if (game.solved_ms !== null) {
-      setText(solvedTime, `${game.level} #${game.index + 1} in ${clock(game.solved_ms)} · ${game.mistakes} mistakes · ${game.hints} hints`);
-    }
-    for (const b of [...pad.querySelectorAll('button'), mode, undoButton, hintButton]) setAttr(b, 'disabled', game.solved_ms !== null ? '' : null);
-    setText(status, said);
-    tick();
-  }
-
-  function tick() {
-    setText(time, clock(elapsed(game, performance.now())));
-  }
-
-  // The timer runs while the screen is shown and the page visible; it is kept every second.
+/**
+ * The timer: drawn four times a second while the screen is shown, kept every second; stopped
+ * while the page is hidden and when the screen goes.
+ * @param {ReturnType<typeof layout>} ui
+ * @param {{game: Game}} v
+ * @param {() => void} keep
+ */
+function runTimer(ui, v, keep) {
   let lastKept = 0;
+  function onVisibility() {
+    const now = performance.now();
+    if (document.hidden) pause(v.game, now);
+    else resume(v.game, now);
+    keep();
+  }
   const timer = setInterval(() => {
-    if (!el.isConnected) {
+    const now = performance.now();
+    if (!ui.el.isConnected) {
       clearInterval(timer);
       document.removeEventListener('visibilitychange', onVisibility);
-      pause(game, performance.now());
+      pause(v.game, now);
       keep();
       return;
     }
-    tick();
-    const now = performance.now();
-    if (now - lastKept >= 1000 && game.solved_ms === null) {
+    setText(ui.time, clock(elapsed(v.game, now)));
+    if (now - lastKept >= 1000 && v.game.solved_ms === null) {
       lastKept = now;
       keep();
     }
   }, 250);
-  function onVisibility() {
-    const now = performance.now();
-    if (document.hidden) pause(game, now);
-    else resume(game, now);
-    keep();
-  }
   document.addEventListener('visibilitychange', onVisibility);
-  resume(game, performance.now());
-  keep();
-  draw();
-
-  return {
-    el,
-    focus: () => board.focus(selected),
-    update: () => tick(),
-    onKey(ev) {
-      if ((ev.ctrlKey || ev.metaKey) && (ev.key === 'z' || ev.key === 'Z')) {
-        ev.preventDefault();
-        back();
-        return;
-      }
-      if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-      const next = moved(selected, ev.key);
-      if (next !== null) {
-        ev.preventDefault();
-        selected = next;
-        draw();
-        board.focus(next);
-      } else if (/^[1-9]$/.test(ev.key)) {
-        ev.preventDefault();
-        put(Number(ev.key));
-      } else if (ev.key === 'Backspace' || ev.key === 'Delete' || ev.key === '0') {
-        ev.preventDefault();
-        wipe();
-      } else if (ev.key === 'p' || ev.key === 'P') {
-        ev.preventDefault();
-        setPencil(!pencil);
-      } else if (ev.key === 'h' || ev.key === 'H') {
-        ev.preventDefault();
-        help();
-      }
-    },
-  };
 }
