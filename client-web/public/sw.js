@@ -66,7 +66,8 @@ async function networkFirst(request) {
     }
     return res;
   } catch (e) {
-    const hit = await caches.match(key, { cacheName: VERSION });
+    // One copy per path: a `Vary: Accept-Encoding` (precompressed assets) must not hide it.
+    const hit = await caches.match(key, { cacheName: VERSION, ignoreVary: true });
     if (hit) return hit;
     throw e;
   }
