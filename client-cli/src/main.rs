@@ -1,6 +1,7 @@
 //! `sudoku-race`: the terminal client and engine tools.
 
 mod arena;
+mod bank;
 mod cmd;
 mod ghost;
 mod host;
@@ -69,6 +70,8 @@ enum Command {
     Generate(tools::GenerateArgs),
     /// Grade puzzles by the techniques a human needs: `LEVEL SCORE` per puzzle.
     Grade(tools::GradeArgs),
+    /// Print the browser's solo practice bank: graded puzzles per difficulty with their hints (JSON).
+    Bank(bank::BankArgs),
     /// Print the config file's path and the server and name in force, with where each came from.
     Config,
 }
@@ -121,6 +124,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Solve(args) => tools::solve(&args),
         Command::Generate(args) => tools::generate(&args),
         Command::Grade(args) => tools::grade(&args),
+        Command::Bank(args) => bank::bank(&args),
         Command::Config => {
             let settings = client::config::Settings::load(client::config::Flags::default())?;
             print!("{}", settings.report());

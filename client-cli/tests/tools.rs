@@ -182,3 +182,96 @@ fn grade_prints_level_and_score_or_invalid() {
     assert_eq!(steps.len(), expected.steps.len());
     assert!(steps[0].trim_start().starts_with("1. "), "{}", steps[0]);
 }
+
+/// The committed solo bank (`sudoku-race bank > client-web/public/assets/solo/bank.json`) is
+/// sound: every puzzle has exactly one solution, the one given; it grades at its difficulty with
+/// its score; its hints place the solution's digits, cover every empty cell once, and follow
+/// the grader's own order of placements.
+#[test]
+fn the_committed_solo_bank_is_sound() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../client-web/public/assets/solo/bank.json"
+    );
+    let text = std::fs::read_to_string(path).expect("the bank is committed");
+    let bank: serde_json::Value = serde_json::from_str(&text).expect("the bank is JSON");
+    let names: Vec<&str> = grader::Technique::ORDER.iter().map(|t| t.name()).collect();
+    assert_eq!(bank["techniques"], serde_json::json!(names));
+    for level in ["easy", "medium", "hard", "expert"] {
+        let list = bank[level].as_array().expect("a list per difficulty");
+        assert!(!list.is_empty(), "{level}");
+        for e in list {
+            check_bank_entry(level, e);
+        }
+    }
+}
+
+#[track_caller]
+fn check_bank_entry(level: &str, e: &serde_json::Value) {
+    let p = e["p"].as_str().expect("puzzle");
+    let s = e["s"].as_str().expect("solution");
+    let puzzle = Grid::parse(p).expect("the puzzle parses");
+    assert_eq!(solver::count_solutions(&puzzle, 2), 1, "{p}");
+    let solution = solver::solve_unique(&puzzle).expect("one solution");
+    assert_eq!(solution.to_line(), s, "{p}");
+    let grading = grader::grade(&puzzle);
+    assert_eq!(grading.level.as_str(), level, "{p}");
+    assert_eq!(e["level"], level);
+    assert_eq!(e["score"], grading.score, "{p}");
+
+    // The hints: the solution's digit in every empty cell, once each.
+    let h = e["h"].as_str().expect("hints");
+    assert_eq!(h.len() % 4, 0);
+    let mut board = p.as_bytes().to_vec();
+    let mut order = Vec::new();
+    for hint in h.as_bytes().chunks(4) {
+        let cell: usize = std::str::from_utf8(&hint[..2])
+            .expect("ascii")
+            .parse()
+            .expect("a cell");
+        assert!(cell < 81, "{p}: {hint:?}");
+        assert_eq!(board[cell], b'.', "{p}: cell {cell} hinted twice or given");
+        assert_eq!(hint[2], s.as_bytes()[cell], "{p}: cell {cell}");
+        let t = usize::from(hint[3] - b'a');
+        assert!(t < grader::Technique::ORDER.len(), "{p}: {hint:?}");
+        board[cell] = hint[2];
+        order.push((cell, hint[2] - b'0', grader::Technique::ORDER[t]));
+    }
+    assert_eq!(board, s.as_bytes(), "{p}: hints leave cells empty");
+
+    // In the grader's order: its placements, first time each cell is placed.
+    let mut seen = [false; 81];
+    let grader_order: Vec<_> = grading
+        .steps
+        .iter()
+        .flat_map(|st| {
+            st.placements
+                .iter()
+                .map(move |&(c, d)| (c, d, st.technique))
+        })
+        .filter(|&(c, _, _)| !std::mem::replace(&mut seen[c.idx()], true))
+        .map(|(c, d, t)| (c.idx(), d.get(), t))
+        .collect();
+    assert_eq!(order, grader_order, "{p}");
+
+    // Each via names a step before an existing hint, with cells on the board.
+    for v in e["via"].as_array().expect("via") {
+        let at = v[0].as_u64().expect("hint index") as usize;
+        assert!(at < order.len(), "{p}: {v}");
+        let t = v[1].as_u64().expect("technique") as usize;
+        assert!(
+            (grader::Technique::ORDER
+                .iter()
+                .position(|&x| x == grader::Technique::Pointing)
+                .expect("in the ladder")..grader::Technique::ORDER.len())
+                .contains(&t),
+            "{p}: {v}"
+        );
+        let cells = v[2].as_str().expect("cells");
+        assert!(!cells.is_empty() && cells.len() % 2 == 0, "{p}: {v}");
+        assert!(cells.as_bytes().chunks(2).all(|c| std::str::from_utf8(c)
+            .ok()
+            .and_then(|c| c.parse::<usize>().ok())
+            .is_some_and(|c| c < 81)));
+    }
+}

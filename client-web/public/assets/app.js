@@ -43,3 +43,11 @@ const app = createApp({
 window.addEventListener('hashchange', () => app.redraw());
 setInterval(() => app.tick(), 200);
 app.start();
+
+// The service worker (public/sw.js, at /sw.js): installable, and solo practice offline. It is
+// registered once the page has loaded, so its downloads never delay the first screen.
+if ('serviceWorker' in navigator) {
+  window.addEventListener('load', () => {
+    navigator.serviceWorker.register('/sw.js').catch(() => {});
+  });
+}

@@ -440,6 +440,8 @@ class Page {
   screenKey() {
     const s = this.state;
     const hash = this.deps.location.hash;
+    // Solo practice needs no server: it opens even when the connection is gone (offline).
+    if (!s.room && hash.startsWith('#/solo')) return 'solo';
     if (s.problem) return `problem:${s.problem.code}`;
     if (hash.startsWith('#/tv')) return 'tv';
     if (!s.room && (s.arena || hash.startsWith('#/arenas'))) return 'arenas';

@@ -37,6 +37,14 @@ const pages = {
   replay: () => Promise.all([import('./screens/replay.js'), import('./replay.js')]).then(([screen]) => screen),
   watch: () => import('./screens/watch.js'),
   tv: () => import('./screens/tv.js'),
+  // Solo practice: the screen and its puzzle bank, fetched side by side.
+  solo: () => {
+    const bank = fetch('/assets/solo/bank.json').then((r) => {
+      if (!r.ok) throw new Error(`the puzzle bank: HTTP ${r.status}`);
+      return r.json();
+    });
+    return Promise.all([import('./screens/solo.js'), bank]).then(([m, b]) => ({ m, bank: b }));
+  },
 };
 
 /**
@@ -147,6 +155,8 @@ function makeScreen(key, s, act) {
       return lazyScreen('watch', pages.watch, (m) => m.watch(act));
     case 'tv':
       return lazyScreen('tv', pages.tv, (m) => m.tv(act));
+    case 'solo':
+      return lazyScreen('solo', pages.solo, ({ m, bank }) => m.solo(bank));
     case 'race':
       // Fetched now, it is there when the race ends; a failure is retried then.
       pages.results().catch(() => {});

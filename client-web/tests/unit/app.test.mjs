@@ -252,3 +252,16 @@ test('a room view without a token (a room taken over by another server, A9) keep
   assert.equal(s.you?.token, 'tok-1');
   assert.equal(s.phase, 'racing');
 });
+
+test('/#/solo needs no server: it is the screen with the connection gone for good', async () => {
+  const p = fakePage({ hash: '#/solo' });
+  p.app.start();
+  await p.down(1006, false);
+  assert.equal(p.state.problem?.code, 'server_gone');
+  assert.equal(p.screen(), 'solo');
+  p.location.hash = '';
+  p.app.redraw();
+  await Promise.resolve();
+  await Promise.resolve();
+  assert.equal(p.screen(), 'problem:server_gone', 'leaving solo shows the problem');
+});

@@ -1,7 +1,8 @@
 //! The HTTP face on the WebSocket port: one router ([`route`]) from path and method to an
 //! answer, so later routes (`/api/…`) are a variant and an arm each. `/ws` and `/r/CODE` upgrade
 //! to WebSocket ([`super::upgrade`]); a plain GET of `/` or `/r/CODE` gets the browser client's
-//! page and `/assets/…` its files ([`super::assets`]) — a WebSocket upgrade on any other
+//! page, `/assets/…` its files ([`super::assets`]) and `/sw.js` its service worker (at the root,
+//! so its scope is the whole site) — a WebSocket upgrade on any other
 //! path is 404, never the page; `/api/…` is the JSON API ([`super::api`],
 //! async: it reads the store); `/healthz` and `/metrics` answer here; unknown paths get 404,
 //! wrong methods 405. HEAD is GET without a body (hyper drops it).
@@ -13,6 +14,9 @@ use hyper::{Method, StatusCode};
 use super::reply::{answer, error, Response, Socket};
 use super::{api, assets, upgrade};
 
+/// The service worker's embedded name (public/sw.js).
+const WORKER: &str = "sw.js";
+
 /// Where a request goes, by its path alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Route<'a> {
@@ -21,6 +25,9 @@ pub enum Route<'a> {
     /// `/assets/…`: one of the page's files, by its embedded name (`assets/app.js`); only clean
     /// names ([`assets::is_clean`]) get here.
     Asset(&'a str),
+    /// `/sw.js`: the page's service worker (public/sw.js). Served from the root rather than
+    /// under `/assets/`, because a worker controls only the pages under its own path.
+    Worker,
     /// `/ws`: the WebSocket upgrade.
     Ws,
     /// `/r/CODE`, an invite link (Amendment A5): upgrades like `/ws`; a plain GET gets the page.
@@ -48,6 +55,7 @@ impl Route<'_> {
         }
         match path {
             "/" => Route::Page,
+            "/sw.js" => Route::Worker,
             "/ws" => Route::Ws,
             "/healthz" => Route::Healthz,
             "/metrics" => Route::Metrics,
@@ -115,6 +123,7 @@ pub async fn route(req: hyper::Request<Incoming>, ctx: &Socket) -> Response {
         // The page reads the room code and `?watch` from its own URL.
         Route::Invite | Route::Page => file(assets::PAGE, &req),
         Route::Asset(name) => file(name, &req),
+        Route::Worker => file(WORKER, &req),
         Route::Healthz => healthz(ctx),
         Route::Metrics => answer(
             StatusCode::OK,
@@ -195,6 +204,9 @@ mod tests {
     fn routes_to_the_browser_client() {
         check("/", Route::Page);
         check("/assets/app.js", Route::Asset("assets/app.js"));
+        check("/sw.js", Route::Worker);
+        check("/assets/sw.js", Route::Asset("assets/sw.js"));
+        check("/sw.js/x", Route::NotFound);
         check("/assets/screens/x.js", Route::Asset("assets/screens/x.js"));
         check("/assets/../x", Route::NotFound);
         check("/assets/%2e%2e/x", Route::NotFound);

@@ -42,7 +42,8 @@ export function home(act) {
     h('h1', {}, 'sudoku', h('span', { text: '·race' })),
     h('p', { class: 'lead', text: 'Race strangers or friends on the same puzzle. Everyone sees how far the others are, never their digits.' }),
     h('p', {}, h('a', { href: '/#/leaderboard', 'data-testid': 'leaderboard-link', text: 'Leaderboard' }), ' · ',
-      h('a', { href: '/#/arenas', 'data-testid': 'arenas', text: 'Arenas & ghosts' })),
+      h('a', { href: '/#/arenas', 'data-testid': 'arenas', text: 'Arenas & ghosts' }), ' · ',
+      h('a', { href: '/#/solo', 'data-testid': 'solo-link', text: 'Solo practice (offline)' })),
     h('label', { class: 'name-field' }, h('span', { text: 'Your name' }), name),
     error.el,
     h(
