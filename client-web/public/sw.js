@@ -4,8 +4,11 @@
  * server's router), so its scope is the whole site.
  *
  * - Install: the app shell (`/`, and every stylesheet and module index.html links, read from
- *   index.html itself so a new module cannot be missed) and solo practice (its screen, its logic,
- *   its stylesheet, the puzzle bank) go into the cache named by VERSION.
+ *   index.html itself so a new module cannot be missed) goes into the cache named by VERSION:
+ *   the files the page has just loaded, so the browser's HTTP cache answers most of them.
+ * - Message `keep-solo` (the solo screen sends it when it opens): solo practice's files (its
+ *   screen, logic, stylesheet and the puzzle bank, some 25 KB compressed) go into the cache too.
+ *   A first visit that never opens solo never downloads them; one that does can play it offline.
  * - Fetch: network first for `/` and `/assets/…` (the copy fetched replaces the cached one; the
  *   cache answers only when the network fails), so an online page never runs stale code and a
  *   new deploy is picked up by the next load. Nothing else is touched: `/api/`, `/ws`, invite
@@ -40,9 +43,19 @@ self.addEventListener('install', (event) => {
     (async () => {
       const cache = await caches.open(VERSION);
       // No duplicates: addAll refuses a list that names a request twice.
-      const urls = [...new Set([...(await shell()), ...SOLO])];
+      const urls = [...new Set(await shell())];
       await cache.addAll(urls.map((u) => new Request(u, { cache: 'no-cache' })));
       await self.skipWaiting();
+    })(),
+  );
+});
+
+self.addEventListener('message', (event) => {
+  if (event.data !== 'keep-solo') return;
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(VERSION);
+      await cache.addAll(SOLO.map((u) => new Request(u, { cache: 'no-cache' })));
     })(),
   );
 });

@@ -192,7 +192,7 @@ test('offline: the service worker from / serves solo practice with the server go
   const { context, page } = await soloPage(false);
   try {
     await page.goto(`${server.url}/`);
-    // Installing fetches the shell and solo practice (some 25 files): allow for a loaded machine.
+    // Installing fetches the shell (some 20 files): allow for a loaded machine.
     await page.evaluate(() => new Promise((resolve, reject) => {
       navigator.serviceWorker.ready.then(() => resolve(true));
       setTimeout(() => reject(new Error('no active service worker after 60 s')), 60_000);
@@ -206,6 +206,8 @@ test('offline: the service worker from / serves solo practice with the server go
     await page.waitForSelector('[data-testid=join]');
     await page.goto(`${server.url}/#/solo`);
     await game(page);
+    // Opening solo asks the worker to keep its files: wait until the bank is in its cache.
+    await page.waitForFunction(async () => !!(await caches.match('/assets/solo/bank.json', { ignoreVary: true })));
 
     // The network cut: the server gone, the context offline.
     await server.stop();

@@ -180,6 +180,8 @@ function render(ui, { game, selected, pencil, shown, said }) {
 export function solo(bank) {
   styled();
   document.title = 'sudoku-race · solo';
+  // The service worker keeps solo practice for offline play once it has been opened (sw.js).
+  navigator.serviceWorker?.ready.then((r) => r.active?.postMessage('keep-solo')).catch(() => {});
   const v = {
     game: load(safe(() => localStorage.getItem(GAME_KEY))) ?? start(bank, 'easy'),
     selected: 0,
