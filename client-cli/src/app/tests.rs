@@ -553,6 +553,8 @@ fn resume_mid_race_keeps_local_pencil_marks_and_the_clock() {
             board: Some(board.parse().unwrap()),
             mistakes: 1,
             progress: vec![],
+            standings: None,
+            reason: None,
         }),
         Phase::Racing,
     )));

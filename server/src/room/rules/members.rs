@@ -4,9 +4,7 @@
 
 use std::net::IpAddr;
 
-use protocol::{
-    ClosedReason, ErrorCode, FinishStatus, OverReason, PlayerName, Role, ServerMsg, You,
-};
+use protocol::{ClosedReason, ErrorCode, FinishStatus, PlayerName, Role, ServerMsg, You};
 use tokio::time::Instant;
 
 use super::seats::{parse_name, Membership, Refusal};
@@ -156,16 +154,10 @@ impl Room {
         let msg = self.room_joined(you, now);
         self.send(conn, msg);
         if let (State::Finished, Some(race)) = (&self.state, &self.race) {
-            // Announced races only end so: with someone timed out at the limit, or all done.
-            let standings = race.standings();
-            let timed_out = standings.iter().any(|s| s.status == FinishStatus::TimedOut);
+            let (reason, standings) = race.announced();
             let over = ServerMsg::RaceOver {
                 race_id: race.race_id().clone(),
-                reason: if timed_out {
-                    OverReason::TimeLimit
-                } else {
-                    OverReason::AllDone
-                },
+                reason,
                 standings,
                 solution: race.dealt().solution,
                 // Ratings come in their own message once stored (A9).

@@ -302,6 +302,8 @@ impl Race {
             board: None,
             mistakes: 0,
             progress: Vec::new(),
+            standings: None,
+            reason: None,
         }
     }
 
@@ -593,6 +595,21 @@ impl Race {
                     mistakes: e.mistakes,
                 })
                 .collect(),
+            standings: None,
+            reason: None,
         }
+    }
+
+    /// What `race_over` announced for this race, once ended: why, and the standings.
+    /// Announced races only end so: with someone timed out at the limit, or all done.
+    pub(super) fn announced(&self) -> (OverReason, Vec<Standing>) {
+        let standings = self.standings();
+        let timed_out = standings.iter().any(|s| s.status == FinishStatus::TimedOut);
+        let reason = if timed_out {
+            OverReason::TimeLimit
+        } else {
+            OverReason::AllDone
+        };
+        (reason, standings)
     }
 }
