@@ -18,6 +18,7 @@ mod arena;
 mod boards;
 mod isomorph;
 mod lag;
+mod late_join;
 mod late_ratings;
 mod pool;
 mod report;
