@@ -392,6 +392,7 @@ async fn run(args: Args) -> anyhow::Result<()> {
     let (drain, stop) = signals(config.drain.is_some());
     // The browser client's compressed copies, made before the first request rather than by it
     // (Brotli at quality 11 takes a moment); connections wait in the listen backlog meanwhile.
+    #[allow(clippy::disallowed_methods)] // a log line's duration, not a room's clock
     let started = std::time::Instant::now();
     let assets = tokio::task::spawn_blocking(server::net::assets::prepare)
         .await

@@ -250,8 +250,7 @@ impl Room {
             // Whoever comes between races sees the last one as its players did (ours,
             // additive): the standings and reason of its `race_over`.
             State::Finished => {
-                let race = self.race.as_ref()?;
-                let (reason, standings) = race.announced();
+                let (race, reason, standings) = self.last_race_over()?;
                 Some(RaceView {
                     standings: Some(standings),
                     reason: Some(reason),
