@@ -44,7 +44,13 @@ test('a player who joins between races sees the last race as its players did', a
   // No solution board of a race cy did not play (it would show only the givens).
   assert.equal(await cy.page.isVisible('[data-testid=solution-card]'), false);
   assert.equal(await ann.page.isVisible('[data-testid=solution-card]'), true);
-  for (const p of [ann, bob, cy]) {
+  // The same on a phone.
+  const dee = await newPage(env.browser, { phone: true });
+  await joinByLink(dee.page, env.server.url, code, 'dee');
+  await dee.page.waitForSelector('.results-screen [data-testid=players] li.mine:has-text("dee")');
+  assert.deepEqual(await resultsTable(dee.page), seen);
+  assert.equal(await dee.page.isVisible('[data-testid=solution-card]'), false);
+  for (const p of [ann, bob, cy, dee]) {
     assert.deepEqual(p.problems, []);
     await p.context.close();
   }
