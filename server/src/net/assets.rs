@@ -159,7 +159,7 @@ pub struct Prepared {
     pub files: usize,
     /// Their bytes as they are.
     pub plain_bytes: usize,
-    /// Their bytes in the smallest coding each is kept in.
+    /// Their bytes in Brotli where they are kept so, else as they are.
     pub br_bytes: usize,
 }
 
@@ -177,7 +177,8 @@ pub fn prepare() -> Prepared {
     }
 }
 
-/// Whether a file is text worth compressing, by its extension (images are compressed already).
+/// Whether a file is text worth compressing, by its extension (PNG and ICO are compressed
+/// already).
 fn is_text(name: &str) -> bool {
     let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
     matches!(
