@@ -223,10 +223,6 @@ pub async fn run_until(
         let scheme = if tls.is_some() { "https" } else { "http" };
         tracing::info!(%addr, scheme, db = %config.db_name(), "listening");
     }
-    // The browser client's compressed copies (once per process; the binary has made them
-    // already): off the async workers, so a request for a file waits for them only if it
-    // comes before they are done.
-    rooms.tasks.spawn_blocking(net::assets::prepare);
     rooms.tasks.spawn(rooms.backlog.clone().run(
         store,
         rooms.directory.clone(),
