@@ -77,6 +77,9 @@ pub fn host(rt: &tokio::runtime::Runtime, a: HostArgs) -> anyhow::Result<ExitCod
     if let Some(db) = a.db {
         config.db_path = db;
     }
+    // The browser client's compressed copies, off the async workers (the server binary makes
+    // them before it serves; in a library they are made at the first request for a file).
+    drop(rt.spawn_blocking(server::net::assets::prepare));
     let server = rt.spawn(server::run(listener, config, async move {
         let _ = stopped.await;
     }));

@@ -1,14 +1,16 @@
 // @ts-check
 /**
  * Benchmark, not a test: the browser client's first load on loopback. For RUNS fresh browser
- * contexts (empty cache) it records the bytes the page transferred (uncompressed bodies) and
+ * contexts (empty cache) it records the bytes the page transferred (compressed bodies as the
+ * server sent them, headers included: `transferSize`) and uncompressed (`decodedBodySize`), and
  * the time from navigation to (a) the home screen drawn and (b) an interactive lobby after
  * "Create room" (the page's own `performance.mark`s, so no driver round trip is counted). Then,
  * with one stored race (a browser and the terminal bot), for RUNS more fresh contexts it opens
  * `/`, then the pages loaded on demand (`#/leaderboard`, `#/races/ID`): their bytes and the time
  * from the route change to the page drawn, measured in the page. Last it times GET
  * /assets/app.js (keep-alive, one connection) against GET /healthz as the baseline of the same
- * HTTP path. Prints a table of medians.
+ * HTTP path. Prints a table of medians. With BENCH_IDENTITY=1 the browser asks for no
+ * compression (`Accept-Encoding: identity`): what a server without it would send.
  *
  *   cargo build --release --bin sudoku-race-server --bin sudoku-race
  *   cd client-web && SUDOKU_RACE_PROFILE=release node bench/first-load.mjs [RUNS]
@@ -34,6 +36,13 @@ function quantile(xs, q) {
 // Every run opens a room from 127.0.0.1, and they stay open a while: lift the per-address cap (20).
 const server = await startServer(['--max-rooms-per-ip', String(runs + 10)]);
 const browser = await launch();
+const identity = process.env.BENCH_IDENTITY === '1';
+/** @param {import('playwright-core').Browser} b */
+const freshPage = async (b) => {
+  const opened = await newPage(b);
+  if (identity) await opened.context.setExtraHTTPHeaders({ 'accept-encoding': 'identity' });
+  return opened;
+};
 /** @type {number[]} */ const bytes = [];
 /** @type {number[]} */ const requests = [];
 /** @type {number[]} */ const homeMs = [];
@@ -42,7 +51,7 @@ const browser = await launch();
 /** @type {number[]} */ const dcl = [];
 try {
   for (let i = 0; i < runs; i++) {
-    const { page, context } = await newPage(browser);
+    const { page, context } = await freshPage(browser);
     await page.goto(`${server.url}/`);
     await page.waitForSelector('[data-testid=play-now]');
     await page.fill('[data-testid=name]', `b${i}`);
@@ -94,7 +103,7 @@ try {
    * @param {string} hash @param {string} mark @param {string} ready
    */
   const openRoute = async (hash, mark, ready) => {
-    const { page, context } = await newPage(browser);
+    const { page, context } = await freshPage(browser);
     await page.goto(`${server.url}/`);
     await page.waitForSelector('[data-testid=play-now]');
     await page.waitForLoadState('networkidle');
@@ -107,6 +116,7 @@ try {
           page: (performance.getEntriesByName(mark)[0]?.startTime ?? NaN) - t0,
           ready: readyAt - t0,
           jsBytes: js.reduce((a, r) => a + r.decodedBodySize, 0),
+          jsWire: js.reduce((a, r) => a + r.transferSize, 0),
           jsRequests: js.length,
           apiBytes: res.filter((r) => !r.name.endsWith('.js')).reduce((a, r) => a + r.decodedBodySize, 0),
         });
@@ -122,9 +132,9 @@ try {
       location.hash = hash;
     }), [hash, mark, ready]);
     await context.close();
-    return /** @type {{page: number, ready: number, jsBytes: number, jsRequests: number, apiBytes: number}} */ (m);
+    return /** @type {{page: number, ready: number, jsBytes: number, jsWire: number, jsRequests: number, apiBytes: number}} */ (m);
   };
-  /** @type {Record<string, {page: number, ready: number, jsBytes: number, jsRequests: number, apiBytes: number}[]>} */
+  /** @type {Record<string, {page: number, ready: number, jsBytes: number, jsWire: number, jsRequests: number, apiBytes: number}[]>} */
   const routes = { leaderboard: [], replay: [] };
   for (let i = 0; i < runs; i++) {
     routes.leaderboard.push(await openRoute('#/leaderboard', 'page:leaderboard', '[data-testid=leaderboard] tbody tr'));
@@ -160,8 +170,8 @@ try {
   agent.destroy();
 
   const rows = [
-    ['first load: bytes transferred (uncompressed)', `${median(bytes)} B (${(median(bytes) / 1024).toFixed(1)} KiB)`],
-    ['first load: bytes on the wire (headers included)', `${median(wire)} B`],
+    ['first load: transferred (bodies as sent, compressed, and headers)', `${median(wire)} B (${(median(wire) / 1024).toFixed(1)} KiB)`],
+    ['first load: uncompressed (decoded bodies)', `${median(bytes)} B (${(median(bytes) / 1024).toFixed(1)} KiB)`],
     ['first load: requests', `${median(requests)}`],
     ['navigation → DOMContentLoaded (browser baseline), median', `${median(dcl).toFixed(1)} ms (p90 ${quantile(dcl, 0.9).toFixed(1)})`],
     ['navigation → home drawn, median', `${median(homeMs).toFixed(1)} ms (p90 ${quantile(homeMs, 0.9).toFixed(1)})`],
@@ -171,7 +181,7 @@ try {
       const page = xs.map((x) => x.page);
       const ready = xs.map((x) => x.ready);
       return [
-        [`${name} on demand: modules fetched (uncompressed)`, `${median(xs.map((x) => x.jsBytes))} B in ${median(xs.map((x) => x.jsRequests))} requests, then ${median(xs.map((x) => x.apiBytes))} B of API`],
+        [`${name} on demand: modules transferred / uncompressed`, `${median(xs.map((x) => x.jsWire))} B / ${median(xs.map((x) => x.jsBytes))} B in ${median(xs.map((x) => x.jsRequests))} requests, then ${median(xs.map((x) => x.apiBytes))} B of API (uncompressed)`],
         [`${name}: route change → page in, median`, `${median(page).toFixed(1)} ms (p90 ${quantile(page, 0.9).toFixed(1)})`],
         [`${name}: route change → its data drawn, median`, `${median(ready).toFixed(1)} ms (p90 ${quantile(ready, 0.9).toFixed(1)})`],
       ];
@@ -179,7 +189,7 @@ try {
     ['GET /assets/app.js, median (keep-alive)', `${(median(asset) * 1000).toFixed(0)} µs (p99 ${(quantile(asset, 0.99) * 1000).toFixed(0)})`],
     ['GET /healthz baseline, median', `${(median(health) * 1000).toFixed(0)} µs (p99 ${(quantile(health, 0.99) * 1000).toFixed(0)})`],
   ];
-  console.log(`runs: ${runs}`);
+  console.log(`runs: ${runs}${identity ? ', Accept-Encoding: identity' : ''}`);
   console.log('| measure | value |\n|---|---|');
   for (const [k, v] of rows) console.log(`| ${k} | ${v} |`);
 } finally {

@@ -36,6 +36,8 @@ export type RatingChange = { player_id: string; handle: string; before: number; 
 export type RaceView = {
   race_id: string; puzzle: string | null; difficulty: Difficulty; time_limit_s: number;
   elapsed_ms: number; board: string | null; mistakes: number; progress: Progress[];
+  /** Phase `finished` only (ours, additive): the standings and reason of the race's `race_over`. */
+  standings?: Standing[]; reason?: string;
 };
 export type You = { player_id: string | null; token: string | null; role: 'player' | 'spectator' };
 export type RoomEntry = { room: string; players: number; max_players: number; difficulty: Difficulty; phase?: Phase };

@@ -119,6 +119,14 @@ pub struct RaceView {
     pub mistakes: u32,
     /// Every player's progress.
     pub progress: Vec<Progress>,
+    /// Phase `finished` only: the standings `race_over` announced (players who left
+    /// included), so whoever joins or resumes between races sees the last race as its players
+    /// did. Ours, additive: absent in any other phase, and from servers before it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub standings: Option<Vec<Standing>>,
+    /// Phase `finished` only: why the race ended, as `race_over` said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<OverReason>,
 }
 
 /// An arena's state (A7).

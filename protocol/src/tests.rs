@@ -425,3 +425,49 @@ fn identity_messages_follow_amendment_a6() {
     let req: SettingsRequest = serde_json::from_str(r#"{"rated":true}"#).unwrap();
     assert!(req.resolve().unwrap().rated);
 }
+
+#[test]
+fn a_finished_race_view_carries_the_last_standings_only_when_set() {
+    let view = RaceView {
+        race_id: "ABCD-1".to_owned().into(),
+        puzzle: None,
+        difficulty: shared::engine::Difficulty::Easy,
+        time_limit_s: 600,
+        elapsed_ms: 1234,
+        board: None,
+        mistakes: 0,
+        progress: vec![],
+        standings: None,
+        reason: None,
+    };
+    let json = serde_json::to_value(&view).unwrap();
+    assert!(
+        json.get("standings").is_none() && json.get("reason").is_none(),
+        "{json}"
+    );
+    // A view from a server before the addition parses, without them.
+    assert_eq!(serde_json::from_value::<RaceView>(json).unwrap(), view);
+
+    let standing = Standing {
+        rank: 1,
+        player_id: "p1".into(),
+        name: PlayerName::try_from("ann").unwrap(),
+        status: FinishStatus::Forfeited,
+        time_ms: None,
+        filled: 3,
+        mistakes: 1,
+        time_ms_raw: None,
+        lag_ms: 0,
+        puzzle: None,
+        solution: None,
+    };
+    let finished = RaceView {
+        standings: Some(vec![standing]),
+        reason: Some(OverReason::TimeLimit),
+        ..view
+    };
+    let json = serde_json::to_value(&finished).unwrap();
+    assert_eq!(json["reason"], "time_limit");
+    assert_eq!(json["standings"][0]["status"], "forfeited");
+    assert_eq!(serde_json::from_value::<RaceView>(json).unwrap(), finished);
+}

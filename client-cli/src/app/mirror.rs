@@ -147,11 +147,42 @@ pub struct Results {
     pub reason: OverReason,
     /// Final standings.
     pub standings: Vec<Standing>,
-    /// The solution.
-    pub solution: Grid,
+    /// The solution; none for who joined after the race (it had no board of its own).
+    pub solution: Option<Grid>,
     /// Rating changes of a rated race (A6); empty otherwise, or until they land late (A9
     /// `ratings`: the server stored the result after `race_over`).
     pub ratings: Vec<protocol::RatingChange>,
+}
+
+impl Results {
+    /// The last race's results a `room_joined` between races carries (ours, additive), for
+    /// a member who joined or came back after its `race_over`: a seat that raced gets its own
+    /// solution from its standing (A8), anyone else none.
+    fn from_view(rv: &RaceView, me: Option<&PlayerId>) -> Option<Results> {
+        let standings = rv.standings.clone()?;
+        let solution = standings
+            .iter()
+            .find(|s| Some(&s.player_id) == me)
+            .and_then(|s| s.solution);
+        Some(Results {
+            race_id: rv.race_id.clone(),
+            reason: rv.reason?,
+            standings,
+            solution,
+            ratings: Vec::new(),
+        })
+    }
+
+    /// The view's results, with what we already had of the same race (its solution, ratings
+    /// that landed late); else the ones we had.
+    fn newest(view: Option<Results>, kept: Option<Results>) -> Option<Results> {
+        let Some(mut new) = view else { return kept };
+        if let Some(k) = kept.filter(|k| k.race_id == new.race_id) {
+            new.solution = new.solution.or(k.solution);
+            new.ratings = k.ratings;
+        }
+        Some(new)
+    }
 }
 
 /// The room we are in.
@@ -251,6 +282,10 @@ impl Mirror {
         {
             let old = self.room.take();
             let prev = old.as_ref().and_then(|o| o.race.as_ref());
+            let kept = old.as_ref().and_then(|o| o.results.clone());
+            let results = race
+                .as_ref()
+                .and_then(|rv| Results::from_view(rv, you.player_id.as_ref()));
             let race = race.as_ref().and_then(|rv| Race::from_view(rv, prev, now));
             self.room = Some(Room {
                 code: room.clone(),
@@ -262,7 +297,7 @@ impl Mirror {
                 players: players.clone(),
                 countdown_until_ms: None,
                 race,
-                results: old.and_then(|o| o.results),
+                results: Results::newest(results, kept),
             });
             return;
         }
@@ -427,7 +462,7 @@ impl Room {
             race_id: race_id.clone(),
             reason,
             standings: standings.to_vec(),
-            solution,
+            solution: Some(solution),
             ratings: ratings.to_vec(),
         });
     }

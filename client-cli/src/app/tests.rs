@@ -18,6 +18,7 @@ mod arena;
 mod boards;
 mod isomorph;
 mod lag;
+mod late_join;
 mod late_ratings;
 mod pool;
 mod report;
@@ -553,6 +554,8 @@ fn resume_mid_race_keeps_local_pencil_marks_and_the_clock() {
             board: Some(board.parse().unwrap()),
             mistakes: 1,
             progress: vec![],
+            standings: None,
+            reason: None,
         }),
         Phase::Racing,
     )));

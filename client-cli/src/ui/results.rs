@@ -8,6 +8,8 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, Widget, Wrap};
 
+use shared::engine::Grid;
+
 use super::board::{self, BoardView};
 use super::{arena, finish_word, players_lines, render_chat, seat_mark};
 use crate::app::{clock, room_host, App, Race, Results, Room};
@@ -17,8 +19,9 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
         return;
     };
     let [board_area, legend, right] = board::beside_board(area, 30, 1);
-    if let Some(race) = &room.race {
-        render_final_board(race, results, board_area, legend, buf);
+    // No board for who joined after the race: it has no solution to show it against.
+    if let (Some(race), Some(solution)) = (&room.race, &results.solution) {
+        render_final_board(race, solution, board_area, legend, buf);
     }
     let mine_lines = my_result_lines(room, results);
     let [table_area, mine, present, chat] = Layout::vertical([
@@ -80,9 +83,9 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
 }
 
 /// Our board against the solution, and the legend of its colours below it.
-fn render_final_board(race: &Race, results: &Results, area: Rect, legend: Rect, buf: &mut Buffer) {
+fn render_final_board(race: &Race, solution: &Grid, area: Rect, legend: Rect, buf: &mut Buffer) {
     let mut view = BoardView::new(&race.puzzle, &race.board);
-    view.solution = Some(&results.solution);
+    view.solution = Some(solution);
     view.render(area, buf);
     Line::from(vec![
         Span::styled("given ", board::GIVEN),
@@ -159,7 +162,10 @@ fn my_result_lines(room: &Room, results: &Results) -> Vec<String> {
             Some(t) => format!("Your time: {} (rank {})", tenths(t), s.rank),
             None => format!("You {} (rank {})", finish_word(s.status), s.rank),
         })
-        .unwrap_or_else(|| "You watched this race.".to_owned());
+        .unwrap_or_else(|| match results.solution {
+            Some(_) => "You watched this race.".to_owned(),
+            None => "You came after this race.".to_owned(),
+        });
     let lag_line = mine.and_then(|s| {
         let raw = s
             .time_ms_raw

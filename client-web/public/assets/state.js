@@ -219,13 +219,21 @@ export function apply(s, msg, now) {
       s.players = msg.players;
       s.bots = new Set(msg.players.filter((p) => p.bot).map((p) => p.player_id));
       s.problem = null;
+      // The race's own solution (race_over's) is kept when the view is of the race we saw end.
+      const seen = msg.race && s.race?.race_id === msg.race.race_id ? s.solution : null;
       s.standings = null;
-      s.solution = null;
+      s.solution = seen;
       s.countdown_at = null;
       s.race = null;
       s.boards = new Map();
       if (msg.race) {
         const r = msg.race;
+        // Between races the view carries the last race's standings (ours, additive): a page
+        // that joins or comes back now shows that race as its players saw it.
+        if (msg.phase === 'finished' && r.standings) {
+          s.standings = r.standings;
+          s.over_reason = r.reason ?? null;
+        }
         const race = newRace(r, now - r.elapsed_ms, r.board);
         race.mistakes = r.mistakes;
         // The view carries no penalty: it is the settings' price per mistake.

@@ -3,7 +3,8 @@
 //! [`crate::outbox`]'s).
 //!
 //! - [`http`]: the router, `/healthz`, `/metrics`, the HTTP answers.
-//! - [`assets`]: the browser client's files, embedded at build time, and their answers.
+//! - [`assets`]: the browser client's files, embedded at build time and compressed at start,
+//!   and their answers; [`encoding`]: which coding (`br`, `gzip`, none) a request takes.
 //! - [`upgrade`]: the WebSocket handshake (validation, origin check, 101) on `/ws` and `/r/CODE`.
 //! - [`client_addr`]: the client's address, from the socket or a trusted proxy's headers.
 //! - [`conn`]: one WebSocket connection's read loop; [`writer`]: its writer and its close.
@@ -25,6 +26,7 @@ pub mod assets;
 pub mod client_addr;
 pub mod cmd;
 pub mod conn;
+pub mod encoding;
 pub mod fd;
 pub mod http;
 pub mod rate;

@@ -82,7 +82,7 @@ async fn a_host_and_two_bots_race_to_race_over() {
 
     let room = host.app.room().expect("room");
     let results = room.results.as_ref().expect("results");
-    assert_eq!(results.solution, solution);
+    assert_eq!(results.solution, Some(solution));
     assert_eq!(results.standings.len(), 3);
     let host_row = results
         .standings

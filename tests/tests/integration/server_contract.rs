@@ -705,9 +705,10 @@ async fn after_a_race_views_stay_and_a_rematch_starts_fresh() {
     a.until("placement").await;
     a.send(json!({"type": "forfeit"})).await;
     b.send(json!({"type": "forfeit"})).await;
-    a.until("race_over").await;
+    let over = a.until("race_over").await;
     b.until("race_over").await;
-    // Finished: a resume and a spectator see the race that was.
+    // Finished: a resume and a spectator see the race that was, with the standings and reason
+    // of its `race_over` (ours, additive).
     let token = ja["you"]["token"].as_str().unwrap().to_owned();
     let mut a2 = srv.client().await;
     a2.send(json!({"type": "resume", "token": token})).await;
@@ -733,6 +734,11 @@ async fn after_a_race_views_stay_and_a_rematch_starts_fresh() {
         js["race"]["elapsed_ms"], j["race"]["elapsed_ms"],
         "the clock stopped"
     );
+    for view in [&j, &js] {
+        assert_eq!(view["race"]["standings"], over["standings"]);
+        assert_eq!(view["race"]["reason"], over["reason"]);
+    }
+    assert!(js["race"]["board"].is_null(), "no board of its own");
     // Between races the room takes players again, so it is listed (A5).
     s.send(json!({"type": "list_rooms"})).await;
     let listed = s.expect("room_list").await;

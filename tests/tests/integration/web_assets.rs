@@ -1,6 +1,8 @@
 //! The browser client on the server's one port: `/` and `/r/CODE` get the page, `/assets/…` its
 //! files, byte for byte what `client-web/public` holds, with caching and security headers;
-//! nothing else on disk is reachable, and the page's own origin may open the WebSocket.
+//! nothing else on disk is reachable, and the page's own origin may open the WebSocket. Text
+//! files come Brotli- or gzip-compressed to a client that accepts it, and decompress to the
+//! same bytes.
 
 use std::path::{Path, PathBuf};
 
@@ -112,6 +114,120 @@ async fn assets_revalidate_by_etag() {
     let css = get(&srv, "/assets/style.css").await;
     assert_eq!(css.header("content-type"), Some("text/css; charset=utf-8"));
     assert_ne!(css.header("etag"), Some(etag.as_str()));
+}
+
+/// `body` decoded from `coding` (`br` or `gzip`).
+fn decode(coding: &str, body: &[u8]) -> Vec<u8> {
+    use std::io::Read as _;
+    let mut out = Vec::new();
+    match coding {
+        "br" => brotli::Decompressor::new(body, 4096).read_to_end(&mut out),
+        "gzip" => flate2::read::GzDecoder::new(body).read_to_end(&mut out),
+        other => panic!("no decoder for {other}"),
+    }
+    .unwrap_or_else(|e| panic!("a valid {coding} body: {e}"));
+    out
+}
+
+#[tokio::test]
+async fn text_files_come_compressed_to_who_accepts_it() {
+    let srv = TestServer::start().await;
+    let mut files = Vec::new();
+    files_under(&public_dir().join("assets"), "/assets/", &mut files);
+    files.push("/".to_owned());
+    let (mut plain_total, mut br_total) = (0, 0);
+    for url in files.iter().filter(|f| !f.ends_with(".png")) {
+        let plain = get(&srv, url).await;
+        assert_eq!(plain.status, OK, "{url}");
+        assert_eq!(plain.header("content-encoding"), None, "{url}");
+        let plain_tag = plain.header("etag").expect("an ETag").to_owned();
+        plain_total += plain.body.len();
+        let mut tags = vec![plain_tag.clone()];
+        for (accept, coding, suffix) in [
+            ("gzip, deflate, br, zstd", "br", "-br\""),
+            ("gzip;q=1, br;q=0.5", "gzip", "-gz\""),
+        ] {
+            let r = srv
+                .http(&format!("GET {url}"), &[("accept-encoding", accept)])
+                .await
+                .expect("GET");
+            assert_eq!(r.status, OK, "{url}");
+            assert_eq!(r.header("vary"), Some("Accept-Encoding"), "{url}");
+            assert_eq!(r.header("content-type"), plain.header("content-type"));
+            let tag = r.header("etag").expect("an ETag").to_owned();
+            if r.header("content-encoding").is_none() {
+                // Kept plain when compressing saves nothing (a tiny file): the same answer.
+                assert_eq!(r.body, plain.body, "{url}");
+                assert_eq!(tag, plain_tag, "{url}");
+                continue;
+            }
+            assert_eq!(r.header("content-encoding"), Some(coding), "{url}");
+            assert_eq!(
+                r.header("content-length"),
+                Some(r.body.len().to_string().as_str())
+            );
+            assert!(r.body.len() < plain.body.len(), "{url} {coding}");
+            assert!(
+                decode(coding, &r.body) == plain.body,
+                "{url}: {coding} decodes to the file"
+            );
+            assert!(
+                tag.ends_with(suffix) && tag.starts_with(&plain_tag[..65]),
+                "{tag}"
+            );
+            if coding == "br" {
+                br_total += r.body.len();
+            }
+            tags.push(tag);
+        }
+        // Every tag of the file revalidates whatever coding is asked for now.
+        for tag in &tags {
+            for accept in ["br", "gzip", "identity"] {
+                let r = srv
+                    .http(
+                        &format!("GET {url}"),
+                        &[("accept-encoding", accept), ("if-none-match", tag)],
+                    )
+                    .await
+                    .expect("conditional GET");
+                assert_eq!(
+                    r.status, "HTTP/1.1 304 Not Modified",
+                    "{url} {tag} {accept}"
+                );
+                assert!(r.body.is_empty());
+            }
+        }
+    }
+    // The client as a whole: Brotli takes it to well under a half.
+    assert!(br_total * 2 < plain_total, "{br_total} of {plain_total}");
+
+    // `q=0` refuses, HEAD tells the length of what GET would send.
+    let r = srv
+        .http(
+            "GET /assets/state.js",
+            &[("accept-encoding", "br;q=0, gzip;q=0")],
+        )
+        .await
+        .expect("GET");
+    assert_eq!(r.header("content-encoding"), None);
+    assert_eq!(r.header("vary"), Some("Accept-Encoding"));
+    let full = get(&srv, "/assets/state.js").await;
+    assert_eq!(r.body, full.body);
+    let get_br = srv
+        .http("GET /assets/state.js", &[("accept-encoding", "br")])
+        .await
+        .expect("GET");
+    let head = srv
+        .http("HEAD /assets/state.js", &[("accept-encoding", "br")])
+        .await
+        .expect("HEAD");
+    assert_eq!(head.status, OK);
+    assert_eq!(head.header("content-encoding"), Some("br"));
+    assert_eq!(
+        head.header("content-length"),
+        Some(get_br.body.len().to_string().as_str())
+    );
+    assert!(head.body.is_empty());
 }
 
 #[tokio::test]

@@ -59,6 +59,8 @@ fn view(race_id: &str, elapsed_ms: u64) -> RaceView {
         board: None,
         mistakes: 2,
         progress: vec![],
+        standings: None,
+        reason: None,
     }
 }
 

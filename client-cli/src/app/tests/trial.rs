@@ -77,6 +77,8 @@ fn race_in_progress_offers_to_watch_then_takes_a_seat_when_it_ends() {
         board: None,
         mistakes: 0,
         progress: vec![],
+        standings: None,
+        reason: None,
     };
     app.update(net(spectator_joined(Some(view), Phase::Racing)));
     app.update(Event::Tick(1300));

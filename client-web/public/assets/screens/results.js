@@ -15,32 +15,8 @@ import { me } from '../state.js';
 import { roomHeader } from './room.js';
 import { arenaState, arenaTable, arenaWhen, nextRaceIn } from './arena.js';
 
-/** @typedef {import('../../../types/wire.js').Standing} Standing */
-
-/**
- * Standings from what a page that joined after `race_over` knows (statuses and progress; no
- * times): the contract's order, solved first, then more filled, then fewer mistakes.
- * @param {import('../state.js').State} s
- * @returns {Standing[]}
- */
-function guessed(s) {
-  const rows = s.players.map((p) => {
-    const pr = s.race?.progress.get(p.player_id);
-    return { rank: 0, player_id: p.player_id, name: p.name, status: p.status, time_ms: null, filled: pr?.filled ?? 0, mistakes: pr?.mistakes ?? 0 };
-  });
-  /** @param {Standing} a */
-  const key = (a) => [a.status === 'solved' ? 0 : 1, -a.filled, a.mistakes];
-  rows.sort((a, b) => {
-    const ka = key(a);
-    const kb = key(b);
-    return ka[0] - kb[0] || ka[1] - kb[1] || ka[2] - kb[2];
-  });
-  rows.forEach((row, i) => {
-    const prev = rows[i - 1];
-    row.rank = prev && key(prev).join() === key(row).join() ? prev.rank : i + 1;
-  });
-  return rows;
-}
+/** Before any race_over: the same empty table every redraw. */
+const NO_STANDINGS = /** @type {import('../../../types/wire.js').Standing[]} */ ([]);
 
 /**
  * A rated player's change, as `12.3 (+2.4)`; empty when the race was not rated.
@@ -135,6 +111,7 @@ export function results(act) {
   const title = h('h2', { 'data-testid': 'results-title', tabindex: -1 });
   const table = standingsTable({ rating: true });
   const board = createBoard({ label: 'the solution', onSelect: () => {} });
+  const solutionCard = h('div', { class: 'card small-board', 'data-testid': 'solution-card' }, h('h2', { text: 'Solution' }), board.el);
   const rematch = h('button', { type: 'button', class: 'primary', 'data-testid': 'rematch', onclick: () => act.start(), text: 'Rematch' });
   const again = h('button', { type: 'button', class: 'primary', 'data-testid': 'requeue', onclick: () => act.requeue(), text: 'Race again' });
   const waiting = h('p', { class: 'muted' });
@@ -168,7 +145,7 @@ export function results(act) {
       'div',
       { class: 'columns' },
       h('div', { class: 'card' }, title, h('div', { class: 'table-wrap' }, table.el), report.el, h('div', { class: 'row' }, rematch, again, replay), waiting, arenaBox),
-      h('div', { class: 'card small-board' }, h('h2', { text: 'Solution' }), board.el),
+      solutionCard,
       h('div', { class: 'card' }, h('h2', { text: 'Room' }), players.el, summary, hostBox, chat.el),
     ),
   );
@@ -186,8 +163,11 @@ export function results(act) {
       chat.update(s);
       error.update(s.notice);
       const reason = s.over_reason === 'time_limit' ? 'time is up' : 'everyone is done';
+      // The standings are race_over's, or the room view's of the last race (a page that came
+      // between races): never guessed from who is here now.
       setText(title, s.standings ? `Race over: ${reason}` : 'The last race');
-      const standings = s.standings ?? guessed(s);
+      const standings = s.standings ?? NO_STANDINGS;
+      setAttr(table.el, 'hidden', s.standings ? null : '');
       if (shown !== standings) {
         shown = standings;
         const bots = [...s.bots].map((player_id) => ({ player_id, bot: true }));
@@ -201,7 +181,10 @@ export function results(act) {
       const view = r && r.puzzle ? { puzzle: r.puzzle, board: s.you?.role === 'player' ? r.board : [...r.puzzle], pencil: new Array(81).fill(0), flash: null, pending: new Map() } : null;
       // A8: our board was our own isomorph: its solution is our standing's (the race's is for spectators).
       const own = s.standings?.find((t) => t.player_id === s.you?.player_id)?.solution;
-      board.update(view, -1, now, own ?? s.solution);
+      const solution = own ?? s.solution;
+      // No solution is ours to show (we did not race it): no board of givens alone.
+      setAttr(solutionCard, 'hidden', view && solution ? null : '');
+      board.update(view, -1, now, solution);
       const mine = me(s);
       const host = !!mine && s.host === mine.player_id;
       setAttr(rematch, 'hidden', host ? null : '');

@@ -285,6 +285,19 @@ fn a_scripted_race_replays_to_the_same_room_and_ends_the_same() {
     let ended = race_over(&live.last_fx);
     assert!(ended.is_some(), "the live race ended");
     assert_eq!(race_over(&again.take_effects()), ended);
+    // Taken over between races, the room shows the last race as `race_over` did: the view's
+    // standings (ours, additive) are rebuilt from the log too.
+    let after = rebuilt(&live, &conns, ms(70_100));
+    let over: serde_json::Value = serde_json::from_str(&ended.unwrap_or_default()).unwrap();
+    let Some(ServerMsg::RoomJoined { race: Some(v), .. }) = after.view_of(ConnId(2), ms(70_100))
+    else {
+        panic!("a room view with the race");
+    };
+    assert_eq!(
+        serde_json::to_value(&v.standings).unwrap(),
+        over["standings"]
+    );
+    assert_eq!(serde_json::to_value(v.reason).unwrap(), over["reason"]);
 }
 
 #[test]

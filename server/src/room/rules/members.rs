@@ -5,10 +5,11 @@
 use std::net::IpAddr;
 
 use protocol::{
-    ClosedReason, ErrorCode, FinishStatus, OverReason, PlayerName, Role, ServerMsg, You,
+    ClosedReason, ErrorCode, FinishStatus, OverReason, PlayerName, Role, ServerMsg, Standing, You,
 };
 use tokio::time::Instant;
 
+use super::race::Race;
 use super::seats::{parse_name, Membership, Refusal};
 use super::{Effect, Room, State};
 use crate::outbox::{CloseCode, ConnId};
@@ -155,17 +156,10 @@ impl Room {
         };
         let msg = self.room_joined(you, now);
         self.send(conn, msg);
-        if let (State::Finished, Some(race)) = (&self.state, &self.race) {
-            // Announced races only end so: with someone timed out at the limit, or all done.
-            let standings = race.standings();
-            let timed_out = standings.iter().any(|s| s.status == FinishStatus::TimedOut);
+        if let Some((race, reason, standings)) = self.last_race_over() {
             let over = ServerMsg::RaceOver {
                 race_id: race.race_id().clone(),
-                reason: if timed_out {
-                    OverReason::TimeLimit
-                } else {
-                    OverReason::AllDone
-                },
+                reason,
                 standings,
                 solution: race.dealt().solution,
                 // Ratings come in their own message once stored (A9).
@@ -173,6 +167,23 @@ impl Room {
             };
             self.send(conn, over);
         }
+    }
+
+    /// Between races, what the last race's `race_over` announced: the race, why it ended, and
+    /// its standings (rebuilt from the race, so a taken-over room has them too). Announced
+    /// races only end so: with someone timed out at the limit, or all done.
+    pub(super) fn last_race_over(&self) -> Option<(&Race, OverReason, Vec<Standing>)> {
+        let (State::Finished, Some(race)) = (&self.state, &self.race) else {
+            return None;
+        };
+        let standings = race.standings();
+        let timed_out = standings.iter().any(|s| s.status == FinishStatus::TimedOut);
+        let reason = if timed_out {
+            OverReason::TimeLimit
+        } else {
+            OverReason::AllDone
+        };
+        Some((race, reason, standings))
     }
 
     /// A connection's transport dropped: a player's seat is held, a spectator is gone.

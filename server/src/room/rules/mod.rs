@@ -246,8 +246,16 @@ impl Room {
         match &self.state {
             State::Lobby => None,
             State::Countdown { race_id, .. } => Some(Race::countdown_view(race_id, &self.settings)),
-            State::Racing | State::Finished => {
-                Some(self.race.as_ref()?.view(viewer, &self.settings, now))
+            State::Racing => Some(self.race.as_ref()?.view(viewer, &self.settings, now)),
+            // Whoever comes between races sees the last one as its players did (ours,
+            // additive): the standings and reason of its `race_over`.
+            State::Finished => {
+                let (race, reason, standings) = self.last_race_over()?;
+                Some(RaceView {
+                    standings: Some(standings),
+                    reason: Some(reason),
+                    ..race.view(viewer, &self.settings, now)
+                })
             }
         }
     }

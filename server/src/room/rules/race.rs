@@ -81,6 +81,16 @@ struct Entry {
 }
 
 impl Entry {
+    /// The seat's progress message, out of `to_fill` cells.
+    fn progress(&self, to_fill: u32) -> Progress {
+        Progress {
+            player_id: self.player_id.clone(),
+            filled: self.filled,
+            to_fill,
+            mistakes: self.mistakes,
+        }
+    }
+
     fn new(player_id: PlayerId, name: PlayerName, dealt: SolvedPuzzle) -> Entry {
         Entry {
             player_id,
@@ -265,13 +275,7 @@ impl Race {
         let time_ms = e.solved(raw_ms, cap);
         e.filled = to_fill;
         e.board = e.dealt.solution;
-        let progress = Progress {
-            player_id: e.player_id.clone(),
-            filled: e.filled,
-            to_fill,
-            mistakes: e.mistakes,
-        };
-        Some((progress, FinishStatus::Solved, Some(time_ms)))
+        Some((e.progress(to_fill), FinishStatus::Solved, Some(time_ms)))
     }
 
     /// Record who races and whether the race is rated (A6).
@@ -302,6 +306,8 @@ impl Race {
             board: None,
             mistakes: 0,
             progress: Vec::new(),
+            standings: None,
+            reason: None,
         }
     }
 
@@ -444,12 +450,7 @@ impl Race {
             e.status = PlayerStatus::Eliminated;
             finished = Some((FinishStatus::Eliminated, None));
         }
-        let progress = changed.then(|| Progress {
-            player_id: e.player_id.clone(),
-            filled: e.filled,
-            to_fill: self.to_fill,
-            mistakes: e.mistakes,
-        });
+        let progress = changed.then(|| e.progress(self.to_fill));
         let reply = ServerMsg::Placement {
             id,
             cell,
@@ -586,13 +587,10 @@ impl Race {
             progress: self
                 .entries
                 .iter()
-                .map(|e| Progress {
-                    player_id: e.player_id.clone(),
-                    filled: e.filled,
-                    to_fill: self.to_fill,
-                    mistakes: e.mistakes,
-                })
+                .map(|e| e.progress(self.to_fill))
                 .collect(),
+            standings: None,
+            reason: None,
         }
     }
 }

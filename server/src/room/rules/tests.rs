@@ -952,5 +952,6 @@ mod drain;
 mod ghost;
 mod isomorphs;
 mod lag;
+mod late_join;
 mod report;
 mod resync;
