@@ -141,9 +141,12 @@ static FILES: LazyLock<HashMap<Cow<'static, str>, File>> = LazyLock::new(|| {
     Public::iter()
         .filter_map(|name| {
             let file = Public::get(&name)?;
-            let body = match file.data {
-                Cow::Borrowed(b) => Bytes::from_static(b),
-                Cow::Owned(v) => Bytes::from(v),
+            // Scripts and stylesheets are served without their comments (the ETag still
+            // follows the source: the slim copy is a function of it).
+            let body = match (super::slim::slim(&name, &file.data), file.data) {
+                (Some(slim), _) => Bytes::from(slim),
+                (None, Cow::Borrowed(b)) => Bytes::from_static(b),
+                (None, Cow::Owned(v)) => Bytes::from(v),
             };
             let file = File::new(&name, body, file.metadata.sha256_hash());
             Some((name, file))

@@ -31,6 +31,7 @@ pub mod fd;
 pub mod http;
 pub mod rate;
 pub mod reply;
+pub mod slim;
 pub mod tls;
 pub mod tuning;
 pub mod upgrade;
