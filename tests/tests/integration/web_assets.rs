@@ -267,13 +267,17 @@ async fn every_client_file_is_served_as_it_is_or_slimmed() {
         }
         let url = match rel.as_str() {
             "index.html" => "/".to_owned(),
+            // The service worker is served at the root, so that its scope is the whole site.
+            "sw.js" => "/sw.js".to_owned(),
             r if r.starts_with("assets/") => format!("/{r}"),
-            r => panic!("client-web/public/{r}: the server serves only index.html and assets/"),
+            r => panic!(
+                "client-web/public/{r}: the server serves only index.html, sw.js and assets/"
+            ),
         };
         let on_disk = std::fs::read(public_dir().join(&rel)).expect("read a client file");
         // Scripts and stylesheets go out without their comments (net::slim; the Chromium
         // suite's served.test.mjs checks that they are the same program); the rest as it is.
-        let expected = sudoku_race_server::net::slim::slim(&rel, &on_disk).unwrap_or(on_disk);
+        let expected = server::net::slim::slim(&rel, &on_disk).unwrap_or(on_disk);
         let served = get(&srv, &url).await;
         assert_eq!(served.status, OK, "{url}");
         assert!(served.body == expected, "{url} differs from {rel}");
