@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Our uniqueness check against tdoku's solver_dpll_triad_simd, in one run, interleaved.
+#
+#   shared/benches/solver-vs-tdoku.sh [-r ROUNDS] [-p PASSES] [-t TDOKU_DIR] [-d DATA_DIR] [-n LINES]
+#
+# Builds tdoku (default ../shared/peers/tdoku beside the repository) with g++ -O3 -march=native
+# into shared/benches/tdoku_harness.cc, and our `solve_set` bench (release, default flags: the
+# solver picks AVX2 at run time, no -C target-cpu). Then for ROUNDS rounds, for every set, runs
+# ours and tdoku in turn, each timing PASSES passes over the set in-process (median pass). The
+# table shows the median over rounds, ns per puzzle, and the ratio tdoku/ours (> 1: ours faster).
+# Sets: 17-clue, top1465, forum hardest 1106 from DATA_DIR (default ../shared/data) and forum
+# hardest 1905 (SE 11+) when DATA_DIR holds forum_hardest_1905_11plus.txt; -n keeps the first
+# LINES puzzles of each (a quick sample while iterating).
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/../.." && pwd)"
+rounds=5 passes=5 lines=0
+tdoku="$repo/../shared/peers/tdoku" data="$repo/../shared/data"
+while getopts "r:p:t:d:n:" opt; do
+  case $opt in
+    r) rounds=$OPTARG ;; p) passes=$OPTARG ;; t) tdoku=$OPTARG ;; d) data=$OPTARG ;;
+    n) lines=$OPTARG ;; *) exit 2 ;;
+  esac
+done
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+g++ -O3 -march=native -std=c++14 -fno-exceptions -fno-rtti -DNDEBUG -I "$tdoku/include" \
+  -I "$tdoku/src" "$tdoku/src/solver_dpll_triad_simd.cc" "$tdoku/src/util.cc" \
+  "$repo/shared/benches/tdoku_harness.cc" -o "$work/tdoku_harness"
+ours="$(cd "$repo" && cargo bench -p sudoku-race-shared --bench solve_set --no-run \
+  --message-format=json 2>/dev/null | python3 -c '
+import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "solve_set" and m.get("executable"):
+        print(m["executable"])')"
+
+sets=()
+for name in 17_clue_49158 magictour_top1465 forum_hardest_1106 forum_hardest_1905_11plus; do
+  [ -f "$data/$name.txt" ] || { echo "skipping $name: not in $data" >&2; continue; }
+  if [ "$lines" -gt 0 ]; then head -n "$lines" "$data/$name.txt" > "$work/$name"; else cp "$data/$name.txt" "$work/$name"; fi
+  sets+=("$work/$name")
+done
+
+for round in $(seq "$rounds"); do
+  for set in "${sets[@]}"; do
+    "$ours" "$passes" "$set" | sed 's/^/ours\t/' >> "$work/results"
+    "$work/tdoku_harness" "$passes" "$set" | sed 's/^/tdoku\t/' >> "$work/results"
+  done
+done
+
+echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores"
+echo "# $rounds rounds x $passes passes, uniqueness check (count up to 2), ns/puzzle, median of rounds"
+python3 - "$work/results" <<'PY'
+import statistics, sys, os
+rows = {}
+for line in open(sys.argv[1]):
+    who, path, ns, n, unique, counted = line.split("\t")
+    name = os.path.basename(path)
+    r = rows.setdefault(name, {"n": int(n), "ours": [], "tdoku": [], "checks": set()})
+    r[who].append(float(ns))
+    r["checks"].add((who, int(unique), int(counted)))
+print(f"| set | puzzles | ours ns | tdoku ns | ours/s | tdoku/s | ratio (tdoku/ours) |")
+print(f"|---|---:|---:|---:|---:|---:|---:|")
+for name, r in rows.items():
+    o, t = statistics.median(r["ours"]), statistics.median(r["tdoku"])
+    answers = {(u, c) for _, u, c in r["checks"]}
+    flag = "" if len(answers) == 1 else " (answers differ!)"
+    print(f"| {name} | {r['n']} | {o:.0f} | {t:.0f} | {1e9/o:,.0f} | {1e9/t:,.0f} | {t/o:.2f}x{flag} |")
+PY
