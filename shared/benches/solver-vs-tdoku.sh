@@ -6,8 +6,9 @@
 # Builds tdoku (default ../shared/peers/tdoku beside the repository) with g++ -O3 -march=native
 # into shared/benches/tdoku_harness.cc, and our `solve_set` bench (release, default flags: the
 # solver picks AVX2 at run time, no -C target-cpu). Then for ROUNDS rounds, for every set, runs
-# ours and tdoku in turn, each timing PASSES passes over the set in-process (median pass). The
-# table shows the median over rounds, ns per puzzle, and the ratio tdoku/ours (> 1: ours faster).
+# ours and tdoku in turn, each timing PASSES passes over the set in-process (median pass, in the
+# thread's CPU time: the machine may be shared). The table shows the median over rounds, ns per
+# puzzle, and the ratio tdoku/ours (> 1: ours faster).
 # Sets: 17-clue, top1465, forum hardest 1106 from DATA_DIR (default ../shared/data) and forum
 # hardest 1905 (SE 11+) when DATA_DIR holds forum_hardest_1905_11plus.txt; -n keeps the first
 # LINES puzzles of each (a quick sample while iterating).

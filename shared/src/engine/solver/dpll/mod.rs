@@ -24,7 +24,7 @@
 //! once, at the first count. All must give the same counts, solutions and guess counts (tested
 //! in `tests.rs`, on every kind this CPU has).
 //!
-//! Givens that clash are rejected before the search: tdoku never sees such input, and a clash
+//! Givens that clash are rejected while they are placed: tdoku never sees such input, and a clash
 //! inside one box is not always caught by its propagation.
 
 mod portable;
@@ -50,6 +50,7 @@ mod portable_search {
     use super::Outcome;
 
     macro_rules! simd {
+        (outlined: $($i:item)*) => { $( #[inline(never)] $i )* };
         ($($i:item)*) => { $( #[inline] $i )* };
     }
 
@@ -64,6 +65,9 @@ mod avx2_search {
     use super::Outcome;
 
     macro_rules! simd {
+        (outlined: $($i:item)*) => {
+            $( #[target_feature(enable = "avx2,sse4.2,ssse3,popcnt")] #[inline(never)] $i )*
+        };
         ($($i:item)*) => {
             $( #[target_feature(enable = "avx2,sse4.2,ssse3,popcnt")] #[inline] $i )*
         };
@@ -80,6 +84,15 @@ mod avx512_search {
     use super::Outcome;
 
     macro_rules! simd {
+        (outlined: $($i:item)*) => {
+            $(
+                #[target_feature(
+                    enable = "avx2,sse4.2,ssse3,popcnt,avx512f,avx512vl,avx512bw,avx512bitalg"
+                )]
+                #[inline(never)]
+                $i
+            )*
+        };
         ($($i:item)*) => {
             $(
                 #[target_feature(
@@ -141,7 +154,7 @@ fn best_kind() -> Kind {
 /// Count the solutions of `cells` (0 = empty, 1..=9 given) up to `limit`, keeping the first
 /// when `want_first`. Clashing givens count 0.
 pub(super) fn count(cells: &[u8; 81], limit: usize, want_first: bool) -> Outcome {
-    if limit == 0 || givens_clash(cells) {
+    if limit == 0 {
         return Outcome {
             count: 0,
             first: None,
@@ -169,26 +182,6 @@ fn count_with(kind: Kind, cells: &[u8; 81], limit: usize, want_first: bool) -> O
         Kind::Avx2 => unsafe { avx2_search::solve(cells, limit, want_first) },
         _ => portable_search::solve(cells, limit, want_first),
     }
-}
-
-/// Whether two givens share a row, column or box.
-fn givens_clash(cells: &[u8; 81]) -> bool {
-    let (mut rows, mut cols, mut boxes) = ([0u16; 9], [0u16; 9], [0u16; 9]);
-    for (pos, &digit) in cells.iter().enumerate() {
-        if digit == 0 {
-            continue;
-        }
-        let bit = 1u16 << digit;
-        let (r, c) = (pos / 9, pos % 9);
-        let b = r / 3 * 3 + c / 3;
-        if (rows[r] | cols[c] | boxes[b]) & bit != 0 {
-            return true;
-        }
-        rows[r] |= bit;
-        cols[c] |= bit;
-        boxes[b] |= bit;
-    }
-    false
 }
 
 #[cfg(test)]

@@ -143,10 +143,22 @@ simd! {
         band_idx: usize,
         from_peer: usize,
     ) -> bool {
+        let band = &state.bands[usize::from(VERTICAL)][band_idx];
+        !band.configurations.intersects(band.eliminations)
+            || band_update::<VERTICAL>(state, band_idx, from_peer)
+    }
+}
+
+simd! {
+    outlined:
+    /// [`band_eliminate`] when there is something to eliminate: kept out of line, so that the
+    /// common no-op check costs no call.
+    fn band_update<const VERTICAL: bool>(
+        state: &mut State,
+        band_idx: usize,
+        from_peer: usize,
+    ) -> bool {
         let band = &mut state.bands[usize::from(VERTICAL)][band_idx];
-        if !band.configurations.intersects(band.eliminations) {
-            return true;
-        }
         let configs = band.configurations.and_not(band.eliminations);
         let triads = configs_to_triads(configs);
         let asserting = triads.and(triads.popcounts9().lanes_eq(V16::splat(3)));
@@ -175,7 +187,9 @@ simd! {
         }
         true
     }
+}
 
+simd! {
     /// A band's configurations as the 3x3 matrix of positive triads (row `p`: box peer `p`).
     fn configs_to_triads(configs: V8) -> V16 {
         let both = V16::from_halves(configs, configs);
@@ -296,7 +310,8 @@ simd! {
         *v = V8::load(&PEER_ELEM_TO_CONFIGS[box_i][elem_j]).and(candidate).or(*v);
     }
 
-    /// The state with the givens placed and propagated; `None` on a contradiction.
+    /// The state with the givens placed and propagated; `None` when two givens clash or
+    /// propagation finds a contradiction.
     fn init(cells: &[u8; 81]) -> Option<State> {
         let band = Band {
             configurations: V8::load(&BAND_START),
@@ -306,10 +321,26 @@ simd! {
             bands: [[band; 3]; 2],
             boxen: [V16::splat(ALL); 9],
         };
+        // The givens as bits, found without a branch per cell (most cells are empty).
+        let mut givens = 0u128;
         for (pos, &digit) in cells.iter().enumerate() {
-            if digit != 0 {
-                init_clue(&mut state, pos, digit);
+            givens |= u128::from(digit != 0) << pos;
+        }
+        let mut seen = [0u16; 27];
+        while givens != 0 {
+            let pos = givens.trailing_zeros() as usize;
+            givens &= givens - 1;
+            let digit = cells[pos];
+            let bit = 1u16 << digit;
+            let (row, col) = (pos / 9, pos % 9);
+            let units = [row, 9 + col, 18 + row / 3 * 3 + col / 3];
+            if units.iter().any(|&u| seen[u] & bit != 0) {
+                return None;
             }
+            for u in units {
+                seen[u] |= bit;
+            }
+            init_clue(&mut state, pos, digit);
         }
         let ok = band_eliminate::<false>(&mut state, 0, 1)
             && band_eliminate::<true>(&mut state, 0, 1)
@@ -339,7 +370,8 @@ simd! {
         out
     }
 
-    /// Count the solutions of `cells` (0 = empty; givens must not clash) up to `limit`.
+    /// Count the solutions of `cells` (0 = empty, 1..=9 given) up to `limit`; clashing givens
+    /// have none.
     pub(super) fn solve(cells: &[u8; 81], limit: usize, want_first: bool) -> Outcome {
         let mut search = Search {
             limit,
