@@ -176,11 +176,6 @@ impl V16 {
             V16(_mm256_cmpgt_epi16(self.0, _mm256_setzero_si256()))
         }
 
-        /// Whether some lane is below `o`'s (lanes hold small counts).
-        pub(in super::super) fn any_lt(self, o: V16) -> bool {
-            _mm256_movemask_epi8(_mm256_cmpgt_epi16(o.0, self.0)) != 0
-        }
-
         pub(in super::super) fn intersects(self, o: V16) -> bool {
             _mm256_testz_si256(self.0, o.0) == 0
         }

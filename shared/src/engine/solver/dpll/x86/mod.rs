@@ -40,6 +40,11 @@ pub(super) mod avx2 {
                 V16(_mm256_add_epi16(sum_0_7, _mm256_srli_epi16::<8>(self.0)))
             }
 
+            /// Whether some lane is below `o`'s (lanes hold small counts).
+            pub(in super::super) fn any_lt(self, o: V16) -> bool {
+                _mm256_movemask_epi8(_mm256_cmpgt_epi16(o.0, self.0)) != 0
+            }
+
             /// Each row of four lanes rotated by one: lane `4r + c` takes lane
             /// `4r + (c + 1) % 4`.
             pub(in super::super) fn rotate_rows(self) -> V16 {
@@ -76,6 +81,11 @@ pub(super) mod avx512 {
             /// Set bits in each lane.
             pub(in super::super) fn popcounts9(self) -> V16 {
                 V16(_mm256_popcnt_epi16(self.0))
+            }
+
+            /// Whether some lane is below `o`'s (one compare into a mask register).
+            pub(in super::super) fn any_lt(self, o: V16) -> bool {
+                _mm256_cmplt_epu16_mask(self.0, o.0) != 0
             }
 
             /// Each row of four lanes rotated by one: lane `4r + c` takes lane
