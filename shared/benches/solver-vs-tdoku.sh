@@ -2,6 +2,7 @@
 # Our uniqueness check against tdoku's solver_dpll_triad_simd, in one run, interleaved.
 #
 #   shared/benches/solver-vs-tdoku.sh [-r ROUNDS] [-p PASSES] [-t TDOKU_DIR] [-d DATA_DIR] [-n LINES]
+#                                     [-b BEFORE_BIN]
 #
 # Builds tdoku (default ../shared/peers/tdoku beside the repository) with g++ -O3 -march=native
 # into shared/benches/tdoku_harness.cc, and our `solve_set` bench (release, default flags: the
@@ -11,15 +12,16 @@
 # puzzle, and the ratio tdoku/ours (> 1: ours faster).
 # Sets: 17-clue, top1465, forum hardest 1106 from DATA_DIR (default ../shared/data) and forum
 # hardest 1905 (SE 11+) when DATA_DIR holds forum_hardest_1905_11plus.txt; -n keeps the first
-# LINES puzzles of each (a quick sample while iterating).
+# LINES puzzles of each (a quick sample while iterating). -b adds a column for another build of
+# the solve_set bench (e.g. from an older commit), run in the same rounds.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
-rounds=5 passes=5 lines=0
+rounds=5 passes=5 lines=0 before=""
 tdoku="$repo/../shared/peers/tdoku" data="$repo/../shared/data"
-while getopts "r:p:t:d:n:" opt; do
+while getopts "r:p:t:d:n:b:" opt; do
   case $opt in
     r) rounds=$OPTARG ;; p) passes=$OPTARG ;; t) tdoku=$OPTARG ;; d) data=$OPTARG ;;
-    n) lines=$OPTARG ;; *) exit 2 ;;
+    n) lines=$OPTARG ;; b) before=$OPTARG ;; *) exit 2 ;;
   esac
 done
 work="$(mktemp -d)"
@@ -47,6 +49,7 @@ for round in $(seq "$rounds"); do
   for set in "${sets[@]}"; do
     "$ours" "$passes" "$set" | sed 's/^/ours\t/' >> "$work/results"
     "$work/tdoku_harness" "$passes" "$set" | sed 's/^/tdoku\t/' >> "$work/results"
+    if [ -n "$before" ]; then "$before" "$passes" "$set" | sed 's/^/before\t/' >> "$work/results"; fi
   done
 done
 
@@ -57,15 +60,20 @@ import statistics, sys, os
 rows = {}
 for line in open(sys.argv[1]):
     who, path, ns, n, unique, counted = line.split("\t")
-    name = os.path.basename(path)
-    r = rows.setdefault(name, {"n": int(n), "ours": [], "tdoku": [], "checks": set()})
-    r[who].append(float(ns))
-    r["checks"].add((who, int(unique), int(counted)))
-print(f"| set | puzzles | ours ns | tdoku ns | ours/s | tdoku/s | ratio (tdoku/ours) |")
-print(f"|---|---:|---:|---:|---:|---:|---:|")
+    r = rows.setdefault(os.path.basename(path), {"n": int(n), "answers": set()})
+    r.setdefault(who, []).append(float(ns))
+    r["answers"].add((int(unique), int(counted)))
+before = any("before" in r for r in rows.values())
+head = "| set | puzzles | unique | ours ns | tdoku ns | ours/s | tdoku/s | tdoku/ours |"
+print(head + (" before ns | before/ours |" if before else ""))
+print("|---|---:|---:|---:|---:|---:|---:|---:|" + ("---:|---:|" if before else ""))
 for name, r in rows.items():
     o, t = statistics.median(r["ours"]), statistics.median(r["tdoku"])
-    answers = {(u, c) for _, u, c in r["checks"]}
-    flag = "" if len(answers) == 1 else " (answers differ!)"
-    print(f"| {name} | {r['n']} | {o:.0f} | {t:.0f} | {1e9/o:,.0f} | {1e9/t:,.0f} | {t/o:.2f}x{flag} |")
+    unique = "/".join(str(u) for u, _ in sorted(r["answers"]))
+    flag = "" if len(r["answers"]) == 1 else " (answers differ!)"
+    line = f"| {name} | {r['n']} | {unique}{flag} | {o:.0f} | {t:.0f} | {1e9/o:,.0f} | {1e9/t:,.0f} | **{t/o:.2f}x** |"
+    if before:
+        b = statistics.median(r["before"])
+        line += f" {b:.0f} | {b/o:.2f}x |"
+    print(line)
 PY

@@ -140,7 +140,7 @@ fn has(kind: Kind) -> bool {
     }
 }
 
-/// The best kind this CPU runs, found once.
+/// The best kind this CPU runs, found once: a kind for which [`has`] held.
 fn best_kind() -> Kind {
     static BEST: std::sync::OnceLock<Kind> = std::sync::OnceLock::new();
     *BEST.get_or_init(|| {
@@ -161,20 +161,26 @@ pub(super) fn count(cells: &[u8; 81], limit: usize, want_first: bool) -> Outcome
             guesses: 0,
         };
     }
-    count_with(best_kind(), cells, limit, want_first)
+    // `best_kind` returns only a kind whose features `has` confirmed on this CPU.
+    run(best_kind(), cells, limit, want_first)
 }
 
-/// [`count`] on the search of `kind`, which this CPU must have ([`has`]); the portable search
-/// when it has not.
-#[allow(unsafe_code)]
+/// [`count`] on the search of `kind`, or on the portable search when this CPU lacks `kind`'s
+/// features (for the tests, which run every kind).
+#[cfg(test)]
 fn count_with(kind: Kind, cells: &[u8; 81], limit: usize, want_first: bool) -> Outcome {
-    if !has(kind) {
-        return portable_search::solve(cells, limit, want_first);
-    }
+    let kind = if has(kind) { kind } else { Kind::Portable };
+    run(kind, cells, limit, want_first)
+}
+
+/// The search of `kind`. The caller guarantees that [`has`]`(kind)` held on this CPU.
+#[allow(unsafe_code)]
+fn run(kind: Kind, cells: &[u8; 81], limit: usize, want_first: bool) -> Outcome {
     match kind {
         // SAFETY: `avx512_search::solve` is safe apart from its target features: calling it on
-        // a CPU without them would be undefined. `has(kind)` just confirmed every one of them
-        // at run time (`has` checks exactly the features `avx512_search` is compiled with).
+        // a CPU without them would be undefined. Both callers (`count` through `best_kind`, and
+        // `count_with`) pass a kind only after `has(kind)` confirmed every one of them at run
+        // time, and `has` checks exactly the features `avx512_search` is compiled with.
         #[cfg(target_arch = "x86_64")]
         Kind::Avx512 => unsafe { avx512_search::solve(cells, limit, want_first) },
         // SAFETY: as above, for `avx2_search` and `has(Kind::Avx2)`.

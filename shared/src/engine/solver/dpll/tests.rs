@@ -79,6 +79,7 @@ fn agrees_on_the_sampled_sets() {
         "17_clue_sample.txt",
         "top1465_sample.txt",
         "forum_hardest_sample.txt",
+        "forum_hardest_1905_sample.txt",
         "serg_sample.txt",
         "emerentius_hard.txt",
     ] {
