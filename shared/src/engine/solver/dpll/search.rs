@@ -38,15 +38,17 @@ simd! {
     #[allow(clippy::if_same_then_else)]
     fn box_restrict<const FROM_VERTICAL: bool>(
         state: &mut State,
-        box_idx: usize,
+        box_i: usize,
+        box_j: usize,
         candidates: V16,
     ) -> bool {
+        let box_idx = box_i * 3 + box_j;
         if state.boxen[box_idx].subset_of(candidates) {
             return true;
         }
         let mut eliminating = state.boxen[box_idx].and_not(candidates);
-        let (box_i, box_j) = (box_idx / 3, box_idx % 3);
         let minimums = V16::load(&BOX_MINIMUMS);
+        let (mut h_elims, mut v_elims) = (V8::zero(), V8::zero());
         loop {
             let cells = state.boxen[box_idx].and_not(eliminating);
             state.boxen[box_idx] = cells;
@@ -58,14 +60,16 @@ simd! {
             let assertions = gather_triad_assertions::<false>(cells, assertions);
             let assertions = gather_triad_assertions::<true>(cells, assertions);
             let (h, v) = assertions_to_eliminations(assertions, box_i, box_j, &mut eliminating);
-            let h_band = &mut state.bands[0][box_i].eliminations;
-            *h_band = h_band.or(h);
-            let v_band = &mut state.bands[1][box_j].eliminations;
-            *v_band = v_band.or(v);
+            h_elims = h_elims.or(h);
+            v_elims = v_elims.or(v);
             if !eliminating.intersects(cells) {
                 break;
             }
         }
+        let h_band = &mut state.bands[0][box_i].eliminations;
+        *h_band = h_band.or(h_elims);
+        let v_band = &mut state.bands[1][box_j].eliminations;
+        *v_band = v_band.or(v_elims);
         if FROM_VERTICAL {
             band_eliminate::<false>(state, box_i, box_j)
                 && band_eliminate::<true>(state, box_j, box_i)
@@ -177,11 +181,11 @@ simd! {
         );
         band.configurations = configs;
         let triads = configs_to_triads(configs);
-        let peers = BOX_PEERS[usize::from(VERTICAL)][band_idx];
         let peer_triads = [triads.lo(), triads.lo().rotate_cols(), triads.hi()];
-        for p in [(from_peer + 1) % 3, (from_peer + 2) % 3, from_peer] {
+        for p in [(from_peer + 1) % 3, (from_peer + 2) % 3, from_peer % 3] {
             let candidates = triads_to_candidates::<VERTICAL>(peer_triads[p]);
-            if !box_restrict::<VERTICAL>(state, peers[p], candidates) {
+            let (box_i, box_j) = if VERTICAL { (p, band_idx) } else { (band_idx, p) };
+            if !box_restrict::<VERTICAL>(state, box_i, box_j, candidates) {
                 return false;
             }
         }
@@ -310,6 +314,15 @@ simd! {
         *v = V8::load(&PEER_ELEM_TO_CONFIGS[box_i][elem_j]).and(candidate).or(*v);
     }
 
+    /// Bit `i` set when `cells[i]` is not 0 (at most 64 cells).
+    fn nonzero_bits(cells: &[u8]) -> u64 {
+        let mut bits = 0u64;
+        for (i, &digit) in cells.iter().enumerate() {
+            bits |= u64::from(digit != 0) << i;
+        }
+        bits
+    }
+
     /// The state with the givens placed and propagated; `None` when two givens clash or
     /// propagation finds a contradiction.
     fn init(cells: &[u8; 81]) -> Option<State> {
@@ -322,25 +335,23 @@ simd! {
             boxen: [V16::splat(ALL); 9],
         };
         // The givens as bits, found without a branch per cell (most cells are empty).
-        let mut givens = 0u128;
-        for (pos, &digit) in cells.iter().enumerate() {
-            givens |= u128::from(digit != 0) << pos;
-        }
         let mut seen = [0u16; 27];
-        while givens != 0 {
-            let pos = givens.trailing_zeros() as usize;
-            givens &= givens - 1;
-            let digit = cells[pos];
-            let bit = 1u16 << digit;
-            let (row, col) = (pos / 9, pos % 9);
-            let units = [row, 9 + col, 18 + row / 3 * 3 + col / 3];
-            if units.iter().any(|&u| seen[u] & bit != 0) {
-                return None;
+        for (base, mut givens) in [(0, nonzero_bits(&cells[..64])), (64, nonzero_bits(&cells[64..]))] {
+            while givens != 0 {
+                let pos = base + givens.trailing_zeros() as usize;
+                givens &= givens - 1;
+                let digit = cells[pos];
+                let bit = 1u16 << digit;
+                let (row, col) = (pos / 9, pos % 9);
+                let units = [row, 9 + col, 18 + row / 3 * 3 + col / 3];
+                if units.iter().any(|&u| seen[u] & bit != 0) {
+                    return None;
+                }
+                for u in units {
+                    seen[u] |= bit;
+                }
+                init_clue(&mut state, pos, digit);
             }
-            for u in units {
-                seen[u] |= bit;
-            }
-            init_clue(&mut state, pos, digit);
         }
         let ok = band_eliminate::<false>(&mut state, 0, 1)
             && band_eliminate::<true>(&mut state, 0, 1)

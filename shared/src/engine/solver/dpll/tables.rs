@@ -259,12 +259,6 @@ pub(super) const TRIADS_TO_CANDIDATES: [[[u16; 16]; 2]; 2] = [
     ],
 ];
 
-/// The boxes of each band: `[vertical][band][peer]`.
-pub(super) const BOX_PEERS: [[[usize; 3]; 3]; 2] = [
-    [[0, 1, 2], [3, 4, 5], [6, 7, 8]],
-    [[0, 3, 6], [1, 4, 7], [2, 5, 8]],
-];
-
 /// What placing digit `value` in box lane `elem` removes from the box: the other digits of the
 /// cell, the digit from the other cells and from the two negative triads of the cell's row and
 /// column. `[value][elem]`.
