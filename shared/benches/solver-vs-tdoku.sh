@@ -37,6 +37,8 @@ for line in sys.stdin:
     m = json.loads(line)
     if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "solve_set" and m.get("executable"):
         print(m["executable"])')"
+# A copy, so that a rebuild during the run cannot change what is measured.
+cp "$ours" "$work/ours" && ours="$work/ours"
 
 sets=()
 for name in 17_clue_49158 magictour_top1465 forum_hardest_1106 forum_hardest_1905_11plus; do

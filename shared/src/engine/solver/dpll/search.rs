@@ -32,19 +32,14 @@ struct Search {
 }
 
 simd! {
-    /// Restrict box `box_idx` to `candidates`, propagate inside the box to a fixpoint, then send
-    /// what changed to its two bands (the band of the other orientation first); `false` on a
-    /// contradiction. (Clippy takes the two orders for the same code; `&&` is not commutative.)
-    #[allow(clippy::if_same_then_else)]
-    fn box_restrict<const FROM_VERTICAL: bool>(
-        state: &mut State,
-        box_i: usize,
-        box_j: usize,
-        candidates: V16,
-    ) -> bool {
+    /// Restrict box (`box_i`, `box_j`) to `candidates` and propagate inside the box to a
+    /// fixpoint, adding what that asserts to its two bands' pending eliminations. The bands to
+    /// revisit (bit `k` for band `k`: 0..3 horizontal, 3..6 vertical), or `None` on a
+    /// contradiction.
+    fn box_restrict(state: &mut State, box_i: usize, box_j: usize, candidates: V16) -> Option<u8> {
         let box_idx = box_i * 3 + box_j;
         if state.boxen[box_idx].subset_of(candidates) {
-            return true;
+            return Some(0);
         }
         let mut eliminating = state.boxen[box_idx].and_not(candidates);
         let minimums = V16::load(&BOX_MINIMUMS);
@@ -54,7 +49,7 @@ simd! {
             state.boxen[box_idx] = cells;
             let counts = cells.popcounts9();
             if counts.any_lt(minimums) {
-                return false;
+                return None;
             }
             let assertions = cells.and(counts.lanes_eq(minimums));
             let assertions = gather_triad_assertions::<false>(cells, assertions);
@@ -70,13 +65,7 @@ simd! {
         *h_band = h_band.or(h_elims);
         let v_band = &mut state.bands[1][box_j].eliminations;
         *v_band = v_band.or(v_elims);
-        if FROM_VERTICAL {
-            band_eliminate::<false>(state, box_i, box_j)
-                && band_eliminate::<true>(state, box_j, box_i)
-        } else {
-            band_eliminate::<true>(state, box_j, box_i)
-                && band_eliminate::<false>(state, box_i, box_j)
-        }
+        Some(1 << box_i | 1 << (3 + box_j))
     }
 
     /// Rows (`COLS == false`) or columns of the 4x4 lanes rotated by one.
@@ -139,9 +128,76 @@ simd! {
         split.lo().or(split.hi())
     }
 
-    /// Apply a band's pending eliminations, infer what a triad held by all its remaining
-    /// configurations forces, and restrict the band's three boxes (the inbound peer `from_peer`
-    /// last); `false` on a contradiction.
+    /// Propagate after the givens, breadth first: apply pending band eliminations until none
+    /// is left, starting from the bands in `dirty` (bit `k`: band `k`, 0..3 horizontal, 3..6
+    /// vertical); `false` on a contradiction. With many changes everywhere (the givens) this
+    /// does less work than the depth-first [`band_eliminate`], which finds the contradictions
+    /// of a guess sooner.
+    fn propagate(state: &mut State, mut dirty: u8) -> bool {
+        while dirty != 0 {
+            let k = dirty.trailing_zeros() as usize;
+            dirty &= dirty - 1;
+            let band = &state.bands[k / 3][k % 3];
+            if !band.configurations.intersects(band.eliminations) {
+                continue;
+            }
+            let more = if k < 3 {
+                band_restrict_boxes::<false>(state, k)
+            } else {
+                band_restrict_boxes::<true>(state, k - 3)
+            };
+            match more {
+                Some(more) => dirty |= more,
+                None => return false,
+            }
+        }
+        true
+    }
+
+    /// [`band_update`] without the recursion: the bands to revisit, or `None` on a
+    /// contradiction.
+    fn band_restrict_boxes<const VERTICAL: bool>(
+        state: &mut State,
+        band_idx: usize,
+    ) -> Option<u8> {
+        let peer_triads = band_triads::<VERTICAL>(state, band_idx);
+        let mut dirty = 0;
+        for (p, &triads) in peer_triads.iter().enumerate() {
+            let candidates = triads_to_candidates::<VERTICAL>(triads);
+            let (box_i, box_j) = if VERTICAL { (p, band_idx) } else { (band_idx, p) };
+            dirty |= box_restrict(state, box_i, box_j, candidates)?;
+        }
+        Some(dirty)
+    }
+
+    /// Apply a band's pending eliminations and infer what a triad held by all its remaining
+    /// configurations forces: the positive triads left for each of its three boxes.
+    fn band_triads<const VERTICAL: bool>(state: &mut State, band_idx: usize) -> [V8; 3] {
+        let band = &mut state.bands[usize::from(VERTICAL)][band_idx];
+        let configs = band.configurations.and_not(band.eliminations);
+        let triads = configs_to_triads(configs);
+        let asserting = triads.and(triads.popcounts9().lanes_eq(V16::splat(3)));
+        let (lo, hi) = (asserting.lo(), asserting.hi());
+        let t = |shift: usize, peer: usize| V8::load(&TRIADS_TO_CONFIGS[shift][peer]);
+        let configs = configs.and_not(
+            lo.rotate_cols()
+                .shuffle(t(1, 0))
+                .or(lo.rotate_cols().shuffle(t(2, 0)))
+                .or(lo.shuffle(t(1, 1))),
+        );
+        let configs = configs.and_not(
+            lo.shuffle(t(2, 1))
+                .or(hi.rotate_cols().shuffle(t(1, 2)))
+                .or(hi.rotate_cols().shuffle(t(2, 2))),
+        );
+        band.configurations = configs;
+        let triads = configs_to_triads(configs);
+        [triads.lo(), triads.lo().rotate_cols(), triads.hi()]
+    }
+
+    /// Depth first, as tdoku: apply a band's pending eliminations, restrict its three boxes
+    /// (the inbound peer `from_peer` last) and follow each box's changes into its bands at once
+    /// (the band of the other orientation first); `false` on a contradiction.
     fn band_eliminate<const VERTICAL: bool>(
         state: &mut State,
         band_idx: usize,
@@ -162,30 +218,23 @@ simd! {
         band_idx: usize,
         from_peer: usize,
     ) -> bool {
-        let band = &mut state.bands[usize::from(VERTICAL)][band_idx];
-        let configs = band.configurations.and_not(band.eliminations);
-        let triads = configs_to_triads(configs);
-        let asserting = triads.and(triads.popcounts9().lanes_eq(V16::splat(3)));
-        let (lo, hi) = (asserting.lo(), asserting.hi());
-        let t = |shift: usize, peer: usize| V8::load(&TRIADS_TO_CONFIGS[shift][peer]);
-        let configs = configs.and_not(
-            lo.rotate_cols()
-                .shuffle(t(1, 0))
-                .or(lo.rotate_cols().shuffle(t(2, 0)))
-                .or(lo.shuffle(t(1, 1))),
-        );
-        let configs = configs.and_not(
-            lo.shuffle(t(2, 1))
-                .or(hi.rotate_cols().shuffle(t(1, 2)))
-                .or(hi.rotate_cols().shuffle(t(2, 2))),
-        );
-        band.configurations = configs;
-        let triads = configs_to_triads(configs);
-        let peer_triads = [triads.lo(), triads.lo().rotate_cols(), triads.hi()];
+        let peer_triads = band_triads::<VERTICAL>(state, band_idx);
         for p in [(from_peer + 1) % 3, (from_peer + 2) % 3, from_peer % 3] {
             let candidates = triads_to_candidates::<VERTICAL>(peer_triads[p]);
             let (box_i, box_j) = if VERTICAL { (p, band_idx) } else { (band_idx, p) };
-            if !box_restrict::<VERTICAL>(state, box_i, box_j, candidates) {
+            let ok = match box_restrict(state, box_i, box_j, candidates) {
+                None => false,
+                Some(0) => true,
+                Some(_) if VERTICAL => {
+                    band_eliminate::<false>(state, box_i, box_j)
+                        && band_eliminate::<true>(state, box_j, box_i)
+                }
+                Some(_) => {
+                    band_eliminate::<true>(state, box_j, box_i)
+                        && band_eliminate::<false>(state, box_i, box_j)
+                }
+            };
+            if !ok {
                 return false;
             }
         }
@@ -336,7 +385,8 @@ simd! {
         };
         // The givens as bits, found without a branch per cell (most cells are empty).
         let mut seen = [0u16; 27];
-        for (base, mut givens) in [(0, nonzero_bits(&cells[..64])), (64, nonzero_bits(&cells[64..]))] {
+        let halves = [(0, nonzero_bits(&cells[..64])), (64, nonzero_bits(&cells[64..]))];
+        for (base, mut givens) in halves {
             while givens != 0 {
                 let pos = base + givens.trailing_zeros() as usize;
                 givens &= givens - 1;
@@ -353,13 +403,7 @@ simd! {
                 init_clue(&mut state, pos, digit);
             }
         }
-        let ok = band_eliminate::<false>(&mut state, 0, 1)
-            && band_eliminate::<true>(&mut state, 0, 1)
-            && band_eliminate::<false>(&mut state, 1, 2)
-            && band_eliminate::<true>(&mut state, 1, 2)
-            && band_eliminate::<false>(&mut state, 2, 0)
-            && band_eliminate::<true>(&mut state, 2, 0);
-        ok.then_some(state)
+        propagate(&mut state, 0b11_1111).then_some(state)
     }
 
     /// The digits (1..=9) of a solved state; 0 where a cell is not a single digit (never, in a
