@@ -16,6 +16,11 @@
 //! - **Bands.** Within a band a digit takes one of six configurations (which mini-row of each
 //!   box); eight lanes hold, per configuration, the digits that may still take it. Changes move
 //!   between boxes and bands as elimination masks built with byte shuffles.
+//! - **Propagation.** A box update propagates inside the box to a fixpoint and leaves pending
+//!   eliminations in its two bands; a band update applies them and restricts its three boxes.
+//!   After a guess this runs depth first, as in tdoku (a contradiction shows sooner); after the
+//!   givens, breadth first over a worklist of bands (less work when every band changed: 8% less
+//!   time on the 17-clue set, where five puzzles in six need no guess).
 //! - **Search.** DPLL: branch on the band with the fewest configurations left and in it a digit
 //!   with the fewest (two if any); try one configuration in a copy, its negation in place.
 //!
