@@ -1,6 +1,9 @@
 //! The solution counter behind the uniqueness check: a port of tdoku's `solver_dpll_triad_simd`
-//! (Tom Dillon, BSD-2-Clause) to Rust. It owns the counting search; the bitboard solver in the
-//! parent module keeps random grids and the singles and locked-candidates checks.
+//! to Rust. It owns the counting search; the bitboard solver in the parent module keeps random
+//! grids and the singles and locked-candidates checks.
+//!
+//! The algorithm, its layouts and its tables are tdoku's, Copyright (c) 2019, Tom Dillon, under
+//! the BSD 2-Clause License, whose text is in `LICENSE-tdoku` beside this file.
 //!
 //! # Design
 //!

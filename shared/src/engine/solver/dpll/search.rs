@@ -1,7 +1,7 @@
 // The DPLL search itself, included once per vector kind by `mod.rs` (which says what it owns):
 // the including module supplies `V8`, `V16` and the `simd!` macro that puts the right
-// `#[target_feature]` (or none) on every function, so this text is compiled once with AVX2 and
-// once portably and both read the same.
+// `#[target_feature]` (or none) on every function, so this text is compiled once per kind
+// (AVX-512, AVX2, portable) and every kind reads the same.
 
 /// One band (three boxes in a row or a column): the configurations each digit may still take
 /// there, and eliminations waiting to be applied.
