@@ -67,6 +67,7 @@ fn solver_is_right_on_the_sampled_sets() {
     check_counts("17_clue_sample.txt", 1);
     check_counts("top1465_sample.txt", 1);
     check_counts("forum_hardest_sample.txt", 1);
+    check_counts("forum_hardest_1905_sample.txt", 1);
     check_counts("serg_sample.txt", 2);
 }
 

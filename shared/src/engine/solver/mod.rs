@@ -1,7 +1,12 @@
-//! The bitboard solver: counts solutions up to a limit (the uniqueness primitive), returns the
-//! solution when it is unique, and fills random complete grids for the generator.
+//! The solver: counts solutions up to a limit (the uniqueness primitive), returns the solution
+//! when it is unique, and fills random complete grids for the generator.
 //!
-//! # Design
+//! Counting (`count_solutions`, `solve_unique`, `solve_one`) runs on [`dpll`], a port of tdoku's
+//! SIMD DPLL solver, the fastest on hard puzzles. The bitboard solver described below fills
+//! random grids (it can try candidates in random order) and answers whether singles or locked
+//! candidates alone solve a grid (the generator's easy levels).
+//!
+//! # Design of the bitboard solver
 //!
 //! The state is one candidate bitboard per (digit, band): `cand[d * 3 + b]` holds 27 bits, one per
 //! cell of band `b` (rows `3b..3b+3`), bit `9 * row_in_band + col`. A second mask per band marks
@@ -34,6 +39,7 @@ use rand::{Rng, RngCore};
 
 use super::grid::{Grid, N_CELLS};
 
+mod dpll;
 mod state;
 mod tables;
 
@@ -54,52 +60,47 @@ pub enum SolveError {
 ///
 /// `count_solutions(g, 2) == 1` is the uniqueness test. Clashing givens give `0`.
 pub fn count_solutions(grid: &Grid, limit: usize) -> usize {
-    if limit == 0 {
-        return 0;
-    }
-    let Some(mut state) = State::from_grid(grid) else {
-        return 0;
-    };
-    let mut search = Search {
-        limit,
-        count: 0,
-        first: None,
-        rng: None,
-    };
-    search.run(&mut state);
-    search.count
+    dpll::count(grid.as_bytes(), limit, false).count
 }
 
 /// The solution of `grid` when it has exactly one.
 pub fn solve_unique(grid: &Grid) -> Result<Grid, SolveError> {
-    let Some(mut state) = State::from_grid(grid) else {
-        return Err(SolveError::NoSolution);
-    };
-    let mut search = Search {
-        limit: 2,
-        count: 0,
-        first: None,
-        rng: None,
-    };
-    search.run(&mut state);
-    match (search.count, search.first) {
-        (1, Some(solution)) => Ok(solution),
-        (0, _) => Err(SolveError::NoSolution),
+    let outcome = dpll::count(grid.as_bytes(), 2, true);
+    match outcome.count {
+        0 => Err(SolveError::NoSolution),
+        1 => Ok(full_grid(outcome.first).unwrap_or_else(|| bitboard_first(grid, 2))),
         _ => Err(SolveError::Multiple),
     }
 }
 
 /// One solution of `grid` (the first found), or `None` when it has none.
 pub fn solve_one(grid: &Grid) -> Option<Grid> {
-    let mut state = State::from_grid(grid)?;
+    let outcome = dpll::count(grid.as_bytes(), 1, true);
+    match outcome.count {
+        0 => None,
+        _ => Some(full_grid(outcome.first).unwrap_or_else(|| bitboard_first(grid, 1))),
+    }
+}
+
+/// The grid of a solution found by [`dpll`], when every cell holds a digit.
+fn full_grid(cells: Option<[u8; N_CELLS]>) -> Option<Grid> {
+    let grid = Grid::from_bytes(cells?)?;
+    grid.is_full().then_some(grid)
+}
+
+/// The first solution the bitboard search finds: a second opinion, should the DPLL search ever
+/// report a solution it cannot spell out (its tests show it always can).
+fn bitboard_first(grid: &Grid, limit: usize) -> Grid {
     let mut search = Search {
-        limit: 1,
+        limit,
         count: 0,
         first: None,
         rng: None,
     };
-    search.run(&mut state);
-    search.first
+    if let Some(mut state) = State::from_grid(grid) {
+        search.run(&mut state);
+    }
+    search.first.unwrap_or(*grid)
 }
 
 /// Whether singles and locked candidates (pointing and claiming, along rows and columns) solve
