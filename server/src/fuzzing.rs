@@ -173,15 +173,15 @@ impl Harness {
             0 => {
                 // Some seats identified, some bots: one identity may not take two seats.
                 let who = Identity {
-                    handle: (y % 3 == 0).then(|| format!("h{}", y % 4)),
-                    bot: y % 5 == 0,
+                    handle: y.is_multiple_of(3).then(|| format!("h{}", y % 4)),
+                    bot: y.is_multiple_of(5),
                     banned: false,
                 };
                 self.room
                     .join(conn, addr(x), Some(name(y)), Role::Player, who, now);
             }
             1 => {
-                let n = (y % 4 != 0).then(|| name(y));
+                let n = (!y.is_multiple_of(4)).then(|| name(y));
                 self.room
                     .join(conn, addr(x), n, Role::Spectator, Identity::default(), now);
             }
@@ -196,7 +196,7 @@ impl Harness {
                 };
                 self.room.resume(conn, &token, now);
             }
-            5 => self.room.set_ready(conn, y % 2 == 0),
+            5 => self.room.set_ready(conn, y.is_multiple_of(2)),
             6 => self.room.start_race(conn, now),
             7 => {
                 if let Some((race_id, seed)) = self.pending.take() {
