@@ -131,7 +131,7 @@ function layout(on) {
           h('button', { type: 'button', class: 'small', 'data-testid': 'solo-next', onclick: on.next, text: 'Next puzzle' })),
         h('div', { class: 'controls' }, ui.pad, h('div', { class: 'row' }, ui.mode, ui.undo, ui.hint)),
         ui.solved,
-        h('p', { class: 'muted keys', text: 'Keys: 1–9 place, arrows move, P pencil, Backspace erase, Ctrl+Z undo, H hint. Works offline once loaded.' }))),
+        h('p', { class: 'muted keys', text: 'Keys: 1–9 place, arrows move, P pencil, Backspace erase, Ctrl+Z undo, H hint. Once opened here, it works offline.' }))),
   );
   return ui;
 }
