@@ -44,6 +44,10 @@ test('a player who joins between races sees the last race as its players did', a
   // No solution board of a race cy did not play (it would show only the givens).
   assert.equal(await cy.page.isVisible('[data-testid=solution-card]'), false);
   assert.equal(await ann.page.isVisible('[data-testid=solution-card]'), true);
+  // Without the solution's column the table has the room it needs: its Rating column is whole.
+  const head = await cy.page.locator('[data-testid=rating-head]').boundingBox();
+  const wrap = await cy.page.locator('.results-screen .table-wrap').first().boundingBox();
+  assert.ok(head && wrap && head.x + head.width <= wrap.x + wrap.width + 0.5, `Rating ${JSON.stringify(head)} in ${JSON.stringify(wrap)}`);
   // The same on a phone.
   const dee = await newPage(env.browser, { phone: true });
   await joinByLink(dee.page, env.server.url, code, 'dee');

@@ -111,6 +111,8 @@ export function results(act) {
   const title = h('h2', { 'data-testid': 'results-title', tabindex: -1 });
   const table = standingsTable({ rating: true });
   const board = createBoard({ label: 'the solution', onSelect: () => {} });
+  /** @type {HTMLElement} */
+  let columns;
   const solutionCard = h('div', { class: 'card small-board', 'data-testid': 'solution-card' }, h('h2', { text: 'Solution' }), board.el);
   const rematch = h('button', { type: 'button', class: 'primary', 'data-testid': 'rematch', onclick: () => act.start(), text: 'Rematch' });
   const again = h('button', { type: 'button', class: 'primary', 'data-testid': 'requeue', onclick: () => act.requeue(), text: 'Race again' });
@@ -141,13 +143,13 @@ export function results(act) {
     { class: 'screen results-screen' },
     header.el,
     error.el,
-    h(
+    (columns = h(
       'div',
       { class: 'columns' },
       h('div', { class: 'card' }, title, h('div', { class: 'table-wrap' }, table.el), report.el, h('div', { class: 'row' }, rematch, again, replay), waiting, arenaBox),
       solutionCard,
       h('div', { class: 'card' }, h('h2', { text: 'Room' }), players.el, summary, hostBox, chat.el),
-    ),
+    )),
   );
   /** @type {unknown} */
   let shown = null;
@@ -184,6 +186,8 @@ export function results(act) {
       const solution = own ?? s.solution;
       // No solution is ours to show (we did not race it): no board of givens alone.
       setAttr(solutionCard, 'hidden', view && solution ? null : '');
+      // No solution of our own (a late joiner): two columns, the table gets the room's width.
+      setAttr(columns, 'data-solution', view && solution ? null : 'none');
       board.update(view, -1, now, solution);
       const mine = me(s);
       const host = !!mine && s.host === mine.player_id;
