@@ -8,7 +8,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { axeViolations, puzzle, solve, solveOnPage, startBot, suite, TIMEOUT } from './support.mjs';
+import { axeViolations, mistakes, puzzle, solve, solveOnPage, startBot, suite, TIMEOUT } from './support.mjs';
 
 // A countdown long enough to look at (and to say 3, 2, 1).
 const env = suite([], { countdownMs: 2500 });
@@ -178,29 +178,6 @@ async function arrowTo(page, cell) {
   for (let i = 0; i < Math.abs(dr); i++) await page.keyboard.press(dr > 0 ? 'ArrowDown' : 'ArrowUp');
   for (let i = 0; i < Math.abs(dc); i++) await page.keyboard.press(dc > 0 ? 'ArrowRight' : 'ArrowLeft');
   await page.waitForSelector(`.screen.race [data-cell="${cell}"][aria-selected=true]:focus`);
-}
-
-/**
- * A cell for a wrong digit (no clash) and a digit that clashes with a given in its row.
- * @param {string} grid
- * @param {string} solution
- */
-function mistakes(grid, solution) {
-  for (let i = 0; i < 81; i++) {
-    if (grid[i] !== '.') continue;
-    const r = Math.floor(i / 9);
-    const c = i % 9;
-    const seen = new Set();
-    for (let k = 0; k < 9; k++) {
-      seen.add(grid[r * 9 + k]);
-      seen.add(grid[k * 9 + c]);
-      seen.add(grid[(r - (r % 3) + Math.floor(k / 3)) * 9 + c - (c % 3) + (k % 3)]);
-    }
-    const wrong = [...'123456789'].find((d) => d !== solution[i] && !seen.has(d));
-    const clash = [...'123456789'].find((d) => grid.slice(r * 9, r * 9 + 9).includes(d));
-    if (wrong && clash) return { cell: i, wrong, clash, clashWith: r * 9 + grid.slice(r * 9, r * 9 + 9).indexOf(clash) };
-  }
-  throw new Error('no cell for a wrong digit');
 }
 
 /** `row 2, column 7`. @param {number} cell */

@@ -5,35 +5,9 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import {
-  board, createRoom, joinByLink, newPage, openPrivateRoom, place, puzzle, resultsTable, shotsDir, solve, solveOnPage, startBot, startServer, suite } from './support.mjs';
+  board, createRoom, joinByLink, mistakes, newPage, openPrivateRoom, place, puzzle, resultsTable, shotsDir, solve, solveOnPage, startBot, startServer, suite } from './support.mjs';
 
 const env = suite();
-
-/**
- * An empty cell and a digit that is wrong there but clashes with nothing; and a digit that clashes with a given in its row.
- * @param {string} grid
- * @param {string} solution
- */
-function mistakes(grid, solution) {
-  for (let i = 0; i < 81; i++) {
-    if (grid[i] !== '.') continue;
-    const r = Math.floor(i / 9);
-    const c = i % 9;
-    const seen = new Set();
-    for (let k = 0; k < 9; k++) {
-      seen.add(grid[r * 9 + k]);
-      seen.add(grid[k * 9 + c]);
-      seen.add(grid[(r - (r % 3) + Math.floor(k / 3)) * 9 + c - (c % 3) + (k % 3)]);
-    }
-    const wrong = [...'123456789'].find((d) => d !== solution[i] && !seen.has(d));
-    const rowGiven = [...'123456789'].find((d) => grid.slice(r * 9, r * 9 + 9).includes(d));
-    if (wrong && rowGiven) {
-      const clashWith = r * 9 + grid.slice(r * 9, r * 9 + 9).indexOf(rowGiven);
-      return { cell: i, wrong, clash: rowGiven, clashWith };
-    }
-  }
-  throw new Error('no cell for a wrong digit');
-}
 
 test('a browser player and a terminal bot race to race_over and see the same standings', async () => {
   const { page, context, problems } = await newPage(env.browser);

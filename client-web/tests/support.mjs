@@ -333,3 +333,29 @@ export async function axeViolations(page, opts = {}) {
   }, rules);
   return found.filter((v) => v.impact && impacts.includes(v.impact)).map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => JSON.stringify(n.target)).join(' ')}`);
 }
+
+/**
+ * An empty cell and a digit that is wrong there but clashes with nothing; and a digit that clashes with a given in its row.
+ * @param {string} grid
+ * @param {string} solution
+ */
+export function mistakes(grid, solution) {
+  for (let i = 0; i < 81; i++) {
+    if (grid[i] !== '.') continue;
+    const r = Math.floor(i / 9);
+    const c = i % 9;
+    const seen = new Set();
+    for (let k = 0; k < 9; k++) {
+      seen.add(grid[r * 9 + k]);
+      seen.add(grid[k * 9 + c]);
+      seen.add(grid[(r - (r % 3) + Math.floor(k / 3)) * 9 + c - (c % 3) + (k % 3)]);
+    }
+    const wrong = [...'123456789'].find((d) => d !== solution[i] && !seen.has(d));
+    const rowGiven = [...'123456789'].find((d) => grid.slice(r * 9, r * 9 + 9).includes(d));
+    if (wrong && rowGiven) {
+      const clashWith = r * 9 + grid.slice(r * 9, r * 9 + 9).indexOf(rowGiven);
+      return { cell: i, wrong, clash: rowGiven, clashWith };
+    }
+  }
+  throw new Error('no cell for a wrong digit');
+}
