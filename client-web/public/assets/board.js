@@ -115,7 +115,7 @@ export function highlights(board, selected) {
 
 /**
  * The digits whose nine are all on the board.
- * @param {string[]} board
+ * @param {Iterable<string>} board a race's cells, or solo's board string
  * @returns {Set<number>}
  */
 export function doneDigits(board) {

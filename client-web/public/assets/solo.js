@@ -11,6 +11,8 @@
  * placed digit also clears that digit from its peers' pencil marks (and undo puts them back).
  */
 
+import { peers } from './state.js';
+
 /**
  * The bank as `sudoku-race bank` prints it (see client-cli/src/bank.rs).
  * @typedef {{p: string, s: string, level: string, score: number, h: string,
@@ -76,24 +78,8 @@ export function newGame(bank, level, index) {
   };
 }
 
-/** @param {number} cell */
-function peers(cell) {
-  const r = Math.floor(cell / 9);
-  const c = cell % 9;
-  const b0 = Math.floor(r / 3) * 27 + Math.floor(c / 3) * 3;
-  /** @type {Set<number>} */
-  const out = new Set();
-  for (let k = 0; k < 9; k++) {
-    out.add(r * 9 + k);
-    out.add(k * 9 + c);
-    out.add(b0 + Math.floor(k / 3) * 9 + (k % 3));
-  }
-  out.delete(cell);
-  return [...out];
-}
-
 /** Each cell's 20 peers (same row, column or box). */
-const PEERS = Array.from({ length: 81 }, (_, i) => peers(i));
+const PEERS = Array.from({ length: 81 }, (_, i) => [...peers(i)]);
 
 /**
  * @param {string} s
@@ -235,16 +221,6 @@ export function clashes(board) {
     for (const p of PEERS[i]) if (board[p] === ch) out.add(i);
   }
   return out;
-}
-
-/**
- * How many of each digit 1..9 stand on the board (index 0 unused).
- * @param {string} board
- */
-export function counts(board) {
-  const n = new Array(10).fill(0);
-  for (const ch of board) if (ch !== '.') n[Number(ch)] += 1;
-  return n;
 }
 
 /** @param {number} cell */

@@ -9,9 +9,9 @@
  * bank; the service worker keeps all three for offline play.
  */
 
-import { createBoard, moved } from '../board.js';
+import { createBoard, doneDigits, moved } from '../board.js';
 import { clock, h, setAttr, setText } from '../dom.js';
-import { LEVELS, clashes, counts, elapsed, erase, hint, load, newGame, pause, place, resume, save, undo } from '../solo.js';
+import { LEVELS, clashes, elapsed, erase, hint, load, newGame, pause, place, resume, save, undo } from '../solo.js';
 
 /** @typedef {import('../solo.js').Bank} Bank */
 /** @typedef {import('../solo.js').Game} Game */
@@ -158,8 +158,8 @@ function render(ui, { game, selected, pencil, shown, said }) {
     const i = Number(cell.getAttribute('data-cell'));
     setAttr(cell, 'data-hint', hinted.has(i) ? (i === shown?.cell ? shown.kind : 'pattern') : null);
   }
-  const n = counts(game.board);
-  for (const b of ui.pad.querySelectorAll('[data-digit]')) setAttr(b, 'data-complete', n[Number(b.getAttribute('data-digit'))] >= 9 ? 'true' : null);
+  const done9 = doneDigits(game.board);
+  for (const b of ui.pad.querySelectorAll('[data-digit]')) setAttr(b, 'data-done', done9.has(Number(b.getAttribute('data-digit'))) ? 'true' : null);
   for (const b of ui.levels) setAttr(b, 'aria-pressed', b.getAttribute('data-level') === game.level ? 'true' : 'false');
   setText(ui.which, `${game.level} #${game.index + 1}`);
   setText(ui.mistakes, `✗ ${game.mistakes} · hints ${game.hints}`);
