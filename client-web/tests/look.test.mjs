@@ -79,8 +79,8 @@ test('phone 390×844: the board takes the full width, progress and chat below it
   await context.close();
 });
 
-test('highlights: the selected cell has an outline, its 20 peers data-peer, every cell with its digit data-same', async () => {
-  const { page, context } = await newPage(env.browser);
+for (const phone of [false, true]) test(`highlights: the selected cell has an outline, its 20 peers data-peer, every cell with its digit data-same (${phone ? 'phone 390×844' : 'desktop 1280×800'})`, async () => {
+  const { page, context } = await newPage(env.browser, { phone });
   const { grid } = await race(page, 'cy');
   const given = grid.search(/[1-9]/);
   await page.click(`[data-cell="${given}"]`);
@@ -119,8 +119,8 @@ function cellAndPeer(grid) {
   throw new Error('no two empty cells in a row');
 }
 
-test('pencil marks leave the peers of a placed digit, unless the setting is off; it is kept', async () => {
-  const { page, context } = await newPage(env.browser);
+for (const phone of [false, true]) test(`pencil marks leave the peers of a placed digit, unless the setting is off; it is kept (${phone ? 'phone 390×844' : 'desktop 1280×800'})`, async () => {
+  const { page, context } = await newPage(env.browser, { phone });
   const { grid, solution } = await race(page, 'dot');
   const { cell, peer } = cellAndPeer(grid);
   const d = solution[cell];
@@ -149,8 +149,8 @@ test('pencil marks leave the peers of a placed digit, unless the setting is off;
   await context.close();
 });
 
-test('a digit whose nine are all placed is greyed on the pad', async () => {
-  const { page, context } = await newPage(env.browser);
+for (const phone of [false, true]) test(`a digit whose nine are all placed is greyed on the pad (${phone ? 'phone 390×844' : 'desktop 1280×800'})`, async () => {
+  const { page, context } = await newPage(env.browser, { phone });
   const { grid, solution } = await race(page, 'eli');
   // The digit with the most givens, then its missing cells.
   const counts = [...'123456789'].map((d) => [...grid].filter((x) => x === d).length);
@@ -166,8 +166,8 @@ test('a digit whose nine are all placed is greyed on the pad', async () => {
   await context.close();
 });
 
-test('themes: auto follows prefers-color-scheme; light or dark is kept across a reload', async () => {
-  const { page, context } = await newPage(env.browser);
+for (const phone of [false, true]) test(`themes: auto follows prefers-color-scheme; light or dark is kept across a reload (${phone ? 'phone 390×844' : 'desktop 1280×800'})`, async () => {
+  const { page, context } = await newPage(env.browser, { phone });
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.goto(`${env.server.url}/`);
   await page.waitForSelector('[data-testid=play-now]');
@@ -225,8 +225,8 @@ const celebrations = (page) => page.evaluate(() => window.seenCelebrations);
 // @ts-ignore the test hook
 const celebrated = (page) => page.waitForFunction(() => window.seenCelebrations.length > 0);
 
-test('motion: progress bars transition in place, a finish is celebrated and skippable', async () => {
-  const { page, context } = await newPage(env.browser);
+for (const phone of [false, true]) test(`motion: progress bars transition in place, a finish is celebrated and skippable (${phone ? 'phone 390×844' : 'desktop 1280×800'})`, async () => {
+  const { page, context } = await newPage(env.browser, { phone });
   const { solution } = await race(page, 'fin');
   const fill = '[data-testid=progress] li.mine .fill';
   const duration = await page.$eval(fill, (f) => getComputedStyle(f).transitionDuration);
@@ -259,8 +259,8 @@ test('a key dismisses the celebration', async () => {
   await context.close();
 });
 
-test('prefers-reduced-motion: no transitions, no celebration', async () => {
-  const { page, context } = await newPage(env.browser);
+for (const phone of [false, true]) test(`prefers-reduced-motion: no transitions, no celebration (${phone ? 'phone 390×844' : 'desktop 1280×800'})`, async () => {
+  const { page, context } = await newPage(env.browser, { phone });
   await page.emulateMedia({ reducedMotion: 'reduce' });
   /** @type {string[]} */
   const fetched = [];
