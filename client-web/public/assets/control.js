@@ -422,14 +422,21 @@ class Page {
   }
 
   /**
+   * Back to a fresh state, keeping `kept` and the player's own settings (the pencil one).
+   * @param {Partial<State>} kept
+   */
+  reset(kept) {
+    Object.assign(this.state, initial(), { auto_clear: this.state.auto_clear }, kept);
+  }
+
+  /**
    * The seat is gone (expired while away, or the race went on without it): join afresh.
    * @param {string} room
    */
   seatGone(room) {
     const s = this.state;
     if (room) this.store.dropToken(room);
-    const kept = { rooms: s.rooms, link: s.link, auto_clear: s.auto_clear };
-    Object.assign(s, initial(), kept);
+    this.reset({ rooms: s.rooms, link: s.link });
     this.pageRoom = room || this.pageRoom;
     s.notice = 'Your seat from before is gone. Join again.';
     const { location, history } = this.deps;
@@ -534,7 +541,7 @@ function actions(page) {
       // A spectator's `leave` has no answer.
       if (state.you?.role !== 'spectator') return;
       page.link.send({ type: 'leave' });
-      Object.assign(state, initial(), { rooms: state.rooms, link: state.link, auto_clear: state.auto_clear });
+      page.reset({ rooms: state.rooms, link: state.link });
       page.redraw();
     },
     playNow(name, difficulty) {
@@ -607,7 +614,7 @@ function actions(page) {
     again(to) {
       const difficulty = state.problem?.difficulty ?? 'medium';
       const name = store.name() || 'player';
-      Object.assign(state, initial(), { rooms: state.rooms, auto_clear: state.auto_clear });
+      page.reset({ rooms: state.rooms });
       page.pageRoom = null;
       page.link.failures = 0;
       page.link.connect();
