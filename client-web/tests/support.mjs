@@ -26,6 +26,7 @@ export function binary(name) {
 
 /** How long any single wait may take. */
 export const TIMEOUT = 20_000;
+const LAUNCH_TIMEOUT = 120_000;
 
 /** Where a run's screenshots go: docs/img when asked (UPDATE_SCREENSHOTS=1), else test-output. */
 export const shotsDir = process.env.UPDATE_SCREENSHOTS === '1' ? path.join(repo, 'docs', 'img') : path.join(here, '..', 'test-output');
@@ -107,7 +108,9 @@ export function launch() {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
     args: ['--headless', ...CHROMIUM_FLAGS],
-    timeout: TIMEOUT,
+    // A freshly installed Chromium's first start builds its font cache and can take well over
+    // 20 s on a busy CI machine (it timed out there once); later starts take about a second.
+    timeout: LAUNCH_TIMEOUT,
   });
 }
 
