@@ -1,5 +1,5 @@
 //! One WebSocket connection after its handshake: the writer task ([`super::writer`]), and the
-//! read loop: read a frame, check the idle and rate limits, parse it, and hand the message to
+//! read loop: read a frame, check the rate limit, parse it, and hand the message to
 //! the connection's [`Session`] ([`super::cmd`]); then the close, which lingers for the client's
 //! side of it.
 
@@ -14,13 +14,13 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::error::{CapacityError, Error as WsError, ProtocolError};
 use tokio_tungstenite::tungstenite::Message;
-use tokio_util::sync::CancellationToken;
 use tokio_util::task::AbortOnDropHandle;
 
 use super::cmd::Session;
 use super::rate::{RateLimiter, Verdict};
 use super::writer::{self, ReadEnd, Ws};
 use super::{Slot, Transport};
+use crate::outbox::stop::{Reason, Side};
 use crate::outbox::{CloseCode, ConnId, Outbox};
 
 /// How long a connection in a room waits at shutdown for its room to say `room_closed`.
@@ -33,22 +33,42 @@ struct Reader {
     session: Session,
 }
 
-/// Serve one upgraded connection until it closes. `slot` is its place under the connection
-/// cap; one that came in over the cap gets `welcome`, `server_full` and close 1013.
+/// Serve one upgraded connection until it closes, or drop it at the end of the shutdown
+/// grace. `slot` is its place under the connection cap; one that came in over the cap gets
+/// `welcome`, `server_full` and close 1013.
 pub(super) async fn serve(slot: Arc<Slot>, ws: Ws, client: IpAddr, id: ConnId) {
+    let server = slot.server.clone();
+    let limits = &server.config.limits;
+    let (handle, rx) = Outbox::new(id, limits.slow_rule(), limits.out_queue.max(4));
+    // On the list the shutdown and the hard stop go through, until this task ends.
+    let _live = server.live.enter(&handle);
+    let stop = handle.stop();
+    tokio::select! {
+        biased;
+        () = stop.wait(Side::Reader, Reason::HardStop) => {
+            tracing::debug!("dropped at the end of the grace");
+        }
+        () = serve_until_closed(slot, ws, client, handle.clone(), rx) => {}
+    }
+}
+
+async fn serve_until_closed(
+    slot: Arc<Slot>,
+    ws: Ws,
+    client: IpAddr,
+    handle: Outbox,
+    rx: mpsc::UnboundedReceiver<Message>,
+) {
     let server = slot.server.clone();
     let metrics = server.metrics.clone();
     metrics.connections.inc();
     metrics.connections_total.inc();
     let (sink, mut stream) = ws.split();
-    let (tx, rx) = mpsc::channel(server.config.limits.out_queue.max(4));
-    let handle = Outbox::new(id, tx, server.config.limits.slow_rule());
-    let ping_every = (server.config.limits.idle_timeout / 2).max(Duration::from_millis(100));
     let writer = AbortOnDropHandle::new(tokio::spawn(writer::write_loop(
         sink,
         rx,
         handle.clone(),
-        ping_every,
+        server.config.limits.idle_timeout,
         metrics.clone(),
     )));
     handle.send(
@@ -93,20 +113,21 @@ impl Reader {
     /// Only a room this node runs does that: one owned by another node goes on there (the
     /// player resumes elsewhere), and waiting for it would leave what the player sends unread
     /// for the whole wait (found by rolling-bench).
-    async fn shut_down(&mut self, closing: &CancellationToken) -> ReadEnd {
+    async fn shut_down(&mut self) -> ReadEnd {
         let local = self
             .session
             .current()
             .is_some_and(|room| self.server.env.directory.find(&room.code).is_some());
         if local {
-            let _ = tokio::time::timeout(ROOM_CLOSE_WAIT, closing.cancelled()).await;
+            let closing = self.outbox.stop().wait(Side::Reader, Reason::Closing);
+            let _ = tokio::time::timeout(ROOM_CLOSE_WAIT, closing).await;
         }
         self.outbox.close(CloseCode::GoingAway);
         ReadEnd::Open
     }
 
     /// Read until the connection is to close; how the reading ended.
-    #[allow(clippy::disallowed_methods)] // idle and rate timers: transport reads the clock
+    #[allow(clippy::disallowed_methods)] // the rate limit: transport reads the clock
     async fn run(&mut self, stream: &mut SplitStream<Ws>) -> ReadEnd {
         let limits = self.server.config.limits.clone();
         let mut rate = RateLimiter::new(
@@ -116,19 +137,15 @@ impl Reader {
             limits.abuse_window,
             Instant::now(),
         );
-        let closing = self.outbox.closing().clone();
-        let shutdown = self.server.shutdown.clone();
-        let mut last_seen = Instant::now();
+        let outbox = self.outbox.clone();
+        let stop = outbox.stop();
+        // No idle timer here: the writer, which wakes to ping anyway, closes a connection
+        // silent for the idle timeout (a timer polled on every message was 2 % of the CPU).
         loop {
             let next = tokio::select! {
                 biased;
-                () = closing.cancelled() => return ReadEnd::Open,
-                () = shutdown.cancelled() => return self.shut_down(&closing).await,
-                () = tokio::time::sleep_until(last_seen + limits.idle_timeout) => {
-                    tracing::info!("idle timeout");
-                    self.outbox.close(CloseCode::Normal);
-                    return ReadEnd::Open;
-                }
+                () = stop.wait(Side::Reader, Reason::Closing) => return ReadEnd::Open,
+                () = stop.wait(Side::Reader, Reason::Shutdown) => return self.shut_down().await,
                 m = stream.next() => m,
             };
             let msg = match next {
@@ -137,7 +154,7 @@ impl Reader {
                 Some(Err(e)) => return self.read_failed(e),
             };
             let now = Instant::now();
-            last_seen = now;
+            self.outbox.seen(now);
             let text = match msg {
                 Message::Text(t) => Some(t),
                 Message::Binary(_) => None,

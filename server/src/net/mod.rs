@@ -29,6 +29,7 @@ pub mod conn;
 pub mod encoding;
 pub mod fd;
 pub mod http;
+pub mod live;
 pub mod rate;
 pub mod reply;
 pub mod slim;
@@ -58,6 +59,7 @@ use tokio_util::task::TaskTracker;
 use crate::arena::Arenas;
 use crate::config::Config;
 use crate::metrics::Metrics;
+use crate::outbox::stop::Reason;
 use crate::pool::queue::Pool;
 use crate::pool::shared::SharedPool;
 use crate::room::rooms::Rooms;
@@ -86,6 +88,8 @@ pub struct Transport {
     shutdown: CancellationToken,
     /// Cancelled when the shutdown grace is over: every connection task drops its socket.
     hard_stop: CancellationToken,
+    /// The WebSocket connections, which hear of the shutdown and the hard stop through this.
+    live: Arc<live::Live>,
     conn_tasks: TaskTracker,
     open_sockets: AtomicUsize,
     /// The sockets still in their handshake, which may make way for new ones.
@@ -107,7 +111,14 @@ impl Transport {
         env.tasks.spawn(pool.clone().run(env.shutdown.clone()));
         let arenas = Arenas::new(config.arenas.clone(), &config.pool, rooms.clone());
         env.tasks.spawn(arenas.clone().run(env.shutdown.clone()));
+        let live = Arc::new(live::Live::default());
+        let (stopping, on_list) = (env.shutdown.clone(), live.clone());
+        env.tasks.spawn(async move {
+            stopping.cancelled().await;
+            on_list.raise(Reason::Shutdown);
+        });
         Arc::new(Transport {
+            live,
             pool,
             arenas,
             config,
@@ -135,6 +146,7 @@ impl Transport {
             return true;
         }
         self.hard_stop.cancel();
+        self.live.raise(Reason::HardStop);
         // Every task selects on the hard stop; this wait is short.
         let _ = tokio::time::timeout(Duration::from_secs(1), self.conn_tasks.wait()).await;
         false

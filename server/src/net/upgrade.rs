@@ -162,7 +162,6 @@ pub fn accept(mut req: hyper::Request<hyper::body::Incoming>, ctx: &Socket) -> R
         room = tracing::field::Empty,
         player_id = tracing::field::Empty
     );
-    let hard_stop = server.hard_stop.clone();
     let max = server.config.limits.max_message_bytes;
     server.conn_tasks.spawn(
         async move {
@@ -177,10 +176,7 @@ pub fn accept(mut req: hyper::Request<hyper::body::Incoming>, ctx: &Socket) -> R
                 Some(config),
             )
             .await;
-            tokio::select! {
-                () = conn::serve(slot, ws, client, id) => {}
-                () = hard_stop.cancelled() => tracing::debug!("dropped at the end of the grace"),
-            }
+            conn::serve(slot, ws, client, id).await;
         }
         .instrument(span),
     );

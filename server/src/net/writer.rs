@@ -26,7 +26,8 @@ use tokio_tungstenite::WebSocketStream;
 use tokio_util::task::AbortOnDropHandle;
 
 use crate::metrics::Metrics;
-use crate::outbox::Outbox;
+use crate::outbox::stop::{Reason, Side};
+use crate::outbox::{CloseCode, Outbox};
 
 /// How long the server waits for the client's side of the close after sending its own.
 pub const LINGER: Duration = Duration::from_secs(2);
@@ -37,30 +38,40 @@ pub type Ws = WebSocketStream<TokioIo<Upgraded>>;
 /// The writer half.
 pub type Sink = SplitSink<Ws, Message>;
 
-/// Write until the connection closes; returns the sink for [`linger`].
+/// Write until the connection closes; returns the sink for [`linger`]. Pings the client twice
+/// per `idle_timeout`, and closes it (1000) when it has sent nothing for that long.
 #[allow(clippy::disallowed_methods)] // the ping timer starts now: transport reads the clock
 pub async fn write_loop(
     mut sink: Sink,
-    mut rx: mpsc::Receiver<Message>,
+    mut rx: mpsc::UnboundedReceiver<Message>,
     handle: Outbox,
-    ping_every: Duration,
+    idle_timeout: Duration,
     metrics: Arc<Metrics>,
 ) -> Sink {
+    let ping_every = (idle_timeout / 2).max(Duration::from_millis(100));
     let mut ping = tokio::time::interval_at(Instant::now() + ping_every, ping_every);
     ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let closing = handle.closing().clone();
+    let stop = handle.stop();
     loop {
         let first = tokio::select! {
             biased;
-            () = closing.cancelled() => break,
+            () = stop.wait(Side::Writer, Reason::Closing) => break,
             m = rx.recv() => match m {
                 Some(m) => {
+                    handle.progress();
                     handle.taken(&m);
                     m
                 }
                 None => break,
             },
-            _ = ping.tick() => Message::Ping(Default::default()),
+            _ = ping.tick() => {
+                if handle.silent_for() >= idle_timeout {
+                    tracing::info!("idle timeout");
+                    handle.close(CloseCode::Normal);
+                    continue;
+                }
+                Message::Ping(Default::default())
+            }
         };
         let batch = async {
             sink.feed(first).await?;
@@ -70,10 +81,13 @@ pub async fn write_loop(
             }
             sink.flush().await
         };
+        // The write first: it almost always completes at once, and then the stall timer below
+        // is never made (a sleep per message would cost a timer-wheel entry each).
         let res = tokio::select! {
+            biased;
             r = batch => r,
             // A client that stopped reading blocks the flush: give up on it when asked.
-            () = closing.cancelled() => break,
+            () = stop.wait(Side::Writer, Reason::Closing) => break,
             // Or when its queue has not drained within the slow-reader rule.
             () = handle.stalled() => {
                 handle.close_slow(&metrics);
@@ -96,7 +110,11 @@ pub async fn write_loop(
 
 /// The connection is closing: what was queued before the close, then the Close frame, each
 /// for [`LINGER`] at most; returns the sink for [`linger`].
-async fn wind_down(mut sink: Sink, mut rx: mpsc::Receiver<Message>, handle: &Outbox) -> Sink {
+async fn wind_down(
+    mut sink: Sink,
+    mut rx: mpsc::UnboundedReceiver<Message>,
+    handle: &Outbox,
+) -> Sink {
     let code = handle.close_code();
     if !handle.is_slow() {
         // Deliver what was queued before the close (welcome + server_full, final results), for
