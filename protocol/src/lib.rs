@@ -8,6 +8,7 @@
 //!   integers and checked by the server, so that an out-of-range value gets its own error code.
 //! - [`server`]: [`ServerMsg`] and its payloads.
 //! - [`settings`]: room settings as requested and as resolved.
+//! - [`encode`]: [`ServerMsg`] to JSON, the two per-placement messages written directly.
 //! - [`error`]: the `error` message's codes.
 //! - [`limits`]: the protocol version and the contract's size limits.
 //! - [`ids`]: newtypes for room codes, player and race ids, resume tokens and names; their
@@ -19,6 +20,7 @@
 
 pub mod client;
 pub mod convert;
+pub mod encode;
 pub mod error;
 #[doc(hidden)]
 pub mod fuzzing;

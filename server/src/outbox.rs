@@ -126,7 +126,7 @@ impl CloseCode {
 
 /// Serialize a server message once; the bytes are shared by every recipient.
 pub fn encode(msg: &ServerMsg) -> Utf8Bytes {
-    match serde_json::to_string(msg) {
+    match protocol::encode::to_json(msg) {
         Ok(s) => Utf8Bytes::from(s),
         Err(e) => {
             // The wire types serialize infallibly; this is a bug, not a client's doing.

@@ -37,9 +37,12 @@ use crate::store::Store;
 mod adopt;
 mod journaling;
 mod results;
+mod timer;
+
 pub use adopt::adopt;
 use journaling::Journal;
 use results::keep_report;
+use timer::Timer;
 
 /// Everything a room task needs from the server.
 #[derive(Debug)]
@@ -238,21 +241,29 @@ async fn run(mut t: Task, mut rx: mpsc::Receiver<RoomCmd>, seed: u64) {
     tracing::info!(settings = ?t.room.settings(), seed, "room opened");
     let shutdown = t.env.shutdown.clone();
     let draining = t.env.draining.clone();
+    // The waits are made once and the timers moved only when their deadline changes: made
+    // anew for every command, each registered in the timer wheel and in the tokens' waiter
+    // lists (locks shared by every room) on every placement.
+    let (on_shutdown, on_drain) = (shutdown.cancelled(), draining.cancelled());
+    let (mut tick, mut expect) = (Timer::default(), Timer::default());
+    tokio::pin!(on_shutdown, on_drain);
     loop {
-        let deadline = t.room.next_deadline();
+        tick.set(t.room.next_deadline());
+        expect.set(t.expect.map(|(_, by)| by));
         tokio::select! {
+            biased;
             cmd = rx.recv() => match cmd {
                 Some(cmd) => t.command(cmd),
                 None => break,
             },
-            () = sleep_until(deadline) => t.tick(),
-            () = sleep_until(t.expect.map(|(_, by)| by)) => t.expected(now()),
-            () = shutdown.cancelled() => {
+            () = tick.wait() => t.tick(),
+            () = expect.wait() => t.expected(now()),
+            () = &mut on_shutdown => {
                 t.room.shutdown(now());
                 t.apply().await;
                 break;
             }
-            () = draining.cancelled(), if !t.room.draining() => t.room.drain(),
+            () = &mut on_drain, if !t.room.draining() => t.room.drain(),
         }
         t.apply().await;
         if t.room.is_closed() {
@@ -271,13 +282,6 @@ async fn run(mut t: Task, mut rx: mpsc::Receiver<RoomCmd>, seed: u64) {
     // closes, and its connection answers `unknown_room`.
     rx.close();
     tracing::info!("room closed");
-}
-
-async fn sleep_until(deadline: Option<Instant>) {
-    match deadline {
-        Some(d) => tokio::time::sleep_until(d).await,
-        None => std::future::pending().await,
-    }
 }
 
 impl Task {
