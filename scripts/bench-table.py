@@ -52,6 +52,8 @@ def cell(docs, expr):
         worst = p.startswith("max:")
         key = p[4:] if worst else p
         vals = [lookup(d, key) for d in docs]
+        # A list (one figure per round) counts as its median.
+        vals = [statistics.median(v) if isinstance(v, list) and v else v for v in vals]
         vals = [v for v in vals if isinstance(v, (int, float))]
         if not vals:
             shown.append("n/a")
@@ -153,11 +155,20 @@ def lag(path):
     print("|---|---:|---:|---:|")
     if far:
         print(f"| `lag_ms`, median of {len(rows)} races | **{far.group(1)}** (true round trip {far.group(2)}: {far.group(3)}) "
-              f"| {statistics.median(int(r[2]) for r in rows) if rows else '?'} | within 20 % |")
+              f"| {fmt(statistics.median(int(r[2]) for r in rows)) if rows else '?'} | within 20 % |")
     if raw and comp:
         print(f"| finish time far − near, raw / compensated (median) | {raw.group(1)} / **{comp.group(1)}** | | compensated < 50 ms |")
     if rows:
         print(f"| per race: far `lag_ms` range | {min(int(r[1]) for r in rows)}–{max(int(r[1]) for r in rows)} | | |")
+
+
+def secs(debug):
+    """A Rust `Duration`'s Debug text (`12.3496s`, `950.2ms`) in seconds, 2 decimals."""
+    m = re.match(r"([\d.]+)(s|ms|µs|ns)$", debug)
+    if not m:
+        return debug
+    scale = {"s": 1, "ms": 1e-3, "µs": 1e-6, "ns": 1e-9}[m.group(2)]
+    return f"{float(m.group(1)) * scale:.2f} s"
 
 
 def takeover(path):
@@ -168,10 +179,22 @@ def takeover(path):
     print("|---|---:|")
     if m:
         print(f"| tries | {m.group(1)} |")
-        print(f"| time until the room answers again, p50 / p99 / max | **{m.group(2)} / {m.group(3)} / {m.group(4)}** |")
+        print(f"| time until the room answers again, p50 / p99 / max | **{secs(m.group(2))} / {secs(m.group(3))} / {secs(m.group(4))}** |")
         print(f"| tries whose every placement was kept | **{m.group(5)} of {m.group(6)}** |")
     if times:
-        print(f"| each try | {', '.join(times)} |")
+        print(f"| each try | {', '.join(secs(t) for t in times)} |")
+
+
+NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def median_text(cells):
+    """The first cell with each of its numbers replaced by that number's median over the cells."""
+    numbers = [[float(x) for x in NUMBER.findall(c)] for c in cells]
+    if not cells or any(len(n) != len(numbers[0]) for n in numbers):
+        return ""
+    medians = iter(statistics.median(col) for col in zip(*numbers))
+    return NUMBER.sub(lambda m: fmt(next(medians)).replace(",", ""), cells[0])
 
 
 def rolling(*paths):
@@ -180,7 +203,7 @@ def rolling(*paths):
     for path in paths:
         d = {}
         for line in open(path):
-            m = re.match(r"^  (\S.*?)\s{2,}(\S.*)$", line.rstrip())
+            m = re.match(r"^ {2,}(\S.*?)\s{2,}(\S.*)$", line.rstrip())
             if m:
                 k = m.group(1).strip()
                 d[k] = m.group(2)
@@ -196,14 +219,9 @@ def rolling(*paths):
     print("|---|---:|" + "---:|" * len(runs))
     for k in keys:
         vals = [r.get(k, "") for r in runs]
-        firsts = []
-        for v in vals:
-            m = re.match(r"([\d.]+)", v)
-            if m:
-                firsts.append(float(m.group(1)))
-        med = fmt(statistics.median(firsts)) if len(firsts) == len(vals) else ""
+        print_median = median_text(vals)
         label = f"**{k}**" if k.startswith(("LOST", "RACES ENDED")) else k
-        print(f"| {label} | {med} | " + " | ".join(vals) + " |")
+        print(f"| {label} | {print_median} | " + " | ".join(vals) + " |")
 
 
 def main():

@@ -325,8 +325,8 @@ sec_web() {
     echo
     echo "The baseline, the same server with the browser asking for no compression:"
     echo
-    cmd "cd client-web && SUDOKU_RACE_PROFILE=release BENCH_IDENTITY=1 node bench/first-load.mjs 5"
-    (cd client-web && SUDOKU_RACE_PROFILE=release BENCH_IDENTITY=1 node bench/first-load.mjs 5) \
+    cmd "cd client-web && SUDOKU_RACE_PROFILE=release BENCH_IDENTITY=1 node bench/first-load.mjs 3"
+    (cd client-web && SUDOKU_RACE_PROFILE=release BENCH_IDENTITY=1 node bench/first-load.mjs 3) \
         >"$LOG/web-identity.txt" 2>"$LOG/web-identity.err" || return 1
     grep '^|' "$LOG/web-identity.txt" | grep -Ei 'measure|---|first load|demand'
 }
@@ -364,7 +364,15 @@ sec_soak() {
     local s=${SOAK_S:-300} r=${SOAK_ROUND_S:-60}
     cmd "SOAK_S=$s ROUND_S=$r scripts/soak.sh"
     SOAK_BIN="$BIN" SOAK_S=$s ROUND_S=$r scripts/soak.sh >"$LOG/soak.txt" 2>"$LOG/soak.err" || return 1
-    grep -v '^round ' "$LOG/soak.txt"
+    grep '^soak:' "$LOG/soak.txt"
+    echo
+    grep '^|' "$LOG/soak.txt"
+    python3 - "$LOG/soak.txt" <<'EOF'
+import re, statistics, sys
+rss = [int(m.group(1)) / 1024 for m in re.finditer(r"^round \d+: rss (\d+) KiB", open(sys.argv[1]).read(), re.M)]
+if rss:
+    print(f"\nResident memory over the {len(rss)} rounds: {min(rss):.1f}–{max(rss):.1f} MiB, median {statistics.median(rss):.1f} MiB.")
+EOF
 }
 
 needs_build() {
@@ -375,7 +383,7 @@ needs_build() {
     return 1
 }
 
-if needs_build; then
+if [[ "${BENCH_BUILD:-1}" != 0 ]] && needs_build; then
     note "building release binaries (log: $LOG/build.txt)"
     cargo build --release -p sudoku-race-server -p sudoku-race-load -p sudoku-race >"$LOG/build.txt" 2>&1 ||
         { note "the build failed: see $LOG/build.txt"; exit 1; }
@@ -406,5 +414,5 @@ for s in "${want[@]}"; do
     echo "_(${s}: $(($(date -u +%s) - t0)) s, load average after $(cut -d' ' -f1-3 /proc/loadavg))_"
     echo
 done
-echo "Total: $(($(date -u +%s) - started)) s.${failed[*]:+ Failed: ${failed[*]}.}"
+echo "Total: $(($(date -u +%s) - started)) s.${failed[*]:+ Failed: ${failed[*]}.}"; echo
 [[ ${#failed[@]} -eq 0 ]]
