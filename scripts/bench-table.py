@@ -113,23 +113,23 @@ def engine(path):
         print(f"| {level} | {p[0]:,} | {s[0]:,} | {p[1]} / {s[1]} |")
 
 
-def grade(path):
-    print("| set | puzzles | grade_max/s | grade/s |")
-    print("|---|---:|---:|---:|")
+def rows(path, header, pattern, row):
+    """A table of the lines matching `pattern`, each made a row by `row(match groups)`."""
+    print(header)
+    print("|---|" + "---:|" * (header.count("|") - 2))
     for line in open(path):
-        m = re.match(r"(\S+\.txt)\s+(\d+)\s+(\d+)\s+(\d+)\s*$", line)
+        m = re.match(pattern, line)
         if m:
-            name, n, fast, full = m.groups()
-            print(f"| {name.removesuffix('.txt')} | {n} | {int(fast):,} | {int(full):,} |")
+            print("| " + " | ".join(row(*m.groups())) + " |")
+
+
+def grade(path):
+    rows(path, "| set | puzzles | grade_max/s | grade/s |", r"(\S+)\.txt\s+(\d+)\s+(\d+)\s+(\d+)\s*$",
+         lambda name, n, fast, full: (name, n, f"{int(fast):,}", f"{int(full):,}"))
 
 
 def ui(path):
-    print("| bench | median |")
-    print("|---|---:|")
-    for line in open(path):
-        m = re.match(r"(.+?)\s+([\d.]+) µs\s*$", line)
-        if m:
-            print(f"| {m.group(1).strip()} | {m.group(2)} µs |")
+    rows(path, "| bench | median |", r"(.+?)\s+([\d.]+) µs\s*$", lambda name, us: (name.strip(), f"{us} µs"))
 
 
 def criterion(path):

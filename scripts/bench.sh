@@ -18,56 +18,33 @@ cd "$repo"
 
 SECTIONS=(solver engine ui server tls cluster idle churn deal spectators boards pool cluster-pool
     matcher race_start store web lag takeover rolling soak)
+# Each section's heading, then what it measures and how long it takes (for --list).
 declare -A ABOUT=(
-    [solver]="our uniqueness check against tdoku, in-process (about 2 min)"
-    [engine]="solve, generate and grade on the handbook's sets (about 3 min)"
-    [ui]="terminal client frames (seconds)"
-    [server]="placements at 25 and 50 rooms against the ws-echo baseline (about 1 min a run)"
-    [tls]="the race load over wss against plain (about 30 s a run)"
-    [cluster]="3 nodes on one Redis against one server, 50 rooms (about 40 s a run)"
-    [idle]="memory per idle connection at 10,000 (about 20 s a run)"
-    [churn]="50,000 connect/join/leave/close cycles (about 15 s)"
-    [deal]="start_race to race_started per difficulty (about 30 s)"
-    [spectators]="300 chatting spectators on one room (about 20 s a run)"
-    [boards]="delayed boards for 32 spectators, plain spectators as baseline (about 3 min)"
-    [pool]="quick_race to room_joined on one server (seconds a run)"
-    [cluster-pool]="the same over 3 nodes, one server as baseline (about 15 s a run)"
-    [matcher]="pool matcher, criterion (about 1 min)"
-    [race_start]="a race start with one isomorph per seat, criterion (about 30 s)"
-    [store]="leaderboard, history and save_race on a generated SQLite store (about 2 min)"
-    [web]="the browser's first load, br against identity (about 2 min; Chromium, npm ci)"
-    [lag]="lag compensation through a 150 ms delay proxy (about 1 min)"
-    [takeover]="kill -9 of a room owner, until another node answers (about 15 s a try)"
-    [rolling]="a rolling restart of one of 3 nodes under load, PostgreSQL (about 45 s a run)"
-    [soak]="a bounded soak: memory and descriptors after SOAK_S seconds (default 5 min)"
-)
-
-declare -A TITLE=(
-    [solver]="The solver against tdoku"
-    [engine]="Engine: solve, generate, grade"
-    [ui]="Terminal client"
-    [server]="Race server: placements against the bare echo"
-    [tls]="TLS against plain"
-    [cluster]="Cluster: 3 nodes against one server"
-    [idle]="Idle connections"
-    [churn]="Connection churn"
-    [deal]="Time to deal a puzzle"
-    [spectators]="300 chatting spectators"
-    [boards]="Delayed boards for spectators"
-    [pool]="Seated from the pool"
-    [cluster-pool]="Seated from the cluster-wide pool"
-    [matcher]="The pool's matcher"
-    [race_start]="A different isomorph per seat"
-    [store]="Players who persist (the store)"
-    [web]="The browser's first load"
-    [lag]="Lag compensation"
-    [takeover]="Takeover after kill -9 of a room owner"
-    [rolling]="A rolling restart under load"
-    [soak]="A bounded soak"
+    [solver]="The solver against tdoku|our uniqueness check against tdoku, in-process (about 2 min)"
+    [engine]="Engine: solve, generate, grade|solve, generate and grade on the handbook's sets (about 3 min)"
+    [ui]="Terminal client|terminal client frames (seconds)"
+    [server]="Race server: placements against the bare echo|placements at 25 and 50 rooms against the ws-echo baseline (about 1 min a run)"
+    [tls]="TLS against plain|the race load over wss against plain (about 35 s a run)"
+    [cluster]="Cluster: 3 nodes against one server|3 nodes on one Redis against one server, 50 rooms (about 35 s a run)"
+    [idle]="Idle connections|memory per idle connection at 10,000 (about 15 s a run)"
+    [churn]="Connection churn|50,000 connect/join/leave/close cycles (about 30 s)"
+    [deal]="Time to deal a puzzle|start_race to race_started per difficulty (about 2.5 min)"
+    [spectators]="300 chatting spectators|300 chatting spectators on one room (about 15 s a run)"
+    [boards]="Delayed boards for spectators|delayed boards for 32 spectators, plain spectators as baseline (about 50 s a round)"
+    [pool]="Seated from the pool|quick_race to room_joined on one server (seconds a run)"
+    [cluster-pool]="Seated from the cluster-wide pool|the same over 3 nodes, one server as baseline (about 10 s a run)"
+    [matcher]="The pool's matcher|pool matcher, criterion (about 1 min)"
+    [race_start]="A different isomorph per seat|a race start with one isomorph per seat, criterion (about 30 s)"
+    [store]="Players who persist (the store)|leaderboard, history and save_race on a generated SQLite store (about 2 min)"
+    [web]="The browser's first load|the browser's first load, br against identity (about 3 min; Chromium, npm ci)"
+    [lag]="Lag compensation|lag compensation through a 150 ms delay proxy (about 75 s)"
+    [takeover]="Takeover after kill -9 of a room owner|kill -9 of a room owner, until another node answers (about 15 s a try)"
+    [rolling]="A rolling restart under load|a rolling restart of one of 3 nodes under load, PostgreSQL (about 40 s a run)"
+    [soak]="A bounded soak|a bounded soak: memory and descriptors after SOAK_S seconds (default 5 min)"
 )
 
 if [[ "${1:-}" == "--list" ]]; then
-    for s in "${SECTIONS[@]}"; do printf '%-13s %s\n' "$s" "${ABOUT[$s]}"; done
+    for s in "${SECTIONS[@]}"; do printf '%-13s %s\n' "$s" "${ABOUT[$s]#*|}"; done
     exit 0
 fi
 want=("$@")
@@ -402,8 +379,8 @@ echo
 failed=()
 for s in "${want[@]}"; do
     t0=$(date -u +%s)
-    note "section $s: ${ABOUT[$s]}"
-    echo "## $s — ${TITLE[$s]}"
+    note "section $s: ${ABOUT[$s]#*|}"
+    echo "## $s — ${ABOUT[$s]%%|*}"
     echo
     if ! "sec_$s"; then
         failed+=("$s")
