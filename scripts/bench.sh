@@ -9,7 +9,8 @@
 # Knobs (environment): BENCH_RUNS (3: runs of each noisy load, medians shown), BENCH_LOG (the
 # tools' outputs; default a new temporary folder), SOAK_S (300), SOAK_ROUND_S (60),
 # TAKEOVER_TRIES (6), STORE_RACES (100000) and STORE_PLAYERS (10000), WEB_RUNS (20),
-# SOLVER_ROUNDS (3), BOARDS_ROUNDS (4), ROLLING_DB (postgres://postgres@127.0.0.1:5432/rolling_bench).
+# SOLVER_ROUNDS (3), BOARDS_ROUNDS (4), ROLLING_DB (postgres://postgres@127.0.0.1:5432/rolling_bench),
+# BENCH_BUILD=0 (skip the build: measure the binaries already in CARGO_TARGET_DIR/release).
 # Builds release binaries first (CARGO_TARGET_DIR is respected). The machine is what it is:
 # compare a figure with its baseline from the same run, never with another run's.
 set -uo pipefail
@@ -59,7 +60,6 @@ mkdir -p "$LOG"
 TARGET=${CARGO_TARGET_DIR:-$repo/target}
 BIN="$TARGET/release"
 TAB="$repo/scripts/bench-table.py"
-DATA="$repo/../shared/data"
 
 note() { echo "bench: $*" >&2; }
 # The command as the document shows it.
