@@ -194,7 +194,13 @@ def median_text(cells):
     if not cells or any(len(n) != len(numbers[0]) for n in numbers):
         return ""
     medians = iter(statistics.median(col) for col in zip(*numbers))
-    return NUMBER.sub(lambda m: fmt(next(medians)).replace(",", ""), cells[0])
+
+    def as_written(m):
+        # The median with as many decimals as the first run's number has.
+        places = len(m.group(0).partition(".")[2])
+        return f"{next(medians):.{places}f}"
+
+    return NUMBER.sub(as_written, cells[0])
 
 
 def rolling(*paths):
