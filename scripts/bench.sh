@@ -1,0 +1,395 @@
+#!/usr/bin/env bash
+# Every figure of docs/benchmarks.md, measured again in one run, printed as that document's
+# tables (markdown on stdout; progress on stderr, every tool's own output in BENCH_LOG).
+#
+#   scripts/bench.sh              every section (about 40 min on the 2-core machine)
+#   scripts/bench.sh server tls   just those sections
+#   scripts/bench.sh --list       the sections
+#
+# Knobs (environment): BENCH_RUNS (3: runs of each noisy load, medians shown), BENCH_LOG (the
+# tools' outputs; default a new temporary folder), SOAK_S (300), SOAK_ROUND_S (60),
+# TAKEOVER_TRIES (6), STORE_RACES (100000) and STORE_PLAYERS (10000), WEB_RUNS (20),
+# SOLVER_ROUNDS (3), BOARDS_ROUNDS (4), ROLLING_DB (postgres://postgres@127.0.0.1:5432/rolling_bench),
+# BENCH_BUILD=0 (skip the build: measure the binaries already in CARGO_TARGET_DIR/release).
+# Builds release binaries first (CARGO_TARGET_DIR is respected). The machine is what it is:
+# compare a figure with its baseline from the same run, never with another run's.
+set -uo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$repo"
+
+SECTIONS=(solver engine ui server tls cluster idle churn deal spectators boards pool cluster-pool
+    matcher race_start store web lag takeover rolling soak)
+# Each section's heading, then what it measures and how long it takes (for --list).
+declare -A ABOUT=(
+    [solver]="The solver against tdoku|our uniqueness check against tdoku, in-process (about 2 min)"
+    [engine]="Engine: solve, generate, grade|solve, generate and grade on the handbook's sets (about 3 min)"
+    [ui]="Terminal client|terminal client frames (seconds)"
+    [server]="Race server: placements against the bare echo|placements at 25 and 50 rooms against the ws-echo baseline (about 1 min a run)"
+    [tls]="TLS against plain|the race load over wss against plain (about 35 s a run)"
+    [cluster]="Cluster: 3 nodes against one server|3 nodes on one Redis against one server, 50 rooms (about 35 s a run)"
+    [idle]="Idle connections|memory per idle connection at 10,000 (about 15 s a run)"
+    [churn]="Connection churn|50,000 connect/join/leave/close cycles (about 30 s)"
+    [deal]="Time to deal a puzzle|start_race to race_started per difficulty (about 2.5 min)"
+    [spectators]="300 chatting spectators|300 chatting spectators on one room (about 15 s a run)"
+    [boards]="Delayed boards for spectators|delayed boards for 32 spectators, plain spectators as baseline (about 50 s a round)"
+    [pool]="Seated from the pool|quick_race to room_joined on one server (seconds a run)"
+    [cluster-pool]="Seated from the cluster-wide pool|the same over 3 nodes, one server as baseline (about 10 s a run)"
+    [matcher]="The pool's matcher|pool matcher, criterion (about 1 min)"
+    [race_start]="A different isomorph per seat|a race start with one isomorph per seat, criterion (about 30 s)"
+    [store]="Players who persist (the store)|leaderboard, history and save_race on a generated SQLite store (about 2 min)"
+    [web]="The browser's first load|the browser's first load, br against identity (about 3 min; Chromium, npm ci)"
+    [lag]="Lag compensation|lag compensation through a 150 ms delay proxy (about 75 s)"
+    [takeover]="Takeover after kill -9 of a room owner|kill -9 of a room owner, until another node answers (about 15 s a try)"
+    [rolling]="A rolling restart under load|a rolling restart of one of 3 nodes under load, PostgreSQL (about 40 s a run)"
+    [soak]="A bounded soak|a bounded soak: memory and descriptors after SOAK_S seconds (default 5 min)"
+)
+
+if [[ "${1:-}" == "--list" ]]; then
+    for s in "${SECTIONS[@]}"; do printf '%-13s %s\n' "$s" "${ABOUT[$s]#*|}"; done
+    exit 0
+fi
+want=("$@")
+[[ ${#want[@]} -eq 0 ]] && want=("${SECTIONS[@]}")
+for s in "${want[@]}"; do
+    [[ -n "${ABOUT[$s]:-}" ]] || { echo "bench: no section '$s' (see --list)" >&2; exit 2; }
+done
+
+RUNS=${BENCH_RUNS:-3}
+LOG=${BENCH_LOG:-$(mktemp -d -t sudoku-bench.XXXXXX)}
+mkdir -p "$LOG"
+TARGET=${CARGO_TARGET_DIR:-$repo/target}
+BIN="$TARGET/release"
+TAB="$repo/scripts/bench-table.py"
+
+note() { echo "bench: $*" >&2; }
+# The command as the document shows it.
+cmd() { printf '`%s`\n\n' "$*"; }
+
+# `runs STEM N COMMAND...`: N runs, each one's output in LOG/STEM.I.txt and its last JSON line
+# (loadgen's summary) in LOG/STEM.I.json. A failed run is reported and its JSON kept if any.
+runs() {
+    local stem=$1 n=$2 i
+    shift 2
+    for i in $(seq "$n"); do
+        note "$stem run $i/$n: $*"
+        "$@" >"$LOG/$stem.$i.txt" 2>&1 || note "$stem run $i exited $? (see $LOG/$stem.$i.txt)"
+        grep '^{' "$LOG/$stem.$i.txt" | tail -n 1 >"$LOG/$stem.$i.json"
+    done
+}
+
+loadgen() { "$BIN/loadgen" "$@"; }
+
+sec_solver() {
+    local r=${SOLVER_ROUNDS:-3}
+    cmd "shared/benches/solver-vs-tdoku.sh -r $r -p 3"
+    shared/benches/solver-vs-tdoku.sh -r "$r" -p 3 >"$LOG/solver.txt" 2>"$LOG/solver.err" || return 1
+    grep -v '^#' "$LOG/solver.txt"
+    echo
+    sed -n 's/^# /- /p' "$LOG/solver.txt"
+}
+
+sec_engine() {
+    cmd "cargo bench -p sudoku-race-shared --bench engine"
+    cargo bench -p sudoku-race-shared --bench engine >"$LOG/engine.txt" 2>"$LOG/engine.err" || return 1
+    python3 "$TAB" engine "$LOG/engine.txt"
+    echo
+    cmd "cargo bench -p sudoku-race-shared --bench grade"
+    cargo bench -p sudoku-race-shared --bench grade >"$LOG/grade.txt" 2>"$LOG/grade.err" || return 1
+    python3 "$TAB" grade "$LOG/grade.txt"
+}
+
+sec_ui() {
+    cmd "cargo bench -p sudoku-race --bench ui"
+    cargo bench -p sudoku-race --bench ui >"$LOG/ui.txt" 2>"$LOG/ui.err" || return 1
+    python3 "$TAB" ui "$LOG/ui.txt"
+}
+
+sec_server() {
+    local a=(--players 8 --rate 10000 --duration 10)
+    cmd "target/release/loadgen --rooms 25 ${a[*]}"
+    cmd "target/release/loadgen --rooms 50 ${a[*]}"
+    runs server25 "$RUNS" loadgen --rooms 25 "${a[@]}"
+    runs server50 "$RUNS" loadgen --rooms 50 "${a[@]}"
+    python3 "$TAB" json "$LOG" <<'EOF'
+| figure | 25 rooms | echo, 25 groups | 50 rooms | echo, 50 groups |
+files: server25 server25 server50 server50
+placements answered/s | placements_per_s | - | placements_per_s | -
+placement p50 (ms) | place_p50_ms | echo_p50_ms | place_p50_ms | echo_p50_ms
+placement p99 (ms) | place_p99_ms | echo_p99_ms | place_p99_ms | echo_p99_ms
+placement p99.9 (ms) | place_p999_ms | - | place_p999_ms | -
+fan-out to all members p99 (ms) | fanout_p99_ms | echo_fanout_p99_ms | fanout_p99_ms | echo_fanout_p99_ms
+messages out | msgs_out | echo_msgs_out | msgs_out | echo_msgs_out
+CPU per message sent (µs) | server_cpu_us_per_msg | echo_cpu_us_per_msg | server_cpu_us_per_msg | echo_cpu_us_per_msg
+`ratio` (echo CPU/msg ÷ server CPU/msg) | ratio | - | ratio | -
+loadgen send lag p99 (ms) | send_lag_p99_ms | - | send_lag_p99_ms | -
+errors / lost (worst run, both servers) | max:errors / max:lost | - | max:errors / max:lost | -
+EOF
+}
+
+sec_tls() {
+    local a=(--rooms 25 --players 8 --rate 10000 --duration 10 --tls --no-echo)
+    cmd "target/release/loadgen ${a[*]}"
+    runs tls "$RUNS" loadgen "${a[@]}"
+    python3 "$TAB" json "$LOG" <<'EOF'
+| figure | plain (the baseline) | TLS |
+files: tls tls
+placements answered/s | placements_per_s | tls_placements_per_s
+placement p50 (ms) | place_p50_ms | tls_place_p50_ms
+placement p99 (ms) | place_p99_ms | tls_place_p99_ms
+fan-out p99 (ms) | fanout_p99_ms | tls_fanout_p99_ms
+server CPU per message (µs) | server_cpu_us_per_msg | tls_server_cpu_us_per_msg
+`tls_ratio` (TLS CPU/msg ÷ plain) | - | tls_ratio
+errors / lost (worst run, both) | max:errors / max:lost | -
+EOF
+}
+
+sec_cluster() {
+    local a=(--cluster 3 --rooms 50 --players 8 --rate 10000 --duration 10 --no-echo)
+    cmd "target/release/loadgen ${a[*]}"
+    runs cluster "$RUNS" loadgen "${a[@]}"
+    python3 "$TAB" json "$LOG" <<'EOF'
+| figure | one server (the baseline) | 3 nodes |
+files: cluster cluster
+placements answered/s | placements_per_s | cluster_placements_per_s
+placement p50 (ms) | place_p50_ms | cluster_place_p50_ms
+placement p99 (ms) | place_p99_ms | cluster_place_p99_ms
+fan-out p99 (ms) | fanout_p99_ms | cluster_fanout_p99_ms
+relayed players' placement p99 (ms) | - | cluster_relayed_place_p99_ms
+server CPU per message, all nodes (µs) | server_cpu_us_per_msg | cluster_server_cpu_us_per_msg
+`cluster_ratio` (3 nodes' CPU/msg ÷ one server's) | - | cluster_ratio
+Redis CPU per message (µs) | - | cluster_redis_cpu_us_per_msg
+errors / lost (worst run, both) | max:errors / max:lost | -
+EOF
+}
+
+sec_idle() {
+    cmd "target/release/loadgen --idle 10000"
+    runs idle "$RUNS" loadgen --idle 10000
+    python3 "$TAB" json "$LOG" <<'EOF'
+| figure | 10,000 idle connections |
+files: idle
+connections open / failed | idle_open / max:idle_failed
+server RSS before (KiB, the baseline) | rss_before_kib
+server RSS with them open (KiB) | rss_open_kib
+**per idle connection (KiB)** | kib_per_conn
+server file descriptors before / open / after | fds_before / fds_open / fds_after
+EOF
+}
+
+sec_churn() {
+    cmd "target/release/loadgen --churn 50000"
+    runs churn 1 loadgen --churn 50000
+    python3 "$TAB" json "$LOG" <<'EOF'
+| figure | at start (the baseline) | after the warm-up | after all cycles |
+files: churn churn churn
+server RSS (KiB) | rss_start_kib | rss_warm_kib | rss_end_kib
+server file descriptors | fds_start | fds_warm | fds_end
+cycles per s / failed | churn_per_s / max:errors | - | -
+EOF
+}
+
+sec_deal() {
+    cmd "target/release/loadgen --deal 50"
+    runs deal 1 loadgen --deal 50
+    python3 "$TAB" json "$LOG" <<'EOF'
+| figure | easy | medium | hard | expert |
+files: deal deal deal deal
+starts | deal_n_easy | deal_n_medium | deal_n_hard | deal_n_expert
+wait p50 (ms) | deal_p50_ms_easy | deal_p50_ms_medium | deal_p50_ms_hard | deal_p50_ms_expert
+wait p99 (ms) | deal_p99_ms_easy | deal_p99_ms_medium | deal_p99_ms_hard | deal_p99_ms_expert
+wait max (ms) | deal_max_ms_easy | deal_max_ms_medium | deal_max_ms_hard | deal_max_ms_expert
+errors | max:errors | - | - | -
+EOF
+}
+
+sec_spectators() {
+    local a=(--rooms 25 --players 8 --rate 10000 --duration 10 --spectators 300 --no-echo)
+    cmd "target/release/loadgen ${a[*]}"
+    runs spectators "$RUNS" loadgen "${a[@]}"
+    python3 "$TAB" json "$LOG" <<'EOF'
+| figure | the watched room | the other 24 rooms (the baseline) |
+files: spectators spectators
+placement p99 (ms) | crowd.watched_room_place_p99_ms | crowd.other_rooms_place_p99_ms
+fan-out p99, all rooms (ms) | fanout_p99_ms | -
+spectators admitted / refused (`room_full`) | crowd.admitted / crowd.refused | -
+chat lines sent / refused (`rate_limited`) / heard | crowd.chats_sent / crowd.chats_refused / crowd.chats_heard | -
+spectators closed early | crowd.closed_early | -
+errors / lost (worst run) | max:errors / max:lost | -
+EOF
+}
+
+sec_boards() {
+    local r=${BOARDS_ROUNDS:-4}
+    local a=(--rooms 1 --players 16 --rate 32 --duration 20 --spectators 32 --boards --rounds "$r"
+        --server-arg=--spectator-delay-s=1 --no-echo)
+    cmd "target/release/loadgen ${a[*]}"
+    runs boards 1 loadgen "${a[@]}"
+    python3 "$TAB" json "$LOG" <<'EOF'
+| figure | plain spectators (the baseline) | spectators with boards |
+files: boards boards
+server CPU per placement, median of the rounds (µs) | median_plain_us | median_boards_us
+boards' share (%) | - | added_percent
+`board` messages heard / spectators admitted | - | boards_heard / admitted
+EOF
+    python3 - "$LOG/boards.1.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = lambda xs: ", ".join(f"{x:.1f}" for x in xs)
+print(f"\nRounds (µs per placement): plain {f(d['server_cpu_us_per_placement_plain'])}; "
+      f"boards {f(d['server_cpu_us_per_placement_boards'])}.")
+EOF
+}
+
+sec_pool() {
+    cmd "target/release/loadgen --pool 400 --pool-rate 4000"
+    runs pool "$RUNS" loadgen --pool 400 --pool-rate 4000
+    python3 "$TAB" json "$LOG" <<'EOF'
+| figure | one server |
+files: pool
+seated | pool_seated
+quick_race → room_joined p50 (ms) | pool_p50_ms
+p99 (ms) | pool_p99_ms
+max (ms) | pool_max_ms
+errors | max:errors
+EOF
+}
+
+sec_cluster-pool() {
+    cmd "target/release/loadgen --pool 400 --pool-rate 4000 --cluster 3"
+    runs cluster-pool "$RUNS" loadgen --pool 400 --pool-rate 4000 --cluster 3
+    python3 "$TAB" json "$LOG" <<'EOF'
+| figure | one server (the baseline) | 3 nodes, one pool |
+files: cluster-pool cluster-pool
+seated | pool_seated | cluster.pool_seated
+quick_race → room_joined p50 (ms) | pool_p50_ms | cluster.pool_p50_ms
+p99 (ms) | pool_p99_ms | cluster.pool_p99_ms
+max (ms) | pool_max_ms | cluster.pool_max_ms
+errors | max:errors | max:cluster.errors
+EOF
+}
+
+sec_matcher() {
+    cmd "cargo bench -p sudoku-race-server --bench matcher"
+    cargo bench -p sudoku-race-server --bench matcher >"$LOG/matcher.txt" 2>"$LOG/matcher.err" || return 1
+    python3 "$TAB" criterion "$LOG/matcher.txt"
+}
+
+sec_race_start() {
+    cmd "cargo bench -p sudoku-race-server --bench race_start"
+    cargo bench -p sudoku-race-server --bench race_start >"$LOG/race_start.txt" 2>"$LOG/race_start.err" || return 1
+    python3 "$TAB" criterion "$LOG/race_start.txt"
+}
+
+sec_store() {
+    local races=${STORE_RACES:-100000} players=${STORE_PLAYERS:-10000}
+    cmd "STORE_BENCH_RACES=$races STORE_BENCH_PLAYERS=$players STORE_BENCH_DB=\$BENCH_LOG/store.sqlite3 cargo bench -p sudoku-race-server --bench store"
+    rm -f "$LOG/store.sqlite3"*
+    STORE_BENCH_RACES=$races STORE_BENCH_PLAYERS=$players STORE_BENCH_DB="$LOG/store.sqlite3" \
+        cargo bench -p sudoku-race-server --bench store >"$LOG/store.txt" 2>"$LOG/store.err" || return 1
+    grep -v '^store bench:' "$LOG/store.txt"
+    rm -f "$LOG/store.sqlite3"*
+}
+
+sec_web() {
+    local n=${WEB_RUNS:-20}
+    if [[ ! -d client-web/node_modules/playwright-core ]]; then
+        note "web: npm ci in client-web"
+        (cd client-web && npm ci --no-audit --no-fund) >"$LOG/npm.txt" 2>&1 || return 1
+    fi
+    cmd "cd client-web && SUDOKU_RACE_PROFILE=release node bench/first-load.mjs $n"
+    (cd client-web && SUDOKU_RACE_PROFILE=release node bench/first-load.mjs "$n") >"$LOG/web.txt" 2>"$LOG/web.err" || return 1
+    grep '^|' "$LOG/web.txt"
+    echo
+    echo "The baseline, the same server with the browser asking for no compression:"
+    echo
+    cmd "cd client-web && SUDOKU_RACE_PROFILE=release BENCH_IDENTITY=1 node bench/first-load.mjs 3"
+    (cd client-web && SUDOKU_RACE_PROFILE=release BENCH_IDENTITY=1 node bench/first-load.mjs 3) \
+        >"$LOG/web-identity.txt" 2>"$LOG/web-identity.err" || return 1
+    grep '^|' "$LOG/web-identity.txt" | grep -Ei 'measure|---|first load|demand'
+}
+
+sec_lag() {
+    cmd "target/release/lag-bench --races 9"
+    "$BIN/lag-bench" --races 9 >"$LOG/lag.txt" 2>"$LOG/lag.err" || return 1
+    python3 "$TAB" lag "$LOG/lag.txt"
+}
+
+sec_takeover() {
+    local n=${TAKEOVER_TRIES:-6}
+    cmd "target/release/takeover-bench --tries $n"
+    "$BIN/takeover-bench" --tries "$n" >"$LOG/takeover.txt" 2>"$LOG/takeover.err" || return 1
+    python3 "$TAB" takeover "$LOG/takeover.txt"
+}
+
+sec_rolling() {
+    local db=${ROLLING_DB:-postgres://postgres@127.0.0.1:5432/rolling_bench}
+    cmd "target/release/rolling-bench --rooms 120 --rate 11000 --db $db"
+    # The bench's database, made once (the nodes migrate it themselves).
+    psql "${db%/*}/postgres" -tAc "select 1 from pg_database where datname = '${db##*/}'" 2>/dev/null | grep -q 1 ||
+        psql "${db%/*}/postgres" -c "create database ${db##*/}" >&2 || return 1
+    local i files=()
+    for i in $(seq "$RUNS"); do
+        note "rolling run $i/$RUNS"
+        "$BIN/rolling-bench" --rooms 120 --rate 11000 --db "$db" >"$LOG/rolling.$i.txt" 2>"$LOG/rolling.$i.err" ||
+            note "rolling run $i exited $?"
+        files+=("$LOG/rolling.$i.txt")
+    done
+    python3 "$TAB" rolling "${files[@]}"
+}
+
+sec_soak() {
+    local s=${SOAK_S:-300} r=${SOAK_ROUND_S:-60}
+    cmd "SOAK_S=$s ROUND_S=$r scripts/soak.sh"
+    SOAK_BIN="$BIN" SOAK_S=$s ROUND_S=$r scripts/soak.sh >"$LOG/soak.txt" 2>"$LOG/soak.err" || return 1
+    grep '^soak:' "$LOG/soak.txt"
+    echo
+    grep '^|' "$LOG/soak.txt"
+    python3 - "$LOG/soak.txt" <<'EOF'
+import re, statistics, sys
+rss = [int(m.group(1)) / 1024 for m in re.finditer(r"^round \d+: rss (\d+) KiB", open(sys.argv[1]).read(), re.M)]
+if rss:
+    print(f"\nResident memory over the {len(rss)} rounds: {min(rss):.1f}–{max(rss):.1f} MiB, median {statistics.median(rss):.1f} MiB.")
+EOF
+}
+
+needs_build() {
+    local s
+    for s in "${want[@]}"; do
+        case $s in solver | engine | ui | matcher | race_start | store) ;; *) return 0 ;; esac
+    done
+    return 1
+}
+
+if [[ "${BENCH_BUILD:-1}" != 0 ]] && needs_build; then
+    note "building release binaries (log: $LOG/build.txt)"
+    cargo build --release -p sudoku-race-server -p sudoku-race-load -p sudoku-race >"$LOG/build.txt" 2>&1 ||
+        { note "the build failed: see $LOG/build.txt"; exit 1; }
+fi
+
+cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)
+ram=$(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)
+started=$(date -u +%s)
+echo "# Benchmark run $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo
+echo "- machine: $cpu, $(nproc) cores, $ram, Linux $(uname -r); load average at start $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "- commit: $(git rev-parse --short HEAD)$(git diff --quiet HEAD 2>/dev/null || echo ' (with local changes)'); $(rustc --version)"
+knobs=$(env | grep -E '^(BENCH_RUNS|SOAK_S|SOAK_ROUND_S|TAKEOVER_TRIES|STORE_RACES|STORE_PLAYERS|WEB_RUNS|SOLVER_ROUNDS|BOARDS_ROUNDS|ROLLING_DB)=' | sort | tr '\n' ' ')
+echo "- command: \`${knobs}scripts/bench.sh $*\` (runs of each noisy load: $RUNS; the tools' output: $LOG)"
+echo
+failed=()
+for s in "${want[@]}"; do
+    t0=$(date -u +%s)
+    note "section $s: ${ABOUT[$s]#*|}"
+    echo "## $s — ${ABOUT[$s]%%|*}"
+    echo
+    if ! "sec_$s"; then
+        failed+=("$s")
+        echo
+        echo "**Failed**: see the tools' output in $LOG."
+    fi
+    echo
+    echo "_(${s}: $(($(date -u +%s) - t0)) s, load average after $(cut -d' ' -f1-3 /proc/loadavg))_"
+    echo
+done
+echo "Total: $(($(date -u +%s) - started)) s.${failed[*]:+ Failed: ${failed[*]}.}"; echo
+[[ ${#failed[@]} -eq 0 ]]
