@@ -225,6 +225,17 @@ impl Outbox {
     /// full) does not read: it is closed (1008) rather than allowed to slow down its room.
     /// Returns whether the message was queued.
     pub fn send_text(&self, text: Utf8Bytes, metrics: &Metrics) -> bool {
+        let queued = self.push_text(text, metrics);
+        if queued {
+            metrics.messages_out.inc();
+        }
+        queued
+    }
+
+    /// [`Outbox::send_text`] without counting the message in `messages_out`: for a sender
+    /// that counts a whole fan-out at once (one atomic add on a counter every thread shares,
+    /// not one per recipient).
+    pub fn push_text(&self, text: Utf8Bytes, metrics: &Metrics) -> bool {
         let sh = &self.shared;
         let n = text.len();
         let before = sh.queued_bytes.fetch_add(n, Relaxed);
@@ -232,7 +243,6 @@ impl Outbox {
         let full = sh.queued_msgs.fetch_add(1, Relaxed) >= sh.max_msgs;
         let queued = !slow && !full && self.tx.send(Message::Text(text)).is_ok();
         if queued {
-            metrics.messages_out.inc();
             return true;
         }
         sh.queued_bytes.fetch_sub(n, Relaxed);

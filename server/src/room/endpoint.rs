@@ -95,10 +95,11 @@ impl Endpoint {
 pub fn deliver<'a>(to: impl Iterator<Item = &'a Endpoint>, bytes: &Utf8Bytes, metrics: &Metrics) {
     // Rooms hold a few dozen members at most: a small list beats a map.
     let mut remote: Vec<(&RemoteConn, Vec<u64>)> = Vec::new();
+    let mut sent = 0;
     for m in to {
         match m {
             Endpoint::Local(o) => {
-                o.send_text(bytes.clone(), metrics);
+                sent += u64::from(o.push_text(bytes.clone(), metrics));
             }
             Endpoint::Remote(r) => match remote.iter_mut().find(|(n, _)| n.node == r.node) {
                 Some((_, ids)) => ids.push(r.conn),
@@ -106,6 +107,7 @@ pub fn deliver<'a>(to: impl Iterator<Item = &'a Endpoint>, bytes: &Utf8Bytes, me
             },
         }
     }
+    metrics.messages_out.inc_by(sent);
     for (r, ids) in remote {
         r.relay.deliver(&r.node, ids, bytes.clone());
     }
