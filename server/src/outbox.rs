@@ -540,7 +540,10 @@ mod tests {
     /// The queue's first block (32 slots) is allocated with every connection.
     #[test]
     fn a_queue_slot_is_no_bigger_than_a_text_frame() {
-        assert_eq!(std::mem::size_of::<Out>(), std::mem::size_of::<Utf8Bytes>());
+        let (out, message) = (std::mem::size_of::<Out>(), std::mem::size_of::<Message>());
+        assert_eq!(out, std::mem::size_of::<Utf8Bytes>());
+        assert!(out < message, "Out {out} B, Message {message} B");
+        eprintln!("queue slot: Out {out} B, tungstenite Message {message} B");
     }
 
     #[test]

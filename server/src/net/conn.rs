@@ -36,10 +36,12 @@ struct Reader {
 /// Serve one upgraded connection until it closes, or drop it at the end of the shutdown
 /// grace. `slot` is its place under the connection cap; one that came in over the cap gets
 /// `welcome`, `server_full` and close 1013.
-pub(super) async fn serve(slot: Arc<Slot>, ws: Ws, client: IpAddr, id: ConnId) {
-    // Split at once: the socket moves into the halves' shared allocation, rather than being
-    // carried (320 bytes, once per nested future) in this task's state for its whole life.
-    let (sink, stream) = ws.split();
+pub(super) async fn serve(
+    slot: Arc<Slot>,
+    (sink, stream): (Sink, SplitStream<Ws>),
+    client: IpAddr,
+    id: ConnId,
+) {
     let server = slot.server.clone();
     let limits = &server.config.limits;
     let (handle, rx) = Outbox::new(id, limits.slow_rule(), limits.out_queue.max(4));
