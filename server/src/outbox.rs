@@ -543,7 +543,6 @@ mod tests {
         let (out, message) = (std::mem::size_of::<Out>(), std::mem::size_of::<Message>());
         assert_eq!(out, std::mem::size_of::<Utf8Bytes>());
         assert!(out < message, "Out {out} B, Message {message} B");
-        eprintln!("queue slot: Out {out} B, tungstenite Message {message} B");
     }
 
     #[test]
