@@ -204,6 +204,33 @@ async fn pool_load_over_a_cluster_seats_everyone() {
     b.stop().await;
 }
 
+/// Idle connections on two nodes, each set held by a child loadgen: all open at once, each
+/// node read while both children hold theirs.
+#[cfg(feature = "cluster-tests")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_over_a_cluster_holds_every_connection_at_once() {
+    let redis = load::run::spawn::start_redis(&"redis-server".into(), None)
+        .await
+        .unwrap();
+    let url = format!("redis://{}", redis.addr);
+    let a = RaceServer::start_node(&url, "ia").await;
+    let b = RaceServer::start_node(&url, "ib").await;
+    let me = std::process::id();
+    let loadgen = std::path::Path::new(env!("CARGO_BIN_EXE_loadgen"));
+    let nodes = [(a.addr, me), (b.addr, me)];
+    let hold = ["--idle-hold=0".to_owned()];
+    let r = load::run::idle_spread::run(loadgen, &nodes, 150, &hold)
+        .await
+        .unwrap();
+    assert_eq!(r.iter().map(|n| n.open).collect::<Vec<_>>(), [150, 150]);
+    // Both nodes live in this process: its descriptors count both children's connections.
+    assert!(r.iter().all(|n| n.fds_all_open >= 300), "{r:?}");
+    let json = load::run::idle_spread::json(&r);
+    assert_eq!(json["idle_open_at_once"], 300);
+    a.stop().await;
+    b.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn idle_churn_deal_and_pool_runs_complete() {
     let server = RaceServer::start().await;

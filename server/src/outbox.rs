@@ -138,6 +138,28 @@ pub fn encode(msg: &ServerMsg) -> Utf8Bytes {
     }
 }
 
+/// What the queue carries to the writer: a text frame, or a round-trip probe (A8) whose Ping
+/// payload is the time it was queued. Not tungstenite's `Message` (56 bytes): tokio's queue
+/// allocates its first block of 32 slots with the queue, so every byte of a slot is 32 bytes of
+/// every connection, idle or not.
+#[derive(Debug)]
+pub enum Out {
+    /// A text frame.
+    Text(Utf8Bytes),
+    /// A Ping carrying this payload, big-endian.
+    Probe(u64),
+}
+
+impl Out {
+    /// The frame to write.
+    pub fn into_message(self) -> Message {
+        match self {
+            Out::Text(t) => Message::Text(t),
+            Out::Probe(p) => Message::Ping(p.to_be_bytes().to_vec().into()),
+        }
+    }
+}
+
 /// State a connection shares with the rooms that hold its outbox.
 #[derive(Debug)]
 struct ConnState {
@@ -185,7 +207,7 @@ pub struct Outbox {
     /// Unbounded, because the bounds are the [`SlowRule`]'s bytes and `max_msgs`, counted
     /// here: a bounded tokio channel takes a lock on every message received to give its permit
     /// back, the costliest step left on the way out in a profile of a 400-player load.
-    tx: mpsc::UnboundedSender<Message>,
+    tx: mpsc::UnboundedSender<Out>,
     shared: Arc<ConnState>,
 }
 
@@ -198,7 +220,7 @@ impl Outbox {
         id: ConnId,
         rule: SlowRule,
         max_msgs: usize,
-    ) -> (Outbox, mpsc::UnboundedReceiver<Message>) {
+    ) -> (Outbox, mpsc::UnboundedReceiver<Out>) {
         let (tx, rx) = mpsc::unbounded_channel();
         let outbox = Outbox {
             id,
@@ -241,7 +263,7 @@ impl Outbox {
         let before = sh.queued_bytes.fetch_add(n, Relaxed);
         let slow = before + n > sh.rule.max_bytes;
         let full = sh.queued_msgs.fetch_add(1, Relaxed) >= sh.max_msgs;
-        let queued = !slow && !full && self.tx.send(Message::Text(text)).is_ok();
+        let queued = !slow && !full && self.tx.send(Out::Text(text)).is_ok();
         if queued {
             return true;
         }
@@ -255,8 +277,8 @@ impl Outbox {
     }
 
     /// The writer took `msg` off the queue: its bytes leave the count.
-    pub fn taken(&self, msg: &Message) {
-        if let Message::Text(t) = msg {
+    pub fn taken(&self, msg: &Out) {
+        if let Out::Text(t) = msg {
             let sh = &self.shared;
             sh.queued_bytes.fetch_sub(t.len(), Relaxed);
             sh.queued_msgs.fetch_sub(1, Relaxed);
@@ -327,8 +349,7 @@ impl Outbox {
             return false;
         }
         sh.probe_out.store(now, Relaxed);
-        let payload = now.to_be_bytes().to_vec();
-        self.tx.send(Message::Ping(payload.into())).is_ok()
+        self.tx.send(Out::Probe(now)).is_ok()
     }
 
     /// A Pong arrived with `payload`: the round trip in milliseconds if it answers the probe
@@ -448,7 +469,7 @@ mod tests {
         assert_eq!(out.pong(&5u64.to_be_bytes()), None, "nothing asked");
         tokio::time::advance(Duration::from_secs(1)).await;
         assert!(out.probe());
-        let Some(Message::Ping(payload)) = rx.recv().await else {
+        let Some(Message::Ping(payload)) = rx.recv().await.map(Out::into_message) else {
             panic!("a ping");
         };
         assert!(!out.probe(), "one probe out at a time");
@@ -524,6 +545,14 @@ mod tests {
         let waited = Instant::now() - taken_at;
         assert!(waited > RULE.max_stall && waited < RULE.max_stall + Duration::from_secs(1));
         assert!(Instant::now() - t0 > Duration::from_secs(60));
+    }
+
+    /// The queue's first block (32 slots) is allocated with every connection.
+    #[test]
+    fn a_queue_slot_is_no_bigger_than_a_text_frame() {
+        let (out, message) = (std::mem::size_of::<Out>(), std::mem::size_of::<Message>());
+        assert_eq!(out, std::mem::size_of::<Utf8Bytes>());
+        assert!(out < message, "Out {out} B, Message {message} B");
     }
 
     #[test]

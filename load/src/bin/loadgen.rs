@@ -24,7 +24,7 @@ use clap::Parser;
 use load::run::launch::Procs;
 use load::run::race::RaceOpts;
 use load::run::spawn::{beside_me, Cluster, Spawned};
-use load::run::{boards, churn, deal, echo_load, idle, pool, race, report, RunReport};
+use load::run::{boards, churn, deal, echo_load, idle, idle_spread, pool, race, report, RunReport};
 
 /// Load generator for the sudoku-race server, with an echo-server baseline.
 #[derive(Parser, Debug)]
@@ -128,6 +128,10 @@ struct Args {
     /// Seconds the idle connections are held before the memory is read.
     #[arg(long, default_value_t = 3.0)]
     idle_hold: f64,
+    /// Idle mode, as one of several processes loading a cluster: print `idle-held N` once the
+    /// memory is read, and keep the connections open until standard input closes.
+    #[arg(long, hide = true, requires = "idle")]
+    idle_gate: bool,
     /// Churn mode: N connect/join/leave/close cycles; server memory and fds before and after.
     #[arg(long, value_name = "N")]
     churn: Option<u64>,
@@ -260,14 +264,30 @@ async fn run_async(args: Args) -> Result<ExitCode> {
         let bad = json["errors"].as_u64() != Some(0) || json["lost"].as_u64() != Some(0);
         return finish(json, bad);
     }
+    if let Some(n) = args
+        .idle
+        .filter(|_| args.cluster.is_some() || args.servers.len() > 1)
+    {
+        return idle_spread_run(&args, n).await;
+    }
     let (addr, pid, spawned) = race_server(&args, &[]).await?;
     let (json, failed) = if let Some(n) = args.idle {
-        let r = idle::run(
+        let gate = |open: usize| async move {
+            if args.idle_gate {
+                println!("{} {open}", idle_spread::HELD);
+                // Standard input closed (or a line): the parent lets go of every node at once.
+                let mut line = String::new();
+                let mut stdin = tokio::io::BufReader::new(tokio::io::stdin());
+                let _ = tokio::io::AsyncBufReadExt::read_line(&mut stdin, &mut line).await;
+            }
+        };
+        let r = idle::run_gated(
             addr,
             pid,
             n,
             args.concurrency.unwrap_or(64),
             secs(args.idle_hold)?,
+            gate,
         )
         .await?;
         println!("{}", report::idle_table(&r));
@@ -396,6 +416,34 @@ async fn cluster_run(args: &Args, opts: &RaceOpts, n: usize) -> Result<RunReport
     );
     drop(cluster);
     Ok(r)
+}
+
+/// Idle mode on several nodes: `--servers` (with their `--server-pid`s), or a cluster of
+/// `--cluster` nodes started here; one child loadgen per node holds its `n` connections.
+async fn idle_spread_run(args: &Args, n: usize) -> Result<ExitCode> {
+    let cluster = match args.cluster {
+        Some(k) => Some(start_cluster(args, usize::from(k)).await?),
+        None => None,
+    };
+    let nodes: Vec<(SocketAddr, u32)> = match &cluster {
+        Some(c) => c.addrs().into_iter().zip(c.procs().servers).collect(),
+        None if args.server_pid.len() == args.servers.len() => args
+            .servers
+            .iter()
+            .copied()
+            .zip(args.server_pid.iter().copied())
+            .collect(),
+        None => bail!("idle mode over --servers needs a --server-pid for each"),
+    };
+    let mut child_args = vec![format!("--idle-hold={}", args.idle_hold)];
+    if let Some(c) = args.concurrency {
+        child_args.push(format!("--concurrency={c}"));
+    }
+    let r = idle_spread::run(&std::env::current_exe()?, &nodes, n, &child_args).await?;
+    drop(cluster);
+    println!("{}", idle_spread::table(&r));
+    let failed = r.iter().any(|node| node.open < node.wanted);
+    finish(idle_spread::json(&r), failed)
 }
 
 /// A `redis-server` of its own and `n` nodes on it, with loadgen's server flags.

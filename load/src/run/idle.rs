@@ -49,6 +49,23 @@ pub async fn run(
     concurrency: usize,
     hold: Duration,
 ) -> Result<IdleReport> {
+    run_gated(addr, pid, n, concurrency, hold, |_| async {}).await
+}
+
+/// [`run`], but the connections stay open after the memory is read until `gate(open)` is done:
+/// a parent holding several of these at once (one per cluster node) closes them together.
+pub async fn run_gated<G, F>(
+    addr: SocketAddr,
+    pid: Option<u32>,
+    n: usize,
+    concurrency: usize,
+    hold: Duration,
+    gate: G,
+) -> Result<IdleReport>
+where
+    G: FnOnce(usize) -> F,
+    F: std::future::Future<Output = ()>,
+{
     let before = pid.map(procfs::sample).transpose()?;
     let permits = Arc::new(Semaphore::new(concurrency.max(1)));
     let opened: Vec<Option<Ws>> = join_all((0..n).map(|_| {
@@ -68,6 +85,7 @@ pub async fn run(
     // Let the server settle (allocator caches, tasks parked) before reading.
     tokio::time::sleep(hold).await;
     let during = pid.map(procfs::sample).transpose()?;
+    gate(open).await;
     join_all(
         conns
             .into_iter()

@@ -18,6 +18,7 @@ pub mod crowd;
 pub mod deal;
 pub mod echo_load;
 pub mod idle;
+pub mod idle_spread;
 pub mod launch;
 pub mod plan;
 pub mod pool;

@@ -18,10 +18,10 @@ use tokio_util::task::AbortOnDropHandle;
 
 use super::cmd::Session;
 use super::rate::{RateLimiter, Verdict};
-use super::writer::{self, ReadEnd, Ws};
+use super::writer::{self, ReadEnd, Sink, Ws};
 use super::{Slot, Transport};
 use crate::outbox::stop::{Reason, Side};
-use crate::outbox::{CloseCode, ConnId, Outbox};
+use crate::outbox::{CloseCode, ConnId, Out, Outbox};
 
 /// How long a connection in a room waits at shutdown for its room to say `room_closed`.
 const ROOM_CLOSE_WAIT: Duration = Duration::from_secs(2);
@@ -36,7 +36,12 @@ struct Reader {
 /// Serve one upgraded connection until it closes, or drop it at the end of the shutdown
 /// grace. `slot` is its place under the connection cap; one that came in over the cap gets
 /// `welcome`, `server_full` and close 1013.
-pub(super) async fn serve(slot: Arc<Slot>, ws: Ws, client: IpAddr, id: ConnId) {
+pub(super) async fn serve(
+    slot: Arc<Slot>,
+    (sink, stream): (Sink, SplitStream<Ws>),
+    client: IpAddr,
+    id: ConnId,
+) {
     let server = slot.server.clone();
     let limits = &server.config.limits;
     let (handle, rx) = Outbox::new(id, limits.slow_rule(), limits.out_queue.max(4));
@@ -48,22 +53,21 @@ pub(super) async fn serve(slot: Arc<Slot>, ws: Ws, client: IpAddr, id: ConnId) {
         () = stop.wait(Side::Reader, Reason::HardStop) => {
             tracing::debug!("dropped at the end of the grace");
         }
-        () = serve_until_closed(slot, ws, client, handle.clone(), rx) => {}
+        () = serve_until_closed(slot, (sink, stream), client, handle.clone(), rx) => {}
     }
 }
 
 async fn serve_until_closed(
     slot: Arc<Slot>,
-    ws: Ws,
+    (sink, mut stream): (Sink, SplitStream<Ws>),
     client: IpAddr,
     handle: Outbox,
-    rx: mpsc::UnboundedReceiver<Message>,
+    rx: mpsc::UnboundedReceiver<Out>,
 ) {
     let server = slot.server.clone();
     let metrics = server.metrics.clone();
     metrics.connections.inc();
     metrics.connections_total.inc();
-    let (sink, mut stream) = ws.split();
     let writer = AbortOnDropHandle::new(tokio::spawn(writer::write_loop(
         sink,
         rx,
@@ -97,11 +101,13 @@ async fn serve_until_closed(
             session: Session::new(server.clone(), handle.clone(), client),
         };
         let end = reader.run(&mut stream).await;
-        reader.session.close().await;
+        // Boxed, as are the shutdown's wait and the linger: each runs once, at the end, and
+        // inline its state would be part of every connection's task for its whole life.
+        Box::pin(reader.session.close()).await;
         end
     };
     handle.close_quietly();
-    writer::linger(stream, writer, end).await;
+    Box::pin(writer::linger(stream, writer, end)).await;
     metrics.connections.dec();
     let code = handle.close_code().map_or(0, CloseCode::as_u16);
     tracing::debug!(code, "closed");
@@ -145,7 +151,9 @@ impl Reader {
             let next = tokio::select! {
                 biased;
                 () = stop.wait(Side::Reader, Reason::Closing) => return ReadEnd::Open,
-                () = stop.wait(Side::Reader, Reason::Shutdown) => return self.shut_down().await,
+                () = stop.wait(Side::Reader, Reason::Shutdown) => {
+                    return Box::pin(self.shut_down()).await;
+                }
                 m = stream.next() => m,
             };
             let msg = match next {
@@ -189,7 +197,11 @@ impl Reader {
                 Some(t) => match ClientMsg::from_json(&t) {
                     Ok(m) => {
                         tracing::debug!(msg = ?m, "received");
-                        self.session.apply(m).await;
+                        // Boxed: the state of whatever a message awaits (a room's queue, the
+                        // store, the directory) would otherwise size every connection's task
+                        // for its whole life, idle or not; one allocation per message read
+                        // costs far less than the memory it saves (docs/benchmarks.md).
+                        Box::pin(self.session.apply(m)).await;
                     }
                     Err(e) => self.session.error(ErrorCode::BadMessage, e.to_string()),
                 },
@@ -201,7 +213,7 @@ impl Reader {
     /// frames are not messages: no rate limit, no error.
     async fn pong(&mut self, payload: &[u8]) {
         if let Some(rtt_ms) = self.outbox.pong(payload) {
-            self.session.lag_sample(rtt_ms).await;
+            Box::pin(self.session.lag_sample(rtt_ms)).await;
         }
     }
 

@@ -58,6 +58,11 @@ impl Live {
         let inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
         inner.conns.len()
     }
+
+    /// Whether no connection is on the list.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 impl Drop for Entry {

@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+use futures::StreamExt;
 use hyper::header::{
     HeaderMap, HeaderValue, CONNECTION, HOST, ORIGIN, SEC_WEBSOCKET_ACCEPT, SEC_WEBSOCKET_KEY,
     SEC_WEBSOCKET_VERSION, UPGRADE,
@@ -176,7 +177,9 @@ pub fn accept(mut req: hyper::Request<hyper::body::Incoming>, ctx: &Socket) -> R
                 Some(config),
             )
             .await;
-            conn::serve(slot, ws, client, id).await;
+            // Split here: the socket moves into the halves' shared allocation at once, rather
+            // than being carried (320 bytes) in the task's state for the connection's life.
+            conn::serve(slot, ws.split(), client, id).await;
         }
         .instrument(span),
     );

@@ -27,7 +27,7 @@ use tokio_util::task::AbortOnDropHandle;
 
 use crate::metrics::Metrics;
 use crate::outbox::stop::{Reason, Side};
-use crate::outbox::{CloseCode, Outbox};
+use crate::outbox::{CloseCode, Out, Outbox};
 
 /// How long the server waits for the client's side of the close after sending its own.
 pub const LINGER: Duration = Duration::from_secs(2);
@@ -43,7 +43,7 @@ pub type Sink = SplitSink<Ws, Message>;
 #[allow(clippy::disallowed_methods)] // the ping timer starts now: transport reads the clock
 pub async fn write_loop(
     mut sink: Sink,
-    mut rx: mpsc::UnboundedReceiver<Message>,
+    mut rx: mpsc::UnboundedReceiver<Out>,
     handle: Outbox,
     idle_timeout: Duration,
     metrics: Arc<Metrics>,
@@ -60,7 +60,7 @@ pub async fn write_loop(
                 Some(m) => {
                     handle.progress();
                     handle.taken(&m);
-                    m
+                    m.into_message()
                 }
                 None => break,
             },
@@ -77,7 +77,7 @@ pub async fn write_loop(
             sink.feed(first).await?;
             while let Ok(m) = rx.try_recv() {
                 handle.taken(&m);
-                sink.feed(m).await?;
+                sink.feed(m.into_message()).await?;
             }
             sink.flush().await
         };
@@ -105,16 +105,13 @@ pub async fn write_loop(
             break;
         }
     }
-    wind_down(sink, rx, &handle).await
+    // Boxed: it runs once, and inline its state would be part of the task all along.
+    Box::pin(wind_down(sink, rx, &handle)).await
 }
 
 /// The connection is closing: what was queued before the close, then the Close frame, each
 /// for [`LINGER`] at most; returns the sink for [`linger`].
-async fn wind_down(
-    mut sink: Sink,
-    mut rx: mpsc::UnboundedReceiver<Message>,
-    handle: &Outbox,
-) -> Sink {
+async fn wind_down(mut sink: Sink, mut rx: mpsc::UnboundedReceiver<Out>, handle: &Outbox) -> Sink {
     let code = handle.close_code();
     if !handle.is_slow() {
         // Deliver what was queued before the close (welcome + server_full, final results), for
@@ -122,7 +119,7 @@ async fn wind_down(
         // must still follow what went out, not be dropped with the rest of the queue.
         let deliver = async {
             while let Ok(m) = rx.try_recv() {
-                sink.feed(m).await?;
+                sink.feed(m.into_message()).await?;
             }
             Ok::<_, WsError>(())
         };

@@ -3,6 +3,7 @@
 //! text, settings' bounds) is checked here, so a bad message never reaches the room.
 
 use protocol::{ErrorCode, MsgId, SettingsRequest};
+use tokio::sync::mpsc::error::TrySendError;
 use tokio::sync::oneshot;
 
 use super::Session;
@@ -25,7 +26,7 @@ pub fn check_reason(reason: &str) -> Result<(), &'static str> {
     }
     Ok(())
 }
-use crate::room::handle::{RoomCmd, RoomMsg};
+use crate::room::handle::{RoomCmd, RoomHandle, RoomMsg};
 
 impl Session {
     /// `leave`: out of the room (a seat mid-race is forfeited by the room).
@@ -92,7 +93,7 @@ impl Session {
             conn: self.outbox.id,
             msg: RoomMsg::Lag(rtt_ms),
         };
-        if room.tx.send(cmd).await.is_err() {
+        if !send(&room, cmd).await {
             self.link = None;
         }
     }
@@ -106,10 +107,21 @@ impl Session {
             conn: self.outbox.id,
             msg,
         };
-        if room.tx.send(cmd).await.is_err() {
+        if !send(&room, cmd).await {
             self.link = None;
             self.error(ErrorCode::NotInRoom, "not in a room");
         }
+    }
+}
+
+/// Send `cmd` to `room`; whether the room is still there. A queue with room takes it at once;
+/// only a full one is waited for, boxed: `Sender::send`'s future holds the command (and its
+/// wait), and inline it would be part of every connection's task, idle or not.
+async fn send(room: &RoomHandle, cmd: RoomCmd) -> bool {
+    match room.tx.try_send(cmd) {
+        Ok(()) => true,
+        Err(TrySendError::Closed(_)) => false,
+        Err(TrySendError::Full(cmd)) => Box::pin(room.tx.send(cmd)).await.is_ok(),
     }
 }
 

@@ -72,10 +72,29 @@ impl Session {
         }
     }
 
-    /// Carry out one client message.
+    /// Carry out one client message. What a race sends runs inline; the rest (joining,
+    /// identities, the pool, the daily) is boxed: its futures await the store and the
+    /// directory and are large, and inline they would size every connection's task, idle or
+    /// not, while they run a few times per connection.
     pub(super) async fn apply(&mut self, msg: ClientMsg) {
         match msg {
             ClientMsg::Ping { id } => self.send(&ServerMsg::Pong { id }),
+            ClientMsg::SetReady { ready } => self.forward(RoomMsg::SetReady(ready)).await,
+            ClientMsg::StartRace => self.forward(RoomMsg::StartRace).await,
+            ClientMsg::Forfeit => self.forward(RoomMsg::Forfeit).await,
+            ClientMsg::Place { cell, digit, id } => self.place(cell, digit, id).await,
+            ClientMsg::Chat { text } => self.chat(text).await,
+            ClientMsg::SetSettings { settings } => self.set_settings(settings).await,
+            ClientMsg::Kick { player_id } => self.forward(RoomMsg::Kick(player_id)).await,
+            ClientMsg::LeaveArena => self.leave_arena(),
+            ClientMsg::Report { player_id, reason } => self.report(player_id, reason).await,
+            msg => Box::pin(self.apply_rare(msg)).await,
+        }
+    }
+
+    /// The messages [`Session::apply`] boxes.
+    async fn apply_rare(&mut self, msg: ClientMsg) {
+        match msg {
             ClientMsg::ListRooms => self.list_rooms().await,
             ClientMsg::CreateRoom {
                 name,
@@ -116,13 +135,6 @@ impl Session {
             ClientMsg::Resume { token } => self.resume(token).await,
             ClientMsg::Leave => self.leave().await,
             ClientMsg::StartDaily { difficulty, key } => self.start_daily(difficulty, key).await,
-            ClientMsg::SetReady { ready } => self.forward(RoomMsg::SetReady(ready)).await,
-            ClientMsg::StartRace => self.forward(RoomMsg::StartRace).await,
-            ClientMsg::Forfeit => self.forward(RoomMsg::Forfeit).await,
-            ClientMsg::Place { cell, digit, id } => self.place(cell, digit, id).await,
-            ClientMsg::Chat { text } => self.chat(text).await,
-            ClientMsg::SetSettings { settings } => self.set_settings(settings).await,
-            ClientMsg::Kick { player_id } => self.forward(RoomMsg::Kick(player_id)).await,
             ClientMsg::QuickRace {
                 difficulty,
                 name,
@@ -142,8 +154,17 @@ impl Session {
                 name,
                 key,
             } => self.join_arena(arena_id, name, key).await,
-            ClientMsg::LeaveArena => self.leave_arena(),
-            ClientMsg::Report { player_id, reason } => self.report(player_id, reason).await,
+            // Handled inline by `apply`.
+            ClientMsg::Ping { .. }
+            | ClientMsg::SetReady { .. }
+            | ClientMsg::StartRace
+            | ClientMsg::Forfeit
+            | ClientMsg::Place { .. }
+            | ClientMsg::Chat { .. }
+            | ClientMsg::SetSettings { .. }
+            | ClientMsg::Kick { .. }
+            | ClientMsg::LeaveArena
+            | ClientMsg::Report { .. } => {}
         }
     }
 
