@@ -17,7 +17,7 @@ set -uo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
 
-SECTIONS=(solver engine ui server tls cluster idle churn deal spectators boards pool cluster-pool
+SECTIONS=(solver engine ui server tls cluster idle idle-cluster churn deal spectators boards pool cluster-pool
     matcher race_start store web lag takeover rolling soak)
 # Each section's heading, then what it measures and how long it takes (for --list).
 declare -A ABOUT=(
@@ -27,7 +27,8 @@ declare -A ABOUT=(
     [server]="Race server: placements against the bare echo|placements at 25 and 50 rooms against the ws-echo baseline (about 1 min a run)"
     [tls]="TLS against plain|the race load over wss against plain (about 35 s a run)"
     [cluster]="Cluster: 3 nodes against one server|3 nodes on one Redis against one server, 50 rooms (about 35 s a run)"
-    [idle]="Idle connections|memory per idle connection at 10,000 (about 15 s a run)"
+    [idle]="Idle connections|memory per idle connection at 10,000 and 19,900 (about 40 s a run)"
+    [idle-cluster]="Idle connections over 3 nodes|3 x 19,900 idle at once, one loadgen per node (about 1 min)"
     [churn]="Connection churn|50,000 connect/join/leave/close cycles (about 30 s)"
     [deal]="Time to deal a puzzle|start_race to race_started per difficulty (about 2.5 min)"
     [spectators]="300 chatting spectators|300 chatting spectators on one room (about 15 s a run)"
@@ -163,16 +164,42 @@ EOF
 }
 
 sec_idle() {
+    local big=(--idle 19900 --server-arg=--max-connections=20000)
     cmd "target/release/loadgen --idle 10000"
+    cmd "target/release/loadgen ${big[*]}"
     runs idle "$RUNS" loadgen --idle 10000
+    runs idle19900 "$RUNS" loadgen "${big[@]}"
     python3 "$TAB" json "$LOG" <<'EOF'
-| figure | 10,000 idle connections |
-files: idle
-connections open / failed | idle_open / max:idle_failed
-server RSS before (KiB, the baseline) | rss_before_kib
-server RSS with them open (KiB) | rss_open_kib
-**per idle connection (KiB)** | kib_per_conn
-server file descriptors before / open / after | fds_before / fds_open / fds_after
+| figure | 10,000 idle connections | 19,900 idle connections |
+files: idle idle19900
+connections open / failed | idle_open / max:idle_failed | idle_open / max:idle_failed
+server RSS before (KiB, the baseline) | rss_before_kib | rss_before_kib
+server RSS with them open (KiB) | rss_open_kib | rss_open_kib
+**per idle connection (KiB)** | kib_per_conn | kib_per_conn
+server file descriptors before / open / after | fds_before / fds_open / fds_after | fds_before / fds_open / fds_after
+EOF
+}
+
+# 3 nodes x 19,900 idle connections at once: one child loadgen per node (a process holds at
+# most 20,000 descriptors here); every node's RSS read while all are open.
+sec_idle-cluster() {
+    local a=(--idle 19900 --cluster 3 --server-arg=--max-connections=20000)
+    cmd "target/release/loadgen ${a[*]}"
+    runs idlecluster 1 loadgen "${a[@]}"
+    python3 - "$LOG/idlecluster.1.json" <<'EOF'
+import json, sys
+try:
+    d = json.load(open(sys.argv[1]))
+except (OSError, ValueError):
+    sys.exit("no summary from the run")
+print("| node | connections open | RSS before (KiB) | RSS all open (KiB) | per connection (KiB) | descriptors |")
+print("|---|---:|---:|---:|---:|---:|")
+for i, n in enumerate(d.get("nodes", []), 1):
+    per = n.get("bytes_per_conn")
+    print(f"| {i} | {n.get('open')} | {n.get('rss_before_kib')} | {n.get('rss_all_open_kib')} | "
+          f"{per / 1024:.2f} | {n.get('fds_all_open')} |" if per else f"| {i} | {n.get('open')} | | | | |")
+print()
+print(f"Open at once: {d.get('idle_open_at_once')} of {d.get('idle_wanted')} ({d.get('idle_failed')} failed).")
 EOF
 }
 

@@ -8,6 +8,8 @@ use serde::{Deserialize, Serialize};
 use crate::ids::{IdentityKey, MsgId};
 use crate::settings::SettingsRequest;
 
+mod place;
+
 /// A message from a client to the server.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -177,7 +179,14 @@ impl ClientMsg {
     /// A number that no `f64` holds (`1e400`) fails serde_json's parse of the whole message:
     /// then the id's text is kept aside and the message parsed again with `0` in its place.
     pub fn from_json(text: &str) -> serde_json::Result<ClientMsg> {
-        let mut msg: ClientMsg = match serde_json::from_str(text) {
+        // A race is mostly `place`: read it as a plain struct first (serde's internally
+        // tagged enum buffers every field before it reads the tag). Anything it does not take
+        // whole goes the general way, errors included, so the two cannot disagree.
+        let parsed = match place::parse(text) {
+            Some(msg) => Ok(msg),
+            None => serde_json::from_str(text),
+        };
+        let mut msg: ClientMsg = match parsed {
             Ok(msg) => msg,
             Err(e) => return with_raw_number_id(text).ok_or(e),
         };
