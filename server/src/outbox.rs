@@ -19,11 +19,12 @@ use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, AtomicUsize};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::metrics::Metrics;
 use protocol::ServerMsg;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
+
+use crate::metrics::Metrics;
 
 pub mod stop;
 
@@ -213,8 +214,8 @@ pub struct Outbox {
 
 impl Outbox {
     /// The outbox of connection `id` holding at most `max_msgs` text messages, and the queue
-    /// its writer drains (calling
-    /// [`Outbox::taken`] for each message); `rule` says when it is a slow reader.
+    /// its writer drains (calling [`Outbox::taken`] for each message and [`Outbox::progress`]
+    /// for each batch); `rule` says when it is a slow reader.
     #[allow(clippy::disallowed_methods)] // the transport's accounting reads the clock, not the rules
     pub fn new(
         id: ConnId,
