@@ -17,7 +17,7 @@ set -uo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
 
-SECTIONS=(solver engine ui server tls cluster idle idle-cluster churn deal spectators boards pool cluster-pool
+SECTIONS=(solver engine ui server tls cluster cluster-floor idle idle-cluster churn deal spectators boards pool cluster-pool
     matcher race_start store web lag takeover rolling soak)
 # Each section's heading, then what it measures and how long it takes (for --list).
 declare -A ABOUT=(
@@ -27,6 +27,7 @@ declare -A ABOUT=(
     [server]="Race server: placements against the bare echo|placements at 25 and 50 rooms against the ws-echo baseline (about 1 min a run)"
     [tls]="TLS against plain|the race load over wss against plain (about 35 s a run)"
     [cluster]="Cluster: 3 nodes against one server|3 nodes on one Redis against one server, 50 rooms (about 35 s a run)"
+    [cluster-floor]="What splitting costs before any relay|one server against three independent one-worker servers sharing its load, no relay (about 30 s a run)"
     [idle]="Idle connections|memory per idle connection at 10,000 and 19,900 (about 40 s a run)"
     [idle-cluster]="Idle connections over 3 nodes|3 x 19,900 idle at once, one loadgen per node (about 1 min)"
     [churn]="Connection churn|50,000 connect/join/leave/close cycles (about 30 s)"
@@ -161,6 +162,57 @@ server CPU per message, all nodes (µs) | server_cpu_us_per_msg | cluster_server
 Redis CPU per message (µs) | - | cluster_redis_cpu_us_per_msg
 errors / lost (worst run, both) | max:errors / max:lost | -
 EOF
+}
+
+# The cluster's floor: the one server against three independent servers of one worker each
+# (the share of this machine's cores each node gets), rooms split 17/17/16 and the placement
+# rate with them, started at once. Nothing is relayed, so what costs more per message here
+# than on the one server is the split alone (each process less busy: more wake-ups and
+# reads per message), and `cluster_ratio` cannot go below it on this machine.
+sec_cluster-floor() {
+    local a=(--players 8 --duration 10 --no-echo) i
+    cmd "target/release/loadgen --rooms 50 --rate 10000 ${a[*]}"
+    cmd "3 at once: target/release/loadgen --rooms R --rate 200R ${a[*]} --server-arg=--workers=1 (R = 17, 17, 16)"
+    for i in $(seq "$RUNS"); do
+        runs "floor_one_$i" 1 loadgen --rooms 50 --rate 10000 "${a[@]}"
+        note "floor run $i/$RUNS: three servers at once"
+        local pids=() r k=0
+        for r in 17 17 16; do
+            k=$((k + 1))
+            loadgen --rooms "$r" --rate $((200 * r)) "${a[@]}" --server-arg=--workers=1 \
+                >"$LOG/floor_split_${i}_$k.txt" 2>&1 &
+            pids+=($!)
+        done
+        wait "${pids[@]}"
+    done
+    python3 - "$LOG" "$RUNS" <<'PY'
+import json, statistics, sys
+log, runs = sys.argv[1], int(sys.argv[2])
+def last_json(path):
+    try:
+        lines = [l for l in open(path) if l.startswith("{")]
+        return json.loads(lines[-1]) if lines else None
+    except (OSError, ValueError):
+        return None
+one, split, ratio, p99 = [], [], [], []
+for i in range(1, runs + 1):
+    o = last_json(f"{log}/floor_one_{i}.1.txt")
+    parts = [last_json(f"{log}/floor_split_{i}_{k}.txt") for k in (1, 2, 3)]
+    if not o or not all(parts) or not o.get("server_cpu_us_per_msg"):
+        continue
+    msgs = sum(p["msgs_out"] for p in parts)
+    cpu = sum(p["server_cpu_us_per_msg"] * p["msgs_out"] for p in parts) / msgs
+    one.append(o["server_cpu_us_per_msg"]); split.append(cpu); ratio.append(cpu / one[-1])
+    p99.append(max(p["place_p99_ms"] for p in parts))
+if not ratio:
+    sys.exit("no complete run")
+med = lambda xs: f"{statistics.median(xs):.3f}"
+print("| figure | one server (the baseline) | 3 servers, a third of the load each, no relay |")
+print("|---|---:|---:|")
+print(f"| server CPU per message (µs, median of {len(ratio)}) | {med(one)} | {med(split)} |")
+print(f"| ÷ the one server's (the floor of `cluster_ratio`) | - | {med(ratio)} ({', '.join(f'{r:.2f}' for r in ratio)}) |")
+print(f"| placement p99, worst of the three (ms) | - | {med(p99)} |")
+PY
 }
 
 sec_idle() {
