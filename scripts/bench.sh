@@ -5,6 +5,7 @@
 #   scripts/bench.sh              every section (about 40 min on the 2-core machine)
 #   scripts/bench.sh server tls   just those sections
 #   scripts/bench.sh --list       the sections
+#   python3 scripts/bench-paste.py run.md docs/benchmarks.md   puts a run's tables in the document
 #
 # Knobs (environment): BENCH_RUNS (3: runs of each noisy load, medians shown), BENCH_LOG (the
 # tools' outputs; default a new temporary folder), SOAK_S (300), SOAK_ROUND_S (60),
