@@ -35,9 +35,20 @@ pub struct IdleReport {
 impl IdleReport {
     /// Server memory per open connection, in bytes.
     pub fn bytes_per_conn(&self) -> Option<f64> {
-        let (before, open) = (self.rss_before_kib?, self.rss_open_kib?);
-        (self.open > 0).then(|| (open.saturating_sub(before) * 1024) as f64 / self.open as f64)
+        per_conn(self.rss_before_kib?, self.rss_open_kib?, self.open)
     }
+}
+
+/// Resident memory grown from `before_kib` to `open_kib` with `open` connections: bytes each.
+pub fn per_conn(before_kib: u64, open_kib: u64, open: usize) -> Option<f64> {
+    (open > 0).then(|| (open_kib.saturating_sub(before_kib) * 1024) as f64 / open as f64)
+}
+
+/// Bytes per connection as the tables show them.
+pub fn per_conn_text(bytes: Option<f64>) -> String {
+    bytes.map_or("n/a".to_owned(), |b| {
+        format!("{b:.0} B ({:.2} KiB)", b / 1024.0)
+    })
 }
 
 /// Opens `n` idle connections to `addr` (at most `concurrency` handshakes at a time), holds

@@ -16,6 +16,7 @@ use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, BufReader, Lines};
 use tokio::process::{Child, ChildStdout, Command};
 
+use super::idle;
 use crate::procfs;
 
 /// The line a gated child prints, with its open count, once its connections are open and its
@@ -45,8 +46,7 @@ pub struct NodeIdle {
 impl NodeIdle {
     /// The node's memory per open connection, in bytes.
     pub fn bytes_per_conn(&self) -> Option<f64> {
-        let grown = self.rss_all_open_kib.saturating_sub(self.rss_before_kib) * 1024;
-        (self.open > 0).then(|| grown as f64 / self.open as f64)
+        idle::per_conn(self.rss_before_kib, self.rss_all_open_kib, self.open)
     }
 }
 
@@ -160,10 +160,7 @@ pub fn table(nodes: &[NodeIdle]) -> String {
             n.rss_before_kib,
             n.rss_all_open_kib,
             n.fds_all_open,
-            n.bytes_per_conn().map_or("n/a".to_owned(), |b| format!(
-                "{b:.0} B ({:.2} KiB)",
-                b / 1024.0
-            )),
+            idle::per_conn_text(n.bytes_per_conn()),
         ));
     }
     out

@@ -4,7 +4,7 @@ use serde_json::{json, Value};
 
 use super::churn::ChurnReport;
 use super::deal::DealReport;
-use super::idle::IdleReport;
+use super::idle::{self, IdleReport};
 use super::race::RaceOpts;
 use super::RunReport;
 
@@ -253,11 +253,7 @@ pub fn idle_table(r: &IdleReport) -> String {
         b = kib(r.rss_before_kib),
         o = kib(r.rss_open_kib),
         a = kib(r.rss_after_kib),
-        per = r.bytes_per_conn().map_or("n/a".to_owned(), |b| format!(
-            "{:.0} B ({:.2} KiB)",
-            b,
-            b / 1024.0
-        )),
+        per = idle::per_conn_text(r.bytes_per_conn()),
         fds = r.fds.map_or("n/a".to_owned(), |f| format!("{f:?}")),
     )
 }
