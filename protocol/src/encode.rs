@@ -36,11 +36,7 @@ pub fn to_json(msg: &ServerMsg) -> serde_json::Result<String> {
                 digit.get()
             );
             match reason {
-                Some(r) => {
-                    out.push('"');
-                    out.push_str(r.as_str());
-                    out.push('"');
-                }
+                Some(r) => push_str(&mut out, r.as_str()),
                 None => out.push_str("null"),
             }
             out.push_str(",\"conflicts\":[");

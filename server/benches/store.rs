@@ -83,21 +83,19 @@ fn race(rng: &mut impl Rng, id: &str, n_players: u64, finished: i64, log: bool) 
     // Without the log, still one placement per seat: a seat that placed nothing is unrated
     // (A8), and a store of unrated races has empty leaderboards to time.
     let per_seat = if log { 50 } else { 1 };
-    {
-        for k in 0..n as u64 {
-            for j in 0..per_seat {
-                placements.push(PlacementRecord {
-                    player_id: pid(k),
-                    at_ms: j * 4_000 + rng.gen_range(0..3_000),
-                    cell: rng.gen_range(0..81),
-                    digit: rng.gen_range(1..=9),
-                    outcome: if j % 10 == 9 { "wrong" } else { "accepted" },
-                });
-            }
+    for k in 0..n as u64 {
+        for j in 0..per_seat {
+            placements.push(PlacementRecord {
+                player_id: pid(k),
+                at_ms: j * 4_000 + rng.gen_range(0..3_000),
+                cell: rng.gen_range(0..81),
+                digit: rng.gen_range(1..=9),
+                outcome: if j % 10 == 9 { "wrong" } else { "accepted" },
+            });
         }
-        placements.shuffle(rng);
-        placements.sort_by_key(|p| p.at_ms);
     }
+    placements.shuffle(rng);
+    placements.sort_by_key(|p| p.at_ms);
     let duration = solved.last().map_or(600_000, |&(t, _)| t);
     RaceRecord {
         race_id: id.to_owned(),
