@@ -20,7 +20,9 @@ use super::{keys, now_us};
 use crate::metrics::Metrics;
 use crate::outbox::{CloseCode, Outbox};
 use crate::room::endpoint::Endpoint;
-use crate::room::handle::{JoinOutcome, Requeued, RoomCmd, RoomHandle, RoomInfo, RoomMsg};
+use crate::room::handle::{
+    Command, JoinOutcome, Link, Requeued, RoomCmd, RoomHandle, RoomInfo, RoomMsg,
+};
 
 mod orphans;
 
@@ -37,20 +39,20 @@ pub(super) struct Sent {
 impl Sent {
     /// What a lost command means for its sender.
     fn of(up: &Up) -> Sent {
-        let (conn, kind) = match up {
-            Up::Msg {
-                conn,
-                msg: wire::Msg::Resync,
-                ..
-            } => (*conn, Kind::Resync),
-            Up::Msg { conn, .. } => (*conn, Kind::Msg),
-            Up::Join { conn, .. }
-            | Up::Resume { conn, .. }
-            | Up::Leave { conn, .. }
-            | Up::Requeue { conn, .. } => (*conn, Kind::Request),
-            Up::Dropped { conn, .. } => (*conn, Kind::Dropped),
+        let kind = match &up.cmd {
+            Command::Msg {
+                msg: RoomMsg::Resync,
+            } => Kind::Resync,
+            Command::Msg { .. } => Kind::Msg,
+            Command::Join { .. } | Command::Resume { .. } | Command::Leave | Command::Requeue => {
+                Kind::Request
+            }
+            Command::Dropped => Kind::Dropped,
         };
-        Sent { conn, kind }
+        Sent {
+            conn: up.conn,
+            kind,
+        }
     }
 }
 
@@ -162,9 +164,13 @@ impl MemberSide {
         let from = self.id.to_string();
         while let Some(cmd) = rx.recv().await {
             let (frame, sent) = match cmd {
-                RoomCmd::Msg {
+                RoomCmd::Member {
                     conn,
-                    msg: RoomMsg::Place { cell, digit, id },
+                    cmd:
+                        Command::Msg {
+                            msg: RoomMsg::Place { cell, digit, id },
+                        },
+                    ..
                 } => {
                     let place = Place {
                         from: &from,
@@ -200,68 +206,28 @@ impl MemberSide {
         owner: &Arc<str>,
         code: &RoomCode,
     ) -> Option<Up> {
-        Some(match cmd {
-            // Only the room's own node starts a pool room (A7) or tells late ratings (A9).
-            RoomCmd::PoolStart | RoomCmd::PoolExpect { .. } | RoomCmd::Ratings { .. } => {
-                return None
+        // Only the room's own node starts a pool room (A7), tells late ratings (A9) or deals.
+        let RoomCmd::Member { conn, cmd, link } = cmd else {
+            return None;
+        };
+        let seq = match link {
+            Link::None => None,
+            Link::Enter(Endpoint::Local(outbox), reply) => {
+                Some(self.await_answer(&outbox, owner, code, Pending::Join(reply)))
             }
-            RoomCmd::Requeue { conn, reply } => Up::Requeue {
-                from: from.to_owned(),
-                conn: conn.0,
-                seq: self.await_member(conn.0, Pending::Requeue(reply))?,
-            },
-            RoomCmd::Join {
-                conn,
-                addr,
-                name,
-                role,
-                who,
-                reply,
-            } => {
-                let Endpoint::Local(outbox) = conn else {
-                    return None;
-                };
-                let seq = self.await_answer(&outbox, owner, code, Pending::Join(reply));
-                Up::Join {
-                    from: from.to_owned(),
-                    conn: outbox.id.0,
-                    seq,
-                    addr,
-                    name,
-                    role,
-                    who: who.into(),
-                }
-            }
-            RoomCmd::Resume { conn, token, reply } => {
-                let Endpoint::Local(outbox) = conn else {
-                    return None;
-                };
-                let seq = self.await_answer(&outbox, owner, code, Pending::Join(reply));
-                Up::Resume {
-                    from: from.to_owned(),
-                    conn: outbox.id.0,
-                    seq,
-                    token: token.as_str().to_owned(),
-                }
-            }
-            RoomCmd::Leave { conn, reply } => Up::Leave {
-                from: from.to_owned(),
-                conn: conn.0,
-                seq: self.await_member(conn.0, Pending::Leave(reply))?,
-            },
-            RoomCmd::Dropped { conn } => {
-                self.members.remove(&conn.0);
-                Up::Dropped {
-                    from: from.to_owned(),
-                    conn: conn.0,
-                }
-            }
-            RoomCmd::Msg { conn, msg } => Up::Msg {
-                from: from.to_owned(),
-                conn: conn.0,
-                msg: msg.into(),
-            },
-            RoomCmd::PuzzleReady { .. } => return None,
+            // A member from another node is that node's to relay.
+            Link::Enter(Endpoint::Remote(_), _) => return None,
+            Link::Leave(reply) => Some(self.await_member(conn.0, Pending::Leave(reply))?),
+            Link::Requeue(reply) => Some(self.await_member(conn.0, Pending::Requeue(reply))?),
+        };
+        if matches!(cmd, Command::Dropped) {
+            self.members.remove(&conn.0);
+        }
+        Some(Up {
+            from: from.to_owned(),
+            conn: conn.0,
+            seq,
+            cmd,
         })
     }
 
@@ -424,10 +390,13 @@ impl MemberSide {
             return;
         };
         self.metrics.relay_resyncs.inc();
-        let up = Up::Msg {
+        let up = Up {
             from: self.id.to_string(),
             conn,
-            msg: wire::Msg::Resync,
+            seq: None,
+            cmd: Command::Msg {
+                msg: RoomMsg::Resync,
+            },
         };
         let sent = Sent::of(&up);
         let channel: Arc<str> = keys::room_channel(&room).into();
@@ -527,7 +496,7 @@ impl MemberSide {
             ) => {
                 let left = difficulty.parse().ok().map(|difficulty| Requeued {
                     name,
-                    who: who.into(),
+                    who,
                     difficulty,
                     arena,
                 });

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 
 use dashmap::DashMap;
-use protocol::{ResumeToken, RoomCode};
+use protocol::RoomCode;
 use shared::engine::{Cell, Digit};
 use tokio::sync::oneshot;
 use tokio_tungstenite::tungstenite::{Bytes, Utf8Bytes};
@@ -22,7 +22,7 @@ use crate::metrics::Metrics;
 use crate::outbox::{CloseCode, ConnId};
 use crate::room::directory::Directory;
 use crate::room::endpoint::{Endpoint, Relay, RemoteConn};
-use crate::room::handle::{RoomCmd, RoomHandle, RoomMsg};
+use crate::room::handle::{Command, Link, RoomCmd, RoomHandle, RoomMsg};
 
 /// One member node's members in this node's rooms, by their connection there.
 type Proxies = HashMap<u64, Proxy>;
@@ -122,10 +122,7 @@ impl OwnerSide {
             digit: Digit::new(p.digit)?,
             id: p.id,
         };
-        Some(RoomCmd::Msg {
-            conn: self.proxy_of(p.from, p.conn)?,
-            msg,
-        })
+        Some(RoomCmd::msg(self.proxy_of(p.from, p.conn)?, msg))
     }
 
     /// Any other command.
@@ -140,55 +137,37 @@ impl OwnerSide {
         let Some(room) = room else {
             return self.answer_gone(up);
         };
-        match up {
-            Up::Join {
-                from,
-                conn,
-                seq,
-                addr,
-                name,
-                role,
-                who,
-            } => {
+        let Up {
+            from,
+            conn,
+            seq,
+            cmd,
+        } = up;
+        // A request from a broken node without its number is answered as number 0.
+        let seq = seq.unwrap_or(0);
+        match cmd {
+            Command::Join { .. } | Command::Resume { .. } => {
                 let member = self.proxy(&from, conn, &room.code);
                 let (reply, answer) = oneshot::channel();
-                let cmd = RoomCmd::Join {
-                    conn: member,
-                    addr,
-                    name,
-                    role,
-                    who: who.into(),
-                    reply,
+                let cmd = RoomCmd::Member {
+                    conn: member.id(),
+                    cmd,
+                    link: Link::Enter(member, reply),
                 };
                 self.ask(&room.tx, cmd, from, conn, seq, answer).await;
             }
-            Up::Resume {
-                from,
-                conn,
-                seq,
-                token,
-            } => {
-                let member = self.proxy(&from, conn, &room.code);
-                let (reply, answer) = oneshot::channel();
-                let cmd = RoomCmd::Resume {
-                    conn: member,
-                    token: ResumeToken::from(token),
-                    reply,
-                };
-                self.ask(&room.tx, cmd, from, conn, seq, answer).await;
-            }
-            Up::Leave { from, conn, seq } => self.leave(room, from, conn, seq).await,
-            Up::Requeue { from, conn, seq } => self.requeue(room, from, conn, seq).await,
-            Up::Dropped { from, conn } => {
+            Command::Leave => self.leave(room, from, conn, seq).await,
+            Command::Requeue => self.requeue(room, from, conn, seq).await,
+            Command::Dropped => {
                 if let Some(p) = self.forget_proxy(&from, conn) {
-                    let _ = room.tx.send(RoomCmd::Dropped { conn: p.id }).await;
+                    let _ = room.tx.send(RoomCmd::dropped(p.id)).await;
                 }
             }
-            Up::Msg { from, conn, msg } => {
-                let (Some(id), Some(msg)) = (self.proxy_of(&from, conn), msg.into_room()) else {
+            Command::Msg { msg } => {
+                let Some(id) = self.proxy_of(&from, conn) else {
                     return;
                 };
-                let _ = room.tx.send(RoomCmd::Msg { conn: id, msg }).await;
+                let _ = room.tx.send(RoomCmd::msg(id, msg)).await;
             }
         }
     }
@@ -196,19 +175,13 @@ impl OwnerSide {
     /// A command for a room that is gone already: a request still gets its answer, so its
     /// connection is not left waiting.
     fn answer_gone(&self, up: Up) {
-        match up {
-            Up::Join {
-                from, conn, seq, ..
-            }
-            | Up::Resume {
-                from, conn, seq, ..
-            } => self.reply(&from, conn, seq, Outcome::Refused),
-            Up::Leave { from, conn, seq } => {
-                self.reply(&from, conn, seq, Outcome::Left { ok: false })
-            }
-            Up::Requeue { from, conn, seq } => self.reply(&from, conn, seq, Outcome::Refused),
-            Up::Dropped { .. } | Up::Msg { .. } => {}
-        }
+        let Some(seq) = up.seq else { return };
+        let outcome = match up.cmd {
+            Command::Join { .. } | Command::Resume { .. } | Command::Requeue => Outcome::Refused,
+            Command::Leave => Outcome::Left { ok: false },
+            Command::Dropped | Command::Msg { .. } => return,
+        };
+        self.reply(&up.from, up.conn, seq, outcome);
     }
 
     /// Member `conn` of node `from` leaves `room`; the answer goes back down once the room
@@ -218,12 +191,7 @@ impl OwnerSide {
             return self.reply(&from, conn, seq, Outcome::Left { ok: false });
         };
         let (reply, answer) = oneshot::channel();
-        if room
-            .tx
-            .send(RoomCmd::Leave { conn: id, reply })
-            .await
-            .is_err()
-        {
+        if room.tx.send(RoomCmd::leave(id, reply)).await.is_err() {
             return self.reply(&from, conn, seq, Outcome::Left { ok: false });
         }
         let owner = self.clone();
@@ -240,7 +208,7 @@ impl OwnerSide {
             return self.reply(&from, conn, seq, Outcome::Refused);
         };
         let (reply, answer) = oneshot::channel();
-        let cmd = RoomCmd::Requeue { conn: id, reply };
+        let cmd = RoomCmd::requeue(id, reply);
         if room.tx.send(cmd).await.is_err() {
             return self.reply(&from, conn, seq, Outcome::Refused);
         }
@@ -331,7 +299,7 @@ impl OwnerSide {
         if let Some((_, gone)) = self.proxies.remove(n) {
             for p in gone.into_values() {
                 if let Some(room) = self.directory.find(&p.room) {
-                    let _ = room.tx.try_send(RoomCmd::Dropped { conn: p.id });
+                    let _ = room.tx.try_send(RoomCmd::dropped(p.id));
                 }
             }
         }

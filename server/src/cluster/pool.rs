@@ -20,11 +20,12 @@ use tokio_tungstenite::tungstenite::Bytes;
 
 use super::member::Sent;
 use super::publisher::Publisher;
-use super::wire::{self, WireIdentity};
+use super::wire;
 use super::{keys, now, now_us, REDIS_TIMEOUT};
 use crate::metrics::Metrics;
 use crate::pool::shared::{Order, SeatOrder, Shared, SharedPool};
 use crate::puzzles::slot;
+use crate::room::handle::Identity;
 
 /// Take the fields `ARGV` out of the hash `KEYS[1]` if two or more of them are there: the
 /// fields and values removed, flat (none when fewer than two were there).
@@ -62,7 +63,7 @@ struct Entry {
     node: String,
     conn: u64,
     name: String,
-    who: WireIdentity,
+    who: Identity,
     addr: IpAddr,
     rating: Option<f64>,
     since: i64,
@@ -75,7 +76,7 @@ impl From<&Shared> for Entry {
             node: s.node.clone(),
             conn: s.conn,
             name: s.name.clone(),
-            who: s.who.clone().into(),
+            who: s.who.clone(),
             addr: s.addr,
             rating: s.rating,
             since: s.since_unix_ms,
@@ -90,7 +91,7 @@ impl From<Entry> for Shared {
             node: e.node,
             conn: e.conn,
             name: e.name,
-            who: e.who.into(),
+            who: e.who,
             addr: e.addr,
             rating: e.rating,
             since_unix_ms: e.since,

@@ -159,9 +159,9 @@ impl Takeovers {
         let mut nodes: Vec<String> = log
             .iter()
             .filter_map(|l| match &l.entry {
-                Entry::Join { remote, .. }
-                | Entry::Resume { remote, .. }
-                | Entry::Rename { remote, .. } => remote.as_ref().map(|(n, _)| n.clone()),
+                Entry::Cmd { remote, .. } | Entry::Rename { remote, .. } => {
+                    remote.as_ref().map(|(n, _)| n.clone())
+                }
                 _ => None,
             })
             .collect();

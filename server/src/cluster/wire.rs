@@ -7,227 +7,26 @@
 //! sent at race speed, has its own binary frame ([`Place`]); what comes down is cut from the
 //! published bytes without copying them.
 
-use std::net::IpAddr;
-
-use protocol::{MsgId, Role, Settings};
 use serde::{Deserialize, Serialize};
-use shared::engine::{Cell, Digit};
 use tokio_tungstenite::tungstenite::{Bytes, Utf8Bytes};
 
-use crate::room::handle::{Identity, JoinOutcome, Requeued, RoomMsg};
+use crate::room::handle::{Command, Identity, JoinOutcome, Requeued};
 
-/// [`Identity`] on the relay: the same fields, so the room layer's type needs no serde of its own.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct WireIdentity {
-    /// The public handle; `None` is anonymous.
-    pub handle: Option<String>,
-    /// The client said `bot: true`.
-    pub bot: bool,
-    /// Banned (A8); absent from a node that predates bans: not banned.
-    #[serde(default)]
-    pub banned: bool,
-}
-
-impl From<Identity> for WireIdentity {
-    fn from(
-        Identity {
-            handle,
-            bot,
-            banned,
-        }: Identity,
-    ) -> WireIdentity {
-        WireIdentity {
-            handle,
-            bot,
-            banned,
-        }
-    }
-}
-
-impl From<WireIdentity> for Identity {
-    fn from(
-        WireIdentity {
-            handle,
-            bot,
-            banned,
-        }: WireIdentity,
-    ) -> Identity {
-        Identity {
-            handle,
-            bot,
-            banned,
-        }
-    }
-}
-
-/// A command relayed to a room's owner, from connection `conn` on node `from`.
+/// A command relayed to a room's owner, from connection `conn` on node `from`: the room's
+/// own [`Command`], flattened beside them (`{"t":"join","from":…,"conn":…,"seq":…,…}`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "t", rename_all = "snake_case")]
-pub enum Up {
-    /// `create`'s second half and `join_room`/`spectate`: take a seat or watch.
-    Join {
-        /// The member's node.
-        from: String,
-        /// Its connection there.
-        conn: u64,
-        /// Matches the answer to the request.
-        seq: u64,
-        /// The client's address (a kick bars it).
-        addr: IpAddr,
-        /// The requested name.
-        name: Option<String>,
-        /// Player or spectator.
-        role: Role,
-        /// The identity behind the connection (its handle; never a key).
-        who: WireIdentity,
-    },
-    /// `resume`.
-    Resume {
-        /// The member's node.
-        from: String,
-        /// Its connection there.
-        conn: u64,
-        /// Matches the answer.
-        seq: u64,
-        /// The seat's token.
-        token: String,
-    },
-    /// `leave`.
-    Leave {
-        /// The member's node.
-        from: String,
-        /// Its connection there.
-        conn: u64,
-        /// Matches the answer.
-        seq: u64,
-    },
-    /// `requeue` (A7): out of a finished pool room, back to the pool.
-    Requeue {
-        /// The member's node.
-        from: String,
-        /// Its connection there.
-        conn: u64,
-        /// Matches the answer.
-        seq: u64,
-    },
-    /// The member's connection is gone.
-    Dropped {
-        /// The member's node.
-        from: String,
-        /// Its connection there.
-        conn: u64,
-    },
-    /// A message for the room.
-    Msg {
-        /// The member's node.
-        from: String,
-        /// Its connection there.
-        conn: u64,
-        /// What.
-        msg: Msg,
-    },
-}
-
-/// [`RoomMsg`] on the relay: the same messages, with cells and digits as numbers.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "m", rename_all = "snake_case")]
-pub enum Msg {
-    /// `set_ready`.
-    SetReady {
-        /// Ready or not.
-        ready: bool,
-    },
-    /// `start_race`.
-    StartRace,
-    /// `place`.
-    Place {
-        /// 0..=80.
-        cell: u8,
-        /// 1..=9.
-        digit: u8,
-        /// Echoed back.
-        id: Option<MsgId>,
-    },
-    /// `forfeit`.
-    Forfeit,
-    /// `chat`.
-    Chat {
-        /// The text.
-        text: String,
-    },
-    /// `set_settings`, resolved.
-    SetSettings {
-        /// The settings.
-        settings: Settings,
-    },
-    /// `kick`.
-    Kick {
-        /// Whom.
-        player_id: String,
-    },
-    /// `report` (A8).
-    Report {
-        /// Whom.
-        player_id: String,
-        /// Why (checked by the member's node).
-        reason: String,
-    },
-    /// A round trip the member's node measured to its connection (A8).
-    Lag {
-        /// Milliseconds.
-        ms: u32,
-    },
-    /// `spectate` with `boards` (A8), once the spectator is in.
-    WatchBoards,
-    /// The member's node missed some of the room's deliveries (a gap in their numbers, or its
-    /// subscription reconnected): send the member a fresh view, as `resume` does.
-    Resync,
-}
-
-impl From<RoomMsg> for Msg {
-    fn from(m: RoomMsg) -> Msg {
-        match m {
-            RoomMsg::SetReady(ready) => Msg::SetReady { ready },
-            RoomMsg::StartRace => Msg::StartRace,
-            RoomMsg::Place { cell, digit, id } => Msg::Place {
-                cell: cell.get(),
-                digit: digit.get(),
-                id,
-            },
-            RoomMsg::Forfeit => Msg::Forfeit,
-            RoomMsg::Chat(text) => Msg::Chat { text },
-            RoomMsg::SetSettings(settings) => Msg::SetSettings { settings },
-            RoomMsg::Kick(player_id) => Msg::Kick { player_id },
-            RoomMsg::Report { player_id, reason } => Msg::Report { player_id, reason },
-            RoomMsg::Lag(ms) => Msg::Lag { ms },
-            RoomMsg::WatchBoards => Msg::WatchBoards,
-            RoomMsg::Resync => Msg::Resync,
-        }
-    }
-}
-
-impl Msg {
-    /// Back to the room's message; `None` for a cell or digit out of range (only a broken or
-    /// hostile node sends one: the member's node checked them).
-    pub fn into_room(self) -> Option<RoomMsg> {
-        Some(match self {
-            Msg::SetReady { ready } => RoomMsg::SetReady(ready),
-            Msg::StartRace => RoomMsg::StartRace,
-            Msg::Place { cell, digit, id } => RoomMsg::Place {
-                cell: Cell::new(cell)?,
-                digit: Digit::new(digit)?,
-                id,
-            },
-            Msg::Forfeit => RoomMsg::Forfeit,
-            Msg::Chat { text } => RoomMsg::Chat(text),
-            Msg::SetSettings { settings } => RoomMsg::SetSettings(settings),
-            Msg::Kick { player_id } => RoomMsg::Kick(player_id),
-            Msg::Report { player_id, reason } => RoomMsg::Report { player_id, reason },
-            Msg::Lag { ms } => RoomMsg::Lag(ms),
-            Msg::WatchBoards => RoomMsg::WatchBoards,
-            Msg::Resync => RoomMsg::Resync,
-        })
-    }
+pub struct Up {
+    /// The member's node.
+    pub from: String,
+    /// Its connection there.
+    pub conn: u64,
+    /// A request's number, which its answer carries back (a join, resume, leave or
+    /// requeue); none for a message or a dropped connection.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<u64>,
+    /// The command.
+    #[serde(flatten)]
+    pub cmd: Command,
 }
 
 /// A room's answer to a relayed join, resume or leave.
@@ -253,7 +52,7 @@ pub enum Outcome {
         /// The name it raced under.
         name: String,
         /// The identity behind it.
-        who: WireIdentity,
+        who: Identity,
         /// The room's difficulty (its name).
         difficulty: String,
         /// The arena whose room it was (A7), if any: back to that arena's pool.
@@ -280,7 +79,7 @@ impl Outcome {
         match left {
             Some(r) => Outcome::Requeued {
                 name: r.name,
-                who: r.who.into(),
+                who: r.who,
                 difficulty: r.difficulty.to_string(),
                 arena: r.arena,
             },
@@ -345,7 +144,7 @@ pub enum Ctl {
         code: u16,
     },
     /// The room asks the connection for a round trip (A8): the member's node pings it and
-    /// sends the measured time up as [`Msg::Lag`].
+    /// sends the measured time up as `RoomMsg::Lag`.
     Probe {
         /// The connection.
         conn: u64,

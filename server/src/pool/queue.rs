@@ -118,14 +118,14 @@ enum Leaving {
 impl Entry {
     /// The room command that seats this connection as a player.
     fn join(&self, reply: oneshot::Sender<JoinOutcome>) -> RoomCmd {
-        RoomCmd::Join {
-            conn: Endpoint::Local(self.entrant.outbox.clone()),
-            addr: self.entrant.addr,
-            name: Some(self.entrant.name.clone()),
-            role: Role::Player,
-            who: self.entrant.who.clone(),
+        RoomCmd::join(
+            Endpoint::Local(self.entrant.outbox.clone()),
+            self.entrant.addr,
+            Some(self.entrant.name.clone()),
+            Role::Player,
+            self.entrant.who.clone(),
             reply,
-        }
+        )
     }
 }
 

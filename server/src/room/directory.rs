@@ -366,10 +366,7 @@ mod tests {
 
     fn cmd() -> RoomCmd {
         let (reply, _) = oneshot::channel();
-        RoomCmd::Leave {
-            conn: crate::outbox::ConnId(1),
-            reply,
-        }
+        RoomCmd::leave(crate::outbox::ConnId(1), reply)
     }
 
     #[test]

@@ -1,57 +1,18 @@
 //! How a connection reaches a room task: the [`RoomHandle`] the directory hands out, the
-//! [`RoomCmd`]s it carries, and the [`JoinOutcome`] a room answers a join with.
+//! [`RoomCmd`]s it carries (a member's [`Command`] with its [`Link`]), and the
+//! [`JoinOutcome`] a room answers a join with.
 
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
-use protocol::{MsgId, Phase, PlayerId, RaceId, ResumeToken, Role, RoomCode, Settings};
-use shared::engine::{Cell, Digit};
+use protocol::{Phase, PlayerId, RaceId, ResumeToken, Role, RoomCode, Settings};
 use tokio::sync::{mpsc, oneshot};
 
+pub use super::command::{Command, RoomMsg};
 use super::endpoint::Endpoint;
+pub use super::rules::{Identity, Requeued};
 use crate::outbox::ConnId;
 use crate::puzzles::SolvedPuzzle;
-
-/// A player's message to the room they are in.
-#[derive(Debug)]
-pub enum RoomMsg {
-    /// `set_ready`.
-    SetReady(bool),
-    /// `start_race`.
-    StartRace,
-    /// `place`, with cell and digit already checked.
-    Place {
-        /// The cell.
-        cell: Cell,
-        /// The digit.
-        digit: Digit,
-        /// Echoed back.
-        id: Option<MsgId>,
-    },
-    /// `forfeit`.
-    Forfeit,
-    /// `chat` (checked again by the room).
-    Chat(String),
-    /// `set_settings`, already resolved (in range).
-    SetSettings(Settings),
-    /// `kick`.
-    Kick(String),
-    /// `report` (A8), its reason already checked.
-    Report {
-        /// Whom.
-        player_id: String,
-        /// Why.
-        reason: String,
-    },
-    /// A round trip the connection's own node measured, in milliseconds (A8): no client
-    /// message, the answer to the room's probe.
-    Lag(u32),
-    /// `spectate` with `boards` (A8): sent once the spectator is in; ignored from a player.
-    WatchBoards,
-    /// No client message: the member's node (cluster mode) missed some of the room's messages
-    /// to it; the member gets a fresh view, as `resume` sends.
-    Resync,
-}
 
 /// A room's answer to a join, create or resume.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,59 +25,17 @@ pub enum JoinOutcome {
     Spectator,
 }
 
-/// Who a connection is beyond its name (A6): the persistent player its key names, if any,
-/// and whether it said it is a program. Resolved from the key before the room sees it; the
-/// key itself never reaches a room.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Identity {
-    /// The public handle; `None` is anonymous.
-    pub handle: Option<String>,
-    /// The client said `bot: true`.
-    pub bot: bool,
-    /// A moderator banned the player (A8): they play, unrated.
-    pub banned: bool,
-}
-
-impl Identity {
-    /// Whether this seat can be rated: identified, human and not banned.
-    pub fn rateable(&self) -> bool {
-        self.handle.is_some() && !self.bot && !self.banned
-    }
-}
-
 /// What a room task receives.
 #[derive(Debug)]
 pub enum RoomCmd {
-    /// Take a seat or watch; the reply says whether the connection is now in the room.
-    Join {
-        /// The connection (here, or on another node).
-        conn: Endpoint,
-        /// The client's address (a kick bars it).
-        addr: IpAddr,
-        /// Requested name (None: a spectator's default).
-        name: Option<String>,
-        /// Player or spectator.
-        role: Role,
-        /// The identity behind the connection.
-        who: Identity,
-        /// Joined or not.
-        reply: oneshot::Sender<JoinOutcome>,
-    },
-    /// Take back a held seat.
-    Resume {
-        /// The new connection (here, or on another node).
-        conn: Endpoint,
-        /// The seat's token.
-        token: ResumeToken,
-        /// Resumed or not.
-        reply: oneshot::Sender<JoinOutcome>,
-    },
-    /// Leave on purpose.
-    Leave {
-        /// Who.
+    /// A member's [`Command`], from connection `conn` (here, or on another node).
+    Member {
+        /// The connection the room knows the member by.
         conn: ConnId,
-        /// Answered once the room has let the connection go.
-        reply: oneshot::Sender<bool>,
+        /// What it asks.
+        cmd: Command,
+        /// How the room reaches it (a join or resume) and where the answer goes.
+        link: Link,
     },
     /// A pool room's seats are all taken: start (A7). Only the pool sends it.
     PoolStart,
@@ -128,26 +47,6 @@ pub enum RoomCmd {
         seats: usize,
         /// When it starts with whoever is seated.
         by: tokio::time::Instant,
-    },
-    /// Leave a finished pool room for the pool (A7); answered once the room has let the
-    /// connection go (`None`: refused, the error sent).
-    Requeue {
-        /// Who.
-        conn: ConnId,
-        /// Who left, to queue again.
-        reply: oneshot::Sender<Option<Requeued>>,
-    },
-    /// The connection's transport is gone.
-    Dropped {
-        /// Who.
-        conn: ConnId,
-    },
-    /// A message from a member.
-    Msg {
-        /// Who.
-        conn: ConnId,
-        /// What.
-        msg: RoomMsg,
     },
     /// A result that waited for the database landed and moved ratings (A9): tell the room's
     /// members (`ratings`). Only the results backlog sends it, on the room's own node.
@@ -166,17 +65,92 @@ pub enum RoomCmd {
     },
 }
 
-/// A player who left a finished pool room to queue again (A7).
-#[derive(Clone, Debug)]
-pub struct Requeued {
-    /// The name they raced under.
-    pub name: String,
-    /// The identity behind them.
-    pub who: Identity,
-    /// The room's difficulty: the pool they go back to.
-    pub difficulty: shared::engine::Difficulty,
-    /// The room's arena: its members go back to the arena instead (A7).
-    pub arena: Option<String>,
+/// What travels beside a member's command in this process: the way to the member and the
+/// channel its answer goes back on.
+#[derive(Debug)]
+pub enum Link {
+    /// Nothing to answer (a message, a dropped connection).
+    None,
+    /// A join or resume: the connection's way out, and whether it got in.
+    Enter(Endpoint, oneshot::Sender<JoinOutcome>),
+    /// A leave: answered once the room has let the connection go.
+    Leave(oneshot::Sender<bool>),
+    /// A requeue (A7): answered once the room has let the connection go (`None`: refused,
+    /// the error sent).
+    Requeue(oneshot::Sender<Option<Requeued>>),
+}
+
+impl RoomCmd {
+    /// Take a seat or watch; `reply` says whether the connection is now in the room.
+    pub fn join(
+        conn: Endpoint,
+        addr: IpAddr,
+        name: Option<String>,
+        role: Role,
+        who: Identity,
+        reply: oneshot::Sender<JoinOutcome>,
+    ) -> RoomCmd {
+        let cmd = Command::Join {
+            addr,
+            name,
+            role,
+            who,
+        };
+        RoomCmd::Member {
+            conn: conn.id(),
+            cmd,
+            link: Link::Enter(conn, reply),
+        }
+    }
+
+    /// Take back a held seat with its `token`.
+    pub fn resume(
+        conn: Endpoint,
+        token: ResumeToken,
+        reply: oneshot::Sender<JoinOutcome>,
+    ) -> RoomCmd {
+        RoomCmd::Member {
+            conn: conn.id(),
+            cmd: Command::Resume { token },
+            link: Link::Enter(conn, reply),
+        }
+    }
+
+    /// Leave on purpose.
+    pub fn leave(conn: ConnId, reply: oneshot::Sender<bool>) -> RoomCmd {
+        RoomCmd::Member {
+            conn,
+            cmd: Command::Leave,
+            link: Link::Leave(reply),
+        }
+    }
+
+    /// Leave a finished pool room for the pool (A7).
+    pub fn requeue(conn: ConnId, reply: oneshot::Sender<Option<Requeued>>) -> RoomCmd {
+        RoomCmd::Member {
+            conn,
+            cmd: Command::Requeue,
+            link: Link::Requeue(reply),
+        }
+    }
+
+    /// The connection's transport is gone.
+    pub fn dropped(conn: ConnId) -> RoomCmd {
+        RoomCmd::Member {
+            conn,
+            cmd: Command::Dropped,
+            link: Link::None,
+        }
+    }
+
+    /// A message from a member.
+    pub fn msg(conn: ConnId, msg: RoomMsg) -> RoomCmd {
+        RoomCmd::Member {
+            conn,
+            cmd: Command::Msg { msg },
+            link: Link::None,
+        }
+    }
 }
 
 /// A finished race of an arena room (A7), as the arenas hear of it.

@@ -16,13 +16,13 @@
 use std::net::IpAddr;
 use std::time::Duration;
 
-use protocol::{RaceId, Role, RoomCode, Settings};
+use protocol::{RaceId, RoomCode, Settings};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
-use shared::engine::{Cell, Digit, Grid};
+use shared::engine::Grid;
 use tokio::time::Instant;
 
-use super::handle::Identity;
+use super::command::Command;
 use super::rules::takeover::rebuilt_token;
 pub use super::rules::takeover::token_hash;
 use super::rules::{MintToken, Room, RoomOpts};
@@ -30,7 +30,7 @@ use crate::outbox::ConnId;
 use crate::puzzles::SolvedPuzzle;
 
 /// One logged command, at `at` nanoseconds after the room's epoch.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Logged {
     /// Nanoseconds since the room opened (its epoch), by the task's monotonic clock.
     pub at: u64,
@@ -39,42 +39,8 @@ pub struct Logged {
     pub entry: Entry,
 }
 
-/// Who a seat is beyond its name, as logged.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Who {
-    /// The handle (`None`: anonymous).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub handle: Option<String>,
-    /// A program.
-    #[serde(default)]
-    pub bot: bool,
-    /// Banned (plays unrated).
-    #[serde(default)]
-    pub banned: bool,
-}
-
-impl From<&Identity> for Who {
-    fn from(w: &Identity) -> Who {
-        Who {
-            handle: w.handle.clone(),
-            bot: w.bot,
-            banned: w.banned,
-        }
-    }
-}
-
-impl From<Who> for Identity {
-    fn from(w: Who) -> Identity {
-        Identity {
-            handle: w.handle,
-            bot: w.bot,
-            banned: w.banned,
-        }
-    }
-}
-
 /// A command the rules were given. `conn` is the connection id the room knew its sender by.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "t", rename_all = "snake_case")]
 pub enum Entry {
     /// The room opened: its settings, the seed of its rules' RNG, a daily room's date and
@@ -94,36 +60,20 @@ pub enum Entry {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         daily: Option<(String, String, String)>,
     },
-    /// A join; `tokens` are the SHA-256 (hex) of the tokens minted meanwhile, in order.
-    Join {
+    /// A member's command, as the task handed it to the rules ([`Command::logged`]: a
+    /// resume by its token's hash). A join brings the hashes (hex) of the tokens it minted,
+    /// in order.
+    Cmd {
         /// The connection.
         conn: u64,
-        /// Its address.
-        addr: IpAddr,
-        /// The name it asked for.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        name: Option<String>,
-        /// Player or spectator.
-        role: Role,
-        /// Its identity.
-        #[serde(default)]
-        who: Who,
         /// A member on another node: that node and its connection id there.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         remote: Option<(String, u64)>,
-        /// The hashes of the tokens the join minted.
+        /// The hashes of the tokens a join minted.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         tokens: Vec<String>,
-    },
-    /// A resume, by the SHA-256 (hex) of the token offered.
-    Resume {
-        /// The connection.
-        conn: u64,
-        /// The token's hash.
-        token: String,
-        /// A member on another node: that node and its connection id there.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        remote: Option<(String, u64)>,
+        /// The command.
+        cmd: Command,
     },
     /// The room was taken over: the member known as `from` is `to` on the new owner.
     Rename {
@@ -135,75 +85,8 @@ pub enum Entry {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         remote: Option<(String, u64)>,
     },
-    /// `leave`.
-    Leave {
-        /// The connection.
-        conn: u64,
-    },
-    /// `requeue` (A7).
-    Requeue {
-        /// The connection.
-        conn: u64,
-    },
-    /// The connection dropped.
-    Dropped {
-        /// The connection.
-        conn: u64,
-    },
     /// A pool room's race starts (its seats are taken, or its wait ran out).
     PoolStart,
-    /// `set_ready`.
-    Ready {
-        /// The connection.
-        conn: u64,
-        /// Ready or not.
-        ready: bool,
-    },
-    /// `start_race`.
-    Start {
-        /// The connection.
-        conn: u64,
-    },
-    /// `place`.
-    Place {
-        /// The connection.
-        conn: u64,
-        /// The cell, 0..=80.
-        cell: u8,
-        /// The digit, 1..=9.
-        digit: u8,
-    },
-    /// `forfeit`.
-    Forfeit {
-        /// The connection.
-        conn: u64,
-    },
-    /// `set_settings`.
-    Settings {
-        /// The connection.
-        conn: u64,
-        /// The settings, resolved.
-        settings: Settings,
-    },
-    /// `kick`.
-    Kick {
-        /// The connection.
-        conn: u64,
-        /// Whom.
-        player: String,
-    },
-    /// A round trip measured (A8).
-    Lag {
-        /// The connection.
-        conn: u64,
-        /// Milliseconds.
-        rtt: u32,
-    },
-    /// `spectate` with `boards` (A8).
-    Boards {
-        /// The connection.
-        conn: u64,
-    },
     /// A race's puzzle was dealt (`unix_ms`: the wall clock then).
     Puzzle {
         /// The race.
@@ -336,7 +219,7 @@ pub fn replay(
     };
     for Logged { at, entry } in log {
         let now = epoch + Duration::from_nanos(at);
-        if let Entry::Join { tokens, .. } = &entry {
+        if let Entry::Cmd { tokens, .. } = &entry {
             if let Ok(mut q) = minted.lock() {
                 q.extend(tokens.iter().cloned());
             }
@@ -392,12 +275,7 @@ pub fn rebuild(
 /// A member on another node, as `entry` names it: kept by the id the room knows it by.
 fn remember_remote(remote: &mut std::collections::HashMap<u64, (String, u64)>, entry: &Entry) {
     match &entry {
-        Entry::Join {
-            conn,
-            remote: Some(r),
-            ..
-        }
-        | Entry::Resume {
+        Entry::Cmd {
             conn,
             remote: Some(r),
             ..
@@ -417,19 +295,7 @@ impl Entry {
     /// The connection the entry names, if any.
     pub fn conn(&self) -> Option<u64> {
         match self {
-            Entry::Join { conn, .. }
-            | Entry::Resume { conn, .. }
-            | Entry::Leave { conn }
-            | Entry::Requeue { conn }
-            | Entry::Dropped { conn }
-            | Entry::Ready { conn, .. }
-            | Entry::Start { conn }
-            | Entry::Place { conn, .. }
-            | Entry::Forfeit { conn }
-            | Entry::Settings { conn, .. }
-            | Entry::Kick { conn, .. }
-            | Entry::Lag { conn, .. }
-            | Entry::Boards { conn } => Some(*conn),
+            Entry::Cmd { conn, .. } => Some(*conn),
             _ => None,
         }
     }
@@ -439,40 +305,9 @@ impl Entry {
 fn apply(room: &mut Room, entry: Entry, now: Instant) -> Result<(), ReplayError> {
     match entry {
         Entry::Open { .. } => {}
-        Entry::Join {
-            conn,
-            addr,
-            name,
-            role,
-            who,
-            ..
-        } => {
-            room.join(ConnId(conn), addr, name.as_deref(), role, who.into(), now);
-        }
+        Entry::Cmd { conn, cmd, .. } => cmd.replay(room, ConnId(conn), now),
         Entry::Rename { from, to, .. } => room.rename_conn(ConnId(from), ConnId(to)),
-        Entry::Resume { conn, token, .. } => {
-            room.resume_rebuilt(ConnId(conn), &token, now);
-        }
-        Entry::Leave { conn } => {
-            room.leave(ConnId(conn), now);
-        }
-        Entry::Requeue { conn } => {
-            room.requeue(ConnId(conn), now);
-        }
-        Entry::Dropped { conn } => room.dropped(ConnId(conn), now),
         Entry::PoolStart => room.start_pool_race(now),
-        Entry::Ready { conn, ready } => room.set_ready(ConnId(conn), ready),
-        Entry::Start { conn } => room.start_race(ConnId(conn), now),
-        Entry::Place { conn, cell, digit } => {
-            if let (Some(cell), Some(digit)) = (Cell::new(cell), Digit::new(digit)) {
-                room.place(ConnId(conn), cell, digit, None, now);
-            }
-        }
-        Entry::Forfeit { conn } => room.forfeit(ConnId(conn), now),
-        Entry::Settings { conn, settings } => room.set_settings(ConnId(conn), settings),
-        Entry::Kick { conn, player } => room.kick(ConnId(conn), &player, now),
-        Entry::Lag { conn, rtt } => room.lag_sample(ConnId(conn), rtt),
-        Entry::Boards { conn } => room.watch_boards(ConnId(conn), now),
         Entry::Puzzle {
             race_id,
             puzzle,

@@ -2,6 +2,7 @@
 //! and the rules it runs.
 //!
 //! - [`backlog`]: results waiting for the database to come back.
+//! - [`command`]: a room command, defined once: dispatched to the rules, logged, relayed.
 //! - [`handle`]: the handle, commands and join outcomes connections use.
 //! - [`journal`]: a room's command log, and the room rebuilt from it (A9 takeover).
 //! - [`directory`]: the one owner of open rooms, resume tokens and per-address counts.
@@ -12,6 +13,7 @@
 //! - [`rules`]: the rules as a pure state machine.
 
 pub mod backlog;
+pub mod command;
 pub mod directory;
 pub mod endpoint;
 pub mod handle;

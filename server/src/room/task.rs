@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use protocol::{Role, ServerMsg, Settings};
 use rand::{Rng, SeedableRng};
@@ -19,13 +19,12 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tracing::Instrument;
 
+use super::command::{Answer, Command};
 use super::directory::{Directory, OpenError};
 use super::endpoint::{self, Endpoint};
-use super::handle::{
-    ArenaRace, Identity, JoinOutcome, Requeued, RoomCmd, RoomHandle, RoomInfo, RoomMsg,
-};
+use super::handle::{ArenaRace, Identity, JoinOutcome, Link, Requeued, RoomCmd, RoomHandle};
 use super::journal::{self as log, Entry};
-use super::listing;
+use super::listing::{self, Listing};
 use super::rules::{Effect, GhostRun, MintToken, Room, RoomOpts};
 use crate::clock::unix_ms;
 use crate::metrics::Metrics;
@@ -112,14 +111,7 @@ pub fn open(
         ghost,
     } = new;
     let (reply, answer) = oneshot::channel();
-    let first = RoomCmd::Join {
-        conn: creator,
-        addr: ip,
-        name: Some(name),
-        role: Role::Player,
-        who,
-        reply,
-    };
+    let first = RoomCmd::join(creator, ip, Some(name), Role::Player, who, reply);
     let handle = start(env, code, ip, settings, first, daily, ghost)?;
     Ok((handle, answer))
 }
@@ -207,6 +199,15 @@ fn start(
     Ok(handle)
 }
 
+/// Who waits for a member's command's answer.
+enum Waiting {
+    Nobody,
+    Enter(oneshot::Sender<JoinOutcome>),
+    Leave(oneshot::Sender<bool>),
+    Requeue(oneshot::Sender<Option<Requeued>>),
+}
+
+/// An answer, sent once the command's effects are queued.
 enum Reply {
     Join(oneshot::Sender<JoinOutcome>, JoinOutcome),
     Leave(oneshot::Sender<bool>, bool),
@@ -221,7 +222,7 @@ struct Task {
     /// close once no connection holds it.
     tx: mpsc::WeakSender<RoomCmd>,
     /// The summary `list_rooms` shows.
-    info: Arc<Mutex<RoomInfo>>,
+    listing: Listing,
     /// Answers to send once the command's effects are queued, so that the connection's own
     /// later output (a pong, an error) never overtakes them.
     replies: Vec<Reply>,
@@ -269,7 +270,7 @@ async fn run(mut t: Task, mut rx: mpsc::Receiver<RoomCmd>, seed: u64) {
         if t.room.is_closed() {
             break;
         }
-        if let Some(now_info) = listing::changed(&t.info, &t.room) {
+        if let Some(now_info) = t.listing.changed(&t.room) {
             // A shared directory lists the room on every node: it hears of changes only.
             t.env.directory.changed(t.room.code(), &now_info);
         }
@@ -298,7 +299,7 @@ impl Task {
             room,
             conns: HashMap::new(),
             tx: handle.tx.downgrade(),
-            info: handle.info.clone(),
+            listing: Listing::new(handle.info.clone()),
             replies: Vec::new(),
             forget: Vec::new(),
             ip,
@@ -317,67 +318,54 @@ impl Task {
 
     fn command(&mut self, cmd: RoomCmd) {
         let now = now();
-        let mut entry = self.entry(&cmd);
-        if !matches!(cmd, RoomCmd::Join { .. }) {
-            // A join is logged once it is in: with the token it was minted.
-            self.log_entry(now, entry.take());
-        }
         match cmd {
-            RoomCmd::Join {
-                conn,
-                addr,
-                name,
-                role,
-                who,
-                reply,
-            } => {
-                let id = conn.id();
-                self.conns.insert(id, conn);
-                let ok = self.room.join(id, addr, name.as_deref(), role, who, now);
-                self.joined(id, ok, reply);
-                self.log_entry(now, entry);
-                self.expected(now);
-            }
-            RoomCmd::Resume { conn, token, reply } => {
-                let id = conn.id();
-                self.conns.insert(id, conn);
-                let ok = self.room.resume(id, &token, now);
-                self.joined(id, ok, reply);
-            }
-            RoomCmd::Leave { conn, reply } => {
-                let ok = self.room.leave(conn, now);
-                self.replies.push(Reply::Leave(reply, ok));
-            }
+            RoomCmd::Member { conn, cmd, link } => self.member(conn, cmd, link, now),
             RoomCmd::PoolStart => self.room.start_pool_race(now),
             RoomCmd::PoolExpect { seats, by } => self.expect = Some((seats, by)),
-            RoomCmd::Requeue { conn, reply } => {
-                let left = self.room.requeue(conn, now);
-                self.replies.push(Reply::Requeue(reply, left));
-            }
-            RoomCmd::Dropped { conn } => {
-                self.room.dropped(conn, now);
-                self.conns.remove(&conn);
-            }
-            RoomCmd::Msg { conn, msg } => match msg {
-                RoomMsg::SetReady(r) => self.room.set_ready(conn, r),
-                RoomMsg::StartRace => self.room.start_race(conn, now),
-                RoomMsg::Place { cell, digit, id } => self.room.place(conn, cell, digit, id, now),
-                RoomMsg::Forfeit => self.room.forfeit(conn, now),
-                RoomMsg::Chat(text) => self.room.chat(conn, text, now),
-                RoomMsg::SetSettings(s) => self.room.set_settings(conn, s),
-                RoomMsg::Kick(player_id) => self.room.kick(conn, &player_id, now),
-                RoomMsg::Report { player_id, reason } => {
-                    self.room.report(conn, &player_id, reason, unix_ms());
-                }
-                RoomMsg::Lag(rtt_ms) => self.room.lag_sample(conn, rtt_ms),
-                RoomMsg::WatchBoards => self.room.watch_boards(conn, now),
-                RoomMsg::Resync => self.room.resync(conn, now),
-            },
             RoomCmd::Ratings { race_id, ratings } => {
                 let to: Vec<ConnId> = self.conns.keys().copied().collect();
                 self.deliver(&to, &ServerMsg::Ratings { race_id, ratings });
             }
             RoomCmd::PuzzleReady { race_id, dealt } => self.puzzle_ready(&race_id, dealt, now),
+        }
+    }
+
+    /// Member `conn`'s command: logged, handed to the rules, and answered once its effects
+    /// are queued.
+    fn member(&mut self, conn: ConnId, cmd: Command, link: Link, now: Instant) {
+        let mut entry = self.entry(conn, &cmd, &link);
+        let joining = matches!(cmd, Command::Join { .. });
+        if !joining {
+            // A join is logged once it is in: with the token it was minted.
+            self.log_entry(now, entry.take());
+        }
+        let dropped = matches!(cmd, Command::Dropped);
+        let waiting = match link {
+            Link::None => Waiting::Nobody,
+            Link::Enter(endpoint, reply) => {
+                self.conns.insert(conn, endpoint);
+                Waiting::Enter(reply)
+            }
+            Link::Leave(reply) => Waiting::Leave(reply),
+            Link::Requeue(reply) => Waiting::Requeue(reply),
+        };
+        let answer = cmd.apply(&mut self.room, conn, now);
+        if dropped {
+            self.conns.remove(&conn);
+        }
+        match (waiting, answer) {
+            (Waiting::Enter(reply), Answer::Entered(ok)) => self.joined(conn, ok, reply),
+            (Waiting::Leave(reply), Answer::Left(ok)) => self.replies.push(Reply::Leave(reply, ok)),
+            (Waiting::Requeue(reply), Answer::Requeued(left)) => {
+                self.replies.push(Reply::Requeue(reply, left));
+            }
+            // A command without a waiter, or a waiter whose command answers otherwise (only
+            // a broken caller pairs them so): its channel closes unanswered.
+            _ => {}
+        }
+        if joining {
+            self.log_entry(now, entry);
+            self.expected(now);
         }
     }
 
@@ -493,7 +481,8 @@ impl Task {
                 Effect::TokenRevoked(token) => self.env.directory.revoke_token(&token),
                 Effect::RaceStarted => {
                     metrics.races_started.inc();
-                    listing::rate_race(&self.env.store, &self.env.tasks, &self.info, &self.room);
+                    let info = self.listing.info();
+                    listing::rate_race(&self.env.store, &self.env.tasks, info, &self.room);
                 }
                 Effect::Placed(reason) => metrics.placement(reason),
                 Effect::Probe(to) => {

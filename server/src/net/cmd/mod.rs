@@ -30,6 +30,7 @@ use tokio::sync::oneshot;
 use super::Transport;
 use crate::outbox::Outbox;
 use crate::pool::queue::{Pool, Seat, Ticket};
+use crate::room::command::FromClient;
 use crate::room::handle::{JoinOutcome, RoomCmd, RoomHandle, RoomMsg};
 
 /// The room a connection is in, valid while the room has not let go of it.
@@ -77,18 +78,12 @@ impl Session {
     /// directory and are large, and inline they would size every connection's task, idle or
     /// not, while they run a few times per connection.
     pub(super) async fn apply(&mut self, msg: ClientMsg) {
-        match msg {
-            ClientMsg::Ping { id } => self.send(&ServerMsg::Pong { id }),
-            ClientMsg::SetReady { ready } => self.forward(RoomMsg::SetReady(ready)).await,
-            ClientMsg::StartRace => self.forward(RoomMsg::StartRace).await,
-            ClientMsg::Forfeit => self.forward(RoomMsg::Forfeit).await,
-            ClientMsg::Place { cell, digit, id } => self.place(cell, digit, id).await,
-            ClientMsg::Chat { text } => self.chat(text).await,
-            ClientMsg::SetSettings { settings } => self.set_settings(settings).await,
-            ClientMsg::Kick { player_id } => self.forward(RoomMsg::Kick(player_id)).await,
-            ClientMsg::LeaveArena => self.leave_arena(),
-            ClientMsg::Report { player_id, reason } => self.report(player_id, reason).await,
-            msg => Box::pin(self.apply_rare(msg)).await,
+        match RoomMsg::from_client(msg) {
+            FromClient::Room(msg) => self.forward(msg).await,
+            FromClient::Bad(code, why) => self.error(code, why),
+            FromClient::Other(ClientMsg::Ping { id }) => self.send(&ServerMsg::Pong { id }),
+            FromClient::Other(ClientMsg::LeaveArena) => self.leave_arena(),
+            FromClient::Other(msg) => Box::pin(self.apply_rare(msg)).await,
         }
     }
 
@@ -244,12 +239,7 @@ impl Session {
     /// The connection is gone: its room, or its pool, lets go of it.
     pub(super) async fn close(&mut self) {
         if let Some(room) = self.current() {
-            let _ = room
-                .tx
-                .send(RoomCmd::Dropped {
-                    conn: self.outbox.id,
-                })
-                .await;
+            let _ = room.tx.send(RoomCmd::dropped(self.outbox.id)).await;
         } else if let Some(ticket) = self.ticket.take() {
             let pool = self.pool();
             pool.quit(ticket.difficulty, self.outbox.id, true).await;

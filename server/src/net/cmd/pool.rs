@@ -90,10 +90,7 @@ impl Session {
             return;
         }
         let (reply, answer) = oneshot::channel();
-        let cmd = RoomCmd::Requeue {
-            conn: self.outbox.id,
-            reply,
-        };
+        let cmd = RoomCmd::requeue(self.outbox.id, reply);
         if room.tx.send(cmd).await.is_err() {
             return self.not_in_room();
         }

@@ -92,14 +92,8 @@ impl Session {
         };
         let generation = self.outbox.room_gen();
         let (reply, answer) = oneshot::channel();
-        let cmd = RoomCmd::Join {
-            conn: Endpoint::Local(self.outbox.clone()),
-            addr: self.client,
-            name,
-            role,
-            who,
-            reply,
-        };
+        let conn = Endpoint::Local(self.outbox.clone());
+        let cmd = RoomCmd::join(conn, self.client, name, role, who, reply);
         if room.tx.send(cmd).await.is_err() {
             self.error(ErrorCode::UnknownRoom, format!("no room {code:?}"));
             return false;
@@ -118,11 +112,7 @@ impl Session {
         };
         let generation = self.outbox.room_gen();
         let (reply, answer) = oneshot::channel();
-        let cmd = RoomCmd::Resume {
-            conn: Endpoint::Local(self.outbox.clone()),
-            token,
-            reply,
-        };
+        let cmd = RoomCmd::resume(Endpoint::Local(self.outbox.clone()), token, reply);
         if room.tx.send(cmd).await.is_err() {
             return self.error(ErrorCode::InvalidToken, "unknown or expired token");
         }

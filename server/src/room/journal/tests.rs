@@ -14,9 +14,10 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use shared::engine::{Cell, Digit, Grid};
 use tokio::time::Instant;
 
-use super::{replay, since, token_hash, Entry, Logged, Who};
+use super::{replay, since, token_hash, Entry, Logged};
 use crate::outbox::ConnId;
 use crate::puzzles::SolvedPuzzle;
+use crate::room::command::{Command, RoomMsg};
 use crate::room::rules::{Effect, MintToken, Room, RoomOpts};
 
 const LOCAL: IpAddr = IpAddr::V4(Ipv4Addr::LOCALHOST);
@@ -123,21 +124,24 @@ impl Live {
             t,
         );
         let tokens = std::mem::take(&mut *self.minted.lock().unwrap());
-        let entry = Entry::Join {
-            conn: c,
+        let cmd = Command::Join {
             addr: LOCAL,
             name: Some(name),
             role: Role::Player,
-            who: Who::default(),
+            who: Default::default(),
+        };
+        let entry = Entry::Cmd {
+            conn: c,
             remote: None,
             tokens,
+            cmd,
         };
         self.push(t, entry);
     }
 
     fn start(&mut self, c: u64, t: Instant) {
         self.room.start_race(ConnId(c), t);
-        self.push(t, Entry::Start { conn: c });
+        self.push(t, msg(c, RoomMsg::StartRace));
         let race_id = self
             .last_fx
             .iter()
@@ -170,43 +174,52 @@ impl Live {
             return;
         };
         self.room.place(ConnId(c), x, d, None, t);
-        self.push(
-            t,
-            Entry::Place {
-                conn: c,
-                cell,
-                digit,
-            },
-        );
+        let place = RoomMsg::Place {
+            cell: x,
+            digit: d,
+            id: None,
+        };
+        self.push(t, msg(c, place));
     }
 
     fn forfeit(&mut self, c: u64, t: Instant) {
         self.room.forfeit(ConnId(c), t);
-        self.push(t, Entry::Forfeit { conn: c });
+        self.push(t, msg(c, RoomMsg::Forfeit));
     }
 
     fn dropped(&mut self, c: u64, t: Instant) {
         self.room.dropped(ConnId(c), t);
-        self.push(t, Entry::Dropped { conn: c });
+        self.push(t, cmd(c, Command::Dropped));
     }
 
     fn resume(&mut self, c: u64, token: &ResumeToken, t: Instant) {
         self.room.resume(ConnId(c), token.as_str(), t);
         let hash = token_hash(token.as_str());
-        self.push(
-            t,
-            Entry::Resume {
-                conn: c,
-                token: hash,
-                remote: None,
-            },
-        );
+        let resume = Command::Resume {
+            token: ResumeToken::from(hash),
+        };
+        self.push(t, cmd(c, resume));
     }
 
     fn lag(&mut self, c: u64, rtt: u32, t: Instant) {
         self.room.lag_sample(ConnId(c), rtt);
-        self.push(t, Entry::Lag { conn: c, rtt });
+        self.push(t, msg(c, RoomMsg::Lag { ms: rtt }));
     }
+}
+
+/// Connection `c`'s command, as logged.
+fn cmd(c: u64, cmd: Command) -> Entry {
+    Entry::Cmd {
+        conn: c,
+        remote: None,
+        tokens: Vec::new(),
+        cmd,
+    }
+}
+
+/// Connection `c`'s message, as logged.
+fn msg(c: u64, msg: RoomMsg) -> Entry {
+    cmd(c, Command::Msg { msg })
 }
 
 /// What each of `conns` would be shown now, and the phase: the room as its members know it.

@@ -7,6 +7,7 @@ use std::net::IpAddr;
 use protocol::{
     ClosedReason, ErrorCode, FinishStatus, OverReason, PlayerName, Role, ServerMsg, Standing, You,
 };
+use serde::{Deserialize, Serialize};
 use tokio::time::Instant;
 
 use super::race::Race;
@@ -14,7 +15,42 @@ use super::seats::{parse_name, Membership, Refusal};
 use super::{Effect, Room, State};
 use crate::outbox::{CloseCode, ConnId};
 use crate::rate::TokenBucket;
-use crate::room::handle::Identity;
+
+/// Who a connection is beyond its name (A6): the persistent player its key names, if any,
+/// and whether it said it is a program. Resolved from the key before the room sees it; the
+/// key itself never reaches a room. Serialized as the relay and the command log carry it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Identity {
+    /// The public handle; `None` is anonymous.
+    pub handle: Option<String>,
+    /// The client said `bot: true`.
+    #[serde(default)]
+    pub bot: bool,
+    /// A moderator banned the player (A8): they play, unrated; absent from a node that
+    /// predates bans: not banned.
+    #[serde(default)]
+    pub banned: bool,
+}
+
+impl Identity {
+    /// Whether this seat can be rated: identified, human and not banned.
+    pub fn rateable(&self) -> bool {
+        self.handle.is_some() && !self.bot && !self.banned
+    }
+}
+
+/// A player who left a finished pool room to queue again (A7).
+#[derive(Clone, Debug)]
+pub struct Requeued {
+    /// The name they raced under.
+    pub name: String,
+    /// The identity behind them.
+    pub who: Identity,
+    /// The room's difficulty: the pool they go back to.
+    pub difficulty: shared::engine::Difficulty,
+    /// The room's arena: its members go back to the arena instead (A7).
+    pub arena: Option<String>,
+}
 
 impl Room {
     /// The checks a join must pass, in the contract's order; the name it joins under.

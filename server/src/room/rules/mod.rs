@@ -38,7 +38,6 @@ use tokio::time::Instant;
 use crate::outbox::ConnId;
 use crate::puzzles::SolvedPuzzle;
 use crate::rate::TokenBucket;
-use crate::room::handle::Requeued;
 pub use boards::BOARD_TICK;
 pub use drain::DRAIN_READ;
 use effect::Effects;
@@ -47,6 +46,7 @@ use ghost::Ghost;
 pub use ghost::{GhostRun, GhostStep};
 use host::Bar;
 use lag::Samples;
+pub use members::{Identity, Requeued};
 use race::{ms, EndReason, Race};
 pub use seats::MintToken;
 use seats::{Membership, Refusal, Seats};
@@ -593,4 +593,4 @@ impl Room {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

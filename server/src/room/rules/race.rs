@@ -17,8 +17,8 @@ use tokio::time::Instant;
 
 use super::lag::{compensate, Samples};
 use super::standings::{finish_status, standings};
+use super::Identity;
 use crate::puzzles::SolvedPuzzle;
-use crate::room::handle::Identity;
 use crate::store::{PlacementRecord, RaceRecord, SeatRecord};
 
 /// Why a race ended.

@@ -9,8 +9,8 @@ use std::time::Duration;
 use protocol::{ErrorCode, Player, PlayerId, PlayerName, PlayerStatus, ResumeToken, Role, You};
 use tokio::time::Instant;
 
+use super::Identity;
 use crate::outbox::ConnId;
-use crate::room::handle::Identity;
 
 /// Mints a registered resume token for a new seat (the directory's CSPRNG, never the room's
 /// seeded RNG: a token is a secret).

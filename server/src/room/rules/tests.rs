@@ -36,7 +36,7 @@ fn dealt() -> SolvedPuzzle {
     }
 }
 
-fn settings() -> Settings {
+pub(crate) fn settings() -> Settings {
     Settings {
         max_players: 3,
         ..Settings::default()
@@ -98,7 +98,7 @@ fn check_error(fx: &[Effect], conn: u64, expected: ErrorCode) {
 }
 
 /// Room with players on conns 1..=n (1 is host), in a race that has started at `t0`.
-fn racing(n: u64, settings: Settings, t0: Instant) -> Room {
+pub(crate) fn racing(n: u64, settings: Settings, t0: Instant) -> Room {
     let mut r = room(settings);
     let before = t0 - Duration::from_millis(100);
     for c in 1..=n {
@@ -131,7 +131,7 @@ fn needed_race(fx: &[Effect]) -> protocol::RaceId {
         .unwrap()
 }
 
-fn cell(i: u8) -> Cell {
+pub(crate) fn cell(i: u8) -> Cell {
     Cell::new(i).unwrap()
 }
 
@@ -139,7 +139,7 @@ fn digit(d: u8) -> Digit {
     Digit::new(d).unwrap()
 }
 
-fn solution_digit(i: u8) -> Digit {
+pub(crate) fn solution_digit(i: u8) -> Digit {
     digit(SOLUTION.as_bytes()[usize::from(i)] - b'0')
 }
 
@@ -148,7 +148,7 @@ fn join(room: &mut Room, c: u64, name: Option<&str>, role: Role, t: Instant) -> 
     room.join(ConnId(c), LOCAL, name, role, Identity::default(), t)
 }
 
-fn empty_cells() -> Vec<u8> {
+pub(crate) fn empty_cells() -> Vec<u8> {
     (0..81u8)
         .filter(|&i| PUZZLE.as_bytes()[usize::from(i)] == b'.')
         .collect()

@@ -9,7 +9,7 @@ use super::journaling::Journal;
 use super::{now, run, Task};
 use crate::clock::unix_ms;
 use crate::room::endpoint::Endpoint;
-use crate::room::handle::RoomHandle;
+use crate::room::handle::{Command, RoomHandle};
 use crate::room::journal::{self, Entry, Replayed};
 use crate::room::rules::MintToken;
 use crate::room::task::RoomEnv;
@@ -101,7 +101,13 @@ impl Task {
                 }
                 None => {
                     self.room.dropped(old, now);
-                    self.log(now, Entry::Dropped { conn: old.0 });
+                    let entry = Entry::Cmd {
+                        conn: old.0,
+                        remote: None,
+                        tokens: Vec::new(),
+                        cmd: Command::Dropped,
+                    };
+                    self.log(now, entry);
                 }
             }
         }

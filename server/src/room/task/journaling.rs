@@ -7,9 +7,10 @@ use std::sync::{Arc, Mutex};
 use tokio::time::Instant;
 
 use super::Task;
+use crate::outbox::ConnId;
 use crate::puzzles::SolvedPuzzle;
 use crate::room::endpoint::Endpoint;
-use crate::room::handle::{RoomCmd, RoomMsg};
+use crate::room::handle::{Command, Link};
 use crate::room::journal::{self, Entry, Logged};
 
 /// A journaling room's epoch and the hashes of the tokens its seats were minted.
@@ -30,9 +31,20 @@ impl Task {
         self.env.directory.log(self.room.code(), bytes);
     }
 
-    /// What the log keeps of `cmd`, if the room keeps a log.
-    pub(super) fn entry(&self, cmd: &RoomCmd) -> Option<Entry> {
-        self.journal.as_ref().and_then(|_| entry_of(cmd))
+    /// What the log keeps of member `conn`'s command `cmd` (reached through `link`), if the
+    /// room keeps a log.
+    pub(super) fn entry(&self, conn: ConnId, cmd: &Command, link: &Link) -> Option<Entry> {
+        self.journal.as_ref()?;
+        let remote = match link {
+            Link::Enter(Endpoint::Remote(r), _) => Some((r.node.to_string(), r.conn)),
+            _ => None,
+        };
+        Some(Entry::Cmd {
+            conn: conn.0,
+            remote,
+            tokens: Vec::new(),
+            cmd: cmd.logged()?,
+        })
     }
 
     /// Log `entry`, given to the rules at `now` (a join with the tokens it minted).
@@ -40,7 +52,12 @@ impl Task {
         let (Some(j), Some(mut entry)) = (&self.journal, entry) else {
             return;
         };
-        if let Entry::Join { tokens, .. } = &mut entry {
+        if let Entry::Cmd {
+            tokens,
+            cmd: Command::Join { .. },
+            ..
+        } = &mut entry
+        {
             if let Ok(mut minted) = j.minted.lock() {
                 *tokens = std::mem::take(&mut *minted);
             }
@@ -67,77 +84,4 @@ impl Task {
         };
         self.log(now, entry);
     }
-}
-
-/// What the log keeps of a command (`None`: nothing the rules' state depends on).
-fn entry_of(cmd: &RoomCmd) -> Option<Entry> {
-    Some(match cmd {
-        RoomCmd::Join {
-            conn,
-            addr,
-            name,
-            role,
-            who,
-            ..
-        } => Entry::Join {
-            conn: conn.id().0,
-            addr: *addr,
-            name: name.clone(),
-            role: *role,
-            who: who.into(),
-            remote: remote(conn),
-            tokens: Vec::new(),
-        },
-        RoomCmd::Resume { conn, token, .. } => Entry::Resume {
-            conn: conn.id().0,
-            token: journal::token_hash(token.as_str()),
-            remote: remote(conn),
-        },
-        RoomCmd::Leave { conn, .. } => Entry::Leave { conn: conn.0 },
-        RoomCmd::Requeue { conn, .. } => Entry::Requeue { conn: conn.0 },
-        RoomCmd::Dropped { conn } => Entry::Dropped { conn: conn.0 },
-        RoomCmd::PoolStart => Entry::PoolStart,
-        RoomCmd::Msg { conn, msg } => msg_entry(conn.0, msg)?,
-        // A late result's ratings are told, not kept: the rules never see them.
-        RoomCmd::PoolExpect { .. } | RoomCmd::PuzzleReady { .. } | RoomCmd::Ratings { .. } => {
-            return None
-        }
-    })
-}
-
-/// A member on another node: its node and its connection there.
-pub(super) fn remote(conn: &Endpoint) -> Option<(String, u64)> {
-    match conn {
-        Endpoint::Local(_) => None,
-        Endpoint::Remote(r) => Some((r.node.to_string(), r.conn)),
-    }
-}
-
-fn msg_entry(conn: u64, msg: &RoomMsg) -> Option<Entry> {
-    Some(match msg {
-        RoomMsg::SetReady(ready) => Entry::Ready {
-            conn,
-            ready: *ready,
-        },
-        RoomMsg::StartRace => Entry::Start { conn },
-        RoomMsg::Place { cell, digit, .. } => Entry::Place {
-            conn,
-            cell: cell.get(),
-            digit: digit.get(),
-        },
-        RoomMsg::Forfeit => Entry::Forfeit { conn },
-        RoomMsg::SetSettings(settings) => Entry::Settings {
-            conn,
-            settings: settings.clone(),
-        },
-        RoomMsg::Kick(player) => Entry::Kick {
-            conn,
-            player: player.clone(),
-        },
-        RoomMsg::Lag(rtt) => Entry::Lag { conn, rtt: *rtt },
-        RoomMsg::WatchBoards => Entry::Boards { conn },
-        // Chat changes nothing a race depends on, and its text stays out of Redis; a report
-        // is kept by the store on its own; a resync only sends views again.
-        RoomMsg::Chat(_) | RoomMsg::Report { .. } | RoomMsg::Resync => return None,
-    })
 }
