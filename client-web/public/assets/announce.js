@@ -8,6 +8,7 @@
  */
 
 import { raceTime } from './dom.js';
+import { colOf, rowOf } from './geometry.js';
 
 /** @typedef {import('./state.js').State} State */
 
@@ -16,7 +17,7 @@ import { raceTime } from './dom.js';
  * @param {number} cell
  */
 export function where(cell) {
-  return `row ${Math.floor(cell / 9) + 1}, column ${(cell % 9) + 1}`;
+  return `row ${rowOf(cell) + 1}, column ${colOf(cell) + 1}`;
 }
 
 /**

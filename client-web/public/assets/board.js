@@ -8,7 +8,8 @@
  */
 
 import { h, setAttr, setText } from './dom.js';
-import { marks, peers } from './state.js';
+import { cellAt, colOf, peers, rowOf, SIDE } from './geometry.js';
+import { marks } from './state.js';
 
 /** How long a rejected digit's marks stay on the board. */
 export const FLASH_MS = 1600;
@@ -25,10 +26,10 @@ export function createBoard(opts) {
   /** @type {HTMLButtonElement[]} */
   const cells = [];
   const grid = h('div', { class: 'board', role: 'grid', 'aria-label': opts.label });
-  for (let r = 0; r < 9; r++) {
+  for (let r = 0; r < SIDE; r++) {
     const row = h('div', { class: 'board-row', role: 'row' });
-    for (let c = 0; c < 9; c++) {
-      const i = r * 9 + c;
+    for (let c = 0; c < SIDE; c++) {
+      const i = cellAt(r, c);
       const cell = h('button', {
         type: 'button',
         class: 'cell',
@@ -79,8 +80,8 @@ export function createBoard(opts) {
       setAttr(cell, 'data-peer', lit?.peers.has(i) ? 'true' : null);
       setAttr(cell, 'data-same', lit?.same.has(i) ? 'true' : null);
       setAttr(cell, 'tabindex', sel ? '0' : '-1');
-      const r = Math.floor(i / 9) + 1;
-      const c = (i % 9) + 1;
+      const r = rowOf(i) + 1;
+      const c = colOf(i) + 1;
       let label = `row ${r} column ${c}, ${digit ? digit : 'empty'}`;
       if (given) label += ', given';
       if (fromSolution) label += `, solution ${fromSolution}`;
@@ -148,17 +149,17 @@ function pencilText(ds) {
  * @returns {number | null}
  */
 export function moved(cell, key) {
-  const r = Math.floor(cell / 9);
-  const c = cell % 9;
+  const r = rowOf(cell);
+  const c = colOf(cell);
   switch (key) {
     case 'ArrowUp':
-      return ((r + 8) % 9) * 9 + c;
+      return cellAt((r + SIDE - 1) % SIDE, c);
     case 'ArrowDown':
-      return ((r + 1) % 9) * 9 + c;
+      return cellAt((r + 1) % SIDE, c);
     case 'ArrowLeft':
-      return r * 9 + ((c + 8) % 9);
+      return cellAt(r, (c + SIDE - 1) % SIDE);
     case 'ArrowRight':
-      return r * 9 + ((c + 1) % 9);
+      return cellAt(r, (c + 1) % SIDE);
     default:
       return null;
   }

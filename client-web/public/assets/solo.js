@@ -11,7 +11,7 @@
  * placed digit also clears that digit from its peers' pencil marks (and undo puts them back).
  */
 
-import { peers } from './state.js';
+import { colOf, geometryOf, rowOf } from './geometry.js';
 
 /**
  * The bank as `sudoku-race bank` prints it (see client-cli/src/bank.rs).
@@ -78,8 +78,8 @@ export function newGame(bank, level, index) {
   };
 }
 
-/** Each cell's 20 peers (same row, column or box). */
-const PEERS = Array.from({ length: 81 }, (_, i) => [...peers(i)]);
+/** Each cell's peers (the cells it shares a house with: row, column or box). */
+const PEERS = geometryOf('classic').peers;
 
 /**
  * @param {string} s
@@ -225,7 +225,7 @@ export function clashes(board) {
 
 /** @param {number} cell */
 export function cellName(cell) {
-  return `r${Math.floor(cell / 9) + 1}c${(cell % 9) + 1}`;
+  return `r${rowOf(cell) + 1}c${colOf(cell) + 1}`;
 }
 
 /**

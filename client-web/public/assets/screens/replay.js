@@ -8,6 +8,7 @@
 
 import { createBoard } from '../board.js';
 import { h, raceTime, setAttr, setText } from '../dom.js';
+import { colOf, rowOf } from '../geometry.js';
 import { progressLine, standingsTable } from '../parts.js';
 import { at, boardAt, parseRace, seatPuzzle, seek, step } from '../replay.js';
 import { api, ApiError } from '../wire.js';
@@ -124,7 +125,7 @@ export function replayPage(raceId) {
     const refused = e && e.outcome !== 'accepted' ? { cells: b.clashes, at: e.at_ms, kind: e.outcome, cell: e.cell, digit: e.digit } : null;
     board.update({ puzzle: seatPuzzle(r, who), board: b.board, pencil: [], flash: refused, pending: new Map() }, e ? e.cell : -1, cur.t, null);
     const name = r.race.players.find((p) => p.player_id === who)?.name ?? '';
-    setText(said, e ? `${name}: ${e.digit} at row ${Math.floor(e.cell / 9) + 1} column ${(e.cell % 9) + 1} ${OUTCOME[e.outcome] ?? e.outcome}` : `${name} has placed nothing yet`);
+    setText(said, e ? `${name}: ${e.digit} at row ${rowOf(e.cell) + 1} column ${colOf(e.cell) + 1} ${OUTCOME[e.outcome] ?? e.outcome}` : `${name} has placed nothing yet`);
     setAttr(final, 'hidden', over ? null : '');
   }
 
