@@ -86,14 +86,12 @@ export function createAnnouncer() {
   let standing = '';
 
   /**
+   * Before the race: the countdown's words, or Get ready in a pool room's lobby.
    * @param {State} s
    * @param {number} now
-   * @returns {string | null}
+   * @param {string[]} out
    */
-  function next(s, now) {
-    /** @type {string[]} */
-    const out = [];
-    const r = s.race;
+  function before(s, now, out) {
     if (s.phase === 'countdown') {
       const word = countdownWord(s.countdown_at === null ? 0 : s.countdown_at - now);
       if (word !== count) out.push(word);
@@ -102,30 +100,58 @@ export function createAnnouncer() {
       standing = 'lobby';
       out.push('Get ready: the race starts in a moment.');
     }
-    if (s.phase === 'racing' && r && r.race_id !== raceId) {
-      raceId = r.race_id;
-      flashAt = r.flash?.at ?? -1;
-      finished = new Set(r.done.keys());
-      // Go, unless the countdown said it when it reached 0 (a page that came in after the
-      // start heard no countdown: the race is not starting for it).
-      if (count !== '' && count !== 'Go') out.push('Go');
-      count = '';
-      if (s.you?.role === 'spectator') {
-        out.push(s.join_next ? 'You are watching: you join the next race.' : 'You are watching the race.');
-      }
+  }
+
+  /**
+   * A race seen for the first time: Go, and what a spectator is doing.
+   * @param {State} s
+   * @param {import('./state.js').Race} r
+   * @param {string[]} out
+   */
+  function started(s, r, out) {
+    raceId = r.race_id;
+    flashAt = r.flash?.at ?? -1;
+    finished = new Set(r.done.keys());
+    // Go, unless the countdown said it when it reached 0 (a page that came in after the
+    // start heard no countdown: the race is not starting for it).
+    if (count !== '' && count !== 'Go') out.push('Go');
+    count = '';
+    if (s.you?.role === 'spectator') {
+      out.push(s.join_next ? 'You are watching: you join the next race.' : 'You are watching the race.');
     }
-    if (r && r.race_id === raceId) {
-      if (r.flash && r.flash.at !== flashAt) {
-        flashAt = r.flash.at;
-        out.push(refusal(r.flash));
-      }
-      for (const [id, done] of r.done) {
-        if (finished.has(id)) continue;
-        finished.add(id);
-        const name = s.players.find((p) => p.player_id === id)?.name ?? 'a player';
-        out.push(finish(name, done, id === s.you?.player_id));
-      }
+  }
+
+  /**
+   * During the race: a refused digit, and each finish not said yet.
+   * @param {State} s
+   * @param {import('./state.js').Race} r
+   * @param {string[]} out
+   */
+  function during(s, r, out) {
+    if (r.flash && r.flash.at !== flashAt) {
+      flashAt = r.flash.at;
+      out.push(refusal(r.flash));
     }
+    for (const [id, done] of r.done) {
+      if (finished.has(id)) continue;
+      finished.add(id);
+      const name = s.players.find((p) => p.player_id === id)?.name ?? 'a player';
+      out.push(finish(name, done, id === s.you?.player_id));
+    }
+  }
+
+  /**
+   * @param {State} s
+   * @param {number} now
+   * @returns {string | null}
+   */
+  function next(s, now) {
+    /** @type {string[]} */
+    const out = [];
+    const r = s.race;
+    before(s, now, out);
+    if (s.phase === 'racing' && r && r.race_id !== raceId) started(s, r, out);
+    if (r && r.race_id === raceId) during(s, r, out);
     return out.length ? out.join(' ') : null;
   }
   return { next };
