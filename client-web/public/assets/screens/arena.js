@@ -10,7 +10,6 @@
 
 import { clock, h, setAttr, setText } from '../dom.js';
 import { errorSlot } from '../parts.js';
-import { api } from '../wire.js';
 
 /** @typedef {import('../../../types/wire.js').ArenaInfo} ArenaInfo */
 /** @typedef {import('../../../types/wire.js').ArenaStanding} ArenaStanding */
@@ -85,9 +84,10 @@ export function arenaTable(mine) {
 
 /**
  * @param {import('../state.js').Actions} act
+ * @param {import('../view.js').Env} env
  * @returns {import('../state.js').Screen}
  */
-export function arenas(act) {
+export function arenas(act, env) {
   const error = errorSlot();
   const name = h('input', { type: 'text', 'data-testid': 'arena-name', maxlength: 24, autocomplete: 'nickname', value: act.savedName(), 'aria-label': 'your name' });
   const member = memberCard(act);
@@ -101,7 +101,7 @@ export function arenas(act) {
     return null;
   }
 
-  const list = arenaList(act, who);
+  const list = arenaList(act, who, env);
   list.load();
 
   const el = h('section', { class: 'screen arenas-page', 'data-testid': 'arenas-page' },
@@ -178,8 +178,9 @@ function memberCard(act) {
  * final standings; `load` fetches them again.
  * @param {import('../state.js').Actions} act
  * @param {() => string | null} who
+ * @param {import('../view.js').Env} env
  */
-function arenaList(act, who) {
+function arenaList(act, who, env) {
   const list = h('ul', { class: 'rooms arenas', 'data-testid': 'arena-list' });
   const listError = h('p', { class: 'error', role: 'alert', hidden: true });
   const finals = h('div', { class: 'table-wrap' });
@@ -187,7 +188,7 @@ function arenaList(act, who) {
   /** @param {string} id */
   async function showFinal(id) {
     try {
-      const a = await api(`/api/arenas/${encodeURIComponent(id)}`);
+      const a = await env.api(`/api/arenas/${encodeURIComponent(id)}`);
       const t = arenaTable();
       t.el.setAttribute('data-testid', 'arena-final');
       t.update(a.standings ?? []);
@@ -213,7 +214,7 @@ function arenaList(act, who) {
 
   async function load() {
     try {
-      const v = await api('/api/arenas');
+      const v = await env.api('/api/arenas');
       /** @type {ArenaInfo[]} */
       const all = v.arenas ?? [];
       const wall = Date.now();

@@ -14,14 +14,15 @@ import { DEFAULT_SETTINGS } from '../wire.js';
 
 /**
  * @param {Actions} act
+ * @param {import('../view.js').Env} env
  * @returns {import('../state.js').Screen}
  */
-export function home(act) {
+export function home(act, env) {
   const name = h('input', { type: 'text', 'data-testid': 'name', maxlength: 24, autocomplete: 'nickname', required: true, value: act.savedName() });
   const settings = settingsForm({ idPrefix: '' });
   settings.set(DEFAULT_SETTINGS);
   const error = errorSlot();
-  const prefs = prefsBox(act);
+  const prefs = prefsBox(act, env);
   const rooms = h('ul', { class: 'rooms', 'data-testid': 'rooms' });
 
   /** @type {Who} */

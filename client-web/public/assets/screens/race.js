@@ -24,17 +24,18 @@ export const KEYS_HELP = 'Keys: arrows move, 1–9 place a digit, P switches pen
 
 /**
  * @param {import('../state.js').Actions} act
+ * @param {import('../view.js').Env} env
  * @returns {import('../state.js').Screen}
  */
-export function race(act) {
-  const header = roomHeader(act, 'Race');
+export function race(act, env) {
+  const header = roomHeader(act, 'Race', env);
   /** @type {import('../state.js').State | null} */
   let last = null;
   const board = createBoard({ label: 'your board', onSelect: (cell) => act.select(cell) });
   const progress = progressList();
   const chat = chatBox({ onSend: act.chat });
   const error = errorSlot();
-  const prefs = prefsBox(act);
+  const prefs = prefsBox(act, env);
   const bar = raceBar();
   const said = h('p', { class: 'said', role: 'status', 'aria-live': 'polite', 'data-testid': 'said' });
   const announcer = createAnnouncer();

@@ -102,10 +102,11 @@ function reportBox(act) {
 
 /**
  * @param {import('../state.js').Actions} act
+ * @param {import('../view.js').Env} env
  * @returns {import('../state.js').Screen}
  */
-export function results(act) {
-  const header = roomHeader(act, 'Results');
+export function results(act, env) {
+  const header = roomHeader(act, 'Results', env);
   const players = playerList({ onKick: act.kick });
   const chat = chatBox({ onSend: act.chat });
   const error = errorSlot();
