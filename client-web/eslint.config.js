@@ -1,10 +1,12 @@
 // The browser client's lints (`npm test` runs them first): ESLint's recommended rules, and the
-// size limits the Rust code is held to (clippy's `too_many_lines` counts code lines, not blank
-// lines or comments, over 80 a function; no file over 400 lines). `complexity` 20: ESLint counts
-// every `if`, `case`, loop, `&&`, `||`, `??`, `?.` and `? :`, so a screen's redraw reaches the
-// teens honestly (the highest today are 17), while a 26-case switch or a 40-branch redraw does
-// not pass. `no-restricted-globals`: every side effect is handed in (à la 2048's `GameManager`);
-// only app.js, the composition root, and the service worker reach the browser's globals.
+// size limits the Rust code is held to: no function over 80 lines and no file over 400 (lines
+// as the file has them, comments and blank lines included: stricter than clippy's
+// `too_many_lines`, which counts code only). `complexity` 20: ESLint counts every `if`, `case`,
+// loop, `&&`, `||`, `??`, `?.` and `? :`, so a screen's redraw reaches the teens honestly (the
+// highest today are 17), while a 26-case switch or a 40-branch redraw does not pass.
+// `no-restricted-globals`: every side effect is handed in (à la 2048's `GameManager`); only
+// app.js, the composition root, and the service worker reach the browser's globals. The size
+// rules hold the page's code (public/); a Chromium test's scenario may run longer.
 
 import js from '@eslint/js';
 import globals from 'globals';
@@ -39,7 +41,7 @@ export default [
     files: ['public/**/*.js'],
     languageOptions: { globals: { ...globals.browser } },
     rules: {
-      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
+      'max-lines-per-function': ['error', { max: 80 }],
       complexity: ['error', { max: 20 }],
       'no-restricted-globals': ['error', ...INJECTED],
     },
