@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { axeViolations, newPage, repo, shotsDir, sideScroll, startServer, suite } from './support.mjs';
+import { axeViolations, repo, shotsDir, sideScroll, startServer, suite } from './support.mjs';
 
 const env = suite();
 

@@ -8,6 +8,7 @@
  */
 
 import { raceTime } from './dom.js';
+import { colOf, rowOf } from './geometry.js';
 
 /** @typedef {import('./state.js').State} State */
 
@@ -16,7 +17,7 @@ import { raceTime } from './dom.js';
  * @param {number} cell
  */
 export function where(cell) {
-  return `row ${Math.floor(cell / 9) + 1}, column ${(cell % 9) + 1}`;
+  return `row ${rowOf(cell) + 1}, column ${colOf(cell) + 1}`;
 }
 
 /**
@@ -70,20 +71,77 @@ export function countdownWord(ms) {
 }
 
 /**
+ * What an announcer has said: the last countdown word ('' after a race starts, so the next
+ * countdown speaks); the race whose start, refusals and finishes are being said, its last
+ * refusal said and the finishes said; what a waiting player is doing, said once per screen.
+ * @typedef {{count: string, raceId: string, flashAt: number, finished: Set<string>, standing: string}} Said
+ */
+
+/**
+ * Before the race: the countdown's words, or Get ready in a pool room's lobby.
+ * @param {Said} m
+ * @param {State} s
+ * @param {number} now
+ * @param {string[]} out
+ */
+function before(m, s, now, out) {
+  if (s.phase === 'countdown') {
+    const word = countdownWord(s.countdown_at === null ? 0 : s.countdown_at - now);
+    if (word !== m.count) out.push(word);
+    m.count = word;
+  } else if (s.phase === 'lobby' && m.standing !== 'lobby') {
+    m.standing = 'lobby';
+    out.push('Get ready: the race starts in a moment.');
+  }
+}
+
+/**
+ * A race seen for the first time: Go, and what a spectator is doing.
+ * @param {Said} m
+ * @param {State} s
+ * @param {import('./state.js').Race} r
+ * @param {string[]} out
+ */
+function started(m, s, r, out) {
+  m.raceId = r.race_id;
+  m.flashAt = r.flash?.at ?? -1;
+  m.finished = new Set(r.done.keys());
+  // Go, unless the countdown said it when it reached 0 (a page that came in after the
+  // start heard no countdown: the race is not starting for it).
+  if (m.count !== '' && m.count !== 'Go') out.push('Go');
+  m.count = '';
+  if (s.you?.role === 'spectator') {
+    out.push(s.join_next ? 'You are watching: you join the next race.' : 'You are watching the race.');
+  }
+}
+
+/**
+ * During the race: a refused digit, and each finish not said yet.
+ * @param {Said} m
+ * @param {State} s
+ * @param {import('./state.js').Race} r
+ * @param {string[]} out
+ */
+function during(m, s, r, out) {
+  if (r.flash && r.flash.at !== m.flashAt) {
+    m.flashAt = r.flash.at;
+    out.push(refusal(r.flash));
+  }
+  for (const [id, done] of r.done) {
+    if (m.finished.has(id)) continue;
+    m.finished.add(id);
+    const name = s.players.find((p) => p.player_id === id)?.name ?? 'a player';
+    out.push(finish(name, done, id === s.you?.player_id));
+  }
+}
+
+/**
  * An announcer: `next(s, now)` is what has happened since it was last asked, in words, or null
  * when nothing has (then the live region is left alone).
  */
 export function createAnnouncer() {
-  /** The last countdown word said ('' after a race starts, so the next countdown speaks). */
-  let count = '';
-  /** The race whose start, refusals and finishes are being said. */
-  let raceId = '';
-  let flashAt = -1;
-  /** @type {Set<string>} */
-  let finished = new Set();
-  /** Said once per screen: what a spectator or a waiting player is doing. */
-  let standing = '';
-
+  /** @type {Said} */
+  const m = { count: '', raceId: '', flashAt: -1, finished: new Set(), standing: '' };
   /**
    * @param {State} s
    * @param {number} now
@@ -93,38 +151,9 @@ export function createAnnouncer() {
     /** @type {string[]} */
     const out = [];
     const r = s.race;
-    if (s.phase === 'countdown') {
-      const word = countdownWord(s.countdown_at === null ? 0 : s.countdown_at - now);
-      if (word !== count) out.push(word);
-      count = word;
-    } else if (s.phase === 'lobby' && standing !== 'lobby') {
-      standing = 'lobby';
-      out.push('Get ready: the race starts in a moment.');
-    }
-    if (s.phase === 'racing' && r && r.race_id !== raceId) {
-      raceId = r.race_id;
-      flashAt = r.flash?.at ?? -1;
-      finished = new Set(r.done.keys());
-      // Go, unless the countdown said it when it reached 0 (a page that came in after the
-      // start heard no countdown: the race is not starting for it).
-      if (count !== '' && count !== 'Go') out.push('Go');
-      count = '';
-      if (s.you?.role === 'spectator') {
-        out.push(s.join_next ? 'You are watching: you join the next race.' : 'You are watching the race.');
-      }
-    }
-    if (r && r.race_id === raceId) {
-      if (r.flash && r.flash.at !== flashAt) {
-        flashAt = r.flash.at;
-        out.push(refusal(r.flash));
-      }
-      for (const [id, done] of r.done) {
-        if (finished.has(id)) continue;
-        finished.add(id);
-        const name = s.players.find((p) => p.player_id === id)?.name ?? 'a player';
-        out.push(finish(name, done, id === s.you?.player_id));
-      }
-    }
+    before(m, s, now, out);
+    if (s.phase === 'racing' && r && r.race_id !== m.raceId) started(m, s, r, out);
+    if (r && r.race_id === m.raceId) during(m, s, r, out);
     return out.length ? out.join(' ') : null;
   }
   return { next };

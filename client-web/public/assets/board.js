@@ -8,7 +8,8 @@
  */
 
 import { h, setAttr, setText } from './dom.js';
-import { marks, peers } from './state.js';
+import { cellAt, colOf, peers, rowOf, SIDE } from './geometry.js';
+import { marks } from './state.js';
 
 /** How long a rejected digit's marks stay on the board. */
 export const FLASH_MS = 1600;
@@ -25,10 +26,10 @@ export function createBoard(opts) {
   /** @type {HTMLButtonElement[]} */
   const cells = [];
   const grid = h('div', { class: 'board', role: 'grid', 'aria-label': opts.label });
-  for (let r = 0; r < 9; r++) {
+  for (let r = 0; r < SIDE; r++) {
     const row = h('div', { class: 'board-row', role: 'row' });
-    for (let c = 0; c < 9; c++) {
-      const i = r * 9 + c;
+    for (let c = 0; c < SIDE; c++) {
+      const i = cellAt(r, c);
       const cell = h('button', {
         type: 'button',
         class: 'cell',
@@ -53,42 +54,19 @@ export function createBoard(opts) {
    */
   function update(view, selected, now, solution) {
     const flash = view?.flash && now - view.flash.at < FLASH_MS ? view.flash : null;
-    const clashing = new Set(flash?.cells ?? []);
     const pendingAt = new Map();
     for (const p of view?.pending.values() ?? []) pendingAt.set(p.cell, p.digit);
-    const lit = view && selected >= 0 ? highlights(view.board, selected) : null;
-    for (let i = 0; i < 81; i++) {
-      const cell = cells[i];
-      const given = view?.puzzle ? view.puzzle[i] !== '.' : false;
-      const ch = view ? (view.board[i] ?? '.') : '.';
-      const digit = ch === '.' ? '' : ch;
-      setText(cell, digit);
-      setAttr(cell, 'data-given', given ? 'true' : null);
-      const fromSolution = !digit && solution ? solution[i] : null;
-      setAttr(cell, 'data-solution', fromSolution);
-      const bits = !digit && view ? (view.pencil[i] ?? 0) : 0;
-      const ds = marks(bits);
-      setAttr(cell, 'data-marks', ds.length ? pencilText(ds) : null);
-      setAttr(cell, 'data-clash', clashing.has(i) ? 'true' : null);
-      const rejected = flash && flash.cell === i ? String(flash.digit) : null;
-      setAttr(cell, 'data-rejected', rejected);
-      setAttr(cell, 'data-reason', rejected ? flash?.kind ?? null : null);
-      setAttr(cell, 'data-pending', pendingAt.has(i) ? String(pendingAt.get(i)) : null);
-      const sel = i === selected;
-      setAttr(cell, 'aria-selected', sel ? 'true' : 'false');
-      setAttr(cell, 'data-peer', lit?.peers.has(i) ? 'true' : null);
-      setAttr(cell, 'data-same', lit?.same.has(i) ? 'true' : null);
-      setAttr(cell, 'tabindex', sel ? '0' : '-1');
-      const r = Math.floor(i / 9) + 1;
-      const c = (i % 9) + 1;
-      let label = `row ${r} column ${c}, ${digit ? digit : 'empty'}`;
-      if (given) label += ', given';
-      if (fromSolution) label += `, solution ${fromSolution}`;
-      if (ds.length) label += `, pencil ${ds.join(' ')}`;
-      if (clashing.has(i)) label += ', clashes';
-      if (rejected) label += `, ${rejected} ${flash?.kind === 'conflict' ? 'clashes' : 'is wrong'}`;
-      setAttr(cell, 'aria-label', label);
-    }
+    /** @type {Drawing} */
+    const d = {
+      view,
+      selected,
+      solution,
+      flash,
+      clashing: new Set(flash?.cells ?? []),
+      pendingAt,
+      lit: view && selected >= 0 ? highlights(view.board, selected) : null,
+    };
+    for (let i = 0; i < 81; i++) drawCell(cells[i], i, d);
   }
 
   /** @param {number} cell */
@@ -97,6 +75,76 @@ export function createBoard(opts) {
   }
 
   return { el: grid, update, focus };
+}
+
+/**
+ * What one redraw of the board knows: the race drawn, the selection, the solution, the flash
+ * of a refused digit (and the cells it clashed with), the digits awaiting an answer by cell,
+ * and what the selection lights up.
+ * @typedef {{view: BoardView | null, selected: number, solution: string | null,
+ *   flash: import('./state.js').Race['flash'], clashing: Set<number>, pendingAt: Map<number, number>,
+ *   lit: {peers: Set<number>, same: Set<number>} | null}} Drawing
+ */
+
+/**
+ * What cell `i` shows in one redraw.
+ * @param {number} i
+ * @param {Drawing} d
+ */
+function cellFacts(i, d) {
+  const { view, flash } = d;
+  const ch = view ? (view.board[i] ?? '.') : '.';
+  const digit = ch === '.' ? '' : ch;
+  const bits = !digit && view ? (view.pencil[i] ?? 0) : 0;
+  const rejected = flash && flash.cell === i ? String(flash.digit) : null;
+  return {
+    digit,
+    given: view?.puzzle ? view.puzzle[i] !== '.' : false,
+    fromSolution: !digit && d.solution ? d.solution[i] : null,
+    ds: marks(bits),
+    clash: d.clashing.has(i),
+    rejected,
+    reason: rejected ? flash?.kind ?? null : null,
+  };
+}
+
+/**
+ * Draw cell `i` (its digit, marks and attributes) and its spoken label.
+ * @param {HTMLButtonElement} cell
+ * @param {number} i
+ * @param {Drawing} d
+ */
+function drawCell(cell, i, d) {
+  const f = cellFacts(i, d);
+  setText(cell, f.digit);
+  setAttr(cell, 'data-given', f.given ? 'true' : null);
+  setAttr(cell, 'data-solution', f.fromSolution);
+  setAttr(cell, 'data-marks', f.ds.length ? pencilText(f.ds) : null);
+  setAttr(cell, 'data-clash', f.clash ? 'true' : null);
+  setAttr(cell, 'data-rejected', f.rejected);
+  setAttr(cell, 'data-reason', f.reason);
+  setAttr(cell, 'data-pending', d.pendingAt.has(i) ? String(d.pendingAt.get(i)) : null);
+  const sel = i === d.selected;
+  setAttr(cell, 'aria-selected', sel ? 'true' : 'false');
+  setAttr(cell, 'data-peer', d.lit?.peers.has(i) ? 'true' : null);
+  setAttr(cell, 'data-same', d.lit?.same.has(i) ? 'true' : null);
+  setAttr(cell, 'tabindex', sel ? '0' : '-1');
+  setAttr(cell, 'aria-label', cellLabel(i, f));
+}
+
+/**
+ * A cell in words: where it is, its digit or `empty`, and what is marked on it.
+ * @param {number} i
+ * @param {ReturnType<typeof cellFacts>} f
+ */
+function cellLabel(i, f) {
+  let label = `row ${rowOf(i) + 1} column ${colOf(i) + 1}, ${f.digit ? f.digit : 'empty'}`;
+  if (f.given) label += ', given';
+  if (f.fromSolution) label += `, solution ${f.fromSolution}`;
+  if (f.ds.length) label += `, pencil ${f.ds.join(' ')}`;
+  if (f.clash) label += ', clashes';
+  if (f.rejected) label += `, ${f.rejected} ${f.reason === 'conflict' ? 'clashes' : 'is wrong'}`;
+  return label;
 }
 
 /**
@@ -148,17 +196,17 @@ function pencilText(ds) {
  * @returns {number | null}
  */
 export function moved(cell, key) {
-  const r = Math.floor(cell / 9);
-  const c = cell % 9;
+  const r = rowOf(cell);
+  const c = colOf(cell);
   switch (key) {
     case 'ArrowUp':
-      return ((r + 8) % 9) * 9 + c;
+      return cellAt((r + SIDE - 1) % SIDE, c);
     case 'ArrowDown':
-      return ((r + 1) % 9) * 9 + c;
+      return cellAt((r + 1) % SIDE, c);
     case 'ArrowLeft':
-      return r * 9 + ((c + 8) % 9);
+      return cellAt(r, (c + SIDE - 1) % SIDE);
     case 'ArrowRight':
-      return r * 9 + ((c + 1) % 9);
+      return cellAt(r, (c + 1) % SIDE);
     default:
       return null;
   }

@@ -20,7 +20,8 @@
 /** How long an arena race's results show before the next race is asked for. */
 export const NEXT_MS = 5000;
 
-import { apply, canPlace, clearPencil, initial, me, restarting, togglePencil } from './state.js';
+import { actions, refused, storeOver } from './actions.js';
+import { apply, initial, me } from './state.js';
 
 /** @typedef {import('./state.js').State} State */
 /** @typedef {import('./state.js').Actions} Actions */
@@ -83,50 +84,8 @@ export function createApp(deps) {
   };
 }
 
-/**
- * Storage can be off or full (private windows); the page then forgets more, nothing else.
- * @template T
- * @param {() => T} f
- * @returns {T | null}
- */
-function safe(f) {
-  try {
-    return f();
-  } catch {
-    return null;
-  }
-}
-
-/**
- * What the page keeps, by its keys.
- * @param {{session: KeyValue, local: KeyValue}} storage
- */
-function storeOver(storage) {
-  return {
-    /** @param {string} room */
-    token: (room) => safe(() => storage.session.getItem(`sudoku-race:token:${room}`)),
-    /** @param {string} room @param {string} token */
-    keepToken: (room, token) => safe(() => storage.session.setItem(`sudoku-race:token:${room}`, token)),
-    /** @param {string} room */
-    dropToken: (room) => safe(() => storage.session.removeItem(`sudoku-race:token:${room}`)),
-    name: () => safe(() => storage.local.getItem('sudoku-race:name')) ?? '',
-    /** @param {string} name */
-    keepName: (name) => safe(() => storage.local.setItem('sudoku-race:name', name)),
-    key: () => safe(() => storage.local.getItem('sudoku-race:key')) ?? undefined,
-    /** @param {string} key */
-    keepKey: (key) => safe(() => storage.local.setItem('sudoku-race:key', key)),
-    dropKey: () => safe(() => storage.local.removeItem('sudoku-race:key')),
-    handle: () => safe(() => storage.local.getItem('sudoku-race:handle')),
-    /** @param {string} h */
-    keepHandle: (h) => safe(() => storage.local.setItem('sudoku-race:handle', h)),
-    autoClear: () => safe(() => storage.local.getItem('sudoku-race:auto-clear')) !== 'off',
-    /** @param {boolean} on */
-    keepAutoClear: (on) => safe(() => storage.local.setItem('sudoku-race:auto-clear', on ? 'on' : 'off')),
-  };
-}
-
 /** One page's state and what it remembers between messages. */
-class Page {
+export class Page {
   /** @param {Deps} deps */
   constructor(deps) {
     this.deps = deps;
@@ -249,7 +208,7 @@ class Page {
     const now = this.deps.now();
     if (this.keyAnswer(msg)) return;
     const wasRoom = this.state.room;
-    switch (apply(this.state, msg, now)) {
+    switch (apply(this.state, msg, now, this.deps.storage)) {
       case 'joined':
         this.onJoined();
         break;
@@ -268,7 +227,7 @@ class Page {
         this.link.send({ type: 'list_rooms' });
         break;
       case 'error':
-        if (msg.type === 'error') this.onError(msg.code, msg.message);
+        if (msg.type === 'error') refused(this, msg.code, msg.message);
         break;
       default:
         break;
@@ -355,92 +314,11 @@ class Page {
   }
 
   /**
-   * An `error`, read against what the page last asked for.
-   * @param {string} code
-   * @param {string} message
-   */
-  onError(code, message) {
-    const s = this.state;
-    const room = this.intent?.room ?? s.room ?? this.pageRoom ?? '';
-    switch (code) {
-      case 'invalid_key':
-        this.registerAgain();
-        break;
-      case 'invalid_token':
-        this.seatGone(room);
-        break;
-      case 'unknown_room':
-        s.problem = { code, message: `There is no room ${room}. It may have closed, or the code is mistyped.`, room };
-        break;
-      case 'room_full':
-        s.problem = { code, message: `Room ${room} has no free seat.`, room };
-        break;
-      case 'race_in_progress':
-        if (this.intent?.kind === 'join' && this.intent.room && this.intent.name) {
-          s.join_next = this.intent.name;
-          this.act.watch(this.intent.room, this.intent.name);
-          s.join_next = this.intent?.name ?? null;
-        }
-        break;
-      case 'kicked':
-        if (room) this.store.dropToken(room);
-        s.problem = { code, message: `The host removed you from room ${room}. You cannot come back for a while.`, room };
-        Object.assign(s, { room: null, you: null, phase: null, race: null });
-        break;
-      case 'server_full':
-        s.problem = { code, message: 'The server has no room for more players right now. Try again in a minute.' };
-        break;
-      case 'server_draining':
-        // A9: this server takes nothing new; the next ask goes out on a new connection.
-        s.problem = restarting(s);
-        if (this.intent?.difficulty) s.problem.difficulty = this.intent.difficulty;
-        if (s.room) this.store.dropToken(s.room);
-        Object.assign(s, { room: null, you: null, phase: null, race: null, queue: null });
-        this.link.stop();
-        break;
-      default:
-        s.notice = notice(code, message);
-        if (code === 'name_taken') s.join_next = null;
-        break;
-    }
-    s.notice_at = this.deps.now();
-  }
-
-  /** The server forgot this identity (a new database): register again, once. */
-  registerAgain() {
-    const { act, state } = this;
-    this.store.dropKey();
-    const intent = this.intent;
-    if (!intent || intent.retried || !intent.name) return;
-    const again = { ...intent, retried: true };
-    if (again.kind === 'create') act.create(again.name ?? '', state.settings);
-    else if (again.kind === 'join' && again.room) act.join(again.room, again.name ?? '');
-    else if (again.kind === 'watch' && again.room) act.watch(again.room, again.name ?? '');
-    else if (again.kind === 'quick' && again.difficulty) act.playNow(again.name ?? '', again.difficulty);
-    // The entry just made is the retry: a second invalid_key does not try again.
-    if (this.intent) this.intent.retried = true;
-  }
-
-  /**
    * Back to a fresh state, keeping `kept` and the player's own settings (the pencil one).
    * @param {Partial<State>} kept
    */
   reset(kept) {
     Object.assign(this.state, initial(), { auto_clear: this.state.auto_clear }, kept);
-  }
-
-  /**
-   * The seat is gone (expired while away, or the race went on without it): join afresh.
-   * @param {string} room
-   */
-  seatGone(room) {
-    const s = this.state;
-    if (room) this.store.dropToken(room);
-    this.reset({ rooms: s.rooms, link: s.link });
-    this.pageRoom = room || this.pageRoom;
-    s.notice = 'Your seat from before is gone. Join again.';
-    const { location, history } = this.deps;
-    if (this.pageRoom && location.pathname !== `/r/${this.pageRoom}`) history.replaceState(null, '', `/r/${this.pageRoom}`);
   }
 
   /** Which screen the state calls for. */
@@ -451,21 +329,30 @@ class Page {
     if (!s.room && hash.startsWith('#/solo')) return 'solo';
     if (s.problem) return `problem:${s.problem.code}`;
     if (hash.startsWith('#/tv')) return 'tv';
-    if (!s.room && (s.arena || hash.startsWith('#/arenas'))) return 'arenas';
-    if (!s.room && s.queue) return 'queue';
-    // The read-only pages live under `/#/…`, so the server serves them as `/`.
-    if (!s.room && hash.startsWith('#/leaderboard')) return 'leaderboard';
-    // A handle, or a name (A8: percent-encoded, any letter; the server finds its one player).
-    const player = /^#\/players\/([^/?#]{1,200})$/.exec(hash);
-    if (!s.room && player) return `player:${player[1]}`;
-    const replay = /^#\/races\/([A-Za-z0-9-]{1,64})$/.exec(hash);
-    if (!s.room && replay) return `replay:${replay[1]}`;
-    if (!s.room) return this.pageRoom ? `join:${this.pageRoom}` : 'home';
+    if (!s.room) return this.outsideKey(hash);
     // The pool starts its rooms at once: their few lobby moments are the race screen's "Get ready".
     if (s.phase === 'lobby') return s.settings.pool ? 'race' : 'lobby';
     if (s.phase === 'finished') return 'results';
     if (s.phase === 'racing' && s.you?.role === 'spectator' && this.watchBoards) return 'watch';
     return 'race';
+  }
+
+  /**
+   * The screen outside any room: the arenas, the pool's queue, a `/#/…` page, the invite's or home.
+   * @param {string} hash
+   */
+  outsideKey(hash) {
+    const s = this.state;
+    if (s.arena || hash.startsWith('#/arenas')) return 'arenas';
+    if (s.queue) return 'queue';
+    // The read-only pages live under `/#/…`, so the server serves them as `/`.
+    if (hash.startsWith('#/leaderboard')) return 'leaderboard';
+    // A handle, or a name (A8: percent-encoded, any letter; the server finds its one player).
+    const player = /^#\/players\/([^/?#]{1,200})$/.exec(hash);
+    if (player) return `player:${player[1]}`;
+    const replay = /^#\/races\/([A-Za-z0-9-]{1,64})$/.exec(hash);
+    if (replay) return `replay:${replay[1]}`;
+    return this.pageRoom ? `join:${this.pageRoom}` : 'home';
   }
 
   /** Redraw once, after the current burst of messages. */
@@ -485,177 +372,4 @@ class Page {
     if (s.notice && s.room && !s.join_next && now - s.notice_at > 6000) s.notice = null;
     this.view.draw(this.screenKey(), s, now);
   }
-}
-
-/**
- * The words for an error that only needs a notice.
- * @param {string} code
- * @param {string} message the server's, for a code this page has no words of its own for
- */
-function notice(code, message) {
-  switch (code) {
-    case 'name_taken':
-      return 'That name is taken in this room. Pick another.';
-    case 'invalid_name':
-      return 'That name cannot be used: 1 to 24 visible characters.';
-    case 'rate_limited':
-      return 'Too fast: wait a moment.';
-    default:
-      return message || code;
-  }
-}
-
-/**
- * What the screens may ask of `page`.
- * @param {Page} page
- * @returns {Actions}
- */
-function actions(page) {
-  const { state, store } = page;
-  return {
-    create(name, settings) {
-      store.keepName(name);
-      state.notice = null;
-      const retried = page.intent?.retried && page.intent.kind === 'create';
-      page.intent = { kind: 'create', name, retried };
-      page.withKey(name, (key) => page.link.send({ type: 'create_room', name, settings, key }));
-    },
-    join(room, name) {
-      store.keepName(name);
-      state.notice = null;
-      const retried = page.intent?.retried && page.intent.kind === 'join';
-      page.intent = { kind: 'join', room, name, retried };
-      page.withKey(name, (key) => page.link.send({ type: 'join_room', room, name, key }));
-    },
-    watch(room, name, boards = false) {
-      state.problem = null;
-      page.watchName = name;
-      page.watchBoards = boards;
-      const retried = page.intent?.retried && page.intent.kind === 'watch';
-      page.intent = { kind: 'watch', room, name, retried };
-      // Watching needs no identity: send the key only if there is one already.
-      page.link.send({ type: 'spectate', room, name, key: store.key(), boards: boards || undefined });
-      page.redraw();
-    },
-    unwatch() {
-      // A spectator's `leave` has no answer.
-      if (state.you?.role !== 'spectator') return;
-      page.link.send({ type: 'leave' });
-      page.reset({ rooms: state.rooms, link: state.link });
-      page.redraw();
-    },
-    playNow(name, difficulty) {
-      store.keepName(name);
-      state.notice = null;
-      page.poolName = name;
-      const retried = page.intent?.retried && page.intent.kind === 'quick';
-      page.intent = { kind: 'quick', name, difficulty, retried };
-      page.withKey(name, (key) => page.link.send({ type: 'quick_race', difficulty, name, key }));
-    },
-    leaveQueue: () => page.link.send({ type: 'leave_queue' }),
-    requeue() {
-      page.poolName = me(state)?.name ?? store.name();
-      if (state.arena) state.arena.next_at = null;
-      page.link.send({ type: 'requeue' });
-    },
-    raceGhost(ghost, difficulty) {
-      const name = page.poolName || store.name() || 'player';
-      state.notice = null;
-      page.intent = { kind: 'ghost', name };
-      if (state.queue) page.link.send({ type: 'leave_queue' });
-      page.withKey(name, (key) => page.link.send({ type: 'race_ghost', ghost, difficulty, name, key }));
-    },
-    joinArena(arena_id, name) {
-      store.keepName(name);
-      state.notice = null;
-      page.poolName = name;
-      page.intent = { kind: 'arena', name };
-      page.withKey(name, (key) => page.link.send({ type: 'join_arena', arena_id, name, key }));
-    },
-    leaveArena: () => page.link.send({ type: 'leave_arena' }),
-    handle: () => store.handle(),
-    listRooms: () => page.link.send({ type: 'list_rooms' }),
-    ready: (on) => page.link.send({ type: 'set_ready', ready: on }),
-    start: () => page.link.send({ type: 'start_race' }),
-    place: (cell, digit) => place(page, cell, digit),
-    erase(cell) {
-      if (state.race) clearPencil(state.race, cell);
-      page.redraw();
-    },
-    select(cell) {
-      state.selected = cell;
-      page.redraw();
-    },
-    pencilMode(on) {
-      state.pencil_mode = on;
-      page.redraw();
-    },
-    autoClear(on) {
-      state.auto_clear = on;
-      store.keepAutoClear(on);
-      page.redraw();
-    },
-    forfeit: () => page.link.send({ type: 'forfeit' }),
-    chat: (text) => page.link.send({ type: 'chat', text }),
-    setSettings: (settings) => page.link.send({ type: 'set_settings', settings }),
-    kick: (playerId) => page.link.send({ type: 'kick', player_id: playerId }),
-    report: (playerId, reason) => page.link.send({ type: 'report', player_id: playerId, reason }),
-    leave() {
-      page.leaving = true;
-      if (state.room) store.dropToken(state.room);
-      if (state.arena) page.link.send({ type: 'leave_arena' });
-      page.link.send({ type: 'leave' });
-      // Give the leave a moment to go out before the socket closes.
-      page.deps.later(() => {
-        page.link.stop();
-        page.deps.location.assign('/');
-      }, 150);
-    },
-    again(to) {
-      const difficulty = state.problem?.difficulty ?? 'medium';
-      const name = store.name() || 'player';
-      page.reset({ rooms: state.rooms });
-      page.pageRoom = null;
-      page.link.failures = 0;
-      page.link.connect();
-      if (to === 'pool') page.act.playNow(name, difficulty);
-      else page.act.create(name, { ...state.settings, difficulty });
-      page.redraw();
-    },
-    retry() {
-      state.problem = null;
-      state.link = 'connecting';
-      page.link.failures = 0;
-      page.link.connect();
-      page.redraw();
-    },
-    notice(text) {
-      state.notice = text;
-      state.notice_at = page.deps.now();
-      page.redraw();
-    },
-    savedName: () => store.name(),
-  };
-}
-
-/**
- * A digit: a pencil mark, a flash on a filled cell, or a placement with the next id.
- * @param {Page} page
- * @param {number} cell
- * @param {number} digit
- */
-function place(page, cell, digit) {
-  const s = page.state;
-  const r = s.race;
-  if (!r || !canPlace(s) || cell < 0 || cell > 80) return;
-  if (s.pencil_mode) {
-    togglePencil(r, cell, digit);
-  } else if (r.board[cell] !== '.') {
-    r.flash = { cells: [], at: page.deps.now(), kind: r.puzzle?.[cell] !== '.' ? 'given' : 'filled', cell, digit };
-  } else {
-    page.placeSeq += 1;
-    r.pending.set(page.placeSeq, { cell, digit });
-    page.link.send({ type: 'place', cell, digit, id: page.placeSeq });
-  }
-  page.redraw();
 }

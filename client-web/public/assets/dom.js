@@ -84,10 +84,13 @@ export function raceTime(ms) {
 /** Where the theme is kept: `light`, `dark`, or nothing (the system's). */
 export const THEME_KEY = 'sudoku-race:theme';
 
-/** The theme chosen on this browser: `auto` follows `prefers-color-scheme`. */
-export function savedTheme() {
+/**
+ * The theme chosen on this browser: `auto` follows `prefers-color-scheme`.
+ * @param {{readonly local: {getItem: (key: string) => string | null}}} storage read inside the guard (it may throw)
+ */
+export function savedTheme(storage) {
   try {
-    const t = localStorage.getItem(THEME_KEY);
+    const t = storage.local.getItem(THEME_KEY);
     return t === 'light' || t === 'dark' ? t : 'auto';
   } catch {
     return 'auto';

@@ -357,8 +357,9 @@ export function describe(s) {
  * The page's own settings (`data-testid=prefs`), closed: its fields (prefs.js) are imported
  * when it is first opened, so the first load does not carry them.
  * @param {import('./state.js').Actions} act
+ * @param {import('./view.js').Env} env
  */
-export function prefsBox(act) {
+export function prefsBox(act, env) {
   const el = h('details', { class: 'prefs', 'data-testid': 'prefs' }, h('summary', { text: 'Settings' }));
   /** @type {State | null} */
   let last = null;
@@ -367,7 +368,7 @@ export function prefsBox(act) {
   el.addEventListener('toggle', () => {
     if (!el.open || fields) return;
     import('./prefs.js').then((m) => {
-      fields ??= m.prefsFields(el, act);
+      fields ??= m.prefsFields(el, act, env);
       if (last) fields.update(last);
     }, () => el.removeAttribute('open'));
   });

@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * The fields of the page's own settings, imported when the box (parts.js `prefsBox`) is first
- * opened: the theme (kept in localStorage, shown at once) and whether a placed digit clears its
+ * opened: the theme (kept in local storage, shown at once) and whether a placed digit clears its
  * pencil mark from its peers (`act.autoClear`, kept by control.js).
  */
 
@@ -11,15 +11,16 @@ import { applyTheme, h, savedTheme, THEME_KEY } from './dom.js';
  * Fill the settings box `el`.
  * @param {HTMLElement} el
  * @param {import('./state.js').Actions} act
+ * @param {import('./view.js').Env} env
  */
-export function prefsFields(el, act) {
+export function prefsFields(el, act, env) {
   const theme = h('select', { 'data-testid': 'theme', name: 'theme' },
     ...[['auto', 'as the system'], ['light', 'light'], ['dark', 'dark']].map(([value, text]) => h('option', { value, text })));
-  theme.value = savedTheme();
+  theme.value = savedTheme(env.storage);
   theme.addEventListener('change', () => {
     try {
-      if (theme.value === 'auto') localStorage.removeItem(THEME_KEY);
-      else localStorage.setItem(THEME_KEY, theme.value);
+      if (theme.value === 'auto') env.storage.local.removeItem(THEME_KEY);
+      else env.storage.local.setItem(THEME_KEY, theme.value);
     } catch {
       // Storage off: the theme lasts as long as the page.
     }

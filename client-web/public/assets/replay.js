@@ -5,7 +5,7 @@
  * time `t`, and `step` moves one placement. screens/replay.js drives it.
  */
 
-import { peers } from './state.js';
+import { peers } from './geometry.js';
 
 /** @typedef {import('../../types/wire.js').Standing} Standing */
 /**

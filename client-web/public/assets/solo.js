@@ -11,7 +11,7 @@
  * placed digit also clears that digit from its peers' pencil marks (and undo puts them back).
  */
 
-import { peers } from './state.js';
+import { colOf, geometryOf, rowOf } from './geometry.js';
 
 /**
  * The bank as `sudoku-race bank` prints it (see client-cli/src/bank.rs).
@@ -78,8 +78,8 @@ export function newGame(bank, level, index) {
   };
 }
 
-/** Each cell's 20 peers (same row, column or box). */
-const PEERS = Array.from({ length: 81 }, (_, i) => [...peers(i)]);
+/** Each cell's peers (the cells it shares a house with: row, column or box). */
+const PEERS = geometryOf('classic').peers;
 
 /**
  * @param {string} s
@@ -225,7 +225,7 @@ export function clashes(board) {
 
 /** @param {number} cell */
 export function cellName(cell) {
-  return `r${Math.floor(cell / 9) + 1}c${(cell % 9) + 1}`;
+  return `r${rowOf(cell) + 1}c${colOf(cell) + 1}`;
 }
 
 /**
@@ -308,6 +308,32 @@ export function save(g, now) {
 }
 
 /**
+ * Whether a parsed kept game has every field of a `Game` of this version, well formed, and a
+ * board that keeps its puzzle's givens.
+ * @param {any} o
+ */
+function validGame(o) {
+  const grid = /^[1-9.]{81}$/;
+  const ok =
+    o && o.v === 1 && LEVELS.includes(o.level) && Number.isInteger(o.index) && o.index >= 0 &&
+    typeof o.puzzle === 'string' && grid.test(o.puzzle) && typeof o.board === 'string' && grid.test(o.board) &&
+    typeof o.solution === 'string' && /^[1-9]{81}$/.test(o.solution);
+  if (!ok || !validProgress(o)) return false;
+  for (let i = 0; i < 81; i++) if (o.puzzle[i] !== '.' && o.board[i] !== o.puzzle[i]) return false;
+  return true;
+}
+
+/**
+ * Whether a parsed kept game's marks, undo list, counts and times are well formed.
+ * @param {any} o
+ */
+function validProgress(o) {
+  return Array.isArray(o.pencil) && o.pencil.length === 81 && o.pencil.every((/** @type {unknown} */ b) => Number.isInteger(b)) &&
+    Array.isArray(o.undo) && Number.isFinite(o.elapsed_ms) && Number.isInteger(o.mistakes) && Number.isInteger(o.hints) &&
+    (o.solved_ms === null || Number.isFinite(o.solved_ms));
+}
+
+/**
  * A kept game back, checked field by field (storage is input like any other): null when it is
  * missing, from another version or damaged.
  * @param {string | null} text
@@ -322,16 +348,7 @@ export function load(text) {
   } catch {
     return null;
   }
-  const grid = /^[1-9.]{81}$/;
-  const ok =
-    o && o.v === 1 && LEVELS.includes(o.level) && Number.isInteger(o.index) && o.index >= 0 &&
-    typeof o.puzzle === 'string' && grid.test(o.puzzle) && typeof o.board === 'string' && grid.test(o.board) &&
-    typeof o.solution === 'string' && /^[1-9]{81}$/.test(o.solution) &&
-    Array.isArray(o.pencil) && o.pencil.length === 81 && o.pencil.every((/** @type {unknown} */ b) => Number.isInteger(b)) &&
-    Array.isArray(o.undo) && Number.isFinite(o.elapsed_ms) && Number.isInteger(o.mistakes) && Number.isInteger(o.hints) &&
-    (o.solved_ms === null || Number.isFinite(o.solved_ms));
-  if (!ok) return null;
-  for (let i = 0; i < 81; i++) if (o.puzzle[i] !== '.' && o.board[i] !== o.puzzle[i]) return null;
+  if (!validGame(o)) return null;
   const undoOk = o.undo.every((/** @type {unknown} */ a) => Array.isArray(a) && a.every((w) =>
     Array.isArray(w) && Number.isInteger(w[0]) && w[0] >= 0 && w[0] < 81 && /^[1-9.]$/.test(w[1]) && Number.isInteger(w[2])));
   return {

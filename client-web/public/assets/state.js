@@ -5,7 +5,11 @@
  * control.js feeds it.
  */
 
+import { newRace, RACE } from './racing.js';
 import { DEFAULT_SETTINGS } from './wire.js';
+
+export { peers } from './geometry.js';
+export { clearPencil, elapsed, marks, restorePencil, togglePencil } from './racing.js';
 
 /** @typedef {import('../../types/wire.js').ServerMsg} ServerMsg */
 /** @typedef {import('../../types/wire.js').Player} Player */
@@ -13,6 +17,12 @@ import { DEFAULT_SETTINGS } from './wire.js';
 /** @typedef {import('../../types/wire.js').Standing} Standing */
 /** @typedef {import('../../types/wire.js').Settings} Settings */
 /** @typedef {import('../../types/wire.js').You} You */
+/** @typedef {import('./racing.js').PencilStorage} PencilStorage */
+/**
+ * @template {ServerMsg['type']} K
+ * @typedef {import('./racing.js').Handler<K>} Handler
+ */
+/** @typedef {import('./racing.js').Handlers} Handlers */
 
 /**
  * @typedef {{race_id: string, puzzle: string | null, difficulty: string, time_limit_s: number,
@@ -29,6 +39,11 @@ import { DEFAULT_SETTINGS } from './wire.js';
  *   difficulty?: import('../../types/wire.js').Difficulty}} Problem
  * A screen-filling error (unknown room, room full, server gone, the server restarting, …);
  * `difficulty` is what a new room or Play now asks for after a restart (A9).
+ */
+
+/**
+ * What the caller of `apply` must do besides redrawing: nothing, or the action named.
+ * @typedef {null | 'joined' | 'left' | 'error' | 'join_next' | 'queued' | 'left_queue'} Outcome
  */
 
 /**
@@ -118,44 +133,6 @@ export function restarting(s, first = '') {
 const CHAT_KEEP = 100;
 
 /**
- * A fresh race from what the server said of it.
- * @param {{race_id: string, puzzle: string | null, difficulty: string, time_limit_s: number}} r
- * @param {number} clock0
- * @param {string | null} board
- * @returns {Race}
- */
-function newRace(r, clock0, board) {
-  const grid = board ?? r.puzzle ?? '.'.repeat(81);
-  return {
-    race_id: r.race_id,
-    puzzle: r.puzzle,
-    difficulty: r.difficulty,
-    time_limit_s: r.time_limit_s,
-    clock0,
-    frozen_ms: null,
-    board: [...grid],
-    pencil: new Array(81).fill(0),
-    mistakes: 0,
-    penalty_ms: 0,
-    progress: new Map(),
-    done: new Map(),
-    flash: null,
-    pending: new Map(),
-  };
-}
-
-/**
- * The race clock now, in milliseconds (without penalties).
- * @param {Race} race
- * @param {number} now
- */
-export function elapsed(race, now) {
-  if (race.frozen_ms !== null) return race.frozen_ms;
-  if (race.puzzle === null) return 0;
-  return Math.max(0, Math.min(now - race.clock0, race.time_limit_s * 1000));
-}
-
-/**
  * Whether this page's player may place digits now.
  * @param {State} s
  */
@@ -187,308 +164,142 @@ function upsert(players, p) {
 }
 
 /**
- * Set a player's status.
- * @param {State} s
- * @param {string} id
- * @param {import('../../types/wire.js').Status} status
+ * In a room: the room as the server shows it (entered, or taken back).
+ * @type {Handler<'room_joined'>}
  */
-function setStatus(s, id, status) {
-  s.players = s.players.map((p) => (p.player_id === id ? { ...p, status } : p));
+function roomJoined(s, msg, now) {
+  // A room taken over by another server (A9) shows a seat the room as it stands without
+  // its token: the seat keeps the one it has.
+  const kept = msg.you.token == null && s.room === msg.room && s.you?.player_id === msg.you.player_id ? s.you?.token : undefined;
+  // The race's own solution (race_over's) is kept when the view is of the race we saw end.
+  const seen = msg.race && s.race?.race_id === msg.race.race_id ? s.solution : null;
+  Object.assign(s, { queue: null, room: msg.room, you: kept ? { ...msg.you, token: kept } : msg.you, host: msg.host, settings: msg.settings,
+    phase: msg.phase, players: msg.players, bots: new Set(msg.players.filter((p) => p.bot).map((p) => p.player_id)), problem: null,
+    standings: null, solution: seen, countdown_at: null, race: null, boards: new Map() });
+  if (msg.race) {
+    const r = msg.race;
+    // Between races the view carries the last race's standings (ours, additive): a page
+    // that joins or comes back now shows that race as its players saw it.
+    if (msg.phase === 'finished' && r.standings) {
+      s.standings = r.standings;
+      s.over_reason = r.reason ?? null;
+    }
+    const race = newRace(r, now - r.elapsed_ms, r.board);
+    race.mistakes = r.mistakes;
+    // The view carries no penalty: it is the settings' price per mistake.
+    race.penalty_ms = r.mistakes * msg.settings.penalty_s * 1000;
+    for (const p of r.progress) race.progress.set(p.player_id, p);
+    if (msg.phase === 'finished') race.frozen_ms = r.elapsed_ms;
+    s.race = race;
+  }
+  if (msg.phase === 'countdown') s.countdown_at = now;
+  return 'joined';
 }
 
+/** @type {Handler<'player_joined' | 'player_updated'>} */
+function playerSeen(s, msg) {
+  s.players = upsert(s.players, msg.player);
+  if (msg.player.bot) s.bots.add(msg.player.player_id);
+  return null;
+}
+
+/** The room's messages: who is in it, its host, settings, chat, its end. @type {Handlers} */
+const ROOM = {
+  room_joined: roomJoined,
+  room_list(s, msg) {
+    s.rooms = msg.rooms;
+    return null;
+  },
+  player_joined: playerSeen,
+  player_updated: playerSeen,
+  player_left(s, msg) {
+    if (msg.player_id === s.you?.player_id) return 'left';
+    s.players = s.players.filter((p) => p.player_id !== msg.player_id);
+    return null;
+  },
+  host_changed(s, msg) {
+    s.host = msg.player_id;
+    return null;
+  },
+  settings_changed(s, msg) {
+    s.settings = msg.settings;
+    return null;
+  },
+  chat(s, msg) {
+    s.chat = [...s.chat.slice(-(CHAT_KEEP - 1)), { name: msg.name, text: msg.text, player: msg.player_id !== null }];
+    return null;
+  },
+  room_closed(s, msg) {
+    if (msg.reason === 'drain' || msg.reason === 'shutdown') {
+      s.problem = restarting(s, `Room ${msg.room} has closed: `);
+    } else {
+      s.problem = { code: 'room_closed', message: `Room ${msg.room} has closed: the host left, or its server was lost.`, room: msg.room };
+    }
+    return 'left';
+  },
+  reported(s, msg, now) {
+    // A8: the server kept the report for the moderators.
+    const who = s.standings?.find((x) => x.player_id === msg.player_id)?.name ?? 'the player';
+    s.notice = `Reported ${who} to the moderators.`;
+    s.notice_at = now;
+    return null;
+  },
+  board(s, msg) {
+    s.boards.set(msg.player_id, { board: msg.board, at_ms: msg.at_ms, givens: s.boards.get(msg.player_id)?.givens ?? msg.board });
+    return null;
+  },
+  error: () => 'error',
+};
+
+/** The pool's and the arenas' messages (A7). @type {Handlers} */
+const POOL = {
+  queued(s, msg, now) {
+    // The count changes while the page waits: the wait's start and `alone` stay.
+    const q = s.queue?.difficulty === msg.difficulty ? s.queue : null;
+    s.queue = { difficulty: msg.difficulty, waiting: msg.waiting, since: q?.since ?? now, alone: q?.alone ?? false };
+    if (s.room) leaveRoom(s);
+    return 'queued';
+  },
+  left_queue(s) {
+    s.queue = null;
+    return 'left_queue';
+  },
+  pool_alone(s, msg) {
+    if (s.queue) Object.assign(s.queue, { alone: true, ghost: msg.ghost });
+    return null;
+  },
+  arena_joined(s, msg) {
+    const a = s.arena?.arena_id === msg.arena.arena_id ? s.arena : null;
+    s.arena = { ...msg.arena, standings: a?.standings ?? [], next_at: null };
+    return null;
+  },
+  arena_standings(s, msg) {
+    if (s.arena?.arena_id === msg.arena_id) s.arena.standings = msg.standings;
+    return null;
+  },
+  left_arena(s) {
+    s.arena = null;
+    if (!s.room) s.queue = null;
+    return null;
+  },
+};
+
+/** Every message's handler, by type; a type not here changes nothing. @type {Handlers} */
+const HANDLERS = { ...ROOM, ...RACE, ...POOL };
+
 /**
- * Apply one server message. `now` is the page's monotonic clock (performance.now()).
+ * Apply one server message. `now` is the page's monotonic clock (performance.now()); `storage`
+ * keeps the race's pencil marks.
  * Returns what the caller must do besides redrawing: `null`, or an action name.
  * @param {State} s
  * @param {ServerMsg} msg
  * @param {number} now
- * @returns {null | 'joined' | 'left' | 'error' | 'join_next' | 'queued' | 'left_queue'}
+ * @param {PencilStorage} storage
+ * @returns {Outcome}
  */
-export function apply(s, msg, now) {
-  switch (msg.type) {
-    case 'room_joined': {
-      s.queue = null;
-      // A room taken over by another server (A9) shows a seat the room as it stands without
-      // its token: the seat keeps the one it has.
-      const kept = msg.you.token == null && s.room === msg.room && s.you?.player_id === msg.you.player_id ? s.you?.token : undefined;
-      s.room = msg.room;
-      s.you = kept ? { ...msg.you, token: kept } : msg.you;
-      s.host = msg.host;
-      s.settings = msg.settings;
-      s.phase = msg.phase;
-      s.players = msg.players;
-      s.bots = new Set(msg.players.filter((p) => p.bot).map((p) => p.player_id));
-      s.problem = null;
-      // The race's own solution (race_over's) is kept when the view is of the race we saw end.
-      const seen = msg.race && s.race?.race_id === msg.race.race_id ? s.solution : null;
-      s.standings = null;
-      s.solution = seen;
-      s.countdown_at = null;
-      s.race = null;
-      s.boards = new Map();
-      if (msg.race) {
-        const r = msg.race;
-        // Between races the view carries the last race's standings (ours, additive): a page
-        // that joins or comes back now shows that race as its players saw it.
-        if (msg.phase === 'finished' && r.standings) {
-          s.standings = r.standings;
-          s.over_reason = r.reason ?? null;
-        }
-        const race = newRace(r, now - r.elapsed_ms, r.board);
-        race.mistakes = r.mistakes;
-        // The view carries no penalty: it is the settings' price per mistake.
-        race.penalty_ms = r.mistakes * msg.settings.penalty_s * 1000;
-        for (const p of r.progress) race.progress.set(p.player_id, p);
-        if (msg.phase === 'finished') race.frozen_ms = r.elapsed_ms;
-        s.race = race;
-      }
-      if (msg.phase === 'countdown') s.countdown_at = now;
-      return 'joined';
-    }
-    case 'room_list':
-      s.rooms = msg.rooms;
-      return null;
-    case 'player_joined':
-    case 'player_updated':
-      s.players = upsert(s.players, msg.player);
-      if (msg.player.bot) s.bots.add(msg.player.player_id);
-      return null;
-    case 'player_left':
-      if (msg.player_id === s.you?.player_id) {
-        return 'left';
-      }
-      s.players = s.players.filter((p) => p.player_id !== msg.player_id);
-      return null;
-    case 'host_changed':
-      s.host = msg.player_id;
-      return null;
-    case 'settings_changed':
-      s.settings = msg.settings;
-      return null;
-    case 'countdown':
-      s.phase = 'countdown';
-      s.countdown_at = now + msg.starts_in_ms;
-      s.standings = null;
-      s.solution = null;
-      s.ratings = [];
-      s.race = null;
-      s.players = s.players.map((p) => ({ ...p, status: 'waiting', ready: false }));
-      return null;
-    case 'race_started':
-      s.boards = new Map();
-      s.phase = 'racing';
-      s.countdown_at = null;
-      s.race = newRace(msg, now, null);
-      s.players = s.players.map((p) => ({ ...p, status: 'racing' }));
-      s.selected = firstEmpty(s.race.board);
-      restorePencil(s.race);
-      return null;
-    case 'placement': {
-      const race = s.race;
-      if (!race) return null;
-      if (typeof msg.id === 'number') race.pending.delete(msg.id);
-      race.mistakes = msg.mistakes;
-      race.penalty_ms = msg.penalty_ms;
-      if (msg.accepted) {
-        race.board[msg.cell] = String(msg.digit);
-        race.pencil[msg.cell] = 0;
-        if (s.auto_clear) clearPeersMark(race, msg.cell, msg.digit);
-        else savePencil(race);
-        race.flash = null;
-      } else {
-        race.flash = {
-          cells: msg.conflicts,
-          at: now,
-          kind: msg.reason ?? 'wrong',
-          cell: msg.cell,
-          digit: msg.digit,
-        };
-      }
-      return null;
-    }
-    case 'progress':
-      if (s.race) {
-        s.race.progress.set(msg.player_id, {
-          player_id: msg.player_id,
-          filled: msg.filled,
-          to_fill: msg.to_fill,
-          mistakes: msg.mistakes,
-        });
-      }
-      return null;
-    case 'player_finished':
-      setStatus(s, msg.player_id, msg.status);
-      s.race?.done.set(msg.player_id, { status: msg.status, time_ms: msg.time_ms });
-      return null;
-    case 'race_over':
-      s.phase = 'finished';
-      s.standings = msg.standings;
-      s.solution = msg.solution;
-      s.over_reason = msg.reason;
-      s.ratings = msg.ratings ?? [];
-      if (s.race) {
-        s.race.frozen_ms = elapsed(s.race, now);
-        s.race.pending.clear();
-      }
-      for (const st of msg.standings) setStatus(s, st.player_id, st.status);
-      return s.join_next !== null ? 'join_next' : null;
-    case 'ratings':
-      // A9: the rating changes of a result the server stored after `race_over`; only those
-      // of the race whose results are shown.
-      if (s.phase === 'finished' && s.race?.race_id === msg.race_id) s.ratings = msg.ratings;
-      return null;
-    case 'solution':
-      s.solution = msg.solution;
-      return null;
-    case 'chat':
-      s.chat = [...s.chat.slice(-(CHAT_KEEP - 1)), { name: msg.name, text: msg.text, player: msg.player_id !== null }];
-      return null;
-    case 'room_closed':
-      if (msg.reason === 'drain' || msg.reason === 'shutdown') {
-        s.problem = restarting(s, `Room ${msg.room} has closed: `);
-      } else {
-        s.problem = { code: 'room_closed', message: `Room ${msg.room} has closed: the host left, or its server was lost.`, room: msg.room };
-      }
-      return 'left';
-    case 'queued': {
-      // The count changes while the page waits: the wait's start and `alone` stay.
-      const q = s.queue?.difficulty === msg.difficulty ? s.queue : null;
-      s.queue = { difficulty: msg.difficulty, waiting: msg.waiting, since: q?.since ?? now, alone: q?.alone ?? false };
-      if (s.room) leaveRoom(s);
-      return 'queued';
-    }
-    case 'left_queue':
-      s.queue = null;
-      return 'left_queue';
-    case 'pool_alone':
-      if (s.queue) Object.assign(s.queue, { alone: true, ghost: msg.ghost });
-      return null;
-    case 'arena_joined': {
-      const a = s.arena?.arena_id === msg.arena.arena_id ? s.arena : null;
-      s.arena = { ...msg.arena, standings: a?.standings ?? [], next_at: null };
-      return null;
-    }
-    case 'arena_standings':
-      if (s.arena?.arena_id === msg.arena_id) s.arena.standings = msg.standings;
-      return null;
-    case 'left_arena':
-      s.arena = null;
-      if (!s.room) s.queue = null;
-      return null;
-    case 'reported': {
-      // A8: the server kept the report for the moderators.
-      const who = s.standings?.find((x) => x.player_id === msg.player_id)?.name ?? 'the player';
-      s.notice = `Reported ${who} to the moderators.`;
-      s.notice_at = now;
-      return null;
-    }
-    case 'board':
-      s.boards.set(msg.player_id, { board: msg.board, at_ms: msg.at_ms, givens: s.boards.get(msg.player_id)?.givens ?? msg.board });
-      return null;
-    case 'error':
-      return 'error';
-    default:
-      return null;
-  }
-}
-
-/**
- * The first empty cell, or the centre.
- * @param {string[]} board
- */
-function firstEmpty(board) {
-  const i = board.indexOf('.');
-  return i < 0 ? 40 : i;
-}
-
-/**
- * The cells that share a row, column or box with `cell` (itself excluded).
- * @param {number} cell
- */
-export function peers(cell) {
-  const r = Math.floor(cell / 9);
-  const c = cell % 9;
-  const br = r - (r % 3);
-  const bc = c - (c % 3);
-  /** @type {Set<number>} */
-  const out = new Set();
-  for (let i = 0; i < 9; i++) {
-    out.add(r * 9 + i);
-    out.add(i * 9 + c);
-    out.add((br + Math.floor(i / 3)) * 9 + bc + (i % 3));
-  }
-  out.delete(cell);
-  return out;
-}
-
-/**
- * A placed digit can no longer be a candidate of its row, column or box.
- * @param {Race} race
- * @param {number} cell
- * @param {number} digit
- */
-function clearPeersMark(race, cell, digit) {
-  const bit = 1 << digit;
-  for (const p of peers(cell)) race.pencil[p] &= ~bit;
-  savePencil(race);
-}
-
-/**
- * Toggle a pencil mark on an empty cell.
- * @param {Race} race
- * @param {number} cell
- * @param {number} digit
- */
-export function togglePencil(race, cell, digit) {
-  if (race.board[cell] !== '.') return;
-  race.pencil[cell] ^= 1 << digit;
-  savePencil(race);
-}
-
-/**
- * Clear a cell's pencil marks.
- * @param {Race} race
- * @param {number} cell
- */
-export function clearPencil(race, cell) {
-  race.pencil[cell] = 0;
-  savePencil(race);
-}
-
-/**
- * The digits marked in a cell.
- * @param {number} bits
- */
-export function marks(bits) {
-  /** @type {number[]} */
-  const out = [];
-  for (let d = 1; d <= 9; d++) if (bits & (1 << d)) out.push(d);
-  return out;
-}
-
-/**
- * Pencil marks are the player's own notes, not the server's: they live in this tab's
- * sessionStorage per race, so a reload keeps them.
- * @param {Race} race
- */
-function savePencil(race) {
-  try {
-    sessionStorage.setItem(`sudoku-race:pencil:${race.race_id}`, race.pencil.join(','));
-  } catch {
-    // Storage may be full or off; marks then live as long as the page.
-  }
-}
-
-/** @param {Race} race */
-export function restorePencil(race) {
-  try {
-    const saved = sessionStorage.getItem(`sudoku-race:pencil:${race.race_id}`);
-    if (!saved) return;
-    const bits = saved.split(',').map((x) => Number(x) & 0x3fe);
-    if (bits.length === 81) race.pencil = bits.map((b, i) => (race.board[i] === '.' ? b : 0));
-  } catch {
-    // As above.
-  }
+export function apply(s, msg, now, storage) {
+  const handler = /** @type {Handler<ServerMsg['type']> | undefined} */ (HANDLERS[msg.type]);
+  return handler ? handler(s, msg, now, storage) : null;
 }
 
 /**

@@ -23,13 +23,32 @@ import { celebrate } from './parts.js';
 /** @typedef {import('./state.js').Actions} Actions */
 
 /**
+ * What the screens use of the browser besides their DOM, handed in by app.js (the page's
+ * composition root): the monotonic clock and its performance marks, timers (`every` returns
+ * its stop), the HTTP API and plain GETs of this server, local storage (read on every use: it
+ * may throw), the page's origin, the clipboard, and the service worker's `keep-solo`.
+ * @typedef {{
+ *   now: () => number,
+ *   mark: (name: string) => void,
+ *   every: (f: () => void, ms: number) => () => void,
+ *   later: (f: () => void, ms: number) => void,
+ *   api: (path: string) => Promise<any>,
+ *   get: (url: string, init?: RequestInit) => Promise<Response>,
+ *   storage: {readonly local: import('./control.js').KeyValue},
+ *   origin: string,
+ *   copy: (text: string) => Promise<void>,
+ *   keepSolo: () => void,
+ * }} Env
+ */
+
+/**
  * The pages a first visit does not need, imported when their route first opens (the queue
  * screen when the page first queues); index.html does not preload them (tests/layout.test.mjs
  * holds index.html to both rules). The replay's playback module is asked for beside its screen,
  * so the two fetches do not wait on each other. The results screen is asked for when a race
  * screen opens, so it is in long before the race ends (and the first load stays under 100 KB).
  */
-const pages = {
+const pages = (/** @type {Env} */ env) => ({
   leaders: () => import('./screens/leaders.js'),
   queue: () => import('./screens/queue.js'),
   arenas: () => import('./screens/arena.js'),
@@ -39,13 +58,13 @@ const pages = {
   tv: () => import('./screens/tv.js'),
   // Solo practice: the screen and its puzzle bank, fetched side by side.
   solo: () => {
-    const bank = fetch('/assets/solo/bank.json').then((r) => {
+    const bank = env.get('/assets/solo/bank.json').then((r) => {
       if (!r.ok) throw new Error(`the puzzle bank: HTTP ${r.status}`);
       return r.json();
     });
     return Promise.all([import('./screens/solo.js'), bank]).then(([m, b]) => ({ m, bank: b }));
   },
-};
+});
 
 /**
  * A screen that says "Loading…" while `load` imports a page's module, then becomes the page
@@ -56,9 +75,10 @@ const pages = {
  * @param {string} name the page, for the `page:NAME` performance mark when it is in
  * @param {() => Promise<M>} load
  * @param {(m: M) => Screen} make
+ * @param {Env} env
  * @returns {Screen}
  */
-function lazyScreen(name, load, make) {
+function lazyScreen(name, load, make, env) {
   /** @type {Screen | null} */
   let page = null;
   /** @type {{s: State, now: number} | null} */
@@ -76,7 +96,7 @@ function lazyScreen(name, load, make) {
         if (last) page.update(last.s, last.now);
         // Focus where the Loading… line had it (or nowhere); a control chosen since keeps it.
         if (document.activeElement === document.body || document.activeElement === null) focusStart(page);
-        performance.mark(`page:${name}`);
+        env.mark(`page:${name}`);
       },
       (e) => {
         el.setAttribute('data-problem', 'page_unavailable');
@@ -134,35 +154,39 @@ function focusLost(was) {
  * @param {string} key
  * @param {State} s
  * @param {Actions} act
+ * @param {Env} env
+ * @param {ReturnType<typeof pages>} load
  * @returns {Screen}
  */
-function makeScreen(key, s, act) {
+function makeScreen(key, s, act, env, load) {
+  /** @type {<M>(name: string, l: () => Promise<M>, make: (m: M) => Screen) => Screen} */
+  const lazy = (name, l, make) => lazyScreen(name, l, make, env);
   if (s.problem) return problem(act, s.problem);
   if (key.startsWith('join:')) return joinRoom(act, key.slice('join:'.length));
-  if (key === 'leaderboard') return lazyScreen('leaderboard', pages.leaders, (m) => m.leaderboard());
-  if (key.startsWith('player:')) return lazyScreen('player', pages.leaders, (m) => m.playerPage(key.slice('player:'.length), act));
-  if (key.startsWith('replay:')) return lazyScreen('replay', pages.replay, (m) => m.replayPage(key.slice('replay:'.length)));
+  if (key === 'leaderboard') return lazy('leaderboard', load.leaders, (m) => m.leaderboard(env));
+  if (key.startsWith('player:')) return lazy('player', load.leaders, (m) => m.playerPage(key.slice('player:'.length), act, env));
+  if (key.startsWith('replay:')) return lazy('replay', load.replay, (m) => m.replayPage(key.slice('replay:'.length), env));
   switch (key) {
     case 'queue':
-      return lazyScreen('queue', pages.queue, (m) => m.queue(act));
+      return lazy('queue', load.queue, (m) => m.queue(act));
     case 'arenas':
-      return lazyScreen('arenas', pages.arenas, (m) => m.arenas(act));
+      return lazy('arenas', load.arenas, (m) => m.arenas(act, env));
     case 'lobby':
-      return lobby(act);
+      return lobby(act, env);
     case 'results':
-      return lazyScreen('results', pages.results, (m) => m.results(act));
+      return lazy('results', load.results, (m) => m.results(act, env));
     case 'watch':
-      return lazyScreen('watch', pages.watch, (m) => m.watch(act));
+      return lazy('watch', load.watch, (m) => m.watch(act, env));
     case 'tv':
-      return lazyScreen('tv', pages.tv, (m) => m.tv(act));
+      return lazy('tv', load.tv, (m) => m.tv(act, env));
     case 'solo':
-      return lazyScreen('solo', pages.solo, ({ m, bank }) => m.solo(bank));
+      return lazy('solo', load.solo, ({ m, bank }) => m.solo(bank, env));
     case 'race':
       // Fetched now, it is there when the race ends; a failure is retried then.
-      pages.results().catch(() => {});
-      return race(act);
+      load.results().catch(() => {});
+      return race(act, env);
     default:
-      return home(act);
+      return home(act, env);
   }
 }
 
@@ -171,9 +195,11 @@ function makeScreen(key, s, act) {
  * outside a form field to the screen shown.
  * @param {HTMLElement} root
  * @param {Actions} act
+ * @param {Env} env
  * @returns {import('./control.js').View}
  */
-export function createView(root, act) {
+export function createView(root, act, env) {
+  const load = pages(env);
   /** @type {{key: string, screen: Screen, s: State} | null} */
   let current = null;
   /** The element last focused in the page, to tell a lost focus from a click on nothing. @type {Element | null} */
@@ -197,13 +223,13 @@ export function createView(root, act) {
         }
         return;
       }
-      const screen = makeScreen(key, s, act);
+      const screen = makeScreen(key, s, act, env, load);
       current = { key, screen, s };
       root.replaceChildren(screen.el);
       root.setAttribute('data-screen', key.split(':')[0]);
       screen.update(s, now);
       // For bench/first-load.mjs: when each screen first appeared, on the page's own clock.
-      performance.mark(`screen:${key.split(':')[0]}`);
+      env.mark(`screen:${key.split(':')[0]}`);
       // A new screen starts at its top, whatever the last one was scrolled to.
       window.scrollTo(0, 0);
       focusStart(screen);

@@ -39,13 +39,14 @@ export class ApiError extends Error {
 /**
  * GET an HTTP API path (A6; `/api/openapi.json`) of the server that served this page: the JSON,
  * or an ApiError with the API's words.
+ * @param {(url: string, init: RequestInit) => Promise<Response>} get the browser's `fetch`
  * @param {string} path
  * @returns {Promise<any>}
  */
-export async function api(path) {
+export async function api(get, path) {
   let res;
   try {
-    res = await fetch(path, { headers: { accept: 'application/json' } });
+    res = await get(path, { headers: { accept: 'application/json' } });
   } catch {
     throw new ApiError('the server cannot be reached', 0);
   }
@@ -54,19 +55,24 @@ export async function api(path) {
   return body;
 }
 
-/** The WebSocket URL of the server that served this page. */
-export function wsUrl() {
+/**
+ * The WebSocket URL of the server that served this page.
+ * @param {{protocol: string, host: string}} location the page's
+ */
+export function wsUrl(location) {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
   return `${scheme}//${location.host}/ws`;
 }
 
 /**
  * The page's connection. It reconnects by itself after a drop (the caller resumes its seat from
- * `onOpen`), with a growing pause, and gives up after `maxRetries` failures in a row.
+ * `onOpen`), with a growing pause, and gives up after `maxRetries` failures in a row. The
+ * socket and the timer are handed in (app.js: `new WebSocket(url)` and `setTimeout`).
  */
 export class Link {
   /**
-   * @param {{url: string, onMessage: (msg: ServerMsg) => void, onOpen: (again: boolean) => void,
+   * @param {{url: string, socket: (url: string) => WebSocket, after: (f: () => void, ms: number) => () => void,
+   *   onMessage: (msg: ServerMsg) => void, onOpen: (again: boolean) => void,
    *   onDown: (info: {code: number, retrying: boolean}) => void, maxRetries?: number}} opts
    */
   constructor(opts) {
@@ -76,7 +82,7 @@ export class Link {
     this.failures = 0;
     this.opened = false;
     this.stopped = false;
-    /** @type {ReturnType<typeof setTimeout> | null} */
+    /** Cancels the pending reconnect. @type {(() => void) | null} */
     this.timer = null;
     /** @type {string[]} */
     this.queue = [];
@@ -85,9 +91,9 @@ export class Link {
   /** Open (or reopen) the socket. */
   connect() {
     this.stopped = false;
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.();
     this.timer = null;
-    const ws = new WebSocket(this.opts.url);
+    const ws = this.opts.socket(this.opts.url);
     this.ws = ws;
     let welcomed = false;
     ws.addEventListener('message', (ev) => {
@@ -119,7 +125,7 @@ export class Link {
       this.opts.onDown({ code: ev.code, retrying });
       if (retrying) {
         const pause = Math.min(4000, 250 * 2 ** this.failures);
-        this.timer = setTimeout(() => this.connect(), pause);
+        this.timer = this.opts.after(() => this.connect(), pause);
       }
     });
   }
@@ -139,19 +145,19 @@ export class Link {
    */
   send(msg) {
     const text = JSON.stringify(msg);
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(text);
+    if (this.ws && this.ws.readyState === this.ws.OPEN) this.ws.send(text);
     else this.queue.push(text);
   }
 
   /** Whether the socket is open now. */
   get up() {
-    return this.ws !== null && this.ws.readyState === WebSocket.OPEN;
+    return this.ws !== null && this.ws.readyState === this.ws.OPEN;
   }
 
   /** Close on purpose: no reconnect. */
   stop() {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.();
     this.ws?.close(1000);
   }
 }

@@ -10,7 +10,6 @@
 
 import { clock, h, setAttr, setText } from '../dom.js';
 import { errorSlot } from '../parts.js';
-import { api } from '../wire.js';
 
 /** @typedef {import('../../../types/wire.js').ArenaInfo} ArenaInfo */
 /** @typedef {import('../../../types/wire.js').ArenaStanding} ArenaStanding */
@@ -85,23 +84,13 @@ export function arenaTable(mine) {
 
 /**
  * @param {import('../state.js').Actions} act
+ * @param {import('../view.js').Env} env
  * @returns {import('../state.js').Screen}
  */
-export function arenas(act) {
+export function arenas(act, env) {
   const error = errorSlot();
   const name = h('input', { type: 'text', 'data-testid': 'arena-name', maxlength: 24, autocomplete: 'nickname', value: act.savedName(), 'aria-label': 'your name' });
-  const list = h('ul', { class: 'rooms arenas', 'data-testid': 'arena-list' });
-  const listError = h('p', { class: 'error', role: 'alert', hidden: true });
-  const finals = h('div', { class: 'table-wrap' });
-  // The arena this page is a member of.
-  const title = h('h2', { 'data-testid': 'arena-title' });
-  const when = h('p', { 'data-testid': 'arena-when', role: 'status' });
-  const table = arenaTable(act.savedName());
-  const leave = h('button', { type: 'button', 'data-testid': 'leave-arena', onclick: () => act.leaveArena(), text: 'Leave the arena' });
-  const member = h('div', { class: 'card', 'data-testid': 'arena-member', hidden: true }, title, when, h('div', { class: 'table-wrap' }, table.el), h('div', { class: 'row' }, leave));
-  const level = h('select', { 'data-testid': 'winner-difficulty', 'aria-label': 'difficulty' },
-    ...['easy', 'medium', 'hard', 'expert'].map((d) => h('option', { value: d, text: d })));
-  level.value = 'medium';
+  const member = memberCard(act);
 
   /** @returns {string | null} */
   function who() {
@@ -112,10 +101,94 @@ export function arenas(act) {
     return null;
   }
 
+  const list = arenaList(act, who, env);
+  list.load();
+
+  const el = h('section', { class: 'screen arenas-page', 'data-testid': 'arenas-page' },
+    h('p', {}, h('a', { href: '/', text: '← sudoku·race' })),
+    h('h1', { text: 'Arenas' }),
+    error.el,
+    member.el,
+    h('div', { class: 'card' },
+      h('p', { class: 'muted', text: 'An arena runs for a set time. Its members race each other back to back; each race scores one point per racer beaten and 2 for a solve, doubled while your last two races were wins.' }),
+      h('label', { class: 'name-field' }, h('span', { text: 'Your name' }), name),
+      h('h2', {}, 'Arenas ', h('button', { type: 'button', class: 'small', onclick: list.load, text: 'Refresh' })),
+      ...list.els),
+    ghostCard(act),
+  );
+
+  /** @type {string | null} */
+  let shownState = null;
+  /** @type {string | null} */
+  let shownId = null;
+  return {
+    el,
+    update(s) {
+      error.update(s.notice);
+      const a = s.arena;
+      setAttr(member.el, 'hidden', a ? null : '');
+      // Joined or left: the list's player counts changed.
+      if ((a?.arena_id ?? null) !== shownId) {
+        if (shownId !== null || a) list.load();
+        shownId = a?.arena_id ?? null;
+      }
+      if (!a) return;
+      const state = member.update(s, a, Date.now());
+      // The list's states move with the clock: refetch once when ours changes.
+      if (shownState !== state) {
+        if (shownState !== null) list.load();
+        shownState = state;
+      }
+    },
+  };
+}
+
+/**
+ * The arena this page is a member of: its name, where it stands, its standings, Leave.
+ * @param {import('../state.js').Actions} act
+ */
+function memberCard(act) {
+  const title = h('h2', { 'data-testid': 'arena-title' });
+  const when = h('p', { 'data-testid': 'arena-when', role: 'status' });
+  const table = arenaTable(act.savedName());
+  const leave = h('button', { type: 'button', 'data-testid': 'leave-arena', onclick: () => act.leaveArena(), text: 'Leave the arena' });
+  return {
+    el: h('div', { class: 'card', 'data-testid': 'arena-member', hidden: true }, title, when, h('div', { class: 'table-wrap' }, table.el), h('div', { class: 'row' }, leave)),
+    /**
+     * Draw arena `a` at the wall clock `wall`; its state then.
+     * @param {import('../state.js').State} s
+     * @param {NonNullable<import('../state.js').State['arena']>} a
+     * @param {number} wall
+     */
+    update(s, a, wall) {
+      setText(title, `${a.name} (${a.difficulty})`);
+      const state = arenaState(a, wall);
+      const doing = state === 'upcoming' ? 'You are in: your first race seats you by itself when it starts.'
+        : state === 'running' ? (s.room ? '' : 'Waiting for your next race: you are seated with other members by itself.')
+          : 'The standings are final.';
+      setText(when, `The arena ${arenaWhen(a, wall)}. ${doing}`);
+      table.update(a.standings);
+      return state;
+    },
+  };
+}
+
+/**
+ * The server's arenas (running first, then upcoming, then finished), each with Join or its
+ * final standings; `load` fetches them again.
+ * @param {import('../state.js').Actions} act
+ * @param {() => string | null} who
+ * @param {import('../view.js').Env} env
+ */
+function arenaList(act, who, env) {
+  const list = h('ul', { class: 'rooms arenas', 'data-testid': 'arena-list' });
+  const listError = h('p', { class: 'error', role: 'alert', hidden: true });
+  const finals = h('div', { class: 'table-wrap' });
+
   /** @param {string} id */
   async function showFinal(id) {
     try {
-      const a = await api(`/api/arenas/${encodeURIComponent(id)}`);
+      const a = await env.api(`/api/arenas/${encodeURIComponent(id)}`);
       const t = arenaTable();
       t.el.setAttribute('data-testid', 'arena-final');
       t.update(a.standings ?? []);
@@ -141,7 +214,7 @@ export function arenas(act) {
 
   async function load() {
     try {
-      const v = await api('/api/arenas');
+      const v = await env.api('/api/arenas');
       /** @type {ArenaInfo[]} */
       const all = v.arenas ?? [];
       const wall = Date.now();
@@ -154,55 +227,21 @@ export function arenas(act) {
       listError.removeAttribute('hidden');
     }
   }
-  load();
+  return { els: [listError, list, finals], load };
+}
 
-  const el = h('section', { class: 'screen arenas-page', 'data-testid': 'arenas-page' },
-    h('p', {}, h('a', { href: '/', text: '← sudoku·race' })),
-    h('h1', { text: 'Arenas' }),
-    error.el,
-    member,
-    h('div', { class: 'card' },
-      h('p', { class: 'muted', text: 'An arena runs for a set time. Its members race each other back to back; each race scores one point per racer beaten and 2 for a solve, doubled while your last two races were wins.' }),
-      h('label', { class: 'name-field' }, h('span', { text: 'Your name' }), name),
-      h('h2', {}, 'Arenas ', h('button', { type: 'button', class: 'small', onclick: load, text: 'Refresh' })),
-      listError, list, finals),
-    h('div', { class: 'card' },
-      h('h2', { text: 'Ghost races' }),
-      h('p', { class: 'muted', text: 'Race a stored race replayed move by move: today\'s daily winner here, or your own best from your player page.' }),
-      h('div', { class: 'row' }, level,
-        h('button', { type: 'button', class: 'primary', 'data-testid': 'race-winner',
-          onclick: () => act.raceGhost('daily', /** @type {import('../../../types/wire.js').Difficulty} */ (level.value)), text: 'Race the daily winner' }))),
-  );
-
-  /** @type {string | null} */
-  let shownState = null;
-  /** @type {string | null} */
-  let shownId = null;
-  return {
-    el,
-    update(s) {
-      error.update(s.notice);
-      const a = s.arena;
-      setAttr(member, 'hidden', a ? null : '');
-      // Joined or left: the list's player counts changed.
-      if ((a?.arena_id ?? null) !== shownId) {
-        if (shownId !== null || a) load();
-        shownId = a?.arena_id ?? null;
-      }
-      if (!a) return;
-      const wall = Date.now();
-      setText(title, `${a.name} (${a.difficulty})`);
-      const state = arenaState(a, wall);
-      const doing = state === 'upcoming' ? 'You are in: your first race seats you by itself when it starts.'
-        : state === 'running' ? (s.room ? '' : 'Waiting for your next race: you are seated with other members by itself.')
-          : 'The standings are final.';
-      setText(when, `The arena ${arenaWhen(a, wall)}. ${doing}`);
-      table.update(a.standings);
-      // The list's states move with the clock: refetch once when ours changes.
-      if (shownState !== state) {
-        if (shownState !== null) load();
-        shownState = state;
-      }
-    },
-  };
+/**
+ * Ghost races: today's daily winner at a difficulty.
+ * @param {import('../state.js').Actions} act
+ */
+function ghostCard(act) {
+  const level = h('select', { 'data-testid': 'winner-difficulty', 'aria-label': 'difficulty' },
+    ...['easy', 'medium', 'hard', 'expert'].map((d) => h('option', { value: d, text: d })));
+  level.value = 'medium';
+  return h('div', { class: 'card' },
+    h('h2', { text: 'Ghost races' }),
+    h('p', { class: 'muted', text: 'Race a stored race replayed move by move: today\'s daily winner here, or your own best from your player page.' }),
+    h('div', { class: 'row' }, level,
+      h('button', { type: 'button', class: 'primary', 'data-testid': 'race-winner',
+        onclick: () => act.raceGhost('daily', /** @type {import('../../../types/wire.js').Difficulty} */ (level.value)), text: 'Race the daily winner' })));
 }

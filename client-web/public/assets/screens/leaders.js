@@ -5,7 +5,6 @@
  */
 
 import { clock, h, setText } from '../dom.js';
-import { api } from '../wire.js';
 
 /** @param {number | null | undefined} ms */
 const time = (ms) => (typeof ms === 'number' ? clock(ms) : '—');
@@ -21,8 +20,11 @@ function playerLink(handle, name) {
   return h('a', { href: `/#/players/${encodeURIComponent(handle)}`, text: name || handle });
 }
 
-/** @returns {import('../state.js').Screen} */
-export function leaderboard() {
+/**
+ * @param {import('../view.js').Env} env
+ * @returns {import('../state.js').Screen}
+ */
+export function leaderboard(env) {
   const difficulty = h('select', { 'data-testid': 'lb-difficulty', 'aria-label': 'difficulty' },
     ...['easy', 'medium', 'hard', 'expert'].map((d) => h('option', { value: d, text: d })));
   const period = h('select', { 'data-testid': 'lb-period', 'aria-label': 'period' },
@@ -36,7 +38,7 @@ export function leaderboard() {
     body);
   async function load() {
     try {
-      const v = await api(`/api/leaderboard?difficulty=${difficulty.value}&period=${period.value}&limit=50`);
+      const v = await env.api(`/api/leaderboard?difficulty=${difficulty.value}&period=${period.value}&limit=50`);
       error.setAttribute('hidden', '');
       /** @type {any[]} */
       const rows = v.rows ?? [];
@@ -85,10 +87,11 @@ export function bestRows(best, ghost) {
 /**
  * @param {string} handle a handle, or a name as the route carries it (percent-encoded): the
  *   server answers for the one player going by it, or lists the handles sharing it (A8)
- * @param {import('../state.js').Actions} [act] to race a best solve as a ghost
+ * @param {import('../state.js').Actions | undefined} act to race a best solve as a ghost
+ * @param {import('../view.js').Env} env
  * @returns {import('../state.js').Screen}
  */
-export function playerPage(handle, act) {
+export function playerPage(handle, act, env) {
   try {
     handle = decodeURIComponent(handle);
   } catch {
@@ -101,7 +104,7 @@ export function playerPage(handle, act) {
   const error = h('p', { class: 'error', role: 'alert', 'data-testid': 'error', hidden: true });
   (async () => {
     try {
-      const p = await api(`/api/players/${encodeURIComponent(handle)}`);
+      const p = await env.api(`/api/players/${encodeURIComponent(handle)}`);
       setText(title, `${p.name} (${p.handle})`);
       best.replaceChildren(...bestRows(p.best ?? {}, act && { mine: act.handle() === p.handle, race: act.raceGhost }));
       /** @type {any[]} */
@@ -109,7 +112,7 @@ export function playerPage(handle, act) {
       ratings.replaceChildren(...rs.map((r) => h('tr', {}, h('td', { text: r.difficulty }),
         h('td', { text: rating(r.rating) }), h('td', { text: String(r.races) }), h('td', { text: String(r.wins) }),
         h('td', { text: time(r.best_time_ms) }))));
-      const hist = await api(`/api/players/${encodeURIComponent(p.handle)}/races?limit=50`);
+      const hist = await env.api(`/api/players/${encodeURIComponent(p.handle)}/races?limit=50`);
       /** @type {any[]} */
       const list = hist.races ?? [];
       races.replaceChildren(...list.map((r) => {

@@ -11,10 +11,11 @@ import { roomHeader } from './room.js';
 
 /**
  * @param {import('../state.js').Actions} act
+ * @param {import('../view.js').Env} env
  * @returns {import('../state.js').Screen}
  */
-export function lobby(act) {
-  const header = roomHeader(act, 'Lobby');
+export function lobby(act, env) {
+  const header = roomHeader(act, 'Lobby', env);
   const players = playerList({ onKick: act.kick });
   const chat = chatBox({ onSend: act.chat });
   const error = errorSlot();

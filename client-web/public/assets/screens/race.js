@@ -24,46 +24,26 @@ export const KEYS_HELP = 'Keys: arrows move, 1–9 place a digit, P switches pen
 
 /**
  * @param {import('../state.js').Actions} act
+ * @param {import('../view.js').Env} env
  * @returns {import('../state.js').Screen}
  */
-export function race(act) {
-  const header = roomHeader(act, 'Race');
+export function race(act, env) {
+  const header = roomHeader(act, 'Race', env);
   /** @type {import('../state.js').State | null} */
   let last = null;
   const board = createBoard({ label: 'your board', onSelect: (cell) => act.select(cell) });
   const progress = progressList();
   const chat = chatBox({ onSend: act.chat });
   const error = errorSlot();
-  const prefs = prefsBox(act);
-  const time = h('span', { class: 'clock', 'data-testid': 'clock', 'aria-label': 'race clock' });
-  const left = h('span', { class: 'muted', 'data-testid': 'time-left' });
-  const mistakes = h('span', { 'data-testid': 'mistakes' });
-  const mode = h('button', { type: 'button', class: 'small', 'data-testid': 'pencil', 'aria-pressed': 'false', 'aria-keyshortcuts': 'P' });
+  const prefs = prefsBox(act, env);
+  const bar = raceBar();
   const said = h('p', { class: 'said', role: 'status', 'aria-live': 'polite', 'data-testid': 'said' });
   const announcer = createAnnouncer();
   const keys = h('p', { class: 'muted keys', id: 'race-keys', 'data-testid': 'keys', text: KEYS_HELP });
   board.el.setAttribute('aria-describedby', 'race-keys');
   // The countdown's digits are for the eye: the live region says them.
   const overlay = h('div', { class: 'countdown', 'data-testid': 'countdown', 'aria-hidden': 'true', hidden: true });
-  const forfeit = h('button', {
-    type: 'button',
-    class: 'small danger',
-    'data-testid': 'forfeit',
-    onclick: () => {
-      if (confirm('Give up this race? Your result becomes "forfeited".')) act.forfeit();
-    },
-    text: 'Give up',
-  });
-  mode.addEventListener('click', () => last && act.pencilMode(!last.pencil_mode));
-
-  const pad = h('div', { class: 'pad', role: 'group', 'aria-label': 'digits' });
-  /** The digits whose nine are all placed: greyed, and the pad does not place them. */
-  let done = new Set();
-  for (let d = 1; d <= 9; d++) {
-    pad.append(h('button', { type: 'button', 'data-digit': d, 'aria-keyshortcuts': String(d), onclick: () => last && !done.has(d) && act.place(last.selected, d), text: String(d) }));
-  }
-  pad.append(h('button', { type: 'button', 'data-testid': 'erase', 'aria-label': 'clear pencil marks', 'aria-keyshortcuts': 'Backspace Delete 0',
-    onclick: () => last && act.erase(last.selected), text: '⌫' }));
+  const pad = digitPad(act, () => last);
   // Escape from the chat goes back to the board.
   chat.el.addEventListener('keydown', (ev) => {
     if (ev.key === 'Escape' && last && canPlace(last)) {
@@ -80,10 +60,10 @@ export function race(act) {
     h(
       'div',
       { class: 'race-layout' },
-      h('div', { class: 'race-bar' }, time, left, mistakes),
+      bar.el,
       h('div', { class: 'board-wrap' }, board.el, overlay),
       said,
-      h('div', { class: 'controls' }, pad, h('div', { class: 'row' }, mode, forfeit), keys, prefs.el),
+      h('div', { class: 'controls' }, pad.el, h('div', { class: 'row' }, pad.mode, pad.forfeit), keys, prefs.el),
       h('div', { class: 'side' }, h('h2', { text: 'Progress' }), progress.el, chat.el),
     ),
   );
@@ -110,20 +90,99 @@ export function race(act) {
       const view = r && r.puzzle ? { puzzle: r.puzzle, board: player ? r.board : [...r.puzzle], pencil: r.pencil, flash: r.flash, pending: r.pending } : null;
       board.update(view, playing ? s.selected : -1, now, null);
       setAttr(el, 'data-phase', s.phase);
-      // The countdown, from the server's starts_in_ms.
-      if (s.phase === 'countdown') {
-        const ms = s.countdown_at === null ? 0 : s.countdown_at - now;
-        setText(overlay, ms > 0 ? `${Math.ceil(ms / 1000)}` : 'Go!');
-        overlay.removeAttribute('hidden');
-      } else {
-        overlay.setAttribute('hidden', '');
-      }
+      countdown(overlay, s, now);
+      bar.update(s, now);
+      pad.update(s);
+      setAttr(keys, 'hidden', player ? null : '');
+      // What just happened, in words, said once.
+      const words = announcer.next(s, now);
+      if (words !== null) setText(said, words === said.textContent ? `${words}\u00a0` : words);
+      // The race started, or the selection moved by a tap: the focus follows it into the board.
+      if (playing) followSelection(board, header.heading, s.selected);
+    },
+    onKey: (ev, s) => raceKey(ev, s, act, board, pad.el),
+  };
+}
+
+/**
+ * The countdown over the board, from the server's starts_in_ms.
+ * @param {HTMLElement} overlay
+ * @param {import('../state.js').State} s
+ * @param {number} now
+ */
+function countdown(overlay, s, now) {
+  if (s.phase === 'countdown') {
+    const ms = s.countdown_at === null ? 0 : s.countdown_at - now;
+    setText(overlay, ms > 0 ? `${Math.ceil(ms / 1000)}` : 'Go!');
+    overlay.removeAttribute('hidden');
+  } else {
+    overlay.setAttribute('hidden', '');
+  }
+}
+
+/** The bar above the board: the clock, the time left, and the mistakes with their penalty. */
+function raceBar() {
+  const time = h('span', { class: 'clock', 'data-testid': 'clock', 'aria-label': 'race clock' });
+  const left = h('span', { class: 'muted', 'data-testid': 'time-left' });
+  const mistakes = h('span', { 'data-testid': 'mistakes' });
+  return {
+    el: h('div', { class: 'race-bar' }, time, left, mistakes),
+    /** @param {import('../state.js').State} s @param {number} now */
+    update(s, now) {
+      const r = s.race;
       const t = r ? elapsed(r, now) : 0;
       setText(time, clock(t));
       setText(left, r && r.puzzle ? `${clock(r.time_limit_s * 1000 - t)} left` : '');
       const limit = s.settings.max_mistakes;
       const m = r?.mistakes ?? 0;
-      setText(mistakes, player ? `✗ ${m}${limit ? `/${limit}` : ''} · +${Math.round((r?.penalty_ms ?? 0) / 1000)} s` : 'watching');
+      setText(mistakes, s.you?.role === 'player' ? `✗ ${m}${limit ? `/${limit}` : ''} · +${Math.round((r?.penalty_ms ?? 0) / 1000)} s` : 'watching');
+    },
+  };
+}
+
+/**
+ * The digit pad with its erase key, the pencil switch and the Give up button (a player's only).
+ * @param {import('../state.js').Actions} act
+ * @param {() => import('../state.js').State | null} last the state drawn last
+ */
+function digitPad(act, last) {
+  const mode = h('button', { type: 'button', class: 'small', 'data-testid': 'pencil', 'aria-pressed': 'false', 'aria-keyshortcuts': 'P' });
+  const forfeit = h('button', {
+    type: 'button',
+    class: 'small danger',
+    'data-testid': 'forfeit',
+    onclick: () => {
+      if (confirm('Give up this race? Your result becomes "forfeited".')) act.forfeit();
+    },
+    text: 'Give up',
+  });
+  mode.addEventListener('click', () => {
+    const s = last();
+    return s && act.pencilMode(!s.pencil_mode);
+  });
+  const pad = h('div', { class: 'pad', role: 'group', 'aria-label': 'digits' });
+  /** The digits whose nine are all placed: greyed, and the pad does not place them. */
+  let done = new Set();
+  for (let d = 1; d <= 9; d++) {
+    pad.append(h('button', { type: 'button', 'data-digit': d, 'aria-keyshortcuts': String(d), onclick: () => {
+      const s = last();
+      return s && !done.has(d) && act.place(s.selected, d);
+    }, text: String(d) }));
+  }
+  pad.append(h('button', { type: 'button', 'data-testid': 'erase', 'aria-label': 'clear pencil marks', 'aria-keyshortcuts': 'Backspace Delete 0',
+    onclick: () => {
+      const s = last();
+      return s && act.erase(s.selected);
+    }, text: '⌫' }));
+  return {
+    el: pad,
+    mode,
+    forfeit,
+    /** @param {import('../state.js').State} s */
+    update(s) {
+      const r = s.race;
+      const player = s.you?.role === 'player';
+      const playing = canPlace(s);
       setText(mode, s.pencil_mode ? '✎ pencil: on' : '✎ pencil: off');
       setAttr(mode, 'aria-pressed', s.pencil_mode ? 'true' : 'false');
       setAttr(pad, 'hidden', player ? null : '');
@@ -136,14 +195,7 @@ export function race(act) {
         setAttr(b, 'data-done', done.has(d) ? 'true' : null);
         setAttr(b, 'aria-disabled', done.has(d) ? 'true' : null);
       }
-      setAttr(keys, 'hidden', player ? null : '');
-      // What just happened, in words, said once.
-      const words = announcer.next(s, now);
-      if (words !== null) setText(said, words === said.textContent ? `${words}\u00a0` : words);
-      // The race started, or the selection moved by a tap: the focus follows it into the board.
-      if (playing) followSelection(board, header.heading, s.selected);
     },
-    onKey: (ev, s) => raceKey(ev, s, act, board, pad),
   };
 }
 

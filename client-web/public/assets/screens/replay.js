@@ -8,9 +8,10 @@
 
 import { createBoard } from '../board.js';
 import { h, raceTime, setAttr, setText } from '../dom.js';
+import { colOf, rowOf } from '../geometry.js';
 import { progressLine, standingsTable } from '../parts.js';
 import { at, boardAt, parseRace, seatPuzzle, seek, step } from '../replay.js';
-import { api, ApiError } from '../wire.js';
+import { ApiError } from '../wire.js';
 
 const SPEEDS = [1, 2, 4, 8, 16];
 /** How often the clock moves while playing. */
@@ -21,44 +22,142 @@ const ENDED = { all_done: 'everyone done', time_limit: 'time up', shutdown: 'ser
 const OUTCOME = { accepted: '✓', wrong: '✗ wrong', conflict: '✗ clashes', given: 'on a given', filled: 'on a placed digit' };
 
 /**
+ * What the page plays: the race once loaded, the cursor, the speed, the running clock's stop
+ * (null while paused) and when it last moved, and the player whose board is shown.
+ * @typedef {{r: import('../replay.js').Replay | null, cur: import('../replay.js').Cursor, speed: number,
+ *   stop: (() => void) | null, tickAt: number, who: string}} Playback
+ */
+
+/** @param {string} testid @param {string} label @param {string} text @param {() => void} onclick */
+const button = (testid, label, text, onclick) =>
+  h('button', { type: 'button', class: 'small', 'data-testid': testid, 'aria-label': label, title: label, onclick, text });
+
+/**
  * @param {string} raceId
+ * @param {import('../view.js').Env} env
  * @returns {import('../state.js').Screen}
  */
-export function replayPage(raceId) {
-  /** @type {import('../replay.js').Replay | null} */
-  let r = null;
-  /** @type {import('../replay.js').Cursor} */
-  let cur = { n: 0, t: 0 };
-  let speed = 1;
-  /** @type {ReturnType<typeof setInterval> | null} */
-  let timer = null;
-  let tickAt = 0;
-  /** The player whose board is shown. */
-  let who = '';
-
-  /** @param {string} testid @param {string} label @param {string} text @param {() => void} onclick */
-  const button = (testid, label, text, onclick) =>
-    h('button', { type: 'button', class: 'small', 'data-testid': testid, 'aria-label': label, title: label, onclick, text });
-  const play = button('replay-play', 'play or pause', '▶ Play', () => (timer ? pause() : start()));
-  const faster = button('replay-speed', 'playback speed ×1', '×1', () => {
-    speed = SPEEDS[(SPEEDS.indexOf(speed) + 1) % SPEEDS.length];
-    draw();
+export function replayPage(raceId, env) {
+  /** @type {Playback} */
+  const v = { r: null, cur: { n: 0, t: 0 }, speed: 1, stop: null, tickAt: 0, who: '' };
+  const ui = replayParts({
+    toggle: () => (v.stop ? pause() : start()),
+    faster: () => {
+      v.speed = SPEEDS[(SPEEDS.indexOf(v.speed) + 1) % SPEEDS.length];
+      draw();
+    },
+    restart: () => go({ n: 0, t: 0 }),
+    go: (f) => v.r && go(f(v.r, v.cur)),
+    scrub: (ms) => v.r && go(seek(v.r, ms), !!v.stop),
+    pick: (who) => {
+      v.who = who;
+      draw();
+    },
   });
-  const restart = button('replay-restart', 'restart', '⇤', () => go({ n: 0, t: 0 }));
-  const back = button('replay-back', '1 placement back', '◀ 1', () => r && go(step(r, cur, -1)));
-  const on = button('replay-forward', '1 placement on', '1 ▶', () => r && go(step(r, cur, 1)));
-  const end = button('replay-end', 'jump to the end', '⇥', () => r && go(seek(r, r.end_ms)));
+  const el = ui.el;
+
+  /** @param {import('../replay.js').Cursor} c @param {boolean} [keepPlaying] */
+  function go(c, keepPlaying = false) {
+    if (!keepPlaying) pause();
+    v.cur = c;
+    draw();
+  }
+  function start() {
+    if (!v.r || v.stop) return;
+    if (v.cur.t >= v.r.end_ms) v.cur = { n: 0, t: 0 };
+    v.tickAt = env.now();
+    v.stop = env.every(tick, TICK_MS);
+    draw();
+  }
+  function pause() {
+    v.stop?.();
+    v.stop = null;
+    draw();
+  }
+  function tick() {
+    // Left for another page: stop, so nothing runs behind it.
+    if (!v.r || !el.isConnected) return pause();
+    const now = env.now();
+    v.cur = seek(v.r, v.cur.t + (now - v.tickAt) * v.speed);
+    v.tickAt = now;
+    if (v.cur.t >= v.r.end_ms) pause();
+    else draw();
+  }
+  const draw = () => drawReplay(ui, v);
+
+  async function load() {
+    setAttr(el, 'data-problem', null);
+    setAttr(ui.problem, 'hidden', '');
+    setAttr(ui.meta, 'hidden', null);
+    setText(ui.meta, 'Loading the race…');
+    try {
+      v.r = parseRace(await env.api(`/api/races/${encodeURIComponent(raceId)}`));
+    } catch (e) {
+      const status = e instanceof ApiError ? e.status : -1;
+      const why = e instanceof Error ? e.message : String(e);
+      if (status === 404 || status === 400) fail(ui, load, 'no_race', 'No such finished race', `There is no finished race ${raceId}: races in progress are not kept, and the link may be mistyped.`, false);
+      else fail(ui, load, 'race_unavailable', 'The race cannot be loaded', `The race could not be loaded (${why}).`, status !== -1);
+      return;
+    }
+    v.who = showRace(ui, v.r);
+    draw();
+  }
+  load();
+
+  return {
+    el,
+    update() {},
+    onKey(ev) {
+      if (v.r) replayKey(ev, ui, () => (v.stop ? pause() : start()));
+    },
+  };
+}
+
+/**
+ * A key on the loaded replay: space plays or pauses (unless it presses a button), the arrows
+ * step, Home and End jump.
+ * @param {KeyboardEvent} ev
+ * @param {ReturnType<typeof replayParts>} ui
+ * @param {() => void} toggle
+ */
+function replayKey(ev, ui, toggle) {
+  if (ev.key === ' ' && /** @type {HTMLElement} */ (ev.target).tagName === 'BUTTON') return;
+  /** @type {Record<string, () => void>} */
+  const keys = {
+    ' ': toggle,
+    ArrowLeft: () => ui.back.click(),
+    ArrowRight: () => ui.on.click(),
+    Home: () => ui.restart.click(),
+    End: () => ui.end.click(),
+  };
+  const f = keys[ev.key];
+  if (f) {
+    ev.preventDefault();
+    f();
+  }
+}
+
+/**
+ * The page's elements: the bar (clock, buttons, scrubber), the board with whose it is and what
+ * was placed, everyone's progress and the final standings.
+ * @param {{toggle: () => void, faster: () => void, pick: (who: string) => void, restart: () => void, scrub: (ms: number) => void,
+ *   go: (f: (r: import('../replay.js').Replay, c: import('../replay.js').Cursor) => import('../replay.js').Cursor) => void}} on
+ */
+function replayParts(on) {
+  const play = button('replay-play', 'play or pause', '▶ Play', on.toggle);
+  const faster = button('replay-speed', 'playback speed ×1', '×1', on.faster);
+  const restart = button('replay-restart', 'restart', '⇤', on.restart);
+  const back = button('replay-back', '1 placement back', '◀ 1', () => on.go((r, c) => step(r, c, -1)));
+  const forward = button('replay-forward', '1 placement on', '1 ▶', () => on.go((r, c) => step(r, c, 1)));
+  const end = button('replay-end', 'jump to the end', '⇥', () => on.go((r) => seek(r, r.end_ms)));
   const scrub = h('input', { type: 'range', min: 0, max: 0, step: 100, value: 0, 'aria-label': 'race time', 'data-testid': 'replay-scrub' });
-  scrub.addEventListener('input', () => r && go(seek(r, Number(scrub.value)), !!timer));
+  scrub.addEventListener('input', () => on.scrub(Number(scrub.value)));
   const time = h('span', { class: 'clock', 'data-testid': 'replay-clock', 'aria-label': 'race clock' });
   const total = h('span', { class: 'muted' });
   const counter = h('span', { class: 'muted', 'data-testid': 'replay-step' });
   const list = h('ul', { class: 'progress', 'data-testid': 'progress', 'aria-label': 'progress' });
   const pick = h('select', { 'data-testid': 'replay-player', 'aria-label': 'whose board' });
-  pick.addEventListener('change', () => {
-    who = pick.value;
-    draw();
-  });
+  pick.addEventListener('change', () => on.pick(pick.value));
   const board = createBoard({ label: 'the board', onSelect: () => {} });
   const said = h('p', { class: 'said', 'data-testid': 'said' });
   const table = standingsTable({ rating: false });
@@ -70,129 +169,81 @@ export function replayPage(raceId) {
   const body = h('div', { hidden: true },
     h('div', { class: 'card replay-bar' },
       h('div', { class: 'race-bar' }, time, total, counter),
-      h('div', { class: 'row' }, play, faster, restart, back, on, end), scrub),
+      h('div', { class: 'row' }, play, faster, restart, back, forward, end), scrub),
     h('div', { class: 'race-grid' },
       h('div', { class: 'play' }, h('label', { class: 'check' }, h('span', { text: 'Board of' }), pick), board.el, said),
       h('div', { class: 'side' }, h('div', { class: 'card' }, h('h2', { text: 'Progress' }), list), final)));
   const el = h('section', { class: 'screen replay' },
     h('p', {}, h('a', { href: '/', text: '← sudoku·race' })), title, meta, problem, body);
+  return { el, play, faster, restart, back, on: forward, end, scrub, time, total, counter, list, pick, board, said, table, final, meta, title, problem, body };
+}
 
-  /** @param {import('../replay.js').Cursor} c @param {boolean} [keepPlaying] */
-  function go(c, keepPlaying = false) {
-    if (!keepPlaying) pause();
-    cur = c;
-    draw();
-  }
-  function start() {
-    if (!r || timer) return;
-    if (cur.t >= r.end_ms) cur = { n: 0, t: 0 };
-    tickAt = performance.now();
-    timer = setInterval(tick, TICK_MS);
-    draw();
-  }
-  function pause() {
-    if (timer) clearInterval(timer);
-    timer = null;
-    draw();
-  }
-  function tick() {
-    // Left for another page: stop, so nothing runs behind it.
-    if (!r || !el.isConnected) return pause();
-    const now = performance.now();
-    cur = seek(r, cur.t + (now - tickAt) * speed);
-    tickAt = now;
-    if (cur.t >= r.end_ms) pause();
-    else draw();
-  }
+/**
+ * Draw the playback `v` at its cursor.
+ * @param {ReturnType<typeof replayParts>} ui
+ * @param {Playback} v
+ */
+function drawReplay(ui, v) {
+  const { r, cur, who } = v;
+  setText(ui.faster, `×${v.speed}`);
+  // The spoken name holds the visible text (WCAG 2.5.3).
+  setAttr(ui.faster, 'aria-label', `playback speed ×${v.speed}`);
+  setAttr(ui.el, 'data-playing', v.stop ? 'true' : 'false');
+  if (!r) return;
+  const over = cur.n >= r.events.length && cur.t >= r.end_ms;
+  setText(ui.play, v.stop ? '❚❚ Pause' : over ? '▶ Again' : '▶ Play');
+  setAttr(ui.play, 'aria-label', v.stop ? 'Pause' : over ? 'Play again' : 'Play');
+  setText(ui.time, raceTime(cur.t));
+  setText(ui.counter, `placement ${cur.n}/${r.events.length}`);
+  // The slider moves in tenths; its end is the race's end.
+  ui.scrub.value = String(cur.t >= r.end_ms ? ui.scrub.max : cur.t);
+  ui.list.replaceChildren(...at(r, cur).map((line) => progressLine(line, line.player_id === who)));
+  const b = boardAt(r, cur, who);
+  const e = b.latest;
+  const refused = e && e.outcome !== 'accepted' ? { cells: b.clashes, at: e.at_ms, kind: e.outcome, cell: e.cell, digit: e.digit } : null;
+  ui.board.update({ puzzle: seatPuzzle(r, who), board: b.board, pencil: [], flash: refused, pending: new Map() }, e ? e.cell : -1, cur.t, null);
+  const name = r.race.players.find((p) => p.player_id === who)?.name ?? '';
+  setText(ui.said, e ? `${name}: ${e.digit} at row ${rowOf(e.cell) + 1} column ${colOf(e.cell) + 1} ${OUTCOME[e.outcome] ?? e.outcome}` : `${name} has placed nothing yet`);
+  setAttr(ui.final, 'hidden', over ? null : '');
+}
 
-  function draw() {
-    setText(faster, `×${speed}`);
-    // The spoken name holds the visible text (WCAG 2.5.3).
-    setAttr(faster, 'aria-label', `playback speed ×${speed}`);
-    setAttr(el, 'data-playing', timer ? 'true' : 'false');
-    if (!r) return;
-    const over = cur.n >= r.events.length && cur.t >= r.end_ms;
-    setText(play, timer ? '❚❚ Pause' : over ? '▶ Again' : '▶ Play');
-    setAttr(play, 'aria-label', timer ? 'Pause' : over ? 'Play again' : 'Play');
-    setText(time, raceTime(cur.t));
-    setText(counter, `placement ${cur.n}/${r.events.length}`);
-    // The slider moves in tenths; its end is the race's end.
-    scrub.value = String(cur.t >= r.end_ms ? scrub.max : cur.t);
-    list.replaceChildren(...at(r, cur).map((line) => progressLine(line, line.player_id === who)));
-    const b = boardAt(r, cur, who);
-    const e = b.latest;
-    const refused = e && e.outcome !== 'accepted' ? { cells: b.clashes, at: e.at_ms, kind: e.outcome, cell: e.cell, digit: e.digit } : null;
-    board.update({ puzzle: seatPuzzle(r, who), board: b.board, pencil: [], flash: refused, pending: new Map() }, e ? e.cell : -1, cur.t, null);
-    const name = r.race.players.find((p) => p.player_id === who)?.name ?? '';
-    setText(said, e ? `${name}: ${e.digit} at row ${Math.floor(e.cell / 9) + 1} column ${(e.cell % 9) + 1} ${OUTCOME[e.outcome] ?? e.outcome}` : `${name} has placed nothing yet`);
-    setAttr(final, 'hidden', over ? null : '');
-  }
+/**
+ * The race is in: its title, what it was, its length, whose board to show (the winner's
+ * first); the player shown.
+ * @param {ReturnType<typeof replayParts>} ui
+ * @param {import('../replay.js').Replay} r
+ */
+function showRace(ui, r) {
+  const race = r.race;
+  setText(ui.title, `Replay: ${race.difficulty} race`);
+  setText(ui.meta, [new Date(race.started_unix_ms).toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+    `${race.players.length} player${race.players.length === 1 ? '' : 's'}`, race.rated ? 'rated' : 'unrated',
+    race.daily ? `daily ${race.daily}` : '', `ended: ${ENDED[race.reason] ?? race.reason}`].filter(Boolean).join(' · '));
+  setText(ui.total, `/ ${raceTime(r.end_ms)}`);
+  setAttr(ui.scrub, 'max', String(Math.ceil(r.end_ms / 100) * 100));
+  ui.pick.replaceChildren(...race.players.map((p) => h('option', { value: p.player_id, text: p.bot ? `${p.name} (bot)` : p.name })));
+  const who = race.standings[0]?.player_id ?? race.players[0]?.player_id ?? '';
+  ui.pick.value = who;
+  ui.table.update(race.standings, null, undefined, race.players);
+  setAttr(ui.body, 'hidden', null);
+  return who;
+}
 
-  /**
-   * A page-filling error in the problem screen's shape (`data-problem`), with a way on.
-   * @param {string} code
-   * @param {string} heading
-   * @param {string} message
-   * @param {boolean} retry
-   */
-  function fail(code, heading, message, retry) {
-    setAttr(el, 'data-problem', code);
-    setText(title, heading);
-    setAttr(meta, 'hidden', '');
-    problem.replaceChildren(h('p', { class: 'error', role: 'alert', 'data-testid': 'error', text: message }),
-      h('div', { class: 'row' }, retry ? h('button', { type: 'button', class: 'primary', 'data-testid': 'retry', onclick: load, text: 'Try again' }) : null,
-        h('a', { class: 'button', href: '/', text: 'Back to the start' })));
-    setAttr(problem, 'hidden', null);
-  }
-
-  async function load() {
-    setAttr(el, 'data-problem', null);
-    setAttr(problem, 'hidden', '');
-    setAttr(meta, 'hidden', null);
-    setText(meta, 'Loading the race…');
-    try {
-      r = parseRace(await api(`/api/races/${encodeURIComponent(raceId)}`));
-    } catch (e) {
-      const status = e instanceof ApiError ? e.status : -1;
-      const why = e instanceof Error ? e.message : String(e);
-      if (status === 404 || status === 400) fail('no_race', 'No such finished race', `There is no finished race ${raceId}: races in progress are not kept, and the link may be mistyped.`, false);
-      else fail('race_unavailable', 'The race cannot be loaded', `The race could not be loaded (${why}).`, status !== -1);
-      return;
-    }
-    const race = r.race;
-    setText(title, `Replay: ${race.difficulty} race`);
-    setText(meta, [new Date(race.started_unix_ms).toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
-      `${race.players.length} player${race.players.length === 1 ? '' : 's'}`, race.rated ? 'rated' : 'unrated',
-      race.daily ? `daily ${race.daily}` : '', `ended: ${ENDED[race.reason] ?? race.reason}`].filter(Boolean).join(' · '));
-    setText(total, `/ ${raceTime(r.end_ms)}`);
-    setAttr(scrub, 'max', String(Math.ceil(r.end_ms / 100) * 100));
-    pick.replaceChildren(...race.players.map((p) => h('option', { value: p.player_id, text: p.bot ? `${p.name} (bot)` : p.name })));
-    who = race.standings[0]?.player_id ?? race.players[0]?.player_id ?? '';
-    pick.value = who;
-    table.update(race.standings, null, undefined, race.players);
-    setAttr(body, 'hidden', null);
-    draw();
-  }
-  load();
-
-  return {
-    el,
-    update() {},
-    onKey(ev) {
-      if (!r || (ev.key === ' ' && /** @type {HTMLElement} */ (ev.target).tagName === 'BUTTON')) return;
-      /** @type {Record<string, () => void>} */
-      const keys = {
-        ' ': () => (timer ? pause() : start()),
-        ArrowLeft: () => back.click(),
-        ArrowRight: () => on.click(),
-        Home: () => restart.click(),
-        End: () => end.click(),
-      };
-      const f = keys[ev.key];
-      if (f) {
-        ev.preventDefault();
-        f();
-      }
-    },
-  };
+/**
+ * A page-filling error in the problem screen's shape (`data-problem`), with a way on.
+ * @param {ReturnType<typeof replayParts>} ui
+ * @param {() => void} load
+ * @param {string} code
+ * @param {string} heading
+ * @param {string} message
+ * @param {boolean} retry
+ */
+function fail(ui, load, code, heading, message, retry) {
+  setAttr(ui.el, 'data-problem', code);
+  setText(ui.title, heading);
+  setAttr(ui.meta, 'hidden', '');
+  ui.problem.replaceChildren(h('p', { class: 'error', role: 'alert', 'data-testid': 'error', text: message }),
+    h('div', { class: 'row' }, retry ? h('button', { type: 'button', class: 'primary', 'data-testid': 'retry', onclick: load, text: 'Try again' }) : null,
+      h('a', { class: 'button', href: '/', text: 'Back to the start' })));
+  setAttr(ui.problem, 'hidden', null);
 }

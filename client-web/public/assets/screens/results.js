@@ -98,32 +98,154 @@ function reportBox(act) {
   return { el, buttons };
 }
 
+/** @typedef {import('../state.js').State} State */
+
 /**
  * @param {import('../state.js').Actions} act
+ * @param {import('../view.js').Env} env
  * @returns {import('../state.js').Screen}
  */
-export function results(act) {
-  const report = reportBox(act);
-  const header = roomHeader(act, 'Results');
+export function results(act, env) {
+  const header = roomHeader(act, 'Results', env);
   const players = playerList({ onKick: act.kick });
   const chat = chatBox({ onSend: act.chat });
   const error = errorSlot();
-  const title = h('h2', { 'data-testid': 'results-title', tabindex: -1 });
-  const table = standingsTable({ rating: true });
-  const board = createBoard({ label: 'the solution', onSelect: () => {} });
-  /** @type {HTMLElement} */
-  let columns;
-  const solutionCard = h('div', { class: 'card small-board', 'data-testid': 'solution-card' }, h('h2', { text: 'Solution' }), board.el);
+  const outcome = outcomePart(act);
+  const solution = solutionPart();
   const rematch = h('button', { type: 'button', class: 'primary', 'data-testid': 'rematch', onclick: () => act.start(), text: 'Rematch' });
   const again = h('button', { type: 'button', class: 'primary', 'data-testid': 'requeue', onclick: () => act.requeue(), text: 'Race again' });
   const waiting = h('p', { class: 'muted' });
-  const arenaTitle = h('h2');
-  const arenaNext = h('p', { 'data-testid': 'arena-next', role: 'status' });
-  const arena = arenaTable(act.savedName());
-  const arenaBox = h('div', { class: 'arena-box', 'data-testid': 'arena-box', hidden: true }, arenaTitle, arenaNext, h('div', { class: 'table-wrap' }, arena.el));
+  const arena = arenaPart(act);
   // Every finished race is stored before race_over goes out, so its replay is there now; a
   // new tab keeps this page's seat in the room.
   const replay = h('a', { class: 'button', 'data-testid': 'replay-link', target: '_blank', rel: 'noopener', hidden: true, text: 'Replay ↗' });
+  const host = hostPart(act);
+  const columns = h(
+    'div',
+    { class: 'columns' },
+    h('div', { class: 'card' }, ...outcome.els, h('div', { class: 'row' }, rematch, again, replay), waiting, arena.el),
+    solution.el,
+    h('div', { class: 'card' }, h('h2', { text: 'Room' }), players.el, host.summary, host.el, chat.el),
+  );
+  const el = h('section', { class: 'screen results-screen' }, header.el, error.el, columns);
+  return {
+    el,
+    // The outcome first: "Race over: …", then the table below it.
+    focus: () => outcome.title.focus({ preventScroll: true }),
+    update(s, now) {
+      header.update(s);
+      players.update(s);
+      chat.update(s);
+      error.update(s.notice);
+      outcome.update(s);
+      const r = s.race;
+      setAttr(replay, 'href', r ? `/#/races/${encodeURIComponent(r.race_id)}` : null);
+      setAttr(replay, 'hidden', r ? null : '');
+      solution.update(s, now, columns);
+      const mine = me(s);
+      const isHost = !!mine && s.host === mine.player_id;
+      setAttr(rematch, 'hidden', isHost ? null : '');
+      host.update(s, isHost);
+      const pool = !!s.settings.pool;
+      const { a, over } = arena.update(s, now);
+      setAttr(again, 'hidden', pool && mine && !over ? null : '');
+      let words = isHost ? 'Start a rematch when everyone is back.' : 'The host starts the next race.';
+      if (pool) words = 'Race again to look for the next race; players of this one who do are seated together first.';
+      if (a) words = over ? '' : "Race again to be seated in the arena's next race now.";
+      if (!mine) words = s.join_next ? 'Joining the next race…' : 'You are watching.';
+      setText(waiting, words);
+    },
+  };
+}
+
+/**
+ * The outcome: its title, the standings (race_over's, with ratings) and their Report buttons.
+ * @param {import('../state.js').Actions} act
+ */
+function outcomePart(act) {
+  const report = reportBox(act);
+  const title = h('h2', { 'data-testid': 'results-title', tabindex: -1 });
+  const table = standingsTable({ rating: true });
+  /** @type {unknown} */
+  let shown = null;
+  return {
+    title,
+    els: [title, h('div', { class: 'table-wrap' }, table.el), report.el],
+    /** @param {State} s */
+    update(s) {
+      const reason = s.over_reason === 'time_limit' ? 'time is up' : 'everyone is done';
+      // The standings are race_over's, or the room view's of the last race (a page that came
+      // between races): never guessed from who is here now.
+      setText(title, s.standings ? `Race over: ${reason}` : 'The last race');
+      const standings = s.standings ?? NO_STANDINGS;
+      setAttr(table.el, 'hidden', s.standings ? null : '');
+      if (shown === standings) return;
+      shown = standings;
+      const bots = [...s.bots].map((player_id) => ({ player_id, bot: true }));
+      table.update(standings, s.you?.player_id ?? null, (id) => ratingText(s, id), [...s.players, ...bots]);
+      const ghosts = new Set(s.players.filter((p) => p.ghost).map((p) => p.player_id));
+      report.buttons(table.el, s.you?.player_id ?? null, ghosts);
+    },
+  };
+}
+
+/** The solved board: the player's own board with the solution in its empty cells. */
+function solutionPart() {
+  const board = createBoard({ label: 'the solution', onSelect: () => {} });
+  const el = h('div', { class: 'card small-board', 'data-testid': 'solution-card' }, h('h2', { text: 'Solution' }), board.el);
+  return {
+    el,
+    /** @param {State} s @param {number} now @param {HTMLElement} columns */
+    update(s, now, columns) {
+      const r = s.race;
+      const view = r && r.puzzle ? { puzzle: r.puzzle, board: s.you?.role === 'player' ? r.board : [...r.puzzle], pencil: new Array(81).fill(0), flash: null, pending: new Map() } : null;
+      // A8: our board was our own isomorph: its solution is our standing's (the race's is for spectators).
+      const own = s.standings?.find((t) => t.player_id === s.you?.player_id)?.solution;
+      const solution = own ?? s.solution;
+      // No solution is ours to show (we did not race it): no board of givens alone.
+      setAttr(el, 'hidden', view && solution ? null : '');
+      // No solution of our own (a late joiner): two columns, the table gets the room's width.
+      setAttr(columns, 'data-solution', view && solution ? null : 'none');
+      board.update(view, -1, now, solution);
+    },
+  };
+}
+
+/**
+ * An arena race's results: the arena's standings and when the next race is asked for.
+ * @param {import('../state.js').Actions} act
+ */
+function arenaPart(act) {
+  const arenaTitle = h('h2');
+  const arenaNext = h('p', { 'data-testid': 'arena-next', role: 'status' });
+  const arena = arenaTable(act.savedName());
+  const el = h('div', { class: 'arena-box', 'data-testid': 'arena-box', hidden: true }, arenaTitle, arenaNext, h('div', { class: 'table-wrap' }, arena.el));
+  return {
+    el,
+    /**
+     * The room's arena if it is ours, and whether it is over.
+     * @param {State} s @param {number} now
+     */
+    update(s, now) {
+      const a = s.arena?.arena_id === s.settings.arena ? s.arena : null;
+      const over = !!a && arenaState(a, Date.now()) === 'finished';
+      setAttr(el, 'hidden', a ? null : '');
+      if (a) {
+        setText(arenaTitle, `Arena ${a.name}: it ${arenaWhen(a, Date.now())}`);
+        const next = nextRaceIn(s, now);
+        setText(arenaNext, over ? 'The arena is over: these standings are final.' : next !== null ? `Next race in ${next} s…` : 'Race again for the next race.');
+        arena.update(a.standings);
+      }
+      return { a, over };
+    },
+  };
+}
+
+/**
+ * The room's settings in words, and the host's form for the next race's.
+ * @param {import('../state.js').Actions} act
+ */
+function hostPart(act) {
   const summary = h('p', { class: 'muted', 'data-testid': 'settings' });
   const form = settingsForm({ idPrefix: 'results-' });
   const save = h('button', {
@@ -137,83 +259,20 @@ export function results(act) {
     },
     text: 'Save settings',
   });
-  const hostBox = h('details', { class: 'host-settings' }, h('summary', { text: 'Settings for the next race' }), form.el, save);
-  const el = h(
-    'section',
-    { class: 'screen results-screen' },
-    header.el,
-    error.el,
-    (columns = h(
-      'div',
-      { class: 'columns' },
-      h('div', { class: 'card' }, title, h('div', { class: 'table-wrap' }, table.el), report.el, h('div', { class: 'row' }, rematch, again, replay), waiting, arenaBox),
-      solutionCard,
-      h('div', { class: 'card' }, h('h2', { text: 'Room' }), players.el, summary, hostBox, chat.el),
-    )),
-  );
-  /** @type {unknown} */
-  let shown = null;
+  const el = h('details', { class: 'host-settings' }, h('summary', { text: 'Settings for the next race' }), form.el, save);
   /** @type {unknown} */
   let formFor = null;
   return {
     el,
-    // The outcome first: "Race over: …", then the table below it.
-    focus: () => title.focus({ preventScroll: true }),
-    update(s, now) {
-      header.update(s);
-      players.update(s);
-      chat.update(s);
-      error.update(s.notice);
-      const reason = s.over_reason === 'time_limit' ? 'time is up' : 'everyone is done';
-      // The standings are race_over's, or the room view's of the last race (a page that came
-      // between races): never guessed from who is here now.
-      setText(title, s.standings ? `Race over: ${reason}` : 'The last race');
-      const standings = s.standings ?? NO_STANDINGS;
-      setAttr(table.el, 'hidden', s.standings ? null : '');
-      if (shown !== standings) {
-        shown = standings;
-        const bots = [...s.bots].map((player_id) => ({ player_id, bot: true }));
-        table.update(standings, s.you?.player_id ?? null, (id) => ratingText(s, id), [...s.players, ...bots]);
-        const ghosts = new Set(s.players.filter((p) => p.ghost).map((p) => p.player_id));
-        report.buttons(table.el, s.you?.player_id ?? null, ghosts);
-      }
-      const r = s.race;
-      setAttr(replay, 'href', r ? `/#/races/${encodeURIComponent(r.race_id)}` : null);
-      setAttr(replay, 'hidden', r ? null : '');
-      const view = r && r.puzzle ? { puzzle: r.puzzle, board: s.you?.role === 'player' ? r.board : [...r.puzzle], pencil: new Array(81).fill(0), flash: null, pending: new Map() } : null;
-      // A8: our board was our own isomorph: its solution is our standing's (the race's is for spectators).
-      const own = s.standings?.find((t) => t.player_id === s.you?.player_id)?.solution;
-      const solution = own ?? s.solution;
-      // No solution is ours to show (we did not race it): no board of givens alone.
-      setAttr(solutionCard, 'hidden', view && solution ? null : '');
-      // No solution of our own (a late joiner): two columns, the table gets the room's width.
-      setAttr(columns, 'data-solution', view && solution ? null : 'none');
-      board.update(view, -1, now, solution);
-      const mine = me(s);
-      const host = !!mine && s.host === mine.player_id;
-      setAttr(rematch, 'hidden', host ? null : '');
-      setAttr(hostBox, 'hidden', host ? null : '');
-      const pool = !!s.settings.pool;
-      const a = s.arena?.arena_id === s.settings.arena ? s.arena : null;
-      const over = !!a && arenaState(a, Date.now()) === 'finished';
-      setAttr(again, 'hidden', pool && mine && !over ? null : '');
-      setAttr(arenaBox, 'hidden', a ? null : '');
-      if (a) {
-        setText(arenaTitle, `Arena ${a.name}: it ${arenaWhen(a, Date.now())}`);
-        const next = nextRaceIn(s, now);
-        setText(arenaNext, over ? 'The arena is over: these standings are final.' : next !== null ? `Next race in ${next} s…` : 'Race again for the next race.');
-        arena.update(a.standings);
-      }
+    summary,
+    /** @param {State} s @param {boolean} host */
+    update(s, host) {
+      setAttr(el, 'hidden', host ? null : '');
       setText(summary, describe(s.settings));
       if (formFor !== s.settings) {
         formFor = s.settings;
         form.set(s.settings);
       }
-      let words = host ? 'Start a rematch when everyone is back.' : 'The host starts the next race.';
-      if (pool) words = 'Race again to look for the next race; players of this one who do are seated together first.';
-      if (a) words = over ? '' : "Race again to be seated in the arena's next race now.";
-      if (!mine) words = s.join_next ? 'Joining the next race…' : 'You are watching.';
-      setText(waiting, words);
     },
   };
 }

@@ -9,8 +9,9 @@ import { h, setText } from '../dom.js';
 /**
  * @param {import('../state.js').Actions} act
  * @param {string} what the screen, as its heading starts: `Lobby`, `Race`, `Results`, …
+ * @param {import('../view.js').Env} env
  */
-export function roomHeader(act, what) {
+export function roomHeader(act, what, env) {
   const heading = h('h1', { class: 'sr-only', tabindex: -1, 'data-testid': 'screen-heading' });
   const code = h('code', { 'data-testid': 'room-code' });
   const link = h('input', { type: 'text', readonly: true, class: 'invite', 'aria-label': 'invite link', 'data-testid': 'invite' });
@@ -20,7 +21,7 @@ export function roomHeader(act, what) {
     onclick: async () => {
       link.select();
       try {
-        await navigator.clipboard.writeText(link.value);
+        await env.copy(link.value);
         setText(copy, 'Copied');
       } catch {
         setText(copy, 'Select and copy');
@@ -46,7 +47,7 @@ export function roomHeader(act, what) {
   function update(s) {
     setText(code, s.room ?? '');
     setText(heading, `${what}, room ${s.room ?? ''}`);
-    const url = `${location.origin}/r/${s.room ?? ''}`;
+    const url = `${env.origin}/r/${s.room ?? ''}`;
     if (link.value !== url) link.value = url;
     setText(role, s.you?.role === 'spectator' ? 'watching' : 'player');
     // A pool room takes nobody by its link, nor a ghost's (A7).

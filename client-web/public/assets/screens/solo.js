@@ -46,12 +46,15 @@ function safe(f) {
   }
 }
 
+/** @typedef {import('../view.js').Env['storage']} Storage */
+
 /**
  * The next puzzle index per difficulty, as kept.
+ * @param {Storage} storage
  * @returns {Record<Level, number>}
  */
-function nextIndex() {
-  const o = safe(() => JSON.parse(localStorage.getItem(NEXT_KEY) ?? '{}')) ?? {};
+function nextIndex(storage) {
+  const o = safe(() => JSON.parse(storage.local.getItem(NEXT_KEY) ?? '{}')) ?? {};
   /** @type {Record<string, number>} */
   const out = {};
   for (const l of LEVELS) out[l] = Number.isInteger(o[l]) && o[l] >= 0 ? o[l] : 0;
@@ -62,12 +65,13 @@ function nextIndex() {
  * A new game at `level`: the next puzzle of that difficulty (the next index is kept).
  * @param {Bank} bank
  * @param {Level} level
+ * @param {Storage} storage
  */
-function start(bank, level) {
-  const next = nextIndex();
+function start(bank, level, storage) {
+  const next = nextIndex(storage);
   const g = newGame(bank, level, next[level]);
   next[level] = (g.index + 1) % bank[level].length;
-  safe(() => localStorage.setItem(NEXT_KEY, JSON.stringify(next)));
+  safe(() => storage.local.setItem(NEXT_KEY, JSON.stringify(next)));
   return g;
 }
 
@@ -137,12 +141,31 @@ function layout(on) {
 }
 
 /**
+ * The hint's cells on the board: its own (`step` or `wrong`) and the pattern's.
+ * @param {HTMLElement} board
+ * @param {import('../solo.js').Hint | null} shown
+ */
+function markHint(board, shown) {
+  const hinted = new Set(shown?.cells ?? []);
+  for (const cell of board.querySelectorAll('[data-cell]')) {
+    const i = Number(cell.getAttribute('data-cell'));
+    setAttr(cell, 'data-hint', hinted.has(i) ? (i === shown?.cell ? shown.kind : 'pattern') : null);
+  }
+}
+
+/**
+ * What the screen shows: the game, the selected cell, the pencil switch, the hint shown and
+ * what was said last.
+ * @typedef {{game: Game, selected: number, pencil: boolean, shown: import('../solo.js').Hint | null, said: string}} View
+ */
+
+/**
  * Draw the game on the screen's elements.
  * @param {ReturnType<typeof layout>} ui
- * @param {{game: Game, selected: number, pencil: boolean, shown: import('../solo.js').Hint | null, said: string}} v
+ * @param {View} v
+ * @param {number} now
  */
-function render(ui, { game, selected, pencil, shown, said }) {
-  const now = performance.now();
+function render(ui, { game, selected, pencil, shown, said }, now) {
   const clash = clashes(game.board);
   const done = game.solved_ms !== null;
   ui.board.update(
@@ -152,12 +175,7 @@ function render(ui, { game, selected, pencil, shown, said }) {
     now,
     null,
   );
-  // The hint's cells: its own (`step` or `wrong`) and the pattern's.
-  const hinted = new Set(shown?.cells ?? []);
-  for (const cell of ui.board.el.querySelectorAll('[data-cell]')) {
-    const i = Number(cell.getAttribute('data-cell'));
-    setAttr(cell, 'data-hint', hinted.has(i) ? (i === shown?.cell ? shown.kind : 'pattern') : null);
-  }
+  markHint(ui.board.el, shown);
   const done9 = doneDigits(game.board);
   for (const b of ui.pad.querySelectorAll('[data-digit]')) setAttr(b, 'data-done', done9.has(Number(b.getAttribute('data-digit'))) ? 'true' : null);
   for (const b of ui.levels) setAttr(b, 'aria-pressed', b.getAttribute('data-level') === game.level ? 'true' : 'false');
@@ -175,53 +193,91 @@ function render(ui, { game, selected, pencil, shown, said }) {
 
 /**
  * @param {Bank} bank
+ * @param {import('../view.js').Env} env
  * @returns {import('../state.js').Screen}
  */
-export function solo(bank) {
+export function solo(bank, env) {
   styled();
   document.title = 'sudoku-race · solo';
   // The service worker keeps solo practice for offline play once it has been opened (sw.js).
-  navigator.serviceWorker?.ready.then((r) => r.active?.postMessage('keep-solo')).catch(() => {});
+  env.keepSolo();
+  /** @type {View} */
   const v = {
-    game: load(safe(() => localStorage.getItem(GAME_KEY))) ?? start(bank, 'easy'),
+    game: load(safe(() => env.storage.local.getItem(GAME_KEY))) ?? start(bank, 'easy', env.storage),
     selected: 0,
     pencil: false,
-    /** @type {import('../solo.js').Hint | null} */
     shown: null,
     said: '',
   };
   v.selected = Math.max(0, v.game.board.indexOf('.'));
-  const keep = () => safe(() => localStorage.setItem(GAME_KEY, save(v.game, performance.now())));
-  /** A change: kept, drawn, and what to say. @param {string} said */
-  const changed = (said) => {
-    v.said = said;
-    keep();
-    render(ui, v);
+  const keep = () => safe(() => env.storage.local.setItem(GAME_KEY, save(v.game, env.now())));
+  const draw = () => render(ui, v, env.now());
+  const act = soloActions(bank, v, {
+    /** A change: kept, drawn, and what to say. */
+    changed: (said) => {
+      v.said = said;
+      keep();
+      draw();
+    },
+    draw,
+    focus: (cell) => {
+      v.selected = cell;
+      ui.board.focus(cell);
+    },
+    now: env.now,
+    storage: env.storage,
+  });
+  const ui = layout(act);
+  runTimer(ui, v, keep, env);
+  resume(v.game, env.now());
+  keep();
+  draw();
+
+  return {
+    el: ui.el,
+    focus: () => ui.board.focus(v.selected),
+    update: () => setText(ui.time, clock(elapsed(v.game, env.now()))),
+    onKey(ev) {
+      const a = keyAction(ev, v.selected);
+      if (!a) return;
+      ev.preventDefault();
+      if (a.do === 'move') {
+        act.select(a.to);
+        ui.board.focus(a.to);
+      } else if (a.do === 'digit') act.digit(a.digit);
+      else act[a.do]();
+    },
   };
-  /** @param {number} cell */
-  const focus = (cell) => {
-    v.selected = cell;
-    ui.board.focus(cell);
-  };
+}
+
+/**
+ * What the screen's controls and keys do to the game `v`.
+ * @param {Bank} bank
+ * @param {View} v
+ * @param {{changed: (said: string) => void, draw: () => void, focus: (cell: number) => void, now: () => number,
+ *   storage: Storage}} on
+ */
+function soloActions(bank, v, on) {
+  const { changed, focus } = on;
   const act = {
     /** @param {number} cell */
     select: (cell) => {
       v.selected = cell;
-      render(ui, v);
+      on.draw();
     },
     /** @param {Level} level */
     level: (level) => {
-      v.game = start(bank, level);
+      v.game = start(bank, level, on.storage);
       v.shown = null;
-      resume(v.game, performance.now());
+      resume(v.game, on.now());
       changed(`A new ${level} puzzle.`);
       focus(Math.max(0, v.game.board.indexOf('.')));
-      render(ui, v);
+      on.draw();
     },
     next: () => act.level(v.game.level),
     /** @param {number} digit */
     digit: (digit) => {
-      const what = place(v.game, v.selected, digit, v.pencil, performance.now());
+      const what = place(v.game, v.selected, digit, v.pencil, on.now());
       if (what === 'same' || what === 'done') return;
       v.shown = null;
       changed(v.game.solved_ms !== null ? `Solved in ${clock(v.game.solved_ms)}.` : SAID[what]);
@@ -246,30 +302,10 @@ export function solo(bank) {
     },
     pencil: () => {
       v.pencil = !v.pencil;
-      render(ui, v);
+      on.draw();
     },
   };
-  const ui = layout(act);
-  runTimer(ui, v, keep);
-  resume(v.game, performance.now());
-  keep();
-  render(ui, v);
-
-  return {
-    el: ui.el,
-    focus: () => ui.board.focus(v.selected),
-    update: () => setText(ui.time, clock(elapsed(v.game, performance.now()))),
-    onKey(ev) {
-      const a = keyAction(ev, v.selected);
-      if (!a) return;
-      ev.preventDefault();
-      if (a.do === 'move') {
-        act.select(a.to);
-        ui.board.focus(a.to);
-      } else if (a.do === 'digit') act.digit(a.digit);
-      else act[a.do]();
-    },
-  };
+  return act;
 }
 
 /**
@@ -278,19 +314,20 @@ export function solo(bank) {
  * @param {ReturnType<typeof layout>} ui
  * @param {{game: Game}} v
  * @param {() => void} keep
+ * @param {import('../view.js').Env} env
  */
-function runTimer(ui, v, keep) {
+function runTimer(ui, v, keep, env) {
   let lastKept = 0;
   function onVisibility() {
-    const now = performance.now();
+    const now = env.now();
     if (document.hidden) pause(v.game, now);
     else resume(v.game, now);
     keep();
   }
-  const timer = setInterval(() => {
-    const now = performance.now();
+  const stop = env.every(() => {
+    const now = env.now();
     if (!ui.el.isConnected) {
-      clearInterval(timer);
+      stop();
       document.removeEventListener('visibilitychange', onVisibility);
       pause(v.game, now);
       keep();

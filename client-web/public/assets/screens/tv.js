@@ -15,9 +15,10 @@ export const RETRY_MS = 5000;
 
 /**
  * @param {import('../state.js').Actions} act
+ * @param {import('../view.js').Env} env
  * @returns {import('../state.js').Screen}
  */
-export function tv(act) {
+export function tv(act, env) {
   const boards = boardsGrid();
   const title = h('h1', { 'data-testid': 'tv-title', text: 'sudoku-race TV' });
   const status = h('p', { class: 'muted', role: 'status', 'data-testid': 'tv-status' });
@@ -32,7 +33,7 @@ export function tv(act) {
   function ask() {
     mode = 'asking';
     setText(status, 'Looking for the strongest race running…');
-    fetch('/api/tv', { cache: 'no-store' })
+    env.get('/api/tv', { cache: 'no-store' })
       .then((r) => (r.ok ? r.json() : null))
       .then(
         (body) => {
@@ -53,7 +54,7 @@ export function tv(act) {
   function later(words) {
     mode = 'waiting';
     setText(status, words);
-    setTimeout(() => {
+    env.later(() => {
       mode = 'idle';
       if (el.isConnected && last) update(last);
     }, RETRY_MS);
@@ -76,7 +77,7 @@ export function tv(act) {
     if (s.phase === 'finished') {
       mode = 'waiting';
       setText(status, `${boardsNote(s)} The next race comes in a moment.`);
-      setTimeout(() => {
+      env.later(() => {
         act.unwatch();
         mode = 'idle';
       }, PAUSE_MS);

@@ -75,10 +75,11 @@ export function boardsGrid() {
 /**
  * The screen a spectator with boards sees while the race runs.
  * @param {import('../state.js').Actions} act
+ * @param {import('../view.js').Env} env
  * @returns {import('../state.js').Screen}
  */
-export function watch(act) {
-  const header = roomHeader(act, 'Watching the boards');
+export function watch(act, env) {
+  const header = roomHeader(act, 'Watching the boards', env);
   const boards = boardsGrid();
   const time = h('span', { class: 'clock', 'data-testid': 'clock', 'aria-label': 'race clock' });
   const note = h('p', { class: 'muted boards-note', 'data-testid': 'boards-note' });
