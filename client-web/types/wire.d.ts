@@ -71,6 +71,7 @@ export type ServerMsg =
   | { type: 'race_over'; race_id: string; reason: string; standings: Standing[]; solution: string;
       ratings?: RatingChange[] }
   | { type: 'registered'; key: string; handle: string }
+  /** Reserved by A1 and never sent by our server: deprecated, not handled. */
   | { type: 'solution'; solution: string }
   | { type: 'chat'; player_id: string | null; name: string; text: string }
   | { type: 'room_closed'; room: string; reason?: 'host_closed' | 'shutdown' | 'drain' | 'node_lost' }

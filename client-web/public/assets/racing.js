@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * The race's part of the page's state (state.js): a race's clock, board and pencil marks, and
- * what the race's messages (`countdown` to `race_over`, `ratings`, `solution`) change. Pencil
+ * what the race's messages (`countdown` to `race_over`, `ratings`) change. Pencil
  * marks are kept in the session storage handed in (control.js's, a getter that may throw). No
  * DOM and no network here.
  */
@@ -143,10 +143,6 @@ export const RACE = {
     // A9: the rating changes of a result the server stored after `race_over`; only those
     // of the race whose results are shown.
     if (s.phase === 'finished' && s.race?.race_id === msg.race_id) s.ratings = msg.ratings;
-    return null;
-  },
-  solution(s, msg) {
-    s.solution = msg.solution;
     return null;
   },
 };
