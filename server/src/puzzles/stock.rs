@@ -40,7 +40,7 @@ struct Shelves {
 pub struct PuzzleStock {
     target: usize,
     state: Mutex<Shelves>,
-    /// Wakes the generator thread when a pool dropped below its target.
+    /// Wakes the generator thread when a shelf dropped below its target.
     wake: Condvar,
     /// Wakes async deals waiting for a difficulty's first puzzle.
     arrived: Notify,
@@ -55,7 +55,7 @@ impl std::fmt::Debug for PuzzleStock {
 }
 
 impl PuzzleStock {
-    /// Pools that keep `target` puzzles ready per difficulty, filled by a thread started
+    /// Shelves that keep `target` puzzles ready per difficulty, filled by a thread started
     /// here that stops when `shutdown` is cancelled. With `prewarm`, every difficulty is
     /// filled from the start; otherwise a difficulty is filled once it is first asked for.
     pub fn start(target: usize, prewarm: bool, shutdown: CancellationToken) -> Arc<PuzzleStock> {
@@ -63,7 +63,7 @@ impl PuzzleStock {
         for s in &mut shelves {
             s.wanted = prewarm;
         }
-        let pool = Arc::new(PuzzleStock {
+        let stock = Arc::new(PuzzleStock {
             target: target.max(1),
             state: Mutex::new(Shelves {
                 shelves,
@@ -72,14 +72,14 @@ impl PuzzleStock {
             wake: Condvar::new(),
             arrived: Notify::new(),
         });
-        let worker = pool.clone();
+        let worker = stock.clone();
         let spawned = std::thread::Builder::new()
-            .name("puzzle-pool".into())
+            .name("puzzle-stock".into())
             .spawn(move || worker.fill());
         if let Err(e) = spawned {
             tracing::error!(error = %e, "cannot start the puzzle generator thread");
         }
-        let stopper = pool.clone();
+        let stopper = stock.clone();
         tokio::spawn(async move {
             shutdown.cancelled().await;
             if let Ok(mut s) = stopper.state.lock() {
@@ -87,7 +87,7 @@ impl PuzzleStock {
             }
             stopper.wake.notify_all();
         });
-        pool
+        stock
     }
 
     /// A puzzle of `difficulty` now, if one was ever generated (as generated: untransformed).
@@ -129,7 +129,7 @@ impl PuzzleStock {
         dealt
     }
 
-    /// The generator thread: top up the neediest pool, sleep when all are full.
+    /// The generator thread: top up the neediest shelf, sleep when all are full.
     fn fill(&self) {
         let seed: u64 = rand::rngs::OsRng.gen();
         tracing::info!(seed, "puzzle generator started");
@@ -141,7 +141,7 @@ impl PuzzleStock {
                     if s.stop {
                         return;
                     }
-                    // Waiting deals first, then empty pools, then the emptiest.
+                    // Waiting deals first, then empty shelves, then the emptiest.
                     let pick = Difficulty::ALL
                         .into_iter()
                         .filter(|&d| {
@@ -184,18 +184,18 @@ mod tests {
     #[tokio::test]
     async fn deals_puzzles_with_their_solution_under_each_races_transform() {
         let stop = CancellationToken::new();
-        let pool = PuzzleStock::start(1, false, stop.clone());
+        let stock = PuzzleStock::start(1, false, stop.clone());
         assert!(
-            pool.try_take(Difficulty::Easy).is_none(),
+            stock.try_take(Difficulty::Easy).is_none(),
             "nothing generated unasked"
         );
-        let a = pool.take(Difficulty::Easy).await.transformed(1);
-        let b = pool.take(Difficulty::Easy).await.transformed(2);
+        let a = stock.take(Difficulty::Easy).await.transformed(1);
+        let b = stock.take(Difficulty::Easy).await.transformed(2);
         for d in [a, b] {
             assert_eq!(solver::solve_unique(&d.puzzle), Ok(d.solution));
         }
         assert_ne!(a.puzzle, b.puzzle, "each deal is transformed afresh");
-        let base = pool.take(Difficulty::Easy).await;
+        let base = stock.take(Difficulty::Easy).await;
         assert_eq!(
             base.transformed(7),
             base.transformed(7),

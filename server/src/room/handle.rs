@@ -56,7 +56,7 @@ pub enum RoomCmd {
         /// Its rating changes, as `race_over` would have carried them.
         ratings: Vec<protocol::RatingChange>,
     },
-    /// The puzzle for a race arrived from the pool.
+    /// The puzzle for a race arrived from the stock.
     PuzzleReady {
         /// The race it is for.
         race_id: RaceId,

@@ -23,9 +23,9 @@ use super::command::{Answer, Command};
 use super::directory::{Directory, OpenError};
 use super::endpoint::{self, Endpoint};
 use super::handle::{ArenaRace, Identity, JoinOutcome, Link, Requeued, RoomCmd, RoomHandle};
-use super::journal::{self as log, Entry};
+use super::journal::Entry;
 use super::listing::{self, Listing};
-use super::rules::{Effect, GhostRun, MintToken, Room, RoomOpts};
+use super::rules::{Effect, GhostRun, Room, RoomOpts};
 use crate::clock::unix_ms;
 use crate::metrics::Metrics;
 use crate::outbox::{encode, ConnId};
@@ -150,22 +150,11 @@ fn start(
     let code = handle.code.clone();
     // Logged when the room opens: the room's race ids and race seeds replay from it.
     let seed: u64 = rand::rngs::OsRng.gen();
-    let dir = env.directory.clone();
-    let token_room = code.clone();
     // A ghost room is not logged: its ghost's stored race is not in the log.
-    let journal = (env.directory.journals() && ghost.is_none()).then(|| Journal {
-        epoch: now(),
-        minted: Arc::default(),
-    });
-    let minted = journal.as_ref().map(|j| j.minted.clone());
-    let mint = MintToken(Box::new(move || {
-        let token = dir.issue_token(&token_room);
-        if let Some(Ok(mut m)) = minted.as_ref().map(|m| m.lock()) {
-            m.push(log::token_hash(token.as_str()));
-        }
-        token
-    }));
-    if journal.is_some() {
+    let journal = (env.directory.journals() && ghost.is_none())
+        .then(|| Journal::new(env.directory.clone(), code.clone(), now()));
+    let mint = Journal::mint(journal.as_ref(), env.directory.clone(), code.clone());
+    if let Some(journal) = &journal {
         let open = Entry::Open {
             code: code.clone(),
             settings: settings.clone(),
@@ -176,8 +165,7 @@ fn start(
                 .as_ref()
                 .map(|(date, p)| (date.clone(), p.puzzle.to_line(), p.solution.to_line())),
         };
-        let bytes = log::Logged { at: 0, entry: open }.encode();
-        env.directory.log(&code, bytes);
+        journal.log(journal.epoch(), open);
     }
     let room = Room::new(
         code.clone(),
@@ -310,6 +298,13 @@ impl Task {
     }
 
     /// A timer fired.
+    /// Log `entry` as given to the rules at `now`, if the room keeps a log.
+    fn log(&self, now: Instant, entry: Entry) {
+        if let Some(j) = &self.journal {
+            j.log(now, entry);
+        }
+    }
+
     fn tick(&mut self) {
         let (now, unix_ms) = (now(), unix_ms());
         self.room.tick(now, unix_ms);
@@ -333,11 +328,12 @@ impl Task {
     /// Member `conn`'s command: logged, handed to the rules, and answered once its effects
     /// are queued.
     fn member(&mut self, conn: ConnId, cmd: Command, link: Link, now: Instant) {
-        let mut entry = self.entry(conn, &cmd, &link);
+        let journal = self.journal.as_ref();
+        let mut entry = journal.and_then(|_| journaling::entry(conn, &cmd, &link));
         let joining = matches!(cmd, Command::Join { .. });
-        if !joining {
+        if let (Some(j), false) = (journal, joining) {
             // A join is logged once it is in: with the token it was minted.
-            self.log_entry(now, entry.take());
+            j.log_entry(now, entry.take());
         }
         let dropped = matches!(cmd, Command::Dropped);
         let waiting = match link {
@@ -363,8 +359,10 @@ impl Task {
             // a broken caller pairs them so): its channel closes unanswered.
             _ => {}
         }
+        if let (Some(j), true) = (&self.journal, joining) {
+            j.log_entry(now, entry);
+        }
         if joining {
-            self.log_entry(now, entry);
             self.expected(now);
         }
     }
@@ -494,7 +492,7 @@ impl Task {
                 Effect::Report(report) => keep_report(self.env.store.clone(), *report).await,
                 Effect::Store(record) => {
                     arena = self.arena_race(&record);
-                    if let Some(changes) = self.store(record).await {
+                    if let Some(changes) = results::store(&self.env, record).await {
                         ratings = Some(changes);
                     }
                 }
@@ -509,7 +507,9 @@ impl Task {
     /// The puzzle for `race_id` is dealt (logged before the rules see it).
     fn puzzle_ready(&mut self, race_id: &protocol::RaceId, dealt: SolvedPuzzle, now: Instant) {
         let unix_ms = unix_ms();
-        self.log_puzzle(now, race_id, &dealt, unix_ms);
+        if let Some(j) = &self.journal {
+            j.log_puzzle(now, race_id, &dealt, unix_ms);
+        }
         self.room.puzzle_ready(race_id, dealt, now, unix_ms);
     }
 
@@ -531,7 +531,7 @@ impl Task {
         Some(ArenaRace { arena_id, finishes })
     }
 
-    /// Take a puzzle from the pool now if one is ready, else have one delivered later; either
+    /// Take a puzzle from the stock now if one is ready, else have one delivered later; either
     /// way it is dealt under the transform the race's `seed` draws.
     fn need_puzzle(&mut self, race_id: protocol::RaceId, seed: u64) {
         // The daily is the same grid for everyone that day, and a ghost race replays its race's
@@ -546,12 +546,12 @@ impl Task {
             self.puzzle_ready(&race_id, base.transformed(seed), now());
             return;
         }
-        let pool = self.env.puzzles.clone();
+        let stock = self.env.puzzles.clone();
         let tx = self.tx.clone();
         let shutdown = self.env.shutdown.clone();
         self.env.tasks.spawn(async move {
             tokio::select! {
-                base = pool.take(difficulty) => {
+                base = stock.take(difficulty) => {
                     let dealt = base.transformed(seed);
                     if let Some(tx) = tx.upgrade() {
                         let _ = tx.send(RoomCmd::PuzzleReady { race_id, dealt }).await;

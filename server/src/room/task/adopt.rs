@@ -11,7 +11,6 @@ use crate::clock::unix_ms;
 use crate::room::endpoint::Endpoint;
 use crate::room::handle::{Command, RoomHandle};
 use crate::room::journal::{self, Entry, Replayed};
-use crate::room::rules::MintToken;
 use crate::room::task::RoomEnv;
 
 /// Rebuild a room from its `log` and run it here: `keep` gives each member on a live node
@@ -44,17 +43,14 @@ pub fn adopt(
         .directory
         .adopt(ip, room.settings(), code.clone(), room.tokens())?;
     env.metrics.rooms.inc();
-    let minted: Arc<std::sync::Mutex<Vec<String>>> = Arc::default();
-    let (dir, token_room, m) = (env.directory.clone(), code.clone(), minted.clone());
-    room.set_mint(MintToken(Box::new(move || {
-        let token = dir.issue_token(&token_room);
-        if let Ok(mut m) = m.lock() {
-            m.push(journal::token_hash(token.as_str()));
-        }
-        token
-    })));
+    let journal = Journal::new(env.directory.clone(), code.clone(), epoch);
+    room.set_mint(Journal::mint(
+        Some(&journal),
+        env.directory.clone(),
+        code.clone(),
+    ));
     let handle = opened.handle;
-    let mut t = Task::new(env, room, &handle, ip, Some(Journal { epoch, minted }));
+    let mut t = Task::new(env, room, &handle, ip, Some(journal));
     t.take_over(gap, &remote, &mut keep, start);
     let span = tracing::info_span!("room", room = %code);
     let gap_ms = gap.as_millis();

@@ -4,61 +4,81 @@
 
 use std::sync::{Arc, Mutex};
 
+use protocol::RoomCode;
 use tokio::time::Instant;
 
-use super::Task;
 use crate::outbox::ConnId;
 use crate::puzzles::SolvedPuzzle;
+use crate::room::directory::Directory;
 use crate::room::endpoint::Endpoint;
 use crate::room::handle::{Command, Link};
 use crate::room::journal::{self, Entry, Logged};
+use crate::room::rules::MintToken;
 
-/// A journaling room's epoch and the hashes of the tokens its seats were minted.
+/// A journaling room's log: where it goes, its epoch, and the hashes of the tokens its seats
+/// were minted.
 #[derive(Debug)]
 pub(super) struct Journal {
     /// The moment the room opened: logged times count from it.
-    pub(super) epoch: Instant,
+    epoch: Instant,
     /// The SHA-256 of each token minted since the last join was logged.
-    pub(super) minted: Arc<Mutex<Vec<String>>>,
+    minted: Arc<Mutex<Vec<String>>>,
+    /// Where the log goes.
+    directory: Arc<Directory>,
+    /// The room.
+    code: RoomCode,
 }
 
-impl Task {
-    /// Log `entry` as given to the rules at `now` (nothing when the room keeps no log).
-    pub(super) fn log(&self, now: Instant, entry: Entry) {
-        let Some(j) = &self.journal else { return };
-        let at = journal::since(j.epoch, now);
-        let bytes = Logged { at, entry }.encode();
-        self.env.directory.log(self.room.code(), bytes);
+impl Journal {
+    /// Room `code`'s log, counting from `epoch`.
+    pub(super) fn new(directory: Arc<Directory>, code: RoomCode, epoch: Instant) -> Journal {
+        Journal {
+            epoch,
+            minted: Arc::default(),
+            directory,
+            code,
+        }
     }
 
-    /// What the log keeps of member `conn`'s command `cmd` (reached through `link`), if the
-    /// room keeps a log.
-    pub(super) fn entry(&self, conn: ConnId, cmd: &Command, link: &Link) -> Option<Entry> {
-        self.journal.as_ref()?;
-        let remote = match link {
-            Link::Enter(Endpoint::Remote(r), _) => Some((r.node.to_string(), r.conn)),
-            _ => None,
-        };
-        Some(Entry::Cmd {
-            conn: conn.0,
-            remote,
-            tokens: Vec::new(),
-            cmd: cmd.logged()?,
-        })
+    /// How room `code` mints its seats' tokens: from the directory, and in a journaling room
+    /// with each token's hash noted for the join that minted it.
+    pub(super) fn mint(
+        journal: Option<&Journal>,
+        directory: Arc<Directory>,
+        code: RoomCode,
+    ) -> MintToken {
+        let minted = journal.map(|j| j.minted.clone());
+        MintToken(Box::new(move || {
+            let token = directory.issue_token(&code);
+            if let Some(Ok(mut m)) = minted.as_ref().map(|m| m.lock()) {
+                m.push(journal::token_hash(token.as_str()));
+            }
+            token
+        }))
+    }
+
+    /// The moment the room opened.
+    pub(super) fn epoch(&self) -> Instant {
+        self.epoch
+    }
+
+    /// Log `entry` as given to the rules at `now`.
+    pub(super) fn log(&self, now: Instant, entry: Entry) {
+        let at = journal::since(self.epoch, now);
+        let bytes = Logged { at, entry }.encode();
+        self.directory.log(&self.code, bytes);
     }
 
     /// Log `entry`, given to the rules at `now` (a join with the tokens it minted).
     pub(super) fn log_entry(&self, now: Instant, entry: Option<Entry>) {
-        let (Some(j), Some(mut entry)) = (&self.journal, entry) else {
-            return;
-        };
+        let Some(mut entry) = entry else { return };
         if let Entry::Cmd {
             tokens,
             cmd: Command::Join { .. },
             ..
         } = &mut entry
         {
-            if let Ok(mut minted) = j.minted.lock() {
+            if let Ok(mut minted) = self.minted.lock() {
                 *tokens = std::mem::take(&mut *minted);
             }
         }
@@ -73,9 +93,6 @@ impl Task {
         dealt: &SolvedPuzzle,
         unix_ms: i64,
     ) {
-        if self.journal.is_none() {
-            return;
-        }
         let entry = Entry::Puzzle {
             race_id: race_id.clone(),
             puzzle: dealt.puzzle.to_line(),
@@ -84,4 +101,18 @@ impl Task {
         };
         self.log(now, entry);
     }
+}
+
+/// What the log keeps of member `conn`'s command `cmd`, reached through `link`.
+pub(super) fn entry(conn: ConnId, cmd: &Command, link: &Link) -> Option<Entry> {
+    let remote = match link {
+        Link::Enter(Endpoint::Remote(r), _) => Some((r.node.to_string(), r.conn)),
+        _ => None,
+    };
+    Some(Entry::Cmd {
+        conn: conn.0,
+        remote,
+        tokens: Vec::new(),
+        cmd: cmd.logged()?,
+    })
 }

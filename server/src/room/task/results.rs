@@ -3,45 +3,43 @@
 
 use std::sync::Arc;
 
-use super::Task;
+use super::RoomEnv;
 use crate::room::backlog::{wire_change, Kept};
 use crate::store::Store;
 
-impl Task {
-    /// Store a finished race (after its fair-play flags) on a blocking thread, or spool it
-    /// behind the results already waiting for the database (`super::backlog`); the rating
-    /// changes it made, when it was stored now.
-    pub(super) async fn store(
-        &mut self,
-        mut record: Box<crate::store::RaceRecord>,
-    ) -> Option<Vec<protocol::RatingChange>> {
-        let metrics = self.env.metrics.clone();
-        let (store, backlog) = (self.env.store.clone(), self.env.backlog.clone());
-        let race_id = record.race_id.clone();
-        let fair_play = self.env.opts.fair_play;
-        // A result that waits does not hold the room up: race_over goes out at once.
-        let res = tokio::task::spawn_blocking(move || {
-            if fair_play {
-                flag_seats(&mut record);
-            }
-            backlog.keep(&*store, *record, &metrics)
-        })
-        .await;
-        match res {
-            Ok(Kept::Stored(changes)) => {
-                self.env.metrics.races_finished.inc();
-                return Some(changes.into_iter().map(wire_change).collect());
-            }
-            // Its rating changes come when it lands (`ratings`); race_over carries none.
-            Ok(Kept::Waiting) => tracing::warn!(race_id, "the result waits for the database"),
-            Ok(Kept::Refused | Kept::Lost) => {}
-            Err(e) => {
-                self.env.metrics.store_errors.inc();
-                tracing::error!(race_id, error = %e, "the results writer panicked");
-            }
+/// Store a finished race (after its fair-play flags) on a blocking thread, or spool it
+/// behind the results already waiting for the database (`super::backlog`); the rating
+/// changes it made, when it was stored now.
+pub(super) async fn store(
+    env: &RoomEnv,
+    mut record: Box<crate::store::RaceRecord>,
+) -> Option<Vec<protocol::RatingChange>> {
+    let metrics = env.metrics.clone();
+    let (store, backlog) = (env.store.clone(), env.backlog.clone());
+    let race_id = record.race_id.clone();
+    let fair_play = env.opts.fair_play;
+    // A result that waits does not hold the room up: race_over goes out at once.
+    let res = tokio::task::spawn_blocking(move || {
+        if fair_play {
+            flag_seats(&mut record);
         }
-        None
+        backlog.keep(&*store, *record, &metrics)
+    })
+    .await;
+    match res {
+        Ok(Kept::Stored(changes)) => {
+            env.metrics.races_finished.inc();
+            return Some(changes.into_iter().map(wire_change).collect());
+        }
+        // Its rating changes come when it lands (`ratings`); race_over carries none.
+        Ok(Kept::Waiting) => tracing::warn!(race_id, "the result waits for the database"),
+        Ok(Kept::Refused | Kept::Lost) => {}
+        Err(e) => {
+            env.metrics.store_errors.inc();
+            tracing::error!(race_id, error = %e, "the results writer panicked");
+        }
     }
+    None
 }
 
 /// Keep a report on a blocking thread before the `reported` that follows it goes out, so
