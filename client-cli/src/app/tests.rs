@@ -13,6 +13,7 @@ use ratatui::Terminal;
 
 use super::*;
 use crate::net::{Intent, NetEvent};
+use shared::engine::{Cell, Digit};
 
 mod arena;
 mod boards;
@@ -203,7 +204,7 @@ fn lobby_keys_send_ready_and_start_for_the_host_only() {
         player_id: "p2".into(),
     }));
     check_effects(app.update(key('s')), &[]);
-    assert!(app.notice.as_ref().is_some_and(|n| n.bad));
+    assert!(app.status.notice().is_some_and(|n| n.bad));
 }
 
 #[test]
@@ -238,7 +239,7 @@ fn chat_is_typed_sent_and_shown() {
             text: "gl hf".into(),
         }],
     );
-    assert_eq!(app.input, None);
+    assert_eq!(app.chat.input(), None);
     app.update(net(ServerMsg::Chat {
         player_id: Some("p2".into()),
         name: "bob".try_into().unwrap(),
@@ -257,7 +258,10 @@ fn countdown_then_race_start_puts_the_cursor_top_left() {
     check_shows(&render(&app, 120, 40), "The race starts in 2");
     let app = racing();
     let r = race(&app);
-    assert_eq!(app.play.pencil_cursor.cursor, Cell::at(0, 0).expect("cell"));
+    assert_eq!(
+        app.play.pencil_cursor().cursor,
+        Cell::at(0, 0).expect("cell")
+    );
     assert_eq!(r.started_at_ms, 1000);
     assert_eq!(r.progress.len(), 2);
     assert_eq!(r.progress["p2"].to_fill, 51);
@@ -281,7 +285,7 @@ fn digits_are_sent_with_ids_and_accepted_placements_land() {
     check_effects(app.update(key('5')), &[]);
     app.update(net(accepted_4_in_r1c3()));
     let r = race(&app);
-    assert_eq!(app.play.pending, vec![]);
+    assert_eq!(app.play.pending().collect::<Vec<_>>(), vec![]);
     assert_eq!(r.board.get(cell), Digit::new(4));
     // Givens and filled cells are refused locally, without a message.
     check_effects(app.update(key('4')), &[]);
@@ -314,7 +318,7 @@ fn a_conflict_flashes_its_reason_and_highlights_the_clashing_cells() {
     }));
     let r = race(&app);
     assert_eq!(r.mistakes, 1);
-    let flash = app.play.flash.as_ref().expect("a flash");
+    let flash = app.play.flash().expect("a flash");
     assert_eq!(flash.conflicts, vec![Cell::at(0, 0).expect("cell")]);
     let buf = render(&app, 120, 40);
     check_shows(&buf, "5 at r1c3: conflicts with r1c1");
@@ -334,7 +338,7 @@ fn a_conflict_flashes_its_reason_and_highlights_the_clashing_cells() {
     );
     assert_eq!(buf[(x, y)].bg, Color::Red);
     app.update(Event::Tick(1000 + FLASH_MS + 1));
-    assert_eq!(app.play.flash, None, "the flash fades");
+    assert_eq!(app.play.flash(), None, "the flash fades");
 }
 
 #[test]
@@ -346,7 +350,7 @@ fn the_board_shows_cursor_givens_and_pencil_marks() {
     app.update(key('4'));
     app.update(key('7'));
     assert_eq!(
-        app.play.pencil_cursor.pencil[Cell::at(1, 1).expect("cell").idx()],
+        app.play.pencil_cursor().pencil[Cell::at(1, 1).expect("cell").idx()],
         Digit::new(4).expect("d").bit() | Digit::new(7).expect("d").bit()
     );
     let buf = render(&app, 120, 40);
@@ -562,10 +566,13 @@ fn resume_mid_race_keeps_local_pencil_marks_and_the_clock() {
     assert_eq!(app.conn, Conn::Online);
     let r = race(&app);
     assert_eq!(
-        app.play.pencil_cursor.pencil[2],
+        app.play.pencil_cursor().pencil[2],
         Digit::new(1).expect("d").bit()
     );
-    assert_eq!(app.play.pencil_cursor.cursor, Cell::at(0, 2).expect("cell"));
+    assert_eq!(
+        app.play.pencil_cursor().cursor,
+        Cell::at(0, 2).expect("cell")
+    );
     assert_eq!(r.board.get(Cell::at(0, 3).expect("cell")), Digit::new(6));
     assert_eq!(r.elapsed_ms(20_000), 19_500);
     assert_eq!(r.mistakes, 1);
@@ -576,10 +583,10 @@ fn an_in_process_host_confirms_a_quit_that_closes_the_room_on_others() {
     // Ann runs the server (an in-process host) and bob is connected: `q` asks first.
     let mut app = lobby().with_server_in_process();
     check_effects(app.update(key('q')), &[]);
-    assert_eq!(app.confirm, Some(Confirm::Quit));
+    assert_eq!(app.status.confirm(), Some(&Confirm::Quit));
     let asked = app
-        .notice
-        .as_ref()
+        .status
+        .notice()
         .map(|n| n.text.clone())
         .unwrap_or_default();
     assert!(
@@ -588,7 +595,7 @@ fn an_in_process_host_confirms_a_quit_that_closes_the_room_on_others() {
     );
     // Any other key cancels; a second `q` quits.
     check_effects(app.update(key('x')), &[]);
-    assert_eq!(app.confirm, None);
+    assert_eq!(app.status.confirm(), None);
     app.update(key('q'));
     let effects = app.update(key('q'));
     assert!(effects.contains(&Effect::Quit), "{effects:?}");
@@ -606,9 +613,9 @@ fn an_in_process_host_confirms_a_quit_that_closes_the_room_on_others() {
 fn quitting_mid_race_needs_a_second_press_and_sends_leave() {
     let mut app = racing();
     check_effects(app.update(key('q')), &[]);
-    assert_eq!(app.confirm, Some(Confirm::Quit));
+    assert_eq!(app.status.confirm(), Some(&Confirm::Quit));
     check_effects(app.update(key('j')), &[]);
-    assert_eq!(app.confirm, None);
+    assert_eq!(app.status.confirm(), None);
     app.update(key('q'));
     let effects = app.update(key('q'));
     assert_eq!(effects, vec![Effect::Send(ClientMsg::Leave), Effect::Quit]);
