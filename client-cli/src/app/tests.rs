@@ -183,6 +183,9 @@ fn check_effects(effects: Vec<Effect>, expected: &[ClientMsg]) {
     assert_eq!(sent, expected);
 }
 
+/// The cursor cell's background on the board.
+const CURSOR: Color = crate::ui::board::CURSOR_BG;
+
 /// Screen position of the centre of `cell` on the big board drawn at the main area's origin
 /// (row 1 of the screen, column 0).
 fn big_cell_centre(row: u16, col: u16) -> (u16, u16) {

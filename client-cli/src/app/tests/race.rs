@@ -97,8 +97,6 @@ fn a_conflict_flashes_its_reason_and_highlights_the_clashing_cells() {
     assert_eq!(app.play.flash(), None, "the flash fades");
 }
 
-const CURSOR: Color = crate::ui::board::CURSOR_BG;
-
 #[test]
 fn the_board_shows_cursor_givens_and_pencil_marks() {
     let mut app = racing();
