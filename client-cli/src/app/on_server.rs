@@ -37,6 +37,8 @@ impl App {
             self.on_reported(player_id);
         }
         let effects = self.update_screen(msg, left, prev_race, prev_room);
+        // A tool open over a room that no longer allows it (we stopped being the room host, the
+        // results screen went) closes.
         if !self
             .tool
             .as_ref()
