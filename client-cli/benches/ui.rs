@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use client::app::{App, Event};
 use client::bot::{BotConfig, Brain, Level};
 use client::net::NetEvent;
+use crossterm::event::{KeyCode, KeyEvent};
 use protocol::{ClientMsg, Phase, Player, PlayerStatus, Progress, Role, ServerMsg, Settings, You};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
@@ -74,12 +75,28 @@ fn racing_app() -> App {
             text: "good luck, have fun".into(),
         }));
     }
+    // Pencil marks 1 2 4 6 7 9 in every empty cell, typed as a player would: pencil mode, then
+    // row by row (the cursor wraps, so it ends top-left where it began), then pen mode again.
     if let Some(puzzle) = app.race().map(|r| r.puzzle) {
-        for c in Cell::all().filter(|c| puzzle.get(*c).is_none()) {
-            app.play.pencil_cursor.pencil[c.idx()] = 0b1_0110_1011;
+        app.update(key(KeyCode::Char('p')));
+        for c in Cell::all() {
+            if puzzle.get(c).is_none() {
+                for d in "124679".chars() {
+                    app.update(key(KeyCode::Char(d)));
+                }
+            }
+            app.update(key(KeyCode::Right));
+            if c.col() == 8 {
+                app.update(key(KeyCode::Down));
+            }
         }
+        app.update(key(KeyCode::Char('p')));
     }
     app
+}
+
+fn key(code: KeyCode) -> Event {
+    Event::Key(KeyEvent::from(code))
 }
 
 /// Median time per iteration of `f`, over 7 runs of `iters` iterations.

@@ -460,7 +460,7 @@ pub fn tui(
     });
     drop(guard);
     result.context("terminal error")?;
-    if let client::app::Conn::Closed(Some(e)) = &app.conn {
+    if let client::app::Conn::Closed(Some(e)) = app.conn() {
         eprintln!("sudoku-race: {e}");
         if let Some(p) = log {
             eprintln!("(log: {})", p.display());

@@ -137,20 +137,6 @@ impl BoardState {
     }
 }
 
-impl super::App {
-    /// `p`: digits toggle pencil marks instead of being placed, or back.
-    pub(super) fn toggle_pencil_mode(&mut self) {
-        let local = &mut self.play.pencil_cursor;
-        local.pencil_mode = !local.pencil_mode;
-        let text = if local.pencil_mode {
-            "pencil mode: digits toggle marks"
-        } else {
-            "pen mode: digits are placed"
-        };
-        self.notify(text, false);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -38,8 +38,8 @@ pub struct Race {
     pub penalty_ms: u64,
     /// Every player's progress, by player id.
     pub progress: HashMap<PlayerId, Progress>,
-    /// The solution, once the race is over (`race_over`, or a `solution` a server may send with
-    /// it: Amendment A1 sends it to nobody earlier). Nothing draws it while the race runs.
+    /// The solution, once the race is over (it comes with `race_over`: Amendment A1 sends it to
+    /// nobody earlier). Nothing draws it while the race runs.
     pub solution: Option<Grid>,
     /// Our final status and time, once we are out of the race.
     pub finished: Option<(FinishStatus, Option<u64>)>,
@@ -332,8 +332,7 @@ impl Room {
             | ServerMsg::SettingsChanged { .. } => self.apply_member(msg),
             ServerMsg::Countdown { .. }
             | ServerMsg::RaceStarted { .. }
-            | ServerMsg::RaceOver { .. }
-            | ServerMsg::Solution { .. } => self.apply_race_phase(msg, now),
+            | ServerMsg::RaceOver { .. } => self.apply_race_phase(msg, now),
             ServerMsg::Ratings { race_id, ratings } => self.late_ratings(race_id, ratings),
             ServerMsg::Placement { .. }
             | ServerMsg::Progress(_)
@@ -354,6 +353,8 @@ impl Room {
             | ServerMsg::LeftArena { .. }
             | ServerMsg::Reported { .. }
             | ServerMsg::Chat { .. } => {}
+            // Nothing sends `solution`: the solution comes with `race_over` (Amendment A1).
+            ServerMsg::Solution { .. } => {}
         }
     }
 
@@ -372,8 +373,8 @@ impl Room {
         }
     }
 
-    /// The countdown, the race's start (a fresh board, everyone racing), its end (the
-    /// results), and the solution.
+    /// The countdown, the race's start (a fresh board, everyone racing), and its end (the
+    /// results, with the solution).
     fn apply_race_phase(&mut self, msg: &ServerMsg, now: u64) {
         match msg {
             ServerMsg::Countdown { starts_in_ms } => {
@@ -421,11 +422,6 @@ impl Room {
                 solution,
                 ratings,
             } => self.race_over(race_id, *reason, standings, *solution, ratings, now),
-            ServerMsg::Solution { solution } => {
-                if let Some(race) = self.race.as_mut() {
-                    race.solution = Some(*solution);
-                }
-            }
             _ => {}
         }
     }

@@ -4,45 +4,54 @@
 //! returns the [`Effect`]s for the run loop (messages to send, quit). It does no IO, so tests drive
 //! it with recorded server messages. Rendering (`crate::ui`) reads `&App` only.
 //!
-//! What the server said lives in the [`Mirror`] (`mirror`); this module owns what the screen adds
-//! to it: the [`Play`] beside the board (pencil marks, cursor, pending placements, the last
-//! refusal), notices, chat, confirmations and the connection state. Keys go through the one table
-//! in `keys`; `board` holds the board, pencil marks and cursor that solo shares; each server
-//! message's effect on the screen is `on_server`; screens outside a room `outside`; the pool (A7)
-//! `pool`; an arena (A7) `arena`; the room host's tools `room_host`; a server restarting (A9)
-//! `restart`.
+//! [`App`] composes parts that each own their fields and decide their own state: what the server
+//! said is the [`Mirror`] (`mirror`; the room, its race, the spectators' delayed boards); our side
+//! of the race beside the board is the [`Play`] (`play`: pencil marks, cursor, pending
+//! placements, the last refusal); the [`Chat`] (`chat`); the notice and a confirmation waiting
+//! for its second press, the [`Status`] (`status`); what we asked for and the seat we are taking,
+//! the [`Seating`] (`seating`); the screen outside a room, [`Outside`] (`outside`, with the
+//! pool's decisions in `pool` and a server restarting's (A9) in `restart`); the arena we are a
+//! member of (A7), [`Arena`] (`arena`); the room host's tool open over the room, [`Tool`]
+//! (`room_host`, and `report` for the report list). App's own code is the glue between them:
+//! this module (update, the connection, the key context, leaving), `on_key` (each key's effect)
+//! and `on_server` (each server message's effect on the screen). Keys go through the one table
+//! in `keys`; `board` holds the board, pencil marks and cursor that solo shares.
 
 pub mod arena;
 pub mod board;
+mod chat;
 pub mod event;
 pub mod keys;
 pub mod mirror;
+mod on_key;
 mod on_server;
 pub mod outside;
+mod play;
 mod pool;
 pub mod report;
 mod restart;
 pub mod room_host;
+mod seating;
+mod status;
 
-use crossterm::event::{KeyCode, KeyEvent};
-use protocol::{ClientMsg, MsgId, Phase, PlaceReason, PlayerName, Role, MAX_CHAT_CHARS};
-use shared::engine::{Cell, Digit};
+use protocol::{ClientMsg, Phase, Role};
 
 pub use arena::{Arena, AUTO_REQUEUE_MS};
 pub use board::{BoardState, PencilAndCursor};
+pub use chat::{Chat, ChatLine};
 pub use event::{Effect, Event};
 pub use keys::{digit_key, erase_key, is_ctrl_c, nav_key, Action, Context, Mode};
 pub use mirror::{Mirror, Race, Results, Room};
 pub use outside::Outside;
+pub use play::{Flash, Play};
 pub use room_host::Tool;
+pub use seating::Seating;
+pub use status::{Confirm, Notice, Status};
 
 use crate::net::{Intent, NetEvent};
 
 /// How long a rejected placement or a notice stays on screen, in ms.
 pub const FLASH_MS: u64 = 2500;
-
-/// Chat lines kept.
-const CHAT_KEPT: usize = 100;
 
 /// The state of the connection, as the screen shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,119 +69,42 @@ pub enum Conn {
     Closed(Option<String>),
 }
 
-/// A short message in the status line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Notice {
-    /// What to show.
-    pub text: String,
-    /// Shown as an error.
-    pub bad: bool,
-    /// Local clock when it disappears.
-    pub until_ms: u64,
-}
-
-/// One line of chat.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ChatLine {
-    /// Speaker's name.
-    pub name: PlayerName,
-    /// A spectator said it (the server sent no `player_id`).
-    pub watching: bool,
-    /// What they said.
-    pub text: String,
-}
-
-/// A rejected placement, flashed on the board.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Flash {
-    /// Where.
-    pub cell: Cell,
-    /// What was tried.
-    pub digit: Digit,
-    /// Why the server refused it.
-    pub reason: PlaceReason,
-    /// The clashing cells (for `conflict`).
-    pub conflicts: Vec<Cell>,
-    /// Local clock when it fades.
-    pub until_ms: u64,
-}
-
-/// Our side of the race on screen, beside the server's board: the pencil marks and cursor,
-/// placements not yet answered, the last refusal.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Play {
-    /// Pencil marks, cursor and mode.
-    pub pencil_cursor: PencilAndCursor,
-    /// Placements sent and not yet answered: (id, cell, digit).
-    pub pending: Vec<(u64, Cell, Digit)>,
-    /// The last rejected placement.
-    pub flash: Option<Flash>,
-}
-
-impl Play {
-    /// The digit pending in `cell`, if a placement there is unanswered.
-    pub fn pending_in(&self, cell: Cell) -> Option<Digit> {
-        self.pending
-            .iter()
-            .find(|(_, c, _)| *c == cell)
-            .map(|&(_, _, d)| d)
-    }
-}
-
-/// A key press that needs a second press to take effect.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Confirm {
-    /// Leave the room mid-race.
-    Quit,
-    /// Give up the race.
-    Forfeit,
-    /// Remove this player from the room (the room host).
-    Kick(protocol::PlayerId),
-}
-
-/// The online client's whole state.
+/// The online client's whole state: its parts, and what this program was started with.
+///
+/// Four fields stay public because the end-to-end tests (`tests/`) read them: `name`,
+/// `outside`, `quit` and `arena`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct App {
     /// Our display name.
     pub name: String,
     /// What a friend types to join (shown in the lobby with the room code in place of `{code}`).
-    pub join_command: Option<String>,
-    /// The local clock (ms since start), from the last tick.
-    pub clock_ms: u64,
-    /// Connection state.
-    pub conn: Conn,
-    /// What the server said: the room and its race.
-    pub mirror: Mirror,
-    /// Our side of the race on screen.
-    pub play: Play,
-    /// Chat, oldest first.
-    pub chat: Vec<ChatLine>,
-    /// The chat line being typed, when typing.
-    pub input: Option<String>,
-    /// Status line.
-    pub notice: Option<Notice>,
-    /// A pending confirmation.
-    pub confirm: Option<Confirm>,
-    /// What we asked the server for (a room to create, join or watch), to ask again.
-    pub intent: Option<Intent>,
-    /// What the screen shows while we are in no room.
-    pub outside: Outside,
-    /// The room host's tool open over the room.
-    pub tool: Option<Tool>,
-    /// Watching a race we were refused a seat in: take one when it ends.
-    pub seat_after_race: bool,
-    /// Sent `leave` to take a seat: until `room_joined`, the room on screen is no longer ours.
-    switching: bool,
-    /// Next placement id.
-    next_id: u64,
-    /// Set when the app wants to end.
-    pub quit: bool,
+    join_command: Option<String>,
     /// This program runs the server: quitting closes the room for everyone, so it confirms.
-    pub runs_server: bool,
-    /// The arena we are a member of (A7), with its standings.
-    pub arena: Option<Arena>,
+    runs_server: bool,
+    /// The local clock (ms since start), from the last tick.
+    clock_ms: u64,
     /// The wall clock (UTC ms) at local clock 0 ([`App::with_wall_clock`]).
     wall0_unix_ms: i64,
+    /// Connection state.
+    conn: Conn,
+    /// What the server said: the room and its race.
+    mirror: Mirror,
+    /// Our side of the race on screen.
+    play: Play,
+    /// The room's chat.
+    chat: Chat,
+    /// The notice and the confirmation pending.
+    status: Status,
+    /// What we asked for, and the seat we are taking.
+    seating: Seating,
+    /// What the screen shows while we are in no room.
+    pub outside: Outside,
+    /// The room host's tool open over the room (its state is the command's own).
+    tool: Option<Tool>,
+    /// Set when the app wants to end.
+    pub quit: bool,
+    /// The arena we are a member of (A7), with its standings.
+    pub arena: Option<Arena>,
 }
 
 impl App {
@@ -181,24 +113,19 @@ impl App {
         App {
             name: name.into(),
             join_command: None,
+            runs_server: false,
             clock_ms: 0,
+            wall0_unix_ms: 0,
             conn: Conn::Connecting,
             mirror: Mirror::default(),
             play: Play::default(),
-            chat: Vec::new(),
-            input: None,
-            notice: None,
-            confirm: None,
-            intent: None,
+            chat: Chat::default(),
+            status: Status::default(),
+            seating: Seating::default(),
             outside: Outside::Entering,
             tool: None,
-            seat_after_race: false,
-            switching: false,
-            next_id: 1,
             quit: false,
-            runs_server: false,
             arena: None,
-            wall0_unix_ms: 0,
         }
     }
 
@@ -211,7 +138,7 @@ impl App {
     /// Remember what the connection task asks for first, so a refusal can be answered in place
     /// (another name, or watching first).
     pub fn with_intent(mut self, intent: &Intent) -> App {
-        self.intent = Some(intent.clone());
+        self.seating.remember(intent.clone());
         self
     }
 
@@ -219,6 +146,12 @@ impl App {
     /// are in.
     pub fn with_server_in_process(mut self) -> App {
         self.runs_server = true;
+        self
+    }
+
+    /// The wall clock (UTC ms) the run loop's local clock 0 stood at: arenas start and end by it.
+    pub fn with_wall_clock(mut self, unix_ms_at_zero: i64) -> App {
+        self.wall0_unix_ms = unix_ms_at_zero;
         self
     }
 
@@ -232,12 +165,62 @@ impl App {
         self.mirror.race()
     }
 
+    /// What a friend types to join, with `{code}` for the room code.
+    pub fn join_command(&self) -> Option<&str> {
+        self.join_command.as_deref()
+    }
+
+    /// The local clock (ms since start), from the last tick.
+    pub fn clock_ms(&self) -> u64 {
+        self.clock_ms
+    }
+
+    /// The wall clock now (UTC ms), from the last tick.
+    pub fn unix_ms(&self) -> i64 {
+        self.wall0_unix_ms
+            .saturating_add(i64::try_from(self.clock_ms).unwrap_or(i64::MAX))
+    }
+
+    /// The state of the connection.
+    pub fn conn(&self) -> &Conn {
+        &self.conn
+    }
+
+    /// Our side of the race on screen.
+    pub fn play(&self) -> &Play {
+        &self.play
+    }
+
+    /// The room's chat.
+    pub fn chat(&self) -> &Chat {
+        &self.chat
+    }
+
+    /// The notice and the confirmation pending.
+    pub fn status(&self) -> &Status {
+        &self.status
+    }
+
+    /// What we asked for, and the seat we are taking.
+    pub fn seating(&self) -> &Seating {
+        &self.seating
+    }
+
+    /// The room host's tool open over the room.
+    pub fn tool(&self) -> Option<&Tool> {
+        self.tool.as_ref()
+    }
+
+    /// Whether the room we are in is one of our arena's races.
+    pub fn in_arena_room(&self) -> bool {
+        match (self.room(), &self.arena) {
+            (Some(room), Some(arena)) => room.settings.arena.as_ref() == Some(&arena.info.arena_id),
+            _ => false,
+        }
+    }
+
     fn notify(&mut self, text: impl Into<String>, bad: bool) {
-        self.notice = Some(Notice {
-            text: text.into(),
-            bad,
-            until_ms: self.clock_ms + FLASH_MS,
-        });
+        self.status.notify(text, bad, self.clock_ms);
     }
 
     /// Apply one event; returns what the run loop must do.
@@ -245,7 +228,8 @@ impl App {
         match event {
             Event::Tick(now) => {
                 self.clock_ms = self.clock_ms.max(now);
-                self.expire();
+                self.status.expire(self.clock_ms);
+                self.play.expire(self.clock_ms);
                 self.arena_tick()
             }
             Event::Resize => Vec::new(),
@@ -254,14 +238,20 @@ impl App {
         }
     }
 
-    fn expire(&mut self) {
-        let now = self.clock_ms;
-        if self.notice.as_ref().is_some_and(|n| n.until_ms <= now) {
-            self.notice = None;
+    /// A tick: the arena's next race is asked for when its time has come, if we are still on
+    /// the results of one of its races and it still runs.
+    fn arena_tick(&mut self) -> Vec<Effect> {
+        let (now, unix_ms) = (self.clock_ms, self.unix_ms());
+        let finished = self.room().is_some_and(|r| r.phase == Phase::Finished);
+        let in_arena_room = self.in_arena_room();
+        let due = self
+            .arena
+            .as_mut()
+            .is_some_and(|a| a.requeue_due(now, unix_ms));
+        if due && finished && in_arena_room {
+            return self.requeue();
         }
-        if self.play.flash.as_ref().is_some_and(|f| f.until_ms <= now) {
-            self.play.flash = None;
-        }
+        Vec::new()
     }
 
     fn on_net(&mut self, ev: NetEvent) -> Vec<Effect> {
@@ -277,7 +267,7 @@ impl App {
                 self.conn = Conn::Reconnecting { attempt };
                 // Unanswered placements are re-sent by the connection task; their answers
                 // may be lost with the old socket, so stop showing them as pending.
-                self.play.pending.clear();
+                self.play.forget_pending();
                 Vec::new()
             }
             NetEvent::Closed { error } => {
@@ -293,11 +283,8 @@ impl App {
                         return vec![Effect::Quit];
                     }
                     Some(e) => {
-                        self.notice = Some(Notice {
-                            text: format!("connection lost: {e}; press q to quit"),
-                            bad: true,
-                            until_ms: u64::MAX,
-                        });
+                        self.status
+                            .alert(format!("connection lost: {e}; press q to quit"));
                         self.conn = Conn::Closed(Some(e));
                     }
                 }
@@ -340,230 +327,14 @@ impl App {
         }
     }
 
-    fn on_key(&mut self, key: KeyEvent) -> Vec<Effect> {
-        if is_ctrl_c(&key) {
-            return self.leave();
-        }
-        if self.mirror.room.is_none() && matches!(self.outside, Outside::Rename { .. }) {
-            return self.type_new_name(key.code);
-        }
-        if self.typing_reason() {
-            return self.type_reason(key.code);
-        }
-        if let Some(input) = self.input.as_mut() {
-            match key.code {
-                KeyCode::Esc => self.input = None,
-                KeyCode::Enter => {
-                    let text = input.trim().to_owned();
-                    self.input = None;
-                    if !text.is_empty() {
-                        return vec![Effect::Send(ClientMsg::Chat { text })];
-                    }
-                }
-                KeyCode::Backspace => {
-                    input.pop();
-                }
-                KeyCode::Char(c) if !c.is_control() && input.chars().count() < MAX_CHAT_CHARS => {
-                    input.push(c);
-                }
-                _ => {}
-            }
-            return Vec::new();
-        }
-        if let Some(confirm) = self.confirm.take() {
-            match (confirm, key.code) {
-                (Confirm::Quit, KeyCode::Char('q') | KeyCode::Char('y')) => return self.leave(),
-                (Confirm::Forfeit, KeyCode::Char('f') | KeyCode::Char('y')) => {
-                    return vec![Effect::Send(ClientMsg::Forfeit)];
-                }
-                (Confirm::Kick(player_id), KeyCode::Char('y')) => {
-                    self.notice = None;
-                    let player_id = player_id.to_string();
-                    return vec![Effect::Send(ClientMsg::Kick { player_id })];
-                }
-                _ => {
-                    self.notice = None;
-                    return Vec::new();
-                }
-            }
-        }
-        let ctx = self.key_context();
-        match keys::action(&ctx, key.code) {
-            Some(action) => self.act(action, &ctx),
-            None => Vec::new(),
-        }
-    }
-
-    fn act(&mut self, action: Action, ctx: &Context) -> Vec<Effect> {
-        let has_race = self.race().is_some();
-        let cursor = self.play.pencil_cursor.cursor;
-        match action {
-            Action::Quit => return self.quit(ctx),
-            Action::Chat => self.input = Some(String::new()),
-            Action::Ready => {
-                let ready = self
-                    .room()
-                    .and_then(Room::me_player)
-                    .is_some_and(|p| p.ready);
-                return vec![Effect::Send(ClientMsg::SetReady { ready: !ready })];
-            }
-            Action::Start if ctx.room_host => return vec![Effect::Send(ClientMsg::StartRace)],
-            Action::Start => self.notify("only the host can start the race", true),
-            Action::Move(dr, dc) => {
-                if has_race {
-                    self.play.pencil_cursor.move_cursor(dr, dc);
-                }
-            }
-            Action::Place(digit) => return self.place(cursor, digit),
-            Action::Erase => self.play.pencil_cursor.clear_pencil(cursor),
-            Action::Pencil => self.toggle_pencil_mode(),
-            Action::Settings => {
-                if let Some(room) = self.room() {
-                    self.tool = Some(Tool::Settings {
-                        row: 0,
-                        draft: room.settings.clone(),
-                    });
-                }
-            }
-            Action::Kick => {
-                if self
-                    .room()
-                    .is_some_and(|r| room_host::kick_list(r).is_empty())
-                {
-                    self.notify("nobody else is in the room", true);
-                } else {
-                    self.tool = Some(Tool::Kick { row: 0 });
-                }
-            }
-            Action::Row(dir) => self.step_tool_row(dir),
-            Action::Value(dir) => {
-                if let Some(tool) = self.tool.as_mut() {
-                    tool.step_value(dir);
-                }
-            }
-            Action::Apply => return self.apply_tool(),
-            Action::Cancel => self.tool = None,
-            Action::Watch => return self.watch_then_join(),
-            Action::Requeue => return self.requeue(),
-            Action::RaceGhost => return self.race_offered_ghost(),
-            Action::Report => self.open_report(),
-            Action::NewRoom | Action::PlayNow => return self.again(action),
-            Action::Forfeit => {
-                self.confirm = Some(Confirm::Forfeit);
-                self.notice = Some(Notice {
-                    text: "give up this race? press f again (any other key cancels)".into(),
-                    bad: true,
-                    until_ms: u64::MAX,
-                });
-            }
-        }
-        Vec::new()
-    }
-
-    /// `q`: leave at once, unless leaving would close the room on other players (we run the
-    /// server) or drop us out of a race we are still in: then ask first.
-    fn quit(&mut self, ctx: &Context) -> Vec<Effect> {
-        let others = self.room().filter(|_| self.runs_server).map_or(0, |r| {
-            let n = r
-                .players
-                .iter()
-                .filter(|p| p.connected && !r.is_me(&p.player_id));
-            n.count()
-        });
-        if others > 0 && !matches!(self.conn, Conn::Closed(_)) {
-            self.confirm = Some(Confirm::Quit);
-            self.notice = Some(Notice {
-                text: format!("quit and close the room? {others} other player(s) will be disconnected; press q again (any other key cancels)"),
-                bad: true,
-                until_ms: u64::MAX,
-            });
-            return Vec::new();
-        }
-        if ctx.racing && !matches!(self.conn, Conn::Closed(_)) {
-            self.confirm = Some(Confirm::Quit);
-            self.notice = Some(Notice {
-                text: "leave the race? press q again (any other key cancels)".into(),
-                bad: true,
-                until_ms: u64::MAX,
-            });
-            return Vec::new();
-        }
-        self.leave()
-    }
-
-    /// Up or down a row in the room host's tool open (the kick list's rows are the other players).
-    fn step_tool_row(&mut self, dir: i8) {
-        let n_rows = match (&self.tool, self.room()) {
-            (Some(Tool::Kick { .. }), Some(room)) => room_host::kick_list(room).len(),
-            (Some(Tool::Report { .. }), Some(room)) => report::report_list(room).len(),
-            _ => room_host::ROWS.len(),
-        };
-        if let Some(tool) = self.tool.as_mut() {
-            tool.step_row(dir, n_rows);
-        }
-    }
-
-    /// `Enter` in a room host's tool: send the settings, or ask before removing the chosen player.
-    fn apply_tool(&mut self) -> Vec<Effect> {
-        match self.tool.take() {
-            Some(Tool::Settings { draft, .. }) => vec![Effect::Send(ClientMsg::SetSettings {
-                settings: room_host::request(&draft),
-            })],
-            Some(Tool::Kick { row }) => {
-                let chosen = self
-                    .room()
-                    .and_then(|r| room_host::kick_list(r).into_iter().nth(row));
-                if let Some((player_id, name)) = chosen {
-                    self.confirm = Some(Confirm::Kick(player_id));
-                    self.notice = Some(Notice {
-                        text: format!(
-                            "remove {name} from the room? press y (any other key cancels)"
-                        ),
-                        bad: true,
-                        until_ms: u64::MAX,
-                    });
-                }
-                Vec::new()
-            }
-            Some(Tool::Report { row, .. }) => {
-                self.choose_report(row);
-                Vec::new()
-            }
-            None => Vec::new(),
-        }
-    }
-
-    /// A digit key in `cell`: a pencil mark, or a placement sent to the server.
-    fn place(&mut self, cell: Cell, digit: Digit) -> Vec<Effect> {
-        let Some((puzzle, board)) = self.race().map(|r| (r.puzzle, r.board)) else {
-            return Vec::new();
-        };
-        if self.play.pencil_cursor.pencil_mode {
-            self.play.pencil_cursor.toggle_pencil(&board, cell, digit);
-            return Vec::new();
-        }
-        if puzzle.get(cell).is_some() {
-            self.notify("that cell is a given", true);
-            return Vec::new();
-        }
-        if board.get(cell).is_some() {
-            self.notify("that cell is already filled", true);
-            return Vec::new();
-        }
-        if self.play.pending_in(cell).is_some() {
-            return Vec::new();
-        }
-        let id = self.next_id;
-        self.next_id += 1;
-        self.play.pending.push((id, cell, digit));
-        if self.play.flash.as_ref().is_some_and(|f| f.cell == cell) {
-            self.play.flash = None;
-        }
-        vec![Effect::Send(ClientMsg::Place {
-            cell: i64::from(cell.get()),
-            digit: i64::from(digit.get()),
-            id: Some(MsgId::Number(id.into())),
-        })]
+    /// Out of the room on screen (into the pool's queue or an arena's screen): nothing of the
+    /// last room stays open, and the next room is another one, with other people.
+    fn left_the_room(&mut self, outside: Outside) {
+        self.tool = None;
+        self.status.drop_confirm();
+        self.play.reset();
+        self.chat.clear();
+        self.outside = outside;
     }
 
     /// Quit: leave the arena we are a member of, and the room we are in or the pool we wait

@@ -1,17 +1,14 @@
 //! What the screen does with each server message, after the [`Mirror`](super::Mirror) has
-//! taken what the server said: the pencil marks and cursor, pending placements, flashes,
-//! notices, chat, the screen shown outside a room, the room host's tools, and the messages some
-//! answers call for (another ask for a seat, a seat after watching).
+//! taken what the server said: the glue that hands each message to the parts it concerns (our
+//! side of the race, the notice, chat, the screen shown outside a room, the pool's queue, the
+//! arena, the room host's tools), and the messages some answers call for (a seat after
+//! watching). A server restarting (A9) replaces the whole screen first.
 
-use crossterm::event::KeyCode;
-use protocol::{
-    ClientMsg, ErrorCode, FinishStatus, MsgId, PlaceReason, Role, ServerMsg, MAX_NAME_CHARS,
-};
-use shared::engine::{Cell, Digit};
+use protocol::{ErrorCode, FinishStatus, PlayerId, Role, ServerMsg};
+use shared::engine::Difficulty;
 
 use super::outside::{self, Outside};
-use super::{clock, room_host, App, ChatLine, Effect, Flash, Notice, Play, CHAT_KEPT, FLASH_MS};
-use crate::net::Intent;
+use super::{clock, room_host, App, Arena, ChatLine, Effect};
 
 impl App {
     /// Apply one server message: the mirror takes what the server said, then the screen's own
@@ -40,15 +37,53 @@ impl App {
             self.on_reported(player_id);
         }
         let effects = self.update_screen(msg, left, prev_race, prev_room);
-        self.close_stale_tool();
+        // A tool open over a room that no longer allows it (we stopped being the room host, the
+        // results screen went) closes.
+        if !self
+            .tool
+            .as_ref()
+            .is_some_and(|t| t.stays_open(self.room()))
+        {
+            self.tool = None;
+        }
         effects
+    }
+
+    /// Whether `msg` is the server restarting; if so the restart screen replaces whatever was
+    /// shown. `prev_room` is the room we were in, if any.
+    fn restarted(&mut self, msg: &ServerMsg, prev_room: Option<String>) -> bool {
+        let Some(restart) = Outside::restart(msg, prev_room, self.last_difficulty()) else {
+            return false;
+        };
+        self.tool = None;
+        self.status.clear();
+        self.seating.restarted();
+        self.mirror.room = None;
+        self.outside = restart;
+        true
+    }
+
+    /// The difficulty we last raced or asked for (medium if none).
+    fn last_difficulty(&self) -> Difficulty {
+        match self.room() {
+            Some(room) => room.settings.difficulty,
+            None => self.seating.difficulty(),
+        }
+    }
+
+    /// `reported`: the server kept the report.
+    fn on_reported(&mut self, player_id: &PlayerId) {
+        let name = self
+            .room()
+            .and_then(|r| r.players.iter().find(|p| p.player_id == *player_id))
+            .map_or_else(|| player_id.to_string(), |p| p.name.to_string());
+        self.notify(format!("reported {name} to the moderators"), false);
     }
 
     /// `room_closed`: nothing of the room stays open on screen.
     fn room_closed(&mut self, room: protocol::RoomCode) {
         self.tool = None;
-        self.confirm = None;
-        self.notice = None;
+        self.status.clear();
         self.outside = Outside::Closed { room };
     }
 
@@ -80,8 +115,8 @@ impl App {
                     false,
                 );
             }
-            ServerMsg::Countdown { .. } => self.confirm = None,
-            ServerMsg::RaceStarted { .. } => self.play = Play::default(),
+            ServerMsg::Countdown { .. } => self.status.drop_confirm(),
+            ServerMsg::RaceStarted { .. } => self.play.reset(),
             ServerMsg::Placement {
                 id,
                 cell,
@@ -90,7 +125,13 @@ impl App {
                 reason,
                 conflicts,
                 ..
-            } => self.placement_answered(id, cell, digit, accepted, reason, conflicts),
+            } => {
+                if self.mirror.race().is_some() {
+                    let refusal = (!accepted).then_some((reason, conflicts));
+                    self.play
+                        .answered(id.as_ref(), cell, digit, refusal, self.clock_ms);
+                }
+            }
             ServerMsg::PlayerFinished {
                 player_id,
                 status,
@@ -101,16 +142,11 @@ impl App {
                 player_id,
                 name,
                 text,
-            } => {
-                self.chat.push(ChatLine {
-                    name,
-                    watching: player_id.is_none(),
-                    text,
-                });
-                if self.chat.len() > CHAT_KEPT {
-                    self.chat.remove(0);
-                }
-            }
+            } => self.chat.heard(ChatLine {
+                name,
+                watching: player_id.is_none(),
+                text,
+            }),
             ServerMsg::RoomClosed { room, .. } => self.room_closed(room),
             ServerMsg::Error { code, message } => return self.refused(code, message, prev_room),
             ServerMsg::Welcome { .. }
@@ -122,8 +158,9 @@ impl App {
             | ServerMsg::Progress(_)
             | ServerMsg::Board { .. }
             | ServerMsg::Reported { .. }
-            | ServerMsg::Ratings { .. }
-            | ServerMsg::Solution { .. } => {}
+            | ServerMsg::Ratings { .. } => {}
+            // Nothing sends `solution` (Amendment A1: the solution comes with `race_over`).
+            ServerMsg::Solution { .. } => {}
             ServerMsg::ArenaJoined { .. }
             | ServerMsg::ArenaStandings { .. }
             | ServerMsg::LeftArena { .. } => self.in_arena(&msg),
@@ -138,50 +175,68 @@ impl App {
     /// resume) keeps the local pencil marks and cursor.
     fn entered(&mut self, prev_race: Option<protocol::RaceId>) {
         self.outside = Outside::Entering;
-        self.switching = false;
-        let kept = std::mem::take(&mut self.play.pencil_cursor);
-        self.play = Play::default();
-        if let Some(race) = self.mirror.race() {
-            if prev_race.as_ref() == Some(&race.race_id) {
-                self.play.pencil_cursor = kept;
-                self.play.pencil_cursor.clear_filled(&race.board);
-            }
+        self.seating.entered();
+        let same_race = self
+            .mirror
+            .race()
+            .filter(|r| prev_race.as_ref() == Some(&r.race_id));
+        self.play.entered(same_race.map(|r| &r.board));
+    }
+
+    /// `queued` (the queue screen), `pool_alone` (nobody else waits: a ghost may be offered)
+    /// or `left_queue`.
+    fn in_pool(&mut self, msg: &ServerMsg) {
+        match *msg {
+            ServerMsg::Queued {
+                difficulty,
+                waiting,
+            } => self.queued(difficulty, waiting),
+            ServerMsg::PoolAlone { ref ghost } => self.outside.pool_alone(ghost),
+            // We quit as we send `leave_queue`: a late answer changes nothing on screen.
+            _ => {}
         }
     }
 
-    /// The server's answer to one of our placements: no longer pending; placed, or flashed
-    /// with the reason it was refused.
-    fn placement_answered(
-        &mut self,
-        id: Option<MsgId>,
-        cell: Cell,
-        digit: Digit,
-        accepted: bool,
-        reason: Option<PlaceReason>,
-        conflicts: Vec<Cell>,
-    ) {
-        if self.mirror.race().is_none() {
+    /// `queued` for the pool of `difficulty` with `waiting` players: a new count in the same
+    /// pool keeps the time we began waiting. An arena member's `queued` is between the arena's
+    /// races: the arena's screen, not the open pool's.
+    fn queued(&mut self, difficulty: Difficulty, waiting: u32) {
+        if self.arena.is_some() {
+            self.left_the_room(Outside::Arena);
             return;
         }
-        let now = self.clock_ms;
-        let play = &mut self.play;
-        match id.as_ref().and_then(MsgId::as_u64) {
-            Some(n) => play.pending.retain(|(i, _, _)| *i != n),
-            None => play.pending.retain(|(_, pc, _)| *pc != cell),
+        if self.outside.queued_again(difficulty, waiting) {
+            return;
         }
-        if accepted {
-            play.pencil_cursor.placed(cell, digit);
-            if play.flash.as_ref().is_some_and(|f| f.cell == cell) {
-                play.flash = None;
+        let queue = Outside::queue(difficulty, waiting, self.clock_ms);
+        self.left_the_room(queue);
+    }
+
+    /// `arena_joined` (we are a member: out of any room, its screen), `arena_standings` (its
+    /// table) or `left_arena` (no longer a member).
+    fn in_arena(&mut self, msg: &ServerMsg) {
+        match msg {
+            ServerMsg::ArenaJoined { arena } => {
+                self.arena = Some(Arena::joined(arena, self.arena.take()));
+                if self.room().is_none() {
+                    self.left_the_room(Outside::Arena);
+                }
             }
-        } else {
-            play.flash = Some(Flash {
-                cell,
-                digit,
-                reason: reason.unwrap_or(PlaceReason::Wrong),
-                conflicts,
-                until_ms: now + FLASH_MS,
-            });
+            ServerMsg::ArenaStandings {
+                arena_id,
+                standings,
+            } => {
+                if let Some(arena) = self.arena.as_mut().filter(|a| a.is(arena_id)) {
+                    arena.standings.clone_from(standings);
+                }
+            }
+            ServerMsg::LeftArena { arena_id }
+                if self.arena.as_ref().is_some_and(|a| a.is(arena_id)) =>
+            {
+                let name = self.arena.take().map(|a| a.info.name).unwrap_or_default();
+                self.notify(format!("you left the arena {name}"), false);
+            }
+            _ => {}
         }
     }
 
@@ -207,15 +262,24 @@ impl App {
         let Some(room) = self.room() else {
             return Vec::new();
         };
-        let watching = room.role == Role::Spectator;
-        self.play.pending.clear();
-        self.play.flash = None;
-        self.confirm = None;
-        self.arena_race_over();
-        if self.seat_after_race && watching {
-            return self.take_a_seat();
+        let (watching, code) = (room.role == Role::Spectator, room.code.to_string());
+        self.play.race_over();
+        self.status.drop_confirm();
+        let (now, unix_ms) = (self.clock_ms, self.unix_ms());
+        if !watching && self.in_arena_room() {
+            // While the arena runs, its next race is asked for by itself a moment later.
+            if let Some(arena) = self.arena.as_mut() {
+                arena.race_over(now, unix_ms);
+            }
         }
-        Vec::new()
+        if !watching {
+            return Vec::new();
+        }
+        let Some(asks) = self.seating.take_a_seat(code, &self.name) else {
+            return Vec::new();
+        };
+        self.notify("the race is over: taking a seat…", false);
+        asks.into_iter().map(Effect::Send).collect()
     }
 
     /// An `error`: a flash in a room; outside one, the screen that answers the ask.
@@ -225,127 +289,39 @@ impl App {
         message: String,
         prev_room: Option<String>,
     ) -> Vec<Effect> {
-        let now = self.clock_ms;
         if code == ErrorCode::RateLimited {
-            self.play.pending.clear();
+            self.play.forget_pending();
             self.notify("slow down: too many messages", true);
             return Vec::new();
         }
         if code == ErrorCode::Kicked {
             // The mirror has dropped the room; name the one we were in, or the one we asked for.
             let room = prev_room
-                .or_else(|| outside::intent_room(self.intent.as_ref()).map(str::to_owned))
+                .or_else(|| self.seating.room().map(str::to_owned))
                 .unwrap_or_else(|| "?".to_owned());
             self.tool = None;
-            self.confirm = None;
-            self.notice = None;
+            self.status.clear();
             self.outside = Outside::Kicked { room };
             return Vec::new();
         }
         if code == ErrorCode::InvalidToken && self.room().is_some() {
-            self.notice = Some(Notice {
-                text: "your seat expired while you were away: you are out of this race".into(),
-                bad: true,
-                until_ms: u64::MAX,
-            });
+            self.status
+                .alert("your seat expired while you were away: you are out of this race");
             return Vec::new();
         }
-        if self.switching {
+        if self.seating.left_for_a_seat() {
             // Our `leave` went through: the room on screen is no longer ours.
-            self.switching = false;
             self.mirror.room = None;
         }
         if self.room().is_some() {
-            self.notice = Some(Notice {
-                text: format!("{}: {message}", code.as_str()),
-                bad: true,
-                until_ms: now + FLASH_MS,
-            });
+            self.notify(format!("{}: {message}", code.as_str()), true);
             return Vec::new();
         }
         // Outside a room an error answers our ask, unless the session is over already.
         if !self.outside.is_final() {
-            self.notice = None;
-            self.outside = outside::answer(self.intent.as_ref(), code, &message);
+            self.status.clear_notice();
+            self.outside = outside::answer(self.seating.intent(), code, &message);
         }
         Vec::new()
-    }
-
-    /// A key while another name is typed in place of a refused one: `Enter` asks again with it,
-    /// `Esc` quits.
-    pub(super) fn type_new_name(&mut self, code: KeyCode) -> Vec<Effect> {
-        let Outside::Rename { input, .. } = &mut self.outside else {
-            return Vec::new();
-        };
-        match code {
-            KeyCode::Esc => return self.leave(),
-            KeyCode::Enter => {
-                let name = input.trim().to_owned();
-                if !name.is_empty() {
-                    return self.rename(name);
-                }
-            }
-            KeyCode::Backspace => {
-                input.pop();
-            }
-            KeyCode::Char(c) if !c.is_control() && input.chars().count() < MAX_NAME_CHARS => {
-                input.push(c);
-            }
-            _ => {}
-        }
-        Vec::new()
-    }
-
-    /// Ask again under the name typed in place of a refused one.
-    pub(super) fn rename(&mut self, name: String) -> Vec<Effect> {
-        let Some(intent) = self.intent.as_ref() else {
-            return Vec::new();
-        };
-        let intent = outside::renamed(intent, &name);
-        self.name = name;
-        self.outside = Outside::Entering;
-        let ask = intent.first_message();
-        self.intent = Some(intent);
-        ask.map(Effect::Send).into_iter().collect()
-    }
-
-    /// Refused a seat mid-race: watch the race now, and take a seat when it ends.
-    pub(super) fn watch_then_join(&mut self) -> Vec<Effect> {
-        let Outside::RaceOn { room } = &self.outside else {
-            return Vec::new();
-        };
-        let room = room.clone();
-        self.seat_after_race = true;
-        self.outside = Outside::Entering;
-        self.intent = Some(Intent::Spectate {
-            room: room.clone(),
-            name: self.name.clone(),
-            boards: false,
-        });
-        vec![Effect::Send(ClientMsg::Spectate {
-            room,
-            name: Some(self.name.clone()),
-            key: None,
-            boards: false,
-        })]
-    }
-
-    /// The race we watched is over: leave the spectators' bench and join as a player.
-    fn take_a_seat(&mut self) -> Vec<Effect> {
-        let Some(room) = self.room().map(|r| r.code.to_string()) else {
-            return Vec::new();
-        };
-        self.seat_after_race = false;
-        self.switching = true;
-        let join = Intent::Join {
-            room,
-            name: self.name.clone(),
-        };
-        let ask = join.first_message();
-        self.intent = Some(join);
-        self.notify("the race is over: taking a seat…", false);
-        let mut effects = vec![Effect::Send(ClientMsg::Leave)];
-        effects.extend(ask.map(Effect::Send));
-        effects
     }
 }

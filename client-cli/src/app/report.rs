@@ -3,9 +3,9 @@
 //! `report`; the server answers `reported`, shown as a notice. Spectators may report too.
 
 use crossterm::event::KeyCode;
-use protocol::{ClientMsg, Phase, PlayerId};
+use protocol::{Phase, PlayerId};
 
-use super::{App, Effect, Room, Tool};
+use super::{Room, Tool};
 
 /// Longest reason the server takes, in characters (A8).
 pub const MAX_REASON_CHARS: usize = 200;
@@ -19,54 +19,51 @@ pub fn report_list(room: &Room) -> Vec<(PlayerId, String)> {
         .collect()
 }
 
-impl App {
-    /// `!`: the list of players to report, or a notice when there is nobody.
-    pub(super) fn open_report(&mut self) {
-        if self.room().is_some_and(|r| report_list(r).is_empty()) {
-            self.notify("nobody else to report", true);
-        } else {
-            self.tool = Some(Tool::Report {
-                row: 0,
-                reason: None,
-            });
-        }
-    }
+/// What a key did to the reason being typed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum ReasonKey {
+    /// Still typing (or no reason is being typed).
+    Typing,
+    /// `Esc`: the report is dropped.
+    Cancel,
+    /// `Enter` on a blank reason.
+    Blank,
+    /// `Enter`: report the player on this row of [`report_list`] for this reason.
+    Send(usize, String),
+}
 
-    /// `Enter` on the list: type the reason for the chosen player.
-    pub(super) fn choose_report(&mut self, row: usize) {
-        let chosen = self
-            .room()
-            .and_then(|r| report_list(r).into_iter().nth(row));
-        if chosen.is_some() {
-            self.tool = Some(Tool::Report {
-                row,
-                reason: Some(String::new()),
-            });
-        }
+impl Tool {
+    /// `Enter` on the report list's `row` in `room`: type the reason, if the row is a player.
+    pub(super) fn choose_report(row: usize, room: Option<&Room>) -> Option<Tool> {
+        room.and_then(|r| report_list(r).into_iter().nth(row))?;
+        Some(Tool::Report {
+            row,
+            reason: Some(String::new()),
+        })
     }
 
     /// Whether a reason is being typed (it takes every key).
     pub(super) fn typing_reason(&self) -> bool {
         matches!(
-            self.tool,
-            Some(Tool::Report {
+            self,
+            Tool::Report {
                 reason: Some(_),
                 ..
-            })
+            }
         )
     }
 
     /// A key while the reason is typed: `Enter` sends the report, `Esc` cancels.
-    pub(super) fn type_reason(&mut self, code: KeyCode) -> Vec<Effect> {
-        let Some(Tool::Report {
+    pub(super) fn type_reason(&mut self, code: KeyCode) -> ReasonKey {
+        let Tool::Report {
             row,
             reason: Some(reason),
-        }) = self.tool.as_mut()
+        } = self
         else {
-            return Vec::new();
+            return ReasonKey::Typing;
         };
         match code {
-            KeyCode::Esc => self.tool = None,
+            KeyCode::Esc => return ReasonKey::Cancel,
             KeyCode::Backspace => {
                 reason.pop();
             }
@@ -74,46 +71,26 @@ impl App {
                 reason.push(c);
             }
             KeyCode::Enter => {
-                let (row, reason) = (*row, reason.trim().to_owned());
+                let reason = reason.trim().to_owned();
                 if reason.is_empty() {
-                    self.notify("a report needs a reason", true);
-                    return Vec::new();
+                    return ReasonKey::Blank;
                 }
-                self.tool = None;
-                let chosen = self
-                    .room()
-                    .and_then(|r| report_list(r).into_iter().nth(row));
-                if let Some((player_id, _)) = chosen {
-                    let player_id = player_id.to_string();
-                    return vec![Effect::Send(ClientMsg::Report { player_id, reason })];
-                }
+                return ReasonKey::Send(*row, reason);
             }
             _ => {}
         }
-        Vec::new()
+        ReasonKey::Typing
     }
 
-    /// After a server message: the room host's tools close when we stop being the room host
-    /// between races; the report list closes once the results screen is gone.
-    pub(super) fn close_stale_tool(&mut self) {
-        let open = match &self.tool {
-            None => return,
-            Some(Tool::Report { .. }) => self.room().is_some_and(|r| r.phase == Phase::Finished),
-            Some(Tool::Settings { .. } | Tool::Kick { .. }) => self.room().is_some_and(|r| {
+    /// Whether the tool stays open over `room` after a server message: the room host's tools
+    /// close when we stop being the room host between races; the report list closes once the
+    /// results screen is gone.
+    pub(super) fn stays_open(&self, room: Option<&Room>) -> bool {
+        match self {
+            Tool::Report { .. } => room.is_some_and(|r| r.phase == Phase::Finished),
+            Tool::Settings { .. } | Tool::Kick { .. } => room.is_some_and(|r| {
                 r.am_room_host() && matches!(r.phase, Phase::Lobby | Phase::Finished)
             }),
-        };
-        if !open {
-            self.tool = None;
         }
-    }
-
-    /// `reported`: the server kept the report.
-    pub(super) fn on_reported(&mut self, player_id: &PlayerId) {
-        let name = self
-            .room()
-            .and_then(|r| r.players.iter().find(|p| p.player_id == *player_id))
-            .map_or_else(|| player_id.to_string(), |p| p.name.to_string());
-        self.notify(format!("reported {name} to the moderators"), false);
     }
 }

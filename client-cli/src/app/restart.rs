@@ -2,67 +2,44 @@
 //! answered `server_draining`. The screen says so plainly and offers a new room (`n`) or the
 //! pool (`p`); the connection task sends that ask on a new connection, which a balancer sends to
 //! a server that stays.
+//!
+//! The restart's state is the [`Outside::Restarting`] screen; these are its decisions. The app
+//! clears the rest of the screen around them (`on_server`, `on_key`).
 
 use protocol::{ErrorCode, RoomCode, ServerMsg, SettingsRequest};
 use shared::engine::Difficulty;
 
 use super::keys::Action;
-use super::{App, Effect, Outside};
+use super::Outside;
 use crate::net::Intent;
 
-impl App {
-    /// Whether `msg` is the server restarting; if so the restart screen replaces whatever was
-    /// shown. `prev_room` is the room we were in, if any.
-    pub(super) fn restarted(&mut self, msg: &ServerMsg, prev_room: Option<String>) -> bool {
+impl Outside {
+    /// The restart screen, if `msg` is the server restarting; `prev_room` is the room we were
+    /// in, and `difficulty` the one we last raced or asked for.
+    pub(super) fn restart(
+        msg: &ServerMsg,
+        prev_room: Option<String>,
+        difficulty: Difficulty,
+    ) -> Option<Outside> {
         let room = match msg {
             ServerMsg::RoomClosed { room, .. } if crate::net::restarting(msg) => Some(room.clone()),
             ServerMsg::Error {
                 code: ErrorCode::ServerDraining,
                 ..
             } => prev_room.and_then(|r| RoomCode::try_from(r.as_str()).ok()),
-            _ => return false,
+            _ => return None,
         };
-        let difficulty = self.last_difficulty();
-        self.tool = None;
-        self.confirm = None;
-        self.notice = None;
-        self.seat_after_race = false;
-        self.mirror.room = None;
-        self.outside = Outside::Restarting { room, difficulty };
-        true
+        Some(Outside::Restarting { room, difficulty })
     }
 
-    /// The difficulty we last raced or asked for (medium if none).
-    fn last_difficulty(&self) -> Difficulty {
-        if let Some(room) = self.room() {
-            return room.settings.difficulty;
-        }
-        match &self.intent {
-            Some(Intent::Quick { difficulty, .. } | Intent::Daily { difficulty, .. }) => {
-                *difficulty
-            }
-            Some(Intent::Ghost {
-                difficulty: Some(d),
-                ..
-            }) => *d,
-            Some(Intent::Create {
-                settings: Some(s), ..
-            }) => s
-                .difficulty
-                .as_deref()
-                .and_then(|d| d.parse().ok())
-                .unwrap_or(Difficulty::Medium),
-            _ => Difficulty::Medium,
-        }
-    }
-
-    /// `n` (a new room) or `p` (Play now) on the restart screen: the ask, for a new connection.
-    pub(super) fn again(&mut self, action: Action) -> Vec<Effect> {
-        let Outside::Restarting { difficulty, .. } = self.outside else {
-            return Vec::new();
+    /// `n` (a new room) or `p` (Play now) on the restart screen: what to ask for, under `name`,
+    /// on a new connection.
+    pub(super) fn again(&self, action: Action, name: &str) -> Option<Intent> {
+        let Outside::Restarting { difficulty, .. } = *self else {
+            return None;
         };
-        let name = self.name.clone();
-        let intent = match action {
+        let name = name.to_owned();
+        Some(match action {
             Action::PlayNow => Intent::Quick { difficulty, name },
             _ => Intent::Create {
                 name,
@@ -71,12 +48,6 @@ impl App {
                     ..SettingsRequest::default()
                 }),
             },
-        };
-        let ask = intent.first_message();
-        self.intent = Some(intent);
-        self.arena = None;
-        self.outside = Outside::Entering;
-        self.notify("reconnecting…", false);
-        ask.map(Effect::Send).into_iter().collect()
+        })
     }
 }

@@ -12,7 +12,7 @@ use crate::app::{App, Room};
 pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
     let left_ms = room
         .countdown_until_ms
-        .map_or(0, |t| t.saturating_sub(app.clock_ms));
+        .map_or(0, |t| t.saturating_sub(app.clock_ms()));
     let secs = left_ms.div_ceil(1000);
     let mut lines = vec![
         Line::raw(""),

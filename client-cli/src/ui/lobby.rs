@@ -26,7 +26,7 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
         ]),
         Line::raw(""),
     ];
-    if let Some(cmd) = &app.join_command {
+    if let Some(cmd) = app.join_command() {
         lines.push(Line::raw("A friend joins with:"));
         let cmd = cmd.replace("{code}", &room.code);
         lines.push(Line::styled(

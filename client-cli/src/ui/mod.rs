@@ -132,8 +132,8 @@ impl Widget for &App {
             Constraint::Length(2),
         ])
         .areas(area);
-        self.render_top(top, buf);
-        self.render_bottom(bottom, buf);
+        render_top(self, top, buf);
+        render_bottom(self, bottom, buf);
         let Some(room) = self.room() else {
             outside::render(self, main, buf);
             return;
@@ -147,81 +147,81 @@ impl Widget for &App {
                 None => lobby::render(self, room, main, buf),
             },
         }
-        if let Some(tool) = &self.tool {
+        if let Some(tool) = self.tool() {
             room_host::render(tool, room, main, buf);
         }
     }
 }
 
-impl App {
-    fn render_top(&self, area: Rect, buf: &mut Buffer) {
-        let mut spans = vec![Span::styled(
-            " sudoku-race ",
-            Style::new().fg(Color::Black).bg(Color::Cyan),
-        )];
-        if let Some(room) = self.room() {
-            spans.push(Span::raw(format!(
-                "  room {}  ·  {}  ·  {}",
-                room.code,
-                room.settings.difficulty,
-                match room.role {
-                    Role::Player => format!("playing as {}", self.name),
-                    Role::Spectator => "spectating".to_owned(),
-                }
-            )));
-        } else if let (Outside::Arena, Some(arena)) = (&self.outside, &self.arena) {
-            spans.push(Span::raw(format!(
-                "  arena {}  ·  {}  ·  member as {}",
-                arena.info.name, arena.info.difficulty, self.name
-            )));
-        } else if let Outside::Queued { difficulty, .. } = &self.outside {
-            spans.push(Span::raw(format!(
-                "  quick race  ·  {difficulty}  ·  waiting as {}",
-                self.name
-            )));
-        }
-        match &self.conn {
-            Conn::Reconnecting { attempt } => spans.push(Span::styled(
-                format!("  reconnecting… (attempt {attempt})"),
-                Style::new().fg(Color::Black).bg(Color::Yellow),
-            )),
-            Conn::Closed(Some(_)) => spans.push(Span::styled(
-                "  disconnected",
-                Style::new().fg(Color::White).bg(Color::Red),
-            )),
-            _ => {}
-        }
-        Line::from(spans).render(area, buf);
+/// The top line: where we are and as whom, and the connection when it is not well.
+fn render_top(app: &App, area: Rect, buf: &mut Buffer) {
+    let mut spans = vec![Span::styled(
+        " sudoku-race ",
+        Style::new().fg(Color::Black).bg(Color::Cyan),
+    )];
+    if let Some(room) = app.room() {
+        spans.push(Span::raw(format!(
+            "  room {}  ·  {}  ·  {}",
+            room.code,
+            room.settings.difficulty,
+            match room.role {
+                Role::Player => format!("playing as {}", app.name),
+                Role::Spectator => "spectating".to_owned(),
+            }
+        )));
+    } else if let (Outside::Arena, Some(arena)) = (&app.outside, &app.arena) {
+        spans.push(Span::raw(format!(
+            "  arena {}  ·  {}  ·  member as {}",
+            arena.info.name, arena.info.difficulty, app.name
+        )));
+    } else if let Outside::Queued { difficulty, .. } = &app.outside {
+        spans.push(Span::raw(format!(
+            "  quick race  ·  {difficulty}  ·  waiting as {}",
+            app.name
+        )));
     }
+    match app.conn() {
+        Conn::Reconnecting { attempt } => spans.push(Span::styled(
+            format!("  reconnecting… (attempt {attempt})"),
+            Style::new().fg(Color::Black).bg(Color::Yellow),
+        )),
+        Conn::Closed(Some(_)) => spans.push(Span::styled(
+            "  disconnected",
+            Style::new().fg(Color::White).bg(Color::Red),
+        )),
+        _ => {}
+    }
+    Line::from(spans).render(area, buf);
+}
 
-    fn render_bottom(&self, area: Rect, buf: &mut Buffer) {
-        let [notice, help] =
-            Layout::vertical([Constraint::Length(1), Constraint::Length(1)]).areas(area);
-        if let Some(input) = &self.input {
-            Line::from(vec![
-                Span::styled("say: ", KEY),
-                Span::raw(input.clone()),
-                Span::styled("▏", Style::new().fg(Color::Yellow)),
-            ])
-            .render(notice, buf);
-        } else if let Some(n) = &self.notice {
-            let style = if n.bad {
-                Style::new().fg(Color::Red).add_modifier(Modifier::BOLD)
-            } else {
-                Style::new().fg(Color::Green)
-            };
-            Line::styled(n.text.clone(), style).render(notice, buf);
-        }
-        let renaming = self.room().is_none() && matches!(self.outside, Outside::Rename { .. });
-        let items = if self.input.is_some() {
-            INPUT_HELP.to_vec()
-        } else if renaming {
-            RENAME_HELP.to_vec()
+/// The notice (or the chat line being typed) and the footer of keys.
+fn render_bottom(app: &App, area: Rect, buf: &mut Buffer) {
+    let [notice, help] =
+        Layout::vertical([Constraint::Length(1), Constraint::Length(1)]).areas(area);
+    if let Some(input) = app.chat().input() {
+        Line::from(vec![
+            Span::styled("say: ", KEY),
+            Span::raw(input.to_owned()),
+            Span::styled("▏", Style::new().fg(Color::Yellow)),
+        ])
+        .render(notice, buf);
+    } else if let Some(n) = app.status().notice() {
+        let style = if n.bad {
+            Style::new().fg(Color::Red).add_modifier(Modifier::BOLD)
         } else {
-            keys::help(&self.key_context())
+            Style::new().fg(Color::Green)
         };
-        help_line(&items).render(help, buf);
+        Line::styled(n.text.clone(), style).render(notice, buf);
     }
+    let renaming = app.room().is_none() && matches!(app.outside, Outside::Rename { .. });
+    let items = if app.chat().input().is_some() {
+        INPUT_HELP.to_vec()
+    } else if renaming {
+        RENAME_HELP.to_vec()
+    } else {
+        keys::help(&app.key_context())
+    };
+    help_line(&items).render(help, buf);
 }
 
 /// One line per seated player: connection dot, ready mark, name, bot mark, room-host star. A
@@ -263,8 +263,9 @@ fn players_lines(room: &Room) -> Vec<Line<'static>> {
 /// The last `height` chat lines; a spectator's name is marked `(watching)`, so nobody takes a
 /// watcher for a rival.
 fn chat_lines(app: &App, height: u16) -> Vec<Line<'static>> {
-    let skip = app.chat.len().saturating_sub(height as usize);
-    app.chat[skip..]
+    let chat = app.chat().lines();
+    let skip = chat.len().saturating_sub(height as usize);
+    chat[skip..]
         .iter()
         .map(|c| {
             let mut spans = vec![Span::styled(

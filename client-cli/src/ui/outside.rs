@@ -17,8 +17,8 @@ use crate::app::{clock, App, Conn, Outside};
 const BAD: Style = Style::new().fg(Color::Red).add_modifier(Modifier::BOLD);
 
 pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
-    let room = intent_room(app.intent.as_ref()).unwrap_or("?");
-    let lines: Vec<Line<'static>> = match (&app.outside, &app.conn) {
+    let room = intent_room(app.seating().intent()).unwrap_or("?");
+    let lines: Vec<Line<'static>> = match (&app.outside, app.conn()) {
         (Outside::Kicked { room }, _) => vec![
             Line::styled(
                 format!("you were removed from room {room} by the host"),
@@ -42,7 +42,7 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
             },
             _,
         ) => {
-            let waited = clock(app.clock_ms.saturating_sub(*since_ms));
+            let waited = clock(app.clock_ms().saturating_sub(*since_ms));
             let queue = Queue {
                 difficulty: *difficulty,
                 waiting: *waiting,
@@ -61,7 +61,7 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
         (Outside::Refused { code, message }, _) => vec![Line::styled(
             format!(
                 "{}: {message} ({})",
-                refused_what(app.intent.as_ref()),
+                refused_what(app.seating().intent()),
                 code.as_str()
             ),
             BAD,

@@ -33,7 +33,7 @@ pub(super) fn render(app: &App, room: &Room, race: &Race, area: Rect, buf: &mut 
 
 /// The clock against the time limit; for a player, our mistakes, penalty and finish.
 fn render_stats(app: &App, room: &Room, race: &Race, area: Rect, buf: &mut Buffer) {
-    let elapsed = race.elapsed_ms(app.clock_ms);
+    let elapsed = race.elapsed_ms(app.clock_ms());
     let limit = u64::from(race.time_limit_s) * 1000;
     let mut lines = vec![Line::from(vec![
         Span::raw("clock "),
@@ -111,7 +111,8 @@ fn progress_lines(
     ));
     head.extend(seat_mark(p));
     // Our seat's fate is unknown once the connection is gone for good.
-    let status = if me && p.status == PlayerStatus::Racing && matches!(app.conn, Conn::Closed(_)) {
+    let status = if me && p.status == PlayerStatus::Racing && matches!(app.conn(), Conn::Closed(_))
+    {
         "disconnected"
     } else {
         status_word(p.status)

@@ -26,10 +26,10 @@ fn board_view<'a>(
     if spectator {
         return v;
     }
-    v.pencil = Some(&play.pencil_cursor.pencil);
-    v.cursor = Some(play.pencil_cursor.cursor);
+    v.pencil = Some(&play.pencil_cursor().pencil);
+    v.cursor = Some(play.pencil_cursor().cursor);
     v.conflicts = flash_cells;
-    v.flash = play.flash.as_ref().map(|f| (f.cell, f.digit));
+    v.flash = play.flash().map(|f| (f.cell, f.digit));
     v
 }
 
@@ -41,13 +41,12 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
     let [board_area, under, right] = beside_board(area, 20, 2);
     let [bar_area, flash_area] =
         Layout::vertical([Constraint::Length(1), Constraint::Length(1)]).areas(under);
-    let play = &app.play;
+    let play = app.play();
     let conflicts: Vec<Cell> = play
-        .flash
-        .as_ref()
+        .flash()
         .map(|f| f.conflicts.clone())
         .unwrap_or_default();
-    let pending: Vec<(Cell, Digit)> = play.pending.iter().map(|&(_, c, d)| (c, d)).collect();
+    let pending: Vec<(Cell, Digit)> = play.pending().collect();
     let spectator = room.role == Role::Spectator;
     if let (true, Some((leader, shown))) = (spectator, race.leader_board()) {
         BoardView::new(&shown.givens, &shown.board).render(board_area, buf);
@@ -68,14 +67,14 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
     view.render(board_area, buf);
     digit_bar(&race.board).render(bar_area, buf);
     let mut status = Vec::new();
-    if play.pencil_cursor.pencil_mode {
+    if play.pencil_cursor().pencil_mode {
         status.push(Span::styled(
             " PENCIL ",
             Style::new().fg(Color::Black).bg(Color::Yellow),
         ));
         status.push(Span::raw(" "));
     }
-    if let Some(f) = &play.flash {
+    if let Some(f) = play.flash() {
         let why = match f.reason {
             protocol::PlaceReason::Wrong => "wrong digit".to_owned(),
             protocol::PlaceReason::Conflict => {

@@ -39,10 +39,10 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
     if let Some(a) = app.arena.as_ref().filter(|_| app.in_arena_room()) {
         // An arena race: the arena's standings in place of who is in the room, and when the
         // next race is asked for.
-        let next = match a.requeue_at_ms {
+        let next = match a.requeue_at_ms() {
             Some(at) => format!(
                 "next race in {}s (r: now)",
-                at.saturating_sub(app.clock_ms).div_ceil(1000)
+                at.saturating_sub(app.clock_ms()).div_ceil(1000)
             ),
             None if a.state_at(app.unix_ms()) == protocol::ArenaState::Running => {
                 "press r for the next race".to_owned()

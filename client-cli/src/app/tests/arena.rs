@@ -178,7 +178,9 @@ fn the_queue_offers_the_ghost_of_pool_alone_and_g_leaves_the_queue_to_race_it() 
         ],
     );
     assert_eq!(app.outside, Outside::Entering);
-    assert!(matches!(app.intent, Some(Intent::Ghost { ref ghost, .. }) if ghost == "H-42"));
+    assert!(
+        matches!(app.seating.intent(), Some(Intent::Ghost { ref ghost, .. }) if ghost == "H-42")
+    );
     // The ghost's room comes: a room like any.
     app.update(net(joined("p1", None, Phase::Countdown)));
     assert!(app.room().is_some());

@@ -48,7 +48,7 @@ fn board(player_id: &str, board: Grid, at_ms: u64) -> Event {
 #[test]
 fn the_leaders_delayed_board_shows_beside_the_panel() {
     let mut app = watching(true);
-    let ask = app.intent.as_ref().and_then(Intent::first_message);
+    let ask = app.seating.intent().and_then(Intent::first_message);
     assert_eq!(
         ask,
         Some(ClientMsg::Spectate {

@@ -104,7 +104,7 @@ fn race_in_progress_offers_to_watch_then_takes_a_seat_when_it_ends() {
     );
     app.update(net(joined("p2", None, Phase::Finished)));
     assert_eq!(app.room().map(|r| r.role), Some(Role::Player));
-    assert!(!app.seat_after_race);
+    assert!(!app.seating.seat_after_race());
 }
 
 #[test]
