@@ -14,8 +14,10 @@ use protocol::{PlayerId, ServerMsg};
 use shared::engine::{Cell, Digit, Grid};
 use tokio::time::Instant;
 
+use super::effect::Effects;
 use super::race::Race;
-use super::{Effect, Room, State};
+use super::seats::Seats;
+use super::Effect;
 use crate::outbox::ConnId;
 use crate::store::PlacementRecord;
 
@@ -33,7 +35,7 @@ struct Shown {
 
 /// The delayed boards of the race under way.
 #[derive(Debug)]
-pub(super) struct Delayed {
+struct Delayed {
     delay_ms: u64,
     /// The next placement of the race's log not yet applied.
     cursor: usize,
@@ -46,7 +48,7 @@ pub(super) struct Delayed {
 
 impl Delayed {
     /// Every racer's board as the race starts at `now` (each seat's own puzzle).
-    pub(super) fn new(race: &Race, delay: Duration, now: Instant) -> Delayed {
+    fn new(race: &Race, delay: Duration, now: Instant) -> Delayed {
         let shown = race.boards().map(|(id, board)| Shown {
             player_id: id.clone(),
             board: *board,
@@ -99,64 +101,67 @@ impl Delayed {
     }
 }
 
-impl Room {
-    /// The spectator on `conn` asked for boards (A8): from now on it gets them, and at once
-    /// every player's board as it stands for watchers (delayed while racing, final after).
-    pub fn watch_boards(&mut self, conn: ConnId, now: Instant) {
-        if !self.seats.watch_boards(conn) {
-            return;
-        }
-        match self.state {
-            State::Racing => {
-                let (Some(race), Some(d)) = (self.race.as_ref(), self.delayed.as_mut()) else {
-                    return;
-                };
-                d.advance(race.log(), race.elapsed_ms(now));
-                let msgs: Vec<ServerMsg> = d.shown.iter().map(|s| d.message(s)).collect();
-                for msg in msgs {
-                    self.send(conn, msg);
-                }
-            }
-            State::Finished => self.final_boards(vec![conn], now),
-            State::Lobby | State::Countdown { .. } => {}
+/// What boards-spectators see of a room's races: the running race's boards, delayed.
+#[derive(Debug)]
+pub(super) struct Boards {
+    /// How far behind the race they are shown (`--spectator-delay-s`).
+    delay: Duration,
+    /// The running race's boards as they are shown; `None` outside a race.
+    delayed: Option<Delayed>,
+}
+
+impl Boards {
+    /// Boards shown `delay` behind the race.
+    pub(super) fn new(delay: Duration) -> Boards {
+        Boards {
+            delay,
+            delayed: None,
         }
     }
 
-    /// When the next board tick is due: only while a race runs and someone watches boards.
-    pub(super) fn boards_deadline(&self) -> Option<Instant> {
-        let running = matches!(self.state, State::Racing) && self.seats.has_board_watchers();
-        running.then(|| self.delayed.as_ref().map(|d| d.next_at))?
-    }
-
-    /// A race began at `now`: its boards start delayed, and watchers see each starting board.
-    pub(super) fn boards_started(&mut self, now: Instant) {
-        let Some(race) = self.race.as_ref() else {
-            return;
+    /// A new watcher's view of the running `race` at `now`: every board as it stands for
+    /// watchers (delayed).
+    pub(super) fn watch(&mut self, race: &Race, now: Instant) -> Vec<ServerMsg> {
+        let Some(d) = self.delayed.as_mut() else {
+            return Vec::new();
         };
-        let d = Delayed::new(race, self.opts.spectator_delay, now);
-        let watchers = self.seats.board_watchers();
+        d.advance(race.log(), race.elapsed_ms(now));
+        d.shown.iter().map(|s| d.message(s)).collect()
+    }
+
+    /// When the next board tick is due, while a race's boards are shown.
+    pub(super) fn deadline(&self) -> Option<Instant> {
+        self.delayed.as_ref().map(|d| d.next_at)
+    }
+
+    /// `race` began at `now`: its boards start delayed, and `watchers` see each starting board.
+    pub(super) fn started(
+        &mut self,
+        race: &Race,
+        watchers: Vec<ConnId>,
+        now: Instant,
+        fx: &mut Effects,
+    ) {
+        let d = Delayed::new(race, self.delay, now);
         if !watchers.is_empty() {
             for s in &d.shown {
-                self.fx.push(Effect::Send(watchers.clone(), d.message(s)));
+                fx.push(Effect::Send(watchers.clone(), d.message(s)));
             }
         }
         self.delayed = Some(d);
     }
 
-    /// The tick: each board that changed since the last one, to every watcher (one message
-    /// per board, which the room task encodes once).
-    pub(super) fn board_tick(&mut self, now: Instant) {
-        if !matches!(self.state, State::Racing) {
-            return;
-        }
-        let (Some(race), Some(d)) = (self.race.as_ref(), self.delayed.as_mut()) else {
+    /// The tick of the running `race`: each board that changed since the last one, to every
+    /// watcher among `seats` (one message per board, which the room task encodes once).
+    pub(super) fn tick(&mut self, race: &Race, seats: &Seats, now: Instant, fx: &mut Effects) {
+        let Some(d) = self.delayed.as_mut() else {
             return;
         };
         if now < d.next_at {
             return;
         }
         d.next_at = now + BOARD_TICK;
-        let watchers = self.seats.board_watchers();
+        let watchers = seats.board_watchers();
         if watchers.is_empty() {
             // Nobody to tell: the cursor catches up when someone asks.
             return;
@@ -172,29 +177,31 @@ impl Room {
             });
         }
         for msg in msgs {
-            self.fx.push(Effect::Send(watchers.clone(), msg));
+            fx.push(Effect::Send(watchers.clone(), msg));
         }
     }
 
-    /// Every racer's final board to `to` (the race is over: nothing to hide any more).
-    pub(super) fn final_boards(&mut self, to: Vec<ConnId>, now: Instant) {
-        if to.is_empty() {
-            return;
-        }
-        let Some(race) = self.race.as_ref() else {
-            return;
-        };
-        let at_ms = race.elapsed_ms(now);
-        let msgs: Vec<ServerMsg> = race
-            .boards()
-            .map(|(id, board)| ServerMsg::Board {
-                player_id: id.clone(),
-                board: *board,
-                at_ms,
-            })
-            .collect();
-        for msg in msgs {
-            self.fx.push(Effect::Send(to.clone(), msg));
-        }
+    /// The race is over: nothing is delayed any more.
+    pub(super) fn ended(&mut self) {
+        self.delayed = None;
+    }
+}
+
+/// Every racer's final board of `race` to `to` (the race is over: nothing to hide any more).
+pub(super) fn final_boards(race: &Race, to: Vec<ConnId>, now: Instant, fx: &mut Effects) {
+    if to.is_empty() {
+        return;
+    }
+    let at_ms = race.elapsed_ms(now);
+    let msgs: Vec<ServerMsg> = race
+        .boards()
+        .map(|(id, board)| ServerMsg::Board {
+            player_id: id.clone(),
+            board: *board,
+            at_ms,
+        })
+        .collect();
+    for msg in msgs {
+        fx.push(Effect::Send(to.clone(), msg));
     }
 }

@@ -5,12 +5,12 @@
 
 use std::time::Duration;
 
-use protocol::{ClosedReason, ErrorCode, ServerMsg};
+use protocol::{ClosedReason, ErrorCode, RoomCode, ServerMsg};
 use tokio::time::Instant;
 
-use super::race::EndReason;
-use super::{Effect, Room, State};
-use crate::outbox::CloseCode;
+use super::effect::Effects;
+use super::Effect;
+use crate::outbox::{CloseCode, ConnId};
 
 /// How long a room whose race ends during a drain stays open, so its players read the results
 /// before `room_closed` (`drain`) replaces them.
@@ -18,7 +18,7 @@ pub const DRAIN_READ: Duration = Duration::from_secs(5);
 
 /// What the server is telling a room whose end it wants.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(super) enum Ending {
+enum Ending {
     /// Nothing: the room lives.
     #[default]
     No,
@@ -29,58 +29,58 @@ pub(super) enum Ending {
     Closed,
 }
 
-impl Room {
-    /// The server drains (A9): a room between races closes now (`room_closed` `drain`, 1001);
-    /// a race counting down or running goes on, and the room closes [`DRAIN_READ`] after its
-    /// `race_over`. Nothing changes for a room already draining or closed.
-    pub fn drain(&mut self) {
+/// Where a room is in its end: living, draining or closed.
+#[derive(Debug, Default)]
+pub(super) struct Drain {
+    ending: Ending,
+}
+
+impl Drain {
+    /// The server drains: whether that is news (a room already draining or closed stays so).
+    pub(super) fn start(&mut self) -> bool {
         if self.ending != Ending::No {
-            return;
+            return false;
         }
         self.ending = Ending::Draining(None);
-        if matches!(self.state, State::Lobby | State::Finished) {
-            self.close_with(ClosedReason::Drain);
-        }
+        true
     }
 
     /// Whether the room is draining (it takes no new race or seat).
-    pub fn draining(&self) -> bool {
+    pub(super) fn draining(&self) -> bool {
         matches!(self.ending, Ending::Draining(_))
     }
 
     /// Whether the room has said `room_closed` to everyone and is over.
-    pub fn is_closed(&self) -> bool {
+    pub(super) fn is_closed(&self) -> bool {
         self.ending == Ending::Closed
     }
 
     /// A draining room's race ended at `now`: it closes [`DRAIN_READ`] later.
-    pub(super) fn drain_after_race(&mut self, now: Instant) {
+    pub(super) fn after_race(&mut self, now: Instant) {
         if self.ending == Ending::Draining(None) {
             self.ending = Ending::Draining(Some(now + DRAIN_READ));
         }
     }
 
     /// When a draining room whose race is over closes.
-    pub(super) fn drain_deadline(&self) -> Option<Instant> {
+    pub(super) fn deadline(&self) -> Option<Instant> {
         match self.ending {
             Ending::Draining(at) => at,
             _ => None,
         }
     }
 
-    /// Close a draining room whose results have been read.
-    pub(super) fn drain_tick(&mut self, now: Instant) {
-        if self.drain_deadline().is_some_and(|at| now >= at) {
-            self.close_with(ClosedReason::Drain);
-        }
+    /// Whether a draining room's results have been read by `now`: it closes.
+    pub(super) fn due(&self, now: Instant) -> bool {
+        self.deadline().is_some_and(|at| now >= at)
     }
 
-    /// The error a draining room answers what would begin something new.
-    pub(super) fn refuse_draining(&mut self, conn: crate::outbox::ConnId) -> bool {
+    /// The error a draining room answers what would begin something new; whether it did.
+    pub(super) fn refuse(&self, conn: ConnId, fx: &mut Effects) -> bool {
         if !self.draining() {
             return false;
         }
-        self.fx.error(
+        fx.error(
             conn,
             ErrorCode::ServerDraining,
             "the server is restarting for an update",
@@ -88,31 +88,22 @@ impl Room {
         true
     }
 
-    /// The server is stopping: everyone connected gets `room_closed` (`shutdown`) and is
-    /// closed with 1001 (A5: not a silent drop); a running race is stored (reason `shutdown`,
-    /// still-racing players as `timed_out`) without announcement.
-    pub fn shutdown(&mut self, now: Instant) {
-        if self.is_closed() {
-            return;
-        }
-        self.close_with(self.opts.shutdown_reason);
-        if matches!(self.state, State::Racing) {
-            self.end_race(EndReason::Shutdown, now);
-        }
-    }
-
-    /// `room_closed` with `reason` to everyone connected, then each closed with 1001.
-    fn close_with(&mut self, reason: ClosedReason) {
+    /// `room_closed` with `reason` to `everyone` in `room`, then each closed with 1001.
+    pub(super) fn close(
+        &mut self,
+        room: RoomCode,
+        everyone: Vec<ConnId>,
+        reason: ClosedReason,
+        fx: &mut Effects,
+    ) {
         self.ending = Ending::Closed;
-        let everyone = self.seats.audience();
-        let room = self.code.clone();
         let msg = ServerMsg::RoomClosed {
             room,
             reason: Some(reason),
         };
-        self.fx.push(Effect::Send(everyone.clone(), msg));
+        fx.push(Effect::Send(everyone.clone(), msg));
         for c in everyone {
-            self.fx.push(Effect::Close(c, CloseCode::GoingAway));
+            fx.push(Effect::Close(c, CloseCode::GoingAway));
         }
     }
 }

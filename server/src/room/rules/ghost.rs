@@ -5,12 +5,11 @@
 //! every human has finished, the ghost's result is known, so it finishes at once and the race
 //! ends. A ghost room is never rated.
 
-use protocol::{Player, PlayerId, PlayerName, PlayerStatus, ServerMsg};
+use protocol::{FinishStatus, Player, PlayerId, PlayerName, PlayerStatus, Progress, Settings};
 use shared::engine::{Cell, Difficulty, Digit, Grid};
 use tokio::time::Instant;
 
-use super::race::Race;
-use super::{Room, State};
+use super::race::{Placed, Race};
 use crate::puzzles::SolvedPuzzle;
 use crate::store::GhostSource;
 
@@ -144,90 +143,67 @@ impl Ghost {
     }
 
     /// The race time of its next placement while it races.
-    pub(super) fn due_ms(&self) -> Option<u64> {
+    fn due_ms(&self) -> Option<u64> {
         if self.status != PlayerStatus::Racing {
             return None;
         }
         self.run.steps.get(self.next).map(|s| s.at_ms)
     }
-}
 
-impl Room {
-    /// Make this a ghost room: its races deal the run's puzzle, and the ghost races in them.
-    pub fn race_ghost(&mut self, run: GhostRun) {
-        self.ghost = Some(Ghost::new(run));
-        self.no_isomorphs();
+    /// Its entry for a new race.
+    pub(super) fn join_race(&mut self, race: &mut Race) {
+        self.restart(PlayerStatus::Racing);
+        race.add_racer(
+            self.player_id.clone(),
+            self.run.name.clone(),
+            self.handicap_ms(),
+            self.run.lag_ms,
+        );
     }
 
-    /// Every seat on the wire, the ghost's last.
-    pub(super) fn players(&self) -> Vec<Player> {
-        let mut players = self.seats.players();
-        players.extend(self.ghost.as_ref().map(Ghost::player));
-        players
+    /// When its next placement is due in `race`, while it races.
+    pub(super) fn deadline(&self, race: &Race) -> Option<Instant> {
+        Some(race.at(self.due_ms()?))
     }
 
-    /// When the ghost's next placement is due, while a race runs.
-    pub(super) fn ghost_deadline(&self) -> Option<Instant> {
-        let race = self.race.as_ref()?;
-        let due = self.ghost.as_ref()?.due_ms()?;
-        matches!(self.state, State::Racing).then(|| race.at(due))
-    }
-
-    /// Replay every placement of the ghost due by `now`, each at its own race time.
-    pub(super) fn ghost_tick(&mut self, now: Instant) {
-        while matches!(self.state, State::Racing) {
-            let (Some(ghost), Some(race)) = (self.ghost.as_mut(), self.race.as_mut()) else {
-                return;
-            };
-            let Some(due) = ghost.due_ms() else { return };
-            let at = race.at(due);
+    /// Its next placement due by `now`, judged by `race` at its own race time (one the race
+    /// does not judge is skipped): its id and the outcome; `None` when none is due.
+    pub(super) fn play_due(
+        &mut self,
+        race: &mut Race,
+        settings: &Settings,
+        now: Instant,
+    ) -> Option<(PlayerId, Placed)> {
+        loop {
+            let at = race.at(self.due_ms()?);
             if at > now {
-                return;
+                return None;
             }
-            let step = ghost.run.steps[ghost.next];
-            ghost.next += 1;
-            let id = ghost.player_id.clone();
-            let Some(p) = race.place(&id, step.cell, step.digit, None, &self.settings, at) else {
+            let step = self.run.steps[self.next];
+            self.next += 1;
+            let Some(p) = race.place(&self.player_id, step.cell, step.digit, None, settings, at)
+            else {
                 continue;
             };
             if let Some((status, _)) = p.finished {
-                ghost.status = status.into();
+                self.status = status.into();
             }
-            if let Some(progress) = p.progress {
-                self.send_all(ServerMsg::Progress(progress));
-            }
-            if let Some((status, time_ms)) = p.finished {
-                self.player_finished(id, status, time_ms);
-                self.check_race_end(now);
-            }
+            return Some((self.player_id.clone(), p));
         }
     }
 
-    /// Every human has finished: the ghost's result is known, so it finishes now (as it would
-    /// have) and the race can end.
-    pub(super) fn ghost_finish_early(&mut self) {
-        let (Some(ghost), Some(race)) = (self.ghost.as_mut(), self.race.as_mut()) else {
-            return;
-        };
-        if ghost.status != PlayerStatus::Racing || !race.all_done_but(&ghost.player_id) {
-            return;
+    /// Every human in `race` has finished: the ghost's result is known, so it finishes now (as
+    /// it would have) and the race can end. Its id, last progress, status and time.
+    pub(super) fn finish_early(
+        &mut self,
+        race: &mut Race,
+    ) -> Option<(PlayerId, Progress, FinishStatus, Option<u64>)> {
+        if self.status != PlayerStatus::Racing || !race.all_done_but(&self.player_id) {
+            return None;
         }
-        let id = ghost.player_id.clone();
-        if let Some((progress, status, time_ms)) = race.finish_as_solved(&id, ghost.run.time_ms) {
-            ghost.status = PlayerStatus::Solved;
-            self.send_all(ServerMsg::Progress(progress));
-            self.player_finished(id, status, time_ms);
-        }
+        let (progress, status, time_ms) =
+            race.finish_as_solved(&self.player_id, self.run.time_ms)?;
+        self.status = PlayerStatus::Solved;
+        Some((self.player_id.clone(), progress, status, time_ms))
     }
-}
-
-/// The ghost's entry for a new race.
-pub(super) fn join_race(ghost: &mut Ghost, race: &mut Race) {
-    ghost.restart(PlayerStatus::Racing);
-    race.add_racer(
-        ghost.player_id.clone(),
-        ghost.run.name.clone(),
-        ghost.handicap_ms(),
-        ghost.run.lag_ms,
-    );
 }

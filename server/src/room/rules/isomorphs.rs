@@ -3,10 +3,13 @@
 //! (serialized once); with them on, each racing seat gets its own puzzle and everyone else
 //! (spectators, a seat that did not race) the race's.
 
-use protocol::{RaceId, ServerMsg, Settings};
+use protocol::{ServerMsg, Settings};
 use shared::engine::Grid;
 
-use super::{Effect, Room};
+use super::effect::Effects;
+use super::race::Race;
+use super::seats::Seats;
+use super::Effect;
 
 /// The settings a room keeps: isomorphs are on in pool, arena and rated rooms whatever was
 /// asked (a rated race must not let two seats pass each other digits).
@@ -15,46 +18,49 @@ pub(super) fn forced(mut settings: Settings) -> Settings {
     settings
 }
 
-impl Room {
-    /// Isomorphs off for good: the daily challenge is one puzzle for everyone by definition,
-    /// and a ghost race deals the ghost's own stored puzzle to the human.
-    pub(super) fn no_isomorphs(&mut self) {
-        self.settings.isomorphs = false;
-    }
+/// Isomorphs off for good: the daily challenge is one puzzle for everyone by definition,
+/// and a ghost race deals the ghost's own stored puzzle to the human.
+pub(super) fn no_isomorphs(settings: &mut Settings) {
+    settings.isomorphs = false;
+}
 
-    /// `settings` as this room keeps them ([`forced`], and never isomorphs in a daily or
-    /// ghost room).
-    pub(super) fn kept(&self, settings: Settings) -> Settings {
-        let mut settings = forced(settings);
-        if self.fixed_puzzle().is_some() {
-            settings.isomorphs = false;
-        }
-        settings
+/// `settings` as a room keeps them ([`forced`], and never isomorphs in a room that deals a
+/// fixed puzzle: a daily or ghost room).
+pub(super) fn kept(settings: Settings, fixed_puzzle: bool) -> Settings {
+    let mut settings = forced(settings);
+    if fixed_puzzle {
+        settings.isomorphs = false;
     }
+    settings
+}
 
-    /// Tell the room the race started: each racer its own puzzle (isomorphs), or everyone the
-    /// race's in one message.
-    pub(super) fn announce_start(&mut self, race_id: RaceId, rated: bool) {
-        let Some(race) = &self.race else { return };
-        let settings = &self.settings;
-        let started = |puzzle: Grid| ServerMsg::RaceStarted {
-            race_id: race_id.clone(),
-            puzzle,
-            difficulty: settings.difficulty,
-            time_limit_s: settings.time_limit_s,
-            rated,
-        };
-        let mut rest = self.seats.audience();
-        if settings.isomorphs {
-            for (player, puzzle) in race.seat_puzzles() {
-                let Some(conn) = self.seats.conn_of(player) else {
-                    continue;
-                };
-                rest.retain(|&c| c != conn);
-                self.fx.push(Effect::Send(vec![conn], started(*puzzle)));
-            }
+/// Tell the room `race` started: each racer its own puzzle (isomorphs), or everyone the
+/// race's in one message.
+pub(super) fn announce_start(
+    race: &Race,
+    settings: &Settings,
+    seats: &Seats,
+    rated: bool,
+    fx: &mut Effects,
+) {
+    let race_id = race.race_id();
+    let started = |puzzle: Grid| ServerMsg::RaceStarted {
+        race_id: race_id.clone(),
+        puzzle,
+        difficulty: settings.difficulty,
+        time_limit_s: settings.time_limit_s,
+        rated,
+    };
+    let mut rest = seats.audience();
+    if settings.isomorphs {
+        for (player, puzzle) in race.seat_puzzles() {
+            let Some(conn) = seats.conn_of(player) else {
+                continue;
+            };
+            rest.retain(|&c| c != conn);
+            fx.push(Effect::Send(vec![conn], started(*puzzle)));
         }
-        let base = started(race.dealt().puzzle);
-        self.fx.push(Effect::Send(rest, base));
     }
+    let base = started(race.dealt().puzzle);
+    fx.push(Effect::Send(rest, base));
 }

@@ -9,10 +9,8 @@
 
 use std::time::Duration;
 
+use protocol::PlayerId;
 use tokio::time::Instant;
-
-use super::{Effect, Room, State};
-use crate::outbox::ConnId;
 
 /// How often the room asks its racing seats' connections for a round trip (A8: at least
 /// every 2 s).
@@ -69,55 +67,58 @@ pub fn compensate(raw_ms: u64, lag_ms: u32) -> u64 {
     raw_ms.saturating_sub(u64::from(lag_ms))
 }
 
-impl Room {
-    /// Whether racing seats are measured now: while the room counts down or races.
-    pub(super) fn probing(&self) -> bool {
-        matches!(self.state, State::Countdown { .. } | State::Racing)
+/// The room's round-trip probes (A8): when the racing seats are next asked, and what was
+/// measured during the countdown, carried into the race when it starts.
+#[derive(Debug, Default)]
+pub(super) struct Probes {
+    /// Round trips measured during the countdown, by seat.
+    early: Vec<(PlayerId, Samples)>,
+    /// When the racing seats' connections are next asked for a round trip; `None` outside a
+    /// countdown or race, so an idle room has no timer for it.
+    next: Option<Instant>,
+}
+
+impl Probes {
+    /// A countdown begins at `now`: nothing measured yet, and the first probe is due.
+    pub(super) fn begin(&mut self, now: Instant) {
+        self.early.clear();
+        self.next = Some(now);
     }
 
-    /// Ask every connected seat still racing (or about to) for a round trip, once per
-    /// [`PROBE_EVERY`].
-    pub(super) fn probe(&mut self, now: Instant) {
-        if !self.probing() {
-            self.next_probe = None;
-            return;
+    /// When the next probe is due, if one is planned.
+    pub(super) fn deadline(&self) -> Option<Instant> {
+        self.next
+    }
+
+    /// Whether the racing seats are asked for a round trip at `now` (once per
+    /// [`PROBE_EVERY`]); `probing`: the room counts down or races (else no probe is planned).
+    pub(super) fn due(&mut self, now: Instant, probing: bool) -> bool {
+        if !probing {
+            self.next = None;
+            return false;
         }
-        if self.next_probe.is_some_and(|at| now < at) {
-            return;
+        if self.next.is_some_and(|at| now < at) {
+            return false;
         }
-        self.next_probe = Some(now + PROBE_EVERY);
-        let to = self.seats.racing_conns();
-        if !to.is_empty() {
-            self.fx.push(Effect::Probe(to));
+        self.next = Some(now + PROBE_EVERY);
+        true
+    }
+
+    /// A round trip of `rtt_ms` to `player` during the countdown.
+    pub(super) fn early_sample(&mut self, player: PlayerId, rtt_ms: u32) {
+        match self.early.iter_mut().find(|(id, _)| *id == player) {
+            Some((_, s)) => s.push(rtt_ms),
+            None => {
+                let mut s = Samples::default();
+                s.push(rtt_ms);
+                self.early.push((player, s));
+            }
         }
     }
 
-    /// A round trip of `rtt_ms` measured to `conn` (A8): kept for its seat while the room
-    /// counts down or the seat races; ignored otherwise (a pong that arrives late, or from a
-    /// spectator). It is the server's measurement, not client input: nothing is answered.
-    pub fn lag_sample(&mut self, conn: ConnId, rtt_ms: u32) {
-        let Some(seat) = self.seats.seat_of_conn(conn) else {
-            return;
-        };
-        let player = seat.player_id.clone();
-        match &self.state {
-            State::Countdown { .. } => {
-                match self.early_lag.iter_mut().find(|(id, _)| *id == player) {
-                    Some((_, s)) => s.push(rtt_ms),
-                    None => {
-                        let mut s = Samples::default();
-                        s.push(rtt_ms);
-                        self.early_lag.push((player, s));
-                    }
-                }
-            }
-            State::Racing => {
-                if let Some(race) = self.race.as_mut() {
-                    race.lag_sample(&player, rtt_ms);
-                }
-            }
-            State::Lobby | State::Finished => {}
-        }
+    /// The race starts: the countdown's round trips, by seat, to carry into it.
+    pub(super) fn take_early(&mut self) -> Vec<(PlayerId, Samples)> {
+        std::mem::take(&mut self.early)
     }
 }
 

@@ -1,20 +1,20 @@
-//! Who comes, goes and speaks: the checks a join must pass (A3 names, the seat and spectator
-//! caps), joins, resumes, drops and leaves (with what a leaving seat does to a race and the
-//! host), and chat within the room's budget (A4).
+//! What members ask of the room, and what their coming and going does to it: the checks a
+//! join must pass (A3 names, the seat and spectator caps, the kicks' bars), joins, resumes,
+//! drops and leaves (with what a leaving seat does to a race and the host), ready marks, chat
+//! (A4), a pool room's requeue (A7), the host's settings and kicks (A5), reports and the
+//! spectators' boards (A8), and the round trips measured to seats (A8).
 
 use std::net::IpAddr;
 
 use protocol::{
-    ClosedReason, ErrorCode, FinishStatus, OverReason, PlayerName, Role, ServerMsg, Standing, You,
+    ClosedReason, ErrorCode, FinishStatus, PlayerId, PlayerName, Role, ServerMsg, Settings, You,
 };
 use serde::{Deserialize, Serialize};
 use tokio::time::Instant;
 
-use super::race::Race;
 use super::seats::{parse_name, Membership, Refusal};
-use super::{Effect, Room, State};
+use super::{boards, isomorphs, report, Effect, Room, State};
 use crate::outbox::{CloseCode, ConnId};
-use crate::rate::TokenBucket;
 
 /// Who a connection is beyond its name (A6): the persistent player its key names, if any,
 /// and whether it said it is a program. Resolved from the key before the room sees it; the
@@ -71,7 +71,7 @@ impl Room {
         }
         let name = parse_name(raw_name)?;
         // A5: a kicked name or address may neither play nor watch until its bar ends.
-        self.check_bars(&name, addr, now)?;
+        self.bars.check(&name, addr, now)?;
         if role == Role::Player {
             if self.draining() {
                 return Err(Refusal::new(
@@ -79,7 +79,7 @@ impl Room {
                     "the server is restarting for an update",
                 ));
             }
-            if self.settings.pool && !self.pool_seating() {
+            if self.settings.pool && !self.seats.pool_seating() {
                 return Err(Refusal::new(
                     ErrorCode::WrongPhase,
                     "a pool room is seated by the pool: send quick_race, or spectate",
@@ -205,23 +205,6 @@ impl Room {
         }
     }
 
-    /// Between races, what the last race's `race_over` announced: the race, why it ended, and
-    /// its standings (rebuilt from the race, so a taken-over room has them too). Announced
-    /// races only end so: with someone timed out at the limit, or all done.
-    pub(super) fn last_race_over(&self) -> Option<(&Race, OverReason, Vec<Standing>)> {
-        let (State::Finished, Some(race)) = (&self.state, &self.race) else {
-            return None;
-        };
-        let standings = race.standings();
-        let timed_out = standings.iter().any(|s| s.status == FinishStatus::TimedOut);
-        let reason = if timed_out {
-            OverReason::TimeLimit
-        } else {
-            OverReason::AllDone
-        };
-        Some((race, reason, standings))
-    }
-
     /// A connection's transport dropped: a player's seat is held, a spectator is gone.
     pub fn dropped(&mut self, conn: ConnId, now: Instant) {
         if let Some(player) = self.seats.drop_conn(conn, now) {
@@ -295,20 +278,8 @@ impl Room {
             self.fx.error(conn, ErrorCode::NotInRoom, "not in a room");
             return;
         };
-        if let Err(why) = protocol::text::check_chat(&text) {
-            self.fx.error(conn, ErrorCode::BadMessage, why.to_string());
-            return;
-        }
-        let (rate, burst) = (self.opts.chat_rate, self.opts.chat_burst);
-        let budget = self
-            .chat_budget
-            .get_or_insert_with(|| TokenBucket::new(rate, burst, now));
-        if !budget.take(now) {
-            self.fx.error(
-                conn,
-                ErrorCode::RateLimited,
-                "the room's chat is busy; try again shortly",
-            );
+        if let Err(why) = self.chat.pass(&text, now) {
+            self.refuse(conn, why);
             return;
         }
         self.send_all(ServerMsg::Chat {
@@ -316,5 +287,174 @@ impl Room {
             name,
             text,
         });
+    }
+
+    /// `set_ready` from `conn`.
+    pub fn set_ready(&mut self, conn: ConnId, ready: bool) {
+        let Some(i) = self.seat_of(conn) else { return };
+        if !matches!(self.state, State::Lobby) {
+            self.fx
+                .error(conn, ErrorCode::WrongPhase, "ready marks are for the lobby");
+            return;
+        }
+        self.seats.seat_mut(i).ready = ready;
+        let player = self.seats.seat(i).player();
+        self.send_all(ServerMsg::PlayerUpdated { player });
+    }
+
+    /// `requeue` from `conn` (A7): a player of a finished pool room leaves it for the pool.
+    /// Who left (else the error is sent).
+    pub fn requeue(&mut self, conn: ConnId, now: Instant) -> Option<Requeued> {
+        let i = self.seat_of(conn)?;
+        if !self.settings.pool || !matches!(self.state, State::Finished) {
+            let why = "requeue is for a pool room whose race is over";
+            self.fx.error(conn, ErrorCode::WrongPhase, why);
+            return None;
+        }
+        let seat = self.seats.seat(i);
+        let left = Requeued {
+            name: seat.name.to_string(),
+            who: seat.who.clone(),
+            difficulty: self.settings.difficulty,
+            arena: self.settings.arena.clone(),
+        };
+        self.leave(conn, now).then_some(left)
+    }
+
+    /// Whether `conn` is the host and the room is between races; else the error is sent.
+    fn host_between_races(&mut self, conn: ConnId, what: &str) -> bool {
+        let Some(i) = self.seat_of(conn) else {
+            return false;
+        };
+        if self.seats.host() != Some(&self.seats.seat(i).player_id) {
+            self.fx.error(
+                conn,
+                ErrorCode::NotHost,
+                format!("only the host can {what}"),
+            );
+            return false;
+        }
+        if !matches!(self.state, State::Lobby | State::Finished) {
+            self.fx.error(
+                conn,
+                ErrorCode::WrongPhase,
+                format!("the host can {what} only between races"),
+            );
+            return false;
+        }
+        true
+    }
+
+    /// `set_settings` from `conn` (already resolved, so in range): they apply from the next
+    /// race (A5). Fewer `max_players` than seats taken (held ones included) is
+    /// `invalid_settings`: nobody is unseated by a setting.
+    pub fn set_settings(&mut self, conn: ConnId, settings: Settings) {
+        if !self.host_between_races(conn, "change the settings") {
+            return;
+        }
+        if usize::from(settings.max_players) < self.seats.len() {
+            self.fx.error(
+                conn,
+                ErrorCode::InvalidSettings,
+                format!(
+                    "max_players {} is below the {} players seated",
+                    settings.max_players,
+                    self.seats.len()
+                ),
+            );
+            return;
+        }
+        let settings = isomorphs::kept(settings, self.fixed.puzzle().is_some());
+        tracing::info!(room = %self.code, ?settings, "settings changed");
+        self.settings = settings.clone();
+        self.send_all(ServerMsg::SettingsChanged { settings });
+    }
+
+    /// `kick` from `conn` (A5): the player `player_id` (connected or held) gets `kicked` and
+    /// leaves, its name and address barred for a while; the others get `player_left`. An
+    /// unknown id, or the host's own, is `bad_message`.
+    pub fn kick(&mut self, conn: ConnId, player_id: &str, now: Instant) {
+        if !self.host_between_races(conn, "kick a player") {
+            return;
+        }
+        let Some(i) = self.seats.by_player_id(player_id) else {
+            self.fx
+                .error(conn, ErrorCode::BadMessage, "no such player in this room");
+            return;
+        };
+        if self.seats.seat(i).conn == Some(conn) {
+            self.fx.error(
+                conn,
+                ErrorCode::BadMessage,
+                "you cannot kick yourself; leave instead",
+            );
+            return;
+        }
+        let seat = self.seats.seat_mut(i);
+        self.bars.bar(&seat.name, seat.addr, now);
+        tracing::info!(room = %self.code, player_id, "kicked");
+        if let Some(kicked) = seat.conn.take() {
+            self.fx.error(
+                kicked,
+                ErrorCode::Kicked,
+                "the host removed you from the room",
+            );
+            self.fx.push(Effect::Detach(kicked));
+        }
+        self.remove_seat(i, now);
+    }
+
+    /// `report` {`player_id`, `reason`} from `conn`, at `unix_ms` on the wall clock (A8):
+    /// checked by [`report::check`], kept ([`Effect::Report`]), then answered `reported`.
+    pub fn report(&mut self, conn: ConnId, player_id: &str, reason: String, unix_ms: i64) {
+        let (room, race) = (&self.code, self.race.as_ref());
+        let checked = report::check(room, &self.seats, race, conn, player_id, reason, unix_ms);
+        let report = match checked {
+            Ok(report) => report,
+            Err(why) => return self.fx.error(conn, why.code, why.message),
+        };
+        tracing::info!(room = %self.code, race_id = report.race_id, target = player_id, "report");
+        self.fx.push(Effect::Report(Box::new(report)));
+        let player_id = PlayerId::from(player_id.to_owned());
+        self.send(conn, ServerMsg::Reported { player_id });
+    }
+
+    /// The spectator on `conn` asked for boards (A8): from now on it gets them, and at once
+    /// every player's board as it stands for watchers (delayed while racing, final after).
+    pub fn watch_boards(&mut self, conn: ConnId, now: Instant) {
+        if !self.seats.watch_boards(conn) {
+            return;
+        }
+        let Some(race) = self.race.as_ref() else {
+            return;
+        };
+        match self.state {
+            State::Racing => {
+                for msg in self.boards.watch(race, now) {
+                    self.fx.push(Effect::Send(vec![conn], msg));
+                }
+            }
+            State::Finished => boards::final_boards(race, vec![conn], now, &mut self.fx),
+            State::Lobby | State::Countdown { .. } => {}
+        }
+    }
+
+    /// A round trip of `rtt_ms` measured to `conn` (A8): kept for its seat while the room
+    /// counts down or the seat races; ignored otherwise (a pong that arrives late, or from a
+    /// spectator). It is the server's measurement, not client input: nothing is answered.
+    pub fn lag_sample(&mut self, conn: ConnId, rtt_ms: u32) {
+        let Some(seat) = self.seats.seat_of_conn(conn) else {
+            return;
+        };
+        let player = seat.player_id.clone();
+        match &self.state {
+            State::Countdown { .. } => self.probes.early_sample(player, rtt_ms),
+            State::Racing => {
+                if let Some(race) = self.race.as_mut() {
+                    race.lag_sample(&player, rtt_ms);
+                }
+            }
+            State::Lobby | State::Finished => {}
+        }
     }
 }

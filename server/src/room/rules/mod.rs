@@ -1,8 +1,12 @@
 //! The room's rules as a plain state machine: phases (Lobby -> Countdown -> Racing ->
-//! Finished -> Countdown for a rematch), timers, and the effects they produce, composed from
-//! [`seats`] (who is in the room), `members` (joins, leaves and chat), `host` (settings and
-//! kicks between races, A5), [`race`] (one race's boards and verification), [`lag`] (the
-//! round trips a race's times are compensated by, A8) and [`standings`] (the ranking).
+//! Finished -> Countdown for a rematch), timers, and the effects they produce. [`Room`]
+//! composes parts that each own their state and decide about it: [`seats`] (who is in the
+//! room, the host, a pool room's seating), [`race`] (one race's boards and verification),
+//! `chat` (its budget, A4), `host` (the kicks' bars, A5), `boards` (the spectators' delayed
+//! boards, A8), [`lag`] (the round-trip probes, A8), `fixed` (a daily or ghost room's puzzle
+//! and [`ghost`]) and `drain` (the room's end, A9), with [`standings`] the ranking. `Room`
+//! itself only orders them: here its construction, accessors and messages, `members` the
+//! member commands, `lifecycle` a race's life from the countdown to `race_over`.
 //!
 //! It does no IO and reads no clock or global RNG: every method takes the current
 //! `tokio::time::Instant` (and the wall clock where a race may start); race ids and race
@@ -11,12 +15,15 @@
 //! connections to close, results to store) that the room task carries out in order.
 
 mod boards;
+mod chat;
 mod drain;
 pub mod effect;
+mod fixed;
 pub mod ghost;
 mod host;
 mod isomorphs;
 pub mod lag;
+mod lifecycle;
 mod members;
 pub mod race;
 mod report;
@@ -27,27 +34,26 @@ pub mod takeover;
 use std::time::Duration;
 
 use protocol::{
-    ErrorCode, FinishStatus, MsgId, Phase, PlayerId, PlayerStatus, RaceId, RaceView, RoomCode,
-    ServerMsg, Settings, You,
+    ErrorCode, FinishStatus, OverReason, Phase, Player, PlayerId, RaceId, RaceView, Role, RoomCode,
+    ServerMsg, Settings, Standing, You,
 };
-use rand::Rng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use shared::engine::{Cell, Digit};
 use tokio::time::Instant;
 
 use crate::outbox::ConnId;
 use crate::puzzles::SolvedPuzzle;
-use crate::rate::TokenBucket;
+use boards::Boards;
 pub use boards::BOARD_TICK;
+use chat::Chat;
+use drain::Drain;
 pub use drain::DRAIN_READ;
 use effect::Effects;
 pub use effect::{Effect, RoomOpts};
-use ghost::Ghost;
 pub use ghost::{GhostRun, GhostStep};
-use host::Bar;
-use lag::Samples;
+use host::Bars;
+use lag::Probes;
 pub use members::{Identity, Requeued};
-use race::{ms, EndReason, Race};
+use race::Race;
 pub use seats::MintToken;
 use seats::{Membership, Refusal, Seats};
 
@@ -67,36 +73,23 @@ enum State {
     Finished,
 }
 
-/// One room's whole state.
+/// One room's whole state: the parts, and what the room decides across them.
 #[derive(Debug)]
 pub struct Room {
     code: RoomCode,
     settings: Settings,
     opts: RoomOpts,
     rng: Xoshiro256PlusPlus,
-    seats: Seats,
-    /// A daily challenge room (A6): its date and the day's puzzle, dealt as it is.
-    daily: Option<(String, SolvedPuzzle)>,
     state: State,
+    /// The running race, or the last one between races.
     race: Option<Race>,
-    /// The running race's boards as boards-spectators see them (A8).
-    delayed: Option<boards::Delayed>,
-    /// The room's chat budget, made full at the first chat.
-    chat_budget: Option<TokenBucket>,
-    /// Kicked names and addresses, barred for a while (A5).
-    bars: Vec<Bar>,
-    /// A pool room still taking the seats the pool formed it for (A7): until the pool starts
-    /// it, its joins are the pool's; after, nobody takes a seat by `join_room`.
-    pool_seating: bool,
-    /// A ghost room's ghost (A7 `race_ghost`).
-    ghost: Option<Ghost>,
-    /// Round trips measured during the countdown, carried into the race (A8).
-    early_lag: Vec<(PlayerId, Samples)>,
-    /// When the racing seats' connections are next asked for a round trip (A8); `None`
-    /// outside a countdown or race, so an idle room has no timer for it.
-    next_probe: Option<Instant>,
-    /// Whether the server is ending the room (a drain, A9) or has closed it.
-    ending: drain::Ending,
+    seats: Seats,
+    fixed: fixed::Fixed,
+    chat: Chat,
+    bars: Bars,
+    boards: Boards,
+    probes: Probes,
+    drain: Drain,
     fx: Effects,
 }
 
@@ -110,24 +103,20 @@ impl Room {
         rng: Xoshiro256PlusPlus,
         mint: MintToken,
     ) -> Room {
-        let pool = settings.pool;
         Room {
             code,
+            seats: Seats::new(mint, settings.pool),
             settings: isomorphs::forced(settings),
+            chat: Chat::new(opts.chat_rate, opts.chat_burst),
+            bars: Bars::new(opts.kick_bar),
+            boards: Boards::new(opts.spectator_delay),
             opts,
             rng,
-            pool_seating: pool,
-            seats: Seats::new(mint, pool),
-            daily: None,
             state: State::Lobby,
             race: None,
-            delayed: None,
-            chat_budget: None,
-            bars: Vec::new(),
-            ghost: None,
-            early_lag: Vec::new(),
-            next_probe: None,
-            ending: drain::Ending::No,
+            fixed: fixed::Fixed::default(),
+            probes: Probes::default(),
+            drain: Drain::default(),
             fx: Effects::default(),
         }
     }
@@ -184,7 +173,7 @@ impl Room {
 
     /// The next moment [`Room::tick`] has something to do.
     pub fn next_deadline(&self) -> Option<Instant> {
-        let probe = self.next_probe.filter(|_| self.probing());
+        let probe = self.probes.deadline().filter(|_| self.probing());
         self.next_deadline_but_probes()
             .into_iter()
             .chain(probe)
@@ -203,9 +192,15 @@ impl Room {
             _ => None,
         };
         let expiry = self.seats.next_expiry(self.opts.resume_grace);
-        let ghost = self.ghost_deadline();
-        let boards = self.boards_deadline();
-        let drain = self.drain_deadline();
+        let racing = match (&self.state, &self.race) {
+            (State::Racing, Some(race)) => Some(race),
+            _ => None,
+        };
+        let ghost = racing.and_then(|r| self.fixed.ghost()?.deadline(r));
+        // Board ticks only while a race runs and someone watches boards.
+        let watched = racing.filter(|_| self.seats.has_board_watchers());
+        let boards = watched.and_then(|_| self.boards.deadline());
+        let drain = self.drain.deadline();
         let timers = expiry.into_iter().chain(ghost).chain(boards).chain(drain);
         phase.into_iter().chain(timers).min()
     }
@@ -288,307 +283,113 @@ impl Room {
         }
     }
 
-    /// `set_ready` from `conn`.
-    pub fn set_ready(&mut self, conn: ConnId, ready: bool) {
-        let Some(i) = self.seat_of(conn) else { return };
-        if !matches!(self.state, State::Lobby) {
-            self.fx
-                .error(conn, ErrorCode::WrongPhase, "ready marks are for the lobby");
-            return;
-        }
-        self.seats.seat_mut(i).ready = ready;
-        let player = self.seats.seat(i).player();
-        self.send_all(ServerMsg::PlayerUpdated { player });
-    }
-
     /// Make this a daily challenge room: its races are on the day's puzzle and there is one.
     pub fn make_daily(&mut self, date: String, puzzle: SolvedPuzzle) {
-        self.daily = Some((date, puzzle));
-        self.no_isomorphs();
+        self.fixed.make_daily(date, puzzle);
+        isomorphs::no_isomorphs(&mut self.settings);
+    }
+
+    /// Make this a ghost room: its races deal the run's puzzle, and the ghost races in them.
+    pub fn race_ghost(&mut self, run: GhostRun) {
+        self.fixed.race_ghost(run);
+        isomorphs::no_isomorphs(&mut self.settings);
     }
 
     /// The puzzle every race here deals as it is: the day's (a daily room) or the replayed
     /// race's (a ghost room).
     pub fn fixed_puzzle(&self) -> Option<SolvedPuzzle> {
-        let ghost = self.ghost.as_ref().map(Ghost::puzzle);
-        self.daily.as_ref().map(|(_, d)| *d).or(ghost)
+        self.fixed.puzzle()
     }
 
-    /// `start_race` from `conn`: the host starts the countdown.
-    pub fn start_race(&mut self, conn: ConnId, now: Instant) {
-        let Some(i) = self.seat_of(conn) else { return };
-        if self.refuse_draining(conn) {
-            return;
-        }
-        if self.daily.is_some() && matches!(self.state, State::Finished) {
-            self.fx.error(
-                conn,
-                ErrorCode::AlreadyPlayed,
-                "the daily challenge is one attempt",
-            );
-            return;
-        }
-        if self.seats.host() != Some(&self.seats.seat(i).player_id) {
-            let why = if self.settings.pool {
-                "a pool room starts by itself"
-            } else {
-                "only the host can start the race"
-            };
-            self.fx.error(conn, ErrorCode::NotHost, why);
-            return;
-        }
-        if !matches!(self.state, State::Lobby | State::Finished) {
-            self.fx
-                .error(conn, ErrorCode::WrongPhase, "a race is already under way");
-            return;
-        }
-        self.begin_countdown(now);
+    /// Whether the room is draining (it takes no new race or seat).
+    pub fn draining(&self) -> bool {
+        self.drain.draining()
     }
 
-    /// The pool has seated everyone it formed this room for (A7): the countdown starts, and
-    /// nobody else takes a seat. Ignored in any other room, or once started.
-    pub fn start_pool_race(&mut self, now: Instant) {
-        if !self.pool_seating || !matches!(self.state, State::Lobby) || self.seats.is_empty() {
-            return;
+    /// Whether the room has said `room_closed` to everyone and is over.
+    pub fn is_closed(&self) -> bool {
+        self.drain.is_closed()
+    }
+
+    /// Every connection in the room.
+    pub fn conns(&self) -> Vec<ConnId> {
+        self.seats.conns()
+    }
+
+    /// Every seat's token (a replayed seat's `#HASH`).
+    pub fn tokens(&self) -> Vec<protocol::ResumeToken> {
+        self.seats.tokens()
+    }
+
+    /// The connection the room knew as `from` is `to` from now on (a member kept across a
+    /// takeover, known to the new owner by a new id).
+    pub fn rename_conn(&mut self, from: ConnId, to: ConnId) {
+        self.seats.rename(from, to);
+    }
+
+    /// New seats' tokens come from `mint` from now on (a replayed room goes live).
+    pub fn set_mint(&mut self, mint: MintToken) {
+        self.seats.set_mint(mint);
+    }
+
+    /// Send `conn` the room as it stands ([`Room::view_of`]).
+    pub fn show_room(&mut self, conn: ConnId, now: Instant) {
+        if let Some(msg) = self.view_of(conn, now) {
+            self.send(conn, msg);
         }
-        self.pool_seating = false;
-        self.begin_countdown(now);
     }
 
-    /// Whether a pool room is still taking the pool's seats.
-    pub(super) fn pool_seating(&self) -> bool {
-        self.pool_seating
+    /// How long the race stood still in takeovers.
+    pub fn race_paused(&self) -> Duration {
+        self.race.as_ref().map_or(Duration::ZERO, |r| r.paused)
     }
 
-    /// `requeue` from `conn` (A7): a player of a finished pool room leaves it for the pool.
-    /// Who left (else the error is sent).
-    pub fn requeue(&mut self, conn: ConnId, now: Instant) -> Option<Requeued> {
-        let i = self.seat_of(conn)?;
-        if !self.settings.pool || !matches!(self.state, State::Finished) {
-            let why = "requeue is for a pool room whose race is over";
-            self.fx.error(conn, ErrorCode::WrongPhase, why);
-            return None;
-        }
-        let seat = self.seats.seat(i);
-        let left = Requeued {
-            name: seat.name.to_string(),
-            who: seat.who.clone(),
-            difficulty: self.settings.difficulty,
-            arena: self.settings.arena.clone(),
-        };
-        self.leave(conn, now).then_some(left)
-    }
-
-    fn begin_countdown(&mut self, now: Instant) {
-        let race_id = RaceId::from(format!("{}-{:016x}", self.code, self.rng.gen::<u64>()));
-        let seed = self.rng.gen();
-        self.state = State::Countdown {
-            race_id: race_id.clone(),
-            seed,
-            ends_at: now + self.opts.countdown,
-            dealt: None,
-        };
-        self.seats.set_status(PlayerStatus::Waiting, |_| true);
-        self.early_lag.clear();
-        self.next_probe = Some(now);
-        if let Some(ghost) = &mut self.ghost {
-            ghost.restart(PlayerStatus::Waiting);
-        }
-        self.send_all(ServerMsg::Countdown {
-            starts_in_ms: ms(self.opts.countdown),
-        });
-        self.fx.push(Effect::NeedPuzzle { race_id, seed });
-    }
-
-    /// The puzzle for `race_id` is dealt (under its seed's transform). `unix_ms` is the wall
-    /// clock at `now`, recorded if the race starts.
-    pub fn puzzle_ready(
-        &mut self,
-        race_id: &RaceId,
-        puzzle: SolvedPuzzle,
-        now: Instant,
-        unix_ms: i64,
-    ) {
-        if let State::Countdown {
-            race_id: id, dealt, ..
-        } = &mut self.state
-        {
-            if id == race_id {
-                *dealt = Some(puzzle);
+    /// The room as `conn` sees it now, as `resume` sends it (`room_joined`), without its
+    /// token (a member kept its own): for a member still connected when the room was
+    /// taken over. `None`: `conn` is not in the room.
+    pub fn view_of(&self, conn: ConnId, now: Instant) -> Option<ServerMsg> {
+        let you = match self.seats.member(conn)? {
+            Membership::Seat(i) => {
+                let mut you = self.seats.seat(i).you();
+                you.token = None;
+                you
             }
-        }
-        self.tick(now, unix_ms);
+            Membership::Spectator(_) => You {
+                player_id: None,
+                token: None,
+                role: Role::Spectator,
+            },
+        };
+        Some(self.room_joined(you, now))
     }
 
-    /// Carry out whatever is due at `now` (`unix_ms` on the wall clock): race start, time
-    /// limit, expired seats.
-    pub fn tick(&mut self, now: Instant, unix_ms: i64) {
-        if let State::Countdown {
-            race_id,
-            seed,
-            ends_at,
-            dealt: Some(dealt),
-        } = &self.state
-        {
-            if now >= *ends_at {
-                let (race_id, seed, dealt) = (race_id.clone(), *seed, *dealt);
-                self.begin_race(race_id, seed, dealt, now, unix_ms);
-            }
-        }
-        self.ghost_tick(now);
-        self.board_tick(now);
-        if matches!(self.state, State::Racing)
-            && self
-                .race
-                .as_ref()
-                .is_some_and(|r| now >= r.deadline(self.time_limit()))
-        {
-            self.end_race(EndReason::TimeLimit, now);
-        }
-        while let Some(i) = self.seats.expired(now, self.opts.resume_grace) {
-            self.remove_seat(i, now);
-        }
-        self.probe(now);
-        self.drain_tick(now);
+    /// Whether racing seats are measured now: while the room counts down or races.
+    fn probing(&self) -> bool {
+        matches!(self.state, State::Countdown { .. } | State::Racing)
     }
 
-    fn begin_race(
-        &mut self,
-        race_id: RaceId,
-        seed: u64,
-        dealt: SolvedPuzzle,
-        now: Instant,
-        unix_ms: i64,
-    ) {
-        let racers = self.seats.set_status(PlayerStatus::Racing, |_| true);
-        let who = self.seats.identities();
-        // A6: rated only with two identified humans at the start; a bot or an anonymous
-        // seat races, but is never rated.
-        let rated = self.settings.rated && who.iter().filter(|(_, w)| w.rateable()).count() >= 2;
-        let mut race = Race::new(race_id.clone(), dealt, racers, now, unix_ms)
-            .with_lag_cap(self.opts.lag_cap_ms)
-            .with_identities(who, rated)
-            .with_daily(self.daily.as_ref().map(|(date, _)| date.clone()))
-            .with_ghost_of(self.ghost.as_ref().map(|g| g.of_race().to_owned()));
-        if self.settings.isomorphs {
-            race.deal_isomorphs(seed);
-        }
-        if let Some(ghost) = &mut self.ghost {
-            ghost::join_race(ghost, &mut race);
-        }
-        for (player, samples) in self.early_lag.drain(..) {
-            race.early_lag(&player, &samples);
-        }
-        self.race = Some(race);
-        self.state = State::Racing;
-        self.fx.push(Effect::RaceStarted);
-        tracing::info!(room = %self.code, %race_id, seed, rated, "race started");
-        self.announce_start(race_id, rated);
-        self.boards_started(now);
+    /// Every seat on the wire, the ghost's last.
+    fn players(&self) -> Vec<Player> {
+        let mut players = self.seats.players();
+        players.extend(self.fixed.ghost().map(ghost::Ghost::player));
+        players
     }
 
-    /// The seat of `conn` if it is racing (else the error is sent).
-    fn racer(&mut self, conn: ConnId) -> Option<(usize, PlayerId)> {
-        let i = self.seat_of(conn)?;
-        if !matches!(self.state, State::Racing) {
-            self.fx
-                .error(conn, ErrorCode::WrongPhase, "no race is running");
+    /// Between races, what the last race's `race_over` announced: the race, why it ended, and
+    /// its standings (rebuilt from the race, so a taken-over room has them too). Announced
+    /// races only end so: with someone timed out at the limit, or all done.
+    fn last_race_over(&self) -> Option<(&Race, OverReason, Vec<Standing>)> {
+        let (State::Finished, Some(race)) = (&self.state, &self.race) else {
             return None;
-        }
-        let id = self.seats.seat(i).player_id.clone();
-        if !self.race.as_ref().is_some_and(|r| r.is_racing(&id)) {
-            self.fx
-                .error(conn, ErrorCode::WrongPhase, "you are not racing");
-            return None;
-        }
-        Some((i, id))
-    }
-
-    /// `place` from `conn`: rule 2, then rules 3 and 4.
-    pub fn place(
-        &mut self,
-        conn: ConnId,
-        cell: Cell,
-        digit: Digit,
-        id: Option<MsgId>,
-        now: Instant,
-    ) {
-        let Some((seat, player)) = self.racer(conn) else {
-            return;
         };
-        let Some(race) = self.race.as_mut() else {
-            return;
+        let standings = race.standings();
+        let timed_out = standings.iter().any(|s| s.status == FinishStatus::TimedOut);
+        let reason = if timed_out {
+            OverReason::TimeLimit
+        } else {
+            OverReason::AllDone
         };
-        let Some(p) = race.place(&player, cell, digit, id, &self.settings, now) else {
-            return;
-        };
-        self.fx.push(Effect::Placed(p.reason));
-        self.send(conn, p.reply);
-        if let Some(progress) = p.progress {
-            self.send_all(ServerMsg::Progress(progress));
-        }
-        if let Some((status, time_ms)) = p.finished {
-            self.seats.seat_mut(seat).status = status.into();
-            // A1: an eliminated player sees the solution in `race_over`, like everyone.
-            self.player_finished(player, status, time_ms);
-            self.check_race_end(now);
-        }
-    }
-
-    /// `forfeit` from `conn`.
-    pub fn forfeit(&mut self, conn: ConnId, now: Instant) {
-        let Some((seat, player_id)) = self.racer(conn) else {
-            return;
-        };
-        let Some(race) = self.race.as_mut() else {
-            return;
-        };
-        race.forfeit(&player_id);
-        self.seats.seat_mut(seat).status = PlayerStatus::Forfeited;
-        // A1: no `solution` now: one person with two seats would pass it to the other.
-        self.player_finished(player_id, FinishStatus::Forfeited, None);
-        self.check_race_end(now);
-    }
-
-    fn check_race_end(&mut self, now: Instant) {
-        self.ghost_finish_early();
-        if matches!(self.state, State::Racing) && self.race.as_ref().is_some_and(Race::all_done) {
-            self.end_race(EndReason::AllDone, now);
-        }
-    }
-
-    /// End the race: time out whoever still races, store the result, then announce it
-    /// (unless the server is stopping).
-    fn end_race(&mut self, reason: EndReason, now: Instant) {
-        let Some(race) = self.race.as_mut() else {
-            return;
-        };
-        let (timed_out, table, record) = race.end(&self.code, &self.settings, reason, now);
-        let race_id = race.race_id().clone();
-        let solution = race.dealt().solution;
-        self.seats
-            .set_status(PlayerStatus::TimedOut, |id| timed_out.contains(id));
-        self.state = State::Finished;
-        tracing::info!(room = %self.code, %race_id, reason = reason.as_str(), "race over");
-        let announced = reason.announced();
-        if announced.is_some() {
-            for player_id in timed_out {
-                self.player_finished(player_id, FinishStatus::TimedOut, None);
-            }
-        }
-        self.fx.push(Effect::Store(Box::new(record)));
-        if let Some(reason) = announced {
-            self.send_all(ServerMsg::RaceOver {
-                race_id,
-                reason,
-                standings: table,
-                solution,
-                ratings: Vec::new(),
-            });
-            self.final_boards(self.seats.board_watchers(), now);
-        }
-        self.delayed = None;
-        self.drain_after_race(now);
+        Some((race, reason, standings))
     }
 }
 

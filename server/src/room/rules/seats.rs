@@ -127,6 +127,9 @@ pub(super) struct Seats {
     host: Option<PlayerId>,
     /// A pool room: nobody becomes host.
     hostless: bool,
+    /// A pool room still taking the seats the pool formed it for (A7): until the pool starts
+    /// it, its joins are the pool's; after, nobody takes a seat by `join_room`.
+    pool_seating: bool,
     next_player: u32,
     mint: MintToken,
 }
@@ -145,6 +148,7 @@ impl Seats {
             spectators: Vec::new(),
             host: None,
             hostless,
+            pool_seating: hostless,
             next_player: 1,
             mint,
         }
@@ -156,6 +160,16 @@ impl Seats {
 
     pub(super) fn is_empty(&self) -> bool {
         self.seats.is_empty()
+    }
+
+    /// Whether a pool room is still taking the pool's seats.
+    pub(super) fn pool_seating(&self) -> bool {
+        self.pool_seating
+    }
+
+    /// The pool has seated everyone it formed the room for: no more seats are the pool's.
+    pub(super) fn end_pool_seating(&mut self) {
+        self.pool_seating = false;
     }
 
     pub(super) fn host(&self) -> Option<&PlayerId> {

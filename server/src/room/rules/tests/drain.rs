@@ -104,3 +104,27 @@ fn a_host_run_server_shuts_its_rooms_as_closed_by_the_host() {
     r.shutdown(t0);
     closed_for(&r.take_effects(), 2, ClosedReason::HostClosed);
 }
+
+#[test]
+fn shutdown_tells_everyone_the_room_closed_then_closes_1001() {
+    let t0 = Instant::now();
+    let mut r = racing(2, settings(), t0);
+    assert!(join(&mut r, 9, None, Role::Spectator, t0));
+    r.take_effects();
+    r.shutdown(t0);
+    let fx = r.take_effects();
+    for c in [1, 2, 9] {
+        let conn = ConnId(c);
+        let closed_at = fx.iter().position(
+            |f| matches!(f, Effect::Send(to, ServerMsg::RoomClosed { .. }) if to.contains(&conn)),
+        );
+        let close_at = fx
+            .iter()
+            .position(|f| matches!(f, Effect::Close(x, CloseCode::GoingAway) if *x == conn));
+        assert!(
+            matches!((closed_at, close_at), (Some(a), Some(b)) if a < b),
+            "{fx:?}"
+        );
+    }
+    assert!(fx.iter().any(|f| matches!(f, Effect::Store(_))));
+}
