@@ -72,8 +72,8 @@ use crate::store::Store;
 pub const OVERFLOW: usize = 16;
 
 /// What every connection task shares, grouped by what each part serves: the config and
-/// metrics, what connections play in ([`Play`]), how the server stops ([`Stop`]), and the
-/// sockets under the cap ([`Sockets`]).
+/// metrics, what connections play in (`Play`), how the server stops (`Stop`), and the
+/// sockets under the cap (`Sockets`).
 #[derive(Debug)]
 pub struct Transport {
     config: Config,

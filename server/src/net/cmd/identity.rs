@@ -2,7 +2,7 @@
 //! turning the key a client sends into the [`Identity`] a room sees. The key goes no further than
 //! here: rooms, logs and the store get the handle (the store also the key's hash).
 //!
-//! The count of identities a connection registered is its [`Registrations`]'. The store
+//! The count of identities a connection registered is its `Registrations`'. The store
 //! blocks, so every call runs on a blocking thread.
 
 use std::sync::Arc;

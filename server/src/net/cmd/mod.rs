@@ -3,19 +3,19 @@
 //! the module that owns it. A [`Session`] is what one connection knows between messages,
 //! composed of parts that each own their fields, and a handler takes the parts it needs:
 //!
-//! - [`peer`]: the [`peer::Peer`], the way out every handler answers through (the server, the
+//! - `peer`: the `Peer`, the way out every handler answers through (the server, the
 //!   outbox, the client's address, whether it was warned).
-//! - [`in_room`]: the [`in_room::RoomLink`], the room the connection is in; `leave` and the
+//! - [`in_room`]: the `RoomLink`, the room the connection is in; `leave` and the
 //!   messages a room handles (ready, start, forfeit, place, chat, settings, kick, report).
 //! - [`rooms`]: `list_rooms`, `create_room`, `join_room`, `spectate`, `resume`: finding and
 //!   entering rooms (through [`crate::room::rooms::Rooms`], whichever node owns them).
-//! - [`identity`]: `register` and its [`identity::Registrations`], and a key becoming the
+//! - [`identity`]: `register` and its `Registrations`, and a key becoming the
 //!   [`crate::room::handle::Identity`] a room sees.
 //! - [`daily`]: `start_daily`, the day's one attempt.
-//! - [`pool`]: `quick_race`, `leave_queue`, `requeue` and the [`pool::Queue`]: waiting for a
+//! - [`pool`]: `quick_race`, `leave_queue`, `requeue` and the `Queue`: waiting for a
 //!   race with strangers (A7).
 //! - [`ghost`]: `race_ghost`: racing a stored replay (A7).
-//! - [`arena`]: `join_arena`, `leave_arena` and the [`arena::Membership`]: racing an arena's
+//! - [`arena`]: `join_arena`, `leave_arena` and the `Membership`: racing an arena's
 //!   members back to back (A7).
 //!
 //! The session itself decides only what spans its parts: whether the connection is free to
