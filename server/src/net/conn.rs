@@ -46,7 +46,7 @@ pub(super) async fn serve(
     let limits = &server.config.limits;
     let (handle, rx) = Outbox::new(id, limits.slow_rule(), limits.out_queue.max(4));
     // On the list the shutdown and the hard stop go through, until this task ends.
-    let _live = server.live.enter(&handle);
+    let _live = server.stop.live.enter(&handle);
     let stop = handle.stop();
     tokio::select! {
         biased;
@@ -123,7 +123,7 @@ impl Reader {
         let local = self
             .session
             .current()
-            .is_some_and(|room| self.server.env.directory.find(&room.code).is_some());
+            .is_some_and(|room| self.server.play.rooms.runs_here(&room.code));
         if local {
             let closing = self.outbox.stop().wait(Side::Reader, Reason::Closing);
             let _ = tokio::time::timeout(ROOM_CLOSE_WAIT, closing).await;

@@ -97,7 +97,7 @@ pub async fn route(req: hyper::Request<Incoming>, ctx: &Socket) -> Response {
                 uri.query(),
                 auth.as_ref(),
                 server.config.admin_token.as_ref(),
-                &server.env.store,
+                server.play.store(),
             )
             .await
         }
@@ -105,14 +105,14 @@ pub async fn route(req: hyper::Request<Incoming>, ctx: &Socket) -> Response {
             // Owned, so the request (and its body) is not held across the store's await.
             let (method, uri) = (req.method().clone(), req.uri().clone());
             drop(req);
-            let store = &ctx.slot.server.env.store;
+            let store = ctx.slot.server.play.store();
             api::route(
                 &method,
                 uri.path(),
                 uri.query(),
                 store,
-                &ctx.slot.server.arenas,
-                &ctx.slot.server.env.directory,
+                &ctx.slot.server.play.arenas,
+                ctx.slot.server.play.rooms.here(),
                 crate::clock::unix_ms(),
             )
             .await
@@ -138,19 +138,19 @@ pub async fn route(req: hyper::Request<Incoming>, ctx: &Socket) -> Response {
 fn healthz(ctx: &Socket) -> Response {
     let server = &ctx.slot.server;
     let mut body = serde_json::json!({
-        "rooms": server.rooms.len(),
+        "rooms": server.play.rooms.len(),
         "connections": server.metrics.connections.get(),
     });
     // The database is "down" while results wait for it (the retry task's word).
-    let queued = server.env.backlog.len();
+    let queued = server.play.env().backlog.len();
     body["db"] = if queued == 0 { "up" } else { "down" }.into();
     body["results_queued"] = queued.into();
-    if let Some(node) = server.rooms.health() {
+    if let Some(node) = server.play.rooms.health() {
         body["node"] = node.node.into();
         body["redis"] = if node.bus_up { "up" } else { "down" }.into();
     }
     // Draining (A9): 503, so a balancer sends nobody new here.
-    let status = if server.rooms.draining() {
+    let status = if server.play.rooms.draining() {
         body["draining"] = true.into();
         StatusCode::SERVICE_UNAVAILABLE
     } else {

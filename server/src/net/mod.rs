@@ -64,34 +64,68 @@ use crate::pool::queue::Pool;
 use crate::pool::shared::SharedPool;
 use crate::room::rooms::Rooms;
 use crate::room::task::RoomEnv;
+use crate::store::Store;
 
 /// Sockets accepted past the cap (to tell WebSocket clients `server_full`, and to answer
 /// `/healthz`) before further ones are dropped at once: the fd budget
 /// ([`fd::fit_connections`]) holds them.
 pub const OVERFLOW: usize = 16;
 
-/// What every connection task shares: the config, the rooms, and the socket count.
+/// What every connection task shares, grouped by what each part serves: the config and
+/// metrics, what connections play in (`Play`), how the server stops (`Stop`), and the
+/// sockets under the cap (`Sockets`).
 #[derive(Debug)]
 pub struct Transport {
     config: Config,
-    /// What rooms share: the store, the daily challenge, the backlog.
-    env: Arc<RoomEnv>,
+    metrics: Arc<Metrics>,
+    tls: Option<Arc<ServerConfig>>,
+    play: Play,
+    stop: Stop,
+    sockets: Sockets,
+}
+
+/// What a connection's commands act on: the rooms (and through them what rooms share: the
+/// store, the daily challenge, the backlog), the pool and the arenas.
+#[derive(Debug)]
+struct Play {
     /// Finding and opening rooms, on this node or (in a cluster) any.
     rooms: Rooms,
     /// The pool of players waiting for a race with strangers (A7).
     pool: Arc<Pool>,
     /// The arenas (A7).
     arenas: Arc<Arenas>,
-    metrics: Arc<Metrics>,
-    tls: Option<Arc<ServerConfig>>,
+}
+
+impl Play {
+    /// What this node's rooms share.
+    fn env(&self) -> &Arc<RoomEnv> {
+        self.rooms.env()
+    }
+
+    /// The players' store (identities, ratings, replays).
+    fn store(&self) -> &Arc<dyn Store> {
+        &self.rooms.env().store
+    }
+}
+
+/// How the server stops: the shutdown, the hard stop at the end of its grace, and the list of
+/// connections that hear of both.
+#[derive(Debug)]
+struct Stop {
     /// Cancelled when the server begins to shut down.
     shutdown: CancellationToken,
     /// Cancelled when the shutdown grace is over: every connection task drops its socket.
     hard_stop: CancellationToken,
     /// The WebSocket connections, which hear of the shutdown and the hard stop through this.
     live: Arc<live::Live>,
-    conn_tasks: TaskTracker,
-    open_sockets: AtomicUsize,
+}
+
+/// The sockets: their tasks, their count under the cap, those still in their handshake, and
+/// the next connection id.
+#[derive(Debug)]
+struct Sockets {
+    tasks: TaskTracker,
+    open: AtomicUsize,
     /// The sockets still in their handshake, which may make way for new ones.
     handshakes: Arc<admit::Handshakes>,
     next_conn: AtomicU64,
@@ -118,37 +152,42 @@ impl Transport {
             on_list.raise(Reason::Shutdown);
         });
         Arc::new(Transport {
-            live,
-            pool,
-            arenas,
             config,
             metrics: env.metrics.clone(),
-            shutdown: env.shutdown.clone(),
-            env,
-            rooms,
             tls,
-            hard_stop: CancellationToken::new(),
-            conn_tasks: TaskTracker::new(),
-            open_sockets: AtomicUsize::new(0),
-            handshakes: Arc::default(),
-            next_conn: AtomicU64::new(1),
+            play: Play {
+                rooms,
+                pool,
+                arenas,
+            },
+            stop: Stop {
+                shutdown: env.shutdown.clone(),
+                hard_stop: CancellationToken::new(),
+                live,
+            },
+            sockets: Sockets {
+                tasks: TaskTracker::new(),
+                open: AtomicUsize::new(0),
+                handshakes: Arc::default(),
+                next_conn: AtomicU64::new(1),
+            },
         })
     }
 
     /// Wait until every connection task has ended (after shutdown), at most until `deadline`;
     /// then drop whatever is left. Returns whether everything ended in time.
     pub async fn drain(&self, deadline: Instant) -> bool {
-        self.conn_tasks.close();
-        if tokio::time::timeout_at(deadline, self.conn_tasks.wait())
+        self.sockets.tasks.close();
+        if tokio::time::timeout_at(deadline, self.sockets.tasks.wait())
             .await
             .is_ok()
         {
             return true;
         }
-        self.hard_stop.cancel();
-        self.live.raise(Reason::HardStop);
+        self.stop.hard_stop.cancel();
+        self.stop.live.raise(Reason::HardStop);
         // Every task selects on the hard stop; this wait is short.
-        let _ = tokio::time::timeout(Duration::from_secs(1), self.conn_tasks.wait()).await;
+        let _ = tokio::time::timeout(Duration::from_secs(1), self.sockets.tasks.wait()).await;
         false
     }
 }
@@ -164,7 +203,7 @@ pub struct Slot {
 
 impl Drop for Slot {
     fn drop(&mut self) {
-        self.server.open_sockets.fetch_sub(1, Relaxed);
+        self.server.sockets.open.fetch_sub(1, Relaxed);
     }
 }
 
@@ -174,7 +213,7 @@ pub async fn accept_loop(server: Arc<Transport>, listener: TcpListener) {
     let mut failing = false;
     loop {
         tokio::select! {
-            () = server.shutdown.cancelled() => break,
+            () = server.stop.shutdown.cancelled() => break,
             r = listener.accept() => match r {
                 Ok((stream, peer)) => {
                     failing = false;
@@ -218,7 +257,7 @@ pub async fn accept_loop(server: Arc<Transport>, listener: TcpListener) {
 #[allow(clippy::disallowed_methods)] // a handshake's age runs from its accept
 fn admit(server: &Arc<Transport>, stream: TcpStream, peer: SocketAddr) {
     let cap = server.config.limits.max_connections;
-    let before = server.open_sockets.fetch_add(1, Relaxed);
+    let before = server.sockets.open.fetch_add(1, Relaxed);
     let admitted = before < cap || server.evict_handshake();
     let slot = Slot {
         server: server.clone(),
@@ -230,9 +269,10 @@ fn admit(server: &Arc<Transport>, stream: TcpStream, peer: SocketAddr) {
         drop((stream, slot));
         return;
     }
-    let ticket = server.handshakes.enter(Instant::now());
+    let ticket = server.sockets.handshakes.enter(Instant::now());
     server
-        .conn_tasks
+        .sockets
+        .tasks
         .spawn(serve_socket(slot, ticket, stream, peer));
 }
 
@@ -241,7 +281,7 @@ impl Transport {
     /// there was one.
     #[allow(clippy::disallowed_methods)] // a handshake's age runs from its accept
     fn evict_handshake(&self) -> bool {
-        let evicted = self.handshakes.evict_oldest(Instant::now());
+        let evicted = self.sockets.handshakes.evict_oldest(Instant::now());
         if evicted {
             self.metrics.handshakes_evicted.inc();
             tracing::debug!("the oldest unfinished handshake evicted to make room");
@@ -255,7 +295,7 @@ async fn serve_socket(slot: Slot, ticket: admit::Ticket, stream: TcpStream, peer
     tuning::tune_socket(&stream);
     let server = slot.server.clone();
     let deadline = Instant::now() + server.config.request_timeout;
-    let hard_stop = server.hard_stop.clone();
+    let hard_stop = server.stop.hard_stop.clone();
     let evicted = ticket.evicted().clone();
     let slot = Arc::new(slot);
     let serve = async {
@@ -265,7 +305,7 @@ async fn serve_socket(slot: Slot, ticket: admit::Ticket, stream: TcpStream, peer
                 let acceptor = TlsAcceptor::from(tls);
                 let accepted = tokio::select! {
                     r = tokio::time::timeout_at(deadline, acceptor.accept(stream)) => r,
-                    () = server.shutdown.cancelled() => return,
+                    () = server.stop.shutdown.cancelled() => return,
                 };
                 match accepted {
                     Ok(Ok(tls)) => serve_http(slot, &ticket, tls, peer, deadline).await,
@@ -334,7 +374,7 @@ async fn serve_http<I>(
         () = first_head => {
             tracing::debug!(%peer, "no request head within the deadline: closing");
         }
-        () = server.shutdown.cancelled() => {
+        () = server.stop.shutdown.cancelled() => {
             if head_seen.is_cancelled() {
                 // A request may be in flight: let it finish (the hard stop bounds this).
                 conn.as_mut().graceful_shutdown();
@@ -346,5 +386,5 @@ async fn serve_http<I>(
 
 /// A new connection id.
 fn next_id(server: &Transport) -> crate::outbox::ConnId {
-    crate::outbox::ConnId(server.next_conn.fetch_add(1, Relaxed))
+    crate::outbox::ConnId(server.sockets.next_conn.fetch_add(1, Relaxed))
 }

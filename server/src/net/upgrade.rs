@@ -164,7 +164,7 @@ pub fn accept(mut req: hyper::Request<hyper::body::Incoming>, ctx: &Socket) -> R
         player_id = tracing::field::Empty
     );
     let max = server.config.limits.max_message_bytes;
-    server.conn_tasks.spawn(
+    server.sockets.tasks.spawn(
         async move {
             let upgraded = match on_upgrade.await {
                 Ok(u) => u,

@@ -14,7 +14,7 @@ use futures::future::BoxFuture;
 use protocol::{ResumeToken, RoomCode, RoomSummary};
 use tokio::sync::oneshot;
 
-use super::directory::{self, OpenError};
+use super::directory::{self, Directory, OpenError};
 use super::handle::{JoinOutcome, RoomHandle, RoomInfo};
 use super::task::{self, NewRoom, RoomEnv};
 
@@ -108,6 +108,16 @@ impl Rooms {
     /// What this node's rooms share.
     pub fn env(&self) -> &Arc<RoomEnv> {
         &self.env
+    }
+
+    /// Whether the room with this code runs on this node (not on another of a cluster).
+    pub fn runs_here(&self, code: &RoomCode) -> bool {
+        self.env.directory.find(code).is_some()
+    }
+
+    /// This node's own rooms (the TV reads only these).
+    pub fn here(&self) -> &Directory {
+        &self.env.directory
     }
 
     /// Rooms open on this node.

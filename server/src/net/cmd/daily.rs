@@ -9,10 +9,11 @@ use protocol::{ErrorCode, IdentityKey, Settings};
 use shared::engine::Difficulty;
 
 use super::identity::{lookup, Refused};
-use super::Session;
+use super::in_room::RoomLink;
+use super::peer::Peer;
+use super::rooms::open_room;
 use crate::clock::unix_ms;
 use crate::puzzles::SolvedPuzzle;
-use crate::room::handle::RoomMsg;
 use crate::room::task::RoomEnv;
 use crate::store::period::utc_date;
 
@@ -98,29 +99,34 @@ fn already_played() -> Refused {
     )
 }
 
-impl Session {
-    /// `start_daily`: a private one-seat room on the day's puzzle, started at once (A6).
-    pub(super) async fn start_daily(&mut self, difficulty: String, key: IdentityKey) {
-        if self.already_in_room() {
-            return;
+/// `start_daily`: a private one-seat room on the day's puzzle (A6); whether the connection is
+/// in it (the caller then starts the race at once).
+pub(super) async fn start_daily(
+    peer: &mut Peer,
+    link: &mut RoomLink,
+    difficulty: String,
+    key: IdentityKey,
+) -> bool {
+    let (who, name) = match lookup(peer.server.play.store(), Some(key), false).await {
+        Ok(found) => found,
+        Err((code, message)) => {
+            peer.error(code, message);
+            return false;
         }
-        let (who, name) = match lookup(&self.server.env.store, Some(key), false).await {
-            Ok(found) => found,
-            Err((code, message)) => return self.error(code, message),
-        };
-        // A known key always names a handle and a name; the room and its one seat take the name
-        // the player registered under, as any room takes its creator's.
-        let (Some(handle), Some(name)) = (who.handle.clone(), name) else {
-            return;
-        };
-        match prepare(&self.server.env, &difficulty, &handle, unix_ms()).await {
-            Ok(entry) => {
-                let day = Some((entry.date, entry.puzzle));
-                if self.open_room(name, entry.settings, who, day, None).await {
-                    self.forward(RoomMsg::StartRace).await;
-                }
-            }
-            Err((code, message)) => self.error(code, message),
+    };
+    // A known key always names a handle and a name; the room and its one seat take the name
+    // the player registered under, as any room takes its creator's.
+    let (Some(handle), Some(name)) = (who.handle.clone(), name) else {
+        return false;
+    };
+    match prepare(peer.server.play.env(), &difficulty, &handle, unix_ms()).await {
+        Ok(entry) => {
+            let day = Some((entry.date, entry.puzzle));
+            open_room(peer, link, name, entry.settings, who, day, None).await
+        }
+        Err((code, message)) => {
+            peer.error(code, message);
+            false
         }
     }
 }

@@ -8,9 +8,10 @@ use std::sync::Arc;
 use protocol::{ErrorCode, IdentityKey, Settings};
 use shared::engine::Difficulty;
 
-use super::Session;
+use super::in_room::RoomLink;
+use super::peer::Peer;
+use super::rooms::open_room;
 use crate::clock::unix_ms;
-use crate::room::handle::RoomMsg;
 use crate::room::rules::GhostRun;
 use crate::store::period::utc_date;
 use crate::store::{GhostRef, Store};
@@ -60,48 +61,49 @@ async fn find(
     }
 }
 
-impl Session {
-    /// `race_ghost`: a private room with the sender and a stored race's ghost, started at once.
-    pub(super) async fn race_ghost(
-        &mut self,
-        ghost: String,
-        difficulty: Option<String>,
-        name: String,
-        key: Option<IdentityKey>,
-    ) {
-        if self.already_in_room() {
-            return;
-        }
-        let raw = difficulty.unwrap_or_else(|| "medium".to_owned());
-        let Ok(difficulty) = raw.parse::<Difficulty>() else {
-            let why = format!("difficulty: unknown {raw:?}");
-            return self.error(ErrorCode::InvalidSettings, why);
-        };
-        if let Err(why) = protocol::PlayerName::try_from(name.as_str()) {
-            return self.error(ErrorCode::InvalidName, why.to_string());
-        }
-        let Some(who) = self.identify(key, false).await else {
-            return;
-        };
-        let store = &self.server.env.store;
-        let run = match find(store, ghost.clone(), who.handle.clone(), difficulty).await {
-            Ok(Some(run)) => run,
-            Ok(None) => {
-                let why = match ghost.as_str() {
-                    "best" if who.handle.is_none() => "\"best\" needs your key".to_owned(),
-                    "best" => format!("you have no solve at {difficulty} yet"),
-                    "daily" => format!("nobody has solved today's {difficulty} daily yet"),
-                    _ => "no finished race with a solver has that id".to_owned(),
-                };
-                return self.error(ErrorCode::UnknownRace, why);
-            }
-            Err(()) => return self.error(ErrorCode::ServerFull, "ghosts are unavailable now"),
-        };
-        // A race id names its own difficulty.
-        let settings = ghost_settings(&run, run.difficulty);
-        let ghost = Some(Box::new(run));
-        if self.open_room(name, settings, who, None, ghost).await {
-            self.forward(RoomMsg::StartRace).await;
-        }
+/// `race_ghost`: a private room with the sender and a stored race's ghost; whether the
+/// connection is in it (the caller then starts the race at once).
+pub(super) async fn race_ghost(
+    peer: &mut Peer,
+    link: &mut RoomLink,
+    ghost: String,
+    difficulty: Option<String>,
+    name: String,
+    key: Option<IdentityKey>,
+) -> bool {
+    let raw = difficulty.unwrap_or_else(|| "medium".to_owned());
+    let Ok(difficulty) = raw.parse::<Difficulty>() else {
+        let why = format!("difficulty: unknown {raw:?}");
+        peer.error(ErrorCode::InvalidSettings, why);
+        return false;
+    };
+    if let Err(why) = protocol::PlayerName::try_from(name.as_str()) {
+        peer.error(ErrorCode::InvalidName, why.to_string());
+        return false;
     }
+    let Some(who) = peer.identify(key, false).await else {
+        return false;
+    };
+    let store = peer.server.play.store();
+    let run = match find(store, ghost.clone(), who.handle.clone(), difficulty).await {
+        Ok(Some(run)) => run,
+        Ok(None) => {
+            let why = match ghost.as_str() {
+                "best" if who.handle.is_none() => "\"best\" needs your key".to_owned(),
+                "best" => format!("you have no solve at {difficulty} yet"),
+                "daily" => format!("nobody has solved today's {difficulty} daily yet"),
+                _ => "no finished race with a solver has that id".to_owned(),
+            };
+            peer.error(ErrorCode::UnknownRace, why);
+            return false;
+        }
+        Err(()) => {
+            peer.error(ErrorCode::ServerFull, "ghosts are unavailable now");
+            return false;
+        }
+    };
+    // A race id names its own difficulty.
+    let settings = ghost_settings(&run, run.difficulty);
+    let ghost = Some(Box::new(run));
+    open_room(peer, link, name, settings, who, None, ghost).await
 }

@@ -2,7 +2,8 @@
 //! turning the key a client sends into the [`Identity`] a room sees. The key goes no further than
 //! here: rooms, logs and the store get the handle (the store also the key's hash).
 //!
-//! The store blocks, so every call runs on a blocking thread.
+//! The count of identities a connection registered is its `Registrations`'. The store
+//! blocks, so every call runs on a blocking thread.
 
 use std::sync::Arc;
 
@@ -10,7 +11,7 @@ use protocol::{ErrorCode, IdentityKey, PlayerName, ServerMsg};
 use rand::rngs::OsRng;
 use rand::Rng;
 
-use super::Session;
+use super::peer::Peer;
 use crate::clock::unix_ms;
 use crate::room::handle::Identity;
 use crate::store::{key_hash, Store, StoreError};
@@ -136,14 +137,14 @@ pub async fn lookup(
 /// Identities one connection may register.
 const MAX_REGISTRATIONS: u8 = 3;
 
-impl Session {
+impl Peer {
     /// The identity behind a key (A6), or `None` once the refusal is sent.
     pub(super) async fn identify(
         &mut self,
         key: Option<IdentityKey>,
         bot: bool,
     ) -> Option<Identity> {
-        match identify(&self.server.env.store, key, bot).await {
+        match identify(self.server.play.store(), key, bot).await {
             Ok(who) => Some(who),
             Err((code, message)) => {
                 self.error(code, message);
@@ -151,23 +152,29 @@ impl Session {
             }
         }
     }
+}
 
+/// The identities one connection has registered (at most [`MAX_REGISTRATIONS`]).
+#[derive(Default)]
+pub(super) struct Registrations(u8);
+
+impl Registrations {
     /// `register`: a new identity for this client. A connection gets a few (a player who lost
     /// a key may ask again); more are `rate_limited`, so one socket cannot fill the table.
-    pub(super) async fn register(&mut self, name: String) {
-        if self.registered >= MAX_REGISTRATIONS {
-            return self.error(
+    pub(super) async fn register(&mut self, peer: &mut Peer, name: String) {
+        if self.0 >= MAX_REGISTRATIONS {
+            return peer.error(
                 ErrorCode::RateLimited,
                 "too many identities from one connection",
             );
         }
-        match register(&self.server.env.store, &name, unix_ms()).await {
+        match register(peer.server.play.store(), &name, unix_ms()).await {
             Ok((key, handle)) => {
-                self.registered += 1;
+                self.0 += 1;
                 tracing::info!(%handle, "registered a player");
-                self.send(&ServerMsg::Registered { key, handle });
+                peer.send(&ServerMsg::Registered { key, handle });
             }
-            Err((code, message)) => self.error(code, message),
+            Err((code, message)) => peer.error(code, message),
         }
     }
 }
