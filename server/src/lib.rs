@@ -2,7 +2,7 @@
 //! its shutdown future completes. This file only wires the parts together.
 //!
 //! Layers, bottom to top (nothing imports upward; tests/tests/integration/layers.rs checks it):
-//! - [`clock`], [`outbox`], [`config`], [`metrics`], [`rate`], [`rating`], [`fairplay`], [`hex`],
+//! - [`clock`], [`outbox`], [`config`], [`metrics`], [`token_bucket`], [`rating`], [`fairplay`], [`hex`],
 //!   [`store`]: the wall clock; a connection's way out (ids, queue, close codes, encoding,
 //!   slow-reader accounting); [`Config`] and [`Limits`]; counters for `/metrics`; the token
 //!   bucket behind every rate limit; rating math; anti-cheat flags; hex and minted secrets;
@@ -41,10 +41,10 @@ pub mod net;
 pub mod outbox;
 pub mod pool;
 pub mod puzzles;
-pub mod rate;
 pub mod rating;
 pub mod room;
 pub mod store;
+pub mod token_bucket;
 
 use std::future::Future;
 use std::sync::Arc;

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use crate::rate::TokenBucket;
+use crate::token_bucket::TokenBucket;
 
 /// What to do with one incoming message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -15,7 +15,15 @@ type ModPath = Vec<String>;
 /// The crate root (lib.rs, main.rs) wires everything and is above them all.
 const SERVER_LAYERS: &[&[&str]] = &[
     &[
-        "clock", "config", "fairplay", "hex", "metrics", "outbox", "rate", "rating", "store",
+        "clock",
+        "config",
+        "fairplay",
+        "hex",
+        "metrics",
+        "outbox",
+        "rating",
+        "store",
+        "token_bucket",
     ],
     &["puzzles"],
     &["room"],

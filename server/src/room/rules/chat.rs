@@ -5,7 +5,7 @@ use protocol::ErrorCode;
 use tokio::time::Instant;
 
 use super::seats::Refusal;
-use crate::rate::TokenBucket;
+use crate::token_bucket::TokenBucket;
 
 /// The chat's budget: so many messages a second, in bursts of so many, over all senders.
 #[derive(Debug)]
