@@ -1,27 +1,61 @@
-//! Checks by the rules: the cells that clash on a board, the clashes a placement would make, and
-//! whether a grid is a complete valid solution (of a given puzzle). Nothing here compares with a
-//! stored answer: a race accepts any grid that keeps the givens and obeys the rules.
+//! Checks by the rules of a [`Geometry`]: the cells that clash on a board, the clashes a
+//! placement would make, and whether a grid is a complete valid solution (of a given puzzle).
+//! The `*_in` functions take the geometry; the others are classic Sudoku's
+//! ([`Geometry::classic`]). Nothing here compares with a stored answer: a race accepts any grid
+//! that keeps the givens and obeys the rules.
 
-use super::grid::{Cell, Digit, Grid, N_CELLS, UNITS};
+use super::geometry::Geometry;
+use super::grid::{Cell, Digit, Grid, N_CELLS};
+
+/// Why a grid is not a complete valid solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Violation {
+    /// A house misses a digit (it is empty somewhere or repeats one).
+    #[error("house {house} does not hold each digit once")]
+    House {
+        /// Index into [`Geometry::houses`].
+        house: usize,
+    },
+    /// A constraint that is not a house is not met (a cage has an empty cell, repeats a
+    /// digit or adds up to another sum).
+    #[error("constraint {index} is not met")]
+    Constraint {
+        /// Index into [`Geometry::constraints`].
+        index: usize,
+    },
+}
 
 /// Every filled cell that shares a row, column or box with another cell holding the same digit,
 /// in increasing order (the cells a client highlights).
 pub fn conflicts(grid: &Grid) -> Vec<Cell> {
+    conflicts_in(Geometry::classic(), grid)
+}
+
+/// Every filled cell that shares a house (or a cage) of `geometry` with another cell holding
+/// the same digit, in increasing order. A cage's sum is not judged here: see
+/// [`check_solution`].
+pub fn conflicts_in(geometry: &Geometry, grid: &Grid) -> Vec<Cell> {
     let bytes = grid.as_bytes();
     let mut clash = [false; N_CELLS];
-    for unit in &UNITS {
-        // For each digit, the first cell of the unit holding it.
-        let mut first: [Option<u8>; 10] = [None; 10];
-        for &c in unit {
-            let d = usize::from(bytes[usize::from(c)]);
+    let distinct = geometry.constraints().iter().filter(|k| k.distinct());
+    let groups = geometry
+        .houses()
+        .iter()
+        .map(|h| h.as_slice())
+        .chain(distinct.map(|k| k.cells()));
+    for group in groups {
+        // For each digit, the first cell of the group holding it.
+        let mut first: [Option<Cell>; 10] = [None; 10];
+        for &c in group {
+            let d = usize::from(bytes[c.idx()]);
             if d == 0 {
                 continue;
             }
             match first[d] {
                 None => first[d] = Some(c),
                 Some(f) => {
-                    clash[usize::from(f)] = true;
-                    clash[usize::from(c)] = true;
+                    clash[f.idx()] = true;
+                    clash[c.idx()] = true;
                 }
             }
         }
@@ -32,32 +66,68 @@ pub fn conflicts(grid: &Grid) -> Vec<Cell> {
 /// The cells in the row, column or box of `cell` (other than `cell` itself) that hold `digit`:
 /// empty when placing `digit` at `cell` breaks no rule.
 pub fn placement_conflicts(board: &Grid, cell: Cell, digit: Digit) -> Vec<Cell> {
-    cell.peers()
+    placement_conflicts_in(Geometry::classic(), board, cell, digit)
+}
+
+/// The peers of `cell` in `geometry` that hold `digit`, in increasing order: empty when
+/// placing `digit` at `cell` repeats no digit in a house or cage.
+pub fn placement_conflicts_in(
+    geometry: &Geometry,
+    board: &Grid,
+    cell: Cell,
+    digit: Digit,
+) -> Vec<Cell> {
+    geometry
+        .peers(cell)
         .iter()
-        .filter(|&&p| board.as_bytes()[usize::from(p)] == digit.get())
-        .filter_map(|&p| Cell::new(p))
+        .filter(|p| board.as_bytes()[p.idx()] == digit.get())
+        .copied()
         .collect()
 }
 
 /// Whether every cell is filled and every row, column and box holds each digit once.
 pub fn is_complete_solution(grid: &Grid) -> bool {
+    is_complete_solution_in(Geometry::classic(), grid)
+}
+
+/// Whether `grid` meets every rule of `geometry`: each house holds each digit once (so every
+/// cell is filled) and every other constraint is met.
+pub fn is_complete_solution_in(geometry: &Geometry, grid: &Grid) -> bool {
+    check_solution(geometry, grid).is_ok()
+}
+
+/// The first rule of `geometry` that `grid` breaks as a complete solution (houses first, in
+/// order, then the other constraints), or `Ok` when it meets them all.
+pub fn check_solution(geometry: &Geometry, grid: &Grid) -> Result<(), Violation> {
     let bytes = grid.as_bytes();
-    UNITS.iter().all(|unit| {
-        let seen = unit
+    let full_house = |house: &[Cell]| {
+        let seen = house
             .iter()
-            .fold(0u16, |seen, &c| seen | 1 << bytes[usize::from(c)]);
+            .fold(0u16, |seen, c| seen | 1 << bytes[c.idx()]);
         seen == 0b11_1111_1110
-    })
+    };
+    if let Some(house) = geometry.houses().iter().position(|h| !full_house(h)) {
+        return Err(Violation::House { house });
+    }
+    match geometry.constraints().iter().position(|k| !k.holds(grid)) {
+        Some(index) => Err(Violation::Constraint { index }),
+        None => Ok(()),
+    }
 }
 
 /// Whether `grid` keeps every given of `puzzle` and is a complete valid solution.
 pub fn is_solution_of(puzzle: &Grid, grid: &Grid) -> bool {
+    is_solution_of_in(Geometry::classic(), puzzle, grid)
+}
+
+/// Whether `grid` keeps every given of `puzzle` and meets every rule of `geometry`.
+pub fn is_solution_of_in(geometry: &Geometry, puzzle: &Grid, grid: &Grid) -> bool {
     let givens_kept = puzzle
         .as_bytes()
         .iter()
         .zip(grid.as_bytes())
         .all(|(&p, &g)| p == 0 || p == g);
-    givens_kept && is_complete_solution(grid)
+    givens_kept && is_complete_solution_in(geometry, grid)
 }
 
 #[cfg(test)]
@@ -128,5 +198,90 @@ mod tests {
         let mut bad = SOLUTION.to_owned();
         bad.replace_range(0..2, "35");
         assert!(!is_complete_solution(&grid(&bad)));
+    }
+
+    /// An X-Sudoku solution (both main diagonals hold 1 to 9).
+    const X_SOLUTION: &str =
+        "683295417421867359795341862572189634946532781138674295854716923319428576267953148";
+
+    #[test]
+    fn x_diagonals_are_checked_through_the_geometry() {
+        let x = crate::engine::geometry::tests::x_geometry();
+        let classic = Geometry::classic();
+        let sol = grid(SOLUTION);
+        assert!(is_complete_solution_in(classic, &sol));
+        // SOLUTION repeats digits on its main diagonal (house 27).
+        assert_eq!(
+            check_solution(&x, &sol),
+            Err(Violation::House { house: 27 })
+        );
+        let xs = grid(X_SOLUTION);
+        assert_eq!(check_solution(&x, &xs), Ok(()));
+        assert!(is_complete_solution(&xs));
+        // r1c1 = 5 and r5c5 = 5 clash on the diagonal only.
+        let mut board = ".".repeat(81);
+        board.replace_range(0..1, "5");
+        board.replace_range(40..41, "5");
+        assert_eq!(conflicts_in(classic, &grid(&board)), vec![]);
+        assert_eq!(conflicts_in(&x, &grid(&board)), cells(&[0, 40]));
+        let five = Digit::new(5).expect("digit");
+        let r9c9 = Cell::new(80).expect("cell");
+        assert_eq!(
+            placement_conflicts_in(&x, &grid(&board), r9c9, five),
+            cells(&[0, 40])
+        );
+        assert_eq!(placement_conflicts(&grid(&board), r9c9, five), vec![]);
+        let puzzle = Grid::from_bytes(std::array::from_fn(|i| {
+            if i % 7 == 0 {
+                xs.as_bytes()[i]
+            } else {
+                0
+            }
+        }))
+        .expect("digits");
+        assert!(is_solution_of_in(&x, &puzzle, &xs));
+        assert!(!is_solution_of_in(&x, &grid(PUZZLE), &xs));
+    }
+
+    #[test]
+    fn cages_are_checked_through_the_geometry() {
+        use crate::engine::geometry::Constraint;
+        let sol = grid(SOLUTION);
+        // r1c9 = 2 and r2c1 = 6: a cage of 8 over them holds; one of 9 does not.
+        let caged = |idx: &[u8], sum| {
+            let cage = Constraint::Cage {
+                cells: cells(idx),
+                sum,
+            };
+            let houses = Geometry::classic().houses().to_vec();
+            Geometry::new(houses, vec![cage]).expect("valid geometry")
+        };
+        assert_eq!(check_solution(&caged(&[8, 9], 8), &sol), Ok(()));
+        assert_eq!(
+            check_solution(&caged(&[8, 9], 9), &sol),
+            Err(Violation::Constraint { index: 0 })
+        );
+        // r1c1 = 5 and r2c6 = 5 share no house but a cage: a repeat, though 5 + 5 = 10.
+        let pair = caged(&[0, 14], 10);
+        assert_eq!(
+            check_solution(&pair, &sol),
+            Err(Violation::Constraint { index: 0 })
+        );
+        assert_eq!(conflicts_in(&pair, &sol), cells(&[0, 14]));
+        assert_eq!(conflicts(&sol), vec![]);
+        let five = Digit::new(5).expect("digit");
+        let mut board = sol;
+        board.set(Cell::new(14).expect("cell"), None);
+        let r2c6 = Cell::new(14).expect("cell");
+        assert_eq!(
+            placement_conflicts_in(&pair, &board, r2c6, five),
+            cells(&[0])
+        );
+        assert_eq!(placement_conflicts(&board, r2c6, five), vec![]);
+        // An empty cell in a cage breaks it (and its houses, which come first).
+        assert_eq!(
+            check_solution(&caged(&[8, 9], 8), &board),
+            Err(Violation::House { house: 1 })
+        );
     }
 }
