@@ -37,30 +37,33 @@ pub fn conflicts(grid: &Grid) -> Vec<Cell> {
 pub fn conflicts_in(geometry: &Geometry, grid: &Grid) -> Vec<Cell> {
     let bytes = grid.as_bytes();
     let mut clash = [false; N_CELLS];
-    let distinct = geometry.constraints().iter().filter(|k| k.distinct());
-    let groups = geometry
-        .houses()
-        .iter()
-        .map(|h| h.as_slice())
-        .chain(distinct.map(|k| k.cells()));
-    for group in groups {
-        // For each digit, the first cell of the group holding it.
-        let mut first: [Option<Cell>; 10] = [None; 10];
-        for &c in group {
-            let d = usize::from(bytes[c.idx()]);
-            if d == 0 {
-                continue;
-            }
-            match first[d] {
-                None => first[d] = Some(c),
-                Some(f) => {
-                    clash[f.idx()] = true;
-                    clash[c.idx()] = true;
-                }
+    for house in geometry.houses() {
+        mark_repeats(house, bytes, &mut clash);
+    }
+    for constraint in geometry.constraints().iter().filter(|k| k.distinct()) {
+        mark_repeats(constraint.cells(), bytes, &mut clash);
+    }
+    Cell::all().filter(|c| clash[c.idx()]).collect()
+}
+
+/// Mark in `clash` every filled cell of `group` whose digit another cell of it holds.
+#[inline]
+fn mark_repeats(group: &[Cell], bytes: &[u8; N_CELLS], clash: &mut [bool; N_CELLS]) {
+    // For each digit, the first cell of the group holding it.
+    let mut first: [Option<Cell>; 10] = [None; 10];
+    for &c in group {
+        let d = usize::from(bytes[c.idx()]);
+        if d == 0 {
+            continue;
+        }
+        match first[d] {
+            None => first[d] = Some(c),
+            Some(f) => {
+                clash[f.idx()] = true;
+                clash[c.idx()] = true;
             }
         }
     }
-    Cell::all().filter(|c| clash[c.idx()]).collect()
 }
 
 /// The cells in the row, column or box of `cell` (other than `cell` itself) that hold `digit`:

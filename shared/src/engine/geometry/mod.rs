@@ -119,7 +119,7 @@ pub struct Geometry {
     /// The peers of every cell, cell after cell, each cell's in increasing order.
     peers: Vec<Cell>,
     /// Cell `c`'s peers are `peers[peer_start[c]..peer_start[c + 1]]`.
-    peer_start: Vec<usize>,
+    peer_start: [u16; N_CELLS + 1],
     /// The houses of every cell (indices into `houses`), cell after cell.
     cell_houses: Vec<usize>,
     /// Cell `c`'s houses are `cell_houses[house_start[c]..house_start[c + 1]]`.
@@ -201,12 +201,13 @@ impl Geometry {
                 peer_bb[c.idx()] |= bb;
             }
         }
+        // At most 80 peers a cell: the running count (at most 81 * 80) fits in u16.
         let mut peers = Vec::new();
-        let mut peer_start = vec![0];
+        let mut peer_start = [0u16; N_CELLS + 1];
         for (c, bb) in peer_bb.iter().enumerate() {
             let others = bb & !(1u128 << c);
             peers.extend(Cell::all().filter(|p| others & 1 << p.idx() != 0));
-            peer_start.push(peers.len());
+            peer_start[c + 1] = peers.len() as u16;
         }
         let mut house_start = vec![0];
         let mut flat = Vec::new();
@@ -239,7 +240,8 @@ impl Geometry {
     /// The cells that share a house or a distinct-digit constraint with `cell`, in increasing
     /// order, without `cell` (classic: the 20 of [`Cell::peers`]).
     pub fn peers(&self, cell: Cell) -> &[Cell] {
-        &self.peers[self.peer_start[cell.idx()]..self.peer_start[cell.idx() + 1]]
+        let (from, to) = (self.peer_start[cell.idx()], self.peer_start[cell.idx() + 1]);
+        &self.peers[usize::from(from)..usize::from(to)]
     }
 
     /// The houses `cell` is in, in the order of [`Geometry::houses`].
