@@ -7,7 +7,7 @@ use crossterm::event::KeyCode;
 use protocol::{
     ClientMsg, ErrorCode, FinishStatus, MsgId, PlaceReason, Role, ServerMsg, MAX_NAME_CHARS,
 };
-use shared::engine::{Cell, Digit};
+use shared::engine::{Cell, Digit, Geometry};
 
 use super::outside::{self, Outside};
 use super::{clock, room_host, App, ChatLine, Effect, Flash, Notice, Play, CHAT_KEPT, FLASH_MS};
@@ -170,7 +170,8 @@ impl App {
             None => play.pending.retain(|(_, pc, _)| *pc != cell),
         }
         if accepted {
-            play.pencil_cursor.placed(cell, digit);
+            // A race is classic Sudoku until race_started names a variant.
+            play.pencil_cursor.placed(Geometry::classic(), cell, digit);
             if play.flash.as_ref().is_some_and(|f| f.cell == cell) {
                 play.flash = None;
             }
