@@ -367,4 +367,32 @@ mod tests {
             );
         }
     }
+
+    #[test]
+    fn a_kept_geometry_keeps_its_solutions() {
+        use crate::engine::geometry::tests::{x_geometry, X_SOLUTION};
+        use crate::engine::validator::{check_solution, is_complete_solution_in};
+        use rand::SeedableRng;
+        let x = x_geometry();
+        let xs = grid(X_SOLUTION);
+        assert_eq!(check_solution(&x, &xs), Ok(()));
+        let mut rng = rand::rngs::StdRng::seed_from_u64(8);
+        let (mut kept, mut broken) = (0, 0);
+        for _ in 0..200 {
+            let t = Transform::random(&mut rng);
+            let out = t.apply(&xs);
+            // Whatever the transform, the moved geometry holds the moved solution.
+            assert!(is_complete_solution_in(&t.apply_geometry(&x), &out));
+            if t.keeps(&x) {
+                kept += 1;
+                assert!(is_complete_solution_in(&x, &out));
+            } else if !is_complete_solution_in(&x, &out) {
+                broken += 1;
+            }
+            let t = Transform::random_keeping(&mut rng, &x);
+            assert!(is_complete_solution_in(&x, &t.apply(&xs)));
+        }
+        assert!(broken > 0, "random transforms mostly move the diagonals");
+        assert!(kept < 200);
+    }
 }

@@ -203,13 +203,10 @@ mod tests {
         assert!(!is_complete_solution(&grid(&bad)));
     }
 
-    /// An X-Sudoku solution (both main diagonals hold 1 to 9).
-    const X_SOLUTION: &str =
-        "683295417421867359795341862572189634946532781138674295854716923319428576267953148";
-
     #[test]
     fn x_diagonals_are_checked_through_the_geometry() {
-        let x = crate::engine::geometry::tests::x_geometry();
+        use crate::engine::geometry::tests::{x_geometry, X_SOLUTION};
+        let x = x_geometry();
         let classic = Geometry::classic();
         let sol = grid(SOLUTION);
         assert!(is_complete_solution_in(classic, &sol));

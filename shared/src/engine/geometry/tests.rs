@@ -5,6 +5,10 @@ fn cells(idx: &[u8]) -> Vec<Cell> {
     idx.iter().map(|&i| cell(i)).collect()
 }
 
+/// A solution of [`x_geometry`] (both main diagonals hold 1 to 9).
+pub(crate) const X_SOLUTION: &str =
+    "683295417421867359795341862572189634946532781138674295854716923319428576267953148";
+
 /// Classic plus both main diagonals as houses (the X variant's rules, for testing the seam).
 pub(crate) fn x_geometry() -> Geometry {
     let mut houses = Geometry::classic().houses().to_vec();
