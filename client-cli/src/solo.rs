@@ -324,12 +324,12 @@ impl SoloApp {
     fn show_hint(&mut self) {
         self.hint = (self.hinter)(&self.board.board);
         if self.hint.is_none() {
-            let msg =
-                if validator::conflicts_in(self.board.geometry(), &self.board.board).is_empty() {
-                    "no logical step found from here: check your digits with c"
-                } else {
-                    "the board has conflicts: press c to see them"
-                };
+            let board = &self.board;
+            let msg = if validator::conflicts_in(board.geometry(), &board.board).is_empty() {
+                "no logical step found from here: check your digits with c"
+            } else {
+                "the board has conflicts: press c to see them"
+            };
             self.notify(msg, true);
         }
     }
