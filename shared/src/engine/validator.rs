@@ -1,11 +1,13 @@
 //! Checks by the rules of a [`Geometry`]: the cells that clash on a board, the clashes a
 //! placement would make, and whether a grid is a complete valid solution (of a given puzzle).
 //! The `*_in` functions take the geometry; the others are classic Sudoku's
-//! ([`Geometry::classic`]). Nothing here compares with a stored answer: a race accepts any grid
-//! that keeps the givens and obeys the rules.
+//! ([`Geometry::classic`]). A classic geometry takes fast paths over the grid's const unit and
+//! peer tables (the same answers as the general path; a test compares them). Nothing here
+//! compares with a stored answer: a race accepts any grid that keeps the givens and obeys the
+//! rules.
 
-use super::geometry::Geometry;
-use super::grid::{Cell, Digit, Grid, N_CELLS};
+use super::geometry::{Geometry, House};
+use super::grid::{Cell, Digit, Grid, N_CELLS, UNITS};
 
 /// Why a grid is not a complete valid solution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -37,30 +39,43 @@ pub fn conflicts(grid: &Grid) -> Vec<Cell> {
 pub fn conflicts_in(geometry: &Geometry, grid: &Grid) -> Vec<Cell> {
     let bytes = grid.as_bytes();
     let mut clash = [false; N_CELLS];
-    for house in geometry.houses() {
-        mark_repeats(house, bytes, &mut clash);
-    }
-    for constraint in geometry.constraints().iter().filter(|k| k.distinct()) {
-        mark_repeats(constraint.cells(), bytes, &mut clash);
+    if geometry.is_classic() {
+        // Classic's fast path: the same houses from the const unit table.
+        for unit in &UNITS {
+            mark_repeats(unit, usize::from, bytes, &mut clash);
+        }
+    } else {
+        for house in geometry.houses() {
+            mark_repeats(house, Cell::idx, bytes, &mut clash);
+        }
+        for constraint in geometry.constraints().iter().filter(|k| k.distinct()) {
+            mark_repeats(constraint.cells(), Cell::idx, bytes, &mut clash);
+        }
     }
     Cell::all().filter(|c| clash[c.idx()]).collect()
 }
 
-/// Mark in `clash` every filled cell of `group` whose digit another cell of it holds.
+/// Mark in `clash` every filled cell of `group` (cell `idx(c)` of the grid) whose digit
+/// another cell of it holds.
 #[inline]
-fn mark_repeats(group: &[Cell], bytes: &[u8; N_CELLS], clash: &mut [bool; N_CELLS]) {
+fn mark_repeats<C: Copy>(
+    group: &[C],
+    idx: impl Fn(C) -> usize,
+    bytes: &[u8; N_CELLS],
+    clash: &mut [bool; N_CELLS],
+) {
     // For each digit, the first cell of the group holding it.
-    let mut first: [Option<Cell>; 10] = [None; 10];
+    let mut first: [Option<C>; 10] = [None; 10];
     for &c in group {
-        let d = usize::from(bytes[c.idx()]);
+        let d = usize::from(bytes[idx(c)]);
         if d == 0 {
             continue;
         }
         match first[d] {
             None => first[d] = Some(c),
             Some(f) => {
-                clash[f.idx()] = true;
-                clash[c.idx()] = true;
+                clash[idx(f)] = true;
+                clash[idx(c)] = true;
             }
         }
     }
@@ -80,12 +95,18 @@ pub fn placement_conflicts_in(
     cell: Cell,
     digit: Digit,
 ) -> Vec<Cell> {
-    geometry
-        .peers(cell)
-        .iter()
-        .filter(|p| board.as_bytes()[p.idx()] == digit.get())
-        .copied()
-        .collect()
+    let bytes = board.as_bytes();
+    if geometry.is_classic() {
+        // Classic's fast path: the same peers from the fixed-length const table.
+        return cell
+            .peers()
+            .iter()
+            .filter(|&&p| bytes[usize::from(p)] == digit.get())
+            .filter_map(|&p| Cell::new(p))
+            .collect();
+    }
+    let holds = |p: &Cell| bytes[p.idx()] == digit.get();
+    geometry.peers(cell).iter().copied().filter(holds).collect()
 }
 
 /// Whether every cell is filled and every row, column and box holds each digit once.
@@ -96,20 +117,29 @@ pub fn is_complete_solution(grid: &Grid) -> bool {
 /// Whether `grid` meets every rule of `geometry`: each house holds each digit once (so every
 /// cell is filled) and every other constraint is met.
 pub fn is_complete_solution_in(geometry: &Geometry, grid: &Grid) -> bool {
+    if geometry.is_classic() {
+        // Classic's fast path: the same houses from the const unit table.
+        let bytes = grid.as_bytes();
+        return UNITS
+            .iter()
+            .all(|unit| full_house(bytes, unit.iter().map(|&c| usize::from(c))));
+    }
     check_solution(geometry, grid).is_ok()
+}
+
+/// Whether the cells at `idx` hold the digits 1 to 9 once each.
+#[inline]
+fn full_house(bytes: &[u8; N_CELLS], idx: impl Iterator<Item = usize>) -> bool {
+    let seen = idx.fold(0u16, |seen, i| seen | 1 << bytes[i]);
+    seen == 0b11_1111_1110
 }
 
 /// The first rule of `geometry` that `grid` breaks as a complete solution (houses first, in
 /// order, then the other constraints), or `Ok` when it meets them all.
 pub fn check_solution(geometry: &Geometry, grid: &Grid) -> Result<(), Violation> {
     let bytes = grid.as_bytes();
-    let full_house = |house: &[Cell]| {
-        let seen = house
-            .iter()
-            .fold(0u16, |seen, c| seen | 1 << bytes[c.idx()]);
-        seen == 0b11_1111_1110
-    };
-    if let Some(house) = geometry.houses().iter().position(|h| !full_house(h)) {
+    let full = |house: &House| full_house(bytes, house.iter().map(|c| c.idx()));
+    if let Some(house) = geometry.houses().iter().position(|h| !full(h)) {
         return Err(Violation::House { house });
     }
     match geometry.constraints().iter().position(|k| !k.holds(grid)) {
@@ -283,5 +313,35 @@ mod tests {
             check_solution(&caged(&[8, 9], 8), &board),
             Err(Violation::House { house: 1 })
         );
+    }
+
+    #[test]
+    fn the_general_path_agrees_with_classics_fast_path() {
+        use crate::engine::geometry::Constraint;
+        // Classic's rules plus a cage over row 1 summing to 45: the same rules, but not
+        // flagged classic, so every check takes the general path.
+        let row = Geometry::classic().houses()[0].to_vec();
+        let cage = Constraint::Cage {
+            cells: row,
+            sum: 45,
+        };
+        let same = Geometry::new(Geometry::classic().houses().to_vec(), vec![cage])
+            .expect("valid geometry");
+        assert!(!same.is_classic());
+        let mut clashing = PUZZLE.to_owned();
+        clashing.replace_range(2..3, "5");
+        for line in [PUZZLE, SOLUTION, &clashing] {
+            let g = grid(line);
+            assert_eq!(conflicts_in(&same, &g), conflicts(&g));
+            assert_eq!(is_complete_solution_in(&same, &g), is_complete_solution(&g));
+            for c in Cell::all() {
+                for d in Digit::all() {
+                    assert_eq!(
+                        placement_conflicts_in(&same, &g, c, d),
+                        placement_conflicts(&g, c, d)
+                    );
+                }
+            }
+        }
     }
 }

@@ -4,14 +4,17 @@
 //! validator (conflicts, placements, solution checks), the isomorphs (which transforms keep a
 //! geometry) and the clients' clash and pencil-mark code read.
 //!
-//! Classic Sudoku is [`Geometry::classic`], a shared static built once from the grid's
-//! [`UNITS`] table (rows, columns, boxes, in that order). The DPLL solver, the generator and
-//! the grader keep their own specialised classic tables; the grader's are checked against
-//! this geometry's houses. Nothing here generates puzzles for a geometry.
+//! Classic Sudoku is [`Geometry::classic`], a plain static of const tables built at compile
+//! time from the grid's `UNITS` and `PEERS` (rows, columns, boxes, in that order; `classic.rs`).
+//! The DPLL solver, the generator and the grader keep their own specialised classic tables;
+//! the grader's are checked against this geometry's houses. Nothing here generates puzzles for
+//! a geometry.
 
-use std::sync::LazyLock;
+use std::borrow::Cow;
 
-use super::grid::{Cell, Grid, N_CELLS, UNITS};
+use super::grid::{Cell, Grid, N_CELLS};
+
+mod classic;
 
 /// Nine cells that hold the digits 1 to 9 once each: a row, column, box, or a variant's extra
 /// region (a diagonal, a window, a jigsaw piece).
@@ -114,28 +117,19 @@ pub enum GeometryError {
 /// once (see the module doc).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Geometry {
-    houses: Vec<House>,
-    constraints: Vec<Constraint>,
+    // Borrowed for classic's const tables (a plain static), owned for any other geometry.
+    houses: Cow<'static, [House]>,
+    constraints: Cow<'static, [Constraint]>,
     /// The peers of every cell, cell after cell, each cell's in increasing order.
-    peers: Vec<Cell>,
+    peers: Cow<'static, [Cell]>,
     /// Cell `c`'s peers are `peers[peer_start[c]..peer_start[c + 1]]`.
     peer_start: [u16; N_CELLS + 1],
     /// The houses of every cell (indices into `houses`), cell after cell.
-    cell_houses: Vec<usize>,
+    cell_houses: Cow<'static, [usize]>,
     /// Cell `c`'s houses are `cell_houses[house_start[c]..house_start[c + 1]]`.
-    house_start: Vec<usize>,
+    house_start: Cow<'static, [usize]>,
     /// The houses are classic's rows, columns and boxes and there is nothing else.
     classic: bool,
-}
-
-static CLASSIC: LazyLock<Geometry> = LazyLock::new(|| {
-    let houses = UNITS.iter().map(|unit| unit.map(cell)).collect();
-    Geometry::new(houses, Vec::new()).expect("rows, columns and boxes are a valid geometry")
-});
-
-/// The cell of an index taken from a table of cells (below 81).
-fn cell(idx: u8) -> Cell {
-    Cell::new(idx).expect("table cells are below 81")
 }
 
 /// The bitboard of `cells` (bit `c` for cell `c`).
@@ -150,10 +144,10 @@ fn cage_sum_possible(n: usize, sum: u8) -> bool {
 }
 
 impl Geometry {
-    /// Classic Sudoku: rows, columns and boxes (in that order, as the grid's [`UNITS`]), no
-    /// other constraint. Built once and shared.
+    /// Classic Sudoku: rows, columns and boxes (in that order, as the grid's
+    /// [`UNITS`](super::grid::UNITS)), no other constraint. A static of const tables.
     pub fn classic() -> &'static Geometry {
-        &CLASSIC
+        &classic::CLASSIC
     }
 
     /// A geometry of `houses` and `constraints`; every cell must be in some house.
@@ -215,14 +209,14 @@ impl Geometry {
             flat.extend(own);
             house_start.push(flat.len());
         }
-        let classic = constraints.is_empty() && same_houses(&houses, &CLASSIC_HOUSES);
+        let classic = constraints.is_empty() && same_houses(&houses, classic::houses());
         Geometry {
-            houses,
-            constraints,
-            peers,
+            houses: Cow::Owned(houses),
+            constraints: Cow::Owned(constraints),
+            peers: Cow::Owned(peers),
             peer_start,
-            cell_houses: flat,
-            house_start,
+            cell_houses: Cow::Owned(flat),
+            house_start: Cow::Owned(house_start),
             classic,
         }
     }
@@ -268,14 +262,7 @@ impl Geometry {
         let mut theirs: Vec<_> = other.constraints.iter().map(key).collect();
         mine.sort_unstable();
         theirs.sort_unstable();
-        mine == theirs && same_houses(&self.houses, &other.house_bits())
-    }
-
-    /// The bitboard of every house, sorted.
-    fn house_bits(&self) -> Vec<u128> {
-        let mut bbs: Vec<u128> = self.houses.iter().map(|h| bits(h)).collect();
-        bbs.sort_unstable();
-        bbs
+        mine == theirs && same_houses(&self.houses, &other.houses)
     }
 
     /// The same rules with every cell `c` moved to `to[c]` (`to` must be a permutation of
@@ -296,18 +283,14 @@ impl Geometry {
     }
 }
 
-/// Classic's house bitboards, sorted (for [`Geometry::is_classic`]).
-static CLASSIC_HOUSES: LazyLock<Vec<u128>> = LazyLock::new(|| {
-    let mut bbs: Vec<u128> = UNITS.iter().map(|u| bits(&u.map(cell))).collect();
-    bbs.sort_unstable();
-    bbs
-});
-
-/// Whether `houses` are, as sets of cells, the sorted bitboards `sorted`.
-fn same_houses(houses: &[House], sorted: &[u128]) -> bool {
-    let mut bbs: Vec<u128> = houses.iter().map(|h| bits(h)).collect();
-    bbs.sort_unstable();
-    bbs == sorted
+/// Whether `a` and `b` are the same houses as sets of cells, in any order.
+fn same_houses(a: &[House], b: &[House]) -> bool {
+    let sorted = |houses: &[House]| {
+        let mut bbs: Vec<u128> = houses.iter().map(|h| bits(h)).collect();
+        bbs.sort_unstable();
+        bbs
+    };
+    sorted(a) == sorted(b)
 }
 
 /// The first cell `cells` names a second time.

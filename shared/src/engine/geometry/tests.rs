@@ -1,5 +1,9 @@
 use super::*;
-use crate::engine::grid::PEERS;
+use crate::engine::grid::{PEERS, UNITS};
+
+fn cell(idx: u8) -> Cell {
+    Cell::new(idx).expect("test cells are below 81")
+}
 
 fn cells(idx: &[u8]) -> Vec<Cell> {
     idx.iter().map(|&i| cell(i)).collect()
@@ -32,7 +36,10 @@ fn classic_is_the_unit_and_peer_tables() {
         let own = [c.row(), 9 + c.col(), 18 + c.box_idx()];
         assert_eq!(houses, own.map(|u| &g.houses()[u]));
     }
-    assert!(std::ptr::eq(g, Geometry::classic()), "built once, shared");
+    assert!(std::ptr::eq(g, Geometry::classic()), "one shared static");
+    // The const tables are what the rows, columns and boxes derive.
+    let houses = UNITS.iter().map(|unit| unit.map(cell)).collect();
+    assert_eq!(Geometry::new(houses, Vec::new()).as_ref(), Ok(g));
 }
 
 #[test]
