@@ -299,7 +299,7 @@ impl SoloApp {
                 None => self.notify("nothing to undo", true),
             },
             KeyCode::Char('c') => {
-                self.conflicts = validator::conflicts(&self.board.board);
+                self.conflicts = validator::conflicts_in(self.board.geometry(), &self.board.board);
                 if self.conflicts.is_empty() {
                     self.notify("no conflicts", false);
                 } else {
@@ -324,7 +324,8 @@ impl SoloApp {
     fn show_hint(&mut self) {
         self.hint = (self.hinter)(&self.board.board);
         if self.hint.is_none() {
-            let msg = if validator::conflicts(&self.board.board).is_empty() {
+            let board = &self.board;
+            let msg = if validator::conflicts_in(board.geometry(), &board.board).is_empty() {
                 "no logical step found from here: check your digits with c"
             } else {
                 "the board has conflicts: press c to see them"

@@ -6,6 +6,9 @@
 //!   one core; the sets are read from `../shared/data` (the handbook folder beside the
 //!   repository), resolved from `CARGO_MANIFEST_DIR`, or from `$SUDOKU_DATA` when set.
 //! - `generate`: fresh graded puzzles per second per level, plain and symmetric.
+//! - `check`: the rules checks a race runs per move or per finish (`conflicts`, a
+//!   placement's conflicts, a complete-solution check) and a transform's `apply`, over
+//!   top1465's puzzles and solved grids.
 //!
 //! Each figure is the median of several runs. (The grader has its own bench: `--bench grade`.)
 
@@ -15,7 +18,8 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use shared::engine::grid::Grid;
-use shared::engine::{generator, solver, Difficulty};
+use shared::engine::transform::Transform;
+use shared::engine::{generator, solver, validator, Cell, Difficulty, Digit};
 
 /// Where the puzzle sets live.
 fn data_dir() -> PathBuf {
@@ -125,6 +129,56 @@ fn bench_generate(difficulty: Difficulty, symmetric: bool, count: usize, runs: u
     );
 }
 
+/// Times `op` over `items` (`reps` passes a run) and prints its rate per item.
+fn bench_check<T>(name: &str, items: &[T], reps: usize, mut op: impl FnMut(&T) -> usize) {
+    let mut hits = 0;
+    let t = median_time(15, || {
+        hits = 0;
+        for _ in 0..reps {
+            for item in items {
+                hits += std::hint::black_box(op(std::hint::black_box(item)));
+            }
+        }
+    });
+    println!(
+        "check {name:<28} {:>7} calls   {}  hits={hits}",
+        items.len() * reps,
+        rates(items.len() * reps, &t)
+    );
+}
+
+fn bench_checks() {
+    let Some(lines) = read_lines("magictour_top1465.txt") else {
+        println!(
+            "check: magictour_top1465.txt missing (looked in {})",
+            data_dir().display()
+        );
+        return;
+    };
+    let puzzles: Vec<Grid> = lines
+        .iter()
+        .map(|l| Grid::parse(l).expect("data files hold valid lines"))
+        .collect();
+    let solutions: Vec<Grid> = puzzles.iter().filter_map(solver::solve_one).collect();
+    // A placement per puzzle: its first empty cell, each digit.
+    let moves: Vec<(Grid, Cell, Digit)> = puzzles
+        .iter()
+        .filter_map(|p| Cell::all().find(|&c| p.get(c).is_none()).map(|c| (*p, c)))
+        .flat_map(|(p, c)| Digit::all().map(move |d| (p, c, d)))
+        .collect();
+    let t = Transform::random(&mut Xoshiro256PlusPlus::seed_from_u64(7));
+    bench_check("conflicts", &puzzles, 20, |g| validator::conflicts(g).len());
+    bench_check("placement_conflicts", &moves, 60, |(g, c, d)| {
+        validator::placement_conflicts(g, *c, *d).len()
+    });
+    bench_check("is_complete_solution", &solutions, 150, |g| {
+        usize::from(validator::is_complete_solution(g))
+    });
+    bench_check("transform apply", &solutions, 100, |g| {
+        usize::from(t.apply(g).as_bytes()[0])
+    });
+}
+
 fn main() {
     let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
     let want = |name: &str| filter.as_deref().is_none_or(|f| name.contains(f));
@@ -139,6 +193,9 @@ fn main() {
         if want(set) {
             bench_solve(set, expect, runs);
         }
+    }
+    if want("check") {
+        bench_checks();
     }
     for (difficulty, count) in [
         (Difficulty::Easy, 4000),

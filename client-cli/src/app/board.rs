@@ -2,7 +2,7 @@
 //! pencil marks, the cursor, pen or pencil). The race screen keeps a `PencilAndCursor` beside
 //! the server's board; solo keeps a whole [`BoardState`]. No IO, no protocol.
 
-use shared::engine::{Cell, Digit, Grid};
+use shared::engine::{Cell, Digit, Geometry, Grid};
 
 /// Pencil marks of one cell: bit `d - 1` set for each candidate `d`.
 pub type Marks = u16;
@@ -52,11 +52,12 @@ impl PencilAndCursor {
         self.pencil[cell.idx()] = 0;
     }
 
-    /// `digit` went into `cell`: the cell's marks go, and so does `digit` from its peers' marks.
-    pub fn placed(&mut self, cell: Cell, digit: Digit) {
+    /// `digit` went into `cell`: the cell's marks go, and so does `digit` from the marks of its
+    /// peers in `geometry` (the cells that may not hold it now).
+    pub fn placed(&mut self, geometry: &Geometry, cell: Cell, digit: Digit) {
         self.pencil[cell.idx()] = 0;
-        for &p in cell.peers() {
-            self.pencil[p as usize] &= !digit.bit();
+        for p in geometry.peers(cell) {
+            self.pencil[p.idx()] &= !digit.bit();
         }
     }
 
@@ -96,6 +97,12 @@ impl BoardState {
         self.pencil_cursor.move_cursor(dr, dc);
     }
 
+    /// The rules the board is played by (its houses, for peers and conflicts): classic Sudoku
+    /// until a puzzle carries a variant.
+    pub fn geometry(&self) -> &'static Geometry {
+        Geometry::classic()
+    }
+
     /// Whether `cell` holds a given.
     pub fn is_given(&self, cell: Cell) -> bool {
         self.puzzle.get(cell).is_some()
@@ -114,7 +121,7 @@ impl BoardState {
     /// Put `digit` on the board: the cell's marks go, and so does `digit` from its peers' marks.
     pub fn place(&mut self, cell: Cell, digit: Digit) {
         self.board.set(cell, Some(digit));
-        self.pencil_cursor.placed(cell, digit);
+        self.pencil_cursor.placed(self.geometry(), cell, digit);
     }
 
     /// How many times `digit` is on the board.

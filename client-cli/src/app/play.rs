@@ -4,7 +4,7 @@
 //! board, and what a resume keeps; the app composes it with the [`Mirror`](super::Mirror)'s board.
 
 use protocol::{MsgId, PlaceReason};
-use shared::engine::{Cell, Digit, Grid};
+use shared::engine::{Cell, Digit, Geometry, Grid};
 
 use super::board::PencilAndCursor;
 use super::FLASH_MS;
@@ -186,7 +186,8 @@ impl Play {
         }
         match refusal {
             None => {
-                self.pencil_cursor.placed(cell, digit);
+                // A race is classic Sudoku until race_started names a variant.
+                self.pencil_cursor.placed(Geometry::classic(), cell, digit);
                 if self.flash.as_ref().is_some_and(|f| f.cell == cell) {
                     self.flash = None;
                 }

@@ -5,10 +5,10 @@
 pub mod daily;
 pub mod stock;
 
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use shared::engine::transform::Transform;
-use shared::engine::{Difficulty, Grid};
+use shared::engine::{Difficulty, Geometry, Grid};
 
 /// A puzzle together with its unique solution: what a race is dealt, and what the server
 /// judges placements against (the solution never leaves before `race_over`).
@@ -21,11 +21,21 @@ pub struct SolvedPuzzle {
 }
 
 impl SolvedPuzzle {
+    /// The rules it is played by: its houses, for conflicts and for the transforms that keep
+    /// them. Classic Sudoku until a puzzle carries a variant.
+    pub fn geometry(&self) -> &'static Geometry {
+        Geometry::classic()
+    }
+
     /// The same puzzle under the transform that `seed` draws: the same seed, the same grid.
     pub fn transformed(&self, seed: u64) -> SolvedPuzzle {
-        self.transformed_by(Transform::random(&mut Xoshiro256PlusPlus::seed_from_u64(
-            seed,
-        )))
+        self.isomorph(&mut Xoshiro256PlusPlus::seed_from_u64(seed))
+    }
+
+    /// The same puzzle under a random transform that keeps its geometry (any, for classic
+    /// Sudoku), from one [`Transform::random`] draw of `rng`.
+    pub fn isomorph(&self, rng: &mut impl Rng) -> SolvedPuzzle {
+        self.transformed_by(Transform::random_keeping(rng, self.geometry()))
     }
 
     /// The same puzzle under `t`, applied to the puzzle and its solution alike.

@@ -3,12 +3,17 @@
 //! - [`grid`]: `Cell`, `Digit`, `Grid`, the 81-character line format and the unit tables.
 //! - [`solver`]: counts solutions up to a limit; returns the solution when it is unique.
 //! - [`generator`]: random complete grids and unique puzzles at a requested difficulty.
-//! - [`transform`]: validity-preserving transforms (relabel, permute, transpose).
+//! - [`geometry`]: a puzzle's houses and other constraints, and each cell's peers, that the
+//!   validator, the isomorphs and the clients read (classic Sudoku is one shared value).
+//! - [`transform`]: validity-preserving transforms (relabel, permute, transpose), and whether
+//!   one keeps a geometry.
 //! - [`grader`]: human-technique solver with a step record, difficulty level and score.
-//! - [`validator`]: conflicts on a board, placement checks, complete-solution checks.
+//! - [`validator`]: conflicts on a board, placement checks, complete-solution checks, by a
+//!   geometry's rules.
 
 pub mod difficulty;
 pub mod generator;
+pub mod geometry;
 pub mod grader;
 pub mod grid;
 pub mod solver;
@@ -16,4 +21,5 @@ pub mod transform;
 pub mod validator;
 
 pub use difficulty::{Difficulty, Level};
+pub use geometry::{Constraint, Geometry};
 pub use grid::{Cell, Digit, Grid, ParseGridError};

@@ -2,11 +2,17 @@
 //! the columns within a stack and the stacks, and transpose. Each maps a puzzle to an equivalent
 //! one with the same number of solutions and the same grade, so one graded puzzle can be dealt
 //! many times looking fresh.
+//!
+//! A transform keeps a [`Geometry`] when it maps every house to a house and every other
+//! constraint to one alike ([`Transform::keeps`]): classic Sudoku keeps all of them, a variant
+//! only some (a killer cage's sum does not survive relabelling the digits).
+//! [`Transform::random_keeping`] draws one for a geometry.
 
 use rand::seq::SliceRandom;
 use rand::Rng;
 
-use super::grid::{Grid, N_CELLS};
+use super::geometry::Geometry;
+use super::grid::{Cell, Grid, N_CELLS};
 
 /// A transform: `apply` first transposes (when asked), then takes output row `r` from input row
 /// `rows[r]` and output column `c` from input column `cols[c]`, then relabels digit `d` as
@@ -138,6 +144,62 @@ impl Transform {
         }
         Grid::from_bytes(out).expect("relabelled digits stay in 1..=9")
     }
+
+    /// A random transform that keeps `geometry`, from exactly one [`Transform::random`] draw:
+    /// that draw when it keeps the geometry (always, for classic), else its digit relabelling
+    /// alone when that keeps it, else the identity.
+    pub fn random_keeping(rng: &mut impl Rng, geometry: &Geometry) -> Transform {
+        let t = Transform::random(rng);
+        if t.keeps(geometry) {
+            return t;
+        }
+        let relabel = Transform {
+            digits: t.digits,
+            ..Transform::identity()
+        };
+        if relabel.keeps(geometry) {
+            relabel
+        } else {
+            Transform::identity()
+        }
+    }
+
+    /// Where each cell goes: `apply` moves the digit of cell `c` to cell `to[c]`.
+    pub fn cell_map(&self) -> [Cell; N_CELLS] {
+        let mut to = [Cell::new(0).expect("0 is a cell"); N_CELLS];
+        for (r, &from_row) in self.rows.iter().enumerate() {
+            for (c, &from_col) in self.cols.iter().enumerate() {
+                let (fr, fc) = (usize::from(from_row), usize::from(from_col));
+                let idx = if self.transpose {
+                    fc * 9 + fr
+                } else {
+                    fr * 9 + fc
+                };
+                to[idx] = Cell::new((r * 9 + c) as u8).expect("rows and columns are below 9");
+            }
+        }
+        to
+    }
+
+    /// The geometry of a transformed puzzle: `geometry` with every cell moved as
+    /// [`Transform::apply`] moves its digit.
+    pub fn apply_geometry(&self, geometry: &Geometry) -> Geometry {
+        geometry.relocated(&self.cell_map())
+    }
+
+    /// Whether the transform maps every house of `geometry` to one of its houses and every
+    /// other constraint to one of its constraints (so a puzzle of the geometry stays one);
+    /// digits are relabelled only where every constraint allows it. True for classic.
+    pub fn keeps(&self, geometry: &Geometry) -> bool {
+        if geometry.is_classic() {
+            return true;
+        }
+        let relabels = self.digits != Transform::identity().digits;
+        if relabels && !geometry.constraints().iter().all(|k| k.keeps_relabelling()) {
+            return false;
+        }
+        self.apply_geometry(geometry).same_rules(geometry)
+    }
 }
 
 impl Default for Transform {
@@ -217,5 +279,120 @@ mod tests {
             let out = t.apply(&grid(SOLUTION));
             assert!(crate::engine::validator::is_complete_solution(&out));
         }
+    }
+
+    #[test]
+    fn classic_keeps_every_transform() {
+        use rand::SeedableRng;
+        let classic = Geometry::classic();
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        for _ in 0..50 {
+            let t = Transform::random(&mut rng);
+            assert!(t.keeps(classic));
+            assert!(t.apply_geometry(classic).same_rules(classic));
+        }
+        // One draw, the same draw: a seeded deal is unchanged.
+        let mut a = rand::rngs::StdRng::seed_from_u64(9);
+        let mut b = rand::rngs::StdRng::seed_from_u64(9);
+        for _ in 0..20 {
+            assert_eq!(
+                Transform::random_keeping(&mut a, classic),
+                Transform::random(&mut b)
+            );
+        }
+    }
+
+    #[test]
+    fn cell_map_follows_apply() {
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(4);
+        let sol = grid(SOLUTION);
+        for _ in 0..20 {
+            let t = Transform::random(&mut rng);
+            let out = t.apply(&sol);
+            let to = t.cell_map();
+            for c in Cell::all() {
+                let moved = sol.get(c).map(|d| t.digits[usize::from(d.get() - 1)]);
+                assert_eq!(out.get(to[c.idx()]).map(|d| d.get()), moved);
+            }
+        }
+    }
+
+    #[test]
+    fn variants_keep_only_some_transforms() {
+        use crate::engine::geometry::tests::x_geometry;
+        use crate::engine::geometry::Constraint;
+        let id = [0, 1, 2];
+        let ids = [id; 3];
+        let digits = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+        let relabel = [2, 1, 3, 4, 5, 6, 7, 8, 9];
+        let x = x_geometry();
+        // Transposing keeps both diagonals; reversing rows and columns too (a half turn).
+        let transpose = Transform::new(digits, id, ids, id, ids, true).expect("valid");
+        assert!(transpose.keeps(&x));
+        let rev = [2, 1, 0];
+        let half_turn =
+            Transform::new(relabel, rev, [rev; 3], rev, [rev; 3], false).expect("valid");
+        assert!(half_turn.keeps(&x));
+        // Swapping two stacks moves the diagonals off themselves.
+        let swap = Transform::new(digits, id, ids, [1, 0, 2], ids, false).expect("valid");
+        assert!(!swap.keeps(&x));
+        assert!(swap.keeps(Geometry::classic()));
+        // A cage keeps its place under the identity only, and never under a relabelling.
+        let cage = Constraint::Cage {
+            cells: vec![Cell::new(0).expect("cell"), Cell::new(1).expect("cell")],
+            sum: 3,
+        };
+        let killer = Geometry::new(Geometry::classic().houses().to_vec(), vec![cage])
+            .expect("valid geometry");
+        let just_relabel = Transform::new(relabel, id, ids, id, ids, false).expect("valid");
+        assert!(just_relabel.keeps(&x));
+        assert!(!just_relabel.keeps(&killer));
+        assert!(!transpose.keeps(&killer));
+        assert!(Transform::identity().keeps(&killer));
+        // The transposed cage is the transposed puzzle's: r1c1 and r2c1.
+        let moved = transpose.apply_geometry(&killer);
+        assert_eq!(
+            moved.constraints()[0].cells(),
+            [Cell::new(0).expect("cell"), Cell::new(9).expect("cell")]
+        );
+        // A random draw for a variant keeps it, falling back to a relabelling or nothing.
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(6);
+        for _ in 0..20 {
+            assert!(Transform::random_keeping(&mut rng, &x).keeps(&x));
+            assert_eq!(
+                Transform::random_keeping(&mut rng, &killer),
+                Transform::identity()
+            );
+        }
+    }
+
+    #[test]
+    fn a_kept_geometry_keeps_its_solutions() {
+        use crate::engine::geometry::tests::{x_geometry, X_SOLUTION};
+        use crate::engine::validator::{check_solution, is_complete_solution_in};
+        use rand::SeedableRng;
+        let x = x_geometry();
+        let xs = grid(X_SOLUTION);
+        assert_eq!(check_solution(&x, &xs), Ok(()));
+        let mut rng = rand::rngs::StdRng::seed_from_u64(8);
+        let (mut kept, mut broken) = (0, 0);
+        for _ in 0..200 {
+            let t = Transform::random(&mut rng);
+            let out = t.apply(&xs);
+            // Whatever the transform, the moved geometry holds the moved solution.
+            assert!(is_complete_solution_in(&t.apply_geometry(&x), &out));
+            if t.keeps(&x) {
+                kept += 1;
+                assert!(is_complete_solution_in(&x, &out));
+            } else if !is_complete_solution_in(&x, &out) {
+                broken += 1;
+            }
+            let t = Transform::random_keeping(&mut rng, &x);
+            assert!(is_complete_solution_in(&x, &t.apply(&xs)));
+        }
+        assert!(broken > 0, "random transforms mostly move the diagonals");
+        assert!(kept < 200);
     }
 }

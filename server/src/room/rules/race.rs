@@ -10,8 +10,7 @@ use protocol::{
 };
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use shared::engine::transform::Transform;
-use shared::engine::validator::placement_conflicts;
+use shared::engine::validator::placement_conflicts_in;
 use shared::engine::{Cell, Digit, Grid};
 use tokio::time::Instant;
 
@@ -322,19 +321,20 @@ impl Race {
     /// Deal every racer its own isomorph of the race's puzzle (A8), drawn from `seed` in
     /// entry order, so replaying the same commands deals the same boards. Each differs from
     /// the race's puzzle and from every other racer's (a draw that repeats one is drawn
-    /// again), so no two seats can pass each other digits. Call before anyone places.
+    /// again), so no two seats can pass each other digits. Only transforms that keep the
+    /// puzzle's geometry are drawn. Call before anyone places.
     pub(super) fn deal_isomorphs(&mut self, seed: u64) {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ ISOMORPH_SALT);
         let mut taken = vec![self.dealt.puzzle];
         for e in &mut self.entries {
-            let mut own = self.dealt.transformed_by(Transform::random(&mut rng));
+            let mut own = self.dealt.isomorph(&mut rng);
             // A repeat needs a transform that fixes the puzzle: so rare that a few draws
             // always end it; the bound only keeps a pathological grid from looping.
             for _ in 0..16 {
                 if !taken.contains(&own.puzzle) {
                     break;
                 }
-                own = self.dealt.transformed_by(Transform::random(&mut rng));
+                own = self.dealt.isomorph(&mut rng);
             }
             taken.push(own.puzzle);
             e.dealt = own;
@@ -416,7 +416,7 @@ impl Race {
         } else if e.board.get(cell).is_some() {
             Some(PlaceReason::Filled)
         } else {
-            conflicts = placement_conflicts(&e.board, cell, digit);
+            conflicts = placement_conflicts_in(e.dealt.geometry(), &e.board, cell, digit);
             if !conflicts.is_empty() {
                 Some(PlaceReason::Conflict)
             } else if e.dealt.solution.get(cell) != Some(digit) {

@@ -2,6 +2,12 @@
 //! bitboards (one `u128` per digit, bit `c` set when cell `c` may hold that digit), plus the
 //! unit and peer bitboard tables every technique uses.
 //!
+//! The grader grades classic Sudoku: its techniques walk the houses of
+//! [`Geometry::classic`](crate::engine::geometry::Geometry::classic) (rows, columns, boxes, in
+//! that order), kept here as const bitboards for speed ([`UNIT_BB`], [`CELL_UNITS`],
+//! [`PEER_BB`]; a test checks them against the geometry). A variant's grader would build these
+//! tables from its own geometry.
+//!
 //! Digits are indices `0..9` inside this module and the technique modules (bit `d` of a
 //! candidate mask is digit `d + 1`); they become [`Digit`]s only in step records.
 
@@ -334,6 +340,26 @@ mod tests {
             }
         }
         assert_eq!(UNIT_BB.iter().fold(0, |a, b| a | b), (1u128 << N_CELLS) - 1);
+    }
+
+    #[test]
+    fn tables_are_the_classic_geometry() {
+        use crate::engine::geometry::Geometry;
+        let geometry = Geometry::classic();
+        let bb = |cells: &[Cell]| cells.iter().fold(0u128, |a, c| a | bit(c.idx()));
+        assert_eq!(geometry.houses().len(), UNIT_BB.len());
+        for (house, &ubb) in geometry.houses().iter().zip(&UNIT_BB) {
+            assert_eq!(bb(house), ubb);
+        }
+        for c in Cell::all() {
+            assert_eq!(bb(geometry.peers(c)), PEER_BB[c.idx()]);
+            let own: Vec<u128> = geometry.houses_of(c).map(|h| bb(h)).collect();
+            let table: Vec<u128> = CELL_UNITS[c.idx()]
+                .iter()
+                .map(|&u| UNIT_BB[usize::from(u)])
+                .collect();
+            assert_eq!(own, table);
+        }
     }
 
     #[test]
