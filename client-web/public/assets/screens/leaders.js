@@ -36,9 +36,14 @@ export function leaderboard(env) {
   const table = h('table', { class: 'results', 'data-testid': 'leaderboard' },
     h('thead', {}, h('tr', {}, ...['#', 'Player', 'Rating', 'Races', 'Wins', 'Best'].map((t) => h('th', { scope: 'col', text: t })))),
     body);
+  // Answers can land out of order (the first load races a quick change of difficulty): only the
+  // latest choice's answer is shown.
+  let asked = 0;
   async function load() {
+    const mine = ++asked;
     try {
       const v = await env.api(`/api/leaderboard?difficulty=${difficulty.value}&period=${period.value}&limit=50`);
+      if (mine !== asked) return;
       error.setAttribute('hidden', '');
       /** @type {any[]} */
       const rows = v.rows ?? [];
@@ -48,6 +53,7 @@ export function leaderboard(env) {
         h('td', { text: String(r.wins) }), h('td', { text: time(r.best_time_ms) }))) :
         [h('tr', {}, h('td', { colspan: 6, class: 'muted', text: 'Nobody is rated here yet.' }))]));
     } catch (e) {
+      if (mine !== asked) return;
       setText(error, e instanceof Error ? e.message : String(e));
       error.removeAttribute('hidden');
     }
