@@ -6,7 +6,8 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use super::engines::{
-    client, create, get_json, join, node, node_with_env, off_runtime, pg_store, Postgres, Redis,
+    client, create, get_json, join, node, node_with, node_with_env, off_runtime, pg_store,
+    Postgres, Redis,
 };
 use crate::support::process::Ws;
 use server::store::postgres::scratch::ScratchDb;
@@ -54,10 +55,13 @@ async fn an_owner_killed_with_its_log_lost_closes_its_rooms_on_every_node_as_nod
     let redis = Redis::start();
     let db = off_runtime(ScratchDb::create).expect("a scratch database on 127.0.0.1:5432");
     let url = db.url();
-    let a = node(&redis, "ka", Some(&url));
+    // The takeover window as the takeover suite sets it (default 5 s): the rooms close once it
+    // has passed with no log to take over from, so a shorter one only shortens the wait.
+    let fast = ["--takeover-s", "2"];
+    let a = node_with(&redis, "ka", Some(&url), &fast);
     let (b, c) = (
-        node(&redis, "kb", Some(&url)),
-        node(&redis, "kc", Some(&url)),
+        node_with(&redis, "kb", Some(&url), &fast),
+        node_with(&redis, "kc", Some(&url), &fast),
     );
     let (mut ann, mut bob, mut cat) = (client(&a).await, client(&b).await, client(&c).await);
     let (puzzle, joined) = race(&mut ann, &mut [&mut bob, &mut cat]).await;

@@ -37,4 +37,3 @@ pub(super) fn peers_with(board: &str, cell: usize, digit: u8) -> Vec<u64> {
         .map(|o| o as u64)
         .collect()
 }
-
