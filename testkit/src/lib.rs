@@ -1,12 +1,14 @@
 //! The helpers every sudoku-race test suite uses, once: [`solve`] and [`to_fill`] for a dealt
 //! puzzle, and [`JsonWs`], a WebSocket client speaking JSON text frames whose every receive is
-//! bounded by a timeout; [`lag`], a delaying proxy and a paced racer for lag compensation.
+//! bounded by a timeout; [`lag`], a delaying proxy and a paced racer for lag compensation;
+//! [`wait`], bounded waits on the real clock for processes and files.
 //! Suites take it as a dev-dependency; what only one suite needs (its
 //! way of starting a server, its protocol checks) stays in that suite's own `support` module.
 #![warn(missing_docs)]
 
 pub mod lag;
 mod solving;
+pub mod wait;
 mod ws;
 
 pub use solving::{solve, to_fill};

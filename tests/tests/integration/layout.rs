@@ -152,3 +152,39 @@ fn every_documented_build_resolves_the_same_features() {
         "the tree lists the shared dependencies: {all:?}"
     );
 }
+
+/// Unit tests live beside the code; end-to-end tests in one integration binary per crate that
+/// needs one (the server's `e2e`, this crate's `integration`): a second `tests/*.rs` file or
+/// `[[test]]` target would be a second home.
+#[test]
+fn every_crate_has_at_most_one_integration_test_binary() {
+    let packages = packages();
+    for p in &packages {
+        let tests: Vec<&str> = p["targets"]
+            .as_array()
+            .expect("a package lists its targets")
+            .iter()
+            .filter(|t| {
+                t["kind"]
+                    .as_array()
+                    .is_some_and(|k| k.contains(&"test".into()))
+            })
+            .map(|t| t["name"].as_str().expect("a target has a name"))
+            .collect();
+        assert!(
+            tests.len() <= 1,
+            "{} has test binaries {tests:?}",
+            p["name"]
+        );
+    }
+    let server = packages
+        .iter()
+        .find(|p| p["name"] == "sudoku-race-server")
+        .expect("the server package");
+    let has_e2e = server["targets"]
+        .as_array()
+        .expect("targets")
+        .iter()
+        .any(|t| t["name"] == "e2e");
+    assert!(has_e2e, "the server's end-to-end binary is `e2e`");
+}

@@ -1,37 +1,19 @@
-//! One integration-test binary for everything that crosses crates.
+//! One integration-test binary for everything that crosses crates: the terminal client, its
+//! bots and its driver against the real server, and the workspace's layer and layout rules.
+//! The server's own end-to-end tests live in `server/tests/e2e`.
 
 mod support;
 
-mod api;
-mod api_schema;
-mod arena;
 mod arena_client;
-mod boards;
 mod bots;
 mod client_links;
-mod close_handshake;
-mod conformance;
-mod daily;
+mod daily_client;
 mod driver;
-mod fanout;
-mod ghost;
 mod ghost_client;
-mod host_controls;
-mod identity;
-mod isomorphs;
-mod lag;
+mod identity_client;
 mod layers;
 mod layout;
-mod moderation;
-mod pool;
+mod moderation_client;
 mod pool_client;
-mod proxy;
 mod replay;
-
-mod server_bad_input;
-mod server_contract;
-mod server_http;
-mod server_race;
-mod server_resume;
-mod tls;
-mod web_assets;
+mod tls_client;

@@ -1,0 +1,166 @@
+//! The engines a cluster test runs on: its own `redis-server` on a free port, and the nodes.
+
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+pub use crate::support::own_pg::Postgres;
+use crate::support::process::{Server, Ws, TIMEOUT};
+
+/// A port nothing listens on right now.
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// A `redis-server` of the test's own, keeping nothing on disk; killed when dropped.
+pub struct Redis {
+    child: Option<Child>,
+    /// Its port (kept across a restart).
+    pub port: u16,
+}
+
+impl Redis {
+    /// Start one on a free port.
+    pub fn start() -> Redis {
+        let mut r = Redis {
+            child: None,
+            port: free_port(),
+        };
+        r.spawn();
+        r
+    }
+
+    fn spawn(&mut self) {
+        let child = Command::new("redis-server")
+            .args(["--port", &self.port.to_string()])
+            .args(["--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start redis-server (is it installed?)");
+        self.child = Some(child);
+        let deadline = testkit::wait::Deadline::after(TIMEOUT);
+        while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_err() {
+            deadline.check("redis-server listens");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Its URL.
+    pub fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}", self.port)
+    }
+
+    /// Kill it (everything it held is lost: it keeps nothing on disk).
+    pub fn kill(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+
+    /// Start it again on the same port, empty.
+    pub fn start_again(&mut self) {
+        self.kill();
+        self.spawn();
+    }
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// A node of a cluster on `redis`, with results in `db` (or its own SQLite file).
+pub fn node(redis: &Redis, id: &str, db: Option<&str>) -> Server {
+    node_with(redis, id, db, &[])
+}
+
+/// [`node`], with `extra` flags.
+pub fn node_with(redis: &Redis, id: &str, db: Option<&str>, extra: &[&str]) -> Server {
+    node_with_env(redis, id, db, extra, &[])
+}
+
+/// [`node_with`], with `env` added to the node's environment (the owner's test hooks).
+pub fn node_with_env(
+    redis: &Redis,
+    id: &str,
+    db: Option<&str>,
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> Server {
+    let url = redis.url();
+    let mut args = vec![
+        "--cluster",
+        url.as_str(),
+        "--node-id",
+        id,
+        "--countdown-ms",
+        "100",
+        "--fair-play",
+        "false",
+        "--puzzle-stock",
+        "2",
+        // A test places a whole puzzle at once.
+        "--rate-limit",
+        "10000",
+        "--rate-burst",
+        "10000",
+    ];
+    if !extra.contains(&"--lag-cap-ms") {
+        // Tests that finish players a few milliseconds apart assert that order; a measured
+        // round trip (A8) on a busy machine could turn it around. The lag test sets its cap.
+        args.extend_from_slice(&["--lag-cap-ms", "0"]);
+    }
+    args.extend_from_slice(extra);
+    Server::start_with_env(db, &args, None, env)
+}
+
+/// A client that has read `welcome`.
+pub async fn client(node: &Server) -> Ws {
+    let mut ws = node.connect().await;
+    assert_eq!(ws.recv().await.expect("a message")["type"], "welcome");
+    ws
+}
+
+/// Create a room; its `room_joined`.
+pub async fn create(ws: &mut Ws, name: &str, settings: Value) -> Value {
+    ws.send(json!({"type": "create_room", "name": name, "settings": settings}))
+        .await;
+    ws.until("room_joined").await
+}
+
+/// Join room `code`; its `room_joined`.
+pub async fn join(ws: &mut Ws, code: &str, name: &str) -> Value {
+    ws.send(json!({"type": "join_room", "room": code, "name": name}))
+        .await;
+    let v = ws.until_any(&["room_joined", "error"]).await;
+    assert_eq!(v["type"], "room_joined", "{v}");
+    v
+}
+
+/// `GET path` on a node: the JSON body of a 200.
+pub async fn get_json(node: &Server, path: &str) -> Value {
+    let raw = node.http_get(path).await;
+    assert!(raw.starts_with("HTTP/1.1 200"), "{path}: {raw}");
+    let body = raw.split("\r\n\r\n").nth(1).unwrap_or("");
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("{path}: {e}: {body}"))
+}
+
+/// Run `f` on a plain thread: the sync PostgreSQL client refuses to block inside a runtime.
+pub fn off_runtime<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|s| s.spawn(f).join().expect("the thread"))
+}
+
+/// The stored store behind a PostgreSQL URL, read from a test.
+pub fn pg_store(url: &str) -> server::PgStore {
+    let url = url.to_owned();
+    off_runtime(move || server::PgStore::open(&url).expect("open the store"))
+}
