@@ -14,10 +14,10 @@ use client::app::{App, Event};
 use client::bot::{BotConfig, Brain, Level};
 use client::net::NetEvent;
 use crossterm::event::{KeyCode, KeyEvent};
+use engine::{Cell, Difficulty, Digit, Grid};
 use protocol::{ClientMsg, Phase, Player, PlayerStatus, Progress, Role, ServerMsg, Settings, You};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
-use shared::engine::{Cell, Difficulty, Digit, Grid};
 
 const PUZZLE: &str =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";

@@ -24,11 +24,11 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Args;
+use engine::grader::{self, Step, Technique};
+use engine::{generator, Difficulty, Grid};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;
-use shared::engine::grader::{self, Step, Technique};
-use shared::engine::{generator, Difficulty, Grid};
 
 /// Arguments of `sudoku-race bank`.
 #[derive(Debug, Args)]

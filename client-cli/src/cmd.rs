@@ -14,8 +14,8 @@ use client::bot::{self, BotConfig, BotRole, Level, Style};
 use client::config::{Flags, Settings, Sourced};
 use client::net::{self, Endpoint, Intent, NetEvent, RoomTarget, ServerUrl, Trust};
 use client::term::{self, TermError, TermGuard};
+use engine::Difficulty;
 use protocol::{ClientMsg, ErrorCode, PlayerName, RoomCode, ServerMsg, SettingsRequest};
-use shared::engine::Difficulty;
 use tokio::sync::mpsc;
 
 /// Exit code when the command needs a terminal and has none.
@@ -513,7 +513,7 @@ pub fn join_command(link: &str, ca_file: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shared::engine::Difficulty;
+    use engine::Difficulty;
 
     #[test]
     fn the_join_line_is_the_invite_link() {

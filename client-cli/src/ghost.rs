@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::bail;
 use clap::Args;
 use client::net::Intent;
-use shared::engine::Difficulty;
+use engine::Difficulty;
 
 use crate::cmd::{self, Lobby, NameArg, ServerArg};
 

@@ -16,14 +16,14 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
-use shared::engine::Difficulty;
+use engine::Difficulty;
 
 /// A `--difficulty` value in any case (`Hard`, `EXPERT`).
 fn difficulty_arg(s: &str) -> Result<Difficulty, String> {
     s.trim()
         .to_ascii_lowercase()
         .parse()
-        .map_err(|e: shared::engine::difficulty::UnknownDifficulty| e.to_string())
+        .map_err(|e: engine::difficulty::UnknownDifficulty| e.to_string())
 }
 
 /// Multiplayer real-time Sudoku races in the terminal, and the engine tools.

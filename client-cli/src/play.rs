@@ -7,7 +7,7 @@ use anyhow::Context;
 use clap::Args;
 use client::solo::{self, Outcome, SoloApp};
 use client::term::{self, TermError, TermGuard};
-use shared::engine::{grader, solver, Difficulty, Grid, Level};
+use engine::{grader, solver, Difficulty, Grid, Level};
 
 use crate::cmd::EXIT_NOT_A_TERMINAL;
 
@@ -74,7 +74,7 @@ pub fn play(a: PlayArgs) -> anyhow::Result<ExitCode> {
 /// A fresh puzzle at `difficulty`, with its solution (the solo game's dealer).
 fn deal(difficulty: Difficulty) -> (Grid, Grid) {
     let mut rng = rand::thread_rng();
-    let g = shared::engine::generator::generate(&mut rng, difficulty, true);
+    let g = engine::generator::generate(&mut rng, difficulty, true);
     (g.puzzle, g.solution)
 }
 

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use client::net::Intent;
-use shared::engine::Difficulty;
+use engine::Difficulty;
 
 use crate::cmd::{self, Lobby, NameArg, ServerArg};
 

@@ -80,8 +80,8 @@ pub fn rooms_table(rooms: &[protocol::RoomSummary]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use engine::Difficulty;
     use protocol::RoomSummary;
-    use shared::engine::Difficulty;
 
     #[test]
     fn rooms_print_as_a_table() {

@@ -142,8 +142,8 @@ mod tests {
     use super::*;
     use crate::app::tests::{PUZZLE, SOLUTION};
     use crossterm::event::{KeyCode, KeyEvent};
+    use engine::{Grid, Level};
     use ratatui::backend::TestBackend;
-    use shared::engine::{Grid, Level};
 
     #[tokio::test]
     async fn the_loop_feeds_keys_to_the_screen_and_stops_on_quit() {

@@ -4,7 +4,7 @@
 //! no IO (a new puzzle comes from the [`Dealer`] the binary gives it: the generator).
 
 use crossterm::event::KeyCode;
-use shared::engine::{validator, Cell, Difficulty, Digit, Grid, Level};
+use engine::{validator, Cell, Difficulty, Digit, Grid, Level};
 
 use crate::app::board::{BoardState, Marks};
 use crate::app::{digit_key, erase_key, is_ctrl_c, nav_key, Effect, Event, Notice, FLASH_MS};
@@ -27,7 +27,7 @@ pub type Dealer = fn(Difficulty) -> (Grid, Grid);
 /// The grader's next step on `board`, as a hint: its record (technique, cells, deduction)
 /// as text, and the cells it names and places in highlighted.
 pub fn grader_hint(board: &Grid) -> Option<Hint> {
-    let step = shared::engine::grader::hint(board)?;
+    let step = engine::grader::hint(board)?;
     let mut cells = step.cells.clone();
     cells.extend(step.placements.iter().map(|&(c, _)| c));
     cells.extend(step.eliminations.iter().map(|&(c, _)| c));

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Args, ValueEnum};
-use shared::engine::Difficulty;
+use engine::Difficulty;
 
 use crate::cmd::{endpoint, settings, ServerArg};
 

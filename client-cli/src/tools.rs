@@ -11,9 +11,9 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Args;
+use engine::{generator, grader, solver, validator, Difficulty, Grid, Level};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use shared::engine::{generator, grader, solver, validator, Difficulty, Grid, Level};
 
 /// Arguments of `sudoku-race solve`.
 #[derive(Debug, Args)]

@@ -5,7 +5,7 @@
 //! a [`Cell`]; a difficulty as its name. [`place_target`] checks a client's `place`, whose numbers
 //! are wide on the wire so that an out-of-range one is named in the error.
 
-use shared::engine::{Cell, Difficulty, Digit, Grid};
+use engine::{Cell, Difficulty, Digit, Grid};
 
 /// A `place` whose cell or digit is out of range (`bad_message`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -22,8 +22,8 @@ pub fn place_target(cell: i64, digit: i64) -> Result<(Cell, Digit), BadPlace> {
 
 /// A [`Grid`] as its 81-character line.
 pub mod grid {
+    use engine::Grid;
     use serde::{Deserialize, Deserializer, Serializer};
-    use shared::engine::Grid;
 
     /// Serialize as the line format.
     pub fn serialize<S: Serializer>(g: &Grid, s: S) -> Result<S::Ok, S::Error> {
@@ -41,8 +41,8 @@ pub mod grid {
 
 /// An optional [`Grid`] (`null` when absent).
 pub mod opt_grid {
+    use engine::Grid;
     use serde::{Deserialize, Deserializer, Serializer};
-    use shared::engine::Grid;
 
     /// Serialize as the line format, or `null`.
     pub fn serialize<S: Serializer>(g: &Option<Grid>, s: S) -> Result<S::Ok, S::Error> {
@@ -63,8 +63,8 @@ pub mod opt_grid {
 
 /// A [`Cell`] as its index 0..=80.
 pub mod cell {
+    use engine::Cell;
     use serde::{Deserialize, Deserializer, Serializer};
-    use shared::engine::Cell;
 
     /// Serialize as the index.
     pub fn serialize<S: Serializer>(c: &Cell, s: S) -> Result<S::Ok, S::Error> {
@@ -79,8 +79,8 @@ pub mod cell {
 
 /// A list of [`Cell`]s as indices.
 pub mod cells {
+    use engine::Cell;
     use serde::{Deserialize, Deserializer, Serializer};
-    use shared::engine::Cell;
 
     /// Serialize as a list of indices.
     pub fn serialize<S: Serializer>(cells: &[Cell], s: S) -> Result<S::Ok, S::Error> {
@@ -98,8 +98,8 @@ pub mod cells {
 
 /// A [`Digit`] as 1..=9.
 pub mod digit {
+    use engine::Digit;
     use serde::{Deserialize, Deserializer, Serializer};
-    use shared::engine::Digit;
 
     /// Serialize as the number.
     pub fn serialize<S: Serializer>(v: &Digit, s: S) -> Result<S::Ok, S::Error> {
@@ -114,8 +114,8 @@ pub mod digit {
 
 /// A [`Difficulty`] as its name (`easy` .. `expert`).
 pub mod difficulty {
+    use engine::Difficulty;
     use serde::{Deserialize, Deserializer, Serializer};
-    use shared::engine::Difficulty;
 
     /// Serialize as the name.
     pub fn serialize<S: Serializer>(v: &Difficulty, s: S) -> Result<S::Ok, S::Error> {

@@ -85,8 +85,8 @@ fn push_str(out: &mut String, s: &str) {
 
 #[cfg(test)]
 mod tests {
+    use engine::{Cell, Digit};
     use proptest::prelude::*;
-    use shared::engine::{Cell, Digit};
 
     use super::*;
     use crate::server::PlaceReason;

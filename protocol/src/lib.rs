@@ -15,7 +15,7 @@
 //!   `TryFrom` carries the contract's rules (upper-casing, name rules).
 //! - [`text`]: the A3 rules for names and chat, and the scrub for terminals.
 //! - [`convert`]: the one place wire values become engine values (a puzzle is a
-//!   [`shared::engine::Grid`], a cell a [`shared::engine::Cell`]).
+//!   [`engine::Grid`], a cell a [`engine::Cell`]).
 #![warn(missing_docs)]
 
 pub mod client;

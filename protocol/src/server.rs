@@ -1,7 +1,7 @@
 //! What the server sends: [`ServerMsg`] and its payloads.
 
+use engine::{Cell, Difficulty, Digit, Grid};
 use serde::{Deserialize, Serialize};
-use shared::engine::{Cell, Difficulty, Digit, Grid};
 
 use crate::error::ErrorCode;
 use crate::ids::{IdentityKey, MsgId, PlayerId, PlayerName, RaceId, ResumeToken, RoomCode};

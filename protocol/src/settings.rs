@@ -1,7 +1,7 @@
 //! Room settings: [`SettingsRequest`] as a client sends them, [`Settings`] once resolved.
 
+use engine::Difficulty;
 use serde::{Deserialize, Serialize};
-use shared::engine::Difficulty;
 
 /// Room settings as a client sends them: every field optional; the server fills defaults and
 /// checks ranges (`invalid_settings`).
@@ -138,12 +138,10 @@ impl SettingsRequest {
             None => d.difficulty,
             Some(s) => s
                 .parse()
-                .map_err(
-                    |e: shared::engine::difficulty::UnknownDifficulty| InvalidSettings {
-                        field: "difficulty",
-                        reason: e.to_string(),
-                    },
-                )?,
+                .map_err(|e: engine::difficulty::UnknownDifficulty| InvalidSettings {
+                    field: "difficulty",
+                    reason: e.to_string(),
+                })?,
         };
         // The casts below are lossless: each value was just checked against a small range.
         Ok(Settings {

@@ -1,4 +1,4 @@
-use shared::engine::{Cell, Digit, Grid};
+use engine::{Cell, Digit, Grid};
 
 use serde::Serialize;
 
@@ -431,7 +431,7 @@ fn a_finished_race_view_carries_the_last_standings_only_when_set() {
     let view = RaceView {
         race_id: "ABCD-1".to_owned().into(),
         puzzle: None,
-        difficulty: shared::engine::Difficulty::Easy,
+        difficulty: engine::Difficulty::Easy,
         time_limit_s: 600,
         elapsed_ms: 1234,
         board: None,

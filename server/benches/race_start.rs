@@ -11,6 +11,7 @@ use std::net::{IpAddr, Ipv4Addr};
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use engine::Grid;
 use protocol::{ResumeToken, Role, Settings};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -18,7 +19,6 @@ use server::outbox::{encode, ConnId};
 use server::puzzles::SolvedPuzzle;
 use server::room::handle::Identity;
 use server::room::rules::{Effect, MintToken, Room, RoomOpts};
-use shared::engine::Grid;
 use tokio::time::Instant;
 
 const PUZZLE: &str =

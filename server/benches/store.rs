@@ -19,6 +19,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use engine::Difficulty;
 use protocol::{FinishStatus, Standing};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -26,7 +27,6 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use server::store::{
     key_hash, Period, PlacementRecord, RaceRecord, SeatRecord, SqliteStore, Store, StoreError,
 };
-use shared::engine::Difficulty;
 
 /// 2026-12-01 13:14:15 UTC: the bench's "now"; every bulk race ends in the 90 days before it.
 const NOW: i64 = 1_796_130_855_000;

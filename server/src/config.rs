@@ -6,7 +6,7 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use shared::engine::Difficulty;
+use engine::Difficulty;
 
 /// Per-connection and server-wide limits (contract defaults in [`Limits::default`]).
 #[derive(Clone, Debug, PartialEq, Eq)]

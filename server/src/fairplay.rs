@@ -21,7 +21,7 @@
 //! (the test `on_generated_puzzles_program_orders_are_flagged_and_a_human_order_is_not`).
 //! A program that itself picks singles first passes this flag; the other two are for it.
 
-use shared::engine::{Cell, Difficulty, Digit, Grid};
+use engine::{Cell, Difficulty, Digit, Grid};
 
 use crate::store::RaceRecord;
 
@@ -421,10 +421,7 @@ mod tests {
         }
     }
 
-    fn fill(
-        g: &shared::engine::generator::Generated,
-        cells: impl Iterator<Item = Cell>,
-    ) -> Vec<Accepted> {
+    fn fill(g: &engine::generator::Generated, cells: impl Iterator<Item = Cell>) -> Vec<Accepted> {
         cells
             .filter(|&c| g.puzzle.get(c).is_none())
             .filter_map(|c| {
@@ -448,7 +445,7 @@ mod tests {
         for difficulty in Difficulty::ALL {
             for seed in 0..10 {
                 let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
-                let g = shared::engine::generator::generate(&mut rng, difficulty, true);
+                let g = engine::generator::generate(&mut rng, difficulty, true);
                 let reading = fill(&g, Cell::all());
                 let mut random = reading.clone();
                 rand::seq::SliceRandom::shuffle(random.as_mut_slice(), &mut rng);
@@ -480,8 +477,8 @@ mod tests {
     fn a_seat_is_judged_on_its_own_isomorph() {
         use rand::SeedableRng;
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
-        let g = shared::engine::generator::generate(&mut rng, Difficulty::Easy, true);
-        let t = shared::engine::transform::Transform::random(&mut rng);
+        let g = engine::generator::generate(&mut rng, Difficulty::Easy, true);
+        let t = engine::transform::Transform::random(&mut rng);
         let (own, own_solution) = (t.apply(&g.puzzle), t.apply(&g.solution));
         let moves = human(&own, &own_solution, usize::MAX);
         let mut rec = RaceRecord {

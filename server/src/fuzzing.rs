@@ -15,13 +15,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::net::{IpAddr, Ipv4Addr};
 use std::time::Duration;
 
+use engine::solver::solve_unique;
+use engine::{Cell, Digit, Grid};
 use protocol::{
     FinishStatus, PlayerId, PlayerStatus, RaceId, ResumeToken, Role, ServerMsg, Settings, Standing,
 };
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use shared::engine::solver::solve_unique;
-use shared::engine::{Cell, Digit, Grid};
 use tokio::time::Instant;
 
 use crate::outbox::ConnId;

@@ -15,11 +15,11 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use engine::grid::Grid;
+use engine::transform::Transform;
+use engine::{generator, solver, validator, Cell, Difficulty, Digit};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use shared::engine::grid::Grid;
-use shared::engine::transform::Transform;
-use shared::engine::{generator, solver, validator, Cell, Difficulty, Digit};
 
 /// Where the puzzle sets live.
 fn data_dir() -> PathBuf {

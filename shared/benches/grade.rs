@@ -11,8 +11,8 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use shared::engine::grader::{grade, grade_max};
-use shared::engine::{Grid, Level};
+use engine::grader::{grade, grade_max};
+use engine::{Grid, Level};
 
 const SETS: [&str; 7] = [
     "qqwing_simple_500.txt",

@@ -6,8 +6,8 @@
 //! this process, with the puzzles parsed beforehand; the figure is the median pass in this
 //! thread's CPU time (the machine is shared: wall time would count other processes' turns).
 
-use shared::engine::grid::Grid;
-use shared::engine::solver;
+use engine::grid::Grid;
+use engine::solver;
 
 /// This thread's CPU time in seconds.
 #[allow(unsafe_code)]

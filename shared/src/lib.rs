@@ -1,6 +1,28 @@
 //! The sudoku-race engine: grids, the solver, the unique-puzzle generator, the human-technique
 //! grader and the validator. It does no IO and knows nothing of the wire protocol (that is the
 //! `sudoku-race-protocol` crate, which depends on this one, never the other way).
+//!
+//! - [`grid`]: `Cell`, `Digit`, `Grid`, the 81-character line format and the unit tables.
+//! - [`solver`]: counts solutions up to a limit; returns the solution when it is unique.
+//! - [`generator`]: random complete grids and unique puzzles at a requested difficulty.
+//! - [`geometry`]: a puzzle's houses and other constraints, and each cell's peers, that the
+//!   validator, the isomorphs and the clients read (classic Sudoku is one shared value).
+//! - [`transform`]: validity-preserving transforms (relabel, permute, transpose), and whether
+//!   one keeps a geometry.
+//! - [`grader`]: human-technique solver with a step record, difficulty level and score.
+//! - [`validator`]: conflicts on a board, placement checks, complete-solution checks, by a
+//!   geometry's rules.
 #![warn(missing_docs)]
 
-pub mod engine;
+pub mod difficulty;
+pub mod generator;
+pub mod geometry;
+pub mod grader;
+pub mod grid;
+pub mod solver;
+pub mod transform;
+pub mod validator;
+
+pub use difficulty::{Difficulty, Level};
+pub use geometry::{Constraint, Geometry};
+pub use grid::{Cell, Digit, Grid, ParseGridError};

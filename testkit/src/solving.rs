@@ -1,6 +1,6 @@
 //! Solving a dealt puzzle, and the cells a solver fills.
 
-use shared::engine::{solver, Grid};
+use engine::{solver, Grid};
 
 /// The solution of a dealt puzzle line (`.` or `0` for an empty cell), as a line of digits.
 /// Panics unless the puzzle has exactly one solution: the server deals only those.

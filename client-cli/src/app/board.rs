@@ -2,7 +2,7 @@
 //! pencil marks, the cursor, pen or pencil). The race screen keeps a `PencilAndCursor` beside
 //! the server's board; solo keeps a whole [`BoardState`]. No IO, no protocol.
 
-use shared::engine::{Cell, Digit, Geometry, Grid};
+use engine::{Cell, Digit, Geometry, Grid};
 
 /// Pencil marks of one cell: bit `d - 1` set for each candidate `d`.
 pub type Marks = u16;

@@ -7,8 +7,8 @@
 //! [`RENAME_HELP`].
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use engine::Digit;
 use protocol::Phase;
-use shared::engine::Digit;
 
 /// What a key asks the online app to do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -8,11 +8,11 @@
 
 use std::collections::HashMap;
 
+use engine::{Difficulty, Grid};
 use protocol::{
     ErrorCode, FinishStatus, OverReason, Phase, Player, PlayerId, PlayerStatus, Progress, RaceId,
     RaceView, Role, RoomCode, ServerMsg, Settings, Standing,
 };
-use shared::engine::{Difficulty, Grid};
 
 /// The race in progress (or just finished) in this room.
 #[derive(Clone, Debug, PartialEq)]

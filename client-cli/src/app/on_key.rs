@@ -229,7 +229,7 @@ impl App {
     }
 
     /// A digit key in the cursor's cell: a pencil mark, or a placement sent to the server.
-    fn place(&mut self, digit: shared::engine::Digit) -> Vec<Effect> {
+    fn place(&mut self, digit: engine::Digit) -> Vec<Effect> {
         let Some((puzzle, board)) = self.race().map(|r| (r.puzzle, r.board)) else {
             return Vec::new();
         };

@@ -4,8 +4,8 @@
 //! arena, the room host's tools), and the messages some answers call for (a seat after
 //! watching). A server restarting (A9) replaces the whole screen first.
 
+use engine::Difficulty;
 use protocol::{ErrorCode, FinishStatus, PlayerId, Role, ServerMsg};
-use shared::engine::Difficulty;
 
 use super::outside::{self, Outside};
 use super::{clock, room_host, App, Arena, ChatLine, Effect};

@@ -6,8 +6,8 @@
 //! as the [`Intent`] says (the connection task sends the first ask; a retry with another name
 //! or a seat after watching is sent from here), so a refusal can be answered in place.
 
+use engine::Difficulty;
 use protocol::{ErrorCode, RoomCode};
-use shared::engine::Difficulty;
 
 use crate::net::Intent;
 

@@ -3,8 +3,8 @@
 //! last refusal ([`Flash`]). It decides what a digit key sends, what an answer leaves on the
 //! board, and what a resume keeps; the app composes it with the [`Mirror`](super::Mirror)'s board.
 
+use engine::{Cell, Digit, Geometry, Grid};
 use protocol::{MsgId, PlaceReason};
-use shared::engine::{Cell, Digit, Geometry, Grid};
 
 use super::board::PencilAndCursor;
 use super::FLASH_MS;

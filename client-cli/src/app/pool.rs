@@ -7,7 +7,7 @@
 //! The queue's state is the [`Outside::Queued`] screen; these are its decisions. The app
 //! composes them with the rest of the screen (`on_server`, `on_key`).
 
-use shared::engine::Difficulty;
+use engine::Difficulty;
 
 use super::Outside;
 

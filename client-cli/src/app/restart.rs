@@ -6,8 +6,8 @@
 //! The restart's state is the [`Outside::Restarting`] screen; these are its decisions. The app
 //! clears the rest of the screen around them (`on_server`, `on_key`).
 
+use engine::Difficulty;
 use protocol::{ErrorCode, RoomCode, ServerMsg, SettingsRequest};
-use shared::engine::Difficulty;
 
 use super::keys::Action;
 use super::Outside;

@@ -6,8 +6,8 @@
 //! only when `settings_changed` comes back (the mirror applies it), so a refused draft leaves
 //! the screen as the server has it.
 
+use engine::Difficulty;
 use protocol::{PlayerId, Settings, SettingsRequest};
-use shared::engine::Difficulty;
 
 use super::{clock, Room};
 

@@ -3,8 +3,8 @@
 //! watch ends, and the switch from the spectators' bench to a seat under way. It decides the
 //! asks those moves send.
 
+use engine::Difficulty;
 use protocol::ClientMsg;
-use shared::engine::Difficulty;
 
 use super::outside;
 use crate::net::Intent;

@@ -15,7 +15,7 @@ use ratatui::Terminal;
 
 use super::*;
 use crate::net::{Intent, NetEvent};
-use shared::engine::{Cell, Digit};
+use engine::{Cell, Digit};
 
 mod arena;
 mod boards;
@@ -31,7 +31,7 @@ mod results;
 mod screens;
 mod session;
 mod trial;
-use shared::engine::Difficulty;
+use engine::Difficulty;
 
 pub(crate) const PUZZLE: &str =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";

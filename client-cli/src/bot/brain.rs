@@ -6,6 +6,8 @@
 
 use std::time::Duration;
 
+use engine::solver;
+use engine::{Cell, Digit, Grid};
 use protocol::{
     ClientMsg, ErrorCode, FinishStatus, MsgId, Phase, PlaceReason, RaceId, Role, ServerMsg,
     Standing,
@@ -13,8 +15,6 @@ use protocol::{
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
-use shared::engine::solver;
-use shared::engine::{Cell, Digit, Grid};
 use tracing::{debug, info, warn};
 
 use super::pace::{self, Planned, Tier};

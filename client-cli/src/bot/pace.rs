@@ -10,10 +10,10 @@
 
 use std::time::Duration;
 
+use engine::grader::{self, Technique};
+use engine::{Cell, Grid};
 use rand::seq::SliceRandom;
 use rand::Rng;
-use shared::engine::grader::{self, Technique};
-use shared::engine::{Cell, Grid};
 
 /// How hard a technique step is to see, coarser than [`Technique`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -36,7 +36,7 @@ impl Tier {
 
     /// The tier of one technique.
     pub fn of(t: Technique) -> Tier {
-        use shared::engine::Level as L;
+        use engine::Level as L;
         match (t, t.level()) {
             (Technique::NakedSingle, _) => Tier::NakedSingle,
             (_, L::Easy) => Tier::HiddenSingle,

@@ -3,9 +3,9 @@
 use super::pace::{Tier, LEVELS};
 use super::*;
 use crate::app::tests::{PUZZLE, SOLUTION};
+use engine::{Cell, Digit, Grid};
 use protocol::{ErrorCode, PlaceReason, Role, ServerMsg};
 use protocol::{Phase, Player, PlayerStatus, Settings, You};
-use shared::engine::{Cell, Digit, Grid};
 
 fn joined(host: &str) -> ServerMsg {
     joined_with(host, Settings::default())
@@ -40,7 +40,7 @@ fn started() -> ServerMsg {
     ServerMsg::RaceStarted {
         race_id: "r1".into(),
         puzzle: PUZZLE.parse().unwrap(),
-        difficulty: shared::engine::Difficulty::Easy,
+        difficulty: engine::Difficulty::Easy,
         time_limit_s: 1800,
         rated: false,
     }
@@ -173,7 +173,7 @@ fn a_bot_that_forfeits_sends_nothing_more_until_race_over() {
     brain.on_msg(&ServerMsg::RaceStarted {
         race_id: "r1".into(),
         puzzle: ".".repeat(81).parse().unwrap(),
-        difficulty: shared::engine::Difficulty::Easy,
+        difficulty: engine::Difficulty::Easy,
         time_limit_s: 1800,
         rated: false,
     });
@@ -396,7 +396,7 @@ fn simulate(style: Style, seed: u64, puzzle: &Grid, solution: &Grid, max_mistake
     brain.on_msg(&ServerMsg::RaceStarted {
         race_id: "r1".into(),
         puzzle: *puzzle,
-        difficulty: shared::engine::Difficulty::Medium,
+        difficulty: engine::Difficulty::Medium,
         time_limit_s: 1800,
         rated: false,
     });
@@ -421,11 +421,7 @@ fn medium_puzzles(n: u64) -> Vec<(Grid, Grid)> {
     (0..n)
         .map(|i| {
             let mut rng = rand::rngs::StdRng::seed_from_u64(1000 + i);
-            let g = shared::engine::generator::generate(
-                &mut rng,
-                shared::engine::Difficulty::Medium,
-                true,
-            );
+            let g = engine::generator::generate(&mut rng, engine::Difficulty::Medium, true);
             (g.puzzle, g.solution)
         })
         .collect()
@@ -532,7 +528,7 @@ fn a_slip_is_corrected_at_once_and_never_costs_the_race() {
     brain.on_msg(&ServerMsg::RaceStarted {
         race_id: "r1".into(),
         puzzle,
-        difficulty: shared::engine::Difficulty::Medium,
+        difficulty: engine::Difficulty::Medium,
         time_limit_s: 1800,
         rated: false,
     });

@@ -32,14 +32,14 @@ pub enum Intent {
     /// Play today's daily challenge (A6): needs the session's identity key.
     Daily {
         /// Which of the day's four puzzles.
-        difficulty: shared::engine::Difficulty,
+        difficulty: engine::Difficulty,
         /// Display name (the room shows the handle).
         name: String,
     },
     /// Race strangers (A7): join the pool of a difficulty and wait to be seated.
     Quick {
         /// The pool's difficulty.
-        difficulty: shared::engine::Difficulty,
+        difficulty: engine::Difficulty,
         /// Display name.
         name: String,
     },
@@ -49,7 +49,7 @@ pub enum Intent {
         /// (today's daily winner at `difficulty`).
         ghost: String,
         /// For `best` and `daily` (the server's default is medium).
-        difficulty: Option<shared::engine::Difficulty>,
+        difficulty: Option<engine::Difficulty>,
         /// Display name.
         name: String,
     },
@@ -101,7 +101,7 @@ impl Intent {
 }
 
 /// `quick_race` for the pool of `difficulty` (the session stamps the key on it).
-pub(crate) fn quick_race(difficulty: shared::engine::Difficulty, name: &str) -> ClientMsg {
+pub(crate) fn quick_race(difficulty: engine::Difficulty, name: &str) -> ClientMsg {
     ClientMsg::QuickRace {
         difficulty: difficulty.as_str().to_owned(),
         name: name.to_owned(),
@@ -113,7 +113,7 @@ pub(crate) fn quick_race(difficulty: shared::engine::Difficulty, name: &str) -> 
 /// `race_ghost` for `ghost` (the session stamps the key on it).
 pub(crate) fn race_ghost(
     ghost: &str,
-    difficulty: Option<shared::engine::Difficulty>,
+    difficulty: Option<engine::Difficulty>,
     name: &str,
 ) -> ClientMsg {
     ClientMsg::RaceGhost {

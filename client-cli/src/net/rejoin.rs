@@ -5,9 +5,9 @@
 use std::collections::VecDeque;
 use std::time::Duration;
 
+use engine::Difficulty;
 use protocol::{ClientMsg, Role, ServerMsg};
 use rand::Rng;
-use shared::engine::Difficulty;
 use tokio::sync::mpsc;
 use tokio_tungstenite::{connect_async_tls_with_config, Connector};
 use tracing::debug;

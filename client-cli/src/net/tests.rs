@@ -317,7 +317,7 @@ async fn a_quick_session_queues_with_its_key_and_queues_again_until_seated() {
         bot: false,
     };
     let intent = Intent::Quick {
-        difficulty: shared::engine::Difficulty::Hard,
+        difficulty: engine::Difficulty::Hard,
         name: "ann".into(),
     };
     let (_session, mut events) = connect_as(url, intent, who);
@@ -330,7 +330,7 @@ async fn a_quick_session_queues_with_its_key_and_queues_again_until_seated() {
     let mut ws = accept(&listener).await;
     assert_eq!(recv_client(&mut ws).await, quick);
     let queued = ServerMsg::Queued {
-        difficulty: shared::engine::Difficulty::Hard,
+        difficulty: engine::Difficulty::Hard,
         waiting: 1,
     };
     send_server(&mut ws, &queued).await;
@@ -359,7 +359,7 @@ fn a_queued_seat_forgets_the_room_it_requeued_from_and_leaving_the_queue_ends_it
     };
     seat.observe(&joined(Role::Player, Some("tok")));
     seat.observe(&ServerMsg::Queued {
-        difficulty: shared::engine::Difficulty::Easy,
+        difficulty: engine::Difficulty::Easy,
         waiting: 3,
     });
     check(
@@ -400,7 +400,7 @@ async fn an_arena_session_joins_with_its_key_and_joins_again_between_races() {
     let mut ws = accept(&listener).await;
     assert_eq!(recv_client(&mut ws).await, join);
     let queued = ServerMsg::Queued {
-        difficulty: shared::engine::Difficulty::Easy,
+        difficulty: engine::Difficulty::Easy,
         waiting: 1,
     };
     send_server(&mut ws, &queued).await;
@@ -446,7 +446,7 @@ fn leaving_the_arena_forgets_it_and_a_ghost_race_carries_the_key() {
         key: Some(protocol::IdentityKey::from("k".to_owned())),
         bot: false,
     };
-    let mut msg = super::intent::race_ghost("best", Some(shared::engine::Difficulty::Hard), "bob");
+    let mut msg = super::intent::race_ghost("best", Some(engine::Difficulty::Hard), "bob");
     who.stamp(&mut msg);
     assert_eq!(
         msg,
@@ -466,7 +466,7 @@ async fn a_restarting_server_ends_the_socket_and_the_next_ask_goes_out_on_a_new_
     let (session, mut events) = connect(
         url,
         Intent::Quick {
-            difficulty: shared::engine::Difficulty::Easy,
+            difficulty: engine::Difficulty::Easy,
             name: "ann".into(),
         },
     );

@@ -13,11 +13,11 @@ mod playback;
 pub use app::{ReplayApp, HELP};
 pub use playback::{Playback, PlayerState, SPEEDS};
 
+use engine::{Cell, Digit, Grid, ParseGridError};
 use protocol::text::terminal_safe;
 use protocol::FinishStatus;
 use serde::Deserialize;
 use serde_json::Value;
-use shared::engine::{Cell, Digit, Grid, ParseGridError};
 
 /// Why an answer is not a replayable race.
 #[derive(Debug, thiserror::Error)]

@@ -6,7 +6,7 @@
 //! before the clock is applied, none after it is, and those at the clock's millisecond are
 //! applied in order up to the count.
 
-use shared::engine::Grid;
+use engine::Grid;
 
 use super::{Outcome, Placement, Replay};
 

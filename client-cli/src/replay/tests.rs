@@ -400,7 +400,7 @@ fn the_screen_shows_the_clock_the_bars_and_at_the_end_the_standings() {
 /// The race's puzzle and solution, transposed: an isomorph (A8).
 fn transposed() -> (Grid, Grid) {
     let id = [0, 1, 2];
-    let t = shared::engine::transform::Transform::new(
+    let t = engine::transform::Transform::new(
         [1, 2, 3, 4, 5, 6, 7, 8, 9],
         id,
         [id; 3],

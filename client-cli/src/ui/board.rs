@@ -4,12 +4,12 @@
 //! Two sizes: 7x3 characters per cell (with pencil marks) when the area allows
 //! [`BIG_SIZE`], else 3x1 per cell (pencil marks hidden).
 
+use engine::{Cell, Digit, Grid};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
-use shared::engine::{Cell, Digit, Grid};
 
 use crate::app::board::Marks;
 

@@ -2,13 +2,13 @@
 //! (and only the refusal), a name to type again, the offer to watch a race that is on, removed
 //! by the host, the room closed.
 
+use engine::Difficulty;
 use protocol::ErrorCode;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
-use shared::engine::Difficulty;
 
 use super::KEY;
 use crate::app::outside::{intent_room, refused_what};

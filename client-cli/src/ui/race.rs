@@ -2,13 +2,13 @@
 //! bar, the pen/pencil mode and the last refusal, beside the side `panel`. A spectator that asked
 //! for boards (`spectate --boards`, A8) sees the leader's delayed board in its place.
 
+use engine::{Cell, Digit};
 use protocol::Role;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
-use shared::engine::{Cell, Digit};
 
 use super::board::{beside_board, digit_bar, BoardView};
 use super::panel;

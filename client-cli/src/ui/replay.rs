@@ -3,13 +3,13 @@
 //! A pure function of `&ReplayApp`; its strings were made terminal-safe when the replay was
 //! parsed.
 
+use engine::Cell;
 use protocol::FinishStatus;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget};
-use shared::engine::Cell;
 
 use super::board::{beside_board, BoardView};
 use super::{bar, finish_word, help_line, too_small, MIN_SIZE};

@@ -8,7 +8,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, Widget, Wrap};
 
-use shared::engine::Grid;
+use engine::Grid;
 
 use super::board::{self, BoardView};
 use super::{arena, finish_word, players_lines, render_chat, seat_mark};

@@ -8,9 +8,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
+use engine::Difficulty;
 use futures::future::join_all;
 use protocol::{ClientMsg, ServerMsg, SettingsRequest};
-use shared::engine::Difficulty;
 use tokio::sync::Semaphore;
 use tokio::time::Instant;
 

@@ -5,10 +5,10 @@
 //! on the last empty cell, digits that clash with its full row (each a `conflict` mistake).
 //! Without it: clashing digits on one empty cell from the start.
 
+use engine::grid::PEERS;
+use engine::Grid;
 use rand::seq::SliceRandom;
 use rand::Rng;
-use shared::engine::grid::PEERS;
-use shared::engine::Grid;
 
 /// One bot's placements, as `(cell, digit)` by placement index.
 #[derive(Clone, Debug, PartialEq, Eq)]

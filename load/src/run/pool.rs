@@ -8,9 +8,9 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
+use engine::Difficulty;
 use futures::future::join_all;
 use protocol::{ClientMsg, ServerMsg};
-use shared::engine::Difficulty;
 use tokio::time::Instant;
 
 use crate::hist::Latency;

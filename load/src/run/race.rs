@@ -12,10 +12,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
+use engine::Grid;
 use futures::future::try_join_all;
 use protocol::{ClientMsg, MsgId, PlaceReason, ServerMsg, SettingsRequest};
 use rand::SeedableRng;
-use shared::engine::Grid;
 use tokio::time::Instant;
 
 use super::launch::{Launched, Procs};
@@ -222,7 +222,7 @@ pub async fn run_spread(addrs: &[SocketAddr], procs: &Procs, opts: &RaceOpts) ->
     let mut launched = Launched::default();
     for (r, room) in rooms.into_iter().enumerate() {
         // Without a unique solution (never, from this server), bots make clashing moves only.
-        let solution = shared::engine::solver::solve_unique(&room.puzzle).ok();
+        let solution = engine::solver::solve_unique(&room.puzzle).ok();
         let offsets = (0..opts.players)
             .map(|j| schedule.offset(r * opts.players + j, n))
             .collect();

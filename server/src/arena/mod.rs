@@ -55,7 +55,7 @@ pub type Refused = (ErrorCode, String);
 struct Arena {
     id: String,
     name: String,
-    difficulty: shared::engine::Difficulty,
+    difficulty: engine::Difficulty,
     starts: i64,
     ends: i64,
     members: Vec<Member>,

@@ -46,7 +46,7 @@ impl ArenaSpec {
 mod tests {
     use std::time::Duration;
 
-    use shared::engine::Difficulty;
+    use engine::Difficulty;
 
     use super::*;
     use crate::config::parse_duration;

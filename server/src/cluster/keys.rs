@@ -82,7 +82,7 @@ pub const NODE_CHANNEL_PREFIX: &str = "sr:n:";
 
 /// The cluster-wide pool of a difficulty (A7): a hash of `NODE:CONN` → the waiting
 /// connection's entry (JSON), one per connection waiting on any node.
-pub fn pool(difficulty: shared::engine::Difficulty) -> String {
+pub fn pool(difficulty: engine::Difficulty) -> String {
     format!("sr:pool:{difficulty}")
 }
 

@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 
 use dashmap::DashMap;
+use engine::{Cell, Digit};
 use protocol::RoomCode;
-use shared::engine::{Cell, Digit};
 use tokio::sync::oneshot;
 use tokio_tungstenite::tungstenite::{Bytes, Utf8Bytes};
 

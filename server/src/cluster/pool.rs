@@ -10,11 +10,11 @@
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
+use engine::Difficulty;
 use futures::future::BoxFuture;
 use protocol::RoomCode;
 use redis::aio::ConnectionManager;
 use serde::{Deserialize, Serialize};
-use shared::engine::Difficulty;
 use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::Bytes;
 

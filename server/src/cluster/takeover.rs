@@ -23,6 +23,16 @@ use crate::room::task::{self, RoomEnv};
 /// One stream entry as `XRANGE` answers it: its id and its fields.
 type StreamEntry = (String, Vec<(String, Vec<u8>)>);
 
+/// A room's log as `XRANGE` gave it, whole or not at all: replayed in part, a log would make
+/// another room (seats or placements missing), so one this node cannot read whole (an older
+/// node's format) is not replayed.
+fn decode_log(raw: &[StreamEntry]) -> Result<Vec<Logged>, serde_json::Error> {
+    raw.iter()
+        .flat_map(|(_, fields)| fields.iter())
+        .map(|(_, v)| Logged::decode(v))
+        .collect()
+}
+
 /// The pattern of every room's log.
 const LOG_PATTERN: &str = "sr:log:*";
 
@@ -133,14 +143,7 @@ impl Takeovers {
             .arg("+")
             .query_async(&mut cmd)
             .await?;
-        let decoded: Result<Vec<Logged>, _> = raw
-            .iter()
-            .flat_map(|(_, fields)| fields.iter())
-            .map(|(_, v)| Logged::decode(v))
-            .collect();
-        let log = decoded.unwrap_or_else(|e| {
-            // Replayed in part, a log would make another room (seats or placements missing):
-            // one this node cannot read whole (an older node's format) is not replayed.
+        let log = decode_log(&raw).unwrap_or_else(|e| {
             tracing::warn!(room = %code, error = %e, "a room's log does not decode");
             Vec::new()
         });
@@ -181,5 +184,28 @@ impl Takeovers {
             }
         }
         Ok(alive)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::room::journal::Entry;
+
+    /// An entry of the log's format before `room::command` (a `place` of its own) among ones
+    /// this node reads: the whole log is refused, not replayed without it.
+    #[test]
+    fn a_log_is_read_whole_or_not_at_all() {
+        let tick = |at| Logged {
+            at,
+            entry: Entry::Tick { unix_ms: 7 },
+        };
+        let field = |l: Logged| ("e".to_owned(), l.encode());
+        let ours = vec![("1-0".to_owned(), vec![field(tick(1)), field(tick(2))])];
+        assert_eq!(decode_log(&ours).map(|l| l.len()).ok(), Some(2));
+        let mut mixed = ours.clone();
+        let old = br#"{"at":3,"t":"place","conn":1,"cell":0,"digit":1}"#.to_vec();
+        mixed.push(("2-0".to_owned(), vec![("e".to_owned(), old)]));
+        assert!(decode_log(&mixed).is_err());
     }
 }

@@ -16,8 +16,8 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use engine::Difficulty;
 use protocol::{Role, ServerMsg, Settings};
-use shared::engine::Difficulty;
 use tokio::sync::oneshot;
 use tokio::time::Instant;
 

@@ -14,9 +14,9 @@
 use std::fmt;
 use std::net::IpAddr;
 
+use engine::Difficulty;
 use futures::future::BoxFuture;
 use protocol::RoomCode;
-use shared::engine::Difficulty;
 use tokio::sync::mpsc;
 
 use crate::room::handle::Identity;

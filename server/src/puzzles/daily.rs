@@ -13,10 +13,10 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::Mutex;
 
+use engine::{generator, Difficulty};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use sha2::{Digest, Sha256};
-use shared::engine::{generator, Difficulty};
 
 use super::SolvedPuzzle;
 
@@ -148,8 +148,8 @@ mod tests {
             b.puzzle("2026-12-01", Difficulty::Easy),
             "not guessable without the secret"
         );
-        let g = shared::engine::grader::grade(&p.puzzle);
-        assert_eq!(g.level, shared::engine::Level::Easy);
+        let g = engine::grader::grade(&p.puzzle);
+        assert_eq!(g.level, engine::Level::Easy);
     }
 
     #[test]

@@ -5,10 +5,10 @@
 pub mod daily;
 pub mod stock;
 
+use engine::transform::Transform;
+use engine::{Difficulty, Geometry, Grid};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use shared::engine::transform::Transform;
-use shared::engine::{Difficulty, Geometry, Grid};
 
 /// A puzzle together with its unique solution: what a race is dealt, and what the server
 /// judges placements against (the solution never leaves before `race_over`).

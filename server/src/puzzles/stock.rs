@@ -3,7 +3,7 @@
 //! (unless a shelf is still empty right after start-up).
 //!
 //! The stock hands out puzzles as generated; each race's deal applies its own
-//! [`Transform`](shared::engine::transform::Transform),
+//! [`Transform`](engine::transform::Transform),
 //! drawn from the race's seed ([`SolvedPuzzle::transformed`]), to the puzzle and its solution alike, so two
 //! races never see the same grid even when a shelf runs low (the last generated puzzle of
 //! each difficulty is kept and re-dealt), and a deal can be replayed from its seed.
@@ -11,10 +11,10 @@
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex};
 
+use engine::generator;
+use engine::Difficulty;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use shared::engine::generator;
-use shared::engine::Difficulty;
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
@@ -179,7 +179,7 @@ impl PuzzleStock {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shared::engine::solver;
+    use engine::solver;
 
     #[tokio::test]
     async fn deals_puzzles_with_their_solution_under_each_races_transform() {

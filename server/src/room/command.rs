@@ -9,11 +9,11 @@
 
 use std::net::IpAddr;
 
+use engine::{Cell, Digit};
 use protocol::convert::place_target;
 use protocol::text::check_chat;
 use protocol::{ClientMsg, ErrorCode, MsgId, ResumeToken, Role, Settings};
 use serde::{Deserialize, Serialize};
-use shared::engine::{Cell, Digit};
 use tokio::time::Instant;
 
 use super::rules::{Identity, Requeued, Room};
@@ -279,8 +279,8 @@ where
 
 /// A cell as its number, 0..=80.
 mod cell_number {
+    use engine::Cell;
     use serde::{Deserializer, Serializer};
-    use shared::engine::Cell;
 
     pub fn serialize<S: Serializer>(cell: &Cell, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_u8(cell.get())
@@ -293,8 +293,8 @@ mod cell_number {
 
 /// A digit as its number, 1..=9.
 mod digit_number {
+    use engine::Digit;
     use serde::{Deserializer, Serializer};
-    use shared::engine::Digit;
 
     pub fn serialize<S: Serializer>(digit: &Digit, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_u8(digit.get())

@@ -16,10 +16,10 @@
 use std::net::IpAddr;
 use std::time::Duration;
 
+use engine::Grid;
 use protocol::{RaceId, RoomCode, Settings};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
-use shared::engine::Grid;
 use tokio::time::Instant;
 
 use super::command::Command;

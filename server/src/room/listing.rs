@@ -96,7 +96,7 @@ pub(super) fn rate_race(
 fn mean_rating(
     store: &dyn Store,
     handles: &[String],
-    difficulty: shared::engine::Difficulty,
+    difficulty: engine::Difficulty,
 ) -> Result<f64, crate::store::StoreError> {
     let mut sum = 0.0;
     for h in handles {

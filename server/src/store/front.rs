@@ -1,7 +1,7 @@
 //! The [`Store`] front written once over any [`Backend`]: writes go to the backend's own
 //! transactions, reads to the queries of [`super::read`] on a connection the backend lends.
 
-use shared::engine::Difficulty;
+use engine::Difficulty;
 
 use super::backend::Backend;
 use super::{

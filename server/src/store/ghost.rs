@@ -3,7 +3,7 @@
 //! that seat's puzzle, accepted placements and finish ([`GhostSource`]), read over
 //! [`Sql`] like the rest of [`super::read`]. The room that races the ghost is not here.
 
-use shared::engine::Difficulty;
+use engine::Difficulty;
 
 use super::backend::Param::Text;
 use super::backend::{first, rows, Sql};

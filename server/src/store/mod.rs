@@ -30,8 +30,8 @@ pub mod sqlite;
 
 use std::path::PathBuf;
 
+use engine::Difficulty;
 use protocol::Standing;
-use shared::engine::Difficulty;
 
 pub use arena::ArenaRecord;
 pub use ghost::{GhostMove, GhostRef, GhostSource};

@@ -4,7 +4,7 @@
 //! Every integer is read as `i64` and checked into its range ([`unsigned`]): a value the
 //! schema does not promise is [`StoreError::Corrupt`], never a panic.
 
-use shared::engine::Difficulty;
+use engine::Difficulty;
 
 use super::backend::{first, rows, Cells, Param, Sql};
 use super::rows::{self as shape, opt_unsigned, unsigned};

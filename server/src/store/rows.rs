@@ -4,8 +4,8 @@
 //! values in and out of their own SQL, so SQLite and PostgreSQL cannot drift apart in what
 //! they decide; who is rated and how is [`super::rated`].
 
+use engine::Difficulty;
 use protocol::{FinishStatus, Standing};
-use shared::engine::Difficulty;
 
 use super::{
     join_flags, BestSolve, DifficultyRating, RaceRecord, RatedEntry, RatedRace, RatingStats,

@@ -2,8 +2,8 @@
 //! each case is a function of a [`Fixture`], and [`store_suite!`] makes a `#[test]` of each
 //! for one backend (SQLite in `sqlite/tests.rs`, PostgreSQL in `postgres/tests.rs`).
 
+use engine::Difficulty;
 use protocol::{FinishStatus, Standing};
-use shared::engine::Difficulty;
 
 use std::sync::Arc;
 

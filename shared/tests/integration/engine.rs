@@ -3,13 +3,13 @@
 
 use std::path::PathBuf;
 
+use engine::generator::{self, Generated};
+use engine::grid::{Cell, Digit, Grid};
+use engine::transform::Transform;
+use engine::{grader, solver, validator, Difficulty, Level};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use shared::engine::generator::{self, Generated};
-use shared::engine::grid::{Cell, Digit, Grid};
-use shared::engine::transform::Transform;
-use shared::engine::{grader, solver, validator, Difficulty, Level};
 
 fn data_path(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -4,11 +4,11 @@
 
 use std::collections::BTreeMap;
 
+use engine::grader::{grade, grade_max, hint, Grading, EXTREME_FLOOR, STUCK_CELL_WEIGHT};
+use engine::transform::Transform;
+use engine::{solver, validator, Grid, Level};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use shared::engine::grader::{grade, grade_max, hint, Grading, EXTREME_FLOOR, STUCK_CELL_WEIGHT};
-use shared::engine::transform::Transform;
-use shared::engine::{solver, validator, Grid, Level};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/grader/");
 
@@ -26,7 +26,7 @@ fn puzzles(name: &str) -> Vec<Grid> {
 
 /// The unique solution, from the engine's solver.
 fn solve(g: &Grid) -> Option<Grid> {
-    shared::engine::solver::solve_unique(g).ok()
+    engine::solver::solve_unique(g).ok()
 }
 
 /// Every step of `grading` is sound against `solution`, and a grading below extreme fills every cell.
@@ -212,7 +212,7 @@ fn hint_is_the_first_step_and_sound_on_partial_boards() {
         assert_eq!(hint(p).as_ref(), grading.steps.first(), "{p}");
         // A board part-way: the puzzle plus every other missing digit of the solution.
         let mut board = *p;
-        for (k, c) in shared::engine::Cell::all()
+        for (k, c) in engine::Cell::all()
             .filter(|&c| p.get(c).is_none())
             .enumerate()
         {
@@ -277,9 +277,9 @@ fn arbitrary_boards_never_panic() {
         let mut board = base[i % base.len()];
         // Digits put anywhere (clashes, dead ends) or taken away (several solutions).
         for _ in 0..rng.gen_range(0..30) {
-            let cell = shared::engine::Cell::new(rng.gen_range(0..81)).expect("below 81");
+            let cell = engine::Cell::new(rng.gen_range(0..81)).expect("below 81");
             let digit = if i % 2 == 0 { rng.gen_range(1..=9) } else { 0 };
-            board.set(cell, shared::engine::Digit::new(digit));
+            board.set(cell, engine::Digit::new(digit));
         }
         let g = grade(&board);
         assert!(g.steps.len() <= 81 * 9, "{board}");

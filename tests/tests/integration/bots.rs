@@ -7,8 +7,8 @@ use std::time::Duration;
 use client::app::App;
 use client::net::{self, Intent};
 use crossterm::event::KeyCode;
+use engine::{solver, Cell, Grid};
 use protocol::{FinishStatus, Phase, SettingsRequest};
-use shared::engine::{solver, Cell, Grid};
 
 use crate::driver::Driven;
 use crate::support::{spawn_bot, TestServer};

@@ -1,6 +1,6 @@
 //! The daily challenge through the terminal client's daily intent.
 
-use shared::engine::Difficulty;
+use engine::Difficulty;
 
 use crate::support::rated::register;
 use crate::support::TestServer;

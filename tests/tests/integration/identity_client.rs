@@ -1,8 +1,8 @@
 //! Registered players through the terminal client: its HTTP tables after a rated race, and
 //! its key file (registered once, owner-only, reused).
 
+use engine::Difficulty;
 use serde_json::{json, Value};
-use shared::engine::Difficulty;
 
 use crate::support::rated::{place_one, register, solve_all, start};
 use crate::support::TestServer;

@@ -8,8 +8,8 @@ use std::time::Duration;
 use client::app::{App, Outside};
 use client::net::{self, Intent};
 use crossterm::event::KeyCode;
+use engine::Difficulty;
 use protocol::{Phase, ServerMsg};
-use shared::engine::Difficulty;
 
 use crate::driver::Driven;
 use crate::support::TestServer;

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use client::api::ApiError;
 use client::replay::{Outcome, Playback, Replay};
+use engine::Grid;
 use serde_json::{json, Value};
-use shared::engine::Grid;
 
 use crate::support::{create, spawn_bot, wrong_digit, TestServer};
 use testkit::{solve, to_fill};

@@ -113,8 +113,8 @@ fn a_race_anchors_its_clock_and_takes_accepted_digits_only() {
     let mut m = Mirror::default();
     m.apply(&joined(None), 0);
     m.apply(&started("r1"), 1000);
-    let cell = shared::engine::Cell::at(0, 2).expect("cell");
-    let digit = shared::engine::Digit::new(4).expect("digit");
+    let cell = engine::Cell::at(0, 2).expect("cell");
+    let digit = engine::Digit::new(4).expect("digit");
     let placement = |accepted| ServerMsg::Placement {
         id: None,
         cell,

@@ -2,7 +2,7 @@
 //! with whose it is and the race time it shows; a plain spectator keeps the givens.
 
 use super::*;
-use shared::engine::Grid;
+use engine::Grid;
 
 /// A spectator of K7QX, where ann (p1) and bob (p2) race.
 fn watching(boards: bool) -> App {

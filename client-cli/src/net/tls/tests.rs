@@ -5,10 +5,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use engine::Difficulty;
 use futures::{SinkExt, StreamExt};
 use protocol::{ClientMsg, RoomSummary, ServerMsg};
 use rustls_pki_types::{CertificateDer, PrivateKeyDer};
-use shared::engine::Difficulty;
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::Message;

@@ -6,13 +6,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
+use engine::Grid;
 use futures::stream::SplitSink;
 use futures::{SinkExt, StreamExt};
 use load::wsclient::{self, Ws};
 use protocol::{ClientMsg, ClosedReason, ErrorCode, MsgId, PlayerId, ServerMsg, SettingsRequest};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
-use shared::engine::Grid;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Message;
@@ -375,7 +375,7 @@ impl Room {
 
     /// A race's start for seat `j`: its placements are the solution's digits, shuffled.
     fn race_started(&mut self, j: usize, race_id: String, puzzle: Grid) -> Result<()> {
-        let solution = shared::engine::solver::solve_unique(&puzzle)
+        let solution = engine::solver::solve_unique(&puzzle)
             .map_err(|e| anyhow::anyhow!("no unique solution: {e:?}"))?;
         let (p, sol) = (puzzle.as_bytes(), solution.as_bytes());
         let mut todo: Vec<(u8, u8)> = (0u8..81)

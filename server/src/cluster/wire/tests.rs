@@ -1,7 +1,7 @@
 use super::*;
 use crate::room::handle::RoomMsg;
+use engine::{Cell, Digit};
 use protocol::MsgId;
-use shared::engine::{Cell, Digit};
 
 #[test]
 fn frames_round_trip_and_junk_is_refused() {

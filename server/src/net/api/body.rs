@@ -4,8 +4,8 @@
 //! holds one). `openapi.json` beside this file documents the same shapes; the integration
 //! tests hold the two together.
 
+use engine::Difficulty;
 use serde::Serialize;
-use shared::engine::Difficulty;
 
 use crate::store::{
     BestSolve, DailyRow, DifficultyRating, HistoryRow, LeaderRow, PlayerPage, RatingStats, Replay,

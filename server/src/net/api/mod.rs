@@ -15,12 +15,12 @@ pub mod tv;
 
 use std::sync::Arc;
 
+use engine::Difficulty;
 use http_body_util::Full;
 use hyper::body::Bytes;
 use hyper::header::{HeaderValue, ALLOW, CACHE_CONTROL, CONTENT_TYPE};
 use hyper::{Method, StatusCode};
 use serde::Serialize;
-use shared::engine::Difficulty;
 
 use crate::arena::Arenas;
 use crate::room::directory::Directory;

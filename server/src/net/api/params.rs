@@ -3,7 +3,7 @@
 //! `400` carries. Values are taken as sent (no percent-decoding): every valid value is plain
 //! ASCII letters, digits and `-`, which no client needs to encode.
 
-use shared::engine::Difficulty;
+use engine::Difficulty;
 
 use crate::store::Period;
 

@@ -5,8 +5,8 @@
 
 use std::sync::Arc;
 
+use engine::Difficulty;
 use protocol::{ErrorCode, IdentityKey, Settings};
-use shared::engine::Difficulty;
 
 use super::identity::{lookup, Refused};
 use super::in_room::RoomLink;

@@ -6,8 +6,8 @@ use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
+use engine::Difficulty;
 use protocol::{ErrorCode, IdentityKey, ServerMsg};
-use shared::engine::Difficulty;
 use tokio::sync::oneshot;
 
 use super::in_room::RoomLink;

@@ -18,8 +18,8 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use engine::Difficulty;
 use protocol::ServerMsg;
-use shared::engine::Difficulty;
 use tokio::sync::oneshot;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;

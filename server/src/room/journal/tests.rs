@@ -7,11 +7,11 @@ use std::net::{IpAddr, Ipv4Addr};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use engine::{Cell, Digit, Grid};
 use proptest::prelude::*;
 use protocol::{Phase, ResumeToken, Role, ServerMsg, Settings};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use shared::engine::{Cell, Digit, Grid};
 use tokio::time::Instant;
 
 use super::{replay, since, token_hash, Entry, Logged};

@@ -10,8 +10,8 @@
 
 use std::time::Duration;
 
+use engine::{Cell, Digit, Grid};
 use protocol::{PlayerId, ServerMsg};
-use shared::engine::{Cell, Digit, Grid};
 use tokio::time::Instant;
 
 use super::effect::Effects;

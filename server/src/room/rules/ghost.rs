@@ -5,8 +5,8 @@
 //! every human has finished, the ghost's result is known, so it finishes at once and the race
 //! ends. A ghost room is never rated.
 
+use engine::{Cell, Difficulty, Digit, Grid};
 use protocol::{FinishStatus, Player, PlayerId, PlayerName, PlayerStatus, Progress, Settings};
-use shared::engine::{Cell, Difficulty, Digit, Grid};
 use tokio::time::Instant;
 
 use super::race::{Placed, Race};

@@ -3,8 +3,8 @@
 //! (serialized once); with them on, each racing seat gets its own puzzle and everyone else
 //! (spectators, a seat that did not race) the race's.
 
+use engine::Grid;
 use protocol::{ServerMsg, Settings};
-use shared::engine::Grid;
 
 use super::effect::Effects;
 use super::race::Race;

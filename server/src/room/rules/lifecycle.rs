@@ -6,11 +6,11 @@
 
 use std::time::Duration;
 
+use engine::{Cell, Digit};
 use protocol::{
     ClosedReason, ErrorCode, FinishStatus, MsgId, PlayerId, PlayerStatus, RaceId, ServerMsg,
 };
 use rand::Rng;
-use shared::engine::{Cell, Digit};
 use tokio::time::Instant;
 
 use super::boards::final_boards;

@@ -47,7 +47,7 @@ pub struct Requeued {
     /// The identity behind them.
     pub who: Identity,
     /// The room's difficulty: the pool they go back to.
-    pub difficulty: shared::engine::Difficulty,
+    pub difficulty: engine::Difficulty,
     /// The room's arena: its members go back to the arena instead (A7).
     pub arena: Option<String>,
 }

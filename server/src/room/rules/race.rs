@@ -4,14 +4,14 @@
 
 use std::time::Duration;
 
+use engine::validator::placement_conflicts_in;
+use engine::{Cell, Digit, Grid};
 use protocol::{
     FinishStatus, MsgId, OverReason, PlaceReason, PlayerId, PlayerName, PlayerStatus, Progress,
     RaceId, RaceView, ServerMsg, Settings, Standing,
 };
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use shared::engine::validator::placement_conflicts_in;
-use shared::engine::{Cell, Digit, Grid};
 use tokio::time::Instant;
 
 use super::lag::{compensate, Samples};

@@ -5,14 +5,14 @@
 use std::net::{IpAddr, Ipv4Addr};
 use std::time::Duration;
 
+use engine::validator::placement_conflicts;
+use engine::{Cell, Digit, Grid};
 use protocol::{
     ErrorCode, FinishStatus, MsgId, OverReason, Phase, PlaceReason, ResumeToken, Role, ServerMsg,
     Settings, Standing,
 };
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use shared::engine::validator::placement_conflicts;
-use shared::engine::{Cell, Digit, Grid};
 use tokio::time::Instant;
 
 use super::standings::standings;

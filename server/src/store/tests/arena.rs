@@ -1,7 +1,7 @@
 //! The suite's case for arenas (A7): standings kept, replaced, and read back latest first.
 
+use engine::Difficulty;
 use protocol::{ArenaInfo, ArenaStanding, ArenaState, PlayerName};
-use shared::engine::Difficulty;
 
 use super::{Fixture, NOW};
 use crate::store::ArenaRecord;

@@ -1,7 +1,7 @@
 //! The suite's cases for ghosts (A7): best solves, `ghost_of`, and [`Store::ghost_source`].
 
+use engine::Difficulty;
 use protocol::FinishStatus;
-use shared::engine::Difficulty;
 
 use super::{race, register, Fixture, Racer, NOW};
 use crate::store::{BestSolve, GhostMove, GhostRef, PlacementRecord, Store};

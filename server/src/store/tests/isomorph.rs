@@ -1,8 +1,8 @@
 //! The suite's case for isomorphs (A8): a seat dealt its own isomorph keeps its own puzzle
 //! and solution, in the replay and as a ghost; a seat without one reads back the race's.
 
+use engine::Grid;
 use protocol::FinishStatus;
-use shared::engine::Grid;
 
 use super::{race, register, Fixture, Racer, NOW};
 use crate::store::GhostRef;

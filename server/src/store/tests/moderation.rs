@@ -1,8 +1,8 @@
 //! The suite's cases for A8's moderation and rating rules: bans, flagged results, reports,
 //! names, and the races that move no rating.
 
+use engine::Difficulty;
 use protocol::FinishStatus;
-use shared::engine::Difficulty;
 
 use super::{duel, race, register, Fixture, Racer, DAY, NOW};
 use crate::store::{Period, ReportRecord};

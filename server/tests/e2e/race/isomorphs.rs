@@ -6,9 +6,9 @@
 
 use std::time::Duration;
 
+use engine::grader::grade;
+use engine::Grid;
 use serde_json::{json, Value};
-use shared::engine::grader::grade;
-use shared::engine::Grid;
 
 use crate::support::{Client, TestServer};
 use testkit::{solve, to_fill};

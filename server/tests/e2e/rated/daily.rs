@@ -1,8 +1,8 @@
 //! The daily challenge over real sockets (A6): one puzzle per day and difficulty for everyone,
 //! started at once in a private room, one attempt per key.
 
+use engine::Difficulty;
 use serde_json::json;
-use shared::engine::Difficulty;
 
 use crate::support::{Client, TestServer};
 use testkit::{solve, to_fill};

@@ -1,8 +1,8 @@
 //! Amendment A6 over real sockets: `register`, keys on entering a room, handles and bot
 //! marks on players, rated races and their `race_over.ratings`, and keys that stay secret.
 
+use engine::Difficulty;
 use serde_json::json;
-use shared::engine::Difficulty;
 
 use crate::support::rated::{place_one, rated_room, register, solve_all, start};
 use crate::support::TestServer;

@@ -20,7 +20,7 @@ fn run() -> GhostRun {
     GhostRun {
         of_race: "OLD-1".into(),
         name: super::super::ghost::ghost_name("a very long name indeed, yes"),
-        difficulty: shared::engine::Difficulty::Medium,
+        difficulty: engine::Difficulty::Medium,
         puzzle: dealt(),
         steps,
         time_ms: last + 2000,

@@ -7,7 +7,7 @@ fn the_host_sets_the_next_races_settings_between_races() {
     let t = Instant::now();
     let mut r = lobby(2, settings(), t);
     let new = Settings {
-        difficulty: shared::engine::Difficulty::Hard,
+        difficulty: engine::Difficulty::Hard,
         max_players: 2,
         public: false,
         ..settings()

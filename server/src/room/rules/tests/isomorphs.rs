@@ -2,7 +2,7 @@
 //! own board, resumed on its own board, ranked with its own puzzle and solution; the same
 //! commands deal the same boards; which rooms deal isomorphs.
 
-use shared::engine::solver::solve_unique;
+use engine::solver::solve_unique;
 
 use super::*;
 

@@ -199,7 +199,7 @@ async fn ids_are_echoed_verbatim_and_unknown_fields_are_ignored() {
 
 #[tokio::test]
 async fn a_dealt_puzzle_has_one_solution_and_the_asked_difficulty() {
-    use shared::engine::{grader, Grid};
+    use engine::{grader, Grid};
     let srv = TestServer::start().await;
     for difficulty in ["easy", "medium", "hard", "expert"] {
         let mut a = srv.client().await;

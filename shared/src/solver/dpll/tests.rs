@@ -6,7 +6,7 @@ use rand::{Rng, SeedableRng};
 use super::super::state::State as BitboardState;
 use super::super::{random_solution, Search};
 use super::{count, count_with, has, portable_search, Kind, Outcome};
-use crate::engine::grid::Grid;
+use crate::grid::Grid;
 
 /// The bitboard solver's count, up to `limit`.
 fn bitboard_count(grid: &Grid, limit: usize) -> usize {

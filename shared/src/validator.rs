@@ -235,7 +235,7 @@ mod tests {
 
     #[test]
     fn x_diagonals_are_checked_through_the_geometry() {
-        use crate::engine::geometry::tests::{x_geometry, X_SOLUTION};
+        use crate::geometry::tests::{x_geometry, X_SOLUTION};
         let x = x_geometry();
         let classic = Geometry::classic();
         let sol = grid(SOLUTION);
@@ -275,7 +275,7 @@ mod tests {
 
     #[test]
     fn cages_are_checked_through_the_geometry() {
-        use crate::engine::geometry::Constraint;
+        use crate::geometry::Constraint;
         let sol = grid(SOLUTION);
         // r1c9 = 2 and r2c1 = 6: a cage of 8 over them holds; one of 9 does not.
         let caged = |idx: &[u8], sum| {
@@ -317,7 +317,7 @@ mod tests {
 
     #[test]
     fn the_general_path_agrees_with_classics_fast_path() {
-        use crate::engine::geometry::Constraint;
+        use crate::geometry::Constraint;
         // Classic's rules plus a cage over row 1 summing to 45: the same rules, but not
         // flagged classic, so every check takes the general path.
         let row = Geometry::classic().houses()[0].to_vec();

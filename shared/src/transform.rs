@@ -277,7 +277,7 @@ mod tests {
         for _ in 0..50 {
             let t = Transform::random(&mut rng);
             let out = t.apply(&grid(SOLUTION));
-            assert!(crate::engine::validator::is_complete_solution(&out));
+            assert!(crate::validator::is_complete_solution(&out));
         }
     }
 
@@ -320,8 +320,8 @@ mod tests {
 
     #[test]
     fn variants_keep_only_some_transforms() {
-        use crate::engine::geometry::tests::x_geometry;
-        use crate::engine::geometry::Constraint;
+        use crate::geometry::tests::x_geometry;
+        use crate::geometry::Constraint;
         let id = [0, 1, 2];
         let ids = [id; 3];
         let digits = [1, 2, 3, 4, 5, 6, 7, 8, 9];
@@ -370,8 +370,8 @@ mod tests {
 
     #[test]
     fn a_kept_geometry_keeps_its_solutions() {
-        use crate::engine::geometry::tests::{x_geometry, X_SOLUTION};
-        use crate::engine::validator::{check_solution, is_complete_solution_in};
+        use crate::geometry::tests::{x_geometry, X_SOLUTION};
+        use crate::validator::{check_solution, is_complete_solution_in};
         use rand::SeedableRng;
         let x = x_geometry();
         let xs = grid(X_SOLUTION);

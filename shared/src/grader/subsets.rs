@@ -11,7 +11,7 @@
 use super::combos::{self, pop9};
 use super::state::{bit, Bits, Digits, State, PEER_BB, UNIT_BB};
 use super::step::Step;
-use crate::engine::grid::UNITS;
+use crate::grid::UNITS;
 
 /// Whether bitboard `m` has more than `k` bits set.
 #[inline]

@@ -26,8 +26,8 @@
 //!   memo skips the units and digits a technique found nothing in and that have not changed
 //!   since (candidates only ever go, so they still give nothing).
 
-use crate::engine::difficulty::Level;
-use crate::engine::grid::Grid;
+use crate::difficulty::Level;
+use crate::grid::Grid;
 
 mod chains;
 mod combos;
@@ -341,10 +341,10 @@ mod tests {
     #[test]
     fn memo_changes_nothing() {
         check_memo_changes_nothing(include_str!(
-            "../../../tests/data/grader/qqwing_expert_500.txt"
+            "../../tests/data/grader/qqwing_expert_500.txt"
         ));
         check_memo_changes_nothing(include_str!(
-            "../../../tests/data/grader/magictour_top1465_every15th.txt"
+            "../../tests/data/grader/magictour_top1465_every15th.txt"
         ));
     }
 }

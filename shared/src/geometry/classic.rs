@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 
 use super::{Geometry, House};
-use crate::engine::grid::{Cell, BOX_OF, N_CELLS, PEERS, UNITS};
+use crate::grid::{Cell, BOX_OF, N_CELLS, PEERS, UNITS};
 
 /// The cell at `idx`, at compile time (the tables hold indices below 81).
 const fn cell(idx: u8) -> Cell {

@@ -1,5 +1,5 @@
 use super::*;
-use crate::engine::grid::PEERS;
+use crate::grid::PEERS;
 use rand::SeedableRng;
 
 /// A plain cell-by-cell singles solver: the oracle for [`solver::solves_by_singles`].

@@ -2,7 +2,7 @@
 //! row, the band-shrink table (which mini-rows take part in a valid row -> box permutation), and
 //! each cell's peers as band masks.
 
-use crate::engine::grid::N_CELLS;
+use crate::grid::N_CELLS;
 
 /// The 27 bits of a band.
 pub(super) const BAND: u32 = (1 << 27) - 1;

@@ -1,5 +1,5 @@
 use super::*;
-use crate::engine::grid::{PEERS, UNITS};
+use crate::grid::{PEERS, UNITS};
 
 fn cell(idx: u8) -> Cell {
     Cell::new(idx).expect("test cells are below 81")

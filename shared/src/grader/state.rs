@@ -3,7 +3,7 @@
 //! unit and peer bitboard tables every technique uses.
 //!
 //! The grader grades classic Sudoku: its techniques walk the houses of
-//! [`Geometry::classic`](crate::engine::geometry::Geometry::classic) (rows, columns, boxes, in
+//! [`Geometry::classic`](crate::geometry::Geometry::classic) (rows, columns, boxes, in
 //! that order), kept here as const bitboards for speed ([`UNIT_BB`], [`CELL_UNITS`],
 //! [`PEER_BB`]; a test checks them against the geometry). A variant's grader would build these
 //! tables from its own geometry.
@@ -11,7 +11,7 @@
 //! Digits are indices `0..9` inside this module and the technique modules (bit `d` of a
 //! candidate mask is digit `d + 1`); they become [`Digit`]s only in step records.
 
-use crate::engine::grid::{Cell, Digit, Grid, BOX_OF, N_CELLS, PEERS, UNITS};
+use crate::grid::{Cell, Digit, Grid, BOX_OF, N_CELLS, PEERS, UNITS};
 
 /// All nine digit bits.
 pub(crate) const ALL_DIGITS: u16 = 0x1ff;
@@ -344,7 +344,7 @@ mod tests {
 
     #[test]
     fn tables_are_the_classic_geometry() {
-        use crate::engine::geometry::Geometry;
+        use crate::geometry::Geometry;
         let geometry = Geometry::classic();
         let bb = |cells: &[Cell]| cells.iter().fold(0u128, |a, c| a | bit(c.idx()));
         assert_eq!(geometry.houses().len(), UNIT_BB.len());

@@ -4,8 +4,8 @@
 use std::fmt;
 
 use super::state;
-use crate::engine::difficulty::Level;
-use crate::engine::grid::{Cell, Digit};
+use crate::difficulty::Level;
+use crate::grid::{Cell, Digit};
 
 /// A solving technique, from naked singles to alternating inference chains.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

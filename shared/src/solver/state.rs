@@ -2,7 +2,7 @@
 //! per (digit, band), the band and stack shrinks, singles, and the choice of a branching cell.
 
 use super::tables::{BAND, PEER_MASK, ROW_OCC, SHRINK, SHRINK9, SPREAD};
-use crate::engine::grid::{Grid, N_CELLS};
+use crate::grid::{Grid, N_CELLS};
 
 /// [`State::propagate`] with singles only.
 pub(super) const SINGLES: u8 = 0;

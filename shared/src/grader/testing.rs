@@ -2,11 +2,11 @@
 //! solution (from the engine's solver).
 
 use super::{grade, hint, Step, Technique};
-use crate::engine::grid::Grid;
+use crate::grid::Grid;
 
 /// The unique solution of `g`, or `None` without exactly one.
 pub(crate) fn solve(g: &Grid) -> Option<Grid> {
-    crate::engine::solver::solve_unique(g).ok()
+    crate::solver::solve_unique(g).ok()
 }
 
 /// Every placement is the solution's digit and no elimination removes the solution's digit.
