@@ -27,16 +27,24 @@ pub struct Redis {
 impl Redis {
     /// Start one on a free port.
     pub fn start() -> Redis {
-        let mut r = Redis {
-            child: None,
-            port: free_port(),
-        };
-        r.spawn();
-        r
+        // A free port can be taken by a parallel test between its probe and the server's bind:
+        // then this server exits and another test's answers on the port. Only a server that
+        // says it is ours (its process id) is kept; else a fresh port is tried.
+        for _ in 0..5 {
+            let mut r = Redis {
+                child: None,
+                port: free_port(),
+            };
+            if r.spawn() {
+                return r;
+            }
+        }
+        panic!("redis-server did not start on a free port in five tries");
     }
 
-    fn spawn(&mut self) {
-        let child = Command::new("redis-server")
+    /// Start the server on its port; whether it is the one listening there.
+    fn spawn(&mut self) -> bool {
+        let mut child = Command::new("redis-server")
             .args(["--port", &self.port.to_string()])
             .args(["--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
             .stdin(Stdio::null())
@@ -44,12 +52,26 @@ impl Redis {
             .stderr(Stdio::null())
             .spawn()
             .expect("start redis-server (is it installed?)");
-        self.child = Some(child);
         let deadline = testkit::wait::Deadline::after(TIMEOUT);
         while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_err() {
+            if matches!(child.try_wait(), Ok(Some(_))) {
+                return false;
+            }
             deadline.check("redis-server listens");
             std::thread::sleep(Duration::from_millis(20));
         }
+        let pid = child.id();
+        self.child = Some(child);
+        self.is_process(pid)
+    }
+
+    /// Whether the server on this port is process `pid` (`INFO server` names it).
+    fn is_process(&self, pid: u32) -> bool {
+        let info = redis::Client::open(self.url())
+            .and_then(|c| c.get_connection())
+            .and_then(|mut con| redis::cmd("INFO").arg("server").query::<String>(&mut con));
+        let ours = format!("process_id:{pid}");
+        info.is_ok_and(|i| i.lines().any(|l| l.trim() == ours))
     }
 
     /// Its URL.
@@ -68,7 +90,11 @@ impl Redis {
     /// Start it again on the same port, empty.
     pub fn start_again(&mut self) {
         self.kill();
-        self.spawn();
+        assert!(
+            self.spawn(),
+            "redis-server started again on port {}",
+            self.port
+        );
     }
 }
 
