@@ -122,19 +122,24 @@ impl Transform {
         }
     }
 
+    /// The cell whose digit lands in row `r`, column `c` (both 0..9): one place for the row,
+    /// column and transpose mapping that `apply` and `cell_map` share.
+    fn source(&self, r: usize, c: usize) -> usize {
+        let (fr, fc) = (usize::from(self.rows[r]), usize::from(self.cols[c]));
+        if self.transpose {
+            fc * 9 + fr
+        } else {
+            fr * 9 + fc
+        }
+    }
+
     /// The transformed grid (empty cells stay empty).
     pub fn apply(&self, grid: &Grid) -> Grid {
         let src = grid.as_bytes();
         let mut out = [0u8; N_CELLS];
-        for (r, &from_row) in self.rows.iter().enumerate() {
-            for (c, &from_col) in self.cols.iter().enumerate() {
-                let (fr, fc) = (usize::from(from_row), usize::from(from_col));
-                let idx = if self.transpose {
-                    fc * 9 + fr
-                } else {
-                    fr * 9 + fc
-                };
-                let d = src[idx];
+        for r in 0..9 {
+            for c in 0..9 {
+                let d = src[self.source(r, c)];
                 out[r * 9 + c] = if d == 0 {
                     0
                 } else {
@@ -167,15 +172,10 @@ impl Transform {
     /// Where each cell goes: `apply` moves the digit of cell `c` to cell `to[c]`.
     pub fn cell_map(&self) -> [Cell; N_CELLS] {
         let mut to = [Cell::new(0).expect("0 is a cell"); N_CELLS];
-        for (r, &from_row) in self.rows.iter().enumerate() {
-            for (c, &from_col) in self.cols.iter().enumerate() {
-                let (fr, fc) = (usize::from(from_row), usize::from(from_col));
-                let idx = if self.transpose {
-                    fc * 9 + fr
-                } else {
-                    fr * 9 + fc
-                };
-                to[idx] = Cell::new((r * 9 + c) as u8).expect("rows and columns are below 9");
+        for r in 0..9 {
+            for c in 0..9 {
+                let to_cell = Cell::new((r * 9 + c) as u8).expect("rows and columns are below 9");
+                to[self.source(r, c)] = to_cell;
             }
         }
         to
