@@ -319,7 +319,7 @@ async fn first_answer(
                         seen.push(ev);
                         return Ok(());
                     }
-                    ServerMsg::Error { code, message } => {
+                    ServerMsg::Error { code, message, .. } => {
                         let advice = match (code, intent) {
                             (ErrorCode::RaceInProgress, Intent::Join { room, .. }) => {
                                 format!(" (watch it with `sudoku-race spectate {room}`)")

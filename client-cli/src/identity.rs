@@ -131,7 +131,7 @@ async fn register(to: &Endpoint, name: &str) -> Option<(IdentityKey, String)> {
             match ev {
                 NetEvent::Message(m) => match *m {
                     ServerMsg::Registered { key, handle } => return Some((key, handle)),
-                    ServerMsg::Error { code, message } => {
+                    ServerMsg::Error { code, message, .. } => {
                         tracing::warn!(code = code.as_str(), %message, "the server did not register us");
                         return None;
                     }

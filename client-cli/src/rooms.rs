@@ -32,7 +32,7 @@ pub fn rooms(rt: &tokio::runtime::Runtime, a: RoomsArgs) -> anyhow::Result<ExitC
                 match ev {
                     NetEvent::Message(m) => match *m {
                         ServerMsg::RoomList { rooms } => return Ok(rooms),
-                        ServerMsg::Error { code, message } => {
+                        ServerMsg::Error { code, message, .. } => {
                             bail!("{}: {message}", code.as_str())
                         }
                         _ => {}

@@ -102,7 +102,7 @@ pub async fn recv_until<T>(
     loop {
         let left = deadline.saturating_duration_since(tokio::time::Instant::now());
         let msg = recv(ws, left).await?;
-        if let ServerMsg::Error { code, message } = &msg {
+        if let ServerMsg::Error { code, message, .. } = &msg {
             bail!("server error {}: {message}", code.as_str());
         }
         if let Some(t) = wanted(msg) {

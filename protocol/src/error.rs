@@ -53,6 +53,9 @@ pub enum ErrorCode {
     NotInQueue,
     /// The server is draining for a deploy and takes no new rooms or pool entries (A9).
     ServerDraining,
+    /// The room's server was lost and another is taking the room over: try again after
+    /// `retry_ms` (A12). A `place` answered so was not accepted.
+    RoomMoving,
 }
 
 crate::wire_names!(ErrorCode {
@@ -79,4 +82,5 @@ crate::wire_names!(ErrorCode {
     ArenaNotRunning => "arena_not_running",
     NotInQueue => "not_in_queue",
     ServerDraining => "server_draining",
+    RoomMoving => "room_moving",
 });

@@ -534,6 +534,9 @@ pub enum ServerMsg {
         code: ErrorCode,
         /// Human-readable detail.
         message: String,
+        /// For `room_moving` (A12): when to try again, in milliseconds.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        retry_ms: Option<u64>,
     },
 }
 

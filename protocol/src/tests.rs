@@ -135,7 +135,7 @@ fn wire_names_equal_serde_names() {
     check_names(FinishStatus::ALL, FinishStatus::as_str);
     check_names(OverReason::ALL, OverReason::as_str);
     check_names(ClosedReason::ALL, ClosedReason::as_str);
-    assert_eq!(ErrorCode::ALL.len(), 23, "A6's 18, A7's four and A9's one");
+    assert_eq!(ErrorCode::ALL.len(), 24, "A6's 18, A7's four, A9's one and A12's one");
 }
 
 #[test]
@@ -470,4 +470,27 @@ fn a_finished_race_view_carries_the_last_standings_only_when_set() {
     assert_eq!(json["reason"], "time_limit");
     assert_eq!(json["standings"][0]["status"], "forfeited");
     assert_eq!(serde_json::from_value::<RaceView>(json).unwrap(), finished);
+}
+
+#[test]
+fn room_moving_carries_its_retry_and_other_errors_do_not() {
+    let moving = ServerMsg::Error {
+        code: ErrorCode::RoomMoving,
+        message: "the race is moving to another server".into(),
+        retry_ms: Some(250),
+    };
+    let v = serde_json::to_value(&moving).unwrap();
+    assert_eq!(v["code"], "room_moving");
+    assert_eq!(v["retry_ms"], 250);
+    let full = ServerMsg::Error {
+        code: ErrorCode::ServerFull,
+        message: "full".into(),
+        retry_ms: None,
+    };
+    let v = serde_json::to_value(&full).unwrap();
+    assert!(v.get("retry_ms").is_none(), "{v}");
+    // A client that knows the field reads an `error` without it.
+    let back: ServerMsg =
+        serde_json::from_str(r#"{"type":"error","code":"room_moving","message":"m"}"#).unwrap();
+    assert!(matches!(back, ServerMsg::Error { retry_ms: None, .. }));
 }

@@ -148,7 +148,9 @@ impl App {
                 text,
             }),
             ServerMsg::RoomClosed { room, .. } => self.room_closed(room),
-            ServerMsg::Error { code, message } => return self.refused(code, message, prev_room),
+            ServerMsg::Error { code, message, .. } => {
+                return self.refused(code, message, prev_room)
+            }
             ServerMsg::Welcome { .. }
             | ServerMsg::Pong { .. }
             | ServerMsg::Registered { .. }

@@ -200,7 +200,7 @@ impl Brain {
             ServerMsg::RaceOver {
                 race_id, standings, ..
             } => self.race_over(race_id, standings),
-            ServerMsg::Error { code, message } => self.on_error(*code, message),
+            ServerMsg::Error { code, message, .. } => self.on_error(*code, message),
             ServerMsg::RoomClosed { .. } => self.error = Some(BotError::RoomClosed),
             _ => {}
         }

@@ -198,6 +198,7 @@ fn rate_limited_placements_are_resent() {
     brain.on_msg(&ServerMsg::Error {
         code: ErrorCode::RateLimited,
         message: "slow down".into(),
+        retry_ms: None,
     });
     assert_eq!(brain.take_wake(), Some(RATE_LIMIT_PAUSE));
     assert_eq!(brain.next_move(), Some(first));
@@ -298,6 +299,7 @@ async fn run_races_against_a_scripted_server_then_leaves() {
                 &ServerMsg::Error {
                     code: ErrorCode::RateLimited,
                     message: "slow down".into(),
+                    retry_ms: None,
                 },
             )
             .await;
@@ -359,6 +361,7 @@ fn entry_refusals_are_fatal() {
     brain.on_msg(&ServerMsg::Error {
         code: ErrorCode::UnknownRoom,
         message: "no such room".into(),
+        retry_ms: None,
     });
     assert!(matches!(
         brain.take_error(),

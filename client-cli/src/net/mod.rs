@@ -467,7 +467,7 @@ async fn from_server(
     };
     debug!(?msg, "recv");
     seat.observe(&msg);
-    if let ServerMsg::Error { code, message } = &msg {
+    if let ServerMsg::Error { code, message, .. } = &msg {
         match code {
             ErrorCode::InvalidToken if resuming => {
                 seat.token = None;

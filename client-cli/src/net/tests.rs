@@ -478,6 +478,7 @@ async fn a_restarting_server_ends_the_socket_and_the_next_ask_goes_out_on_a_new_
     let draining = ServerMsg::Error {
         code: ErrorCode::ServerDraining,
         message: "the server is restarting for an update".into(),
+        retry_ms: None,
     };
     ws.send(Message::text(
         serde_json::to_string(&draining).expect("json"),

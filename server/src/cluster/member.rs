@@ -297,6 +297,7 @@ impl MemberSide {
                         &ServerMsg::Error {
                             code: ErrorCode::ServerFull,
                             message: message.into(),
+                            retry_ms: None,
                         },
                         &self.metrics,
                     );

@@ -88,6 +88,7 @@ async fn serve_until_closed(
             &ServerMsg::Error {
                 code: ErrorCode::ServerFull,
                 message: "the server is at its connection limit".into(),
+                retry_ms: None,
             },
             &metrics,
         );

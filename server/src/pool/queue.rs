@@ -198,6 +198,7 @@ impl Pool {
         let msg = ServerMsg::Error {
             code: protocol::ErrorCode::ServerDraining,
             message: "the server is restarting for an update".to_owned(),
+            retry_ms: None,
         };
         for queue in self.lock().iter_mut() {
             for e in queue.entries.drain(..) {
@@ -405,6 +406,7 @@ impl Pool {
                 let msg = ServerMsg::Error {
                     code: e.code(),
                     message: e.to_string(),
+                    retry_ms: None,
                 };
                 for entry in std::iter::once(first).chain(entries) {
                     entry.entrant.outbox.send(&msg, &self.rooms.env().metrics);

@@ -202,6 +202,7 @@ fn kicked_leaves_no_room_and_a_lost_seat_stops_racing() {
     let lost = ServerMsg::Error {
         code: ErrorCode::InvalidToken,
         message: "no such seat".into(),
+        retry_ms: None,
     };
     m.apply(&lost, 5000);
     assert_eq!(racing(&m), Some(PlayerStatus::Forfeited));
@@ -211,6 +212,7 @@ fn kicked_leaves_no_room_and_a_lost_seat_stops_racing() {
     let kicked = ServerMsg::Error {
         code: ErrorCode::Kicked,
         message: "removed by the host".into(),
+        retry_ms: None,
     };
     m.apply(&kicked, 6000);
     assert_eq!(m.room, None);

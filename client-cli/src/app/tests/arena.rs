@@ -194,6 +194,7 @@ fn the_queue_offers_the_ghost_of_pool_alone_and_g_leaves_the_queue_to_race_it() 
     refused.update(net(ServerMsg::Error {
         code: protocol::ErrorCode::UnknownRace,
         message: "nothing to race".into(),
+        retry_ms: None,
     }));
     check_shows(
         &render(&refused, 100, 24),

@@ -106,6 +106,7 @@ fn a_refusal_shows_only_the_refusal_and_a_closed_session_quits() {
     app.update(net(ServerMsg::Error {
         code: protocol::ErrorCode::UnknownRoom,
         message: "no room ZZZZ".into(),
+        retry_ms: None,
     }));
     let buf = render(&app, 80, 24);
     check_shows(
@@ -205,6 +206,7 @@ fn server_draining_for_an_ask_offers_the_same_and_n_asks_for_a_new_room() {
     app.update(net(ServerMsg::Error {
         code: protocol::ErrorCode::ServerDraining,
         message: "the server is restarting for an update".into(),
+        retry_ms: None,
     }));
     let buf = render(&app, 100, 30);
     check_shows(&buf, "the server is restarting for an update");

@@ -10,6 +10,7 @@ fn error(code: ErrorCode, message: &str) -> Event {
     net(ServerMsg::Error {
         code,
         message: message.into(),
+        retry_ms: None,
     })
 }
 

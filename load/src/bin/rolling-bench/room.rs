@@ -323,7 +323,7 @@ impl Room {
                 }
                 self.reform(end).await;
             }
-            ServerMsg::Error { code, message } => {
+            ServerMsg::Error { code, message, .. } => {
                 if code == ErrorCode::ServerDraining {
                     self.st.refused_draining += 1;
                     self.reform(end).await;

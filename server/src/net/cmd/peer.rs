@@ -42,7 +42,11 @@ impl Peer {
             self.warned = true;
             tracing::warn!(?code, message, "misbehaving client");
         }
-        self.send(&ServerMsg::Error { code, message });
+        self.send(&ServerMsg::Error {
+            code,
+            message,
+            retry_ms: None,
+        });
     }
 
     /// A draining server (A9) takes no new pool entry or arena wait: `server_draining`.

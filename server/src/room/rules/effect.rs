@@ -99,7 +99,14 @@ impl Effects {
     /// An `error` message to `conn`.
     pub(super) fn error(&mut self, conn: ConnId, code: ErrorCode, message: impl Into<String>) {
         let message = message.into();
-        self.push(Effect::Send(vec![conn], ServerMsg::Error { code, message }));
+        self.push(Effect::Send(
+            vec![conn],
+            ServerMsg::Error {
+                code,
+                message,
+                retry_ms: None,
+            },
+        ));
     }
 
     pub(super) fn take(&mut self) -> Vec<Effect> {
