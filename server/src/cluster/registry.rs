@@ -416,7 +416,7 @@ impl DirectoryFeed for Feed {
         self.publisher.del(vec![keys::token(token)]);
     }
 
-    fn logged(&self, code: &RoomCode, entry: Vec<u8>) {
+    fn logged(&self, code: &RoomCode, _seq: u64, entry: Vec<u8>) {
         self.publisher.xadd(keys::log(code), entry);
     }
 }

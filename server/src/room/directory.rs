@@ -13,7 +13,7 @@ use dashmap::mapref::entry::Entry;
 use dashmap::DashMap;
 use protocol::{ErrorCode, Phase, ResumeToken, RoomCode, RoomSummary, Settings};
 use rand::Rng;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
 use super::handle::{RoomCmd, RoomHandle, RoomInfo};
 
@@ -78,11 +78,36 @@ pub trait DirectoryFeed: Send + Sync + std::fmt::Debug {
     fn token_issued(&self, token: &ResumeToken, code: &RoomCode);
     /// The token no longer works.
     fn token_revoked(&self, token: &ResumeToken);
-    /// One more entry of room `code`'s command log (A9, [`super::journal`]): kept where
-    /// another node can replay it, until the room closes.
-    fn logged(&self, code: &RoomCode, entry: Vec<u8>) {
-        let _ = (code, entry);
+    /// Entry number `seq` (1, 2, … per room) of room `code`'s command log (A9,
+    /// [`super::journal`]): kept where a replay reads it (another node, or this server after
+    /// a crash), until the room closes. The same entry may be given again with its number
+    /// after [`LogError::Unavailable`]: it is kept once.
+    fn logged(&self, code: &RoomCode, seq: u64, entry: Vec<u8>) {
+        let _ = (code, seq, entry);
     }
+    /// Answered once every entry logged for room `code` so far is kept (`Ok`), or why it is
+    /// not. The room sends nothing its log does not hold yet, so whatever a client was told
+    /// survives a crash. `None`: nothing to wait for.
+    fn sync(&self, code: &RoomCode) -> Option<oneshot::Receiver<Result<(), LogError>>> {
+        let _ = code;
+        None
+    }
+    /// This server no longer runs room `code` (another took it over, or this one cannot prove
+    /// it still owns it): forget it here, leaving what the room keeps elsewhere to its owner.
+    fn abandoned(&self, code: &RoomCode) {
+        let _ = code;
+    }
+}
+
+/// Why a room's log could not keep its entries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum LogError {
+    /// Not kept yet: where the log lives cannot be reached. Give the same entries again.
+    #[error("the room's log cannot be reached")]
+    Unavailable,
+    /// Never: another server holds the room now, or this one can no longer prove it does.
+    #[error("the room is owned elsewhere")]
+    Fenced,
 }
 
 /// What `list_rooms` shows of a room, if it shows it at all (A5: rooms that take players now,
@@ -188,10 +213,27 @@ impl Directory {
         self.feed.is_some()
     }
 
-    /// One more entry of room `code`'s command log.
-    pub fn log(&self, code: &RoomCode, entry: Vec<u8>) {
+    /// Entry `seq` of room `code`'s command log.
+    pub fn log(&self, code: &RoomCode, seq: u64, entry: Vec<u8>) {
         if let Some(s) = self.feed.as_ref() {
-            s.logged(code, entry);
+            s.logged(code, seq, entry);
+        }
+    }
+
+    /// Answered once room `code`'s log keeps every entry logged so far (see
+    /// [`DirectoryFeed::sync`]).
+    pub fn sync(&self, code: &RoomCode) -> Option<oneshot::Receiver<Result<(), LogError>>> {
+        self.feed.as_ref()?.sync(code)
+    }
+
+    /// Room `code` runs elsewhere now: it is forgotten here, and nothing it left in a shared
+    /// directory (its keys, its tokens, its log) is touched.
+    pub fn abandon(&self, code: &RoomCode, ip: IpAddr) {
+        self.rooms.remove(code);
+        self.tokens.retain(|_, c| c != code);
+        self.release_ip(ip);
+        if let Some(s) = self.feed.as_ref() {
+            s.abandoned(code);
         }
     }
 

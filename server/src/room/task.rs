@@ -70,6 +70,9 @@ pub struct RoomEnv {
     pub arena_races: tokio::sync::broadcast::Sender<ArenaRace>,
 }
 
+/// When a client told `room_moving` should try again.
+pub const MOVING_RETRY_MS: u64 = 250;
+
 /// The monotonic clock: read here, never by the rules.
 #[allow(clippy::disallowed_methods)] // the room task is where a room's clock is read
 fn now() -> Instant {
@@ -224,6 +227,9 @@ struct Task {
     expect: Option<(usize, Instant)>,
     /// The room's command log (A9), when it keeps one.
     journal: Option<Journal>,
+    /// Why this server stopped running the room, if it did: its log could not keep what the
+    /// room would have sent (another server holds it now).
+    abandoned: Option<super::directory::LogError>,
 }
 
 async fn run(mut t: Task, mut rx: mpsc::Receiver<RoomCmd>, seed: u64) {
@@ -255,7 +261,7 @@ async fn run(mut t: Task, mut rx: mpsc::Receiver<RoomCmd>, seed: u64) {
             () = &mut on_drain, if !t.room.draining() => t.room.drain(),
         }
         t.apply().await;
-        if t.room.is_closed() {
+        if t.room.is_closed() || t.abandoned.is_some() {
             break;
         }
         if let Some(now_info) = t.listing.changed(&t.room) {
@@ -266,7 +272,11 @@ async fn run(mut t: Task, mut rx: mpsc::Receiver<RoomCmd>, seed: u64) {
             break;
         }
     }
-    t.unregister();
+    if let Some(why) = t.abandoned {
+        t.abandon(why);
+    } else {
+        t.unregister();
+    }
     // Commands still queued are dropped with the receiver: a pending join's reply channel
     // closes, and its connection answers `unknown_room`.
     rx.close();
@@ -294,6 +304,7 @@ impl Task {
             unregistered: false,
             expect: None,
             journal,
+            abandoned: None,
         }
     }
 
@@ -413,6 +424,31 @@ impl Task {
         self.env.metrics.rooms.dec();
     }
 
+    /// Stop running the room here (its log could not keep its last entries: another server
+    /// holds it, or will): its members here are told the race is moving and closed, to
+    /// resume wherever it runs now; members on other servers hear from its new owner. Nothing
+    /// it kept elsewhere (its keys, tokens and log) is touched.
+    fn abandon(&mut self, why: super::directory::LogError) {
+        tracing::warn!(error = %why, "the room is given up here");
+        let moving = ServerMsg::Error {
+            code: protocol::ErrorCode::RoomMoving,
+            message: "the race is moving to another server: reconnecting".into(),
+            retry_ms: Some(MOVING_RETRY_MS),
+        };
+        let bytes = encode(&moving);
+        for c in self.conns.values() {
+            if let Endpoint::Local(o) = c {
+                o.push_text(bytes.clone(), &self.env.metrics);
+                c.close(crate::outbox::CloseCode::ServiceRestart);
+            }
+        }
+        self.conns.clear();
+        self.replies.clear();
+        self.unregistered = true;
+        self.env.directory.abandon(self.room.code(), self.ip);
+        self.env.metrics.rooms.dec();
+    }
+
     /// Carry out the state machine's effects, in order.
     async fn apply(&mut self) {
         if self.room.is_empty() && self.expect.is_none() {
@@ -448,6 +484,17 @@ impl Task {
     }
 
     async fn apply_batch(&mut self, effects: Vec<Effect>) {
+        // Nothing goes out that the log does not keep yet: a client is never told of a
+        // command a replay would not have (write-ahead, for takeovers and crashes alike).
+        if let Some(j) = &self.journal {
+            if self.abandoned.is_some() {
+                return;
+            }
+            if let Err(why) = j.settle().await {
+                self.abandoned = Some(why);
+                return;
+            }
+        }
         let metrics = self.env.metrics.clone();
         // The rating changes the store computed, for the `race_over` that follows it.
         let mut ratings: Option<Vec<protocol::RatingChange>> = None;

@@ -23,6 +23,7 @@ pub fn adopt(
     mut keep: impl FnMut(&str, u64) -> Option<Endpoint>,
 ) -> Option<RoomHandle> {
     let start = now();
+    let logged = log.len() as u64;
     let (r, gap) = match journal::rebuild(log, start, unix_ms(), env.opts.clone()) {
         Ok(r) => r,
         Err(e) => {
@@ -43,7 +44,7 @@ pub fn adopt(
         .directory
         .adopt(ip, room.settings(), code.clone(), room.tokens())?;
     env.metrics.rooms.inc();
-    let journal = Journal::new(env.directory.clone(), code.clone(), epoch);
+    let journal = Journal::new(env.directory.clone(), code.clone(), epoch).numbered_from(logged);
     room.set_mint(Journal::mint(
         Some(&journal),
         env.directory.clone(),

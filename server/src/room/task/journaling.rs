@@ -9,7 +9,7 @@ use tokio::time::Instant;
 
 use crate::outbox::ConnId;
 use crate::puzzles::SolvedPuzzle;
-use crate::room::directory::Directory;
+use crate::room::directory::{Directory, LogError};
 use crate::room::endpoint::Endpoint;
 use crate::room::handle::{Command, Link};
 use crate::room::journal::{self, Entry, Logged};
@@ -27,7 +27,20 @@ pub(super) struct Journal {
     directory: Arc<Directory>,
     /// The room.
     code: RoomCode,
+    /// The entries given to the log and not yet known to be kept.
+    unsynced: Mutex<Unsynced>,
 }
+
+/// A log's entries not yet known to be kept, and the last entry's number.
+#[derive(Debug, Default)]
+struct Unsynced {
+    seq: u64,
+    entries: Vec<(u64, Vec<u8>)>,
+}
+
+/// How long a room waits before giving its unkept entries again, while its log's store
+/// cannot be reached.
+const RETRY: std::time::Duration = std::time::Duration::from_millis(100);
 
 impl Journal {
     /// Room `code`'s log, counting from `epoch`.
@@ -37,7 +50,16 @@ impl Journal {
             minted: Arc::default(),
             directory,
             code,
+            unsynced: Mutex::default(),
         }
+    }
+
+    /// A journal that goes on from entry `seq` (a room rebuilt from its log).
+    pub(super) fn numbered_from(self, seq: u64) -> Journal {
+        if let Ok(mut u) = self.unsynced.lock() {
+            u.seq = seq;
+        }
+        self
     }
 
     /// How room `code` mints its seats' tokens: from the directory, and in a journaling room
@@ -66,7 +88,45 @@ impl Journal {
     pub(super) fn log(&self, now: Instant, entry: Entry) {
         let at = journal::since(self.epoch, now);
         let bytes = Logged { at, entry }.encode();
-        self.directory.log(&self.code, bytes);
+        let Ok(mut u) = self.unsynced.lock() else {
+            return;
+        };
+        u.seq += 1;
+        let seq = u.seq;
+        u.entries.push((seq, bytes.clone()));
+        self.directory.log(&self.code, seq, bytes);
+    }
+
+    /// Wait until the log keeps every entry given so far, giving them again while its store
+    /// cannot be reached (the store decides for how long: then it answers
+    /// [`LogError::Fenced`]). An error: this server must stop running the room.
+    pub(super) async fn settle(&self) -> Result<(), LogError> {
+        loop {
+            let empty = self.unsynced.lock().map_or(true, |u| u.entries.is_empty());
+            if empty {
+                return Ok(());
+            }
+            let answer = match self.directory.sync(&self.code) {
+                Some(rx) => rx.await.unwrap_or(Err(LogError::Fenced)),
+                None => Ok(()),
+            };
+            match answer {
+                Ok(()) => {
+                    if let Ok(mut u) = self.unsynced.lock() {
+                        u.entries.clear();
+                    }
+                    return Ok(());
+                }
+                Err(LogError::Unavailable) => {
+                    tokio::time::sleep(RETRY).await;
+                    let again = self.unsynced.lock().map(|u| u.entries.clone());
+                    for (seq, bytes) in again.unwrap_or_default() {
+                        self.directory.log(&self.code, seq, bytes);
+                    }
+                }
+                Err(e) => return Err(e),
+            }
+        }
     }
 
     /// Log `entry`, given to the rules at `now` (a join with the tokens it minted).
