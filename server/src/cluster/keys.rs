@@ -13,8 +13,26 @@ pub const LEASE: Duration = Duration::from_secs(10);
 /// How often a node renews its keys (three renewals fit in a lease, so one lost or late
 /// renewal never lets a key lapse).
 pub const RENEW_EVERY: Duration = Duration::from_secs(3);
+/// How long a node's own key lives unless renewed: a killed node is known dead within this,
+/// and its rooms are taken over at once (A12: from a kill to the room answering again, under
+/// 2 s). Short, so renewed often; one key per node, so that costs Redis little.
+pub const NODE_LEASE: Duration = Duration::from_millis(1200);
+/// How often a node renews its own key (six renewals fit in its lease: a node whose worker is
+/// held up a second is not judged dead).
+pub const NODE_RENEW_EVERY: Duration = Duration::from_millis(200);
+/// How often a node looks for dead nodes whose rooms need a new owner.
+pub const NODE_POLL: Duration = Duration::from_millis(200);
 /// How often a node checks that the nodes it relays with are alive.
-pub const CHECK_EVERY: Duration = Duration::from_secs(2);
+pub const CHECK_EVERY: Duration = Duration::from_millis(500);
+
+/// Every node that has run (`SADD` at start): where a dead node's rooms are looked for.
+pub const NODES: &str = "sr:nodes";
+
+/// The codes of the rooms node `id` owns (added as it claims one, rewritten at each
+/// renewal): what another node takes over when `id` dies.
+pub fn owned(id: &str) -> String {
+    format!("sr:own:{id}")
+}
 /// How long a member node waits before asking again for a fresh view that nobody heard.
 pub const RESYNC_RETRY: Duration = Duration::from_millis(500);
 
@@ -110,6 +128,8 @@ mod tests {
         assert!(!k.contains(t.as_str()));
         assert_eq!(k.len(), "sr:tok:".len() + 64);
         assert!(LEASE + CHECK_EVERY < Duration::from_secs(15));
+        assert!(NODE_RENEW_EVERY * 6 <= NODE_LEASE);
+        assert!(NODE_LEASE + NODE_POLL < Duration::from_secs(2));
         assert!(RENEW_EVERY * 3 <= LEASE);
         assert!(POOL_LEAD_EVERY * 3 <= POOL_LEASE);
     }

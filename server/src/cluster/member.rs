@@ -268,9 +268,9 @@ impl MemberSide {
         seq
     }
 
-    /// A command could not be relayed: a message's sender gets a clear error, and stays in the
-    /// room for when the relay is back; a request's waiter is dropped, so the connection says
-    /// the room has closed.
+    /// A command could not be relayed: a message's sender is told the room is moving (A12:
+    /// `room_moving`, not accepted) and stays in the room for when it answers again; a
+    /// request's waiter hears the same.
     pub(super) fn unreachable(self: &Arc<Self>, sent: Sent, why: Unsent) {
         match sent.kind {
             Kind::Resync => {
@@ -283,28 +283,34 @@ impl MemberSide {
             }
             Kind::Msg => {
                 let message = match why {
-                    Unsent::NoOwner => {
-                        "the room's server cannot be reached right now (it does not answer; \
-                         if it is gone, the room closes): try again"
-                    }
+                    Unsent::NoOwner => "the race is moving to another server: trying again",
                     Unsent::Bus => {
-                        "the room's server cannot be reached right now (the cluster's message \
-                         bus is down): try again"
+                        "the race's server cannot be reached right now (the cluster's message \
+                         bus is down): trying again"
                     }
                 };
                 if let Some(m) = self.members.get(&sent.conn) {
                     m.outbox.send(
                         &ServerMsg::Error {
-                            code: ErrorCode::ServerFull,
+                            code: ErrorCode::RoomMoving,
                             message: message.into(),
-                            retry_ms: None,
+                            retry_ms: Some(crate::room::task::MOVING_RETRY_MS),
                         },
                         &self.metrics,
                     );
                 }
             }
             Kind::Request => {
-                self.members.remove(&sent.conn);
+                // Its waiter hears that the room is moving (A12): the owner may be taken over.
+                if let Some((_, m)) = self.members.remove(&sent.conn) {
+                    for p in m.pending.into_values() {
+                        match p {
+                            Pending::Join(tx) => drop(tx.send(JoinOutcome::Moving)),
+                            Pending::Leave(tx) => drop(tx.send(false)),
+                            Pending::Requeue(tx) => drop(tx.send(None)),
+                        }
+                    }
+                }
             }
             Kind::Dropped => {}
         }

@@ -196,9 +196,11 @@ impl Node {
         // Not tracked: it must outlive the rooms' shutdown, whose last words it carries
         // ([`Node::flush`] waits for them).
         let unheard = member.clone();
-        tokio::spawn(writes.run(cmd, sub.clone(), metrics, move |sent, why| {
-            unheard.unreachable(sent, why)
-        }));
+        tokio::spawn(
+            writes.run(id.clone(), cmd, sub.clone(), metrics, move |sent, why| {
+                unheard.unreachable(sent, why)
+            }),
+        );
         let node = Arc::new(Node {
             id,
             url: redact(url),
@@ -227,7 +229,10 @@ impl Node {
                 url: self.url.clone(),
                 source,
             })?;
+        self.registry.renew_node().await;
         self.registry.renew(&env.directory).await;
+        env.tasks
+            .spawn(self.registry.clone().node_renewals(shutdown.clone()));
         env.tasks.spawn(dispatcher.run(shutdown.clone()));
         env.tasks.spawn(
             self.registry
@@ -241,7 +246,9 @@ impl Node {
             env.clone(),
             self.takeover,
         );
-        env.tasks.spawn(Arc::new(takeovers).run(shutdown));
+        let takeovers = Arc::new(takeovers);
+        env.tasks.spawn(takeovers.clone().watch(shutdown.clone()));
+        env.tasks.spawn(takeovers.run(shutdown));
         tracing::info!(node = %self.id, redis = %self.url, "cluster node started");
         Ok(())
     }

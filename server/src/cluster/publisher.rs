@@ -14,10 +14,25 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use redis::aio::ConnectionManager;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
 use super::{keys, now, wire};
 use crate::metrics::Metrics;
+use crate::room::directory::LogError;
+
+/// A room's log entry, written only while the room's key names the writer (the fencing
+/// token: a node that lost a room, to a takeover, can never add to its log again). KEYS: the
+/// room's key, its log; ARGV: this node's id, the entry's id (`0-SEQ`: given twice, it is
+/// kept once), the entry. Answers 1 (written), 2 (written already), 0 (another node owns
+/// the room) or -1 (nobody does: Redis lost the key, which the owner's renewal writes back).
+const FENCED_XADD: &str = r"
+local owner = redis.call('GET', KEYS[1])
+if owner == false then return -1 end
+if owner ~= ARGV[1] then return 0 end
+local r = redis.pcall('XADD', KEYS[2], ARGV[2], 'e', ARGV[3])
+if type(r) == 'table' and r.err then return 2 end
+return 1
+";
 
 /// After yielding, the publisher still waits for more frames when its batch holds fewer than
 /// this many writes.
@@ -65,10 +80,18 @@ enum Op<R> {
         key: String,
         member: String,
     },
-    /// One more entry of a room's command log (a stream), its lease renewed.
-    Xadd {
-        key: String,
+    /// Entry `seq` of a room's command log (a stream), its lease renewed: written only while
+    /// the room's key names this node (the fence, [`FENCED_XADD`]).
+    Log {
+        room: String,
+        log: String,
+        seq: u64,
         entry: Vec<u8>,
+    },
+    /// Answered once every entry of `log` queued before it is written, or why not.
+    Sync {
+        log: String,
+        tx: oneshot::Sender<Result<(), LogError>>,
     },
     Unsubscribe {
         channel: String,
@@ -146,9 +169,22 @@ impl<R> Publisher<R> {
         self.queue(Op::Srem { key, member });
     }
 
-    /// Append `entry` to the stream `key` (a room's command log, leased).
-    pub(super) fn xadd(&self, key: String, entry: Vec<u8>) {
-        self.queue(Op::Xadd { key, entry });
+    /// Append entry `seq` to the stream `log` (a room's command log, leased), if the room's
+    /// key `room` still names this node.
+    pub(super) fn log(&self, room: String, log: String, seq: u64, entry: Vec<u8>) {
+        self.queue(Op::Log {
+            room,
+            log,
+            seq,
+            entry,
+        });
+    }
+
+    /// Answered once every entry of `log` queued so far is written, or why not.
+    pub(super) fn sync(&self, log: String) -> oneshot::Receiver<Result<(), LogError>> {
+        let (tx, rx) = oneshot::channel();
+        self.queue(Op::Sync { log, tx });
+        rx
     }
 
     /// Stop listening on `channel`, after everything queued before.
@@ -175,55 +211,109 @@ struct ChannelFrames<R> {
     sent: Vec<R>,
 }
 
-/// One batch as a pipeline: its writes, the receipts of each answered publish in order, and
-/// the channels to unsubscribe after it.
+/// One batch as a pipeline: its writes, the log of each fenced entry in order, the receipts
+/// of each answered publish in order, and the syncs to answer and channels to unsubscribe
+/// after it.
 struct Pipeline<R> {
     pipe: redis::Pipeline,
+    logged: Vec<String>,
     watched: Vec<Vec<R>>,
+    syncs: Vec<(String, oneshot::Sender<Result<(), LogError>>)>,
     unsubscribe: Vec<String>,
+}
+
+/// The publisher task's memory of the logs: which failed since their last sync, and whether
+/// Redis holds the fence's script.
+struct Logs {
+    node: Arc<str>,
+    /// The fence script's SHA-1, as Redis named it when it was loaded.
+    sha: String,
+    loaded: bool,
+    failed: HashMap<String, LogError>,
+}
+
+impl Logs {
+    /// A fenced entry's answer: a failure is kept until the log's next sync (the worst one).
+    fn answered(&mut self, log: String, answer: &redis::RedisResult<redis::Value>) {
+        let failure = match answer {
+            Ok(redis::Value::Int(1 | 2)) => return,
+            Ok(redis::Value::Int(0)) => LogError::Fenced,
+            Err(e) => {
+                if e.kind() == redis::ErrorKind::Server(redis::ServerErrorKind::NoScript) {
+                    self.loaded = false;
+                }
+                LogError::Unavailable
+            }
+            Ok(_) => LogError::Unavailable,
+        };
+        let worst = self.failed.entry(log).or_insert(failure);
+        if failure == LogError::Fenced {
+            *worst = LogError::Fenced;
+        }
+    }
+
+    /// None of the pipeline's entries reached Redis.
+    fn unreachable(&mut self, logged: Vec<String>) {
+        self.loaded = false;
+        for log in logged {
+            self.failed.entry(log).or_insert(LogError::Unavailable);
+        }
+    }
+
+    /// A sync's answer: the log's failures since its last sync, forgotten with it.
+    fn sync(&mut self, log: &str) -> Result<(), LogError> {
+        self.failed.remove(log).map_or(Ok(()), Err)
+    }
 }
 
 impl<R: Send + 'static> Writes<R> {
     /// Carry out queued writes in order, a pipeline at a time, on `cmd` (unsubscribing on
-    /// `sub`); a command nobody heard goes to `unheard`.
+    /// `sub`) as node `node`; a command nobody heard goes to `unheard`.
     pub(super) async fn run(
         mut self,
+        node: Arc<str>,
         cmd: ConnectionManager,
         sub: ConnectionManager,
         metrics: Arc<Metrics>,
         unheard: impl Fn(R, Unsent),
     ) {
+        // Its name, from Redis: loaded again in a pipeline whenever Redis may have lost it.
+        let sha = loop {
+            let mut c = cmd.clone();
+            let mut load = redis::cmd("SCRIPT");
+            load.arg("LOAD").arg(FENCED_XADD);
+            match load.query_async::<String>(&mut c).await {
+                Ok(sha) => break sha,
+                Err(e) => {
+                    tracing::warn!(error = %e, "loading the log's fence into redis failed");
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+            }
+        };
         let mut batch = Vec::new();
         let mut last_write = now();
+        let mut logs = Logs {
+            node,
+            sha,
+            loaded: true,
+            failed: HashMap::new(),
+        };
         while self.rx.recv_many(&mut batch, BATCH).await > 0 {
             self.linger(&mut batch, last_write).await;
             let n = batch.len();
-            let Pipeline {
-                pipe,
-                watched,
-                unsubscribe,
-            } = pipeline(batch.drain(..), &metrics);
+            let p = pipeline(batch.drain(..), &mut logs, &metrics);
             let mut cmd = cmd.clone();
-            match pipe.query_async::<Vec<i64>>(&mut cmd).await {
-                Ok(heard) => {
-                    for (n, sent) in heard.into_iter().zip(watched) {
-                        if n == 0 {
-                            sent.into_iter().for_each(|s| unheard(s, Unsent::NoOwner));
-                        }
-                    }
-                }
-                Err(e) => {
-                    metrics.relay_errors.inc();
-                    tracing::warn!(error = %e, "a relay write to redis failed");
-                    watched
-                        .into_iter()
-                        .flatten()
-                        .for_each(|s| unheard(s, Unsent::Bus));
-                }
+            let answers = p
+                .pipe
+                .query_async::<Vec<redis::RedisResult<redis::Value>>>(&mut cmd)
+                .await;
+            answered(answers, p.logged, p.watched, &mut logs, &metrics, &unheard);
+            for (log, tx) in p.syncs {
+                let _ = tx.send(logs.sync(&log));
             }
             self.pending.fetch_sub(n, Relaxed);
             last_write = now();
-            for channel in unsubscribe {
+            for channel in p.unsubscribe {
                 let mut sub = sub.clone();
                 if let Err(e) = sub.unsubscribe(&channel).await {
                     tracing::warn!(error = %e, channel, "unsubscribing failed");
@@ -262,26 +352,79 @@ impl<R: Send + 'static> Writes<R> {
     }
 }
 
-/// One more entry of a room's log; each log's lease is renewed once per pipeline, after its
-/// entries (a log whose node dies expires with it).
-fn xadd(pipe: &mut redis::Pipeline, key: String, entry: Vec<u8>, logs: &mut Vec<String>) {
-    pipe.cmd("XADD")
-        .arg(&key)
-        .arg("*")
-        .arg("e")
-        .arg(entry)
-        .ignore();
-    if !logs.contains(&key) {
-        logs.push(key);
+/// What a pipeline's answers say: each log entry's fate, and each command nobody heard.
+fn answered<R>(
+    answers: redis::RedisResult<Vec<redis::RedisResult<redis::Value>>>,
+    logged: Vec<String>,
+    watched: Vec<Vec<R>>,
+    logs: &mut Logs,
+    metrics: &Metrics,
+    unheard: &impl Fn(R, Unsent),
+) {
+    match answers {
+        Ok(answers) => {
+            let mut answers = answers.into_iter();
+            for log in logged {
+                let answer = answers.next().unwrap_or(Ok(redis::Value::Nil));
+                logs.answered(log, &answer);
+            }
+            for (answer, sent) in answers.zip(watched) {
+                match answer {
+                    Ok(redis::Value::Int(0)) => {
+                        sent.into_iter().for_each(|s| unheard(s, Unsent::NoOwner));
+                    }
+                    Err(_) => sent.into_iter().for_each(|s| unheard(s, Unsent::Bus)),
+                    Ok(_) => {}
+                }
+            }
+        }
+        Err(e) => {
+            metrics.relay_errors.inc();
+            tracing::warn!(error = %e, "a relay write to redis failed");
+            logs.unreachable(logged);
+            watched
+                .into_iter()
+                .flatten()
+                .for_each(|s| unheard(s, Unsent::Bus));
+        }
     }
 }
 
-/// A batch's writes as one pipeline: the keys first, then per channel, in order, its frames
-/// (one `PUBLISH`, bundled when there are several); only a command's publish is answered.
-fn pipeline<R>(batch: impl Iterator<Item = Op<R>>, metrics: &Metrics) -> Pipeline<R> {
-    let mut pipe = redis::pipe();
-    let mut unsubscribe = Vec::new();
-    let mut logs: Vec<String> = Vec::new();
+/// Entry `seq` of a room's log, through the fence.
+fn log_entry(pipe: &mut redis::Pipeline, logs: &Logs, op: (String, &str, u64, Vec<u8>)) {
+    let (room, log, seq, entry) = op;
+    pipe.cmd("EVALSHA")
+        .arg(&logs.sha)
+        .arg(2)
+        .arg(room)
+        .arg(log)
+        .arg(&*logs.node)
+        .arg(format!("0-{seq}"))
+        .arg(entry);
+}
+
+/// A batch's writes as one pipeline: the keys first (the fence's script loaded before them
+/// when Redis may not hold it), then per channel, in order, its frames (one `PUBLISH`,
+/// bundled when there are several); only a log entry and a command's publish are answered.
+/// Each log's lease is renewed once per pipeline, after its entries (a log whose node dies
+/// expires with it).
+fn pipeline<R>(
+    batch: impl Iterator<Item = Op<R>>,
+    logs: &mut Logs,
+    metrics: &Metrics,
+) -> Pipeline<R> {
+    let mut p = Pipeline {
+        pipe: redis::pipe(),
+        logged: Vec::new(),
+        watched: Vec::new(),
+        syncs: Vec::new(),
+        unsubscribe: Vec::new(),
+    };
+    p.pipe.ignore_errors();
+    if !logs.loaded {
+        p.pipe.cmd("SCRIPT").arg("LOAD").arg(FENCED_XADD).ignore();
+        logs.loaded = true;
+    }
     // Per channel, in order: its frames, and the commands among them to hear back on.
     let mut frames: Vec<ChannelFrames<R>> = Vec::new();
     let mut index: HashMap<Arc<str>, usize> = HashMap::new();
@@ -294,25 +437,8 @@ fn pipeline<R>(batch: impl Iterator<Item = Op<R>>, metrics: &Metrics) -> Pipelin
                 frame,
                 sent,
             } => (channel, frame, Some(sent)),
-            Op::Set { key, value } => {
-                pipe.pset_ex(key, value, keys::LEASE.as_millis() as u64)
-                    .ignore();
-                continue;
-            }
-            Op::Del { keys } => {
-                pipe.del(keys).ignore();
-                continue;
-            }
-            Op::Srem { key, member } => {
-                pipe.srem(key, member).ignore();
-                continue;
-            }
-            Op::Xadd { key, entry } => {
-                xadd(&mut pipe, key, entry, &mut logs);
-                continue;
-            }
-            Op::Unsubscribe { channel } => {
-                unsubscribe.push(channel);
+            other => {
+                key_write(&mut p, logs, other);
                 continue;
             }
         };
@@ -328,11 +454,14 @@ fn pipeline<R>(batch: impl Iterator<Item = Op<R>>, metrics: &Metrics) -> Pipelin
         frames[at].frames.push(frame);
         frames[at].sent.extend(sent);
     }
-    for key in logs {
-        pipe.pexpire(key, keys::LOG_LEASE.as_millis() as i64)
+    let mut leased: Vec<&String> = p.logged.iter().collect();
+    leased.sort();
+    leased.dedup();
+    for key in leased {
+        p.pipe
+            .pexpire(key, keys::LOG_LEASE.as_millis() as i64)
             .ignore();
     }
-    let mut watched = Vec::new();
     for ChannelFrames {
         channel,
         frames: mut fs,
@@ -344,15 +473,40 @@ fn pipeline<R>(batch: impl Iterator<Item = Op<R>>, metrics: &Metrics) -> Pipelin
             _ => wire::encode_bundle(&fs),
         };
         if sent.is_empty() {
-            pipe.publish(&*channel, payload).ignore();
+            p.pipe.publish(&*channel, payload).ignore();
         } else {
-            pipe.publish(&*channel, payload);
-            watched.push(sent);
+            p.pipe.publish(&*channel, payload);
+            p.watched.push(sent);
         }
     }
-    Pipeline {
-        pipe,
-        watched,
-        unsubscribe,
+    p
+}
+
+/// A write that is not a publish, into the pipeline in its place.
+fn key_write<R>(p: &mut Pipeline<R>, logs: &Logs, op: Op<R>) {
+    match op {
+        Op::Set { key, value } => {
+            p.pipe
+                .pset_ex(key, value, keys::LEASE.as_millis() as u64)
+                .ignore();
+        }
+        Op::Del { keys } => {
+            p.pipe.del(keys).ignore();
+        }
+        Op::Srem { key, member } => {
+            p.pipe.srem(key, member).ignore();
+        }
+        Op::Log {
+            room,
+            log,
+            seq,
+            entry,
+        } => {
+            log_entry(&mut p.pipe, logs, (room, &log, seq, entry));
+            p.logged.push(log);
+        }
+        Op::Sync { log, tx } => p.syncs.push((log, tx)),
+        Op::Unsubscribe { channel } => p.unsubscribe.push(channel),
+        Op::Publish { .. } | Op::Up { .. } => {}
     }
 }

@@ -41,7 +41,21 @@ pub(super) struct Registry {
     /// When this node last found Redis empty of its own key (Redis restarted, or lost it):
     /// until every node has renewed since, a missing node key says nothing.
     reset_at: Mutex<Option<tokio::time::Instant>>,
+    /// The rooms the last renewal listed as this node's (`sr:own:ID`).
+    listed: Mutex<Vec<RoomCode>>,
 }
+
+/// Renew a room's key only while it names this node, or names nobody (Redis lost it): a
+/// node never takes back a room another node took over. KEYS: the room's key; ARGV: this
+/// node's id, the lease in ms. Answers 1, or 0 when the room is another node's.
+const RENEW_ROOM: &str = r"
+local v = redis.call('GET', KEYS[1])
+if v == false or v == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+return 0
+";
 
 impl Registry {
     /// Node `id`'s entries, on `cmd` and `sub`, its changes queued to `feed`.
@@ -60,6 +74,7 @@ impl Registry {
             sub_pings: AtomicU64::new(0),
             renewed: AtomicBool::new(false),
             reset_at: Mutex::new(None),
+            listed: Mutex::new(Vec::new()),
         }
     }
 
@@ -114,15 +129,17 @@ impl Registry {
         }
         let ms = keys::LEASE.as_millis() as u64;
         let mut pipe = redis::pipe();
-        // GET: the key's old value; none means Redis lost it (restarted) since the last renewal.
-        pipe.cmd("SET")
-            .arg(keys::node(&self.id))
-            .arg(1)
-            .arg("PX")
-            .arg(ms)
-            .arg("GET");
-        for (code, info) in dir.rooms() {
-            pipe.pset_ex(keys::room(&code), &*self.id, ms).ignore();
+        let rooms = dir.rooms();
+        let codes: Vec<RoomCode> = rooms.iter().map(|(c, _)| c.clone()).collect();
+        self.list_owned(&mut pipe, &codes);
+        for (code, info) in rooms {
+            pipe.cmd("EVAL")
+                .arg(RENEW_ROOM)
+                .arg(1)
+                .arg(keys::room(&code))
+                .arg(&*self.id)
+                .arg(ms)
+                .ignore();
             let log_ms = keys::LOG_LEASE.as_millis() as i64;
             pipe.pexpire(keys::log(&code), log_ms).ignore();
             match directory::summary(&code, &info) {
@@ -140,30 +157,81 @@ impl Registry {
                 .ignore();
         }
         let mut cmd = self.cmd.clone();
-        let ok = match tokio::time::timeout(
-            REDIS_TIMEOUT,
-            pipe.query_async::<(Option<String>,)>(&mut cmd),
-        )
-        .await
-        {
-            Ok(Ok((old,))) => {
-                // The very first renewal finds no key of course.
-                if old.is_none() && self.renewed.swap(true, Relaxed) {
-                    self.reset();
-                }
-                true
-            }
-            Ok(Err(e)) => {
-                tracing::warn!(error = %e, "renewing the cluster leases failed");
-                false
-            }
-            Err(_) => {
-                tracing::warn!("renewing the cluster leases timed out");
-                false
-            }
+        match tokio::time::timeout(REDIS_TIMEOUT, pipe.query_async::<()>(&mut cmd)).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => tracing::warn!(error = %e, "renewing the cluster leases failed"),
+            Err(_) => tracing::warn!("renewing the cluster leases timed out"),
+        }
+    }
+
+    /// List this node's rooms in `sr:own:ID`, the index another node takes them over from:
+    /// the rooms open now added, the ones closed since the last renewal taken out.
+    fn list_owned(&self, pipe: &mut redis::Pipeline, codes: &[RoomCode]) {
+        let owned = keys::owned(&self.id);
+        let Ok(mut listed) = self.listed.lock() else {
+            return;
         };
+        let gone: Vec<&str> = listed
+            .iter()
+            .filter(|c| !codes.contains(c))
+            .map(|c| c.as_str())
+            .collect();
+        if !gone.is_empty() {
+            pipe.srem(&owned, gone).ignore();
+        }
+        if !codes.is_empty() {
+            let now: Vec<&str> = codes.iter().map(|c| c.as_str()).collect();
+            pipe.sadd(&owned, now).ignore();
+        }
+        pipe.sadd(keys::NODES, &*self.id).ignore();
+        *listed = codes.to_vec();
+    }
+
+    /// Renew this node's own key (every [`keys::NODE_RENEW_EVERY`]: its liveness, which other
+    /// nodes take its rooms over by) and note whether Redis answered.
+    pub(super) async fn renew_node(&self) {
+        let mut cmd = self.cmd.clone();
+        // GET: the key's old value; none means Redis lost it (restarted, or this node was
+        // held up past its lease) since the last renewal.
+        let mut set = redis::cmd("SET");
+        set.arg(keys::node(&self.id))
+            .arg(1)
+            .arg("PX")
+            .arg(keys::NODE_LEASE.as_millis() as u64)
+            .arg("GET");
+        let ok =
+            match tokio::time::timeout(REDIS_TIMEOUT, set.query_async::<Option<String>>(&mut cmd))
+                .await
+            {
+                Ok(Ok(old)) => {
+                    // The very first renewal finds no key of course.
+                    if old.is_none() && self.renewed.swap(true, Relaxed) {
+                        tracing::warn!("this node's key was gone: redis lost it, or it lapsed");
+                        self.reset();
+                    }
+                    true
+                }
+                Ok(Err(e)) => {
+                    tracing::warn!(error = %e, "renewing this node's key failed");
+                    false
+                }
+                Err(_) => {
+                    tracing::warn!("renewing this node's key timed out");
+                    false
+                }
+            };
         if self.redis_up.swap(ok, Relaxed) != ok {
             tracing::info!(up = ok, "redis state changed");
+        }
+    }
+
+    /// Renew this node's own key until `shutdown`.
+    pub(super) async fn node_renewals(self: Arc<Self>, shutdown: CancellationToken) {
+        loop {
+            tokio::select! {
+                () = tokio::time::sleep(keys::NODE_RENEW_EVERY) => self.renew_node().await,
+                () = shutdown.cancelled() => break,
+            }
         }
     }
 
@@ -178,10 +246,8 @@ impl Registry {
                 () = shutdown.cancelled() => break,
             }
         }
-        // A clean stop: the other nodes need not wait out the lease (rooms delete their own
-        // keys as they close).
-        let mut cmd = self.cmd.clone();
-        let _ = tokio::time::timeout(REDIS_TIMEOUT, cmd.del::<_, ()>(keys::node(&self.id))).await;
+        // A clean stop leaves its key to lapse (a moment): deleted now, it would let another
+        // node take over the rooms still closing here.
     }
 
     /// This node's id and its two Redis connections (commands, subscriptions).
@@ -261,6 +327,8 @@ impl Registry {
             return Ok(false);
         }
         let _: redis::RedisResult<()> = redis::pipe()
+            .sadd(keys::owned(&self.id), code.as_str())
+            .ignore()
             .sadd(keys::address(ip), code.as_str())
             .ignore()
             .pexpire(keys::address(ip), (keys::LEASE.as_millis() * 360) as i64)
@@ -416,7 +484,20 @@ impl DirectoryFeed for Feed {
         self.publisher.del(vec![keys::token(token)]);
     }
 
-    fn logged(&self, code: &RoomCode, _seq: u64, entry: Vec<u8>) {
-        self.publisher.xadd(keys::log(code), entry);
+    fn logged(&self, code: &RoomCode, seq: u64, entry: Vec<u8>) {
+        self.publisher
+            .log(keys::room(code), keys::log(code), seq, entry);
+    }
+
+    fn sync(
+        &self,
+        code: &RoomCode,
+    ) -> Option<tokio::sync::oneshot::Receiver<Result<(), directory::LogError>>> {
+        Some(self.publisher.sync(keys::log(code)))
+    }
+
+    fn abandoned(&self, code: &RoomCode) {
+        // Its keys, tokens and log are the new owner's: only this node stops listening.
+        self.publisher.unsubscribe(keys::room_channel(code));
     }
 }

@@ -36,6 +36,19 @@ fn decode_log(raw: &[StreamEntry]) -> Result<Vec<Logged>, serde_json::Error> {
 /// The pattern of every room's log.
 const LOG_PATTERN: &str = "sr:log:*";
 
+/// Claim a room from a dead node: only while that node's key is gone and the room's key
+/// still names it (another node may have claimed it already), the code moved from its index
+/// to this node's. KEYS: the room's key, the dead node's key, its index, this node's index;
+/// ARGV: the dead node's id, this node's, the lease in ms, the code. Answers 1 when claimed.
+const CLAIM_FROM: &str = r"
+if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+redis.call('SREM', KEYS[3], ARGV[4])
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+redis.call('SADD', KEYS[4], ARGV[4])
+return 1
+";
+
 /// This node's side of taking rooms over: what it looks with, and what it rebuilds into.
 #[derive(Debug)]
 pub(super) struct Takeovers {
@@ -89,6 +102,85 @@ impl Takeovers {
         }
     }
 
+    /// Every [`keys::NODE_POLL`] until `shutdown`, look for nodes whose key lapsed (killed,
+    /// or cut off from Redis) and take their rooms over: the fast way (A12), by the dead
+    /// node's index of its rooms; [`Takeovers::run`]'s sweep finds any it missed.
+    pub(super) async fn watch(self: Arc<Self>, shutdown: CancellationToken) {
+        loop {
+            tokio::select! {
+                () = tokio::time::sleep(keys::NODE_POLL) => {}
+                () = shutdown.cancelled() => return,
+            }
+            if !self.registry.redis_up() || self.registry.recently_reset() {
+                continue;
+            }
+            match tokio::time::timeout(REDIS_TIMEOUT * 5, self.rescue()).await {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => tracing::warn!(error = %e, "looking for dead nodes failed"),
+                Err(_) => tracing::warn!("looking for dead nodes timed out"),
+            }
+        }
+    }
+
+    /// The rooms of every node whose key lapsed: each claimed (by one node) and rebuilt.
+    async fn rescue(&self) -> redis::RedisResult<()> {
+        let mut cmd = self.cmd.clone();
+        let nodes: Vec<String> = cmd.smembers(keys::NODES).await?;
+        let nodes: Vec<String> = nodes.into_iter().filter(|n| *n != *self.id).collect();
+        if nodes.is_empty() {
+            return Ok(());
+        }
+        let mut pipe = redis::pipe();
+        for n in &nodes {
+            pipe.exists(keys::node(n));
+        }
+        let alive: Vec<bool> = pipe.query_async(&mut cmd).await?;
+        for (dead, _) in nodes.iter().zip(alive).filter(|(_, a)| !*a) {
+            let mut codes: Vec<String> = cmd.smembers(keys::owned(dead)).await?;
+            if codes.is_empty() {
+                let _: () = cmd.srem(keys::NODES, dead).await?;
+                continue;
+            }
+            // Every survivor tries them all: in its own order, so they share the work.
+            rand::seq::SliceRandom::shuffle(&mut codes[..], &mut rand::thread_rng());
+            for code in codes
+                .iter()
+                .filter_map(|c| RoomCode::try_from(c.as_str()).ok())
+            {
+                if self.env.directory.find(&code).is_none() {
+                    self.take_from(code, dead).await?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Claim room `code` from dead node `dead` and rebuild it here, if nobody claims it first.
+    async fn take_from(&self, code: RoomCode, dead: &str) -> redis::RedisResult<()> {
+        let mut cmd = self.cmd.clone();
+        let mut sub = self.sub.clone();
+        let channel = keys::room_channel(&code);
+        sub.subscribe(&channel).await?;
+        let claimed: i64 = redis::cmd("EVAL")
+            .arg(CLAIM_FROM)
+            .arg(4)
+            .arg(keys::room(&code))
+            .arg(keys::node(dead))
+            .arg(keys::owned(dead))
+            .arg(keys::owned(&self.id))
+            .arg(dead)
+            .arg(&*self.id)
+            .arg(keys::LEASE.as_millis() as u64)
+            .arg(code.as_str())
+            .query_async(&mut cmd)
+            .await?;
+        if claimed != 1 {
+            let _ = sub.unsubscribe(&channel).await;
+            return Ok(());
+        }
+        self.rebuild(code, channel).await
+    }
+
     /// The rooms whose log is kept but whose owner's lease lapsed: each claimed and rebuilt.
     async fn sweep(&self) -> redis::RedisResult<()> {
         let mut cmd = self.cmd.clone();
@@ -137,6 +229,14 @@ impl Takeovers {
             let _ = sub.unsubscribe(&channel).await;
             return Ok(());
         }
+        let _: () = cmd.sadd(keys::owned(&self.id), code.as_str()).await?;
+        self.rebuild(code, channel).await
+    }
+
+    /// Read room `code`'s log and run it here (claimed, its `channel` subscribed).
+    async fn rebuild(&self, code: RoomCode, channel: String) -> redis::RedisResult<()> {
+        let mut cmd = self.cmd.clone();
+        let mut sub = self.sub.clone();
         let raw: Vec<StreamEntry> = redis::cmd("XRANGE")
             .arg(keys::log(&code))
             .arg("-")

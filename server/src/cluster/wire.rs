@@ -64,7 +64,8 @@ pub enum Outcome {
 impl From<JoinOutcome> for Outcome {
     fn from(j: JoinOutcome) -> Outcome {
         match j {
-            JoinOutcome::Refused => Outcome::Refused,
+            // Only in-process: an owner giving a room up answers nothing over the relay.
+            JoinOutcome::Refused | JoinOutcome::Moving => Outcome::Refused,
             JoinOutcome::Player(id) => Outcome::Player {
                 id: id.as_str().to_owned(),
             },

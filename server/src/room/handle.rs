@@ -23,6 +23,9 @@ pub enum JoinOutcome {
     Player(PlayerId),
     /// In the room, watching.
     Spectator,
+    /// Not answered: the room is moving to another server (its owner was lost, or this
+    /// server gave it up); try again shortly (A12).
+    Moving,
 }
 
 /// What a room task receives.

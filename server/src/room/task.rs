@@ -34,6 +34,7 @@ use crate::puzzles::SolvedPuzzle;
 use crate::store::Store;
 
 mod adopt;
+mod durable;
 mod journaling;
 mod results;
 mod timer;
@@ -230,6 +231,9 @@ struct Task {
     /// Why this server stopped running the room, if it did: its log could not keep what the
     /// room would have sent (another server holds it now).
     abandoned: Option<super::directory::LogError>,
+    /// Commands that came while the room was frozen and must still be carried out (a
+    /// dropped connection, the room's own), in order.
+    deferred: Vec<RoomCmd>,
 }
 
 async fn run(mut t: Task, mut rx: mpsc::Receiver<RoomCmd>, seed: u64) {
@@ -243,6 +247,10 @@ async fn run(mut t: Task, mut rx: mpsc::Receiver<RoomCmd>, seed: u64) {
     let (mut tick, mut expect) = (Timer::default(), Timer::default());
     tokio::pin!(on_shutdown, on_drain);
     loop {
+        for cmd in std::mem::take(&mut t.deferred) {
+            t.command(cmd);
+            t.apply(&mut rx).await;
+        }
         tick.set(t.room.next_deadline());
         expect.set(t.expect.map(|(_, by)| by));
         tokio::select! {
@@ -255,12 +263,12 @@ async fn run(mut t: Task, mut rx: mpsc::Receiver<RoomCmd>, seed: u64) {
             () = expect.wait() => t.expected(now()),
             () = &mut on_shutdown => {
                 t.room.shutdown(now());
-                t.apply().await;
+                t.apply(&mut rx).await;
                 break;
             }
             () = &mut on_drain, if !t.room.draining() => t.room.drain(),
         }
-        t.apply().await;
+        t.apply(&mut rx).await;
         if t.room.is_closed() || t.abandoned.is_some() {
             break;
         }
@@ -274,6 +282,16 @@ async fn run(mut t: Task, mut rx: mpsc::Receiver<RoomCmd>, seed: u64) {
     }
     if let Some(why) = t.abandoned {
         t.abandon(why);
+        // Whoever waits to get in is told to try again: the room runs elsewhere now.
+        while let Ok(cmd) = rx.try_recv() {
+            if let RoomCmd::Member {
+                link: Link::Enter(_, reply),
+                ..
+            } = cmd
+            {
+                let _ = reply.send(JoinOutcome::Moving);
+            }
+        }
     } else {
         t.unregister();
     }
@@ -305,6 +323,7 @@ impl Task {
             expect: None,
             journal,
             abandoned: None,
+            deferred: Vec::new(),
         }
     }
 
@@ -424,33 +443,8 @@ impl Task {
         self.env.metrics.rooms.dec();
     }
 
-    /// Stop running the room here (its log could not keep its last entries: another server
-    /// holds it, or will): its members here are told the race is moving and closed, to
-    /// resume wherever it runs now; members on other servers hear from its new owner. Nothing
-    /// it kept elsewhere (its keys, tokens and log) is touched.
-    fn abandon(&mut self, why: super::directory::LogError) {
-        tracing::warn!(error = %why, "the room is given up here");
-        let moving = ServerMsg::Error {
-            code: protocol::ErrorCode::RoomMoving,
-            message: "the race is moving to another server: reconnecting".into(),
-            retry_ms: Some(MOVING_RETRY_MS),
-        };
-        let bytes = encode(&moving);
-        for c in self.conns.values() {
-            if let Endpoint::Local(o) = c {
-                o.push_text(bytes.clone(), &self.env.metrics);
-                c.close(crate::outbox::CloseCode::ServiceRestart);
-            }
-        }
-        self.conns.clear();
-        self.replies.clear();
-        self.unregistered = true;
-        self.env.directory.abandon(self.room.code(), self.ip);
-        self.env.metrics.rooms.dec();
-    }
-
     /// Carry out the state machine's effects, in order.
-    async fn apply(&mut self) {
+    async fn apply(&mut self, rx: &mut mpsc::Receiver<RoomCmd>) {
         if self.room.is_empty() && self.expect.is_none() {
             // Before anyone hears of it (`player_left`, the leave's answer): a client that
             // reacts by creating a room must find the limits already freed.
@@ -461,7 +455,7 @@ impl Task {
             if effects.is_empty() {
                 break;
             }
-            self.apply_batch(effects).await;
+            self.apply_batch(effects, rx).await;
         }
         for id in self.forget.drain(..) {
             if !self.room.has_conn(id) {
@@ -483,17 +477,11 @@ impl Task {
         }
     }
 
-    async fn apply_batch(&mut self, effects: Vec<Effect>) {
+    async fn apply_batch(&mut self, effects: Vec<Effect>, rx: &mut mpsc::Receiver<RoomCmd>) {
         // Nothing goes out that the log does not keep yet: a client is never told of a
         // command a replay would not have (write-ahead, for takeovers and crashes alike).
-        if let Some(j) = &self.journal {
-            if self.abandoned.is_some() {
-                return;
-            }
-            if let Err(why) = j.settle().await {
-                self.abandoned = Some(why);
-                return;
-            }
+        if !self.settled(rx).await {
+            return;
         }
         let metrics = self.env.metrics.clone();
         // The rating changes the store computed, for the `race_over` that follows it.

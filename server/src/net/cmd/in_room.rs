@@ -83,6 +83,10 @@ impl RoomLink {
     ) -> bool {
         match answer.await {
             Ok(JoinOutcome::Refused) => false,
+            Ok(JoinOutcome::Moving) => {
+                peer.moving();
+                false
+            }
             Ok(joined) => {
                 let span = tracing::Span::current();
                 span.record("room", room.code.as_str());

@@ -49,6 +49,15 @@ impl Peer {
         });
     }
 
+    /// The room is moving to another server (A12): try again after a moment.
+    pub(super) fn moving(&mut self) {
+        self.send(&ServerMsg::Error {
+            code: ErrorCode::RoomMoving,
+            message: "the race is moving to another server: trying again".into(),
+            retry_ms: Some(crate::room::task::MOVING_RETRY_MS),
+        });
+    }
+
     /// A draining server (A9) takes no new pool entry or arena wait: `server_draining`.
     pub(super) fn refused_draining(&mut self) -> bool {
         if !self.server.play.rooms.draining() {

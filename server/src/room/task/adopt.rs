@@ -56,10 +56,10 @@ pub fn adopt(
     let span = tracing::info_span!("room", room = %code);
     let gap_ms = gap.as_millis();
     tracing::info!(room = %code, gap_ms, "room taken over");
-    let rx = opened.rx;
+    let mut rx = opened.rx;
     let go = async move {
         // What the takeover said (the views, the dropped seats) goes out first.
-        t.apply().await;
+        t.apply(&mut rx).await;
         run(t, rx, seed).await;
     };
     env.tasks.spawn(tracing::Instrument::instrument(go, span));

@@ -5,6 +5,7 @@
 use std::sync::{Arc, Mutex};
 
 use protocol::RoomCode;
+use tokio::sync::oneshot;
 use tokio::time::Instant;
 
 use crate::outbox::ConnId;
@@ -37,10 +38,6 @@ struct Unsynced {
     seq: u64,
     entries: Vec<(u64, Vec<u8>)>,
 }
-
-/// How long a room waits before giving its unkept entries again, while its log's store
-/// cannot be reached.
-const RETRY: std::time::Duration = std::time::Duration::from_millis(100);
 
 impl Journal {
     /// Room `code`'s log, counting from `epoch`.
@@ -97,35 +94,28 @@ impl Journal {
         self.directory.log(&self.code, seq, bytes);
     }
 
-    /// Wait until the log keeps every entry given so far, giving them again while its store
-    /// cannot be reached (the store decides for how long: then it answers
-    /// [`LogError::Fenced`]). An error: this server must stop running the room.
-    pub(super) async fn settle(&self) -> Result<(), LogError> {
-        loop {
-            let empty = self.unsynced.lock().map_or(true, |u| u.entries.is_empty());
-            if empty {
-                return Ok(());
-            }
-            let answer = match self.directory.sync(&self.code) {
-                Some(rx) => rx.await.unwrap_or(Err(LogError::Fenced)),
-                None => Ok(()),
-            };
-            match answer {
-                Ok(()) => {
-                    if let Ok(mut u) = self.unsynced.lock() {
-                        u.entries.clear();
-                    }
-                    return Ok(());
-                }
-                Err(LogError::Unavailable) => {
-                    tokio::time::sleep(RETRY).await;
-                    let again = self.unsynced.lock().map(|u| u.entries.clone());
-                    for (seq, bytes) in again.unwrap_or_default() {
-                        self.directory.log(&self.code, seq, bytes);
-                    }
-                }
-                Err(e) => return Err(e),
-            }
+    /// Whether some entries are not yet known to be kept.
+    pub(super) fn pending(&self) -> bool {
+        self.unsynced.lock().is_ok_and(|u| !u.entries.is_empty())
+    }
+
+    /// Ask the log whether it keeps every entry given so far (`None`: nothing to wait for).
+    pub(super) fn sync(&self) -> Option<oneshot::Receiver<Result<(), LogError>>> {
+        self.directory.sync(&self.code)
+    }
+
+    /// The log keeps every entry given so far.
+    pub(super) fn synced(&self) {
+        if let Ok(mut u) = self.unsynced.lock() {
+            u.entries.clear();
+        }
+    }
+
+    /// Give the entries not yet known to be kept again (each is kept once, by its number).
+    pub(super) fn resend(&self) {
+        let again = self.unsynced.lock().map(|u| u.entries.clone());
+        for (seq, bytes) in again.unwrap_or_default() {
+            self.directory.log(&self.code, seq, bytes);
         }
     }
 
