@@ -303,11 +303,14 @@ impl<R: Send + 'static> Writes<R> {
             let n = batch.len();
             let p = pipeline(batch.drain(..), &mut logs, &metrics);
             let mut cmd = cmd.clone();
-            let answers = p
-                .pipe
-                .query_async::<Vec<redis::RedisResult<redis::Value>>>(&mut cmd)
-                .await;
-            answered(answers, p.logged, p.watched, &mut logs, &metrics, &unheard);
+            // A batch of syncs and unsubscriptions alone writes nothing.
+            if !p.pipe.is_empty() {
+                let answers = p
+                    .pipe
+                    .query_async::<Vec<redis::RedisResult<redis::Value>>>(&mut cmd)
+                    .await;
+                answered(answers, p.logged, p.watched, &mut logs, &metrics, &unheard);
+            }
             for (log, tx) in p.syncs {
                 let _ = tx.send(logs.sync(&log));
             }
