@@ -135,7 +135,11 @@ fn wire_names_equal_serde_names() {
     check_names(FinishStatus::ALL, FinishStatus::as_str);
     check_names(OverReason::ALL, OverReason::as_str);
     check_names(ClosedReason::ALL, ClosedReason::as_str);
-    assert_eq!(ErrorCode::ALL.len(), 24, "A6's 18, A7's four, A9's one and A12's one");
+    assert_eq!(
+        ErrorCode::ALL.len(),
+        24,
+        "A6's 18, A7's four, A9's one and A12's one"
+    );
 }
 
 #[test]
