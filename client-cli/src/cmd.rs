@@ -344,7 +344,9 @@ async fn first_answer(
                 NetEvent::Closed { error } => {
                     bail!("{}", error.as_deref().unwrap_or("connection closed"))
                 }
-                NetEvent::Connected { .. } | NetEvent::Reconnecting { .. } => {}
+                NetEvent::Connected { .. }
+                | NetEvent::Reconnecting { .. }
+                | NetEvent::Moving { .. } => {}
             }
             seen.push(ev);
         }

@@ -12,7 +12,8 @@
 //! the [`Seating`] (`seating`); the screen outside a room, [`Outside`] (`outside`, with the
 //! pool's decisions in `pool` and a server restarting's (A9) in `restart`); the arena we are a
 //! member of (A7), [`Arena`] (`arena`); the room host's tool open over the room, [`Tool`]
-//! (`room_host`, and `report` for the report list). App's own code is the glue between them:
+//! (`room_host`, and `report` for the report list); our room moving to another server (A12:
+//! held placements, the next try, giving up), `moving`. App's own code is the glue between them:
 //! this module (update, the connection, the key context, leaving), `on_key` (each key's effect)
 //! and `on_server` (each server message's effect on the screen). Keys go through the one table
 //! in `keys`; `board` holds the board, pencil marks and cursor that solo shares.
@@ -23,6 +24,7 @@ mod chat;
 pub mod event;
 pub mod keys;
 pub mod mirror;
+mod moving;
 mod on_key;
 mod on_server;
 pub mod outside;
@@ -60,10 +62,19 @@ pub enum Conn {
     Connecting,
     /// Connected.
     Online,
-    /// Dropped; retrying.
+    /// Dropped; retrying (the race goes on).
     Reconnecting {
         /// 1 for the first retry.
         attempt: u32,
+        /// Local clock of the next try.
+        retry_at_ms: u64,
+    },
+    /// The room is moving to another server (A12); the race goes on. Our commands wait.
+    Moving {
+        /// 1 for the first try again.
+        attempt: u32,
+        /// Local clock of the next try.
+        retry_at_ms: u64,
     },
     /// Over, with the reason when it was not ours.
     Closed(Option<String>),
@@ -101,6 +112,8 @@ pub struct App {
     pub outside: Outside,
     /// The room host's tool open over the room (its state is the command's own).
     tool: Option<Tool>,
+    /// Our room moving to another server while our socket stays (A12).
+    moving: Option<moving::Moving>,
     /// Set when the app wants to end.
     pub quit: bool,
     /// The arena we are a member of (A7), with its standings.
@@ -124,6 +137,7 @@ impl App {
             seating: Seating::default(),
             outside: Outside::Entering,
             tool: None,
+            moving: None,
             quit: false,
             arena: None,
         }
@@ -230,7 +244,9 @@ impl App {
                 self.clock_ms = self.clock_ms.max(now);
                 self.status.expire(self.clock_ms);
                 self.play.expire(self.clock_ms);
-                self.arena_tick()
+                let mut effects = self.moving_tick();
+                effects.extend(self.arena_tick());
+                effects
             }
             Event::Resize => Vec::new(),
             Event::Net(ev) => self.on_net(ev),
@@ -263,14 +279,24 @@ impl App {
                 }
                 Vec::new()
             }
-            NetEvent::Reconnecting { attempt, .. } => {
-                self.conn = Conn::Reconnecting { attempt };
-                // Unanswered placements are re-sent by the connection task; their answers
-                // may be lost with the old socket, so stop showing them as pending.
-                self.play.forget_pending();
+            NetEvent::Reconnecting { attempt, delay } => {
+                let retry_at_ms = self.clock_ms + u64::try_from(delay.as_millis()).unwrap_or(0);
+                self.away(Conn::Reconnecting {
+                    attempt,
+                    retry_at_ms,
+                });
+                Vec::new()
+            }
+            NetEvent::Moving { attempt, delay } => {
+                let retry_at_ms = self.clock_ms + u64::try_from(delay.as_millis()).unwrap_or(0);
+                self.away(Conn::Moving {
+                    attempt,
+                    retry_at_ms,
+                });
                 Vec::new()
             }
             NetEvent::Closed { error } => {
+                self.moving = None;
                 if self.outside.is_final() && self.room().is_none() {
                     // Removed, or the room closed: the screen says so until a key quits.
                     self.conn = Conn::Closed(None);
@@ -283,8 +309,7 @@ impl App {
                         return vec![Effect::Quit];
                     }
                     Some(e) => {
-                        self.status
-                            .alert(format!("connection lost: {e}; press q to quit"));
+                        self.status.alert(format!("{e}; press q to quit"));
                         self.conn = Conn::Closed(Some(e));
                     }
                 }
@@ -342,7 +367,8 @@ impl App {
     fn leave(&mut self) -> Vec<Effect> {
         self.quit = true;
         let mut effects = Vec::new();
-        if self.conn == Conn::Online {
+        // Sent while the room moves too: the connection task sends it once it can.
+        if !matches!(self.conn, Conn::Connecting | Conn::Closed(_)) {
             if self.arena.is_some() {
                 effects.push(Effect::Send(ClientMsg::LeaveArena));
             }

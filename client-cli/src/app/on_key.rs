@@ -3,10 +3,10 @@
 //! key first, then a confirmation waiting for its second press.
 
 use crossterm::event::{KeyCode, KeyEvent};
-use protocol::{ClientMsg, MsgId, MAX_NAME_CHARS};
+use protocol::{ClientMsg, MAX_NAME_CHARS};
 
 use super::keys::{self, Action, Context};
-use super::play::Placing;
+use super::play::{place_msg, Placing};
 use super::report::{self, ReasonKey};
 use super::{is_ctrl_c, room_host, App, Confirm, Conn, Effect, Outside, Room, Tool};
 use crate::net::Intent;
@@ -233,8 +233,9 @@ impl App {
         let Some((puzzle, board)) = self.race().map(|r| (r.puzzle, r.board)) else {
             return Vec::new();
         };
-        match self.play.place(&puzzle, &board, digit) {
-            (_, Placing::Pencilled | Placing::Pending) => Vec::new(),
+        let hold = !self.room_answers();
+        match self.play.place(&puzzle, &board, digit, hold) {
+            (_, Placing::Pencilled | Placing::Pending | Placing::Held(_)) => Vec::new(),
             (_, Placing::Given) => {
                 self.notify("that cell is a given", true);
                 Vec::new()
@@ -243,11 +244,7 @@ impl App {
                 self.notify("that cell is already filled", true);
                 Vec::new()
             }
-            (cell, Placing::Send(id)) => vec![Effect::Send(ClientMsg::Place {
-                cell: i64::from(cell.get()),
-                digit: i64::from(digit.get()),
-                id: Some(MsgId::Number(id.into())),
-            })],
+            (cell, Placing::Send(id)) => vec![Effect::Send(place_msg(id, cell, digit))],
         }
     }
 

@@ -2,10 +2,11 @@
 //! taken what the server said: the glue that hands each message to the parts it concerns (our
 //! side of the race, the notice, chat, the screen shown outside a room, the pool's queue, the
 //! arena, the room host's tools), and the messages some answers call for (a seat after
-//! watching). A server restarting (A9) replaces the whole screen first.
+//! watching, placements held while the room moved: A12). A server restarting (A9) replaces the
+//! whole screen first.
 
 use engine::Difficulty;
-use protocol::{ErrorCode, FinishStatus, PlayerId, Role, ServerMsg};
+use protocol::{ErrorCode, FinishStatus, Phase, PlayerId, Role, ServerMsg};
 
 use super::outside::{self, Outside};
 use super::{clock, room_host, App, Arena, ChatLine, Effect};
@@ -98,7 +99,7 @@ impl App {
         prev_room: Option<String>,
     ) -> Vec<Effect> {
         match msg {
-            ServerMsg::RoomJoined { .. } => self.entered(prev_race),
+            ServerMsg::RoomJoined { .. } => return self.entered(prev_race),
             ServerMsg::PlayerJoined { player } => {
                 if !self.room().is_some_and(|r| r.is_me(&player.player_id)) {
                     self.notify(format!("{} joined", player.name), false);
@@ -117,21 +118,7 @@ impl App {
             }
             ServerMsg::Countdown { .. } => self.status.drop_confirm(),
             ServerMsg::RaceStarted { .. } => self.play.reset(),
-            ServerMsg::Placement {
-                id,
-                cell,
-                digit,
-                accepted,
-                reason,
-                conflicts,
-                ..
-            } => {
-                if self.mirror.race().is_some() {
-                    let refusal = (!accepted).then_some((reason, conflicts));
-                    self.play
-                        .answered(id.as_ref(), cell, digit, refusal, self.clock_ms);
-                }
-            }
+            ServerMsg::Placement { .. } => return self.answered(msg),
             ServerMsg::PlayerFinished {
                 player_id,
                 status,
@@ -148,8 +135,16 @@ impl App {
                 text,
             }),
             ServerMsg::RoomClosed { room, .. } => self.room_closed(room),
-            ServerMsg::Error { code, message, .. } => {
-                return self.refused(code, message, prev_room)
+            ServerMsg::Error {
+                code,
+                message,
+                retry_ms,
+            } => {
+                if code == ErrorCode::RoomMoving && self.room().is_some() {
+                    self.room_moving(retry_ms);
+                    return Vec::new();
+                }
+                return self.refused(code, message, prev_room);
             }
             ServerMsg::Welcome { .. }
             | ServerMsg::Pong { .. }
@@ -174,8 +169,9 @@ impl App {
     }
 
     /// `room_joined`: a fresh screen in the room, except that coming back to the same race (a
-    /// resume) keeps the local pencil marks and cursor.
-    fn entered(&mut self, prev_race: Option<protocol::RaceId>) {
+    /// resume, or the room shown again by its new server: A12) keeps the local pencil marks and
+    /// cursor, and sends again the placements held meanwhile that the board does not show.
+    fn entered(&mut self, prev_race: Option<protocol::RaceId>) -> Vec<Effect> {
         self.outside = Outside::Entering;
         self.seating.entered();
         let same_race = self
@@ -183,6 +179,35 @@ impl App {
             .race()
             .filter(|r| prev_race.as_ref() == Some(&r.race_id));
         self.play.entered(same_race.map(|r| &r.board));
+        let racing = self.room().is_some_and(|r| r.phase == Phase::Racing)
+            && self.race().is_some_and(|r| r.finished.is_none());
+        if !racing {
+            self.play.race_over();
+        }
+        self.room_back()
+    }
+
+    /// `placement`: the answer to one of ours (the room answers again, if it was moving).
+    fn answered(&mut self, msg: ServerMsg) -> Vec<Effect> {
+        let ServerMsg::Placement {
+            id,
+            cell,
+            digit,
+            accepted,
+            reason,
+            conflicts,
+            ..
+        } = msg
+        else {
+            return Vec::new();
+        };
+        if self.mirror.race().is_none() {
+            return Vec::new();
+        }
+        let refusal = (!accepted).then_some((reason, conflicts));
+        self.play
+            .answered(id.as_ref(), cell, digit, refusal, self.clock_ms);
+        self.room_back()
     }
 
     /// `queued` (the queue screen), `pool_alone` (nobody else waits: a ghost may be offered)

@@ -1,10 +1,14 @@
 //! Our side of the race on screen, beside the server's board ([`Play`]): the pencil marks and
-//! cursor, the placements sent and not yet answered (with the id the next one takes), and the
-//! last refusal ([`Flash`]). It decides what a digit key sends, what an answer leaves on the
-//! board, and what a resume keeps; the app composes it with the [`Mirror`](super::Mirror)'s board.
+//! cursor, the placements not yet answered (with the id the next one takes), and the last
+//! refusal ([`Flash`]). It decides what a digit key sends, what an answer leaves on the board,
+//! and what a resume keeps; the app composes it with the [`Mirror`](super::Mirror)'s board.
+//!
+//! A placement the server could not take yet (its socket dropped, or its room was moving to
+//! another server: A12 `room_moving`) is *held*: it stays on the board as pending and goes again
+//! once the room answers, unless the room's board then shows the cell filled.
 
 use engine::{Cell, Digit, Geometry, Grid};
-use protocol::{MsgId, PlaceReason};
+use protocol::{ClientMsg, MsgId, PlaceReason};
 
 use super::board::PencilAndCursor;
 use super::FLASH_MS;
@@ -37,6 +41,27 @@ pub(super) enum Placing {
     Pending,
     /// Send this placement id.
     Send(u64),
+    /// Held under this id: the room cannot take it now (it goes once the room answers).
+    Held(u64),
+}
+
+/// A placement not yet answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Pending {
+    id: u64,
+    cell: Cell,
+    digit: Digit,
+    /// On its way; false while held for the room to answer again.
+    sent: bool,
+}
+
+/// The `place` message for placement `id`.
+pub(super) fn place_msg(id: u64, cell: Cell, digit: Digit) -> ClientMsg {
+    ClientMsg::Place {
+        cell: i64::from(cell.get()),
+        digit: i64::from(digit.get()),
+        id: Some(MsgId::Number(id.into())),
+    }
 }
 
 /// Our side of the race on screen, beside the server's board: the pencil marks and cursor,
@@ -45,8 +70,8 @@ pub(super) enum Placing {
 pub struct Play {
     /// Pencil marks, cursor and mode.
     pencil_cursor: PencilAndCursor,
-    /// Placements sent and not yet answered: (id, cell, digit).
-    pending: Vec<(u64, Cell, Digit)>,
+    /// Placements not yet answered, oldest first.
+    pending: Vec<Pending>,
     /// The last rejected placement.
     flash: Option<Flash>,
     /// The id the next placement takes (kept across races: ids stay unique per connection).
@@ -72,7 +97,15 @@ impl Play {
 
     /// The placements sent and not yet answered, as (cell, digit), oldest first.
     pub fn pending(&self) -> impl Iterator<Item = (Cell, Digit)> + '_ {
-        self.pending.iter().map(|&(_, c, d)| (c, d))
+        self.pending.iter().map(|p| (p.cell, p.digit))
+    }
+
+    /// The placements held for the room to answer again, as (cell, digit), oldest first.
+    pub fn held(&self) -> impl Iterator<Item = (Cell, Digit)> + '_ {
+        self.pending
+            .iter()
+            .filter(|p| !p.sent)
+            .map(|p| (p.cell, p.digit))
     }
 
     /// The last rejected placement, while it shows.
@@ -84,8 +117,8 @@ impl Play {
     pub fn pending_in(&self, cell: Cell) -> Option<Digit> {
         self.pending
             .iter()
-            .find(|(_, c, _)| *c == cell)
-            .map(|&(_, _, d)| d)
+            .find(|p| p.cell == cell)
+            .map(|p| p.digit)
     }
 
     /// A fresh side for a new race or another room (the placement ids go on counting).
@@ -96,15 +129,40 @@ impl Play {
         };
     }
 
-    /// `room_joined`: a fresh side, except that coming back to the same race (a resume) keeps
-    /// the pencil marks and cursor, less the marks of cells filled on `board` meanwhile.
+    /// `room_joined`: a fresh side, except that coming back to the same race (a resume, or the
+    /// room shown again by its new server: A12) keeps the pencil marks and cursor, less the
+    /// marks of cells filled on `board` meanwhile, and the placements still unanswered in cells
+    /// `board` leaves empty.
     pub(super) fn entered(&mut self, same_race_board: Option<&Grid>) {
         let kept = std::mem::take(&mut self.pencil_cursor);
+        let pending = std::mem::take(&mut self.pending);
         self.reset();
         if let Some(board) = same_race_board {
             self.pencil_cursor = kept;
             self.pencil_cursor.clear_filled(board);
+            self.pending = pending;
+            self.pending.retain(|p| board.get(p.cell).is_none());
         }
+    }
+
+    /// The room cannot answer now (the socket dropped, or the room is moving): every placement
+    /// not yet answered is held, to go again once it can.
+    pub(super) fn hold_pending(&mut self) {
+        for p in &mut self.pending {
+            p.sent = false;
+        }
+    }
+
+    /// The held placements, to send again now (they are on their way from here).
+    pub(super) fn send_held(&mut self) -> Vec<ClientMsg> {
+        self.pending
+            .iter_mut()
+            .filter(|p| !p.sent)
+            .map(|p| {
+                p.sent = true;
+                place_msg(p.id, p.cell, p.digit)
+            })
+            .collect()
     }
 
     /// The flash fades at local time `now`.
@@ -145,8 +203,15 @@ impl Play {
     }
 
     /// A digit key in the cursor's cell, on a race of `puzzle` with our `board`: a pencil mark,
-    /// or a placement now pending under the id returned.
-    pub(super) fn place(&mut self, puzzle: &Grid, board: &Grid, digit: Digit) -> (Cell, Placing) {
+    /// or a placement now pending under the id returned (held, if the room cannot take it now:
+    /// `hold`).
+    pub(super) fn place(
+        &mut self,
+        puzzle: &Grid,
+        board: &Grid,
+        digit: Digit,
+        hold: bool,
+    ) -> (Cell, Placing) {
         let cell = self.pencil_cursor.cursor;
         if self.pencil_cursor.pencil_mode {
             self.pencil_cursor.toggle_pencil(board, cell, digit);
@@ -163,11 +228,23 @@ impl Play {
         }
         let id = self.next_id;
         self.next_id += 1;
-        self.pending.push((id, cell, digit));
+        self.pending.push(Pending {
+            id,
+            cell,
+            digit,
+            sent: !hold,
+        });
         if self.flash.as_ref().is_some_and(|f| f.cell == cell) {
             self.flash = None;
         }
-        (cell, Placing::Send(id))
+        (
+            cell,
+            if hold {
+                Placing::Held(id)
+            } else {
+                Placing::Send(id)
+            },
+        )
     }
 
     /// The server's answer to one of our placements, at local time `now`: no longer pending;
@@ -181,8 +258,8 @@ impl Play {
         now: u64,
     ) {
         match id.and_then(MsgId::as_u64) {
-            Some(n) => self.pending.retain(|(i, _, _)| *i != n),
-            None => self.pending.retain(|(_, pc, _)| *pc != cell),
+            Some(n) => self.pending.retain(|p| p.id != n),
+            None => self.pending.retain(|p| p.cell != cell),
         }
         match refusal {
             None => {

@@ -24,6 +24,7 @@ mod lag;
 mod late_join;
 mod late_ratings;
 mod lobby;
+mod moving;
 mod pool;
 mod race;
 mod report;

@@ -14,12 +14,13 @@ use protocol::{
 };
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use tracing::{debug, info, warn};
 
 use super::pace::{self, Planned, Tier};
 use super::{BotConfig, BotError, BotReport, RaceResult, RATE_LIMIT_PAUSE, REMATCH_PAUSE};
 use crate::app::Mirror;
+use crate::net::Backoff;
 
 /// The race the brain is solving.
 #[derive(Clone, Debug)]
@@ -43,6 +44,8 @@ pub struct Brain {
     race: Option<Solving>,
     in_flight: Option<(u64, Cell, Digit)>,
     resend: bool,
+    /// Re-sends while the room moves to another server (A12), until it answers again.
+    moving: Backoff,
     next_id: u64,
     start_wanted: bool,
     wake: Option<Duration>,
@@ -64,6 +67,7 @@ impl Brain {
             race: None,
             in_flight: None,
             resend: false,
+            moving: Backoff::default(),
             next_id: 1,
             start_wanted: false,
             wake: None,
@@ -169,6 +173,10 @@ impl Brain {
         }
         // The brain keeps no clock: the mirror's race-time anchors go unread here.
         self.mirror.apply(msg, 0);
+        if let ServerMsg::RoomJoined { .. } | ServerMsg::Placement { .. } = msg {
+            // The room answers: it is not (or no longer) moving.
+            self.moving.reset();
+        }
         match msg {
             ServerMsg::RoomJoined { room, you, .. } => {
                 self.report.room = Some(room.clone());
@@ -200,6 +208,11 @@ impl Brain {
             ServerMsg::RaceOver {
                 race_id, standings, ..
             } => self.race_over(race_id, standings),
+            ServerMsg::Error {
+                code: ErrorCode::RoomMoving,
+                retry_ms,
+                ..
+            } => self.room_moving(*retry_ms),
             ServerMsg::Error { code, message, .. } => self.on_error(*code, message),
             ServerMsg::RoomClosed { .. } => self.error = Some(BotError::RoomClosed),
             _ => {}
@@ -278,6 +291,17 @@ impl Brain {
         self.in_flight = None;
         info!(race = %race_id, status = ?mine.map(|s| s.status), "race over");
         self.maybe_start();
+    }
+
+    /// `room_moving` (A12): the room's server was lost and another is taking it over; the
+    /// placement was not taken. It goes again after `retry_ms` at the soonest, backing off while
+    /// the room keeps moving (a `room_joined` from the new server replans from its board).
+    fn room_moving(&mut self, retry_ms: Option<u64>) {
+        self.report.room_moving += 1;
+        if self.in_flight.is_some() {
+            self.resend = true;
+        }
+        self.wake = Some(self.moving.next(retry_ms, self.rng.gen()));
     }
 
     fn on_error(&mut self, code: ErrorCode, message: &str) {

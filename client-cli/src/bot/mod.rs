@@ -4,8 +4,9 @@
 //! [`Brain`] (in `brain`) is the decision logic and does no IO: it reads server messages and
 //! says what to send next. [`pace`] is how it plays: the fill order and the wait before each
 //! placement (from the grader's techniques), pauses and slips, per [`Level`]. [`run`] here drives
-//! a brain over a [`crate::net`] session (so a bot reconnects and resumes like any client),
-//! sleeping the brain's waits and re-sending a placement after `rate_limited`. This module owns
+//! a brain over a [`crate::net`] session (so a bot reconnects and resumes like any client, and
+//! rides through its room moving to another server: A12), sleeping the brain's waits and
+//! re-sending a placement after `rate_limited` or `room_moving`. This module owns
 //! the bot's configuration, report and errors.
 
 mod brain;
@@ -91,12 +92,14 @@ pub struct BotReport {
     pub player_id: Option<PlayerId>,
     /// One entry per finished race.
     pub races: Vec<RaceResult>,
-    /// Placements sent (re-sends after `rate_limited` excluded).
+    /// Placements sent (re-sends after `rate_limited` or `room_moving` excluded).
     pub placements: u32,
     /// Placements the server refused as mistakes.
     pub mistakes: u32,
     /// `rate_limited` errors received.
     pub rate_limited: u32,
+    /// `room_moving` errors received (A12: the room's server was lost and another took it over).
+    pub room_moving: u32,
 }
 
 /// Why a bot stopped early.
@@ -165,7 +168,9 @@ pub async fn run(
                     }
                     return Err(BotError::Connection(error.unwrap_or_else(|| "closed".into())));
                 }
-                Some(NetEvent::Connected { .. }) | Some(NetEvent::Reconnecting { .. }) => {}
+                // The session comes back and resumes by itself; `room_joined` then says where
+                // the race stands.
+                Some(NetEvent::Connected { .. } | NetEvent::Reconnecting { .. } | NetEvent::Moving { .. }) => {}
             },
             _ = sleep => {
                 wake_at = None;

@@ -583,3 +583,5 @@ fn the_plan_fills_every_empty_cell_once_singles_first() {
         .sum();
     assert!(medium_looks > 0, "a medium puzzle takes a medium technique");
 }
+
+mod moving;

@@ -5,10 +5,16 @@
 //! - sends the [`Intent`] (create, join, spectate, quick race, ghost race, arena) right after
 //!   `welcome`;
 //! - remembers the seat's resume token from `room_joined`, and after a drop reconnects with
-//!   exponential backoff and sends `resume` (a spectator re-sends `spectate`; a player waiting
-//!   in the pool, who has no seat to resume, sends `quick_race` again; an arena member between
-//!   races sends `join_arena` again);
-//! - queues what the caller sends while the socket is down and flushes it after the resume;
+//!   exponential backoff and jitter and sends `resume` (a spectator re-sends `spectate`; a player
+//!   waiting in the pool, who has no seat to resume, sends `quick_race` again; an arena member
+//!   between races sends `join_arena` again);
+//! - rides through a room moving to another server (A12): a `resume` answered `room_moving`
+//!   (or, within [`MOVE_WINDOW`] of the drop, `unknown_room` or `invalid_token`: the room's new
+//!   server may not know it yet) is sent again after the server's `retry_ms` with backoff and
+//!   jitter, reported as [`NetEvent::Moving`]; only later do those answers end the session
+//!   ("the room has closed");
+//! - queues what the caller sends while the socket is down or the resume unanswered, and
+//!   flushes it once the seat is back;
 //! - sends a WebSocket ping every [`KEEPALIVE`] so an idle lobby is not closed by the server;
 //! - ends the session for good on `room_closed` (the host quit, or the room was removed: A5), and
 //!   when reconnecting has failed for [`Endpoint::give_up_after`] — never a silent loop;
@@ -20,12 +26,15 @@
 //!   printed table can be handed an escape sequence.
 //!
 //! It never touches the terminal: it is shared by the TUI and the bots. The coming-back part
-//! (the seat's memory, the backoff loop) is `rejoin`; the server's address is [`ServerUrl`];
+//! (the seat's memory, the reconnect loop, reading a hello's answer) is `rejoin`; one socket's
+//! loop is `serve`; the waits between tries are [`Backoff`]; the server's address is [`ServerUrl`];
 //! what a `wss://` connection trusts is [`Trust`] (`tls`). The two travel together as an
 //! [`Endpoint`].
 
+pub mod backoff;
 mod intent;
 mod rejoin;
+mod serve;
 pub mod tls;
 pub mod url;
 
@@ -36,18 +45,19 @@ use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::time::Duration;
 
-use futures::{SinkExt, StreamExt};
+use futures::SinkExt;
 use protocol::text::terminal_safe;
 use protocol::{ClientMsg, ErrorCode, ServerMsg};
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
-use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
-use tracing::{debug, info, warn};
+use tracing::{debug, info};
 
-use rejoin::{open, Seat};
-pub use rejoin::{FIRST_BACKOFF, GIVE_UP_AFTER, MAX_BACKOFF};
+pub use backoff::{Backoff, FIRST_BACKOFF, MAX_BACKOFF};
+use rejoin::{open, Hello, Seat};
+pub use rejoin::{GIVE_UP_AFTER, MOVE_WINDOW};
 pub use tls::{CaFileError, Trust};
 pub use url::{RoomTarget, ServerUrl, TargetError, UrlError, DEFAULT_SERVER};
 
@@ -75,8 +85,12 @@ pub struct Endpoint {
     pub trust: Trust,
     /// Longest wait for one connection's handshakes ([`CONNECT_TIMEOUT`]).
     pub connect_timeout: Duration,
-    /// How long reconnecting may fail before the session ends ([`GIVE_UP_AFTER`]).
+    /// How long after a drop reconnecting and resuming may fail before the session ends
+    /// ([`GIVE_UP_AFTER`]).
     pub give_up_after: Duration,
+    /// How long after a drop `unknown_room` or `invalid_token` answered to a `resume` still
+    /// means the room is moving rather than gone ([`MOVE_WINDOW`]).
+    pub moving_window: Duration,
 }
 
 impl Endpoint {
@@ -87,6 +101,7 @@ impl Endpoint {
             trust,
             connect_timeout: CONNECT_TIMEOUT,
             give_up_after: GIVE_UP_AFTER,
+            moving_window: MOVE_WINDOW,
         }
     }
 }
@@ -124,6 +139,15 @@ pub enum NetEvent {
         /// 1 for the first retry.
         attempt: u32,
         /// Wait before the attempt.
+        delay: Duration,
+    },
+    /// Connected again, but the seat's room is moving to another server (A12: the `resume`
+    /// was answered `room_moving`, or the room is not known yet right after its server was
+    /// lost); the `resume` goes again in `delay`. The race goes on.
+    Moving {
+        /// 1 for the first try again.
+        attempt: u32,
+        /// Wait before the try.
         delay: Duration,
     },
     /// The session is over: the caller hung up, the server closed for good, or reconnecting failed.
@@ -228,82 +252,114 @@ enum End {
     CallerDone,
     /// The socket dropped or errored: reconnect.
     Dropped(String),
-    /// The server refused us for good (e.g. `server_full`, or the resume token is gone): stop.
+    /// The server refused us for good (e.g. `server_full`, or the room is gone): stop.
     Fatal(String),
     /// The server is restarting (A9): nothing to come back to; the caller's next ask for a room
     /// or the pool opens a new connection.
     Restart,
 }
 
+/// What the connection task keeps across sockets.
+struct Task {
+    /// The server.
+    to: Endpoint,
+    /// How to come back after a drop.
+    seat: Seat,
+    /// What the caller sends.
+    rx: mpsc::UnboundedReceiver<ClientMsg>,
+    /// What the caller sent that has yet to go out.
+    queued: VecDeque<ClientMsg>,
+    /// What we tell the caller.
+    events: mpsc::UnboundedSender<NetEvent>,
+    /// When the connection dropped, until the seat (or the place watched) is back: the give-up
+    /// and moving windows count from here, across every socket tried meanwhile.
+    away_since: Option<Instant>,
+}
+
 async fn run(
     to: Endpoint,
     intent: Intent,
     who: Identity,
-    mut rx: mpsc::UnboundedReceiver<ClientMsg>,
+    rx: mpsc::UnboundedReceiver<ClientMsg>,
     events: mpsc::UnboundedSender<NetEvent>,
 ) {
-    let mut seat = Seat::default();
-    if let Intent::Spectate { name, room, boards } = &intent {
-        seat.spectating = Some((room.clone(), name.clone()));
-        seat.boards = *boards;
-    }
-    if let Intent::Quick { name, .. } = &intent {
-        seat.pool_name = Some(name.clone());
-    }
-    if let Intent::Arena { arena_id, name } = &intent {
-        seat.arena = Some((arena_id.clone(), name.clone()));
-    }
-    let mut queued: VecDeque<ClientMsg> = VecDeque::new();
+    let mut task = Task {
+        to,
+        seat: Seat::for_intent(&intent),
+        rx,
+        queued: VecDeque::new(),
+        events,
+        away_since: None,
+    };
     let mut first = true;
     loop {
-        let ws = match open(&to, &events, first, &mut rx, &mut queued).await {
-            Some(ws) => ws,
-            None => return,
+        let since = task.away_since.unwrap_or_else(Instant::now);
+        let Some(ws) = open(
+            &task.to,
+            &task.events,
+            first,
+            since,
+            &mut task.rx,
+            &mut task.queued,
+        )
+        .await
+        else {
+            return;
         };
-        let _ = events.send(NetEvent::Connected { reconnect: !first });
-        let mut hello = if first {
-            intent.first_message()
-        } else {
-            seat.rejoin_message()
-        };
-        if let Some(m) = hello.as_mut() {
-            who.stamp(m);
-        }
-        if let (true, Intent::Daily { difficulty, .. }, Some(key)) = (first, &intent, &who.key) {
-            hello = Some(ClientMsg::StartDaily {
-                difficulty: difficulty.as_str().to_owned(),
-                key: key.clone(),
-            });
-        }
+        let _ = task.events.send(NetEvent::Connected { reconnect: !first });
+        let hello = hello(first, &intent, &who, &task.seat).map(|m| Hello::new(m, !first, since));
         first = false;
-        let end = serve(ws, hello, &mut seat, &mut rx, &mut queued, &events).await;
+        let end = task.serve(ws, hello).await;
         match end {
             End::CallerDone => {
-                let _ = events.send(NetEvent::Closed { error: None });
+                let _ = task.events.send(NetEvent::Closed { error: None });
                 return;
             }
             End::Fatal(why) => {
-                let _ = events.send(NetEvent::Closed { error: Some(why) });
+                let _ = task.events.send(NetEvent::Closed { error: Some(why) });
                 return;
             }
             End::Restart => {
                 info!("the server is restarting: waiting for the next ask");
-                seat = Seat::default();
-                if !next_ask(&mut rx, &mut queued).await {
-                    let _ = events.send(NetEvent::Closed { error: None });
+                task.seat = Seat::default();
+                task.away_since = None;
+                if !next_ask(&mut task.rx, &mut task.queued).await {
+                    let _ = task.events.send(NetEvent::Closed { error: None });
                     return;
                 }
             }
             End::Dropped(why) => {
                 info!(%why, "connection dropped");
-                if !seat.can_come_back() {
+                if !task.seat.can_come_back() {
                     // Nothing to take back: a session in no room just ends.
-                    let _ = events.send(NetEvent::Closed { error: Some(why) });
+                    let _ = task.events.send(NetEvent::Closed {
+                        error: Some(format!("connection lost: {why}")),
+                    });
                     return;
                 }
+                task.away_since.get_or_insert_with(Instant::now);
             }
         }
     }
+}
+
+/// What a new socket says first: the intent's ask on the first, how to come back on the next.
+fn hello(first: bool, intent: &Intent, who: &Identity, seat: &Seat) -> Option<ClientMsg> {
+    let mut hello = if first {
+        intent.first_message()
+    } else {
+        seat.rejoin_message()
+    };
+    if let Some(m) = hello.as_mut() {
+        who.stamp(m);
+    }
+    if let (true, Intent::Daily { difficulty, .. }, Some(key)) = (first, intent, &who.key) {
+        hello = Some(ClientMsg::StartDaily {
+            difficulty: difficulty.as_str().to_owned(),
+            key: key.clone(),
+        });
+    }
+    hello
 }
 
 /// After a restart: wait for the caller's next ask for a room or the pool, queued for the new
@@ -379,179 +435,6 @@ async fn send(ws: &mut Ws, msg: &ClientMsg) -> Result<(), String> {
     ws.send(Message::text(text))
         .await
         .map_err(|e| format!("send: {e}"))
-}
-
-async fn serve(
-    mut ws: Ws,
-    hello: Option<ClientMsg>,
-    seat: &mut Seat,
-    rx: &mut mpsc::UnboundedReceiver<ClientMsg>,
-    queued: &mut VecDeque<ClientMsg>,
-    events: &mpsc::UnboundedSender<NetEvent>,
-) -> End {
-    let resuming = matches!(hello, Some(ClientMsg::Resume { .. }));
-    if let Err(end) = greet(&mut ws, hello, queued).await {
-        return end;
-    }
-    let mut keepalive = tokio::time::interval(KEEPALIVE);
-    keepalive.tick().await;
-    let mut leaving = false;
-    loop {
-        tokio::select! {
-            frame = ws.next() => {
-                let frame = match frame {
-                    None => return if leaving { End::CallerDone } else { End::Dropped("closed".into()) },
-                    Some(Err(e)) => return if leaving { End::CallerDone } else { End::Dropped(e.to_string()) },
-                    Some(Ok(f)) => f,
-                };
-                match frame {
-                    Message::Text(text) => {
-                        if let Some(end) = from_server(&mut ws, text.as_str(), resuming, seat, events).await {
-                            return end;
-                        }
-                    }
-                    Message::Close(frame) => return closed_by_server(frame, leaving, seat),
-                    Message::Binary(_) | Message::Ping(_) | Message::Pong(_) | Message::Frame(_) => {}
-                }
-            }
-            msg = rx.recv() => {
-                if let Some(end) = from_caller(&mut ws, msg, &mut leaving, seat, queued).await {
-                    return end;
-                }
-            }
-            _ = keepalive.tick() => {
-                if let Err(e) = ws.send(Message::Ping(Vec::new().into())).await {
-                    return End::Dropped(format!("ping: {e}"));
-                }
-            }
-        }
-    }
-}
-
-/// The first messages on a new socket: the hello (intent or resume), then whatever the caller
-/// sent while the socket was down. What could not go out stays queued.
-async fn greet(
-    ws: &mut Ws,
-    hello: Option<ClientMsg>,
-    queued: &mut VecDeque<ClientMsg>,
-) -> Result<(), End> {
-    if let Some(m) = hello {
-        send(ws, &m).await.map_err(End::Dropped)?;
-    }
-    while let Some(m) = queued.pop_front() {
-        if let Err(e) = send(ws, &m).await {
-            queued.push_front(m);
-            return Err(End::Dropped(e));
-        }
-    }
-    Ok(())
-}
-
-/// One text frame from the server: parsed (made terminal-safe), remembered by the seat and
-/// handed to the caller. `Some` when it ends the connection: a refused resume, a full server,
-/// a closed room, a caller gone.
-async fn from_server(
-    ws: &mut Ws,
-    text: &str,
-    resuming: bool,
-    seat: &mut Seat,
-    events: &mpsc::UnboundedSender<NetEvent>,
-) -> Option<End> {
-    let msg = match parse_server_msg(text) {
-        Ok(m) => m,
-        Err(e) => {
-            let text = terminal_safe(text);
-            warn!(error = %e, %text, "unparsable server message skipped");
-            return None;
-        }
-    };
-    debug!(?msg, "recv");
-    seat.observe(&msg);
-    if let ServerMsg::Error { code, message, .. } = &msg {
-        match code {
-            ErrorCode::InvalidToken if resuming => {
-                seat.token = None;
-                let _ = events.send(NetEvent::Message(Box::new(msg.clone())));
-                return Some(End::Fatal(format!(
-                    "could not take the seat back: {message}"
-                )));
-            }
-            ErrorCode::ServerFull => {
-                let _ = events.send(NetEvent::Message(Box::new(msg.clone())));
-                return Some(End::Fatal(format!("server full: {message}")));
-            }
-            _ => {}
-        }
-    }
-    if restarting(&msg) {
-        let _ = events.send(NetEvent::Message(Box::new(msg)));
-        let _ = tokio::time::timeout(CLOSE_WAIT, ws.close(None)).await;
-        return Some(End::Restart);
-    }
-    if let ServerMsg::RoomClosed { room, .. } = &msg {
-        // Final (A5: `room_closed`, then 1001 from a host that quit): the seat
-        // is gone with the room, so there is nothing to come back to.
-        let why = format!("room {room} was closed: the host closed the room");
-        seat.token = None;
-        seat.spectating = None;
-        let _ = events.send(NetEvent::Message(Box::new(msg)));
-        let _ = tokio::time::timeout(CLOSE_WAIT, ws.close(None)).await;
-        return Some(End::Fatal(why));
-    }
-    if events.send(NetEvent::Message(Box::new(msg))).is_err() {
-        let _ = ws.close(None).await;
-        return Some(End::CallerDone);
-    }
-    None
-}
-
-/// The server's Close frame: the caller's end after a leave, final when our seat moved to
-/// another terminal, else a drop to come back from.
-fn closed_by_server(frame: Option<CloseFrame>, leaving: bool, seat: &Seat) -> End {
-    if leaving {
-        return End::CallerDone;
-    }
-    // 1000 after a resume elsewhere: our seat moved to another terminal.
-    if let Some(f) = &frame {
-        if u16::from(f.code) == 1000 && seat.token.is_some() {
-            let reason = terminal_safe(f.reason.as_str());
-            return End::Fatal(format!("connection closed by the server: {reason}"));
-        }
-    }
-    End::Dropped(format!("closed by the server: {frame:?}"))
-}
-
-/// One message from the caller (`None`: the caller is gone), sent on. `Some` when it ends the
-/// connection; a message that could not go out is queued for the next one.
-async fn from_caller(
-    ws: &mut Ws,
-    msg: Option<ClientMsg>,
-    leaving: &mut bool,
-    seat: &mut Seat,
-    queued: &mut VecDeque<ClientMsg>,
-) -> Option<End> {
-    let Some(m) = msg else {
-        let _ = ws.close(None).await;
-        return Some(End::CallerDone);
-    };
-    let is_leave = matches!(m, ClientMsg::Leave);
-    seat.sent(&m);
-    if let Err(e) = send(ws, &m).await {
-        if is_leave {
-            return Some(End::CallerDone);
-        }
-        queued.push_back(m);
-        return Some(End::Dropped(e));
-    }
-    // After a leave there is nothing to come back to: the socket stays for
-    // what may follow (a spectator taking a seat sends `join_room` next),
-    // and its end is then the caller's, not a drop.
-    *leaving = is_leave;
-    if is_leave {
-        seat.token = None;
-        seat.spectating = None;
-    }
-    None
 }
 
 #[cfg(test)]

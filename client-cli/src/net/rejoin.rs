@@ -1,30 +1,37 @@
 //! Coming back after a drop: what the seat remembers (the resume token, or the room being
-//! watched) and how to ask for it again, and the reconnect loop with exponential backoff and
-//! jitter that gives up after [`GIVE_UP_AFTER`].
+//! watched) and how to ask for it again; the reconnect loop with exponential backoff and jitter
+//! ([`Backoff`]) that gives up [`GIVE_UP_AFTER`] after the drop; and how a hello (an ask, or a
+//! `resume` after a drop) reads its answer ([`Hello`]): a room that is moving to another server
+//! (A12 `room_moving`, or a room not known yet right after its server was lost) is asked again,
+//! and only a room still unknown after [`MOVE_WINDOW`] is gone.
 
 use std::collections::VecDeque;
 use std::time::Duration;
 
 use engine::Difficulty;
-use protocol::{ClientMsg, Role, ServerMsg};
+use protocol::{ClientMsg, ErrorCode, Role, ServerMsg};
 use rand::Rng;
 use tokio::sync::mpsc;
+use tokio::time::Instant;
 use tokio_tungstenite::{connect_async_tls_with_config, Connector};
 use tracing::debug;
 
+use super::backoff::Backoff;
 use super::tls::explain;
-use super::{Endpoint, NetEvent, Ws, MAX_QUEUED};
+use super::{Endpoint, Intent, NetEvent, Ws, MAX_QUEUED};
 
-/// First reconnect delay; doubles up to [`MAX_BACKOFF`].
-pub const FIRST_BACKOFF: Duration = Duration::from_millis(200);
+/// How long after a drop reconnecting and resuming may fail before the session ends and says
+/// why (the default of [`Endpoint::give_up_after`]): the resume grace, the time the server
+/// holds a dropped seat (60 s). A seat is not coming back after that; a person waiting on
+/// `reconnecting…` deserves an answer.
+pub const GIVE_UP_AFTER: Duration = Duration::from_secs(60);
 
-/// Longest reconnect delay.
-pub const MAX_BACKOFF: Duration = Duration::from_secs(5);
-
-/// How long reconnecting may fail before the session ends and says why (the default of
-/// [`Endpoint::give_up_after`]). A server that went away for longer is not coming back for this
-/// seat soon; a person waiting on `reconnecting…` deserves an answer.
-pub const GIVE_UP_AFTER: Duration = Duration::from_secs(30);
+/// How long after a drop a room may still be moving to another server (the default of
+/// [`Endpoint::moving_window`]): a lost owner's lease lapses 10 s after its last renewal and
+/// another node takes its rooms over within `--takeover-s` (5 s) of that, looking twice per
+/// period. Until then a node may not know the room yet (`unknown_room`, `invalid_token`), and
+/// the seat asks again; after it those answers mean the room is gone (A12).
+pub const MOVE_WINDOW: Duration = Duration::from_secs(20);
 
 /// Shortest wait for a reconnect's handshakes, even right at the deadline.
 const MIN_DIAL: Duration = Duration::from_millis(200);
@@ -50,6 +57,22 @@ pub(super) struct Seat {
 }
 
 impl Seat {
+    /// The seat a session asking for `intent` starts with: a spectator, a pool player or an
+    /// arena member knows how to come back before the server has said anything.
+    pub(super) fn for_intent(intent: &Intent) -> Seat {
+        let mut seat = Seat::default();
+        match intent {
+            Intent::Spectate { name, room, boards } => {
+                seat.spectating = Some((room.clone(), name.clone()));
+                seat.boards = *boards;
+            }
+            Intent::Quick { name, .. } => seat.pool_name = Some(name.clone()),
+            Intent::Arena { arena_id, name } => seat.arena = Some((arena_id.clone(), name.clone())),
+            _ => {}
+        }
+        seat
+    }
+
     pub(super) fn observe(&mut self, msg: &ServerMsg) {
         match msg {
             // In the pool we hold no seat (after `requeue` the pool room's is gone).
@@ -136,37 +159,131 @@ impl Seat {
     }
 }
 
-/// Connect, retrying with backoff unless this is the very first connection.
+/// A hello waiting for its answer: the ask a session opens with, or what takes the seat (or
+/// the place watched) back after a drop. What the caller sends meanwhile waits for the answer.
+pub(super) struct Hello {
+    /// What was sent (and is sent again while the room moves).
+    pub(super) msg: ClientMsg,
+    /// Sent after a drop: the room was ours, so not knowing it may mean it is moving.
+    rejoin: bool,
+    /// When the connection dropped (or the ask was first sent): the windows count from here.
+    since: Instant,
+    /// The tries since.
+    tries: Backoff,
+}
+
+/// What an answer to a [`Hello`] means.
+#[derive(Debug, PartialEq)]
+pub(super) enum Verdict {
+    /// In: what the caller sent meanwhile may go.
+    Back,
+    /// The room is moving to another server: ask again after this wait (try `attempt`).
+    Again {
+        /// 1 for the first try again.
+        attempt: u32,
+        /// The wait.
+        delay: Duration,
+    },
+    /// The room is gone, or did not come back in time: the session ends with this reason.
+    Gone(String),
+    /// Answered otherwise (a refusal the caller reads): the hello is done with.
+    Answered,
+    /// Not an answer to the hello.
+    Pass,
+}
+
+impl Hello {
+    /// `msg`, sent after a drop (`rejoin`) or as the first ask, with `since` the drop or now.
+    pub(super) fn new(msg: ClientMsg, rejoin: bool, since: Instant) -> Hello {
+        Hello {
+            msg,
+            rejoin,
+            since,
+            tries: Backoff::default(),
+        }
+    }
+
+    /// What `msg` says of the hello at `now`, for a session to `to`; `seed` picks the jitter.
+    pub(super) fn answer(
+        &mut self,
+        msg: &ServerMsg,
+        to: &Endpoint,
+        now: Instant,
+        seed: u64,
+    ) -> Verdict {
+        let away = now.saturating_duration_since(self.since);
+        let (code, message, retry_ms) = match msg {
+            ServerMsg::RoomJoined { .. }
+            | ServerMsg::Queued { .. }
+            | ServerMsg::ArenaJoined { .. } => return Verdict::Back,
+            ServerMsg::Error {
+                code,
+                message,
+                retry_ms,
+            } => (*code, message, *retry_ms),
+            _ => return Verdict::Pass,
+        };
+        let moving = match code {
+            ErrorCode::RoomMoving | ErrorCode::RateLimited => true,
+            // Right after its server was lost, a node may not know the room yet.
+            ErrorCode::UnknownRoom | ErrorCode::InvalidToken if self.rejoin => {
+                if away >= to.moving_window {
+                    return Verdict::Gone(format!(
+                        "the room has closed: its server was lost and no other server took it over ({}: {message})",
+                        code.as_str()
+                    ));
+                }
+                true
+            }
+            _ => false,
+        };
+        if !moving {
+            return Verdict::Answered;
+        }
+        if away >= to.give_up_after {
+            let secs = to.give_up_after.as_secs_f32();
+            return Verdict::Gone(format!(
+                "the room has closed: it did not come back on another server within {secs} s ({}: {message})",
+                code.as_str()
+            ));
+        }
+        let delay = self.tries.next(retry_ms, seed);
+        Verdict::Again {
+            attempt: self.tries.attempt(),
+            delay,
+        }
+    }
+}
+
+/// Connect, retrying with backoff unless this is the very first connection, until
+/// [`Endpoint::give_up_after`] past `since` (when the connection dropped).
 /// `None` when the session is over (reported already).
 pub(super) async fn open(
     to: &Endpoint,
     events: &mpsc::UnboundedSender<NetEvent>,
     first: bool,
+    since: Instant,
     rx: &mut mpsc::UnboundedReceiver<ClientMsg>,
     queued: &mut VecDeque<ClientMsg>,
 ) -> Option<Ws> {
-    let deadline = tokio::time::Instant::now() + to.give_up_after;
-    let mut attempt = 0u32;
-    let mut delay = FIRST_BACKOFF;
+    let deadline = since + to.give_up_after;
+    let mut tries = Backoff::default();
     loop {
         if !first {
-            attempt += 1;
-            let jitter = rand::thread_rng().gen_range(0..=delay.as_millis() as u64 / 4);
-            let wait = delay + Duration::from_millis(jitter);
+            let wait = tries.next(None, rand::thread_rng().gen());
             let _ = events.send(NetEvent::Reconnecting {
-                attempt,
+                attempt: tries.attempt(),
                 delay: wait,
             });
             if !back_off(wait, deadline, events, rx, queued).await {
                 return None;
             }
-            delay = (delay * 2).min(MAX_BACKOFF);
         }
         // Bounded: a plain server waits for an HTTP request that a TLS hello never is.
         let limit = if first {
             to.connect_timeout
         } else {
-            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            let left = deadline.saturating_duration_since(Instant::now());
             to.connect_timeout.min(left.max(MIN_DIAL))
         };
         let url = &to.url;
@@ -179,12 +296,12 @@ pub(super) async fn open(
                     });
                     return None;
                 }
-                debug!(attempt, error = %e, "reconnect failed");
-                if tokio::time::Instant::now() >= deadline {
+                debug!(attempt = tries.attempt(), error = %e, "reconnect failed");
+                if Instant::now() >= deadline {
                     let secs = to.give_up_after.as_secs_f32();
                     let _ = events.send(NetEvent::Closed {
                         error: Some(format!(
-                            "the server at {url} did not answer for {secs} s (last: {e})"
+                            "connection lost: the server at {url} did not answer for {secs} s (last: {e})"
                         )),
                     });
                     return None;
@@ -199,12 +316,12 @@ pub(super) async fn open(
 /// when the caller quit (reported already).
 async fn back_off(
     wait: Duration,
-    deadline: tokio::time::Instant,
+    deadline: Instant,
     events: &mpsc::UnboundedSender<NetEvent>,
     rx: &mut mpsc::UnboundedReceiver<ClientMsg>,
     queued: &mut VecDeque<ClientMsg>,
 ) -> bool {
-    let sleep = tokio::time::sleep_until((tokio::time::Instant::now() + wait).min(deadline));
+    let sleep = tokio::time::sleep_until((Instant::now() + wait).min(deadline));
     tokio::pin!(sleep);
     loop {
         tokio::select! {

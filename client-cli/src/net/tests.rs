@@ -2,6 +2,7 @@
 
 use super::rejoin::Seat;
 use super::*;
+use futures::StreamExt;
 use protocol::{Phase, Role, Settings, You};
 
 fn joined(role: Role, token: Option<&str>) -> ServerMsg {
@@ -115,6 +116,8 @@ async fn a_dropped_player_reconnects_resumes_and_flushes_what_was_queued() {
             token: "tok1".into()
         }
     );
+    // What waited goes once the seat is back.
+    send_server(&mut ws, &joined).await;
     assert_eq!(
         recv_client(&mut ws).await,
         ClientMsg::Chat {
@@ -239,7 +242,9 @@ async fn reconnecting_gives_up_and_says_why() {
     let why = why.expect("a reason");
     assert!(attempts >= 1, "{attempts}");
     assert!(
-        why.starts_with(&format!("the server at {url} did not answer for 0.8 s")),
+        why.starts_with(&format!(
+            "connection lost: the server at {url} did not answer for 0.8 s"
+        )),
         "{why}"
     );
 }
@@ -516,3 +521,5 @@ async fn a_restarting_server_ends_the_socket_and_the_next_ask_goes_out_on_a_new_
         "the ask, and no resume or quick_race of the old session"
     );
 }
+
+mod moving;

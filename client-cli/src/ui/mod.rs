@@ -181,8 +181,12 @@ fn render_top(app: &App, area: Rect, buf: &mut Buffer) {
         )));
     }
     match app.conn() {
-        Conn::Reconnecting { attempt } => spans.push(Span::styled(
+        Conn::Reconnecting { attempt, .. } => spans.push(Span::styled(
             format!("  reconnecting… (attempt {attempt})"),
+            Style::new().fg(Color::Black).bg(Color::Yellow),
+        )),
+        Conn::Moving { .. } => spans.push(Span::styled(
+            "  moving…",
             Style::new().fg(Color::Black).bg(Color::Yellow),
         )),
         Conn::Closed(Some(_)) => spans.push(Span::styled(
@@ -205,6 +209,8 @@ fn render_bottom(app: &App, area: Rect, buf: &mut Buffer) {
             Span::styled("▏", Style::new().fg(Color::Yellow)),
         ])
         .render(notice, buf);
+    } else if let Some(line) = away_line(app) {
+        line.render(notice, buf);
     } else if let Some(n) = app.status().notice() {
         let style = if n.bad {
             Style::new().fg(Color::Red).add_modifier(Modifier::BOLD)
@@ -222,6 +228,36 @@ fn render_bottom(app: &App, area: Rect, buf: &mut Buffer) {
         keys::help(&app.key_context())
     };
     help_line(&items).render(help, buf);
+}
+
+/// In a room while the connection is away or the room moves to another server (A12): that the
+/// race goes on, and when the next try is.
+fn away_line(app: &App) -> Option<Line<'static>> {
+    let room = app.room()?;
+    let what = if room.phase == Phase::Racing {
+        "race"
+    } else {
+        "room"
+    };
+    let in_secs = |at: u64| at.saturating_sub(app.clock_ms()).div_ceil(1000);
+    let text = match *app.conn() {
+        Conn::Reconnecting {
+            attempt,
+            retry_at_ms,
+        } => match in_secs(retry_at_ms) {
+            0 => format!("connection lost; the {what} goes on — reconnecting now… (try {attempt})"),
+            n => format!(
+                "connection lost; the {what} goes on — reconnecting in {n} s (try {attempt})"
+            ),
+        },
+        Conn::Moving { retry_at_ms, .. } => match in_secs(retry_at_ms) {
+            0 => format!("the {what} moved to another server and goes on — trying now…"),
+            n => format!("the {what} moved to another server and goes on — back in {n} s"),
+        },
+        _ => return None,
+    };
+    let style = Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD);
+    Some(Line::styled(text, style))
 }
 
 /// One line per seated player: connection dot, ready mark, name, bot mark, room-host star. A

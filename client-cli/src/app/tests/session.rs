@@ -141,7 +141,7 @@ fn a_closed_room_or_a_lost_connection_is_said_once_and_q_quits() {
     assert_eq!(app.conn, Conn::Closed(None), "a clean exit");
     let mut app = racing();
     app.update(Event::Net(NetEvent::Closed {
-        error: Some("gave up reconnecting".into()),
+        error: Some("connection lost: gave up reconnecting".into()),
     }));
     let buf = render(&app, 120, 40);
     check_shows(&buf, "disconnected");
