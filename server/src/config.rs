@@ -92,6 +92,12 @@ pub struct Config {
     /// The results spool (A9): finished races the database cannot take yet wait here, on
     /// local disk, until they land. `None` is [`Config::spool_path`]'s default.
     pub spool_dir: Option<PathBuf>,
+    /// A standalone server's room journal (a folder): every running room's command log on
+    /// disk, so the rooms come back when the server starts after a crash
+    /// ([`crate::room::local_journal`]). `None`: no journal (the library's default; the binary
+    /// keeps one at [`Config::journal_path`] unless `--no-journal`). Unused in cluster mode,
+    /// whose logs are in Redis.
+    pub journal: Option<PathBuf>,
     /// Connection, room and message limits.
     pub limits: Limits,
     /// How long a dropped player's seat is held for `resume`.
@@ -235,6 +241,7 @@ impl Default for Config {
             db_path: default_db_path(),
             postgres_url: None,
             spool_dir: None,
+            journal: None,
             limits: Limits::default(),
             resume_grace: Duration::from_secs(60),
             kick_bar: Duration::from_secs(10 * 60),
@@ -298,6 +305,17 @@ impl Config {
             None => "postgres.spool".to_owned(),
         };
         default_db_path().with_file_name(name)
+    }
+
+    /// Where the room journal goes by default: beside the SQLite file (`<db>.journal`); with
+    /// PostgreSQL, in the user's data directory (`sudoku-race/postgres.journal`).
+    pub fn journal_path(&self) -> PathBuf {
+        if self.postgres_url.is_none() {
+            let mut name = self.db_path.clone().into_os_string();
+            name.push(".journal");
+            return name.into();
+        }
+        default_db_path().with_file_name("postgres.journal")
     }
 
     /// Where results are stored, for logs and errors: the SQLite path, or the PostgreSQL URL
@@ -431,6 +449,10 @@ mod tests {
         assert_eq!(
             c.spool_path(),
             std::path::PathBuf::from("/data/results.sqlite3.spool")
+        );
+        assert_eq!(
+            c.journal_path(),
+            std::path::PathBuf::from("/data/results.sqlite3.journal")
         );
         c.postgres_url =
             Some("postgres://race:s3cret@db.internal:5432/results?sslmode=disable".into());

@@ -56,7 +56,8 @@ use tokio_util::task::TaskTracker;
 pub use config::{Config, Limits, TlsFiles};
 pub use store::{PgStore, SqliteStore, Store};
 
-use room::directory::Directory;
+use room::directory::{Directory, DirectoryFeed};
+use room::local_journal::{self, LocalJournal};
 use room::rules::RoomOpts;
 use room::task::RoomEnv;
 
@@ -77,6 +78,9 @@ pub enum ServerError {
     /// Cluster mode could not start.
     #[error(transparent)]
     Cluster(#[from] cluster::ClusterError),
+    /// The room journal could not be opened.
+    #[error(transparent)]
+    Journal(#[from] room::local_journal::JournalError),
 }
 
 /// Open the results database of `config` and the daily challenge's secret, on a blocking
@@ -141,10 +145,56 @@ fn open_postgres(url: &str) -> Result<PgStore, store::StoreError> {
     }
 }
 
-/// What every room shares, its directory reporting to the cluster's `queue` if there is one.
+/// The room journal and the rooms it holds, if this server keeps one (on its own, with
+/// [`Config::journal`]); read on a blocking thread.
+async fn open_journal(
+    config: &Config,
+) -> Result<Option<(Arc<LocalJournal>, Vec<local_journal::Recovered>)>, ServerError> {
+    let (Some(dir), None) = (&config.journal, &config.cluster) else {
+        return Ok(None);
+    };
+    let (dir, at) = (dir.clone(), dir.clone());
+    let opened = tokio::task::spawn_blocking(move || {
+        LocalJournal::open(&dir, local_journal::Options::default())
+    })
+    .await;
+    let opened = opened.map_err(|e| local_journal::JournalError {
+        dir: at,
+        source: std::io::Error::other(e),
+    })??;
+    Ok(Some(opened))
+}
+
+/// Where the directory reports: the cluster's queue (to Redis), else the room journal.
+fn feed(
+    queue: Option<&cluster::Queue>,
+    journal: Option<&Arc<LocalJournal>>,
+) -> Option<Arc<dyn DirectoryFeed>> {
+    match (queue, journal) {
+        (Some(q), _) => Some(q.feed()),
+        (None, Some(j)) => Some(j.clone()),
+        (None, None) => None,
+    }
+}
+
+/// Run again the rooms a crash interrupted, before anyone can connect: the journal then
+/// keeps them with the rest.
+fn restore(
+    rooms: &Arc<RoomEnv>,
+    config: &Config,
+    journal: Option<(Arc<LocalJournal>, Vec<local_journal::Recovered>)>,
+) -> Option<Arc<LocalJournal>> {
+    let (journal, recovered) = journal?;
+    let restored = local_journal::restore(rooms, &journal, recovered);
+    tracing::info!(dir = ?config.journal, restored, "room journal open");
+    Some(journal)
+}
+
+/// What every room shares, its directory reporting to `feed` if there is one (the cluster's
+/// queue, or the room journal).
 fn room_env(
     config: &Config,
-    queue: Option<&cluster::Queue>,
+    feed: Option<Arc<dyn DirectoryFeed>>,
     store: Arc<dyn Store>,
     daily: puzzles::daily::Daily,
     token: &CancellationToken,
@@ -152,8 +202,8 @@ fn room_env(
     let directory = Directory::new(config.limits.max_rooms, config.limits.max_rooms_per_ip);
     let metrics = Arc::new(metrics::Metrics::default());
     Arc::new(RoomEnv {
-        directory: Arc::new(match queue {
-            Some(q) => directory.with_feed(q.feed()),
+        directory: Arc::new(match feed {
+            Some(f) => directory.with_feed(f),
             None => directory,
         }),
         puzzles: puzzles::stock::PuzzleStock::start(
@@ -216,9 +266,13 @@ pub async fn run_until(
     let (store, daily) = open_store(&config).await?;
     config.limits.max_connections = net::fd::fit_connections(config.limits.max_connections);
     let token = CancellationToken::new();
-    // In cluster mode the directory reports its changes to the node's queue to Redis.
+    // In cluster mode the directory reports its changes to the node's queue to Redis; on
+    // its own, a server keeps its rooms' logs in its journal.
     let queue = config.cluster.as_ref().map(|_| cluster::Queue::new());
-    let rooms = room_env(&config, queue.as_ref(), store.clone(), daily, &token);
+    let journal = open_journal(&config).await?;
+    let feed = feed(queue.as_ref(), journal.as_ref().map(|(j, _)| j));
+    let rooms = room_env(&config, feed, store.clone(), daily, &token);
+    let journal = restore(&rooms, &config, journal);
     if let Ok(addr) = listener.local_addr() {
         let scheme = if tls.is_some() { "https" } else { "http" };
         tracing::info!(%addr, scheme, db = %config.db_name(), "listening");
@@ -272,6 +326,10 @@ pub async fn run_until(
     if let Some(node) = &node {
         // The rooms' last messages to members on other nodes are still on their way.
         node.flush(std::time::Duration::from_secs(1)).await;
+    }
+    if let Some(j) = journal {
+        // The rooms' ends, on disk: a clean stop brings no room back.
+        let _ = tokio::task::spawn_blocking(move || j.stop()).await;
     }
     tracing::info!("stopped");
     Ok(())

@@ -34,6 +34,22 @@ struct Args {
     /// user's data directory, sudoku-race/postgres[-<node id>].spool].
     #[arg(long, env = "SUDOKU_RACE_SPOOL", value_name = "DIR")]
     spool: Option<PathBuf>,
+    /// Keep no room journal: a crash (kill -9, an abort, the OOM killer, a power cut) then
+    /// ends every race under way. By default a server without --cluster appends each running room's commands
+    /// to a journal on disk (fdatasync'd before a player hears of them) and, when it starts
+    /// again, brings those rooms back: their players resume with their tokens.
+    #[arg(long, env = "SUDOKU_RACE_NO_JOURNAL")]
+    no_journal: bool,
+    /// The room journal's directory [default: beside a SQLite file, `<db>.journal`; with
+    /// PostgreSQL, the user's data directory, sudoku-race/postgres.journal]. Unused with
+    /// --cluster (the cluster keeps rooms' logs in Redis).
+    #[arg(
+        long,
+        env = "SUDOKU_RACE_JOURNAL",
+        value_name = "DIR",
+        conflicts_with = "no_journal"
+    )]
+    journal: Option<PathBuf>,
     /// Most open connections (sockets still sending their request count); more get `server_full`
     /// and close 1013. Lowered to fit the file-descriptor limit.
     #[arg(long, env = "SUDOKU_RACE_MAX_CONNECTIONS", default_value_t = Limits::default().max_connections)]
@@ -240,6 +256,13 @@ impl Args {
     }
 
     fn config(&self) -> Config {
+        let c = self.config_without_journal();
+        let journal = (!self.no_journal && self.cluster.is_none())
+            .then(|| self.journal.clone().unwrap_or_else(|| c.journal_path()));
+        Config { journal, ..c }
+    }
+
+    fn config_without_journal(&self) -> Config {
         let d = Config::default();
         Config {
             db_path: match &self.db {

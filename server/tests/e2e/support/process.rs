@@ -20,6 +20,15 @@ pub const TIMEOUT: Duration = Duration::from_secs(20);
 /// A WebSocket client (every receive bounded by [`TIMEOUT`]).
 pub type Ws = JsonWs<TcpStream>;
 
+/// Where and how a server process starts.
+struct Start<'a> {
+    listen: &'a str,
+    db_url: Option<&'a str>,
+    args: &'a [&'a str],
+    fd_limit: Option<u32>,
+    env: &'a [(&'a str, &'a str)],
+}
+
 /// A running server process; killed if the test fails before it exits.
 pub struct Server {
     child: Child,
@@ -31,7 +40,8 @@ pub struct Server {
     pub log: Vec<Value>,
     /// Every log line, for a failing test to show.
     all: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
-    _dir: tempfile::TempDir,
+    /// Its database, spool and journal (moved to the server that restarts it).
+    _dir: Option<tempfile::TempDir>,
 }
 
 impl Drop for Server {
@@ -77,10 +87,40 @@ impl Server {
         env: &[(&str, &str)],
     ) -> Server {
         let dir = tempfile::tempdir().expect("temp dir");
+        let at = Start {
+            listen: "127.0.0.1:0",
+            db_url,
+            args,
+            fd_limit,
+            env,
+        };
+        Server::spawn(dir, at)
+    }
+
+    /// Start the binary again where this one ran (its address, its results database, its
+    /// spool and journal), with `args`, once this one has exited (kill it first).
+    pub fn restart(mut self, args: &[&str]) -> Server {
+        let status = self.child.wait().expect("the old server exits");
+        assert!(!status.success(), "the old server was killed: {status}");
+        let addr = std::mem::take(&mut self.addr);
+        let dir = self._dir.take().expect("the server's dir");
+        let at = Start {
+            listen: &addr,
+            db_url: None,
+            args,
+            fd_limit: None,
+            env: &[],
+        };
+        Server::spawn(dir, at)
+    }
+
+    fn spawn(dir: tempfile::TempDir, at: Start<'_>) -> Server {
         let db = dir.path().join("results.sqlite3");
-        let db_arg = db_url.map_or_else(|| db.clone().into_os_string(), Into::into);
+        let db_arg = at
+            .db_url
+            .map_or_else(|| db.clone().into_os_string(), Into::into);
         let bin = env!("CARGO_BIN_EXE_sudoku-race-server");
-        let mut cmd = match fd_limit {
+        let mut cmd = match at.fd_limit {
             None => Command::new(bin),
             Some(n) => {
                 let mut c = Command::new("sh");
@@ -90,17 +130,21 @@ impl Server {
                 c
             }
         };
-        // Each server its own results spool, unless the test keeps one across a restart.
-        if !args.contains(&"--spool") {
+        // Each server its own results spool and room journal, unless the test keeps one
+        // across a restart.
+        if !at.args.contains(&"--spool") {
             cmd.arg("--spool").arg(dir.path().join("spool"));
         }
+        if !at.args.iter().any(|a| a.contains("journal")) {
+            cmd.arg("--journal").arg(dir.path().join("journal"));
+        }
         let mut child = cmd
-            .args(["--listen", "127.0.0.1:0", "--log-format", "json"])
+            .args(["--listen", at.listen, "--log-format", "json"])
             .arg("--db")
             .arg(&db_arg)
-            .args(args)
+            .args(at.args)
             .env("RUST_LOG", "info")
-            .envs(env.iter().copied())
+            .envs(at.env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -127,7 +171,7 @@ impl Server {
             db,
             log: Vec::new(),
             all,
-            _dir: dir,
+            _dir: Some(dir),
         };
         let deadline = Deadline::after(TIMEOUT);
         loop {
