@@ -283,7 +283,10 @@ impl MemberSide {
             }
             Kind::Msg => {
                 let message = match why {
-                    Unsent::NoOwner => "the race is moving to another server: trying again",
+                    Unsent::NoOwner => {
+                        "the race is moving to another server (its server does not answer): \
+                         trying again"
+                    }
                     Unsent::Bus => {
                         "the race's server cannot be reached right now (the cluster's message \
                          bus is down): trying again"

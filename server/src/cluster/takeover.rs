@@ -141,8 +141,10 @@ impl Takeovers {
                 let _: () = cmd.srem(keys::NODES, dead).await?;
                 continue;
             }
-            // Every survivor tries them all: in its own order, so they share the work.
-            rand::seq::SliceRandom::shuffle(&mut codes[..], &mut rand::thread_rng());
+            // Every survivor tries them all, each from its own starting point, so that they
+            // share the work.
+            let from = rand::Rng::gen_range(&mut rand::rngs::OsRng, 0..codes.len());
+            codes.rotate_left(from);
             for code in codes
                 .iter()
                 .filter_map(|c| RoomCode::try_from(c.as_str()).ok())

@@ -20,10 +20,10 @@ use crate::room::endpoint::Endpoint;
 const RETRY: Duration = Duration::from_millis(100);
 
 /// What a member is told while the room cannot keep its log, or has moved.
-fn moving() -> ServerMsg {
+fn moving(message: &str) -> ServerMsg {
     ServerMsg::Error {
         code: ErrorCode::RoomMoving,
-        message: "the race is moving to another server: trying again".into(),
+        message: message.into(),
         retry_ms: Some(MOVING_RETRY_MS),
     }
 }
@@ -92,24 +92,30 @@ impl Task {
         }
     }
 
+    /// A command that came while frozen. A member on another node is not answered: its
+    /// command came through Redis, which every subscriber of the room's channel heard — a
+    /// room's new owner too, if this one lost it — so it waits for the thaw (and is dropped
+    /// if the room is given up). A member here is told `room_moving`.
     fn refuse(&mut self, cmd: RoomCmd) {
         let RoomCmd::Member { conn, cmd, link } = cmd else {
             self.deferred.push(cmd);
             return;
         };
+        let remote = match &link {
+            Link::Enter(endpoint, _) => matches!(endpoint, Endpoint::Remote(_)),
+            _ => matches!(self.conns.get(&conn), Some(Endpoint::Remote(_))),
+        };
+        if remote || matches!(cmd, Command::Dropped) {
+            self.deferred.push(RoomCmd::Member { conn, cmd, link });
+            return;
+        }
         match link {
             Link::Enter(_, reply) => drop(reply.send(JoinOutcome::Moving)),
             Link::Leave(reply) => drop(reply.send(false)),
             Link::Requeue(reply) => drop(reply.send(None)),
-            Link::None if matches!(cmd, Command::Dropped) => {
-                self.deferred.push(RoomCmd::Member {
-                    conn,
-                    cmd,
-                    link: Link::None,
-                });
-            }
             Link::None => {
-                let bytes = encode(&moving());
+                let why = "the race's server cannot keep it right now: trying again";
+                let bytes = encode(&moving(why));
                 let to = self.conns.get(&conn).into_iter();
                 endpoint::deliver(to, &bytes, &self.env.metrics);
             }
@@ -121,7 +127,9 @@ impl Task {
     /// hear from its new owner. Nothing it keeps elsewhere (keys, tokens, log) is touched.
     pub(super) fn abandon(&mut self, why: LogError) {
         tracing::warn!(error = %why, "the room is given up here");
-        let bytes = encode(&moving());
+        let bytes = encode(&moving(
+            "the race moved to another server: reconnect and resume",
+        ));
         for c in self.conns.values() {
             if let Endpoint::Local(o) = c {
                 o.push_text(bytes.clone(), &self.env.metrics);
@@ -134,9 +142,11 @@ impl Task {
                 let _ = tx.send(JoinOutcome::Moving);
             }
         }
+        // What waited for the thaw is dropped: a member here that wanted in hears the room
+        // moved; one on another node hears from the room's new owner, which heard it too.
         for cmd in std::mem::take(&mut self.deferred) {
             if let RoomCmd::Member {
-                link: Link::Enter(_, reply),
+                link: Link::Enter(Endpoint::Local(_), reply),
                 ..
             } = cmd
             {

@@ -22,11 +22,18 @@ pub struct Redis {
     child: Option<Child>,
     /// Its port (kept across a restart).
     pub port: u16,
+    /// Another address it listens on besides 127.0.0.1 (a test host's link).
+    also: Option<String>,
 }
 
 impl Redis {
     /// Start one on a free port.
     pub fn start() -> Redis {
+        Redis::start_also(None)
+    }
+
+    /// Start one on a free port, listening on `also` besides 127.0.0.1.
+    pub fn start_also(also: Option<&str>) -> Redis {
         // A free port can be taken by a parallel test between its probe and the server's bind:
         // then this server exits and another test's answers on the port. Only a server that
         // says it is ours (its process id) is kept; else a fresh port is tried.
@@ -34,6 +41,7 @@ impl Redis {
             let mut r = Redis {
                 child: None,
                 port: free_port(),
+                also: also.map(str::to_owned),
             };
             if r.spawn() {
                 return r;
@@ -46,7 +54,9 @@ impl Redis {
     fn spawn(&mut self) -> bool {
         let mut child = Command::new("redis-server")
             .args(["--port", &self.port.to_string()])
-            .args(["--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+            .arg("--bind")
+            .args(std::iter::once("127.0.0.1").chain(self.also.as_deref()))
+            .args(["--protected-mode", "no", "--save", "", "--appendonly", "no"])
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -123,9 +133,15 @@ pub fn node_with_env(
     env: &[(&str, &str)],
 ) -> Server {
     let url = redis.url();
+    let args = node_args(&url, id, extra);
+    Server::start_with_env(db, &args, None, env)
+}
+
+/// A node's flags: on the Redis at `url`, as node `id`, with `extra`.
+pub fn node_args<'a>(url: &'a str, id: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
     let mut args = vec![
         "--cluster",
-        url.as_str(),
+        url,
         "--node-id",
         id,
         "--countdown-ms",
@@ -146,7 +162,7 @@ pub fn node_with_env(
         args.extend_from_slice(&["--lag-cap-ms", "0"]);
     }
     args.extend_from_slice(extra);
-    Server::start_with_env(db, &args, None, env)
+    args
 }
 
 /// A client that has read `welcome`.

@@ -6,6 +6,8 @@ mod boards;
 mod drain;
 mod engines;
 mod failures;
+mod netns;
+mod partition;
 mod pool;
 mod race;
 mod takeover;

@@ -22,6 +22,8 @@ pub type Ws = JsonWs<TcpStream>;
 
 /// Where and how a server process starts.
 struct Start<'a> {
+    /// A command the binary runs under (`ip netns exec NS`), if any.
+    wrap: &'a [&'a str],
     listen: &'a str,
     db_url: Option<&'a str>,
     args: &'a [&'a str],
@@ -88,6 +90,7 @@ impl Server {
     ) -> Server {
         let dir = tempfile::tempdir().expect("temp dir");
         let at = Start {
+            wrap: &[],
             listen: "127.0.0.1:0",
             db_url,
             args,
@@ -105,7 +108,24 @@ impl Server {
         let addr = std::mem::take(&mut self.addr);
         let dir = self._dir.take().expect("the server's dir");
         let at = Start {
+            wrap: &[],
             listen: &addr,
+            db_url: None,
+            args,
+            fd_limit: None,
+            env: &[],
+        };
+        Server::spawn(dir, at)
+    }
+
+    /// The binary run by the command `wrap` (`ip netns exec NS`: on a test host of its own),
+    /// listening on `listen`, with `args`.
+    #[cfg_attr(not(feature = "cluster-tests"), allow(dead_code))]
+    pub fn start_wrapped(wrap: &[&str], listen: &str, args: &[&str]) -> Server {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let at = Start {
+            wrap,
+            listen,
             db_url: None,
             args,
             fd_limit: None,
@@ -120,9 +140,14 @@ impl Server {
             .db_url
             .map_or_else(|| db.clone().into_os_string(), Into::into);
         let bin = env!("CARGO_BIN_EXE_sudoku-race-server");
-        let mut cmd = match at.fd_limit {
-            None => Command::new(bin),
-            Some(n) => {
+        let mut cmd = match (at.fd_limit, at.wrap.split_first()) {
+            (None, None) => Command::new(bin),
+            (None, Some((first, rest))) => {
+                let mut c = Command::new(first);
+                c.args(rest).arg(bin);
+                c
+            }
+            (Some(n), _) => {
                 let mut c = Command::new("sh");
                 c.arg("-c")
                     .arg(format!("ulimit -n {n} && exec \"$0\" \"$@\""))
