@@ -363,8 +363,10 @@ function place(page, cell, digit) {
     r.flash = { cells: [], at: page.deps.now(), kind: r.puzzle?.[cell] !== '.' ? 'given' : 'filled', cell, digit };
   } else {
     page.placeSeq += 1;
-    r.pending.set(page.placeSeq, { cell, digit });
-    page.link.send({ type: 'place', cell, digit, id: page.placeSeq });
+    // Away from the room (A12): held on the board, and sent once the room answers again.
+    const held = s.away !== null;
+    r.pending.set(page.placeSeq, { cell, digit, held });
+    if (!held) page.link.send({ type: 'place', cell, digit, id: page.placeSeq });
   }
   page.redraw();
 }
