@@ -24,7 +24,7 @@
 export const NEXT_MS = 5000;
 
 import { actions, refused, storeOver } from './actions.js';
-import { back, dropped, movingError } from './moving.js';
+import { arrived, back, dropped, movingError } from './moving.js';
 import { apply, initial, me } from './state.js';
 
 /** @typedef {import('./state.js').State} State */
@@ -124,6 +124,8 @@ export class Page {
     this.queued = false;
     /** The room moving's (A12) try in flight: a later try or a change of state bumps it. */
     this.moveTry = 0;
+    /** A pool or arena ask answered `server_draining`, asked again (A9). @type {{since: number, tries: number} | null} */
+    this.redo = null;
     this.random = deps.random ?? Math.random;
     this.act = actions(this);
     this.link = deps.link({
@@ -142,7 +144,7 @@ export class Page {
   /** The clock, the countdown and fading marks move on their own. */
   tick() {
     const s = this.state;
-    if (s.phase === 'countdown' || s.phase === 'racing' || s.notice || s.queue || s.arena || s.away) this.draw();
+    if (s.phase === 'countdown' || s.phase === 'racing' || s.notice || s.queue || s.arena || s.away || s.problem?.retry_at) this.draw();
   }
 
   /**
@@ -224,6 +226,7 @@ export class Page {
       return;
     }
     const wasRoom = this.state.room;
+    arrived(this, msg);
     switch (apply(this.state, msg, now, this.deps.storage)) {
       case 'joined':
         this.onJoined();
@@ -244,7 +247,7 @@ export class Page {
         this.link.send({ type: 'list_rooms' });
         break;
       case 'error':
-        if (msg.type === 'error') refused(this, msg.code, msg.message);
+        if (msg.type === 'error') refused(this, msg.code, msg.message, msg.retry_ms);
         break;
       default:
         break;

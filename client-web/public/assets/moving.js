@@ -8,6 +8,10 @@
  * MOVE_WINDOW_MS. When the room answers again (its `room_joined`, or an answer to a placement)
  * the held placements go. A room that does not come back has closed, and the page says so.
  * control.js's `Page` calls these; the screens show `State.away` as a countdown.
+ *
+ * Also the server restarting (A9): an ask for the pool or an arena answered `server_draining` is
+ * asked again by itself on a new connection (`askAgainLater`), which a balancer sends to a
+ * server that stays.
  */
 
 import { backoff, GIVE_UP_MS } from './wire.js';
@@ -147,6 +151,47 @@ function sendHeld(page) {
     p.held = false;
     page.link.send({ type: 'place', cell: p.cell, digit: p.digit, id });
   }
+}
+
+/**
+ * `server_draining` answered an ask for the pool (or the arena `arenaId`): ask again by itself,
+ * on a new connection, after `retryMs` at the soonest with backoff and jitter, for up to
+ * GIVE_UP_MS; the restart screen counts down to it (`Problem.retry_at`).
+ * @param {Page} page
+ * @param {number | undefined} retryMs
+ * @param {string | null} arenaId
+ */
+export function askAgainLater(page, retryMs, arenaId) {
+  const s = page.state;
+  const now = page.deps.now();
+  const r = page.redo ?? { since: now, tries: 0 };
+  if (now - r.since >= GIVE_UP_MS || !s.problem) {
+    page.redo = null;
+    return;
+  }
+  r.tries += 1;
+  page.redo = r;
+  const pause = backoff(r.tries, retryMs, page.random);
+  s.problem.retry_at = now + pause;
+  const mine = ++page.moveTry;
+  page.deps.later(() => {
+    if (page.moveTry !== mine || s.problem?.code !== 'restarting') return;
+    if (!arenaId) return page.act.again('pool');
+    const name = page.store.name() || 'player';
+    page.reset({ rooms: s.rooms });
+    page.link.connect();
+    page.act.joinArena(arenaId, name);
+    page.redraw();
+  }, pause);
+}
+
+/**
+ * An answer that puts the page somewhere (a room, the pool, an arena): nothing is asked again.
+ * @param {Page} page
+ * @param {ServerMsg} msg
+ */
+export function arrived(page, msg) {
+  if (msg.type === 'queued' || msg.type === 'room_joined' || msg.type === 'arena_joined') page.redo = null;
 }
 
 /**

@@ -38,9 +38,10 @@ export { clearPencil, elapsed, marks, restorePencil, togglePencil } from './raci
 
 /**
  * @typedef {{code: string, message: string, room?: string,
- *   difficulty?: import('../../types/wire.js').Difficulty}} Problem
+ *   difficulty?: import('../../types/wire.js').Difficulty, retry_at?: number}} Problem
  * A screen-filling error (unknown room, room full, server gone, the server restarting, …);
- * `difficulty` is what a new room or Play now asks for after a restart (A9).
+ * `difficulty` is what a new room or Play now asks for after a restart (A9), and `retry_at`
+ * when the page asks again by itself (the local `now`).
  */
 
 /**
