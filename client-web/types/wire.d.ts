@@ -85,7 +85,7 @@ export type ServerMsg =
   | { type: 'arena_standings'; arena_id: string; standings: ArenaStanding[] }
   | { type: 'left_arena'; arena_id: string }
   | { type: 'board'; player_id: string; board: string; at_ms: number }
-  | { type: 'error'; code: string; message: string };
+  | { type: 'error'; code: string; message: string; retry_ms?: number };
 
 /** Every client message this client sends. */
 export type ClientMsg =

@@ -114,6 +114,8 @@ pub struct App {
     tool: Option<Tool>,
     /// Our room moving to another server while our socket stays (A12).
     moving: Option<moving::Moving>,
+    /// An ask answered `server_draining`, asked again by itself (A9).
+    redo: Option<restart::Redo>,
     /// Set when the app wants to end.
     pub quit: bool,
     /// The arena we are a member of (A7), with its standings.
@@ -138,6 +140,7 @@ impl App {
             outside: Outside::Entering,
             tool: None,
             moving: None,
+            redo: None,
             quit: false,
             arena: None,
         }
@@ -245,6 +248,7 @@ impl App {
                 self.status.expire(self.clock_ms);
                 self.play.expire(self.clock_ms);
                 let mut effects = self.moving_tick();
+                effects.extend(self.redo_tick());
                 effects.extend(self.arena_tick());
                 effects
             }

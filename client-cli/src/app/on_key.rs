@@ -300,6 +300,7 @@ impl App {
         };
         let ask = self.seating.ask(intent);
         self.arena = None;
+        self.redo = None;
         self.outside = Outside::Entering;
         self.notify("reconnecting…", false);
         ask.map(Effect::Send).into_iter().collect()

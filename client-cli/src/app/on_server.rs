@@ -53,9 +53,19 @@ impl App {
     /// Whether `msg` is the server restarting; if so the restart screen replaces whatever was
     /// shown. `prev_room` is the room we were in, if any.
     fn restarted(&mut self, msg: &ServerMsg, prev_room: Option<String>) -> bool {
+        if let ServerMsg::RoomJoined { .. }
+        | ServerMsg::Queued { .. }
+        | ServerMsg::ArenaJoined { .. } = msg
+        {
+            // In: nothing to ask again.
+            self.redo = None;
+        }
         let Some(restart) = Outside::restart(msg, prev_room, self.last_difficulty()) else {
             return false;
         };
+        if let ServerMsg::Error { retry_ms, .. } = msg {
+            self.redo_later(*retry_ms);
+        }
         self.tool = None;
         self.status.clear();
         self.seating.restarted();

@@ -128,9 +128,10 @@ impl Task {
                 return None;
             }
             Verdict::Gone(why) => {
+                // The reason names the answer; the caller hears it once, as the session's end
+                // (not as a refusal of something it asked).
                 self.seat.token = None;
                 self.seat.spectating = None;
-                let _ = self.events.send(NetEvent::Message(Box::new(msg)));
                 return Some(End::Fatal(why));
             }
             Verdict::Back | Verdict::Answered => {

@@ -30,7 +30,12 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
             Line::styled(format!("room {room} was closed"), BAD),
             Line::raw("the host left, or its server was lost"),
         ],
-        (Outside::Restarting { room, difficulty }, _) => restarting(room.as_ref(), *difficulty),
+        (Outside::Restarting { room, difficulty }, _) => {
+            let redo_in = app
+                .redo_at_ms()
+                .map(|at| at.saturating_sub(app.clock_ms()).div_ceil(1000));
+            restarting(room.as_ref(), *difficulty, redo_in)
+        }
         (_, Conn::Closed(Some(e))) => vec![Line::styled(format!("disconnected: {e}"), BAD)],
         (
             Outside::Queued {
@@ -86,8 +91,13 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
         .render(area, buf);
 }
 
-/// The server restarting for an update (A9), and what to do now.
-fn restarting(room: Option<&protocol::RoomCode>, difficulty: Difficulty) -> Vec<Line<'static>> {
+/// The server restarting for an update (A9), and what to do now; `redo_in`: the seconds until
+/// the pool or the arena is asked again by itself.
+fn restarting(
+    room: Option<&protocol::RoomCode>,
+    difficulty: Difficulty,
+    redo_in: Option<u64>,
+) -> Vec<Line<'static>> {
     let closed = match room {
         Some(room) => format!("room {room} was closed: "),
         None => String::new(),
@@ -98,7 +108,11 @@ fn restarting(room: Option<&protocol::RoomCode>, difficulty: Difficulty) -> Vec<
             BAD,
         ),
         Line::raw("your finished races are saved; connect again to keep playing:"),
-        Line::raw(""),
+        match redo_in {
+            Some(0) => Line::raw("asking another server now…"),
+            Some(n) => Line::raw(format!("asking another server by itself in {n} s, or:")),
+            None => Line::raw(""),
+        },
         Line::from(vec![
             Span::styled("n", KEY),
             Span::raw(format!(" a new room ({difficulty}), ")),

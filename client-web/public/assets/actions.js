@@ -5,6 +5,7 @@
  * these act on it through the side effects it was handed.
  */
 
+import { askAgainLater } from './moving.js';
 import { canPlace, clearPencil, me, restarting, togglePencil } from './state.js';
 
 /** @typedef {import('./control.js').Page} Page */
@@ -54,8 +55,9 @@ export function storeOver(storage) {
 }
 
 /**
- * How the page answers one refusal: `room` is the one it was about.
- * @typedef {(page: Page, code: string, message: string, room: string) => void} Answer
+ * How the page answers one refusal: `room` is the one it was about; `retryMs` the server's
+ * `retry_ms`, if it said when to come back.
+ * @typedef {(page: Page, code: string, message: string, room: string, retryMs?: number) => void} Answer
  */
 
 /**
@@ -88,14 +90,18 @@ const ANSWERS = {
   server_full(page, code) {
     page.state.problem = { code, message: 'The server has no room for more players right now. Try again in a minute.' };
   },
-  server_draining(page) {
-    // A9: this server takes nothing new; the next ask goes out on a new connection.
+  server_draining(page, _code, _message, _room, retryMs) {
+    // A9: this server takes nothing new; the next ask goes out on a new connection (by itself
+    // for the pool or an arena).
     const s = page.state;
+    const arena = s.arena?.arena_id ?? null;
+    const pool = !!arena || page.intent?.kind === 'quick' || !!s.queue || (!!s.room && !!s.settings.pool);
     s.problem = restarting(s);
     if (page.intent?.difficulty) s.problem.difficulty = page.intent.difficulty;
     if (s.room) page.store.dropToken(s.room);
     Object.assign(s, { room: null, you: null, phase: null, race: null, queue: null });
     page.link.stop();
+    if (pool) askAgainLater(page, retryMs, arena);
   },
 };
 
@@ -104,13 +110,14 @@ const ANSWERS = {
  * @param {Page} page
  * @param {string} code
  * @param {string} message
+ * @param {number} [retryMs]
  */
-export function refused(page, code, message) {
+export function refused(page, code, message, retryMs) {
   const s = page.state;
   const room = page.intent?.room ?? s.room ?? page.pageRoom ?? '';
   const answer = ANSWERS[code];
   if (answer) {
-    answer(page, code, message, room);
+    answer(page, code, message, room, retryMs);
   } else {
     s.notice = notice(code, message);
     if (code === 'name_taken') s.join_next = null;
@@ -322,6 +329,7 @@ function leaving(page) {
       }, 150);
     },
     again(to) {
+      if (to !== 'pool') page.redo = null;
       const difficulty = state.problem?.difficulty ?? 'medium';
       const name = store.name() || 'player';
       page.reset({ rooms: state.rooms });
@@ -363,8 +371,10 @@ function place(page, cell, digit) {
     r.flash = { cells: [], at: page.deps.now(), kind: r.puzzle?.[cell] !== '.' ? 'given' : 'filled', cell, digit };
   } else {
     page.placeSeq += 1;
-    r.pending.set(page.placeSeq, { cell, digit });
-    page.link.send({ type: 'place', cell, digit, id: page.placeSeq });
+    // Away from the room (A12): held on the board, and sent once the room answers again.
+    const held = s.away !== null;
+    r.pending.set(page.placeSeq, { cell, digit, held });
+    if (!held) page.link.send({ type: 'place', cell, digit, id: page.placeSeq });
   }
   page.redraw();
 }

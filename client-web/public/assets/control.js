@@ -15,12 +15,16 @@
  * A ghost race (`race_ghost`) is a room like any. An arena's member (`join_arena`) is seated
  * race after race; each race's results ask for the next one after NEXT_MS while the arena runs,
  * and a dropped page joins the arena again.
+ *
+ * A room moving to another server (A12), or the socket dropping mid-room, is moving.js's: the
+ * race goes on, placements wait on the board, and the page tries again until the room answers.
  */
 
 /** How long an arena race's results show before the next race is asked for. */
 export const NEXT_MS = 5000;
 
 import { actions, refused, storeOver } from './actions.js';
+import { arrived, back, dropped, movingError } from './moving.js';
 import { apply, initial, me } from './state.js';
 
 /** @typedef {import('./state.js').State} State */
@@ -35,7 +39,7 @@ import { apply, initial, me } from './state.js';
 /**
  * What the link tells the app.
  * @typedef {{onMessage: (msg: ServerMsg) => void, onOpen: (again: boolean) => void,
- *   onDown: (info: {code: number, retrying: boolean}) => void}} LinkEvents
+ *   onDown: (info: {code: number, retrying: boolean, retryInMs: number}) => void}} LinkEvents
  */
 /**
  * A browser storage (any call may throw).
@@ -48,7 +52,7 @@ import { apply, initial, me } from './state.js';
  */
 /**
  * Every side effect. `storage`'s two are read on every use (app.js passes getters); `now` is
- * performance.now(); `later` is setTimeout.
+ * performance.now(); `later` is setTimeout; `random` (Math.random by default) spreads retries.
  * @typedef {{
  *   link: (events: LinkEvents) => AppLink,
  *   view: (act: Actions) => View,
@@ -57,6 +61,7 @@ import { apply, initial, me } from './state.js';
  *   history: {replaceState: (data: null, unused: string, url: string) => void},
  *   now: () => number,
  *   later: (f: () => void, ms: number) => void,
+ *   random?: () => number,
  * }} Deps
  */
 /**
@@ -117,6 +122,11 @@ export class Page {
     this.poolName = '';
     /** Whether a redraw waits for the end of the current burst. */
     this.queued = false;
+    /** The room moving's (A12) try in flight: a later try or a change of state bumps it. */
+    this.moveTry = 0;
+    /** A pool or arena ask answered `server_draining`, asked again (A9). @type {{since: number, tries: number} | null} */
+    this.redo = null;
+    this.random = deps.random ?? Math.random;
     this.act = actions(this);
     this.link = deps.link({
       onMessage: (msg) => this.onMessage(msg),
@@ -134,7 +144,7 @@ export class Page {
   /** The clock, the countdown and fading marks move on their own. */
   tick() {
     const s = this.state;
-    if (s.phase === 'countdown' || s.phase === 'racing' || s.notice || s.queue || s.arena) this.draw();
+    if (s.phase === 'countdown' || s.phase === 'racing' || s.notice || s.queue || s.arena || s.away || s.problem?.retry_at) this.draw();
   }
 
   /**
@@ -190,15 +200,19 @@ export class Page {
     }
   }
 
-  /** @param {{code: number, retrying: boolean}} info */
-  onDown({ code, retrying }) {
+  /** @param {{code: number, retrying: boolean, retryInMs: number}} info */
+  onDown({ code, retrying, retryInMs }) {
     const s = this.state;
     if (this.leaving || s.problem) return;
     s.link = 'down';
     if (code === 1000 && s.room && s.you?.role === 'player') {
       s.problem = { code: 'moved', message: 'Your seat moved to another tab or window. Only one can play it.' };
     } else if (!retrying) {
+      s.away = null;
       s.problem = { code: 'server_gone', message: 'The connection to the server was lost and it cannot be reached again. It may be restarting.' };
+    } else if (s.room) {
+      // A12: the race goes on; the link comes back by itself and the seat is resumed.
+      dropped(this, retryInMs);
     }
     this.redraw();
   }
@@ -207,10 +221,16 @@ export class Page {
   onMessage(msg) {
     const now = this.deps.now();
     if (this.keyAnswer(msg)) return;
+    if (msg.type === 'error' && movingError(this, msg)) {
+      this.redraw();
+      return;
+    }
     const wasRoom = this.state.room;
+    arrived(this, msg);
     switch (apply(this.state, msg, now, this.deps.storage)) {
       case 'joined':
         this.onJoined();
+        back(this);
         break;
       case 'left':
         if (wasRoom) this.store.dropToken(wasRoom);
@@ -227,12 +247,14 @@ export class Page {
         this.link.send({ type: 'list_rooms' });
         break;
       case 'error':
-        if (msg.type === 'error') refused(this, msg.code, msg.message);
+        if (msg.type === 'error') refused(this, msg.code, msg.message, msg.retry_ms);
         break;
       default:
         break;
     }
     if (msg.type === 'race_over') this.arenaNext(now);
+    // The room answers one of our placements: it is not (or no longer) moving.
+    if (msg.type === 'placement') back(this);
     this.redraw();
   }
 

@@ -5,7 +5,7 @@
  * control.js feeds it.
  */
 
-import { newRace, RACE } from './racing.js';
+import { newRace, RACE, restorePencil } from './racing.js';
 import { DEFAULT_SETTINGS } from './wire.js';
 
 export { peers } from './geometry.js';
@@ -23,6 +23,7 @@ export { clearPencil, elapsed, marks, restorePencil, togglePencil } from './raci
  * @typedef {import('./racing.js').Handler<K>} Handler
  */
 /** @typedef {import('./racing.js').Handlers} Handlers */
+/** @typedef {import('./moving.js').Away} Away */
 
 /**
  * @typedef {{race_id: string, puzzle: string | null, difficulty: string, time_limit_s: number,
@@ -30,15 +31,17 @@ export { clearPencil, elapsed, marks, restorePencil, togglePencil } from './raci
  *   mistakes: number, penalty_ms: number, progress: Map<string, Progress>,
  *   done: Map<string, {status: string, time_ms: number | null}>,
  *   flash: {cells: number[], at: number, kind: string, cell: number, digit: number} | null,
- *   pending: Map<number, {cell: number, digit: number}>}} Race
+ *   pending: Map<number, {cell: number, digit: number, held: boolean}>}} Race
  * `clock0` is the local `now` at which the race clock read 0; `frozen_ms` is set once it stopped.
+ * A pending placement is `held` while the room cannot take it (A12: moving, or the socket down).
  */
 
 /**
  * @typedef {{code: string, message: string, room?: string,
- *   difficulty?: import('../../types/wire.js').Difficulty}} Problem
+ *   difficulty?: import('../../types/wire.js').Difficulty, retry_at?: number}} Problem
  * A screen-filling error (unknown room, room full, server gone, the server restarting, …);
- * `difficulty` is what a new room or Play now asks for after a restart (A9).
+ * `difficulty` is what a new room or Play now asks for after a restart (A9), and `retry_at`
+ * when the page asks again by itself (the local `now`).
  */
 
 /**
@@ -54,12 +57,13 @@ export { clearPencil, elapsed, marks, restorePencil, togglePencil } from './raci
  *   rooms: import('../../types/wire.js').RoomEntry[], problem: Problem | null, notice: string | null,
  *   notice_at: number, selected: number, pencil_mode: boolean, auto_clear: boolean, link: 'connecting' | 'up' | 'down',
  *   join_next: string | null, queue: Queue | null, bots: Set<string>, arena: Arena | null,
- *   boards: Map<string, {board: string, at_ms: number, givens: string}>}} State
+ *   boards: Map<string, {board: string, at_ms: number, givens: string}>, away: Away | null}} State
  * `join_next` holds a name while the page watches a race it will join once it ends; `queue` is
  * set while the page waits in the pool for a race with strangers (A7); `bots` are the player ids
  * of the room's bots, kept after they leave so the results still mark them; `arena` is the arena
  * this page is a member of (A7); `boards` each player's delayed board (A8), the first seen as givens;
- * `auto_clear`: an accepted digit clears its mark from its row, column and box (a setting).
+ * `auto_clear`: an accepted digit clears its mark from its row, column and box (a setting);
+ * `away`: the page's socket is down or its room moving to another server (A12, moving.js).
  */
 
 /**
@@ -104,6 +108,7 @@ export function initial() {
     join_next: null,
     queue: null,
     arena: null,
+    away: null,
   };
 }
 
@@ -113,7 +118,7 @@ export function initial() {
  */
 function leaveRoom(s) {
   Object.assign(s, { room: null, you: null, host: null, phase: null, players: [], bots: new Set(), race: null, countdown_at: null,
-    standings: null, solution: null, over_reason: null, ratings: [], chat: [], join_next: null });
+    standings: null, solution: null, over_reason: null, ratings: [], chat: [], join_next: null, away: null });
 }
 
 /**
@@ -164,36 +169,56 @@ function upsert(players, p) {
 }
 
 /**
- * In a room: the room as the server shows it (entered, or taken back).
+ * In a room: the room as the server shows it (entered, or taken back: a resume, or the room shown
+ * again by the server that took it over, A12). The same race keeps the page's pencil marks and
+ * its placements still unanswered in cells the board leaves empty; a race seen for the first time
+ * by this page takes the tab's saved marks (a reload).
  * @type {Handler<'room_joined'>}
  */
-function roomJoined(s, msg, now) {
+function roomJoined(s, msg, now, storage) {
   // A room taken over by another server (A9) shows a seat the room as it stands without
   // its token: the seat keeps the one it has.
   const kept = msg.you.token == null && s.room === msg.room && s.you?.player_id === msg.you.player_id ? s.you?.token : undefined;
   // The race's own solution (race_over's) is kept when the view is of the race we saw end.
   const seen = msg.race && s.race?.race_id === msg.race.race_id ? s.solution : null;
+  const prev = msg.race && s.race?.race_id === msg.race.race_id ? s.race : null;
   Object.assign(s, { queue: null, room: msg.room, you: kept ? { ...msg.you, token: kept } : msg.you, host: msg.host, settings: msg.settings,
     phase: msg.phase, players: msg.players, bots: new Set(msg.players.filter((p) => p.bot).map((p) => p.player_id)), problem: null,
     standings: null, solution: seen, countdown_at: null, race: null, boards: new Map() });
-  if (msg.race) {
-    const r = msg.race;
-    // Between races the view carries the last race's standings (ours, additive): a page
-    // that joins or comes back now shows that race as its players saw it.
-    if (msg.phase === 'finished' && r.standings) {
-      s.standings = r.standings;
-      s.over_reason = r.reason ?? null;
-    }
-    const race = newRace(r, now - r.elapsed_ms, r.board);
-    race.mistakes = r.mistakes;
-    // The view carries no penalty: it is the settings' price per mistake.
-    race.penalty_ms = r.mistakes * msg.settings.penalty_s * 1000;
-    for (const p of r.progress) race.progress.set(p.player_id, p);
-    if (msg.phase === 'finished') race.frozen_ms = r.elapsed_ms;
-    s.race = race;
-  }
+  if (msg.race) s.race = raceView(s, msg, msg.race, now, storage, prev);
   if (msg.phase === 'countdown') s.countdown_at = now;
   return 'joined';
+}
+
+/**
+ * The race a `room_joined` shows; `prev` is the page's own picture of the same race, if it had one.
+ * @param {State} s
+ * @param {Extract<ServerMsg, {type: 'room_joined'}>} msg
+ * @param {import('../../types/wire.js').RaceView} r
+ * @param {number} now
+ * @param {PencilStorage} storage
+ * @param {Race | null} prev
+ */
+function raceView(s, msg, r, now, storage, prev) {
+  // Between races the view carries the last race's standings (ours, additive): a page
+  // that joins or comes back now shows that race as its players saw it.
+  if (msg.phase === 'finished' && r.standings) {
+    s.standings = r.standings;
+    s.over_reason = r.reason ?? null;
+  }
+  const race = newRace(r, now - r.elapsed_ms, r.board);
+  race.mistakes = r.mistakes;
+  // The view carries no penalty: it is the settings' price per mistake.
+  race.penalty_ms = r.mistakes * msg.settings.penalty_s * 1000;
+  for (const p of r.progress) race.progress.set(p.player_id, p);
+  if (msg.phase === 'finished') race.frozen_ms = r.elapsed_ms;
+  if (prev) {
+    race.pencil = prev.pencil.map((b, i) => (race.board[i] === '.' ? b : 0));
+    for (const [id, p] of prev.pending) if (msg.phase === 'racing' && race.board[p.cell] === '.') race.pending.set(id, p);
+  } else if (r.puzzle) {
+    restorePencil(race, storage);
+  }
+  return race;
 }
 
 /** @type {Handler<'player_joined' | 'player_updated'>} */

@@ -64,22 +64,50 @@ export function wsUrl(location) {
   return `${scheme}//${location.host}/ws`;
 }
 
+/** The first pause before a reconnect; it doubles on each failure up to MAX_PAUSE_MS. */
+export const FIRST_PAUSE_MS = 250;
+/** The longest pause between reconnects. */
+export const MAX_PAUSE_MS = 5000;
+/**
+ * How long after a drop reconnecting may fail before the page gives up: the resume grace, the
+ * time the server holds a dropped seat (60 s).
+ */
+export const GIVE_UP_MS = 60_000;
+
+/**
+ * The pause before try `n` (1 for the first): FIRST_PAUSE_MS doubling up to MAX_PAUSE_MS, or the
+ * server's `retry_ms` when that is longer, plus up to a quarter more (`random()` in [0, 1)), so
+ * pages told the same thing do not all come back at once.
+ * @param {number} n
+ * @param {number | undefined} retryMs
+ * @param {() => number} random
+ */
+export function backoff(n, retryMs, random) {
+  const base = Math.max(Math.min(MAX_PAUSE_MS, FIRST_PAUSE_MS * 2 ** Math.max(0, n - 1)), retryMs ?? 0);
+  return Math.round(base * (1 + random() / 4));
+}
+
 /**
  * The page's connection. It reconnects by itself after a drop (the caller resumes its seat from
- * `onOpen`), with a growing pause, and gives up after `maxRetries` failures in a row. The
- * socket and the timer are handed in (app.js: `new WebSocket(url)` and `setTimeout`).
+ * `onOpen`), with a growing pause and jitter (`backoff`), and gives up when the server has not
+ * answered for `giveUpMs` (GIVE_UP_MS) since the drop. The socket, the timer, the clock and the
+ * randomness are handed in (app.js: `new WebSocket(url)`, `setTimeout`, `performance.now`,
+ * `Math.random`).
  */
 export class Link {
   /**
    * @param {{url: string, socket: (url: string) => WebSocket, after: (f: () => void, ms: number) => () => void,
    *   onMessage: (msg: ServerMsg) => void, onOpen: (again: boolean) => void,
-   *   onDown: (info: {code: number, retrying: boolean}) => void, maxRetries?: number}} opts
+   *   onDown: (info: {code: number, retrying: boolean, retryInMs: number}) => void, giveUpMs?: number,
+   *   now?: () => number, random?: () => number}} opts
    */
   constructor(opts) {
     this.opts = opts;
     /** @type {WebSocket | null} */
     this.ws = null;
     this.failures = 0;
+    /** When the socket dropped, until a new one is welcomed. @type {number | null} */
+    this.downSince = null;
     this.opened = false;
     this.stopped = false;
     /** Cancels the pending reconnect. @type {(() => void) | null} */
@@ -88,8 +116,15 @@ export class Link {
     this.queue = [];
   }
 
-  /** Open (or reopen) the socket. */
+  /** Open the socket afresh (a caller's try: counted from zero failures). */
   connect() {
+    this.failures = 0;
+    this.downSince = null;
+    this.open();
+  }
+
+  /** Open (or reopen) the socket. */
+  open() {
     this.stopped = false;
     this.timer?.();
     this.timer = null;
@@ -111,23 +146,34 @@ export class Link {
         const again = this.opened;
         this.opened = true;
         this.failures = 0;
+        this.downSince = null;
         const queued = this.queue.splice(0);
         this.opts.onOpen(again);
         for (const text of queued) ws.send(text);
       }
       this.opts.onMessage(msg);
     });
-    ws.addEventListener('close', (ev) => {
-      if (this.ws !== ws) return;
-      this.ws = null;
-      if (!welcomed) this.failures += 1;
-      const retrying = !this.stopped && this.retryable(ev.code) && this.failures <= (this.opts.maxRetries ?? 5);
-      this.opts.onDown({ code: ev.code, retrying });
-      if (retrying) {
-        const pause = Math.min(4000, 250 * 2 ** this.failures);
-        this.timer = this.opts.after(() => this.connect(), pause);
-      }
-    });
+    ws.addEventListener('close', (ev) => this.closed(ws, ev.code, welcomed));
+  }
+
+  /**
+   * The socket `ws` closed with `code`: try again after a pause, unless the page stopped it, the
+   * close is final, or the server has not answered for too long.
+   * @param {WebSocket} ws
+   * @param {number} code
+   * @param {boolean} welcomed
+   */
+  closed(ws, code, welcomed) {
+    if (this.ws !== ws) return;
+    this.ws = null;
+    const now = (this.opts.now ?? Date.now)();
+    this.downSince ??= now;
+    if (!welcomed || this.failures === 0) this.failures += 1;
+    const inTime = now - this.downSince < (this.opts.giveUpMs ?? GIVE_UP_MS);
+    const retrying = !this.stopped && this.retryable(code) && inTime;
+    const pause = backoff(this.failures, undefined, this.opts.random ?? Math.random);
+    this.opts.onDown({ code, retrying, retryInMs: retrying ? pause : 0 });
+    if (retrying) this.timer = this.opts.after(() => this.open(), pause);
   }
 
   /**

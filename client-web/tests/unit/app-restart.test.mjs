@@ -68,3 +68,34 @@ test('a room the host closed stays closed: nothing to reconnect to', async () =>
   assert.equal(p.screen(), 'problem:room_closed');
   assert.equal(p.state.problem?.message, 'Room ABCD has closed: the host left, or its server was lost.');
 });
+
+test('server_draining for the pool asks again by itself on a new connection, backing off', async () => {
+  const p = fakePage({ local: { 'sudoku-race:key': 'k1' } });
+  await p.open();
+  p.act.playNow('ann', 'expert');
+  p.take();
+  await p.hear({ ...error('server_draining'), retry_ms: 1500 });
+  assert.equal(p.screen(), 'problem:restarting');
+  assert.equal(p.state.problem?.retry_at, p.clock.now + 1500);
+  assert.deepEqual(p.timers.map((t) => t.ms), [1500]);
+  const connects = p.link.connects;
+  p.timers.splice(0).forEach((t) => t.f());
+  assert.equal(p.link.connects, connects + 1, 'a new connection');
+  assert.deepEqual(p.take(), ['{"type":"quick_race","difficulty":"expert","name":"ann","key":"k1"}']);
+  // That server drains too: again, later; then the pool takes the page.
+  await p.hear(error('server_draining'));
+  assert.deepEqual(p.timers.map((t) => t.ms), [500]);
+  p.timers.splice(0).forEach((t) => t.f());
+  assert.equal(p.take().length, 1);
+  await p.hear({ type: 'queued', difficulty: 'expert', waiting: 2 });
+  assert.equal(p.screen(), 'queue');
+  assert.equal(p.state.problem, null);
+});
+
+test('a room that is not the pool, closed for a drain, is not asked for again by itself', async () => {
+  const p = await seated();
+  await p.hear({ type: 'room_closed', room: 'ABCD', reason: 'drain' });
+  await p.hear(error('server_draining'));
+  assert.deepEqual(p.timers, []);
+  assert.equal(p.state.problem?.retry_at, undefined);
+});

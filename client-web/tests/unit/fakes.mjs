@@ -113,6 +113,8 @@ export function fakePage({ path = '/', search = '', hash = '', session = {}, loc
     history,
     now: () => clock.now,
     later: (f, ms) => timers.push({ f, ms }),
+    // No jitter: waits are exact.
+    random: () => 0,
   });
   const on = () => {
     if (!events) throw new Error('createApp made no link');
@@ -145,9 +147,12 @@ export function fakePage({ path = '/', search = '', hash = '', session = {}, loc
       on().onMessage(msg);
       await settle();
     },
-    /** The socket closed. @param {number} code @param {boolean} retrying */
-    async down(code, retrying) {
-      on().onDown({ code, retrying });
+    /**
+     * The socket closed; the link tries again in `retryInMs` if `retrying`.
+     * @param {number} code @param {boolean} retrying @param {number} [retryInMs]
+     */
+    async down(code, retrying, retryInMs = 250) {
+      on().onDown({ code, retrying, retryInMs: retrying ? retryInMs : 0 });
       await settle();
     },
     /** Take and forget what was sent so far. */
@@ -186,3 +191,10 @@ export function joined(room, { role = 'player', token = 'tok-1', phase = 'lobby'
  * @returns {ServerMsg}
  */
 export const error = (code, message = `server says ${code}`) => ({ type: 'error', code, message });
+
+/**
+ * `room_moving` (A12): the room's server was lost and another is taking it over.
+ * @param {number} [retry_ms]
+ * @returns {ServerMsg}
+ */
+export const roomMoving = (retry_ms) => ({ type: 'error', code: 'room_moving', message: 'the race is moving', retry_ms });

@@ -227,3 +227,56 @@ fn server_draining_for_an_ask_offers_the_same_and_n_asks_for_a_new_room() {
     assert_eq!(app.update(key('n')), vec![]);
     check_shows(&render(&app, 80, 24), "room K7QX was closed");
 }
+
+/// A9: a pool ask answered `server_draining` is asked again by itself on a new connection
+/// (which a balancer sends to a server that stays), backing off while servers keep draining.
+#[test]
+fn server_draining_for_the_pool_asks_again_by_itself_after_a_backoff() {
+    let quick = ClientMsg::QuickRace {
+        difficulty: "hard".into(),
+        name: "ann".into(),
+        key: None,
+        bot: false,
+    };
+    let draining = |retry_ms| {
+        net(ServerMsg::Error {
+            code: protocol::ErrorCode::ServerDraining,
+            message: "the server is restarting for an update".into(),
+            retry_ms,
+        })
+    };
+    let mut app = App::new("ann").with_intent(&Intent::Quick {
+        difficulty: Difficulty::Hard,
+        name: "ann".into(),
+    });
+    app.update(Event::Net(NetEvent::Connected { reconnect: false }));
+    app.update(draining(Some(2000)));
+    check_shows(
+        &render(&app, 100, 30),
+        "asking another server by itself in 3 s, or:",
+    );
+    check_effects(app.update(Event::Tick(1500)), &[]);
+    check_effects(app.update(Event::Tick(2600)), std::slice::from_ref(&quick));
+    assert_eq!(app.outside, Outside::Entering);
+    // Drained too: again, later.
+    app.update(draining(None));
+    assert!(
+        app.redo_at_ms().is_some_and(|at| at >= 2600 + 500),
+        "{:?}",
+        app.redo_at_ms()
+    );
+    check_effects(app.update(Event::Tick(2700)), &[]);
+    check_effects(app.update(Event::Tick(4000)), &[quick]);
+    app.update(net(ServerMsg::Queued {
+        difficulty: Difficulty::Hard,
+        waiting: 1,
+    }));
+    assert_eq!(app.redo_at_ms(), None);
+    // A room asked for, or a room closed for the drain: the screen's offers only.
+    let mut app = racing();
+    app.update(net(ServerMsg::RoomClosed {
+        room: "K7QX".try_into().unwrap(),
+        reason: Some(protocol::ClosedReason::Drain),
+    }));
+    assert_eq!(app.redo_at_ms(), None);
+}

@@ -52,8 +52,8 @@ export function lobby(act, env) {
   return {
     el,
     focus: () => header.heading.focus({ preventScroll: true }),
-    update(s) {
-      header.update(s);
+    update(s, now) {
+      header.update(s, now);
       players.update(s);
       chat.update(s);
       error.update(s.notice);

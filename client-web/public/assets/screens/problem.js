@@ -1,7 +1,7 @@
 // @ts-check
 /** A screen-filling error: what happened in words, and the way on from it. */
 
-import { h } from '../dom.js';
+import { h, setAttr, setText } from '../dom.js';
 
 /** Titles for the errors that end a visit. */
 const TITLES = {
@@ -36,12 +36,23 @@ export function problem(act, p) {
     ways.push(h('button', { type: 'button', 'data-testid': 'again-room', onclick: () => act.again('room'), text: 'New room' }));
   }
   ways.push(h('a', { class: 'button', href: '/', text: 'Back to the start' }));
+  // When the page asks again by itself (a pool ask after a restart, A9): counted down.
+  const redo = h('p', { class: 'muted', 'data-testid': 'redo', hidden: true });
   const el = h(
     'section',
     { class: 'screen problem', 'data-problem': p.code },
     h('h1', { text: title }),
     h('p', { class: 'error', role: 'alert', 'data-testid': 'error', text: p.message }),
+    redo,
     h('div', { class: 'row' }, ...ways),
   );
-  return { el, update() {} };
+  return {
+    el,
+    update(s, now) {
+      const at = s.problem?.retry_at;
+      const secs = at === undefined ? null : Math.max(0, Math.ceil((at - now) / 1000));
+      setText(redo, secs === null ? '' : secs > 0 ? `Asking another server by itself in ${secs} s…` : 'Asking another server…');
+      setAttr(redo, 'hidden', secs === null ? '' : null);
+    },
+  };
 }

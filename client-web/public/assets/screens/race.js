@@ -79,7 +79,7 @@ export function race(act, env) {
     focus,
     update(s, now) {
       last = s;
-      header.update(s);
+      header.update(s, now);
       progress.update(s);
       chat.update(s);
       prefs.update(s);

@@ -133,7 +133,7 @@ export function results(act, env) {
     // The outcome first: "Race over: …", then the table below it.
     focus: () => outcome.title.focus({ preventScroll: true }),
     update(s, now) {
-      header.update(s);
+      header.update(s, now);
       players.update(s);
       chat.update(s);
       error.update(s.notice);

@@ -5,6 +5,7 @@
  */
 
 import { h, setText } from '../dom.js';
+import { awayText } from '../moving.js';
 
 /**
  * @param {import('../state.js').Actions} act
@@ -30,7 +31,7 @@ export function roomHeader(act, what, env) {
     text: 'Copy link',
   });
   const role = h('span', { class: 'badge' });
-  const link_state = h('span', { class: 'badge away', hidden: true, role: 'status', text: 'reconnecting…' });
+  const link_state = h('span', { class: 'badge away', hidden: true, role: 'status', 'data-testid': 'away' });
   const invite = h('span', { class: 'invite-box' }, link, copy);
   const el = h(
     'header',
@@ -43,8 +44,11 @@ export function roomHeader(act, what, env) {
     invite,
     h('button', { type: 'button', class: 'small', 'data-testid': 'leave', onclick: () => act.leave(), text: 'Leave' }),
   );
-  /** @param {import('../state.js').State} s */
-  function update(s) {
+  /**
+   * @param {import('../state.js').State} s
+   * @param {number} now
+   */
+  function update(s, now) {
     setText(code, s.room ?? '');
     setText(heading, `${what}, room ${s.room ?? ''}`);
     const url = `${env.origin}/r/${s.room ?? ''}`;
@@ -53,7 +57,10 @@ export function roomHeader(act, what, env) {
     // A pool room takes nobody by its link, nor a ghost's (A7).
     if (s.settings.pool || s.players.some((p) => p.ghost)) invite.setAttribute('hidden', '');
     else invite.removeAttribute('hidden');
-    if (s.link === 'down') link_state.removeAttribute('hidden');
+    // Away from the room (A12): the race goes on, and the next try counts down.
+    const away = awayText(s, now);
+    setText(link_state, away ?? '');
+    if (away) link_state.removeAttribute('hidden');
     else link_state.setAttribute('hidden', '');
   }
   return { el, update, heading };

@@ -88,7 +88,7 @@ export function watch(act, env) {
     el,
     focus: () => header.heading.focus({ preventScroll: true }),
     update(s, now) {
-      header.update(s);
+      header.update(s, now);
       boards.update(s);
       setText(time, clock(s.race ? elapsed(s.race, now) : 0));
       setText(note, boardsNote(s));
