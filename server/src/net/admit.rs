@@ -2,18 +2,19 @@
 //! TLS or request head not complete yet), oldest first, so that at the connection cap, or when
 //! accept runs out of descriptors, the oldest of them makes way for a new socket (a slowloris
 //! holds its sockets for the whole head deadline; a real client finishes in a few round trips);
-//! and a spare descriptor, so that when none can make way the accept loop still takes the next
-//! client out of the backlog and closes it instead of leaving it to wait there.
+//! and a descriptor held in reserve, so that when none can make way the accept loop still
+//! takes the next client out of the backlog and refuses it ([`super::refuse`]) instead of
+//! leaving it to wait there, as nginx and HAProxy do.
 
 use std::collections::BTreeMap;
-use std::fs::File;
+use std::net::SocketAddr;
 use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures::FutureExt;
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
@@ -107,29 +108,77 @@ impl Drop for Ticket {
     }
 }
 
-/// A descriptor held in reserve (`/dev/null`), given up for a moment to accept a client that
-/// would otherwise wait in the backlog with no descriptor to take it.
+/// A descriptor held in reserve, given up for a moment when accept runs out of descriptors
+/// to take the next client out of the backlog and refuse it, rather than leave it waiting
+/// there. It is a duplicate of the listener's own descriptor: nothing to open, so it needs no
+/// `/dev/null` (a sandbox may have none) and cannot fail for want of a file.
 #[derive(Debug)]
-pub struct Spare(Option<File>);
+pub struct Reserve(Option<Held>);
 
-impl Default for Spare {
-    /// Open the spare descriptor (none where `/dev/null` cannot be opened).
-    fn default() -> Spare {
-        Spare(File::open("/dev/null").ok())
-    }
+#[cfg(unix)]
+type Held = std::os::fd::OwnedFd;
+#[cfg(not(unix))]
+type Held = ();
+
+/// A new reserve descriptor, if the process has one to spare.
+#[cfg(unix)]
+fn hold(listener: &TcpListener) -> Option<Held> {
+    std::os::fd::AsFd::as_fd(listener).try_clone_to_owned().ok()
 }
 
-impl Spare {
-    /// Take the next client out of the backlog and close it, using the spare descriptor;
-    /// returns whether one was taken. Closing it at once is the refusal: the client sees its
-    /// connection closed, not a wait.
-    pub fn shed(&mut self, listener: &TcpListener) -> bool {
-        if self.0.take().is_none() {
-            return false;
+/// Elsewhere accept reports no EMFILE ([`super::fd::out_of_descriptors`]): no reserve.
+#[cfg(not(unix))]
+fn hold(_: &TcpListener) -> Option<Held> {
+    None
+}
+
+/// What [`Reserve::shed`] did.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Shed {
+    /// A client was taken out of the backlog and handed to the refusal.
+    Refused,
+    /// The reserve was given up, but no client came out of the backlog (this turn).
+    Nothing,
+    /// No reserve to give up: every descriptor is taken.
+    NoReserve,
+}
+
+impl Reserve {
+    /// The reserve for `listener`'s accept loop.
+    pub fn new(listener: &TcpListener) -> Reserve {
+        Reserve(hold(listener))
+    }
+
+    /// Take the reserve back if it is not held (it is lost when another thread takes its
+    /// descriptor between its release and its return); whether it is held now.
+    pub fn restore(&mut self, listener: &TcpListener) -> bool {
+        if self.0.is_none() {
+            self.0 = hold(listener);
         }
-        let taken = matches!(listener.accept().now_or_never(), Some(Ok(_)));
-        self.0 = File::open("/dev/null").ok();
-        taken
+        self.0.is_some()
+    }
+
+    /// Accept ran out of descriptors: give the reserve up, take the next client out of the
+    /// backlog with its descriptor and hand it to `refuse` (which closes it before returning),
+    /// then take the reserve back.
+    pub fn shed(
+        &mut self,
+        listener: &TcpListener,
+        refuse: impl FnOnce(TcpStream, SocketAddr),
+    ) -> Shed {
+        if !self.restore(listener) {
+            return Shed::NoReserve;
+        }
+        self.0 = None;
+        let shed = match listener.accept().now_or_never() {
+            Some(Ok((stream, peer))) => {
+                refuse(stream, peer);
+                Shed::Refused
+            }
+            _ => Shed::Nothing,
+        };
+        self.restore(listener);
+        shed
     }
 }
 

@@ -9,7 +9,7 @@
 use super::OVERFLOW;
 
 /// Descriptors kept back for what the server opens after the cap is fitted: Redis and
-/// PostgreSQL connections, log files, a spooled result, the spare descriptor of the accept
+/// PostgreSQL connections, log files, a spooled result, the reserve descriptor of the accept
 /// loop ([`super::admit`]), sockets evicted but not yet closed.
 pub const MARGIN: u64 = 16;
 
