@@ -8,8 +8,8 @@
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
-use std::sync::atomic::AtomicU64;
-use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::Ordering::{AcqRel, Relaxed, Release};
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -108,12 +108,20 @@ impl Drop for Ticket {
     }
 }
 
-/// A descriptor held in reserve, given up for a moment when accept runs out of descriptors
-/// to take the next client out of the backlog and refuse it, rather than leave it waiting
-/// there. It is a duplicate of the listener's own descriptor: nothing to open, so it needs no
+/// Descriptors held in reserve, given up for a moment when accept runs out of descriptors to
+/// take the next client out of the backlog and refuse it, rather than leave it waiting there.
+/// Each is a duplicate of the listener's own descriptor: nothing to open, so it needs no
 /// `/dev/null` (a sandbox may have none) and cannot fail for want of a file.
 #[derive(Debug)]
-pub struct Reserve(Option<Held>);
+pub struct Reserve {
+    /// Given up to refuse a client at once, and taken back as soon as it is closed; it comes
+    /// before any client ([`Reserve::restore`]).
+    now: Option<Held>,
+    /// Given up to the one refusal that may wait a moment for its client's handshake (while
+    /// it holds the [`Turn`]); taken back when that refusal is over.
+    wait: Option<Held>,
+    turn: WaitTurn,
+}
 
 #[cfg(unix)]
 type Held = std::os::fd::OwnedFd;
@@ -126,59 +134,118 @@ fn hold(listener: &TcpListener) -> Option<Held> {
     std::os::fd::AsFd::as_fd(listener).try_clone_to_owned().ok()
 }
 
-/// Elsewhere accept reports no EMFILE ([`super::fd::out_of_descriptors`]): no reserve.
+/// Elsewhere accept reports no EMFILE ([`super::fd::out_of_descriptors`]): nothing to hold,
+/// and never anything to give up.
 #[cfg(not(unix))]
 fn hold(_: &TcpListener) -> Option<Held> {
-    None
+    Some(())
+}
+
+/// Whose turn it is to wait for a refused client's handshake: one refusal at a time, so that
+/// waiting holds one descriptor at most and every other refusal is at once.
+#[derive(Clone, Debug, Default)]
+pub struct WaitTurn(Arc<AtomicBool>);
+
+/// The turn to wait, given back when dropped (after the refused socket is closed).
+#[derive(Debug)]
+pub struct Turn(Arc<AtomicBool>);
+
+impl WaitTurn {
+    /// The turn, if no refusal has it.
+    pub fn take(&self) -> Option<Turn> {
+        let free = !self.0.swap(true, AcqRel);
+        free.then(|| Turn(self.0.clone()))
+    }
+}
+
+impl Drop for Turn {
+    fn drop(&mut self) {
+        self.0.store(false, Release);
+    }
+}
+
+/// What [`Reserve::restore`] found.
+#[derive(Debug)]
+pub enum Restored {
+    /// Every reserve descriptor not given out is held.
+    Held,
+    /// The one for refusing at once cannot be had: refuse the client just accepted at once,
+    /// then restore again.
+    NoNow,
+    /// The waiting one cannot be had: the client just accepted is the waiting refusal, with
+    /// this turn (its descriptor stands in for the reserve's until it is closed).
+    NoWait(Turn),
 }
 
 /// What [`Reserve::shed`] did.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub enum Shed {
-    /// A client was taken out of the backlog and handed to the refusal.
-    Refused,
-    /// The reserve was given up, but no client came out of the backlog (this turn).
+    /// A client taken out of the backlog with the reserve, to refuse at once; take the
+    /// reserve back ([`Reserve::restore`]) once it is closed.
+    Now(TcpStream, SocketAddr),
+    /// A client taken out of the backlog with the waiting reserve, to refuse within its turn.
+    Wait(TcpStream, SocketAddr, Turn),
+    /// The reserve was given up, but no client came out of the backlog (this time).
     Nothing,
     /// No reserve to give up: every descriptor is taken.
     NoReserve,
 }
 
 impl Reserve {
-    /// The reserve for `listener`'s accept loop.
-    pub fn new(listener: &TcpListener) -> Reserve {
-        Reserve(hold(listener))
+    /// The reserve for `listener`'s accept loop, sharing `turn` with the other refusals.
+    pub fn new(listener: &TcpListener, turn: WaitTurn) -> Reserve {
+        let mut reserve = Reserve {
+            now: None,
+            wait: None,
+            turn,
+        };
+        reserve.restore(listener);
+        reserve
     }
 
-    /// Take the reserve back if it is not held (it is lost when another thread takes its
-    /// descriptor between its release and its return); whether it is held now.
-    pub fn restore(&mut self, listener: &TcpListener) -> bool {
-        if self.0.is_none() {
-            self.0 = hold(listener);
+    /// Take back what is neither held nor given out. The reserve comes before any client: a
+    /// descriptor of it is lost when another thread takes it between its release and its
+    /// return, or a client accepted after a waiting refusal ended takes that one's; when it
+    /// cannot be taken back now, the client just accepted gives its own up for it.
+    pub fn restore(&mut self, listener: &TcpListener) -> Restored {
+        if self.now.is_none() {
+            self.now = hold(listener);
+            if self.now.is_none() {
+                return Restored::NoNow;
+            }
         }
-        self.0.is_some()
+        if self.wait.is_none() {
+            if let Some(turn) = self.turn.take() {
+                self.wait = hold(listener);
+                if self.wait.is_none() {
+                    return Restored::NoWait(turn);
+                }
+            }
+        }
+        Restored::Held
     }
 
-    /// Accept ran out of descriptors: give the reserve up, take the next client out of the
-    /// backlog with its descriptor and hand it to `refuse` (which closes it before returning),
-    /// then take the reserve back.
-    pub fn shed(
-        &mut self,
-        listener: &TcpListener,
-        refuse: impl FnOnce(TcpStream, SocketAddr),
-    ) -> Shed {
-        if !self.restore(listener) {
+    /// Accept ran out of descriptors: give up a reserve descriptor and take the next client
+    /// out of the backlog with it — the waiting one with the turn, if both are free, else the
+    /// one for refusing at once.
+    pub fn shed(&mut self, listener: &TcpListener) -> Shed {
+        if matches!(self.restore(listener), Restored::NoNow) {
             return Shed::NoReserve;
         }
-        self.0 = None;
-        let shed = match listener.accept().now_or_never() {
-            Some(Ok((stream, peer))) => {
-                refuse(stream, peer);
-                Shed::Refused
+        let turn = self.wait.as_ref().and_then(|_| self.turn.take());
+        if turn.is_some() {
+            self.wait = None;
+        } else {
+            self.now = None;
+        }
+        match (listener.accept().now_or_never(), turn) {
+            (Some(Ok((stream, peer))), Some(turn)) => Shed::Wait(stream, peer, turn),
+            (Some(Ok((stream, peer))), None) => Shed::Now(stream, peer),
+            _ => {
+                self.restore(listener);
+                Shed::Nothing
             }
-            _ => Shed::Nothing,
-        };
-        self.restore(listener);
-        shed
+        }
     }
 }
 

@@ -135,6 +135,8 @@ struct Sockets {
     handshakes: Arc<admit::Handshakes>,
     /// What a client refused at accept is told.
     refuser: refuse::Refuser,
+    /// The one refusal at a time that may wait for its client's handshake.
+    turn: admit::WaitTurn,
     next_conn: AtomicU64,
 }
 
@@ -178,6 +180,7 @@ impl Transport {
                 open: AtomicUsize::new(0),
                 handshakes: Arc::default(),
                 refuser,
+                turn: admit::WaitTurn::default(),
                 next_conn: AtomicU64::new(1),
             },
         })
@@ -218,7 +221,7 @@ impl Drop for Slot {
 
 /// Accept until shutdown; each socket gets its own task.
 pub async fn accept_loop(server: Arc<Transport>, listener: TcpListener) {
-    let mut reserve = admit::Reserve::new(&listener);
+    let mut reserve = admit::Reserve::new(&listener, server.sockets.turn.clone());
     let mut failing = false;
     loop {
         let accepted = tokio::select! {
@@ -228,37 +231,25 @@ pub async fn accept_loop(server: Arc<Transport>, listener: TcpListener) {
         match accepted {
             Ok((stream, peer)) => {
                 failing = false;
-                if reserve.restore(&listener) {
-                    admit(&server, stream, peer);
-                } else {
-                    // The reserve comes before any client: this one gives its descriptor back
-                    // for it, or the next client the backlog holds would wait there.
-                    server.refuse(stream, peer, Refused::Descriptors);
-                    reserve.restore(&listener);
+                // The reserve comes before any client: without it the next client the
+                // backlog holds would wait there.
+                match reserve.restore(&listener) {
+                    admit::Restored::Held => admit(&server, stream, peer),
+                    admit::Restored::NoNow => {
+                        server.refuse(stream, peer, Refused::Descriptors);
+                        reserve.restore(&listener);
+                    }
+                    admit::Restored::NoWait(turn) => {
+                        server.refuse_waiting(stream, peer, Refused::Descriptors, turn);
+                    }
                 }
             }
             Err(e) if fd::out_of_descriptors(&e) => {
-                // The oldest handshake gives up its descriptor; or the reserve takes the next
-                // client out of the backlog to refuse it: none is left waiting there.
-                if server.evict_handshake() {
-                    // Its task closes the socket: let it run before accepting again.
-                    tokio::time::sleep(Duration::from_millis(5)).await;
-                    continue;
+                let stuck = no_descriptor(&server, &listener, &mut reserve).await;
+                if stuck && !failing {
+                    tracing::error!(error = %e, "accept failed with no descriptor in reserve");
                 }
-                let refuse = |stream, peer| server.refuse(stream, peer, Refused::Descriptors);
-                match reserve.shed(&listener, refuse) {
-                    admit::Shed::Refused => continue,
-                    // Its turn's budget spent: accept again after the others' turns.
-                    admit::Shed::Nothing => tokio::task::yield_now().await,
-                    admit::Shed::NoReserve => {
-                        // Nothing to free: wait for a descriptor (the reserve is retaken first).
-                        if !failing {
-                            tracing::error!(error = %e, "accept failed with no descriptor in reserve");
-                        }
-                        failing = true;
-                        tokio::time::sleep(Duration::from_millis(50)).await;
-                    }
-                }
+                failing = stuck;
             }
             Err(e) => {
                 // Other failures: back off instead of spinning, and say so once per spell
@@ -274,6 +265,39 @@ pub async fn accept_loop(server: Arc<Transport>, listener: TcpListener) {
     tracing::info!("stopped accepting connections");
 }
 
+/// Accept found no descriptor for the next client in the backlog: the oldest handshake makes
+/// room for it, or the reserve takes it out to refuse it, so that none is left waiting there.
+/// With neither (every descriptor taken, the reserve's too), wait a moment for one to free:
+/// then returns true.
+async fn no_descriptor(
+    server: &Arc<Transport>,
+    listener: &TcpListener,
+    reserve: &mut admit::Reserve,
+) -> bool {
+    if server.evict_handshake() {
+        // Its task closes the socket: let it run before accepting again.
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        return false;
+    }
+    match reserve.shed(listener) {
+        admit::Shed::Now(stream, peer) => {
+            server.refuse(stream, peer, Refused::Descriptors);
+            reserve.restore(listener);
+        }
+        admit::Shed::Wait(stream, peer, turn) => {
+            server.refuse_waiting(stream, peer, Refused::Descriptors, turn);
+        }
+        // The accept loop's budget spent: accept again after the other tasks' turns.
+        admit::Shed::Nothing => tokio::task::yield_now().await,
+        admit::Shed::NoReserve => {
+            // The reserve is taken back first when accept is tried again.
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            return true;
+        }
+    }
+    false
+}
+
 /// Give an accepted socket its place under the cap (evicting the oldest handshake at the
 /// cap) and its task; far past the cap, refuse it at once.
 #[allow(clippy::disallowed_methods)] // a handshake's age runs from its accept
@@ -286,8 +310,12 @@ fn admit(server: &Arc<Transport>, stream: TcpStream, peer: SocketAddr) {
         admitted,
     };
     if !admitted && before >= cap + OVERFLOW {
-        // Far past the cap: keep the descriptors for the ones already here.
-        server.refuse(stream, peer, Refused::Overflow);
+        // Far past the cap: keep the descriptors for the ones already here (one refusal at a
+        // time may wait a moment for its client's handshake).
+        match server.sockets.turn.take() {
+            Some(turn) => server.refuse_waiting(stream, peer, Refused::Overflow, turn),
+            None => server.refuse(stream, peer, Refused::Overflow),
+        }
         drop(slot);
         return;
     }
@@ -304,6 +332,25 @@ impl Transport {
         let told = self.sockets.refuser.refuse(stream);
         self.metrics.refused(why);
         tracing::debug!(%peer, ?why, ?told, "refused at accept");
+    }
+
+    /// Refuse a client once its request head is in, waiting at most [`refuse::HEAD_WAIT`], in
+    /// a task of its own that holds the waiting `turn` until the socket is closed.
+    fn refuse_waiting(
+        self: &Arc<Self>,
+        stream: TcpStream,
+        peer: SocketAddr,
+        why: Refused,
+        turn: admit::Turn,
+    ) {
+        let server = self.clone();
+        self.sockets.tasks.spawn(async move {
+            if server.sockets.refuser.answers() {
+                let _ = tokio::time::timeout(refuse::HEAD_WAIT, refuse::head_in(&stream)).await;
+            }
+            server.refuse(stream, peer, why);
+            drop(turn);
+        });
     }
 
     /// Close the oldest socket still in its handshake past the grace, counting it; whether

@@ -7,6 +7,7 @@
 //! head yet, TLS) a plain close.
 
 use std::io::{Read, Write};
+use std::time::Duration;
 
 use hyper::{Request, Version};
 use tokio::net::TcpStream;
@@ -23,6 +24,11 @@ use crate::outbox::CloseCode;
 
 /// The most of a request head read for a refusal; a longer one gets a plain close.
 const HEAD_MAX: usize = 4096;
+
+/// How long the one refusal at a time that may wait ([`super::admit::WaitTurn`]) waits for its
+/// client's request head: a client sends it right behind its connect, so a socket accepted
+/// the moment it connects has it a little later, not a round trip later.
+pub const HEAD_WAIT: Duration = Duration::from_millis(100);
 
 /// The answer to a request that is no WebSocket handshake.
 const UNAVAILABLE: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\n\
@@ -76,13 +82,19 @@ impl Refuser {
         }
     }
 
+    /// Whether a refusal can say anything (not under TLS): whether waiting for a client's
+    /// request head is any use.
+    pub fn answers(&self) -> bool {
+        !self.tls && !self.frames.is_empty()
+    }
+
     /// Refuse the client on `stream` and close it.
     pub fn refuse(&self, stream: TcpStream) -> Told {
         // Off the runtime's poller: the read below must try the socket, not its cached state.
         let Ok(stream) = stream.into_std() else {
             return Told::Closed;
         };
-        if self.tls || self.frames.is_empty() {
+        if !self.answers() {
             return Told::Closed;
         }
         self.answer(&stream)
@@ -130,6 +142,25 @@ impl Refuser {
     }
 }
 
+/// Wait until `stream` holds a whole request head, [`HEAD_MAX`] bytes, or its end (bound this
+/// with a timeout).
+pub async fn head_in(stream: &TcpStream) {
+    let mut buf = vec![0u8; HEAD_MAX];
+    loop {
+        match stream.peek(&mut buf).await {
+            Ok(n) if n > 0 && n < buf.len() && !has_head(&buf[..n]) => {}
+            _ => return,
+        }
+        // Part of a head: the rest comes in another segment.
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
+/// Whether `bytes` hold the end of a request head.
+fn has_head(bytes: &[u8]) -> bool {
+    bytes.windows(4).any(|w| w == b"\r\n\r\n")
+}
+
 fn push(out: &mut Vec<u8>, frame: Frame) {
     // Into a Vec: cannot fail.
     let _ = frame.format(out);
@@ -174,18 +205,6 @@ mod tests {
         let client = TcpStream::connect(&addr).await.expect("connect");
         let (server, _) = listener.accept().await.expect("accept");
         (client, server, addr)
-    }
-
-    /// Wait until the client's whole request head has arrived at `server`.
-    async fn head_in(server: &TcpStream) {
-        let mut buf = [0u8; 1024];
-        loop {
-            let n = server.peek(&mut buf).await.expect("peek");
-            if buf[..n].windows(4).any(|w| w == b"\r\n\r\n") {
-                return;
-            }
-            tokio::task::yield_now().await;
-        }
     }
 
     fn refuser() -> Refuser {
