@@ -1,10 +1,11 @@
 //! A refusal at accept, written straight to the socket: for a client taken out of the backlog
-//! with the descriptor held in reserve ([`super::admit::Reserve`]), or one far past the
+//! with a descriptor held in reserve ([`super::admit::Reserve`]), or one far past the
 //! connection cap. It holds the socket's descriptor for one read and one write, never for a
-//! round trip: what the client has sent already decides the answer — a complete WebSocket
-//! handshake gets 101, `welcome`, `error` `server_full` and close 1013 (what a client past the
-//! cap gets through [`super::conn`]), another complete request head 503, anything else (no
-//! head yet, TLS) a plain close.
+//! round trip (only the one refusal at a time with the waiting turn waits, at most
+//! [`HEAD_WAIT`], for the client's head): what the client has sent already decides the answer —
+//! a complete WebSocket handshake gets 101, `welcome`, `error` `server_full` and close 1013
+//! (what a client past the cap gets through [`super::conn`]), another complete request head
+//! 503, anything else (no head yet, TLS) a plain close.
 
 use std::io::{Read, Write};
 use std::time::Duration;
