@@ -38,6 +38,8 @@ pub struct Metrics {
     pub slow_consumer_closes: Counter,
     /// Sockets closed before their request head to make room at the connection cap.
     pub handshakes_evicted: Counter,
+    /// Connections refused, by [`Refused`] (`connections_refused_total{reason}`).
+    refused: [Counter; 3],
     /// Results writes that failed.
     pub store_errors: Counter,
     /// Results waiting for the database (`room::backlog`): in the spool, or in memory when
@@ -75,6 +77,30 @@ impl Default for Metrics {
     fn default() -> Self {
         Metrics::new()
     }
+}
+
+/// Why a connection was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refused {
+    /// `cap`: a WebSocket past the connection cap, told `welcome`, `server_full` and 1013.
+    Cap,
+    /// `overflow`: far past the cap (its overflow full), refused at accept.
+    Overflow,
+    /// `descriptors`: accept ran out of file descriptors; taken out of the listen backlog with
+    /// the descriptor held in reserve and refused at once.
+    Descriptors,
+}
+
+/// The refused connections by reason ([`Refused`], in its order), registered.
+fn refusals(registry: &mut Registry) -> [Counter; 3] {
+    let family = Family::<Vec<(&'static str, &'static str)>, Counter>::default();
+    registry.register(
+        "connections_refused",
+        "Connections refused: past the cap, far past it, or out of file descriptors",
+        family.clone(),
+    );
+    ["cap", "overflow", "descriptors"]
+        .map(|reason| family.get_or_create(&vec![("reason", reason)]).clone())
 }
 
 /// The relay's latency histogram and the placements by outcome, registered.
@@ -142,6 +168,7 @@ impl Metrics {
             "Fresh room views asked for after a relay gap",
         );
         let (relay_latency, placements) = latency_and_placements(&mut registry);
+        let refused = refusals(&mut registry);
         Metrics {
             registry,
             connections,
@@ -155,6 +182,7 @@ impl Metrics {
             rate_limit_closes,
             slow_consumer_closes,
             handshakes_evicted,
+            refused,
             store_errors,
             results_queued,
             results_spooled,
@@ -183,6 +211,16 @@ impl Metrics {
         self.placements[i].inc();
     }
 
+    /// Count one refused connection.
+    pub fn refused(&self, why: Refused) {
+        let i = match why {
+            Refused::Cap => 0,
+            Refused::Overflow => 1,
+            Refused::Descriptors => 2,
+        };
+        self.refused[i].inc();
+    }
+
     /// The OpenMetrics text exposition ([`CONTENT_TYPE`]).
     pub fn render(&self) -> String {
         let mut out = String::with_capacity(4096);
@@ -204,12 +242,15 @@ mod tests {
         m.connections.inc();
         m.races_started.inc();
         m.placement(Some(PlaceReason::Conflict));
+        m.refused(Refused::Descriptors);
         let text = m.render();
         for line in [
             "sudoku_race_connections 1",
             "sudoku_race_races_started_total 1",
             "sudoku_race_placements_total{outcome=\"conflict\"} 1",
             "sudoku_race_placements_total{outcome=\"accepted\"} 0",
+            "sudoku_race_connections_refused_total{reason=\"descriptors\"} 1",
+            "sudoku_race_connections_refused_total{reason=\"cap\"} 0",
             "# EOF",
         ] {
             assert!(text.lines().any(|l| l == line), "{line} missing in\n{text}");

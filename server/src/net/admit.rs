@@ -2,18 +2,19 @@
 //! TLS or request head not complete yet), oldest first, so that at the connection cap, or when
 //! accept runs out of descriptors, the oldest of them makes way for a new socket (a slowloris
 //! holds its sockets for the whole head deadline; a real client finishes in a few round trips);
-//! and a spare descriptor, so that when none can make way the accept loop still takes the next
-//! client out of the backlog and closes it instead of leaving it to wait there.
+//! and a descriptor held in reserve, so that when none can make way the accept loop still
+//! takes the next client out of the backlog and refuses it ([`super::refuse`]) instead of
+//! leaving it to wait there, as nginx and HAProxy do.
 
 use std::collections::BTreeMap;
-use std::fs::File;
-use std::sync::atomic::AtomicU64;
-use std::sync::atomic::Ordering::Relaxed;
+use std::net::SocketAddr;
+use std::sync::atomic::Ordering::{AcqRel, Relaxed, Release};
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures::FutureExt;
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
@@ -107,29 +108,144 @@ impl Drop for Ticket {
     }
 }
 
-/// A descriptor held in reserve (`/dev/null`), given up for a moment to accept a client that
-/// would otherwise wait in the backlog with no descriptor to take it.
+/// Descriptors held in reserve, given up for a moment when accept runs out of descriptors to
+/// take the next client out of the backlog and refuse it, rather than leave it waiting there.
+/// Each is a duplicate of the listener's own descriptor: nothing to open, so it needs no
+/// `/dev/null` (a sandbox may have none) and cannot fail for want of a file.
 #[derive(Debug)]
-pub struct Spare(Option<File>);
+pub struct Reserve {
+    /// Given up to refuse a client at once, and taken back as soon as it is closed; it comes
+    /// before any client ([`Reserve::restore`]).
+    now: Option<Held>,
+    /// Given up to the one refusal that may wait a moment for its client's handshake (while
+    /// it holds the [`Turn`]); taken back when that refusal is over.
+    wait: Option<Held>,
+    turn: WaitTurn,
+}
 
-impl Default for Spare {
-    /// Open the spare descriptor (none where `/dev/null` cannot be opened).
-    fn default() -> Spare {
-        Spare(File::open("/dev/null").ok())
+#[cfg(unix)]
+type Held = std::os::fd::OwnedFd;
+#[cfg(not(unix))]
+type Held = ();
+
+/// A new reserve descriptor, if the process has one to spare.
+#[cfg(unix)]
+fn hold(listener: &TcpListener) -> Option<Held> {
+    std::os::fd::AsFd::as_fd(listener).try_clone_to_owned().ok()
+}
+
+/// Elsewhere accept reports no EMFILE ([`super::fd::out_of_descriptors`]): nothing to hold,
+/// and never anything to give up.
+#[cfg(not(unix))]
+fn hold(_: &TcpListener) -> Option<Held> {
+    Some(())
+}
+
+/// Whose turn it is to wait for a refused client's handshake: one refusal at a time, so that
+/// waiting holds one descriptor at most and every other refusal is at once.
+#[derive(Clone, Debug, Default)]
+pub struct WaitTurn(Arc<AtomicBool>);
+
+/// The turn to wait, given back when dropped (after the refused socket is closed).
+#[derive(Debug)]
+pub struct Turn(Arc<AtomicBool>);
+
+impl WaitTurn {
+    /// The turn, if no refusal has it.
+    pub fn take(&self) -> Option<Turn> {
+        let free = !self.0.swap(true, AcqRel);
+        free.then(|| Turn(self.0.clone()))
     }
 }
 
-impl Spare {
-    /// Take the next client out of the backlog and close it, using the spare descriptor;
-    /// returns whether one was taken. Closing it at once is the refusal: the client sees its
-    /// connection closed, not a wait.
-    pub fn shed(&mut self, listener: &TcpListener) -> bool {
-        if self.0.take().is_none() {
-            return false;
+impl Drop for Turn {
+    fn drop(&mut self) {
+        self.0.store(false, Release);
+    }
+}
+
+/// What [`Reserve::restore`] found.
+#[derive(Debug)]
+pub enum Restored {
+    /// Every reserve descriptor not given out is held.
+    Held,
+    /// The one for refusing at once cannot be had: refuse the client just accepted at once,
+    /// then restore again.
+    NoNow,
+    /// The waiting one cannot be had: the client just accepted is the waiting refusal, with
+    /// this turn (its descriptor stands in for the reserve's until it is closed).
+    NoWait(Turn),
+}
+
+/// What [`Reserve::shed`] did.
+#[derive(Debug)]
+pub enum Shed {
+    /// A client taken out of the backlog with the reserve, to refuse at once; take the
+    /// reserve back ([`Reserve::restore`]) once it is closed.
+    Now(TcpStream, SocketAddr),
+    /// A client taken out of the backlog with the waiting reserve, to refuse within its turn.
+    Wait(TcpStream, SocketAddr, Turn),
+    /// The reserve was given up, but no client came out of the backlog (this time).
+    Nothing,
+    /// No reserve to give up: every descriptor is taken.
+    NoReserve,
+}
+
+impl Reserve {
+    /// The reserve for `listener`'s accept loop, sharing `turn` with the other refusals.
+    pub fn new(listener: &TcpListener, turn: WaitTurn) -> Reserve {
+        let mut reserve = Reserve {
+            now: None,
+            wait: None,
+            turn,
+        };
+        reserve.restore(listener);
+        reserve
+    }
+
+    /// Take back what is neither held nor given out. The reserve comes before any client: a
+    /// descriptor of it is lost when another thread takes it between its release and its
+    /// return, or a client accepted after a waiting refusal ended takes that one's; when it
+    /// cannot be taken back now, the client just accepted gives its own up for it.
+    pub fn restore(&mut self, listener: &TcpListener) -> Restored {
+        if self.now.is_none() {
+            self.now = hold(listener);
+            if self.now.is_none() {
+                return Restored::NoNow;
+            }
         }
-        let taken = matches!(listener.accept().now_or_never(), Some(Ok(_)));
-        self.0 = File::open("/dev/null").ok();
-        taken
+        if self.wait.is_none() {
+            if let Some(turn) = self.turn.take() {
+                self.wait = hold(listener);
+                if self.wait.is_none() {
+                    return Restored::NoWait(turn);
+                }
+            }
+        }
+        Restored::Held
+    }
+
+    /// Accept ran out of descriptors: give up a reserve descriptor and take the next client
+    /// out of the backlog with it — the waiting one with the turn, if both are free, else the
+    /// one for refusing at once.
+    pub fn shed(&mut self, listener: &TcpListener) -> Shed {
+        if matches!(self.restore(listener), Restored::NoNow) {
+            return Shed::NoReserve;
+        }
+        let turn = self.wait.as_ref().and_then(|_| self.turn.take());
+        if turn.is_some() {
+            self.wait = None;
+        } else {
+            self.now = None;
+        }
+        match (listener.accept().now_or_never(), turn) {
+            (Some(Ok((stream, peer))), Some(turn)) => Shed::Wait(stream, peer, turn),
+            (Some(Ok((stream, peer))), None) => Shed::Now(stream, peer),
+            _ => {
+                self.restore(listener);
+                Shed::Nothing
+            }
+        }
     }
 }
 

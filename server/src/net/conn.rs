@@ -20,6 +20,8 @@ use super::cmd::Session;
 use super::rate::{RateLimiter, Verdict};
 use super::writer::{self, ReadEnd, Sink, Ws};
 use super::{Slot, Transport};
+use crate::config::Config;
+use crate::metrics::Refused;
 use crate::outbox::stop::{Reason, Side};
 use crate::outbox::{CloseCode, ConnId, Out, Outbox};
 
@@ -75,23 +77,11 @@ async fn serve_until_closed(
         server.config.limits.idle_timeout,
         metrics.clone(),
     )));
-    handle.send(
-        &ServerMsg::Welcome {
-            protocol: PROTOCOL_VERSION,
-            server: server.config.server_name.clone(),
-        },
-        &metrics,
-    );
+    handle.send(&welcome(&server.config), &metrics);
     let end = if !slot.admitted {
         tracing::warn!("connection limit reached");
-        handle.send(
-            &ServerMsg::Error {
-                code: ErrorCode::ServerFull,
-                message: "the server is at its connection limit".into(),
-                retry_ms: None,
-            },
-            &metrics,
-        );
+        metrics.refused(Refused::Cap);
+        handle.send(&server_full(), &metrics);
         handle.close(CloseCode::TryLater);
         ReadEnd::Open
     } else {
@@ -112,6 +102,24 @@ async fn serve_until_closed(
     metrics.connections.dec();
     let code = handle.close_code().map_or(0, CloseCode::as_u16);
     tracing::debug!(code, "closed");
+}
+
+/// The first message on every connection.
+pub(super) fn welcome(config: &Config) -> ServerMsg {
+    ServerMsg::Welcome {
+        protocol: PROTOCOL_VERSION,
+        server: config.server_name.clone(),
+    }
+}
+
+/// What a connection past the cap is told after `welcome`, before close 1013 (here, and at
+/// accept by [`super::refuse`]).
+pub(super) fn server_full() -> ServerMsg {
+    ServerMsg::Error {
+        code: ErrorCode::ServerFull,
+        message: "the server is at its connection limit".into(),
+        retry_ms: None,
+    }
 }
 
 impl Reader {

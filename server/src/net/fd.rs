@@ -9,8 +9,9 @@
 use super::OVERFLOW;
 
 /// Descriptors kept back for what the server opens after the cap is fitted: Redis and
-/// PostgreSQL connections, log files, a spooled result, the spare descriptor of the accept
-/// loop ([`super::admit`]), sockets evicted but not yet closed.
+/// PostgreSQL connections, log files, a spooled result, the accept loop's two reserve
+/// descriptors ([`super::admit::Reserve`]) and the one refusal that waits for its client's
+/// handshake, sockets evicted but not yet closed.
 pub const MARGIN: u64 = 16;
 
 /// Descriptors assumed held at start where they cannot be counted.

@@ -11,7 +11,8 @@
 //! - [`cmd`]: one handler per client command, and the connection's [`cmd::Session`].
 //! - [`rate`]: the per-connection rate limit.
 //! - [`tls`]: the rustls acceptor from PEM files; [`fd`]: the file-descriptor budget;
-//!   [`admit`]: the sockets still in their handshake, evicted oldest first to make room.
+//!   [`admit`]: the sockets still in their handshake, evicted oldest first to make room, and
+//!   the descriptor held in reserve; [`refuse`]: the refusal written straight to a socket.
 //! - [`tuning`]: WebSocket, socket and queue settings (shared with the echo baseline).
 //!
 //! Every socket counts against the connection cap from its accept until it is gone, whether
@@ -19,6 +20,9 @@
 //! runs out of descriptors, the oldest socket still in its handshake for longer than
 //! [`admit::HANDSHAKE_GRACE`] is closed to make room (`handshakes_evicted_total`), so that
 //! sockets that never finish their head cannot lock clients out until the head deadline.
+//! Past that no client waits in the backlog: far past the cap, or with no descriptor left,
+//! it is refused at accept (`connections_refused_total{reason}`), with the descriptor held
+//! in reserve when accept has none.
 
 pub mod admit;
 pub mod api;
@@ -31,6 +35,7 @@ pub mod fd;
 pub mod http;
 pub mod live;
 pub mod rate;
+pub mod refuse;
 pub mod reply;
 pub mod slim;
 pub mod tls;
@@ -58,7 +63,7 @@ use tokio_util::task::TaskTracker;
 
 use crate::arena::Arenas;
 use crate::config::Config;
-use crate::metrics::Metrics;
+use crate::metrics::{Metrics, Refused};
 use crate::outbox::stop::Reason;
 use crate::pool::queue::Pool;
 use crate::pool::shared::SharedPool;
@@ -67,7 +72,7 @@ use crate::room::task::RoomEnv;
 use crate::store::Store;
 
 /// Sockets accepted past the cap (to tell WebSocket clients `server_full`, and to answer
-/// `/healthz`) before further ones are dropped at once: the fd budget
+/// `/healthz`) before further ones are refused at once ([`refuse`]): the fd budget
 /// ([`fd::fit_connections`]) holds them.
 pub const OVERFLOW: usize = 16;
 
@@ -128,6 +133,10 @@ struct Sockets {
     open: AtomicUsize,
     /// The sockets still in their handshake, which may make way for new ones.
     handshakes: Arc<admit::Handshakes>,
+    /// What a client refused at accept is told.
+    refuser: refuse::Refuser,
+    /// The one refusal at a time that may wait for its client's handshake.
+    turn: admit::WaitTurn,
     next_conn: AtomicU64,
 }
 
@@ -151,6 +160,7 @@ impl Transport {
             stopping.cancelled().await;
             on_list.raise(Reason::Shutdown);
         });
+        let refuser = refuse::Refuser::new(&config, tls.is_some());
         Arc::new(Transport {
             config,
             metrics: env.metrics.clone(),
@@ -169,6 +179,8 @@ impl Transport {
                 tasks: TaskTracker::new(),
                 open: AtomicUsize::new(0),
                 handshakes: Arc::default(),
+                refuser,
+                turn: admit::WaitTurn::default(),
                 next_conn: AtomicU64::new(1),
             },
         })
@@ -209,51 +221,85 @@ impl Drop for Slot {
 
 /// Accept until shutdown; each socket gets its own task.
 pub async fn accept_loop(server: Arc<Transport>, listener: TcpListener) {
-    let mut spare = admit::Spare::default();
+    let mut reserve = admit::Reserve::new(&listener, server.sockets.turn.clone());
     let mut failing = false;
     loop {
-        tokio::select! {
+        let accepted = tokio::select! {
             () = server.stop.shutdown.cancelled() => break,
-            r = listener.accept() => match r {
-                Ok((stream, peer)) => {
-                    failing = false;
-                    admit(&server, stream, peer);
+            r = listener.accept() => r,
+        };
+        match accepted {
+            Ok((stream, peer)) => {
+                failing = false;
+                // The reserve comes before any client: without it the next client the
+                // backlog holds would wait there.
+                match reserve.restore(&listener) {
+                    admit::Restored::Held => admit(&server, stream, peer),
+                    admit::Restored::NoNow => {
+                        server.refuse(stream, peer, Refused::Descriptors);
+                        reserve.restore(&listener);
+                    }
+                    admit::Restored::NoWait(turn) => {
+                        server.refuse_waiting(stream, peer, Refused::Descriptors, turn);
+                    }
                 }
-                Err(e) if fd::out_of_descriptors(&e) => {
-                    // The oldest handshake gives up its descriptor; or the spare one takes the
-                    // next client out of the backlog to close it: none is left waiting there.
-                    if server.evict_handshake() {
-                        // Its task closes the socket: let it run before accepting again.
-                        tokio::time::sleep(Duration::from_millis(5)).await;
-                        continue;
-                    }
-                    if spare.shed(&listener) {
-                        tracing::debug!("out of file descriptors: a client refused at accept");
-                        continue;
-                    }
-                    if !failing {
-                        tracing::error!(error = %e, "accept failed");
-                    }
-                    failing = true;
-                    tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            Err(e) if fd::out_of_descriptors(&e) => {
+                let stuck = no_descriptor(&server, &listener, &mut reserve).await;
+                if stuck && !failing {
+                    tracing::error!(error = %e, "accept failed with no descriptor in reserve");
                 }
-                Err(e) => {
-                    // Other failures: back off instead of spinning, and say so once per spell
-                    // rather than every 50 ms.
-                    if !failing {
-                        tracing::error!(error = %e, "accept failed");
-                    }
-                    failing = true;
-                    tokio::time::sleep(Duration::from_millis(50)).await;
+                failing = stuck;
+            }
+            Err(e) => {
+                // Other failures: back off instead of spinning, and say so once per spell
+                // rather than every 50 ms.
+                if !failing {
+                    tracing::error!(error = %e, "accept failed");
                 }
+                failing = true;
+                tokio::time::sleep(Duration::from_millis(50)).await;
             }
         }
     }
     tracing::info!("stopped accepting connections");
 }
 
+/// Accept found no descriptor for the next client in the backlog: the oldest handshake makes
+/// room for it, or the reserve takes it out to refuse it, so that none is left waiting there.
+/// With neither (every descriptor taken, the reserve's too), wait a moment for one to free:
+/// then returns true.
+async fn no_descriptor(
+    server: &Arc<Transport>,
+    listener: &TcpListener,
+    reserve: &mut admit::Reserve,
+) -> bool {
+    if server.evict_handshake() {
+        // Its task closes the socket: let it run before accepting again.
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        return false;
+    }
+    match reserve.shed(listener) {
+        admit::Shed::Now(stream, peer) => {
+            server.refuse(stream, peer, Refused::Descriptors);
+            reserve.restore(listener);
+        }
+        admit::Shed::Wait(stream, peer, turn) => {
+            server.refuse_waiting(stream, peer, Refused::Descriptors, turn);
+        }
+        // The accept loop's budget spent: accept again after the other tasks' turns.
+        admit::Shed::Nothing => tokio::task::yield_now().await,
+        admit::Shed::NoReserve => {
+            // The reserve is taken back first when accept is tried again.
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            return true;
+        }
+    }
+    false
+}
+
 /// Give an accepted socket its place under the cap (evicting the oldest handshake at the
-/// cap) and its task; far past the cap, drop it.
+/// cap) and its task; far past the cap, refuse it at once.
 #[allow(clippy::disallowed_methods)] // a handshake's age runs from its accept
 fn admit(server: &Arc<Transport>, stream: TcpStream, peer: SocketAddr) {
     let cap = server.config.limits.max_connections;
@@ -264,9 +310,13 @@ fn admit(server: &Arc<Transport>, stream: TcpStream, peer: SocketAddr) {
         admitted,
     };
     if !admitted && before >= cap + OVERFLOW {
-        // Far past the cap: keep the descriptors for the ones already here.
-        tracing::debug!(%peer, "over the connection cap: dropped at accept");
-        drop((stream, slot));
+        // Far past the cap: keep the descriptors for the ones already here (one refusal at a
+        // time may wait a moment for its client's handshake).
+        match server.sockets.turn.take() {
+            Some(turn) => server.refuse_waiting(stream, peer, Refused::Overflow, turn),
+            None => server.refuse(stream, peer, Refused::Overflow),
+        }
+        drop(slot);
         return;
     }
     let ticket = server.sockets.handshakes.enter(Instant::now());
@@ -277,6 +327,32 @@ fn admit(server: &Arc<Transport>, stream: TcpStream, peer: SocketAddr) {
 }
 
 impl Transport {
+    /// Refuse a client at accept ([`refuse`]) and count it.
+    fn refuse(&self, stream: TcpStream, peer: SocketAddr, why: Refused) {
+        let told = self.sockets.refuser.refuse(stream);
+        self.metrics.refused(why);
+        tracing::debug!(%peer, ?why, ?told, "refused at accept");
+    }
+
+    /// Refuse a client once its request head is in, waiting at most [`refuse::HEAD_WAIT`], in
+    /// a task of its own that holds the waiting `turn` until the socket is closed.
+    fn refuse_waiting(
+        self: &Arc<Self>,
+        stream: TcpStream,
+        peer: SocketAddr,
+        why: Refused,
+        turn: admit::Turn,
+    ) {
+        let server = self.clone();
+        self.sockets.tasks.spawn(async move {
+            if server.sockets.refuser.answers() {
+                let _ = tokio::time::timeout(refuse::HEAD_WAIT, refuse::head_in(&stream)).await;
+            }
+            server.refuse(stream, peer, why);
+            drop(turn);
+        });
+    }
+
     /// Close the oldest socket still in its handshake past the grace, counting it; whether
     /// there was one.
     #[allow(clippy::disallowed_methods)] // a handshake's age runs from its accept

@@ -1,7 +1,8 @@
 //! Under a file-descriptor limit below `--max-connections` the server lowers its cap and says
 //! so; clients past the lowered cap get `welcome`, `server_full` and 1013, or a refused
-//! connection (none hangs), and `/healthz` still answers; sockets that never finish their
-//! request head make way for new clients at the cap.
+//! connection (none hangs, and each is counted), and `/healthz` still answers; sockets that
+//! never finish their request head make way for new clients at the cap; when accept runs out
+//! of descriptors, the descriptors held in reserve take the waiting clients out to refuse them.
 
 use serde_json::json;
 use tokio::io::AsyncWriteExt;
@@ -11,6 +12,8 @@ use server::net::admit::HANDSHAKE_GRACE;
 use server::net::fd::MARGIN;
 use server::net::OVERFLOW;
 use std::time::Duration;
+
+use testkit::wait::within;
 
 use crate::support::process::{Server, Ws, TIMEOUT};
 
@@ -95,13 +98,15 @@ async fn half_open_sockets_at_the_limit_are_evicted_for_new_clients() {
     assert!(evicted >= 3, "{evicted} evicted:\n{metrics}");
 }
 
-/// Under a descriptor limit of 64, with `--max-connections` far above it, every one of 100
-/// clients gets an answer: `welcome` (and play), or `welcome`, `server_full` and 1013, or a
-/// refused connection; none is left waiting.
+/// Under a descriptor limit of 64, with `--max-connections` at its default, every one of 70
+/// clients connecting at once gets an answer: `welcome` (and play: one of them creates a room),
+/// or `welcome`, `server_full` and 1013, or a prompt close; none is left waiting, and every
+/// one turned away is counted in `/metrics`.
 #[tokio::test]
 async fn every_client_past_a_small_fd_limit_gets_an_answer() {
-    let srv = Server::start(&["--max-connections", "20000"], Some(64));
-    let outcomes = futures::future::join_all((0..100).map(|i| outcome(&srv.addr, i))).await;
+    let srv = Server::start(&[], Some(64));
+    let all = futures::future::join_all((0..70).map(|i| outcome(&srv.addr, i)));
+    let outcomes = within("every client has an answer", 2 * TIMEOUT, all).await;
     let mut admitted = Vec::new();
     let (mut full, mut refused) = (0, 0);
     for o in outcomes {
@@ -115,15 +120,36 @@ async fn every_client_past_a_small_fd_limit_gets_an_answer() {
         "{} playing, {full} server_full, {refused} refused",
         admitted.len()
     );
-    assert!(!admitted.is_empty(), "nobody could play");
-    // With the players still connected, `/healthz` answers.
+    let Some(host) = admitted.first_mut() else {
+        panic!("nobody could play")
+    };
+    host.send(json!({"type": "create_room", "name": "host"}))
+        .await;
+    host.until("room_joined").await;
+    // With the players still connected, `/healthz` and `/metrics` answer.
     let health = srv.http_get("/healthz").await;
     assert!(health.starts_with("HTTP/1.1 200"), "{health}");
+    let metrics = srv.http_get("/metrics").await;
+    let counted = ["cap", "overflow", "descriptors"]
+        .map(|reason| {
+            metric(
+                &metrics,
+                &format!("sudoku_race_connections_refused_total{{reason=\"{reason}\"}}"),
+            )
+        })
+        .iter()
+        .sum::<u64>()
+        + metric(&metrics, "sudoku_race_handshakes_evicted_total");
+    assert!(
+        counted >= (full + refused) as u64,
+        "{counted} counted for {full} server_full and {refused} refused:\n{metrics}"
+    );
 }
 
 /// When the descriptors run out below the cap (here the limit is lowered under the running
 /// server with `prlimit`, as anything else holding descriptors would), accept fails: the
-/// clients waiting in the backlog are still taken out and refused, never left waiting there.
+/// clients waiting in the backlog are still taken out with the descriptors held in reserve and
+/// refused, never left waiting there; and a client that comes alone is told `server_full`.
 #[tokio::test]
 async fn clients_are_refused_not_left_waiting_when_accept_runs_out_of_descriptors() {
     let srv = Server::start(&["--max-connections", "20000"], Some(FD_LIMIT));
@@ -133,20 +159,43 @@ async fn clients_are_refused_not_left_waiting_when_accept_runs_out_of_descriptor
         .status()
         .expect("run prlimit");
     assert!(lowered.success());
-    let outcomes = futures::future::join_all((0..100).map(|i| outcome(&srv.addr, i))).await;
-    let refused = outcomes
-        .iter()
-        .filter(|o| matches!(o, Outcome::Refused))
-        .count();
-    let playing = outcomes
-        .iter()
-        .filter(|o| matches!(o, Outcome::Playing(_)))
-        .count();
-    eprintln!("{playing} playing, {refused} refused");
+    let all = futures::future::join_all((0..100).map(|i| outcome(&srv.addr, i)));
+    let outcomes = within("every client has an answer", 2 * TIMEOUT, all).await;
+    let count = |f: fn(&Outcome) -> bool| outcomes.iter().filter(|o| f(o)).count();
+    let playing = count(|o| matches!(o, Outcome::Playing(_)));
+    let turned_away = count(|o| matches!(o, Outcome::Full | Outcome::Refused));
+    eprintln!("{playing} playing, {turned_away} refused or told server_full");
     assert!(
-        playing > 0 && refused > 0,
-        "{playing} playing, {refused} refused"
+        playing > 0 && turned_away > 0,
+        "{playing} playing, {turned_away} turned away"
     );
+    // One at a time, with the players still holding every descriptor: the reserve lets each
+    // wait a moment for its handshake, so they hear `server_full` rather than a bare close.
+    let mut alone = Vec::new();
+    for i in 100..105 {
+        alone.push(outcome(&srv.addr, i).await);
+    }
+    assert!(
+        alone.iter().any(|o| matches!(o, Outcome::Full)),
+        "nobody who came alone was told server_full"
+    );
+    drop(outcomes);
+    // Once the players' descriptors are given back, `/metrics` is served again.
+    let metrics = within("/metrics served again", TIMEOUT, async {
+        loop {
+            let answer = srv.http_get("/metrics").await;
+            if answer.starts_with("HTTP/1.1 200") {
+                break answer;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await;
+    let refused = metric(
+        &metrics,
+        "sudoku_race_connections_refused_total{reason=\"descriptors\"}",
+    );
+    assert!(refused >= 5, "{refused} counted:\n{metrics}");
 }
 
 /// How one client fared.
@@ -197,7 +246,7 @@ async fn outcome(addr: &str, i: usize) -> Outcome {
     }
 }
 
-/// A counter's value in a `/metrics` answer (0 if absent).
+/// A counter's value in a `/metrics` answer (0 if absent); `name` with its labels, if any.
 fn metric(text: &str, name: &str) -> u64 {
     text.lines()
         .find_map(|l| l.strip_prefix(name)?.trim().parse().ok())
