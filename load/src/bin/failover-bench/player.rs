@@ -1,8 +1,9 @@
 //! One racer of a try. It places its puzzle's digits one at a time, each 50–100 ms after the
 //! last was answered, and rides through its room's owner being killed as the clients do (A12):
 //! a placement answered `room_moving` is sent again after `retry_ms`, or at once when the new
-//! owner shows the room (`room_joined`); a placement the dead owner never answered is looked
-//! up on that view's board (found: it was applied) and sent again if missing. The owner's own
+//! owner shows the room (`room_joined`); a placement unanswered by then is looked up on that
+//! view's board (found: it was applied) and, missing, sent again: at once if it was sent before
+//! the kill, else when still unanswered 250 ms after the view. The owner's own
 //! player loses its socket with the node, connects to another node and `resume`s with its
 //! token, again after `retry_ms` while that is answered `room_moving`.
 
@@ -21,6 +22,9 @@ use tokio_tungstenite::tungstenite::Message;
 
 /// How long a placement may go unanswered (outside a `room_moving` wait) before it is sent again.
 const SILENCE: Duration = Duration::from_secs(2);
+/// How long after the new owner's view a placement sent after the kill may still be answered
+/// (it may have reached the new owner before the view reached us); `retry_ms`'s 250.
+const VIEW_GRACE: Duration = Duration::from_millis(250);
 /// The longest wait for anything else (a `welcome`, a `resume`'s answer, `race_over`).
 const LONG: Duration = Duration::from_secs(20);
 
@@ -119,12 +123,27 @@ pub struct Ride {
     pub acked_at_view: usize,
     /// Answers `room_moving` (placements and resumes).
     pub moving: usize,
-    /// Placements sent again because the dead owner never answered them.
-    pub resent: usize,
-    /// Placements sent again after [`SILENCE`] (none expected).
-    pub silent: usize,
+    /// When each placement was sent that the owner never answered before it died, nor applied
+    /// (sent again on the view).
+    pub unanswered: Vec<Instant>,
+    /// When each placement was sent, after the kill, that was neither answered nor refused
+    /// [`VIEW_GRACE`] after the view (then sent again): dropped on its way.
+    pub dropped: Vec<Instant>,
+    /// When each placement was sent that went unanswered for [`SILENCE`] (then sent again).
+    pub silent: Vec<Instant>,
     /// Cells the view showed applied whose answer never came (the owner died first).
     pub applied_unanswered: usize,
+}
+
+/// What a placement sent waits for.
+#[derive(Clone, Copy)]
+enum Wait {
+    /// Its answer.
+    Answer,
+    /// The end of a `room_moving`'s `retry_ms`.
+    Moving,
+    /// Its answer, the room back.
+    AfterView,
 }
 
 /// What one message was, to the racer's loops.
@@ -235,41 +254,49 @@ impl Racer {
             Ok(at) => at,
             Err(e) => return self.lost(e).await,
         };
-        let mut deadline = sent + SILENCE;
-        let mut moving = false;
+        let (mut wait, mut deadline) = (Wait::Answer, sent + SILENCE);
         loop {
-            let v = match self.conn.recv_by(deadline).await {
-                Ok(Some(v)) => v,
-                Ok(None) => {
-                    self.ride.silent += usize::from(!moving);
-                    moving = false;
-                    sent = match self.send_place(cell, digit).await {
-                        Ok(at) => at,
-                        Err(e) => return self.lost(e).await,
-                    };
-                    deadline = sent + SILENCE;
-                    continue;
-                }
+            let again = match self.conn.recv_by(deadline).await {
                 Err(e) => return self.lost(e).await,
+                Ok(None) => {
+                    match wait {
+                        Wait::Answer => self.ride.silent.push(sent),
+                        Wait::Moving => {}
+                        Wait::AfterView => self.ride.dropped.push(sent),
+                    }
+                    true
+                }
+                Ok(Some(v)) => match self.heard(&v)? {
+                    Heard::Answer(c) if c == cell => return Ok(()),
+                    Heard::Moving(after) => {
+                        (wait, deadline) = (Wait::Moving, Instant::now() + after);
+                        false
+                    }
+                    Heard::View if self.done.contains(&cell) => return Ok(()),
+                    Heard::View => match (wait, self.killed_at()) {
+                        (_, None) => false,
+                        (Wait::Moving, _) => true,
+                        // Sent to the owner before it died, not applied: sent again now.
+                        (_, Some(kill)) if sent < kill => {
+                            self.ride.unanswered.push(sent);
+                            true
+                        }
+                        // Perhaps on its way to the new owner still: a moment more.
+                        _ => {
+                            (wait, deadline) = (Wait::AfterView, Instant::now() + VIEW_GRACE);
+                            false
+                        }
+                    },
+                    Heard::Over => bail!("the race ended before this racer's last digit"),
+                    _ => false,
+                },
             };
-            match self.heard(&v)? {
-                Heard::Answer(c) if c == cell => return Ok(()),
-                Heard::Moving(wait) => {
-                    moving = true;
-                    deadline = Instant::now() + wait;
-                }
-                Heard::View if self.done.contains(&cell) => return Ok(()),
-                Heard::View if moving || self.killed_at().is_some_and(|k| sent < k) => {
-                    self.ride.resent += usize::from(!moving);
-                    moving = false;
-                    sent = match self.send_place(cell, digit).await {
-                        Ok(at) => at,
-                        Err(e) => return self.lost(e).await,
-                    };
-                    deadline = sent + SILENCE;
-                }
-                Heard::Over => bail!("the race ended before this racer's last digit"),
-                _ => {}
+            if again {
+                sent = match self.send_place(cell, digit).await {
+                    Ok(at) => at,
+                    Err(e) => return self.lost(e).await,
+                };
+                (wait, deadline) = (Wait::Answer, sent + SILENCE);
             }
         }
     }

@@ -3,6 +3,8 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use tokio::time::Instant;
+
 use crate::attempt::Outcome;
 
 /// The times of one try, in seconds after the kill (and its counts).
@@ -59,7 +61,7 @@ pub fn line(t: usize, o: &Outcome, x: &Times) -> String {
         "try {t}: room {} on n{} killed {} ms into the race (lease left {} ms); \
          answered again {} ms, views {} ms, resumed {} ms; taken over by {} at {} ms, gap_ms {}; \
          lost at the views {} of {}, missing from the stored race {} of {} (stored by n{}); \
-         room_moving {}, resent {}, silent {}",
+         room_moving {}, unanswered by the dead owner {}, dropped after the kill {}, silent {}",
         o.code,
         o.owner,
         o.kill_after.as_millis(),
@@ -76,9 +78,27 @@ pub fn line(t: usize, o: &Outcome, x: &Times) -> String {
         sum(|r| r.acked.len()),
         o.stored.0,
         sum(|r| r.moving),
-        sum(|r| r.resent),
-        sum(|r| r.silent),
+        sent_at(o.kill, o.rides.iter().flat_map(|r| &r.unanswered)),
+        sent_at(o.kill, o.rides.iter().flat_map(|r| &r.dropped)),
+        sent_at(o.kill, o.rides.iter().flat_map(|r| &r.silent)),
     )
+}
+
+/// How many placements, and when each was sent relative to `kill` (ms; negative: before).
+fn sent_at<'a>(kill: Instant, sent: impl Iterator<Item = &'a Instant>) -> String {
+    let at: Vec<String> = sent
+        .map(|&s| format!("{:+.0}", signed_ms(kill, s)))
+        .collect();
+    match at.len() {
+        0 => "0".to_owned(),
+        n => format!("{n} (sent {} ms)", at.join(", ")),
+    }
+}
+
+/// `at` − `kill` in ms, negative when `at` came first.
+fn signed_ms(kill: Instant, at: Instant) -> f64 {
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    ms(at.saturating_duration_since(kill)) - ms(kill.saturating_duration_since(at))
 }
 
 /// The nearest-rank percentile `p` of `v` (sorted here); `None` when empty.
@@ -191,10 +211,37 @@ impl Summary<'_> {
             stored_missing
         );
         println!(
-            "| answered `room_moving` / sent again (never answered by the dead owner) / after 2 s of silence | {} / {} / {} |",
-            sum(|r| r.moving),
-            sum(|r| r.resent),
-            sum(|r| r.silent)
+            "| placements answered `room_moving` (not taken; sent again after `retry_ms` or on the view) | {} |",
+            sum(|r| r.moving)
+        );
+        let all = || self.outcomes.iter().map(|(o, _)| o);
+        let spread = |f: fn(&crate::player::Ride) -> &Vec<Instant>| -> String {
+            let rel: Vec<f64> = all()
+                .flat_map(|o| {
+                    o.rides
+                        .iter()
+                        .flat_map(f)
+                        .map(move |&s| signed_ms(o.kill, s))
+                })
+                .collect();
+            match (pct(&rel, 0.0), pct(&rel, 1.0)) {
+                (Some(lo), Some(hi)) => {
+                    format!("{} (sent {lo:+.0} to {hi:+.0} ms from the kill)", rel.len())
+                }
+                _ => "0".to_owned(),
+            }
+        };
+        println!(
+            "| placements sent to the owner before the kill, never answered nor applied (sent again on the view) | {} |",
+            spread(|r| &r.unanswered)
+        );
+        println!(
+            "| placements sent after the kill, neither answered nor refused 250 ms after the view (sent again then) | {} |",
+            spread(|r| &r.dropped)
+        );
+        println!(
+            "| placements unanswered for 2 s (sent again then) | {} |",
+            spread(|r| &r.silent)
         );
         println!(
             "| applied by the dead owner, answer lost with it (found on the board) | {} |",
