@@ -9,7 +9,7 @@
 #
 # Knobs (environment): BENCH_RUNS (3: runs of each noisy load, medians shown), BENCH_LOG (the
 # tools' outputs; default a new temporary folder), SOAK_S (300), SOAK_ROUND_S (60),
-# TAKEOVER_TRIES (6), STORE_RACES (100000) and STORE_PLAYERS (10000), WEB_RUNS (20),
+# TAKEOVER_TRIES (6), FAILOVER_TRIES (20), STORE_RACES (100000) and STORE_PLAYERS (10000), WEB_RUNS (20),
 # SOLVER_ROUNDS (3), BOARDS_ROUNDS (4), ROLLING_DB (postgres://postgres@127.0.0.1:5432/rolling_bench),
 # BENCH_BUILD=0 (skip the build: measure the binaries already in CARGO_TARGET_DIR/release).
 # Builds release binaries first (CARGO_TARGET_DIR is respected). The machine is what it is:
@@ -19,7 +19,7 @@ repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
 
 SECTIONS=(solver engine ui server tls cluster cluster-floor idle idle-cluster churn deal spectators boards pool cluster-pool
-    matcher race_start store web lag takeover rolling soak)
+    matcher race_start store web lag takeover failover rolling soak)
 # Each section's heading, then what it measures and how long it takes (for --list).
 declare -A ABOUT=(
     [solver]="The solver against tdoku|our uniqueness check against tdoku, in-process (about 2 min)"
@@ -43,6 +43,7 @@ declare -A ABOUT=(
     [web]="The browser's first load|the browser's first load, br against identity (about 3 min; Chromium, npm ci)"
     [lag]="Lag compensation|lag compensation through a 150 ms delay proxy (about 75 s)"
     [takeover]="Takeover after kill -9 of a room owner|kill -9 of a room owner, until another node answers (about 15 s a try)"
+    [failover]="Failover that clients ride through (A12)|kill -9 of a room owner mid-race, racers placing through it: until the room answers again, nothing acknowledged lost (about 8 s a try)"
     [rolling]="A rolling restart under load|a rolling restart of one of 3 nodes under load, PostgreSQL (about 40 s a run)"
     [soak]="A bounded soak|a bounded soak: memory and descriptors after SOAK_S seconds (default 5 min)"
 )
@@ -401,6 +402,16 @@ sec_takeover() {
     python3 "$TAB" takeover "$LOG/takeover.txt"
 }
 
+sec_failover() {
+    local n=${FAILOVER_TRIES:-20} rc=0
+    cmd "target/release/failover-bench --tries $n"
+    # Each try's line and the nodes' JSON logs stay in LOG; the tables come out even when a try
+    # failed or lost a placement (the binary's exit status says so).
+    "$BIN/failover-bench" --tries "$n" --log-dir "$LOG/failover-nodes" >"$LOG/failover.txt" 2>"$LOG/failover.err" || rc=$?
+    cat "$LOG/failover.txt"
+    return $rc
+}
+
 sec_rolling() {
     local db=${ROLLING_DB:-postgres://postgres@127.0.0.1:5432/rolling_bench}
     cmd "target/release/rolling-bench --rooms 120 --rate 11000 --db $db"
@@ -453,7 +464,7 @@ echo "# Benchmark run $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo
 echo "- machine: $cpu, $(nproc) cores, $ram, Linux $(uname -r); load average at start $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "- commit: $(git rev-parse --short HEAD)$(git diff --quiet HEAD 2>/dev/null || echo ' (with local changes)'); $(rustc --version)"
-knobs=$(env | grep -E '^(BENCH_RUNS|SOAK_S|SOAK_ROUND_S|TAKEOVER_TRIES|STORE_RACES|STORE_PLAYERS|WEB_RUNS|SOLVER_ROUNDS|BOARDS_ROUNDS|ROLLING_DB)=' | sort | tr '\n' ' ')
+knobs=$(env | grep -E '^(BENCH_RUNS|SOAK_S|SOAK_ROUND_S|TAKEOVER_TRIES|FAILOVER_TRIES|STORE_RACES|STORE_PLAYERS|WEB_RUNS|SOLVER_ROUNDS|BOARDS_ROUNDS|ROLLING_DB)=' | sort | tr '\n' ' ')
 echo "- command: \`${knobs}scripts/bench.sh $*\` (runs of each noisy load: $RUNS; the tools' output: $LOG)"
 echo
 failed=()

@@ -131,6 +131,8 @@ impl Spawned {
     pub fn kill_now(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        // Reaped: its pid may belong to another process now, which drop must not signal.
+        self.exited = true;
     }
 
     /// Asks the child to stop (SIGTERM), without waiting.
