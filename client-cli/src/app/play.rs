@@ -132,7 +132,9 @@ impl Play {
     /// `room_joined`: a fresh side, except that coming back to the same race (a resume, or the
     /// room shown again by its new server: A12) keeps the pencil marks and cursor, less the
     /// marks of cells filled on `board` meanwhile, and the placements still unanswered in cells
-    /// `board` leaves empty.
+    /// `board` leaves empty — held, to go again: the view is the room's whole state, so one it
+    /// does not show was not taken (a placement relayed to an owner in the moment it died is
+    /// answered by nobody).
     pub(super) fn entered(&mut self, same_race_board: Option<&Grid>) {
         let kept = std::mem::take(&mut self.pencil_cursor);
         let pending = std::mem::take(&mut self.pending);
@@ -142,6 +144,7 @@ impl Play {
             self.pencil_cursor.clear_filled(board);
             self.pending = pending;
             self.pending.retain(|p| board.get(p.cell).is_none());
+            self.hold_pending();
         }
     }
 

@@ -230,7 +230,7 @@ export class Page {
     switch (apply(this.state, msg, now, this.deps.storage)) {
       case 'joined':
         this.onJoined();
-        back(this);
+        back(this, true);
         break;
       case 'left':
         if (wasRoom) this.store.dropToken(wasRoom);

@@ -109,11 +109,15 @@ function again(page, retryMs, resuming) {
 
 /**
  * The room answers again (its `room_joined`, or an answer to one of our placements): the held
- * placements go now.
+ * placements go now. A `room_joined` (`view`) is the room's whole state: a placement still
+ * pending in a cell it leaves empty was not taken (relayed to an owner in the moment it died,
+ * it is answered by nobody), so it goes again too.
  * @param {Page} page
+ * @param {boolean} [view]
  */
-export function back(page) {
-  if (page.state.away === null) return;
+export function back(page, view = false) {
+  if (view) hold(page.state);
+  else if (page.state.away === null) return;
   page.state.away = null;
   page.moveTry += 1;
   sendHeld(page);

@@ -83,6 +83,16 @@ test('room_moving holds the placement on the board and sends it again after retr
   assert.equal(p.state.race?.board[2], '6');
 });
 
+test('a placement nobody answered goes again when the new server shows the room', async () => {
+  // Relayed to an owner in the moment it died: no answer, no room_moving.
+  const p = await racing();
+  p.act.place(1, 5);
+  assert.deepEqual(p.take(), ['{"type":"place","cell":1,"digit":5,"id":1}']);
+  await p.hear(shownAgain(PUZZLE));
+  assert.deepEqual(p.take(), ['{"type":"place","cell":1,"digit":5,"id":1}']);
+  kept(p);
+});
+
 test('a dropped socket: the race goes on, the resume goes again while the room moves, and what waited goes once it is back', async () => {
   const p = await racing();
   p.act.place(1, 5);

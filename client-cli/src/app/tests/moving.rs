@@ -185,3 +185,16 @@ fn a_room_that_does_not_come_back_has_closed_and_says_so() {
         "the room has closed: its server was lost and no other server took it over",
     );
 }
+
+/// A placement relayed to an owner in the moment it died is answered by nobody: the new
+/// server's view does not show it, so it goes again (its answer would else never come).
+#[test]
+fn a_placement_nobody_answered_goes_again_when_the_new_server_shows_the_room() {
+    let mut app = racing_with_a_mark();
+    check_effects(app.update(key('6')), &[place(3, 6, 1)]);
+    check_effects(app.update(shown_again(PUZZLE)), &[place(3, 6, 1)]);
+    assert_eq!(
+        app.play.pending_in(Cell::at(0, 3).expect("cell")),
+        Digit::new(6)
+    );
+}
