@@ -229,7 +229,14 @@ impl Brain {
         let (race_id, puzzle, board) = (rv.race_id.clone(), rv.puzzle, rv.board);
         let same = self.race.as_ref().is_some_and(|r| r.race_id == race_id);
         if !same || self.race.as_ref().is_some_and(|r| r.out.is_none()) {
-            // A resume: continue from the server's board.
+            // A resume: continue from the server's board. A placement still unanswered that the
+            // board does not show was never taken (the room moved, A12): it is planned again and
+            // counted when it goes, so it leaves the count now.
+            if let Some((_, cell, _)) = self.in_flight {
+                if same && board.get(cell).is_none() {
+                    self.report.placements = self.report.placements.saturating_sub(1);
+                }
+            }
             let out = self.race.as_ref().and_then(|r| r.out);
             self.begin(race_id, puzzle, board);
             if let Some(r) = self.race.as_mut() {
