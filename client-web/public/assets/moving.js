@@ -57,6 +57,8 @@ export function movingError(page, msg) {
   const s = page.state;
   const resuming = page.intent?.kind === 'resume' && s.away !== null;
   if (msg.code === 'room_moving' && (resuming || s.room)) {
+    // Not taken: what is unanswered waits for the room to answer again.
+    hold(s);
     again(page, msg.retry_ms, resuming);
     return true;
   }
@@ -69,7 +71,8 @@ export function movingError(page, msg) {
 /**
  * Try again after `retryMs` at the soonest, with backoff and jitter: the resume (`resuming`), or
  * the held placements. A try already due later stays (several answers to one round of re-sends
- * move it once).
+ * move it once). It holds nothing itself: placements sent again are on their way until answered
+ * (a room taken over as they went shows itself, then answers them).
  * @param {Page} page
  * @param {number | undefined} retryMs
  * @param {boolean} resuming
@@ -78,7 +81,6 @@ function again(page, retryMs, resuming) {
   const s = page.state;
   const now = page.deps.now();
   const a = s.away ?? { kind: 'moving', since: now, retry_at: now, tries: 0 };
-  hold(s);
   if (!resuming && a.kind === 'moving' && a.retry_at > now) {
     a.retry_at = Math.max(a.retry_at, now + (retryMs ?? 0));
     s.away = a;
