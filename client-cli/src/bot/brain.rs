@@ -229,14 +229,7 @@ impl Brain {
         let (race_id, puzzle, board) = (rv.race_id.clone(), rv.puzzle, rv.board);
         let same = self.race.as_ref().is_some_and(|r| r.race_id == race_id);
         if !same || self.race.as_ref().is_some_and(|r| r.out.is_none()) {
-            // A resume: continue from the server's board. A placement still unanswered that the
-            // board does not show was never taken (the room moved, A12): it is planned again and
-            // counted when it goes, so it leaves the count now.
-            if let Some((_, cell, _)) = self.in_flight {
-                if same && board.get(cell).is_none() {
-                    self.report.placements = self.report.placements.saturating_sub(1);
-                }
-            }
+            // A resume: continue from the server's board.
             let out = self.race.as_ref().and_then(|r| r.out);
             self.begin(race_id, puzzle, board);
             if let Some(r) = self.race.as_mut() {
@@ -260,9 +253,13 @@ impl Brain {
         }
         if let Some(r) = self.race.as_mut() {
             r.todo.retain(|t| t.cell != cell);
-            let retry = !accepted
-                && !matches!(reason, Some(PlaceReason::Given) | Some(PlaceReason::Filled));
-            if retry {
+            // `given` and `filled` judge nothing of ours: a copy of a placement the room took.
+            let judged =
+                accepted || !matches!(reason, Some(PlaceReason::Given) | Some(PlaceReason::Filled));
+            if judged {
+                self.report.placements += 1;
+            }
+            if judged && !accepted {
                 self.report.mistakes += 1;
                 // A person told "wrong" looks again at that cell, and now gets it right.
                 r.todo.push(Planned {
@@ -388,7 +385,6 @@ impl Brain {
         let id = self.next_id;
         self.next_id += 1;
         self.in_flight = Some((id, cell, digit));
-        self.report.placements += 1;
         Some(place(id, cell, digit))
     }
 }

@@ -60,7 +60,7 @@ fn a_placement_answered_room_moving_goes_again_backing_off_until_the_room_answer
         "backing off: {wait:?}"
     );
     assert_eq!(brain.next_move(), Some(first));
-    assert_eq!((brain.report.room_moving, brain.report.placements), (2, 1));
+    assert_eq!(brain.report.room_moving, 2);
     // The new server shows the room with ten more cells filled: the bot plays on from there.
     let solution = Grid::parse(SOLUTION).expect("grid");
     let puzzle = Grid::parse(PUZZLE).expect("grid");
@@ -134,7 +134,11 @@ fn a_placement_the_moving_room_took_is_not_sent_again() {
     }
     assert_eq!(board.to_line(), SOLUTION);
     let empty = Cell::all().filter(|&c| puzzle.get(c).is_none()).count() as u32;
-    assert_eq!(brain.report.placements, empty);
+    assert_eq!(
+        brain.report.placements,
+        empty - 1,
+        "counted from the answers: the first one's was lost with its server"
+    );
 }
 
 async fn say(ws: &mut Ws, m: &ServerMsg) {
