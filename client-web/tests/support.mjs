@@ -41,15 +41,16 @@ mkdirSync(shotsDir, { recursive: true });
 /**
  * Start the real server binary on a free loopback port.
  * @param {string[]} [args]
- * @param {{listen?: string, rustLog?: string, countdownMs?: number}} [opts] an address to take again
- *   (a restart), else a free port; the log filter (default `info`); the countdown (default 500 ms)
+ * @param {{listen?: string, rustLog?: string, countdownMs?: number, db?: string}} [opts] an address to
+ *   take again (a restart), else a free port; the log filter (default `info`); the countdown
+ *   (default 500 ms); a results file shared with other servers (a cluster's nodes), else its own
  * @returns {Promise<Server>}
  */
 export async function startServer(args = [], opts = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), 'sudoku-race-web-'));
   const proc = spawn(
     binary('sudoku-race-server'),
-    ['--listen', opts.listen ?? '127.0.0.1:0', '--log-format', 'json', '--db', path.join(dir, 'results.sqlite3'), '--countdown-ms', String(opts.countdownMs ?? 500), ...args],
+    ['--listen', opts.listen ?? '127.0.0.1:0', '--log-format', 'json', '--db', opts.db ?? path.join(dir, 'results.sqlite3'), '--countdown-ms', String(opts.countdownMs ?? 500), ...args],
     { env: { ...process.env, RUST_LOG: opts.rustLog ?? 'info' }, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   /** @type {string[]} */

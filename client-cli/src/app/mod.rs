@@ -248,6 +248,9 @@ impl App {
                 self.status.expire(self.clock_ms);
                 self.play.expire(self.clock_ms);
                 let mut effects = self.moving_tick();
+                if self.play.recheck_due(self.clock_ms) {
+                    effects.extend(self.room_back());
+                }
                 effects.extend(self.redo_tick());
                 effects.extend(self.arena_tick());
                 effects

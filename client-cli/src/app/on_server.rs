@@ -188,7 +188,8 @@ impl App {
             .mirror
             .race()
             .filter(|r| prev_race.as_ref() == Some(&r.race_id));
-        self.play.entered(same_race.map(|r| &r.board));
+        self.play
+            .entered(same_race.map(|r| &r.board), self.clock_ms);
         let racing = self.room().is_some_and(|r| r.phase == Phase::Racing)
             && self.race().is_some_and(|r| r.finished.is_none());
         if !racing {

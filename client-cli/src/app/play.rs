@@ -76,7 +76,13 @@ pub struct Play {
     flash: Option<Flash>,
     /// The id the next placement takes (kept across races: ids stay unique per connection).
     next_id: u64,
+    /// After the room's whole view mid-race: when to look again at the placements that were on
+    /// their way then, and their ids.
+    recheck: Option<(u64, Vec<u64>)>,
 }
+
+/// How long after the room's whole view a placement still unanswered goes again.
+const UNANSWERED_MS: u64 = 1000;
 
 impl Default for Play {
     fn default() -> Play {
@@ -85,6 +91,7 @@ impl Default for Play {
             pending: Vec::new(),
             flash: None,
             next_id: 1,
+            recheck: None,
         }
     }
 }
@@ -132,10 +139,9 @@ impl Play {
     /// `room_joined`: a fresh side, except that coming back to the same race (a resume, or the
     /// room shown again by its new server: A12) keeps the pencil marks and cursor, less the
     /// marks of cells filled on `board` meanwhile, and the placements still unanswered in cells
-    /// `board` leaves empty — held, to go again: the view is the room's whole state, so one it
-    /// does not show was not taken (a placement relayed to an owner in the moment it died is
-    /// answered by nobody).
-    pub(super) fn entered(&mut self, same_race_board: Option<&Grid>) {
+    /// `board` leaves empty. Those on their way are looked at again [`UNANSWERED_MS`] after
+    /// `now` ([`Play::recheck_due`]).
+    pub(super) fn entered(&mut self, same_race_board: Option<&Grid>, now: u64) {
         let kept = std::mem::take(&mut self.pencil_cursor);
         let pending = std::mem::take(&mut self.pending);
         self.reset();
@@ -144,8 +150,35 @@ impl Play {
             self.pencil_cursor.clear_filled(board);
             self.pending = pending;
             self.pending.retain(|p| board.get(p.cell).is_none());
-            self.hold_pending();
+            let waiting: Vec<u64> = self
+                .pending
+                .iter()
+                .filter(|p| p.sent)
+                .map(|p| p.id)
+                .collect();
+            if !waiting.is_empty() {
+                self.recheck = Some((now + UNANSWERED_MS, waiting));
+            }
         }
+    }
+
+    /// At local time `now`: a placement on its way when the room's whole view came and still
+    /// unanswered a moment later was not taken (relayed to an owner in the moment it died, it
+    /// is answered by nobody): it is held, to go again. One the room's new server has yet to
+    /// answer is answered well within that time, and is not sent twice. Whether any was held.
+    pub(super) fn recheck_due(&mut self, now: u64) -> bool {
+        if self.recheck.as_ref().is_none_or(|(at, _)| *at > now) {
+            return false;
+        }
+        let Some((_, ids)) = self.recheck.take() else {
+            return false;
+        };
+        let mut held = false;
+        for p in self.pending.iter_mut().filter(|p| ids.contains(&p.id)) {
+            p.sent = false;
+            held = true;
+        }
+        held
     }
 
     /// The room cannot answer now (the socket dropped, or the room is moving): every placement

@@ -253,9 +253,13 @@ impl Brain {
         }
         if let Some(r) = self.race.as_mut() {
             r.todo.retain(|t| t.cell != cell);
-            let retry = !accepted
-                && !matches!(reason, Some(PlaceReason::Given) | Some(PlaceReason::Filled));
-            if retry {
+            // `given` and `filled` judge nothing of ours: a copy of a placement the room took.
+            let judged =
+                accepted || !matches!(reason, Some(PlaceReason::Given) | Some(PlaceReason::Filled));
+            if judged {
+                self.report.placements += 1;
+            }
+            if judged && !accepted {
                 self.report.mistakes += 1;
                 // A person told "wrong" looks again at that cell, and now gets it right.
                 r.todo.push(Planned {
@@ -381,7 +385,6 @@ impl Brain {
         let id = self.next_id;
         self.next_id += 1;
         self.in_flight = Some((id, cell, digit));
-        self.report.placements += 1;
         Some(place(id, cell, digit))
     }
 }

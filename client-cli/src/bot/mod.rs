@@ -92,7 +92,9 @@ pub struct BotReport {
     pub player_id: Option<PlayerId>,
     /// One entry per finished race.
     pub races: Vec<RaceResult>,
-    /// Placements sent (re-sends after `rate_limited` or `room_moving` excluded).
+    /// Placements the server judged: accepted, or refused as a mistake. Counted from its
+    /// answers, so a re-send after `rate_limited` or `room_moving`, or a placement planned again
+    /// from the board of a room that moved (A12), counts once.
     pub placements: u32,
     /// Placements the server refused as mistakes.
     pub mistakes: u32,

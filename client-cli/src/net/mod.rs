@@ -14,7 +14,8 @@
 //!   jitter, reported as [`NetEvent::Moving`]; only later do those answers end the session
 //!   ("the room has closed");
 //! - queues what the caller sends while the socket is down or the resume unanswered, and
-//!   flushes it once the seat is back;
+//!   flushes it once the seat is back (placements excepted: the caller holds its own and sends
+//!   them again itself, A12);
 //! - sends a WebSocket ping every [`KEEPALIVE`] so an idle lobby is not closed by the server;
 //! - ends the session for good on `room_closed` (the host quit, or the room was removed: A5), and
 //!   when reconnecting has failed for [`Endpoint::give_up_after`] — never a silent loop;
@@ -66,6 +67,18 @@ pub const KEEPALIVE: Duration = Duration::from_secs(20);
 
 /// Most messages queued while the socket is down.
 const MAX_QUEUED: usize = 64;
+
+/// Keep `m`, which the caller sent while the socket was down or the hello unanswered, for once
+/// the seat is back (up to [`MAX_QUEUED`]). Not a placement: its sender holds its placements and
+/// sends them again once the room answers, against the board the room shows (A12: the app's
+/// `Play`, a bot's plan); a kept copy would go as well, and be answered `filled`.
+fn keep(queued: &mut VecDeque<ClientMsg>, m: ClientMsg) {
+    if matches!(m, ClientMsg::Place { .. }) {
+        debug!("a placement sent while away is left to its sender");
+    } else if queued.len() < MAX_QUEUED {
+        queued.push_back(m);
+    }
+}
 
 /// The socket of one connection.
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;

@@ -18,7 +18,7 @@ use tracing::debug;
 
 use super::backoff::Backoff;
 use super::tls::explain;
-use super::{Endpoint, Intent, NetEvent, Ws, MAX_QUEUED};
+use super::{keep, Endpoint, Intent, NetEvent, Ws};
 
 /// How long after a drop reconnecting and resuming may fail before the session ends and says
 /// why (the default of [`Endpoint::give_up_after`]): the resume grace, the time the server
@@ -335,11 +335,7 @@ async fn back_off(
                     let _ = events.send(NetEvent::Closed { error: None });
                     return false;
                 }
-                Some(m) => {
-                    if queued.len() < MAX_QUEUED {
-                        queued.push_back(m);
-                    }
-                }
+                Some(m) => keep(queued, m),
             }
         }
     }

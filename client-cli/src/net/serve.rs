@@ -12,7 +12,7 @@ use tracing::{debug, warn};
 
 use super::rejoin::{Hello, Verdict};
 use super::{
-    parse_server_msg, restarting, send, End, NetEvent, Task, Ws, CLOSE_WAIT, KEEPALIVE, MAX_QUEUED,
+    keep, parse_server_msg, restarting, send, End, NetEvent, Task, Ws, CLOSE_WAIT, KEEPALIVE,
 };
 
 impl Task {
@@ -194,9 +194,7 @@ impl Task {
             }
             Some(m) => {
                 self.seat.sent(&m);
-                if self.queued.len() < MAX_QUEUED {
-                    self.queued.push_back(m);
-                }
+                keep(&mut self.queued, m);
                 None
             }
         }
@@ -220,7 +218,7 @@ impl Task {
             if is_leave {
                 return Some(End::CallerDone);
             }
-            self.queued.push_back(m);
+            keep(&mut self.queued, m);
             return Some(End::Dropped(e));
         }
         // After a leave there is nothing to come back to: the socket stays for

@@ -106,6 +106,13 @@ async fn a_dropped_player_reconnects_resumes_and_flushes_what_was_queued() {
         next_event(&mut events).await,
         NetEvent::Reconnecting { attempt: 1, .. }
     ));
+    // A placement the caller sends meanwhile is not queued: the caller holds its placements
+    // and sends them again once the room answers (A12).
+    assert!(session.send(ClientMsg::Place {
+        cell: 2,
+        digit: 4,
+        id: Some(protocol::MsgId::Number(7.into())),
+    }));
     assert!(session.send(ClientMsg::Chat {
         text: "back soon".into()
     }));

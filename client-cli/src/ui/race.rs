@@ -8,7 +8,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Widget;
+use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use super::board::{beside_board, digit_bar, BoardView};
 use super::panel;
@@ -97,6 +97,17 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
         };
         status.push(Span::styled(note, Style::new().fg(Color::DarkGray)));
     }
-    Line::from(status).render(flash_area, buf);
+    // The note wraps into the free lines under the board: beside the small board (80×24) it
+    // has 32 columns, fewer than a refusal with its clashing cells or the finish note needs.
+    let note_area = Rect {
+        height: area
+            .bottom()
+            .saturating_sub(flash_area.y)
+            .max(flash_area.height),
+        ..flash_area
+    };
+    Paragraph::new(Line::from(status))
+        .wrap(Wrap { trim: false })
+        .render(note_area, buf);
     panel::render(app, room, race, right, buf);
 }

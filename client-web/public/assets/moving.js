@@ -57,6 +57,8 @@ export function movingError(page, msg) {
   const s = page.state;
   const resuming = page.intent?.kind === 'resume' && s.away !== null;
   if (msg.code === 'room_moving' && (resuming || s.room)) {
+    // Not taken: what is unanswered waits for the room to answer again.
+    hold(s);
     again(page, msg.retry_ms, resuming);
     return true;
   }
@@ -69,7 +71,8 @@ export function movingError(page, msg) {
 /**
  * Try again after `retryMs` at the soonest, with backoff and jitter: the resume (`resuming`), or
  * the held placements. A try already due later stays (several answers to one round of re-sends
- * move it once).
+ * move it once). It holds nothing itself: placements sent again are on their way until answered
+ * (a room taken over as they went shows itself, then answers them).
  * @param {Page} page
  * @param {number | undefined} retryMs
  * @param {boolean} resuming
@@ -78,7 +81,6 @@ function again(page, retryMs, resuming) {
   const s = page.state;
   const now = page.deps.now();
   const a = s.away ?? { kind: 'moving', since: now, retry_at: now, tries: 0 };
-  hold(s);
   if (!resuming && a.kind === 'moving' && a.retry_at > now) {
     a.retry_at = Math.max(a.retry_at, now + (retryMs ?? 0));
     s.away = a;
@@ -109,18 +111,43 @@ function again(page, retryMs, resuming) {
 
 /**
  * The room answers again (its `room_joined`, or an answer to one of our placements): the held
- * placements go now. A `room_joined` (`view`) is the room's whole state: a placement still
- * pending in a cell it leaves empty was not taken (relayed to an owner in the moment it died,
- * it is answered by nobody), so it goes again too.
+ * placements go now. After a `room_joined` (`view`), the room's whole state, what is still on
+ * its way is looked at again a moment later ([`recheck`]).
  * @param {Page} page
  * @param {boolean} [view]
  */
 export function back(page, view = false) {
-  if (view) hold(page.state);
-  else if (page.state.away === null) return;
+  if (view) recheck(page);
+  if (page.state.away === null) return;
   page.state.away = null;
   page.moveTry += 1;
   sendHeld(page);
+}
+
+/** How long after the room's whole view a placement still unanswered goes again. */
+const UNANSWERED_MS = 1000;
+
+/**
+ * After the room's whole view (`room_joined`): a placement on its way then and still unanswered
+ * UNANSWERED_MS later was not taken (relayed to an owner in the moment it died, it is answered by
+ * nobody), so it goes again. One the room's new server has yet to answer is answered well within
+ * that time, and is not sent twice.
+ * @param {Page} page
+ */
+function recheck(page) {
+  const race = page.state.race;
+  const waiting = [...(race?.pending.entries() ?? [])].filter(([, p]) => !p.held).map(([id]) => id);
+  if (!race || waiting.length === 0) return;
+  page.deps.later(() => {
+    if (page.state.race?.race_id !== race.race_id) return;
+    const pending = page.state.race.pending;
+    for (const id of waiting) {
+      const p = pending.get(id);
+      if (p) p.held = true;
+    }
+    if (page.state.away === null) sendHeld(page);
+    page.redraw();
+  }, UNANSWERED_MS);
 }
 
 /**

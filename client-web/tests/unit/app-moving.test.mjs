@@ -83,12 +83,33 @@ test('room_moving holds the placement on the board and sends it again after retr
   assert.equal(p.state.race?.board[2], '6');
 });
 
-test('a placement nobody answered goes again when the new server shows the room', async () => {
+test('a placement sent again while the room moves is not sent a third time when the room is shown again before its answer', async () => {
+  const p = await racing();
+  p.act.place(1, 5);
+  p.take();
+  await p.hear(roomMoving(250));
+  await fire(p);
+  assert.deepEqual(p.take(), ['{"type":"place","cell":1,"digit":5,"id":1}']);
+  // The new server took the room over as the placement went: it shows the room (its board
+  // from before the placement), then answers the placement.
+  await p.hear(shownAgain(PUZZLE));
+  assert.deepEqual(p.take(), [], 'on its way already');
+  assert.equal(p.state.away, null);
+  await p.hear({ type: 'placement', id: 1, cell: 1, digit: 5, accepted: true, reason: null, conflicts: [], mistakes: 0, penalty_ms: 0 });
+  assert.equal(p.state.race?.board[1], '5');
+  assert.equal(p.state.race?.pending.size, 0);
+  assert.equal(p.state.race?.flash, null);
+});
+
+test('a placement nobody answered goes again a moment after the new server shows the room', async () => {
   // Relayed to an owner in the moment it died: no answer, no room_moving.
   const p = await racing();
   p.act.place(1, 5);
   assert.deepEqual(p.take(), ['{"type":"place","cell":1,"digit":5,"id":1}']);
   await p.hear(shownAgain(PUZZLE));
+  assert.deepEqual(p.take(), [], 'it may still be on its way');
+  assert.deepEqual(p.timers.map((t) => t.ms), [1000]);
+  await fire(p);
   assert.deepEqual(p.take(), ['{"type":"place","cell":1,"digit":5,"id":1}']);
   kept(p);
 });

@@ -97,6 +97,53 @@ fn a_conflict_flashes_its_reason_and_highlights_the_clashing_cells() {
     assert_eq!(app.play.flash(), None, "the flash fades");
 }
 
+/// `text` under the small board (80×24: 32 columns to the left of the panel), read line by
+/// line as the wrapping left it.
+#[track_caller]
+fn check_shows_under_small_board(buf: &Buffer, text: &str) {
+    let left: Vec<String> = lines(buf)
+        .iter()
+        .map(|l| l.chars().take(32).collect::<String>().trim().to_owned())
+        .collect();
+    assert!(
+        left.join(" ").contains(text),
+        "{text:?} not under the board:\n{}",
+        left.join("\n")
+    );
+}
+
+#[test]
+fn the_note_under_a_small_board_wraps_instead_of_being_cut() {
+    let mut app = racing();
+    app.update(key('l'));
+    app.update(key('l'));
+    app.update(key('5'));
+    app.update(net(ServerMsg::Placement {
+        id: Some(MsgId::Number(1.into())),
+        cell: Cell::new(2).unwrap(),
+        digit: Digit::new(5).unwrap(),
+        accepted: false,
+        reason: Some(PlaceReason::Conflict),
+        conflicts: vec![Cell::new(0).unwrap(), Cell::new(56).unwrap()],
+        mistakes: 1,
+        penalty_ms: 10_000,
+    }));
+    check_shows_under_small_board(
+        &render(&app, 80, 24),
+        "5 at r1c3: conflicts with r1c1, r7c3",
+    );
+    app.update(Event::Tick(1000 + FLASH_MS + 1));
+    app.update(net(ServerMsg::PlayerFinished {
+        player_id: "p1".into(),
+        status: FinishStatus::Solved,
+        time_ms: Some(90_000),
+    }));
+    check_shows_under_small_board(
+        &render(&app, 80, 24),
+        "solved: the results come when the race ends",
+    );
+}
+
 #[test]
 fn the_board_shows_cursor_givens_and_pencil_marks() {
     let mut app = racing();

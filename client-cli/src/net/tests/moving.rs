@@ -48,7 +48,8 @@ async fn until_moving(events: &mut mpsc::UnboundedReceiver<NetEvent>) -> (u32, D
 }
 
 #[tokio::test]
-async fn a_resume_answered_room_moving_goes_again_and_what_waited_goes_once_the_seat_is_back() {
+async fn a_resume_answered_room_moving_goes_again_and_what_waited_goes_once_the_seat_is_back_less_placements(
+) {
     let (url, listener) = fake_server().await;
     let (session, mut events) = seated_then_dropped(Endpoint::from(&url), &listener).await;
     let mut ws = accept(&listener).await;
@@ -61,7 +62,11 @@ async fn a_resume_answered_room_moving_goes_again_and_what_waited_goes_once_the_
         digit: 4,
         id: Some(protocol::MsgId::Number(7.into())),
     };
-    assert!(session.send(place.clone()));
+    let chat = ClientMsg::Chat {
+        text: "still here".into(),
+    };
+    assert!(session.send(place));
+    assert!(session.send(chat.clone()));
     // The room's new server is still taking it over: the resume goes again after retry_ms.
     send_server(&mut ws, &error(ErrorCode::RoomMoving, Some(300))).await;
     let (attempt, delay) = until_moving(&mut events).await;
@@ -73,20 +78,21 @@ async fn a_resume_answered_room_moving_goes_again_and_what_waited_goes_once_the_
     assert_eq!(
         recv_client(&mut ws).await,
         resume,
-        "the resume again, and the placement still waits"
+        "the resume again, and the chat still waits"
     );
     // Right after the loss a node may not know the room yet: not gone within the window.
     send_server(&mut ws, &error(ErrorCode::InvalidToken, None)).await;
     assert_eq!(until_moving(&mut events).await.0, 2);
     assert_eq!(recv_client(&mut ws).await, resume);
-    // Back: the room as it stands (its new server sends no token), then what waited.
+    // Back: the room as it stands (its new server sends no token), then what waited, less the
+    // placement: the caller holds its placements and sends them again against that board.
     let back = joined(Role::Player, None);
     send_server(&mut ws, &back).await;
     assert_eq!(
         next_event(&mut events).await,
         NetEvent::Message(Box::new(back))
     );
-    assert_eq!(recv_client(&mut ws).await, place);
+    assert_eq!(recv_client(&mut ws).await, chat);
     // On a live seat `room_moving` is the caller's to read (a placement not taken).
     let moving = error(ErrorCode::RoomMoving, Some(250));
     send_server(&mut ws, &moving).await;
