@@ -372,11 +372,12 @@ impl MemberSide {
     }
 
     /// Delivery `seq` of `room` came down: one that does not follow the last seen means
-    /// messages were lost on the way (or the room's numbering started again), and the room's
-    /// members here get fresh views.
+    /// messages were lost on the way, and the room's members here get fresh views.
     fn numbered(&self, room: RoomCode, seq: u64) {
         let last = self.last.insert(room.clone(), seq);
-        if last.is_some_and(|last| last.checked_add(1) != Some(seq)) {
+        // Number 1 starts a numbering over: a new owner (a takeover) whose first deliveries
+        // are the room as it stands, so nothing was missed.
+        if seq != 1 && last.is_some_and(|last| last.checked_add(1) != Some(seq)) {
             tracing::warn!(room = %room, ?last, seq, "a gap in a room's deliveries: resyncing its members");
             self.resync_room(&room);
         }
