@@ -34,6 +34,7 @@ use crate::puzzles::SolvedPuzzle;
 use crate::store::Store;
 
 mod adopt;
+mod batch;
 mod journaling;
 mod results;
 mod timer;
@@ -248,7 +249,10 @@ async fn run(mut t: Task, mut rx: mpsc::Receiver<RoomCmd>, seed: u64) {
         tokio::select! {
             biased;
             cmd = rx.recv() => match cmd {
-                Some(cmd) => t.command(cmd),
+                Some(cmd) => {
+                    t.command(cmd);
+                    batch::more(&mut t, &mut rx);
+                }
                 None => break,
             },
             () = tick.wait() => t.tick(),
