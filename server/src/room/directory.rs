@@ -208,7 +208,8 @@ impl Directory {
         }
     }
 
-    /// Whether rooms log their commands (A9): only where another node could take them over.
+    /// Whether rooms log their commands (A9): where another node could take them over, or this
+    /// server's journal brings them back after a crash.
     pub fn journals(&self) -> bool {
         self.feed.is_some()
     }

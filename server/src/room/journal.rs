@@ -6,8 +6,9 @@
 //!
 //! The room layer only writes entries ([`Entry::encode`]) and reads them back; where they
 //! are kept is the [`super::directory::DirectoryFeed`]'s business (a Redis stream in a
-//! cluster, nothing on one node). Left out, as they change nothing a race depends on: chat
-//! (its text stays out of the log) and reports (kept by the store on their own).
+//! cluster, files on one node: [`super::local_journal`]). Left out, as they change nothing a
+//! race depends on: chat (its text stays out of the log) and reports (kept by the store on
+//! their own).
 //!
 //! A seat's resume token is logged as its SHA-256 only, like every key in Redis: a replayed
 //! seat holds `#HASH` in its place, which the token it was issued matches and replaces at

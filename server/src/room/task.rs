@@ -34,6 +34,7 @@ use crate::puzzles::SolvedPuzzle;
 use crate::store::Store;
 
 mod adopt;
+mod batch;
 mod durable;
 mod journaling;
 mod results;
@@ -256,7 +257,10 @@ async fn run(mut t: Task, mut rx: mpsc::Receiver<RoomCmd>, seed: u64) {
         tokio::select! {
             biased;
             cmd = rx.recv() => match cmd {
-                Some(cmd) => t.command(cmd),
+                Some(cmd) => {
+                    t.command(cmd);
+                    batch::more(&mut t, &mut rx);
+                }
                 None => break,
             },
             () = tick.wait() => t.tick(),
@@ -281,17 +285,7 @@ async fn run(mut t: Task, mut rx: mpsc::Receiver<RoomCmd>, seed: u64) {
         }
     }
     if let Some(why) = t.abandoned {
-        t.abandon(why);
-        // Whoever waits to get in is told to try again: the room runs elsewhere now.
-        while let Ok(cmd) = rx.try_recv() {
-            if let RoomCmd::Member {
-                link: Link::Enter(_, reply),
-                ..
-            } = cmd
-            {
-                let _ = reply.send(JoinOutcome::Moving);
-            }
-        }
+        t.abandon(why, &mut rx);
     } else {
         t.unregister();
     }

@@ -125,7 +125,7 @@ impl Task {
     /// Stop running the room here (another server holds it now): its members here are told
     /// the race is moving and closed, to resume wherever it runs; members on other servers
     /// hear from its new owner. Nothing it keeps elsewhere (keys, tokens, log) is touched.
-    pub(super) fn abandon(&mut self, why: LogError) {
+    pub(super) fn abandon(&mut self, why: LogError, rx: &mut mpsc::Receiver<RoomCmd>) {
         tracing::warn!(error = %why, "the room is given up here");
         let bytes = encode(&moving(
             "the race moved to another server: reconnect and resume",
@@ -145,6 +145,16 @@ impl Task {
         // What waited for the thaw is dropped: a member here that wanted in hears the room
         // moved; one on another node hears from the room's new owner, which heard it too.
         for cmd in std::mem::take(&mut self.deferred) {
+            if let RoomCmd::Member {
+                link: Link::Enter(Endpoint::Local(_), reply),
+                ..
+            } = cmd
+            {
+                let _ = reply.send(JoinOutcome::Moving);
+            }
+        }
+        // Whoever waits to get in here is told to try again: the room runs elsewhere now.
+        while let Ok(cmd) = rx.try_recv() {
             if let RoomCmd::Member {
                 link: Link::Enter(Endpoint::Local(_), reply),
                 ..

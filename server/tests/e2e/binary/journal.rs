@@ -3,13 +3,17 @@
 //! its players resume with their tokens, finish it, and the stored race holds every placement
 //! they were told was accepted, before the kill and after.
 
+use std::time::Duration;
+
 use serde_json::{json, Value};
 use testkit::{solve, to_fill};
 
 use crate::support::process::{get_json, player, Server, Ws};
 
-/// A quick start, every digit at once, no fair-play flags.
-const FLAGS: [&str; 10] = [
+/// A quick start, every digit at once, no fair-play flags; a seat is held for 3 s.
+const FLAGS: [&str; 12] = [
+    "--resume-grace-s",
+    "3",
     "--countdown-ms",
     "10",
     "--puzzle-stock",
@@ -98,6 +102,10 @@ async fn a_server_killed_mid_race_brings_the_race_back_and_its_players_finish_it
         place_all(&mut s.ws, before).await;
     }
     srv.signal("-KILL");
+    // Down for longer than a seat is held: the hold counts from the restart, and the race
+    // clock stands still for the time the server was away.
+    let down = Duration::from_secs(4);
+    tokio::time::sleep(down).await;
     let addr = srv.addr.clone();
     let srv = srv.restart(&FLAGS);
     assert_eq!(srv.addr, addr, "the same port");
@@ -111,6 +119,11 @@ async fn a_server_killed_mid_race_brings_the_race_back_and_its_players_finish_it
         assert_eq!(view["race"]["race_id"], race_id.as_str(), "{view}");
         assert!(holds(&view, before), "{view}");
         assert_eq!(view["you"]["token"], s.token.as_str(), "{view}");
+        let elapsed = view["race"]["elapsed_ms"].as_u64().expect("elapsed_ms");
+        assert!(
+            elapsed < down.as_millis() as u64,
+            "the time away is not raced: {view}"
+        );
     }
     for s in &mut seats {
         place_all(&mut s.ws, after).await;

@@ -13,14 +13,16 @@ use testkit::{solve, to_fill};
 /// A server whose pool forms races of `size` at once, or 300 ms after the second arrival, and
 /// tells one alone after 600 ms.
 async fn server(size: usize) -> TestServer {
-    TestServer::start_with(|c| {
-        c.pool = server::config::PoolRules {
-            size,
-            wait: Duration::from_millis(300),
-            alone: Duration::from_millis(600),
-        };
-    })
-    .await
+    TestServer::start_with(|c| c.pool = rules(size)).await
+}
+
+/// Races of `size`, formed after 0.3 s of waiting, a ghost offered after 0.6 s.
+fn rules(size: usize) -> server::config::PoolRules {
+    server::config::PoolRules {
+        size,
+        wait: Duration::from_millis(300),
+        alone: Duration::from_millis(600),
+    }
 }
 
 async fn quick(c: &mut Client, name: &str) -> Value {
@@ -180,7 +182,11 @@ async fn requeue_chains_a_rooms_players_into_their_next_race() {
 // out at once and never lets a slow machine stretch them.
 #[tokio::test(start_paused = true)]
 async fn identified_players_far_apart_wait_until_the_band_has_widened() {
-    let srv = server(2).await;
+    let srv = TestServer::start_with(|c| {
+        c.pool = rules(2);
+        crate::support::no_journal(c);
+    })
+    .await;
     let (mut a, mut b) = (srv.client().await, srv.client().await);
     let (ka, _) = register(&mut a, "ann").await;
     let (kb, hb) = register(&mut b, "bob").await;

@@ -386,6 +386,7 @@ async fn time_limit_ends_the_race_on_a_paused_clock() {
     let srv = TestServer::start_with(|c| {
         c.limits.idle_timeout = Duration::from_secs(86_400);
         c.resume_grace = Duration::from_secs(86_400);
+        crate::support::no_journal(c);
     })
     .await;
     let (mut a, mut b, _) =

@@ -57,17 +57,27 @@ pub fn test_config() -> Config {
     }
 }
 
+/// For a test on a paused clock (`start_paused`): no room journal. Its `fdatasync` runs on a
+/// thread of its own, which tokio's paused clock does not wait for: the clock would jump
+/// ahead while a room waits for its log.
+pub fn no_journal(config: &mut Config) {
+    config.journal = None;
+}
+
 impl TestServer {
     /// Start with [`test_config`].
     pub async fn start() -> TestServer {
         TestServer::start_with(|_| {}).await
     }
 
-    /// Start with [`test_config`] changed by `f`.
+    /// Start with [`test_config`] changed by `f`, its rooms' logs in a journal as the binary
+    /// keeps them (unless `f` takes it away: [`no_journal`]).
     pub async fn start_with(f: impl FnOnce(&mut Config)) -> TestServer {
         let dir = tempfile::tempdir().expect("temp dir");
         let mut config = test_config();
         config.db_path = dir.path().join("results.sqlite3");
+        // As the binary runs by default: every room's log in a journal, synced before it sends.
+        config.journal = Some(dir.path().join("journal"));
         f(&mut config);
         let db = config.db_path.clone();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")

@@ -149,7 +149,7 @@ async fn solve_with_mistakes(
 // slow the machine, and `time_ms` less the penalties is bounded by the timeout around it.
 #[tokio::test(start_paused = true)]
 async fn time_ms_includes_penalties_and_a_solved_player_is_out_of_the_race() {
-    let srv = TestServer::start().await;
+    let srv = TestServer::start_with(crate::support::no_journal).await;
     let (mut a, mut b, _) = ann_and_bob(
         &srv,
         json!({"difficulty": "easy", "max_mistakes": 0, "penalty_s": 30}),
