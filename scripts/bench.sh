@@ -18,14 +18,15 @@ set -uo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
 
-SECTIONS=(solver engine ui server tls cluster cluster-floor idle idle-cluster churn deal spectators boards pool cluster-pool
-    matcher race_start store web lag takeover failover rolling soak)
+SECTIONS=(solver engine ui server journal tls cluster cluster-floor idle idle-cluster churn deal spectators boards pool
+    cluster-pool matcher race_start store web lag takeover failover rolling soak)
 # Each section's heading, then what it measures and how long it takes (for --list).
 declare -A ABOUT=(
     [solver]="The solver against tdoku|our uniqueness check against tdoku, in-process (about 2 min)"
     [engine]="Engine: solve, generate, grade|solve, generate and grade on the handbook's sets (about 3 min)"
     [ui]="Terminal client|terminal client frames (seconds)"
     [server]="Race server: placements against the bare echo|placements at 25 and 50 rooms against the ws-echo baseline (about 1 min a run)"
+    [journal]="The room journal against none|placements with the standalone server's room journal against --no-journal, interleaved, at 1,000/s and 10,000/s (about 1 min a run)"
     [tls]="TLS against plain|the race load over wss against plain (about 35 s a run)"
     [cluster]="Cluster: 3 nodes against one server|3 nodes on one Redis against one server, 50 rooms (about 35 s a run)"
     [cluster-floor]="What splitting costs before any relay|one server against three independent one-worker servers sharing its load, no relay (about 30 s a run)"
@@ -128,6 +129,82 @@ CPU per message sent (µs) | server_cpu_us_per_msg | echo_cpu_us_per_msg | serve
 loadgen send lag p99 (ms) | send_lag_p99_ms | - | send_lag_p99_ms | -
 errors / lost (worst run, both servers) | max:errors / max:lost | - | max:errors / max:lost | -
 EOF
+}
+
+# The room journal (a standalone server's rooms' logs, fdatasync'd before anything is sent)
+# against the same server with --no-journal: runs alternate (without, with) so both see the
+# same machine. CPU per placement is the server process's (the ext4 journal thread's work for
+# each fdatasync is the kernel's, outside it); commands per fdatasync from the server's own
+# count, logged at its stop.
+sec_journal() {
+    local a=(--rooms 50 --players 8 --duration 10 --no-echo --server-arg=--log-format=json) i rate arm
+    cmd "target/release/loadgen --rate R ${a[*]} [--server-arg=--no-journal]  (R = 1000, 10000)"
+    for i in $(seq "$RUNS"); do
+        for rate in 1000 10000; do
+            for arm in off on; do
+                local extra=()
+                [[ $arm == off ]] && extra=(--server-arg=--no-journal)
+                rm -f "$LOG/journal_${arm}_${rate}_$i.server.log"
+                runs "journal_${arm}_${rate}_$i" 1 loadgen --rate "$rate" "${a[@]}" "${extra[@]}" \
+                    --server-log "$LOG/journal_${arm}_${rate}_$i.server.log"
+            done
+        done
+    done
+    python3 - "$LOG" "$RUNS" <<'PY'
+import json, statistics, sys
+log, runs = sys.argv[1], int(sys.argv[2])
+def last_json(path):
+    try:
+        lines = [l for l in open(path) if l.startswith("{")]
+        return json.loads(lines[-1]) if lines else None
+    except (OSError, ValueError):
+        return None
+def stopped(path):
+    try:
+        for l in open(path):
+            if '"room journal stopped"' in l:
+                return json.loads(l)["fields"]
+    except (OSError, ValueError):
+        pass
+    return None
+cols = [(rate, arm) for rate in (1000, 10000) for arm in ("off", "on")]
+got = {c: [] for c in cols}
+per_sync = {rate: [] for rate in (1000, 10000)}
+for i in range(1, runs + 1):
+    for rate, arm in cols:
+        d = last_json(f"{log}/journal_{arm}_{rate}_{i}.1.txt")
+        if d and d.get("placements_answered") and d.get("server_cpu_s") is not None:
+            d["cpu_us_per_placement"] = d["server_cpu_s"] * 1e6 / d["placements_answered"]
+            got[(rate, arm)].append(d)
+        s = stopped(f"{log}/journal_{arm}_{rate}_{i}.server.log") if arm == "on" else None
+        if s and s.get("fdatasyncs"):
+            per_sync[rate].append(s["entries"] / s["fdatasyncs"])
+if not all(got.values()):
+    sys.exit("no complete run")
+def cell(key, fmt="{:.3g}"):
+    out = []
+    for c in cols:
+        xs = [d[key] for d in got[c]]
+        out.append(f"{fmt.format(statistics.median(xs))} ({', '.join(fmt.format(x) for x in xs)})")
+    return out
+rows = [
+    ("placements answered/s", "placements_per_s", "{:,.0f}"),
+    ("placement p50 (ms)", "place_p50_ms", "{:.3g}"),
+    ("placement p99 (ms)", "place_p99_ms", "{:.3g}"),
+    ("placement p99.9 (ms)", "place_p999_ms", "{:.3g}"),
+    ("fan-out p99 (ms)", "fanout_p99_ms", "{:.3g}"),
+    ("server CPU per placement (µs)", "cpu_us_per_placement", "{:.1f}"),
+]
+print("| figure | 1,000/s: no journal (the baseline) | 1,000/s: journal | 10,000/s: no journal (the baseline) | 10,000/s: journal |")
+print("|---|---:|---:|---:|---:|")
+for name, key, fmt in rows:
+    print(f"| {name} | " + " | ".join(cell(key, fmt)) + " |")
+ps = [f"{statistics.median(per_sync[r]):.1f}" if per_sync[r] else "" for r in (1000, 10000)]
+print(f"| journal entries per fdatasync | | {ps[0]} | | {ps[1]} |")
+worst = lambda k: max(d[k] for c in cols for d in got[c])
+print(f"| errors / lost (worst run) | {worst('errors')} / {worst('lost')} | | | |")
+print(f"\nRuns: {min(len(v) for v in got.values())} of each, alternating without and with (medians; each run in brackets).")
+PY
 }
 
 sec_tls() {

@@ -224,6 +224,25 @@ fn a_torn_last_line_is_ignored_and_a_room_missing_an_entry_is_dropped_whole() {
 }
 
 #[test]
+fn a_room_given_up_is_ended_before_its_sync_is_answered_and_never_read_back() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let (j, _) = open(dir.path(), opts());
+    log(&j, "ABCDE", 1..=2);
+    log(&j, "FGHJK", 1..=2);
+    // Entry 3 never reaches the journal: what it has of the room would replay as another room.
+    // The room goes on without it once its end is on disk.
+    log(&j, "ABCDE", [4, 5]);
+    let text = String::from_utf8(all_bytes(dir.path())).expect("text");
+    assert!(text.contains("ABCDE end"), "{text}");
+    assert!(!text.contains("ABCDE 4 "), "{text}");
+    log(&j, "FGHJK", 3..=3);
+    // The process dies here.
+    drop(j);
+    let (_, rooms) = open(dir.path(), opts());
+    check(&rooms, &[("FGHJK", 3)]);
+}
+
+#[test]
 fn an_entry_that_does_not_decode_drops_its_room_whole() {
     let dir = tempfile::tempdir().expect("a temp dir");
     let (j, _) = open(dir.path(), opts());

@@ -6,13 +6,16 @@
 //! sealed ones to the compactor.
 //!
 //! A room whose entries the disk does not take (full, failing) is given up by the journal, not
-//! by the server: its race goes on, its `sync`s are answered, and an end is written for it as
-//! soon as the disk takes one, so that a crash never brings back part of it.
+//! by the server: an end is written for it, and once that is on disk its race goes on without
+//! the journal (a crash never brings back part of it). Until then its `sync`s are answered
+//! [`LogError::Unavailable`], and it waits: a client is never told of a command that neither
+//! its log holds nor an end forgets. A full disk leaves room for those ends: a reserve file
+//! the writer keeps beside the segments, which it removes to write them.
 
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{mpsc, Arc};
 use std::time::Instant;
@@ -46,6 +49,13 @@ pub(super) enum Msg {
 /// The most messages one batch takes.
 const MAX_BATCH: usize = 4096;
 
+/// The reserve file's name and size: room for the ends of some 2,000 rooms on a full disk.
+const RESERVE: &str = "reserve";
+const RESERVE_BYTES: usize = 64 << 10;
+
+/// While the reserve is used up, a new one is tried once per this many batches.
+const RESERVE_EVERY: u64 = 1000;
+
 /// What the writer knows of a room it wrote for.
 #[derive(Debug, Default)]
 struct Room {
@@ -53,8 +63,10 @@ struct Room {
     last: u64,
     /// Written since the last `fdatasync`.
     dirty: bool,
-    /// Given up: the disk did not take one of its entries.
+    /// Given up: the disk did not take one of its entries (or one went missing).
     lost: bool,
+    /// Given up, and its end is on disk: it goes on without the journal.
+    ended: bool,
 }
 
 /// The writer and the segment it appends to.
@@ -67,8 +79,12 @@ pub(super) struct Writer {
     len: u64,
     opts: super::Options,
     rooms: HashMap<RoomCode, Room>,
-    /// Ends not written yet (their batch failed).
+    /// Ends to write (rooms given up, and closed rooms whose end a failed batch held).
     ends: Vec<RoomCode>,
+    /// Whether the reserve file is there.
+    reserve: bool,
+    /// Batches committed.
+    commits: u64,
     /// Where sealed segments go to be compacted (up to the number sent).
     compact: mpsc::Sender<u64>,
     stats: Arc<Stats>,
@@ -86,13 +102,26 @@ pub struct Stats {
 }
 
 /// Open segment `number` in `dir` to append to.
-fn open_segment(dir: &std::path::Path, number: u64) -> io::Result<File> {
+fn open_segment(dir: &Path, number: u64) -> io::Result<File> {
     let file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(segment::path(dir, number))?;
     segment::sync_dir(dir)?;
     Ok(file)
+}
+
+/// Make the reserve file in `dir` (whole and on disk, or not at all).
+fn make_reserve(dir: &Path) -> io::Result<()> {
+    let path = dir.join(RESERVE);
+    let made = std::fs::File::create(&path).and_then(|mut f| {
+        f.write_all(&[0; RESERVE_BYTES])?;
+        f.sync_all()
+    });
+    if made.is_err() {
+        let _ = std::fs::remove_file(&path);
+    }
+    made
 }
 
 impl Writer {
@@ -107,16 +136,15 @@ impl Writer {
         stats: Arc<Stats>,
     ) -> io::Result<Writer> {
         let file = open_segment(&dir, number)?;
+        let reserve = dir.join(RESERVE).exists() || make_reserve(&dir).is_ok();
         let rooms = known
             .into_iter()
             .map(|(code, last)| {
-                (
-                    code,
-                    Room {
-                        last,
-                        ..Room::default()
-                    },
-                )
+                let room = Room {
+                    last,
+                    ..Room::default()
+                };
+                (code, room)
             })
             .collect();
         Ok(Writer {
@@ -127,6 +155,8 @@ impl Writer {
             opts,
             rooms,
             ends: Vec::new(),
+            reserve,
+            commits: 0,
             compact,
             stats,
         })
@@ -171,8 +201,8 @@ impl Writer {
         let mut buf = Vec::new();
         let mut syncs = Vec::new();
         let mut go_on = true;
-        let mut ended = std::mem::take(&mut self.ends);
-        for code in &ended {
+        let mut ending = std::mem::take(&mut self.ends);
+        for code in &ending {
             segment::end_line(&mut buf, code.as_str());
         }
         for msg in batch {
@@ -181,33 +211,38 @@ impl Writer {
                 Msg::End { code } => {
                     if self.rooms.remove(&code).is_some() {
                         segment::end_line(&mut buf, code.as_str());
-                        ended.push(code);
+                        ending.push(code);
                     }
                 }
                 Msg::Sync { code, reply } => syncs.push((code, reply)),
                 Msg::Stop => go_on = false,
             }
         }
-        if !buf.is_empty() {
-            if let Err(e) = self.file.write_all(&buf) {
-                self.write_failed(&e, &buf, ended);
-            } else {
-                self.len += buf.len() as u64;
-                self.stats.batches.fetch_add(1, Relaxed);
-            }
+        // Rooms given up in this batch (an entry missing) end in it.
+        for code in std::mem::take(&mut self.ends) {
+            segment::end_line(&mut buf, code.as_str());
+            ending.push(code);
         }
+        let written = buf.is_empty() || self.append(&buf, &mut ending);
         let waits = syncs
             .iter()
             .any(|(code, _)| self.rooms.get(code).is_some_and(|r| r.dirty && !r.lost));
-        if waits {
-            self.fdatasync();
+        if waits || (written && !ending.is_empty()) {
+            self.fdatasync(&ending);
         }
-        // A room the journal gave up goes on without it: its syncs are answered too.
-        for (_, reply) in syncs {
-            let _ = reply.send(Ok(()));
+        for (code, reply) in syncs {
+            let answer = match self.rooms.get(&code) {
+                Some(r) if r.lost && !r.ended => Err(LogError::Unavailable),
+                _ => Ok(()),
+            };
+            let _ = reply.send(answer);
         }
         if self.len >= self.opts.segment_bytes {
             self.rotate();
+        }
+        self.commits += 1;
+        if !self.reserve && self.commits.is_multiple_of(RESERVE_EVERY) {
+            self.reserve = make_reserve(&self.dir).is_ok();
         }
         go_on
     }
@@ -222,7 +257,8 @@ impl Writer {
         if seq != room.last + 1 || bytes.is_empty() {
             // An entry missing before it: what the journal has of the room would replay as
             // another room.
-            room.lost = true;
+            let why = format!("entry {} of {seq} is missing", room.last + 1);
+            self.give_up(&why, vec![code]);
             return;
         }
         room.last = seq;
@@ -231,14 +267,37 @@ impl Writer {
         self.stats.entries.fetch_add(1, Relaxed);
     }
 
-    /// `fdatasync` the segment: every room written since the last one is on disk, or, if
-    /// it fails, given up.
-    fn fdatasync(&mut self) {
+    /// Append `buf` to the segment; if the disk does not take it, give up the rooms it
+    /// wrote for (`ending`, the ends it held, are written again) and say so.
+    fn append(&mut self, buf: &[u8], ending: &mut Vec<RoomCode>) -> bool {
+        match self.file.write_all(buf) {
+            Ok(()) => {
+                self.len += buf.len() as u64;
+                self.stats.batches.fetch_add(1, Relaxed);
+                true
+            }
+            Err(e) => {
+                self.ends.append(ending);
+                self.write_failed(&e, buf);
+                false
+            }
+        }
+    }
+
+    /// `fdatasync` the segment: every room written since the last one is on disk, and the
+    /// rooms given up whose ends were written (`ending`) go on without the journal; or, if
+    /// it fails, every room written since is given up, and `ending` is written again.
+    fn fdatasync(&mut self, ending: &[RoomCode]) {
         match self.file.sync_data() {
             Ok(()) => {
                 self.stats.fdatasyncs.fetch_add(1, Relaxed);
                 for r in self.rooms.values_mut() {
                     r.dirty = false;
+                }
+                for code in ending {
+                    if let Some(r) = self.rooms.get_mut(code) {
+                        r.ended = true;
+                    }
                 }
             }
             Err(e) => {
@@ -248,15 +307,16 @@ impl Writer {
                     .filter(|(_, r)| r.dirty)
                     .map(|(c, _)| c.clone())
                     .collect();
+                self.ends.extend(ending.iter().cloned());
                 self.give_up(&e, dirty);
             }
         }
     }
 
     /// A batch's write failed: cut the segment back to its last whole line (or, failing that,
-    /// go on in a new one), and give up every room the batch wrote for; its ends are written
-    /// again with the next batch.
-    fn write_failed(&mut self, e: &io::Error, buf: &[u8], ended: Vec<RoomCode>) {
+    /// go on in a new one), give up every room the batch wrote for, and, if the disk is full,
+    /// free the reserve and write their ends now.
+    fn write_failed(&mut self, e: &io::Error, buf: &[u8]) {
         if self.file.set_len(self.len).is_err() {
             self.rotate();
         }
@@ -273,16 +333,36 @@ impl Writer {
         hit.sort();
         hit.dedup();
         self.give_up(e, hit);
-        self.ends.extend(ended);
+        if self.reserve && std::fs::remove_file(self.dir.join(RESERVE)).is_ok() {
+            self.reserve = false;
+            tracing::warn!(error = %e, "the room journal's disk is full: its reserve makes room for the ends of the rooms it gives up");
+            let mut ending = std::mem::take(&mut self.ends);
+            let mut ends = Vec::new();
+            for code in &ending {
+                segment::end_line(&mut ends, code.as_str());
+            }
+            match self.file.write_all(&ends) {
+                Ok(()) => {
+                    self.len += ends.len() as u64;
+                    self.fdatasync(&ending);
+                }
+                Err(_) => {
+                    let _ = self.file.set_len(self.len);
+                    self.ends.append(&mut ending);
+                }
+            }
+        }
     }
 
-    /// The journal keeps nothing more of `rooms`, and ends them on disk as soon as it can.
-    fn give_up(&mut self, e: &io::Error, rooms: Vec<RoomCode>) {
+    /// The journal keeps nothing more of `rooms` (`why`), and ends them on disk as soon as
+    /// it can.
+    fn give_up(&mut self, why: &dyn std::fmt::Display, rooms: Vec<RoomCode>) {
         for code in rooms {
             if let Some(r) = self.rooms.get_mut(&code) {
+                r.dirty = false;
                 if !std::mem::replace(&mut r.lost, true) {
-                    tracing::error!(room = %code, error = %e,
-                        "the room journal cannot keep this room: it goes on, but would not come back after a crash");
+                    tracing::error!(room = %code, error = %why,
+                        "the room journal cannot keep this room: it goes on without, and would not come back after a crash");
                     self.ends.push(code);
                 }
             }

@@ -1,13 +1,15 @@
 //! One server survives its own crash: a standalone server killed mid-race (`kill -9`: no
 //! goodbye) and started again on the same database, port and journal brings the race back;
 //! its players resume with their tokens, finish it, and the stored race holds every placement
-//! they were told was accepted, before the kill and after.
+//! they were told was accepted, before the kill and after. A journal whose disk fills up
+//! gives its rooms up: they race on, and never come back in part.
 
 use std::time::Duration;
 
 use serde_json::{json, Value};
 use testkit::{solve, to_fill};
 
+use super::spool::{fill, Tmpfs};
 use crate::support::process::{get_json, player, Server, Ws};
 
 /// A quick start, every digit at once, no fair-play flags; a seat is held for 3 s.
@@ -159,4 +161,43 @@ async fn a_server_killed_mid_race_brings_the_race_back_and_its_players_finish_it
             .collect();
         assert_eq!(theirs, told, "{}", s.player_id);
     }
+}
+
+#[tokio::test]
+async fn a_room_its_journal_cannot_keep_on_a_full_disk_races_on_and_never_comes_back_in_part() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let small = dir.path().join("small");
+    let _mount = Tmpfs::mount(&small, "1m");
+    let journal = small.join("journal");
+    let mut args = FLAGS.to_vec();
+    args.extend(["--journal", journal.to_str().expect("a UTF-8 path")]);
+    let srv = Server::start(&args, None);
+    let (mut seats, _, puzzle) = three_racing(&srv).await;
+    let fill_in = to_fill(&puzzle, &solve(&puzzle));
+    let (before, after) = fill_in.split_at(3);
+    for s in &mut seats {
+        place_all(&mut s.ws, before).await;
+    }
+    let filler = small.join("filler");
+    fill(&filler);
+    // The journal's appends fail (within a page or two): the room is given up, and goes on.
+    for s in &mut seats {
+        place_all(&mut s.ws, &after[..20]).await;
+    }
+    let given_up = "the room journal cannot keep this room: it goes on without, and would not come back after a crash";
+    assert!(srv.logged(given_up).await);
+    srv.signal("-KILL");
+    std::fs::remove_file(&filler).expect("free the space");
+    let srv = srv.restart(&args);
+    let open = srv
+        .log
+        .iter()
+        .find(|v| v["fields"]["message"] == "room journal open")
+        .expect("the journal opens");
+    assert_eq!(open["fields"]["restored"], 0, "{open}");
+    let mut ws = player(&srv).await;
+    ws.send(json!({"type": "resume", "token": seats[0].token}))
+        .await;
+    let v = ws.until("error").await;
+    assert_eq!(v["code"], "invalid_token", "{v}");
 }

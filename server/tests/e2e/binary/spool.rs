@@ -135,10 +135,10 @@ async fn stored(srv: &Server, race_id: &str) -> Vec<(String, String)> {
 }
 
 /// A tmpfs of `size` mounted at `dir` (created), unmounted when dropped.
-struct Tmpfs(PathBuf);
+pub(super) struct Tmpfs(PathBuf);
 
 impl Tmpfs {
-    fn mount(dir: &Path, size: &str) -> Tmpfs {
+    pub(super) fn mount(dir: &Path, size: &str) -> Tmpfs {
         std::fs::create_dir_all(dir).expect("mount point");
         let out = Command::new("mount")
             .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
@@ -162,7 +162,7 @@ impl Drop for Tmpfs {
 }
 
 /// Write `path` until the filesystem is full; the error says so.
-fn fill(path: &Path) {
+pub(super) fn fill(path: &Path) {
     use std::io::Write;
     let mut f = std::fs::File::create(path).expect("the filler file");
     let chunk = vec![0xa5_u8; 64 * 1024];
