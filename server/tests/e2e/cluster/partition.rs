@@ -112,6 +112,8 @@ async fn one_partition(n: u8) {
     for (cell, d) in [held, moving] {
         ann.send(json!({"type": "place", "cell": cell, "digit": d, "id": cell}))
             .await;
+        // Apart, so that the room takes the first alone (it takes what queued together).
+        tokio::time::sleep(Duration::from_millis(200)).await;
     }
     let v = ann.until_any(&["placement", "error"]).await;
     assert_eq!(
