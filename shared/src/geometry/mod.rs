@@ -7,14 +7,18 @@
 //! Classic Sudoku is [`Geometry::classic`], a plain static of const tables built at compile
 //! time from the grid's `UNITS` and `PEERS` (rows, columns, boxes, in that order; `classic.rs`).
 //! The DPLL solver, the generator and the grader keep their own specialised classic tables;
-//! the grader's are checked against this geometry's houses. Nothing here generates puzzles for
-//! a geometry.
+//! the grader's are checked against this geometry's houses. The variants' geometries (A10: x,
+//! windoku, jigsaw, killer) are built in `variants.rs`. Nothing here solves or generates puzzles
+//! for a geometry.
 
 use std::borrow::Cow;
 
 use super::grid::{Cell, Grid, N_CELLS};
 
 mod classic;
+mod variants;
+
+pub use variants::RegionsError;
 
 /// Nine cells that hold the digits 1 to 9 once each: a row, column, box, or a variant's extra
 /// region (a diagonal, a window, a jigsaw piece).
