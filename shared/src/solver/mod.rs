@@ -40,6 +40,7 @@ use rand::{Rng, RngCore};
 use super::grid::{Grid, N_CELLS};
 
 mod dpll;
+pub mod geometric;
 mod state;
 mod tables;
 
