@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 
 use dashmap::DashMap;
-use protocol::{ErrorCode, Phase, PlayerId, RoomCode, ServerMsg, Settings};
+use protocol::{Phase, PlayerId, RoomCode, Settings};
 use tokio::sync::{mpsc, oneshot};
 
 use tokio_tungstenite::tungstenite::Bytes;
@@ -293,14 +293,8 @@ impl MemberSide {
                     }
                 };
                 if let Some(m) = self.members.get(&sent.conn) {
-                    m.outbox.send(
-                        &ServerMsg::Error {
-                            code: ErrorCode::RoomMoving,
-                            message: message.into(),
-                            retry_ms: Some(crate::room::task::MOVING_RETRY_MS),
-                        },
-                        &self.metrics,
-                    );
+                    let moving = crate::room::task::room_moving(message);
+                    m.outbox.send(&moving, &self.metrics);
                 }
             }
             Kind::Request => {

@@ -159,11 +159,8 @@ impl Takeovers {
 
     /// Claim room `code` from dead node `dead` and rebuild it here, if nobody claims it first.
     async fn take_from(&self, code: RoomCode, dead: &str) -> redis::RedisResult<()> {
-        let mut cmd = self.cmd.clone();
-        let mut sub = self.sub.clone();
-        let channel = keys::room_channel(&code);
-        sub.subscribe(&channel).await?;
-        let claimed: i64 = redis::cmd("EVAL")
+        let mut claim = redis::cmd("EVAL");
+        claim
             .arg(CLAIM_FROM)
             .arg(4)
             .arg(keys::room(&code))
@@ -173,14 +170,31 @@ impl Takeovers {
             .arg(dead)
             .arg(&*self.id)
             .arg(keys::LEASE.as_millis() as u64)
-            .arg(code.as_str())
-            .query_async(&mut cmd)
-            .await?;
-        if claimed != 1 {
-            let _ = sub.unsubscribe(&channel).await;
-            return Ok(());
+            .arg(code.as_str());
+        match self.claim(&code, &claim).await? {
+            Some(channel) => self.rebuild(code, channel).await,
+            None => Ok(()),
         }
-        self.rebuild(code, channel).await
+    }
+
+    /// Claim room `code` with `claim` (answered nil or 0 when another node has it), its
+    /// channel subscribed first so that no command sent to its new owner is missed: the
+    /// channel, when this node holds the room now.
+    async fn claim(
+        &self,
+        code: &RoomCode,
+        claim: &redis::Cmd,
+    ) -> redis::RedisResult<Option<String>> {
+        let mut cmd = self.cmd.clone();
+        let mut sub = self.sub.clone();
+        let channel = keys::room_channel(code);
+        sub.subscribe(&channel).await?;
+        let answer: redis::Value = claim.query_async(&mut cmd).await?;
+        if matches!(answer, redis::Value::Nil | redis::Value::Int(0)) {
+            let _ = sub.unsubscribe(&channel).await;
+            return Ok(None);
+        }
+        Ok(Some(channel))
     }
 
     /// The rooms whose log is kept but whose owner's lease lapsed: each claimed and rebuilt.
@@ -215,22 +229,17 @@ impl Takeovers {
 
     /// Claim room `code` and rebuild it here, if nobody claims it first.
     async fn take(&self, code: RoomCode) -> redis::RedisResult<()> {
-        let mut cmd = self.cmd.clone();
-        let mut sub = self.sub.clone();
-        let channel = keys::room_channel(&code);
-        sub.subscribe(&channel).await?;
-        let claimed: Option<String> = redis::cmd("SET")
+        let mut claim = redis::cmd("SET");
+        claim
             .arg(keys::room(&code))
             .arg(&*self.id)
             .arg("NX")
             .arg("PX")
-            .arg(keys::LEASE.as_millis() as u64)
-            .query_async(&mut cmd)
-            .await?;
-        if claimed.is_none() {
-            let _ = sub.unsubscribe(&channel).await;
+            .arg(keys::LEASE.as_millis() as u64);
+        let Some(channel) = self.claim(&code, &claim).await? else {
             return Ok(());
-        }
+        };
+        let mut cmd = self.cmd.clone();
         let _: () = cmd.sadd(keys::owned(&self.id), code.as_str()).await?;
         self.rebuild(code, channel).await
     }

@@ -73,7 +73,17 @@ pub struct RoomEnv {
 }
 
 /// When a client told `room_moving` should try again.
-pub const MOVING_RETRY_MS: u64 = 250;
+const MOVING_RETRY_MS: u64 = 250;
+
+/// `error` `room_moving` (A12): the room's command was not taken, and its sender tries again
+/// after `retry_ms`. Said by the room, by a connection whose join waits, and by the relay.
+pub fn room_moving(message: &str) -> ServerMsg {
+    ServerMsg::Error {
+        code: protocol::ErrorCode::RoomMoving,
+        message: message.into(),
+        retry_ms: Some(MOVING_RETRY_MS),
+    }
+}
 
 /// The monotonic clock: read here, never by the rules.
 #[allow(clippy::disallowed_methods)] // the room task is where a room's clock is read

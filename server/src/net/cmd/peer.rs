@@ -51,11 +51,9 @@ impl Peer {
 
     /// The room is moving to another server (A12): try again after a moment.
     pub(super) fn moving(&mut self) {
-        self.send(&ServerMsg::Error {
-            code: ErrorCode::RoomMoving,
-            message: "the race is moving to another server: trying again".into(),
-            retry_ms: Some(crate::room::task::MOVING_RETRY_MS),
-        });
+        self.send(&crate::room::task::room_moving(
+            "the race is moving to another server: trying again",
+        ));
     }
 
     /// A draining server (A9) takes no new pool entry or arena wait: `server_draining`.

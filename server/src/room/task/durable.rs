@@ -7,10 +7,9 @@
 
 use std::time::Duration;
 
-use protocol::{ErrorCode, ServerMsg};
 use tokio::sync::mpsc;
 
-use super::{endpoint, now, JoinOutcome, Link, Reply, RoomCmd, Task, MOVING_RETRY_MS};
+use super::{endpoint, now, room_moving, JoinOutcome, Link, Reply, RoomCmd, Task};
 use crate::outbox::{encode, CloseCode};
 use crate::room::command::Command;
 use crate::room::directory::LogError;
@@ -18,15 +17,6 @@ use crate::room::endpoint::Endpoint;
 
 /// How long a frozen room waits before giving its unkept entries again.
 const RETRY: Duration = Duration::from_millis(100);
-
-/// What a member is told while the room cannot keep its log, or has moved.
-fn moving(message: &str) -> ServerMsg {
-    ServerMsg::Error {
-        code: ErrorCode::RoomMoving,
-        message: message.into(),
-        retry_ms: Some(MOVING_RETRY_MS),
-    }
-}
 
 impl Task {
     /// Wait until the log keeps every entry given so far; `false`: the room is given up here
@@ -115,7 +105,7 @@ impl Task {
             Link::Requeue(reply) => drop(reply.send(None)),
             Link::None => {
                 let why = "the race's server cannot keep it right now: trying again";
-                let bytes = encode(&moving(why));
+                let bytes = encode(&room_moving(why));
                 let to = self.conns.get(&conn).into_iter();
                 endpoint::deliver(to, &bytes, &self.env.metrics);
             }
@@ -127,7 +117,7 @@ impl Task {
     /// hear from its new owner. Nothing it keeps elsewhere (keys, tokens, log) is touched.
     pub(super) fn abandon(&mut self, why: LogError, rx: &mut mpsc::Receiver<RoomCmd>) {
         tracing::warn!(error = %why, "the room is given up here");
-        let bytes = encode(&moving(
+        let bytes = encode(&room_moving(
             "the race moved to another server: reconnect and resume",
         ));
         for c in self.conns.values() {
