@@ -188,6 +188,23 @@ pub async fn join(ws: &mut Ws, code: &str, name: &str) -> Value {
     v
 }
 
+/// Ann creates an easy room, Bob and Cat join it, and Ann starts the race: her
+/// `room_joined`, the race's id and its puzzle, once all three are racing.
+pub async fn three_racing(ann: &mut Ws, bob: &mut Ws, cat: &mut Ws) -> (Value, String, String) {
+    let created = create(ann, "ann", json!({"difficulty": "easy"})).await;
+    let code = created["room"].as_str().expect("code").to_owned();
+    join(bob, &code, "bob").await;
+    join(cat, &code, "cat").await;
+    ann.send(json!({"type": "start_race"})).await;
+    let started = ann.until("race_started").await;
+    let race_id = started["race_id"].as_str().expect("race id").to_owned();
+    let puzzle = started["puzzle"].as_str().expect("puzzle").to_owned();
+    for ws in [bob, cat] {
+        ws.until("race_started").await;
+    }
+    (created, race_id, puzzle)
+}
+
 /// `GET path` on a node: the JSON body of a 200.
 pub async fn get_json(node: &Server, path: &str) -> Value {
     let raw = node.http_get(path).await;

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use super::engines::{client, create, join, node, node_args, Redis};
+use super::engines::{client, node, node_args, three_racing, Redis};
 use super::netns::Host;
 use crate::support::process::{Server, Ws};
 use testkit::{solve, to_fill};
@@ -85,18 +85,8 @@ async fn one_partition(n: u8) {
         node(&redis, &format!("pc{n}"), None),
     );
     let (mut ann, mut bob, mut cat) = (client(&a).await, client(&b).await, client(&c).await);
-    let created = create(&mut ann, "ann", json!({"difficulty": "easy"})).await;
-    let code = created["room"].as_str().expect("code").to_owned();
+    let (created, race_id, puzzle) = three_racing(&mut ann, &mut bob, &mut cat).await;
     let token = created["you"]["token"].as_str().expect("token").to_owned();
-    join(&mut bob, &code, "bob").await;
-    join(&mut cat, &code, "cat").await;
-    ann.send(json!({"type": "start_race"})).await;
-    let started = ann.until("race_started").await;
-    let race_id = started["race_id"].as_str().expect("race id").to_owned();
-    let puzzle = started["puzzle"].as_str().expect("puzzle").to_owned();
-    for ws in [&mut bob, &mut cat] {
-        ws.until("race_started").await;
-    }
     let fill = to_fill(&puzzle, &solve(&puzzle));
     let mut acked: [BTreeSet<u64>; 3] = Default::default();
     for (i, ws) in [&mut ann, &mut bob, &mut cat].into_iter().enumerate() {

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use super::engines::{client, create, join, node_with, off_runtime, Redis};
+use super::engines::{client, node_with, off_runtime, three_racing, Redis};
 use crate::support::process::Ws;
 use server::store::postgres::scratch::ScratchDb;
 use testkit::{solve, to_fill};
@@ -47,18 +47,8 @@ async fn an_owner_killed_mid_race_is_taken_over_and_the_race_finishes_with_every
     let b = node_with(&redis, "tb", Some(&url), &fast);
     let c = node_with(&redis, "tc", Some(&url), &fast);
     let (mut ann, mut bob, mut cat) = (client(&a).await, client(&b).await, client(&c).await);
-    let created = create(&mut ann, "ann", json!({"difficulty": "easy"})).await;
-    let code = created["room"].as_str().expect("code").to_owned();
+    let (created, race_id, puzzle) = three_racing(&mut ann, &mut bob, &mut cat).await;
     let token = created["you"]["token"].as_str().expect("token").to_owned();
-    join(&mut bob, &code, "bob").await;
-    join(&mut cat, &code, "cat").await;
-    ann.send(json!({"type": "start_race"})).await;
-    let started = ann.until("race_started").await;
-    let race_id = started["race_id"].as_str().expect("race id").to_owned();
-    let puzzle = started["puzzle"].as_str().expect("puzzle").to_owned();
-    for ws in [&mut bob, &mut cat] {
-        ws.until("race_started").await;
-    }
     let fill = to_fill(&puzzle, &solve(&puzzle));
     // Each places a few digits before the kill (the same cells: each has its own board).
     let (before, after) = fill.split_at(4);
