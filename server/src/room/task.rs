@@ -41,6 +41,7 @@ mod results;
 mod timer;
 
 pub use adopt::adopt;
+pub use durable::room_moving;
 use journaling::Journal;
 use results::keep_report;
 use timer::Timer;
@@ -70,19 +71,6 @@ pub struct RoomEnv {
     pub tasks: TaskTracker,
     /// Arena rooms' finished races, for the arenas to score (A7).
     pub arena_races: tokio::sync::broadcast::Sender<ArenaRace>,
-}
-
-/// When a client told `room_moving` should try again.
-const MOVING_RETRY_MS: u64 = 250;
-
-/// `error` `room_moving` (A12): the room's command was not taken, and its sender tries again
-/// after `retry_ms`. Said by the room, by a connection whose join waits, and by the relay.
-pub fn room_moving(message: &str) -> ServerMsg {
-    ServerMsg::Error {
-        code: protocol::ErrorCode::RoomMoving,
-        message: message.into(),
-        retry_ms: Some(MOVING_RETRY_MS),
-    }
 }
 
 /// The monotonic clock: read here, never by the rules.

@@ -7,13 +7,27 @@
 
 use std::time::Duration;
 
+use protocol::ServerMsg;
 use tokio::sync::mpsc;
 
-use super::{endpoint, now, room_moving, JoinOutcome, Link, Reply, RoomCmd, Task};
+use super::{endpoint, now, JoinOutcome, Link, Reply, RoomCmd, Task};
 use crate::outbox::{encode, CloseCode};
 use crate::room::command::Command;
 use crate::room::directory::LogError;
 use crate::room::endpoint::Endpoint;
+
+/// When a client told `room_moving` should try again.
+const MOVING_RETRY_MS: u64 = 250;
+
+/// `error` `room_moving` (A12): the room's command was not taken, and its sender tries again
+/// after `retry_ms`. Said by the room, by a connection whose join waits, and by the relay.
+pub fn room_moving(message: &str) -> ServerMsg {
+    ServerMsg::Error {
+        code: protocol::ErrorCode::RoomMoving,
+        message: message.into(),
+        retry_ms: Some(MOVING_RETRY_MS),
+    }
+}
 
 /// How long a frozen room waits before giving its unkept entries again.
 const RETRY: Duration = Duration::from_millis(100);
