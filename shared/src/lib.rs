@@ -10,6 +10,7 @@
 //! - [`transform`]: validity-preserving transforms (relabel, permute, transpose), and whether
 //!   one keeps a geometry.
 //! - [`grader`]: human-technique solver with a step record, difficulty level and score.
+//! - [`variant`]: the variants' names (A10).
 //! - [`validator`]: conflicts on a board, placement checks, complete-solution checks, by a
 //!   geometry's rules.
 #![warn(missing_docs)]
@@ -22,7 +23,9 @@ pub mod grid;
 pub mod solver;
 pub mod transform;
 pub mod validator;
+pub mod variant;
 
 pub use difficulty::{Difficulty, Level};
 pub use geometry::{Constraint, Geometry};
 pub use grid::{Cell, Digit, Grid, ParseGridError};
+pub use variant::{UnknownVariant, Variant};

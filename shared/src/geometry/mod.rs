@@ -18,7 +18,7 @@ use super::grid::{Cell, Grid, N_CELLS};
 mod classic;
 mod variants;
 
-pub use variants::RegionsError;
+pub use variants::{Layout, LayoutError, RegionsError};
 
 /// Nine cells that hold the digits 1 to 9 once each: a row, column, box, or a variant's extra
 /// region (a diagonal, a window, a jigsaw piece).

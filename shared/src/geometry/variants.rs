@@ -6,6 +6,7 @@
 
 use super::{Constraint, Geometry, GeometryError, House};
 use crate::grid::Cell;
+use crate::variant::Variant;
 
 /// The cell at row `r`, column `c` (both below 9).
 fn at(r: usize, c: usize) -> Cell {
@@ -44,6 +45,43 @@ pub enum RegionsError {
     },
 }
 
+/// What a variant's puzzle brings beside its grid (A10): a jigsaw's regions (each cell's,
+/// `0`..`8`), a killer's cages (cells and sum). Empty for the other variants.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Layout {
+    /// Jigsaw: the region of each cell, 81 characters `0`..`8`.
+    pub regions: Option<String>,
+    /// Killer: every cage's cells and sum, every cell in exactly one cage.
+    pub cages: Vec<(Vec<Cell>, u8)>,
+}
+
+/// Why a variant and a layout do not make a geometry.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LayoutError {
+    /// The jigsaw's regions are not nine connected regions of nine.
+    #[error(transparent)]
+    Regions(#[from] RegionsError),
+    /// A cage repeats a cell or cannot make its sum.
+    #[error(transparent)]
+    Cages(#[from] GeometryError),
+    /// A killer cell in no cage, or in two.
+    #[error("every cell must be in exactly one cage ({cell} is in {cages})")]
+    Cover {
+        /// The cell.
+        cell: Cell,
+        /// The cages it is in.
+        cages: usize,
+    },
+    /// The variant needs a layout part that is missing, or has one it cannot use.
+    #[error("a {variant} puzzle {what}")]
+    Shape {
+        /// The variant.
+        variant: Variant,
+        /// What is wrong.
+        what: &'static str,
+    },
+}
+
 /// Whether `cells` are orthogonally connected.
 fn connected(cells: &[Cell]) -> bool {
     let Some(&first) = cells.first() else {
@@ -64,6 +102,85 @@ fn connected(cells: &[Cell]) -> bool {
 }
 
 impl Geometry {
+    /// The geometry of a `variant` puzzle with `layout` (regions for jigsaw, cages covering
+    /// every cell once for killer, nothing for the others), as the wire or a file gives it.
+    pub fn of(variant: Variant, layout: &Layout) -> Result<Geometry, LayoutError> {
+        let shape = |what| LayoutError::Shape { variant, what };
+        let regions = layout.regions.as_deref();
+        let cages = &layout.cages;
+        match variant {
+            Variant::Jigsaw => {
+                let regions = regions.ok_or_else(|| shape("needs its regions"))?;
+                if !cages.is_empty() {
+                    return Err(shape("has no cages"));
+                }
+                Ok(Geometry::jigsaw(regions)?)
+            }
+            Variant::Killer => {
+                if regions.is_some() {
+                    return Err(shape("has no regions"));
+                }
+                let mut count = [0usize; 81];
+                for (cells, _) in cages {
+                    cells.iter().for_each(|c| count[c.idx()] += 1);
+                }
+                if let Some(cell) = Cell::all().find(|c| count[c.idx()] != 1) {
+                    let cages = count[cell.idx()];
+                    return Err(LayoutError::Cover { cell, cages });
+                }
+                Ok(Geometry::killer(cages.clone())?)
+            }
+            _ if regions.is_some() => Err(shape("has no regions")),
+            _ if !cages.is_empty() => Err(shape("has no cages")),
+            Variant::Classic => Ok(Geometry::classic().clone()),
+            Variant::X => Ok(Geometry::x()),
+            Variant::Windoku => Ok(Geometry::windoku()),
+        }
+    }
+
+    /// Which variant's rules these are: cages make a killer, two houses beyond classic's an
+    /// x, four a windoku, boxes that are not boxes a jigsaw.
+    pub fn variant(&self) -> Variant {
+        if !self.constraints().is_empty() {
+            return Variant::Killer;
+        }
+        match self.houses().len() {
+            29 => Variant::X,
+            31 => Variant::Windoku,
+            _ if self.is_classic() => Variant::Classic,
+            _ => Variant::Jigsaw,
+        }
+    }
+
+    /// What a client is given beside the grid to draw these rules (A10): a jigsaw's regions
+    /// (the houses after the rows and columns, in order), a killer's cages.
+    pub fn layout(&self) -> Layout {
+        match self.variant() {
+            Variant::Jigsaw => {
+                let mut labels = [b'0'; 81];
+                for (r, house) in self.houses()[18..].iter().enumerate() {
+                    house.iter().for_each(|c| labels[c.idx()] = b'0' + r as u8);
+                }
+                Layout {
+                    regions: Some(labels.iter().map(|&b| char::from(b)).collect()),
+                    cages: Vec::new(),
+                }
+            }
+            Variant::Killer => Layout {
+                regions: None,
+                cages: self
+                    .constraints()
+                    .iter()
+                    .map(|k| {
+                        let Constraint::Cage { cells, sum } = k;
+                        (cells.clone(), *sum)
+                    })
+                    .collect(),
+            },
+            _ => Layout::default(),
+        }
+    }
+
     /// `x`: classic, and both main diagonals hold 1 to 9 once.
     pub fn x() -> Geometry {
         let mut houses = classic_houses();
@@ -181,6 +298,43 @@ mod tests {
             Geometry::jigsaw(&uneven),
             Err(RegionsError::Size { .. })
         ));
+    }
+
+    #[test]
+    fn each_variant_is_known_by_its_rules_and_comes_back_from_its_layout() {
+        let mut regions = boxes_as_regions().into_bytes();
+        // Box 0 gives r3c3 to box 1 and takes r1c4: both stay nine connected cells.
+        regions.swap(3, 20);
+        let regions = String::from_utf8(regions).expect("ascii");
+        let jigsaw = Geometry::jigsaw(&regions).expect("layout");
+        // Every cell its own one-cell cage, its solution digit the sum.
+        let grid: Grid = SOLVED.parse().expect("grid");
+        let cages = Cell::all()
+            .map(|c| (vec![c], grid.as_bytes()[c.idx()]))
+            .collect();
+        let killer = Geometry::killer(cages).expect("cages");
+        let all = [
+            Geometry::classic().clone(),
+            Geometry::x(),
+            Geometry::windoku(),
+            jigsaw,
+            killer,
+        ];
+        for (g, v) in all.iter().zip(Variant::ALL) {
+            assert_eq!(g.variant(), v);
+            let back = Geometry::of(v, &g.layout()).expect("its own layout");
+            assert!(back.same_rules(g), "{v}");
+        }
+        assert_eq!(all[3].layout().regions.as_deref(), Some(regions.as_str()));
+        // A killer whose cages leave a cell out, and layouts on the wrong variant.
+        let mut short = all[4].layout();
+        short.cages.pop();
+        assert!(matches!(
+            Geometry::of(Variant::Killer, &short),
+            Err(LayoutError::Cover { cages: 0, .. })
+        ));
+        assert!(Geometry::of(Variant::X, &all[3].layout()).is_err());
+        assert!(Geometry::of(Variant::Jigsaw, &Layout::default()).is_err());
     }
 
     #[test]
