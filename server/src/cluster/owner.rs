@@ -172,12 +172,22 @@ impl OwnerSide {
         }
     }
 
-    /// A command for a room that is gone already: a request still gets its answer, so its
-    /// connection is not left waiting.
+    /// A command for a room this node does not run (yet: it subscribed to the room's channel to
+    /// take it over and is still rebuilding it; or no more: it just closed): a request still
+    /// gets its answer, so its connection is not left waiting. A join or resume is told the
+    /// room is moving (A12) before it is refused (a refusal's error goes first): its client
+    /// asks again, and finds the room rebuilt, or hears then that it is gone.
     fn answer_gone(&self, up: Up) {
         let Some(seq) = up.seq else { return };
         let outcome = match up.cmd {
-            Command::Join { .. } | Command::Resume { .. } | Command::Requeue => Outcome::Refused,
+            Command::Join { .. } | Command::Resume { .. } => {
+                let moving = crate::room::task::room_moving(
+                    "the room is moving to another server and is not there yet: trying again",
+                );
+                self.deliver(&up.from, vec![up.conn], crate::outbox::encode(&moving));
+                Outcome::Refused
+            }
+            Command::Requeue => Outcome::Refused,
             Command::Leave => Outcome::Left { ok: false },
             Command::Dropped | Command::Msg { .. } => return,
         };

@@ -246,6 +246,8 @@ impl Takeovers {
 
     /// Read room `code`'s log and run it here (claimed, its `channel` subscribed).
     async fn rebuild(&self, code: RoomCode, channel: String) -> redis::RedisResult<()> {
+        #[cfg(feature = "cluster-tests")]
+        test_hook::before_rebuild(&code).await;
         let mut cmd = self.cmd.clone();
         let mut sub = self.sub.clone();
         let raw: Vec<StreamEntry> = redis::cmd("XRANGE")
@@ -295,6 +297,24 @@ impl Takeovers {
             }
         }
         Ok(alive)
+    }
+}
+
+/// A test hook (`cluster-tests` builds only): with `SUDOKU_RACE_TEST_REBUILD_DELAY_MS=N` in its
+/// environment, a node waits N ms between claiming a room and rebuilding it, so that a test
+/// can send a command into that window (the channel is heard, the room not there yet).
+#[cfg(feature = "cluster-tests")]
+mod test_hook {
+    use protocol::RoomCode;
+
+    pub(super) async fn before_rebuild(code: &RoomCode) {
+        let delay = std::env::var("SUDOKU_RACE_TEST_REBUILD_DELAY_MS")
+            .ok()
+            .and_then(|v| v.parse().ok());
+        if let Some(ms) = delay {
+            tracing::info!(room = %code, ms, "claimed, rebuilding after the test's delay");
+            tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
+        }
     }
 }
 

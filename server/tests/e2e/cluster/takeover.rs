@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use super::engines::{client, node_with, off_runtime, three_racing, Redis};
+use super::engines::{client, node_with, node_with_env, off_runtime, three_racing, Redis};
 use crate::support::process::Ws;
 use server::store::postgres::scratch::ScratchDb;
 use testkit::{solve, to_fill};
@@ -100,4 +100,38 @@ async fn an_owner_killed_mid_race_is_taken_over_and_the_race_finishes_with_every
             .get(0)
     });
     assert_eq!(rows, 1);
+}
+
+/// A resume that reaches the node taking a room over between its claim and the room's rebuild
+/// (the room's channel is heard there, the room is not there yet) is told the room is moving
+/// (A12), never left waiting; asked again once the room runs, it is let back in. The nodes
+/// that may take the room over wait 3 s between the two (a `cluster-tests` hook).
+#[tokio::test]
+async fn a_resume_heard_before_the_room_is_rebuilt_is_told_it_moves_and_comes_back() {
+    let redis = Redis::start();
+    let fast = ["--takeover-s", "2"];
+    let slow = [("SUDOKU_RACE_TEST_REBUILD_DELAY_MS", "3000")];
+    let a = node_with(&redis, "wa", None, &fast);
+    let b = node_with_env(&redis, "wb", None, &fast, &slow);
+    let c = node_with_env(&redis, "wc", None, &fast, &slow);
+    let (mut ann, mut bob, mut cat) = (client(&a).await, client(&b).await, client(&c).await);
+    let (created, race_id, _) = three_racing(&mut ann, &mut bob, &mut cat).await;
+    let token = created["you"]["token"].as_str().expect("token").to_owned();
+    a.signal("-KILL");
+    const CLAIMED: &str = "claimed, rebuilding after the test's delay";
+    let (taker, other) = tokio::select! {
+        true = b.logged(CLAIMED) => (&b, &c),
+        true = c.logged(CLAIMED) => (&c, &b),
+        else => panic!("no node claimed the room"),
+    };
+    let mut ann = client(other).await;
+    ann.send(json!({"type": "resume", "token": token})).await;
+    let v = ann.until_any(&["error", "room_joined"]).await;
+    assert_eq!(v["code"], "room_moving", "{v}");
+    assert!(v["retry_ms"].as_u64().is_some_and(|ms| ms > 0), "{v}");
+    assert!(taker.logged("room taken over").await);
+    ann.send(json!({"type": "resume", "token": token})).await;
+    let view = ann.until_any(&["error", "room_joined"]).await;
+    assert_eq!(view["type"], "room_joined", "{view}");
+    assert_eq!(view["race"]["race_id"], race_id.as_str(), "{view}");
 }
