@@ -61,6 +61,8 @@ fn racing_app() -> App {
         difficulty: Difficulty::Medium,
         time_limit_s: 1800,
         rated: false,
+        layout: Default::default(),
+        variant: Default::default(),
     }));
     for i in 0..8 {
         app.update(msg(ServerMsg::Progress(Progress {
@@ -140,6 +142,8 @@ fn bot_solve() {
         difficulty: Difficulty::Easy,
         time_limit_s: 1800,
         rated: false,
+        layout: Default::default(),
+        variant: Default::default(),
     });
     while let Some(ClientMsg::Place { cell, digit, id }) = brain.next_move() {
         let (Ok(c), Ok(d)) = (Cell::try_from(cell), Digit::try_from(digit)) else {

@@ -186,6 +186,7 @@ impl RoomSettings {
             public: self.private.then_some(false),
             rated: self.rated.then_some(true),
             isomorphs: None,
+            variant: None,
         };
         req.resolve().context("invalid room settings")?;
         Ok(req)

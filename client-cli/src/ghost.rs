@@ -100,6 +100,8 @@ mod tests {
             difficulty: None,
             name: "ann".into(),
             key: None,
+            variant: None,
+            variants: None,
         };
         assert_eq!(i.first_message(), Some(first));
     }

@@ -27,6 +27,9 @@ pub enum ClientMsg {
         /// Whether the sender is a program (A6: bots must say so).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         bot: bool,
+        /// The variants the client can draw (A10); absent = `classic` only.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        variants: Option<Vec<String>>,
     },
     /// Join a room as a player (lobby or between races).
     JoinRoom {
@@ -40,6 +43,9 @@ pub enum ClientMsg {
         /// Whether the sender is a program (A6: bots must say so).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         bot: bool,
+        /// The variants the client can draw (A10); absent = `classic` only.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        variants: Option<Vec<String>>,
     },
     /// Watch a room, any phase.
     Spectate {
@@ -54,11 +60,17 @@ pub enum ClientMsg {
         /// Receive every player's board, delayed by `--spectator-delay-s` (A8).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         boards: bool,
+        /// The variants the client can draw (A10); absent = `classic` only.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        variants: Option<Vec<String>>,
     },
     /// Take back a held seat.
     Resume {
         /// The seat's token from `room_joined`.
         token: String,
+        /// The variants the client can draw (A10); absent = `classic` only.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        variants: Option<Vec<String>>,
     },
     /// Ask for an identity (A6): answered with `registered` {`key`, `handle`}.
     Register {
@@ -71,6 +83,12 @@ pub enum ClientMsg {
         difficulty: String,
         /// The identity key: one ranked attempt per key, day and difficulty.
         key: IdentityKey,
+        /// The variants the client can draw (A10); absent = `classic` only.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        variants: Option<Vec<String>>,
+        /// Which variant's pool, best or daily (A10) [classic]; checked by the server.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        variant: Option<String>,
     },
     /// Ask for the public rooms in the lobby.
     ListRooms,
@@ -123,6 +141,12 @@ pub enum ClientMsg {
         /// Whether the sender is a program (A6: bots must say so).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         bot: bool,
+        /// The variants the client can draw (A10); absent = `classic` only.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        variants: Option<Vec<String>>,
+        /// Which variant's pool, best or daily (A10) [classic]; checked by the server.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        variant: Option<String>,
     },
     /// Leave the pool (A7): answered with `left_queue`.
     LeaveQueue,
@@ -143,6 +167,12 @@ pub enum ClientMsg {
         /// The sender's identity key (A6); `best` needs it.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         key: Option<IdentityKey>,
+        /// The variants the client can draw (A10); absent = `classic` only.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        variants: Option<Vec<String>>,
+        /// Which variant's pool, best or daily (A10) [classic]; checked by the server.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        variant: Option<String>,
     },
     /// Join an arena (A7): identified players only; answered with `arena_joined`.
     JoinArena {
@@ -153,6 +183,12 @@ pub enum ClientMsg {
         /// The sender's identity key (required).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         key: Option<IdentityKey>,
+        /// The variants the client can draw (A10); absent = `classic` only.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        variants: Option<Vec<String>>,
+        /// Which variant's pool, best or daily (A10) [classic]; checked by the server.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        variant: Option<String>,
     },
     /// Leave the arena you joined (A7): answered with `left_arena`.
     LeaveArena,

@@ -129,6 +129,28 @@ pub mod difficulty {
     }
 }
 
+/// A [`Variant`](engine::Variant) as its name (A10); classic when absent.
+pub mod variant {
+    use engine::Variant;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// Serialize as the name.
+    pub fn serialize<S: Serializer>(v: &Variant, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(v.as_str())
+    }
+
+    /// Read a name, checked.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Variant, D::Error> {
+        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+
+    /// Whether it is classic (absent on the wire, as before variants).
+    pub fn is_classic(v: &Variant) -> bool {
+        *v == Variant::Classic
+    }
+}
+
 /// A wire difficulty name as an engine [`Difficulty`] (for callers outside serde).
 pub fn difficulty(name: &str) -> Option<Difficulty> {
     name.parse().ok()

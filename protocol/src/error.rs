@@ -56,6 +56,9 @@ pub enum ErrorCode {
     /// The room's server was lost and another is taking the room over: try again after
     /// `retry_ms` (A12). A `place` answered so was not accepted.
     RoomMoving,
+    /// The room, pool, ghost, daily or arena is of a variant the client did not list in its
+    /// `variants` (A10; a client that lists none draws `classic` only).
+    UnsupportedVariant,
 }
 
 crate::wire_names!(ErrorCode {
@@ -83,4 +86,5 @@ crate::wire_names!(ErrorCode {
     NotInQueue => "not_in_queue",
     ServerDraining => "server_draining",
     RoomMoving => "room_moving",
+    UnsupportedVariant => "unsupported_variant",
 });

@@ -29,6 +29,7 @@ pub mod limits;
 pub mod server;
 pub mod settings;
 pub mod text;
+pub mod variant;
 
 pub use client::ClientMsg;
 pub use error::ErrorCode;

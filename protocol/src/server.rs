@@ -1,11 +1,12 @@
 //! What the server sends: [`ServerMsg`] and its payloads.
 
-use engine::{Cell, Difficulty, Digit, Grid};
+use engine::{Cell, Difficulty, Digit, Grid, Variant};
 use serde::{Deserialize, Serialize};
 
 use crate::error::ErrorCode;
 use crate::ids::{IdentityKey, MsgId, PlayerId, PlayerName, RaceId, ResumeToken, RoomCode};
 use crate::settings::Settings;
+use crate::variant::WireLayout;
 
 /// A connection's role in a room.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -127,6 +128,9 @@ pub struct RaceView {
     /// Phase `finished` only: why the race ended, as `race_over` said.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<OverReason>,
+    /// The viewer's regions or cages, beside its puzzle (A10; a spectator's: the race's own).
+    #[serde(flatten)]
+    pub layout: WireLayout,
 }
 
 /// An arena's state (A7).
@@ -300,6 +304,9 @@ pub struct Standing {
     /// The seat's own solution.
     #[serde(default, with = "crate::convert::opt_grid")]
     pub solution: Option<Grid>,
+    /// The seat's own regions or cages, beside its puzzle (A10).
+    #[serde(flatten)]
+    pub layout: WireLayout,
 }
 
 /// A message from the server to a client.
@@ -391,6 +398,16 @@ pub enum ServerMsg {
         /// Whether this race changes ratings (A6).
         #[serde(default)]
         rated: bool,
+        /// The race's variant (A10); absent for classic.
+        #[serde(
+            default,
+            with = "crate::convert::variant",
+            skip_serializing_if = "crate::convert::variant::is_classic"
+        )]
+        variant: Variant,
+        /// The seat's regions or cages, beside its puzzle (A10).
+        #[serde(flatten)]
+        layout: WireLayout,
     },
     /// The outcome of your `place`.
     Placement {

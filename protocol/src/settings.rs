@@ -1,6 +1,6 @@
 //! Room settings: [`SettingsRequest`] as a client sends them, [`Settings`] once resolved.
 
-use engine::Difficulty;
+use engine::{Difficulty, Variant};
 use serde::{Deserialize, Serialize};
 
 /// Room settings as a client sends them: every field optional; the server fills defaults and
@@ -31,6 +31,9 @@ pub struct SettingsRequest {
     /// Whether each seat gets its own isomorph of the puzzle (A8) [true when rated].
     #[serde(default)]
     pub isomorphs: Option<bool>,
+    /// `classic` | `x` | `windoku` | `jigsaw` | `killer` (A10) [classic]; checked by the server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<String>,
 }
 
 /// An integer setting: any JSON number with no fraction is well-typed (`8`, `8.0`, `1e20`); one
@@ -85,6 +88,14 @@ pub struct Settings {
     /// when false), so other rooms' settings are byte for byte what they were.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arena: Option<String>,
+    /// The rules of the puzzles dealt (A10); absent for classic, so a classic room's settings
+    /// are byte for byte what they were.
+    #[serde(
+        default,
+        with = "crate::convert::variant",
+        skip_serializing_if = "crate::convert::variant::is_classic"
+    )]
+    pub variant: Variant,
 }
 
 impl Default for Settings {
@@ -100,6 +111,7 @@ impl Default for Settings {
             isomorphs: false,
             pool: false,
             arena: None,
+            variant: Variant::Classic,
         }
     }
 }
@@ -167,6 +179,15 @@ impl SettingsRequest {
             isomorphs: self.isomorphs.unwrap_or(self.rated.unwrap_or(d.rated)),
             pool: false,
             arena: None,
+            variant: match &self.variant {
+                None => d.variant,
+                Some(s) => s
+                    .parse()
+                    .map_err(|e: engine::UnknownVariant| InvalidSettings {
+                        field: "variant",
+                        reason: e.to_string(),
+                    })?,
+            },
         })
     }
 }

@@ -137,8 +137,8 @@ fn wire_names_equal_serde_names() {
     check_names(ClosedReason::ALL, ClosedReason::as_str);
     assert_eq!(
         ErrorCode::ALL.len(),
-        24,
-        "A6's 18, A7's four, A9's one and A12's one"
+        25,
+        "A6's 18, A7's four, A9's one and A12's one and A10's one"
     );
 }
 
@@ -406,6 +406,7 @@ fn identity_messages_follow_amendment_a6() {
         settings: None,
         key: None,
         bot: false,
+        variants: None,
     };
     assert_eq!(
         serde_json::to_string(&anon).unwrap(),
@@ -443,6 +444,7 @@ fn a_finished_race_view_carries_the_last_standings_only_when_set() {
         progress: vec![],
         standings: None,
         reason: None,
+        layout: Default::default(),
     };
     let json = serde_json::to_value(&view).unwrap();
     assert!(
@@ -464,6 +466,7 @@ fn a_finished_race_view_carries_the_last_standings_only_when_set() {
         lag_ms: 0,
         puzzle: None,
         solution: None,
+        layout: Default::default(),
     };
     let finished = RaceView {
         standings: Some(vec![standing]),

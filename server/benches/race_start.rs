@@ -79,10 +79,10 @@ fn counting_down(isomorphs: bool, t: Instant) -> (Room, protocol::RaceId) {
 }
 
 fn race_start(c: &mut Criterion) {
-    let dealt = SolvedPuzzle {
-        puzzle: Grid::parse(PUZZLE).expect("a puzzle"),
-        solution: Grid::parse(SOLUTION).expect("a solution"),
-    };
+    let dealt = SolvedPuzzle::classic(
+        Grid::parse(PUZZLE).expect("a puzzle"),
+        Grid::parse(SOLUTION).expect("a solution"),
+    );
     let mut group = c.benchmark_group("race_start_16_players");
     for isomorphs in [false, true] {
         let name = if isomorphs { "isomorphs" } else { "shared" };
@@ -93,7 +93,7 @@ fn race_start(c: &mut Criterion) {
                     (counting_down(isomorphs, t), t)
                 },
                 |((mut room, race_id), t)| {
-                    room.puzzle_ready(&race_id, dealt, t + Duration::from_secs(1), 0);
+                    room.puzzle_ready(&race_id, dealt.clone(), t + Duration::from_secs(1), 0);
                     let mut bytes = 0;
                     for fx in room.take_effects() {
                         if let Effect::Send(_, msg) = fx {

@@ -126,6 +126,7 @@ fn race(rng: &mut impl Rng, id: &str, n_players: u64, finished: i64, log: bool) 
                 lag_ms: 0,
                 puzzle: None,
                 solution: None,
+                layout: Default::default(),
             })
             .collect(),
         seats: picked

@@ -505,6 +505,7 @@ mod tests {
                 lag_ms: 0,
                 puzzle: Some(own),
                 solution: Some(own_solution),
+                layout: protocol::variant::WireLayout::default(),
             }],
             seats: Vec::new(),
             placements: moves

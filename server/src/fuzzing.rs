@@ -201,8 +201,8 @@ impl Harness {
             7 => {
                 if let Some((race_id, seed)) = self.pending.take() {
                     let dealt = base().transformed(seed);
-                    self.secret = Some(dealt);
-                    self.dealt = Some(dealt);
+                    self.secret = Some(dealt.clone());
+                    self.dealt = Some(dealt.clone());
                     self.room
                         .puzzle_ready(&race_id, dealt, self.now, self.unix_ms);
                 }
@@ -237,7 +237,7 @@ impl Harness {
 
     /// Right digits on the first `n` empty cells from an offset: solves happen.
     fn place_run(&mut self, conn: ConnId, y: u8) {
-        let Some(dealt) = self.own.get(&conn).copied().or(self.dealt) else {
+        let Some(dealt) = self.own.get(&conn).cloned().or(self.dealt.clone()) else {
             return;
         };
         let empty: Vec<Cell> = Cell::all()
@@ -266,7 +266,7 @@ impl Harness {
             !matches!(msg, ServerMsg::Solution { .. }),
             "A1: no `solution` message, ever before race_over: {msg:?}"
         );
-        let race = self.secret.map(|s| s.solution);
+        let race = self.secret.as_ref().map(|s| s.solution);
         for secret in race.iter().chain(&self.seat_secrets) {
             let line = secret.to_line();
             let leaks = serde_json::to_string(msg).is_ok_and(|j| j.contains(&line));
@@ -307,7 +307,7 @@ impl Harness {
             ServerMsg::RaceStarted {
                 race_id, puzzle, ..
             } => {
-                let dealt = self.dealt.expect("race_started after a deal");
+                let dealt = self.dealt.clone().expect("race_started after a deal");
                 if self.room.settings().isomorphs {
                     // A8: a seat's own isomorph, or the race's for everyone else.
                     assert_eq!(puzzle.n_empty(), dealt.puzzle.n_empty(), "same clue count");
@@ -332,7 +332,7 @@ impl Harness {
                 solution,
                 ..
             } => {
-                assert_eq!(self.secret.map(|d| d.solution), Some(*solution));
+                assert_eq!(self.secret.as_ref().map(|d| d.solution), Some(*solution));
                 self.secret = None;
                 self.seat_secrets.clear();
                 check_standings(standings, &self.racers);
@@ -351,15 +351,16 @@ impl Harness {
         if !self.seat_secrets.contains(&solution) && self.secret.is_some() {
             self.seat_secrets.push(solution);
         }
-        self.own.insert(conn, SolvedPuzzle { puzzle, solution });
+        self.own
+            .insert(conn, SolvedPuzzle::classic(puzzle, solution));
     }
 }
 
 fn base() -> SolvedPuzzle {
-    SolvedPuzzle {
-        puzzle: Grid::parse(PUZZLE).expect("a valid puzzle"),
-        solution: Grid::parse(SOLUTION).expect("a valid solution"),
-    }
+    SolvedPuzzle::classic(
+        Grid::parse(PUZZLE).expect("a valid puzzle"),
+        Grid::parse(SOLUTION).expect("a valid solution"),
+    )
 }
 
 /// The contract's standings: each racer once; solved first by time, the rest by more `filled`

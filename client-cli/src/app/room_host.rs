@@ -148,6 +148,7 @@ pub fn request(s: &Settings) -> SettingsRequest {
         public: Some(s.public),
         rated: Some(s.rated),
         isomorphs: Some(s.isomorphs),
+        variant: None,
     }
 }
 

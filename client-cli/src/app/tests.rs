@@ -117,6 +117,8 @@ fn racing() -> App {
         difficulty: Difficulty::Medium,
         time_limit_s: 1800,
         rated: false,
+        layout: Default::default(),
+        variant: Default::default(),
     }));
     app
 }

@@ -43,6 +43,8 @@ fn started() -> ServerMsg {
         difficulty: engine::Difficulty::Easy,
         time_limit_s: 1800,
         rated: false,
+        layout: Default::default(),
+        variant: Default::default(),
     }
 }
 
@@ -130,6 +132,7 @@ fn over(status: protocol::FinishStatus) -> ServerMsg {
             lag_ms: 0,
             puzzle: None,
             solution: None,
+            layout: Default::default(),
         }],
         solution: SOLUTION.parse().unwrap(),
         ratings: Vec::new(),
@@ -176,6 +179,8 @@ fn a_bot_that_forfeits_sends_nothing_more_until_race_over() {
         difficulty: engine::Difficulty::Easy,
         time_limit_s: 1800,
         rated: false,
+        layout: Default::default(),
+        variant: Default::default(),
     });
     assert_eq!(brain.next_move(), Some(ClientMsg::Forfeit));
     brain.on_msg(&ServerMsg::PlayerFinished {
@@ -332,6 +337,7 @@ async fn run_races_against_a_scripted_server_then_leaves() {
         lag_ms: 0,
         puzzle: None,
         solution: None,
+        layout: Default::default(),
     };
     say(
         &mut ws,
@@ -405,6 +411,8 @@ fn simulate(style: Style, seed: u64, puzzle: &Grid, solution: &Grid, max_mistake
         difficulty: engine::Difficulty::Medium,
         time_limit_s: 1800,
         rated: false,
+        layout: Default::default(),
+        variant: Default::default(),
     });
     let (mut board, mut mistakes) = (*puzzle, 0);
     let mut wait = Duration::ZERO;
@@ -537,6 +545,8 @@ fn a_slip_is_corrected_at_once_and_never_costs_the_race() {
         difficulty: engine::Difficulty::Medium,
         time_limit_s: 1800,
         rated: false,
+        layout: Default::default(),
+        variant: Default::default(),
     });
     let mut board = puzzle;
     let slip = brain.next_move().expect("a placement");

@@ -74,18 +74,21 @@ impl Intent {
                 settings: settings.clone(),
                 key: None,
                 bot: false,
+                variants: None,
             }),
             Intent::Join { room, name } => Some(ClientMsg::JoinRoom {
                 room: room.clone(),
                 name: name.clone(),
                 key: None,
                 bot: false,
+                variants: None,
             }),
             Intent::Spectate { room, name, boards } => Some(ClientMsg::Spectate {
                 room: room.clone(),
                 name: Some(name.clone()),
                 key: None,
                 boards: *boards,
+                variants: None,
             }),
             Intent::Quick { difficulty, name } => Some(quick_race(*difficulty, name)),
             Intent::Ghost {
@@ -107,6 +110,8 @@ pub(crate) fn quick_race(difficulty: engine::Difficulty, name: &str) -> ClientMs
         name: name.to_owned(),
         key: None,
         bot: false,
+        variant: None,
+        variants: None,
     }
 }
 
@@ -121,6 +126,8 @@ pub(crate) fn race_ghost(
         difficulty: difficulty.map(|d| d.as_str().to_owned()),
         name: name.to_owned(),
         key: None,
+        variant: None,
+        variants: None,
     }
 }
 
@@ -130,5 +137,7 @@ pub(crate) fn join_arena(arena_id: &str, name: &str) -> ClientMsg {
         arena_id: arena_id.to_owned(),
         name: name.to_owned(),
         key: None,
+        variant: None,
+        variants: None,
     }
 }

@@ -370,6 +370,8 @@ fn hello(first: bool, intent: &Intent, who: &Identity, seat: &Seat) -> Option<Cl
         hello = Some(ClientMsg::StartDaily {
             difficulty: difficulty.as_str().to_owned(),
             key: key.clone(),
+            variant: None,
+            variants: None,
         });
     }
     hello

@@ -138,6 +138,7 @@ impl Seat {
         if let Some(token) = &self.token {
             return Some(ClientMsg::Resume {
                 token: token.to_string(),
+                variants: None,
             });
         }
         if let Some((arena_id, name)) = &self.arena {
@@ -155,6 +156,7 @@ impl Seat {
                 name: Some(name.clone()),
                 key: None,
                 boards: self.boards,
+                variants: None,
             })
     }
 }

@@ -82,7 +82,8 @@ async fn a_dropped_player_reconnects_resumes_and_flushes_what_was_queued() {
             name: "ann".into(),
             settings: None,
             bot: false,
-            key: None
+            key: None,
+            variants: None,
         }
     );
     let joined = joined(Role::Player, Some("tok1"));
@@ -120,7 +121,8 @@ async fn a_dropped_player_reconnects_resumes_and_flushes_what_was_queued() {
     assert_eq!(
         recv_client(&mut ws).await,
         ClientMsg::Resume {
-            token: "tok1".into()
+            token: "tok1".into(),
+            variants: None,
         }
     );
     // What waited goes once the seat is back.
@@ -176,6 +178,7 @@ fn seat_remembers_how_to_come_back() {
         &seat,
         Some(ClientMsg::Resume {
             token: "tok".into(),
+            variants: None,
         }),
     );
     let mut seat = Seat {
@@ -190,6 +193,7 @@ fn seat_remembers_how_to_come_back() {
             name: Some("eve".into()),
             key: None,
             boards: false,
+            variants: None,
         }),
     );
     seat.observe(&ServerMsg::RoomClosed {
@@ -214,6 +218,7 @@ fn a_room_view_without_a_token_keeps_the_seats_token() {
         &seat,
         Some(ClientMsg::Resume {
             token: "tok".into(),
+            variants: None,
         }),
     );
 }
@@ -338,6 +343,8 @@ async fn a_quick_session_queues_with_its_key_and_queues_again_until_seated() {
         name: "ann".into(),
         key: Some(protocol::IdentityKey::from("k-ann".to_owned())),
         bot: false,
+        variant: None,
+        variants: None,
     };
     let mut ws = accept(&listener).await;
     assert_eq!(recv_client(&mut ws).await, quick);
@@ -358,7 +365,8 @@ async fn a_quick_session_queues_with_its_key_and_queues_again_until_seated() {
     assert_eq!(
         recv_client(&mut ws).await,
         ClientMsg::Resume {
-            token: "tok-pool".into()
+            token: "tok-pool".into(),
+            variants: None,
         }
     );
 }
@@ -381,6 +389,8 @@ fn a_queued_seat_forgets_the_room_it_requeued_from_and_leaving_the_queue_ends_it
             name: "bob".into(),
             key: None,
             bot: false,
+            variant: None,
+            variants: None,
         }),
     );
     seat.sent(&ClientMsg::LeaveQueue);
@@ -407,6 +417,8 @@ async fn an_arena_session_joins_with_its_key_and_joins_again_between_races() {
         arena_id: "blitz-1".into(),
         name: "ann".into(),
         key: Some(key),
+        variant: None,
+        variants: None,
     };
     assert!(carries_key(&join), "a key is never logged");
     let mut ws = accept(&listener).await;
@@ -428,7 +440,8 @@ async fn an_arena_session_joins_with_its_key_and_joins_again_between_races() {
     assert_eq!(
         recv_client(&mut ws).await,
         ClientMsg::Resume {
-            token: "tok-arena".into()
+            token: "tok-arena".into(),
+            variants: None,
         }
     );
 }
@@ -440,6 +453,8 @@ fn leaving_the_arena_forgets_it_and_a_ghost_race_carries_the_key() {
         arena_id: "blitz-1".into(),
         name: "bob".into(),
         key: None,
+        variant: None,
+        variants: None,
     });
     assert!(seat.can_come_back());
     seat.sent(&ClientMsg::LeaveArena);
@@ -448,6 +463,8 @@ fn leaving_the_arena_forgets_it_and_a_ghost_race_carries_the_key() {
         arena_id: "blitz-1".into(),
         name: "bob".into(),
         key: None,
+        variant: None,
+        variants: None,
     });
     seat.observe(&ServerMsg::LeftArena {
         arena_id: "blitz-1".into(),
@@ -467,6 +484,8 @@ fn leaving_the_arena_forgets_it_and_a_ghost_race_carries_the_key() {
             difficulty: Some("hard".into()),
             name: "bob".into(),
             key: Some(protocol::IdentityKey::from("k".to_owned())),
+            variant: None,
+            variants: None,
         }
     );
     assert!(carries_key(&msg));
@@ -521,6 +540,7 @@ async fn a_restarting_server_ends_the_socket_and_the_next_ask_goes_out_on_a_new_
         settings: None,
         key: None,
         bot: false,
+        variants: None,
     }));
     let mut again = accept(&listener).await;
     assert!(

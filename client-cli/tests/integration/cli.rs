@@ -241,6 +241,7 @@ fn replay_fetches_a_stored_race_then_needs_a_terminal() {
                 lag_ms: 0,
                 puzzle: None,
                 solution: None,
+                layout: Default::default(),
             }],
             seats: vec![SeatRecord {
                 player_id: "p1".into(),
@@ -300,6 +301,7 @@ fn history_prints_the_best_solves_above_the_races() {
             lag_ms: 0,
             puzzle: None,
             solution: None,
+            layout: Default::default(),
         }],
         seats: vec![SeatRecord {
             player_id: "p1".into(),

@@ -45,6 +45,7 @@ async fn cycle(addr: SocketAddr, room: &str, name: String) -> Result<()> {
             name,
             bot: false,
             key: None,
+            variants: None,
         },
     )
     .await?;
@@ -75,6 +76,7 @@ async fn open_room(addr: SocketAddr) -> Result<(RoomCode, [tokio::task::JoinHand
             }),
             bot: false,
             key: None,
+            variants: None,
         },
     )
     .await?;

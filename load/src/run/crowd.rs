@@ -68,6 +68,7 @@ async fn one(
         name: Some(name),
         key: None,
         boards: watch.boards,
+        variants: None,
     };
     if wsclient::send(&mut ws, &spectate).await.is_err() {
         return r;

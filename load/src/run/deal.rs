@@ -45,6 +45,7 @@ async fn one(addr: SocketAddr, difficulty: Difficulty, i: usize) -> Result<Durat
             }),
             bot: false,
             key: None,
+            variants: None,
         },
     )
     .await?;

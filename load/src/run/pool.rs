@@ -41,6 +41,8 @@ async fn one(addr: SocketAddr, i: usize, at: Instant, difficulty: Difficulty) ->
             name: format!("p{i}"),
             key: None,
             bot: false,
+            variant: None,
+            variants: None,
         },
     )
     .await?;

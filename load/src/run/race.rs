@@ -110,9 +110,11 @@ async fn setup_room(addrs: &[SocketAddr], r: usize, opts: &RaceOpts) -> Result<R
                     public: Some(false),
                     rated: None,
                     isomorphs: None,
+                    variant: None,
                 }),
                 bot: false,
                 key: None,
+                variants: None,
             }
         } else {
             ClientMsg::JoinRoom {
@@ -120,6 +122,7 @@ async fn setup_room(addrs: &[SocketAddr], r: usize, opts: &RaceOpts) -> Result<R
                 name,
                 bot: false,
                 key: None,
+                variants: None,
             }
         };
         wsclient::send(&mut ws, &msg).await?;

@@ -74,19 +74,16 @@ impl Daily {
     /// workers) and graded to its difficulty by the generator.
     pub fn puzzle(&self, date: &str, difficulty: Difficulty) -> SolvedPuzzle {
         let key = (date.to_owned(), difficulty);
-        if let Some(d) = self.puzzles.lock().ok().and_then(|m| m.get(&key).copied()) {
+        if let Some(d) = self.puzzles.lock().ok().and_then(|m| m.get(&key).cloned()) {
             return d;
         }
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(self.seed(date, difficulty));
         let g = generator::generate(&mut rng, difficulty, true);
-        let dealt = SolvedPuzzle {
-            puzzle: g.puzzle,
-            solution: g.solution,
-        };
+        let dealt = SolvedPuzzle::classic(g.puzzle, g.solution);
         if let Ok(mut m) = self.puzzles.lock() {
             // Yesterday's puzzles are not needed any more.
             m.retain(|(d, _), _| d.as_str() >= date);
-            m.insert(key, dealt);
+            m.insert(key, dealt.clone());
         }
         dealt
     }

@@ -6,25 +6,44 @@ pub mod daily;
 pub mod stock;
 
 use engine::transform::Transform;
-use engine::{Difficulty, Geometry, Grid};
+use std::sync::{Arc, OnceLock};
+
+use engine::{Difficulty, Geometry, Grid, Variant};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-/// A puzzle together with its unique solution: what a race is dealt, and what the server
-/// judges placements against (the solution never leaves before `race_over`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A puzzle together with its unique solution and its rules: what a race is dealt, and what
+/// the server judges placements against (the solution never leaves before `race_over`).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SolvedPuzzle {
     /// The puzzle (givens only).
     pub puzzle: Grid,
     /// Its unique solution.
     pub solution: Grid,
+    /// Its rules (A10): classic, or a variant's houses and cages. Shared: every seat of a
+    /// classic, x or windoku race has the same; a jigsaw's or killer's isomorph its own.
+    pub geometry: Arc<Geometry>,
 }
 
 impl SolvedPuzzle {
-    /// The rules it is played by: its houses, for conflicts and for the transforms that keep
-    /// them. Classic Sudoku until a puzzle carries a variant.
-    pub fn geometry(&self) -> &'static Geometry {
-        Geometry::classic()
+    /// A classic puzzle and its solution.
+    pub fn classic(puzzle: Grid, solution: Grid) -> SolvedPuzzle {
+        SolvedPuzzle {
+            puzzle,
+            solution,
+            geometry: classic(),
+        }
+    }
+
+    /// The rules it is played by: its houses (and cages), for conflicts, for the transforms
+    /// that keep them, and for the layout a client draws.
+    pub fn geometry(&self) -> &Geometry {
+        &self.geometry
+    }
+
+    /// Its variant (A10).
+    pub fn variant(&self) -> Variant {
+        self.geometry.variant()
     }
 
     /// The same puzzle under the transform that `seed` draws: the same seed, the same grid.
@@ -38,13 +57,27 @@ impl SolvedPuzzle {
         self.transformed_by(Transform::random_keeping(rng, self.geometry()))
     }
 
-    /// The same puzzle under `t`, applied to the puzzle and its solution alike.
+    /// The same puzzle under `t`, applied to the puzzle, its solution and its rules alike.
     pub fn transformed_by(&self, t: Transform) -> SolvedPuzzle {
+        let geometry = if self.geometry.is_classic() {
+            self.geometry.clone()
+        } else {
+            Arc::new(t.apply_geometry(&self.geometry))
+        };
         SolvedPuzzle {
             puzzle: t.apply(&self.puzzle),
             solution: t.apply(&self.solution),
+            geometry,
         }
     }
+}
+
+/// Classic Sudoku's rules, made once and shared by every classic puzzle.
+pub fn classic() -> Arc<Geometry> {
+    static CLASSIC: OnceLock<Arc<Geometry>> = OnceLock::new();
+    CLASSIC
+        .get_or_init(|| Arc::new(Geometry::classic().clone()))
+        .clone()
 }
 
 /// A difficulty's place in the arrays kept per difficulty (the stock's shelves, the pool's

@@ -97,10 +97,10 @@ impl PuzzleStock {
         shelf.wanted = true;
         let base = match shelf.ready.pop_front() {
             Some(d) => {
-                shelf.last = Some(d);
+                shelf.last = Some(d.clone());
                 d
             }
-            None => shelf.last?,
+            None => shelf.last.clone()?,
         };
         drop(s);
         self.wake.notify_one();
@@ -162,14 +162,11 @@ impl PuzzleStock {
                 }
             };
             let g = generator::generate(&mut rng, next, true);
-            let dealt = SolvedPuzzle {
-                puzzle: g.puzzle,
-                solution: g.solution,
-            };
+            let dealt = SolvedPuzzle::classic(g.puzzle, g.solution);
             let Ok(mut s) = self.state.lock() else { return };
             let shelf = &mut s.shelves[slot(next)];
+            shelf.last.get_or_insert_with(|| dealt.clone());
             shelf.ready.push_back(dealt);
-            shelf.last.get_or_insert(dealt);
             drop(s);
             self.arrived.notify_waiters();
         }
@@ -191,7 +188,7 @@ mod tests {
         );
         let a = stock.take(Difficulty::Easy).await.transformed(1);
         let b = stock.take(Difficulty::Easy).await.transformed(2);
-        for d in [a, b] {
+        for d in [&a, &b] {
             assert_eq!(solver::solve_unique(&d.puzzle), Ok(d.solution));
         }
         assert_ne!(a.puzzle, b.puzzle, "each deal is transformed afresh");

@@ -405,6 +405,7 @@ mod tests {
                 lag_ms: 0,
                 puzzle: None,
                 solution: None,
+                layout: protocol::variant::WireLayout::default(),
             }],
             seats: vec![SeatRecord {
                 player_id: "p1".into(),

@@ -166,10 +166,7 @@ fn grid(line: &str) -> Result<Grid, ReplayError> {
 }
 
 fn solved(puzzle: &str, solution: &str) -> Result<SolvedPuzzle, ReplayError> {
-    Ok(SolvedPuzzle {
-        puzzle: grid(puzzle)?,
-        solution: grid(solution)?,
-    })
+    Ok(SolvedPuzzle::classic(grid(puzzle)?, grid(solution)?))
 }
 
 /// Rebuild a room by giving its rules every logged command at `epoch` plus its logged time.

@@ -129,6 +129,7 @@ pub(super) fn race(id: &str, finished: i64, racers: &[Racer]) -> RaceRecord {
                 lag_ms: 0,
                 puzzle: None,
                 solution: None,
+                layout: protocol::variant::WireLayout::default(),
             })
             .collect(),
         seats: racers

@@ -46,6 +46,8 @@ fn started(race_id: &str) -> ServerMsg {
         difficulty: Difficulty::Easy,
         time_limit_s: 600,
         rated: false,
+        layout: Default::default(),
+        variant: Default::default(),
     }
 }
 
@@ -61,6 +63,7 @@ fn view(race_id: &str, elapsed_ms: u64) -> RaceView {
         progress: vec![],
         standings: None,
         reason: None,
+        layout: Default::default(),
     }
 }
 

@@ -93,6 +93,8 @@ fn race_to_the_end(app: &mut App, over_at: u64) {
         difficulty: Difficulty::Easy,
         time_limit_s: 1800,
         rated: false,
+        layout: Default::default(),
+        variant: Default::default(),
     }));
     app.update(Event::Tick(over_at));
     app.update(net(ServerMsg::RaceOver {
@@ -118,6 +120,8 @@ fn a_ghost_is_marked_in_the_lobby_the_progress_panel_and_the_results() {
         difficulty: Difficulty::Medium,
         time_limit_s: 1800,
         rated: false,
+        layout: Default::default(),
+        variant: Default::default(),
     }));
     check_shows(&render(&app, 120, 40), "ghost of bob [ghost]");
     app.update(net(ServerMsg::RaceOver {
@@ -135,6 +139,7 @@ fn a_ghost_is_marked_in_the_lobby_the_progress_panel_and_the_results() {
             lag_ms: 0,
             puzzle: None,
             solution: None,
+            layout: Default::default(),
         }],
         solution: SOLUTION.parse().unwrap(),
         ratings: Vec::new(),
@@ -174,6 +179,8 @@ fn the_queue_offers_the_ghost_of_pool_alone_and_g_leaves_the_queue_to_race_it() 
                 difficulty: None,
                 name: "ann".into(),
                 key: None,
+                variant: None,
+                variants: None,
             },
         ],
     );
@@ -278,6 +285,8 @@ fn the_side_panel_of_an_arena_race_shows_its_standings() {
         difficulty: Difficulty::Easy,
         time_limit_s: 1800,
         rated: false,
+        layout: Default::default(),
+        variant: Default::default(),
     }));
     let buf = render(&app, 120, 40);
     check_shows(&buf, "arena Blitz");

@@ -22,6 +22,8 @@ fn watching(boards: bool) -> App {
         difficulty: Difficulty::Medium,
         time_limit_s: 1800,
         rated: false,
+        layout: Default::default(),
+        variant: Default::default(),
     }));
     app
 }
@@ -56,6 +58,7 @@ fn the_leaders_delayed_board_shows_beside_the_panel() {
             name: Some("eve".into()),
             key: None,
             boards: true,
+            variants: None,
         })
     );
     app.update(board("p1", filled(&[]), 0));

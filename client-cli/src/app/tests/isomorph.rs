@@ -21,6 +21,7 @@ fn race_over(base: &str, own: Option<&str>) -> ServerMsg {
             lag_ms: 0,
             puzzle: own.map(|_| PUZZLE.parse().unwrap()),
             solution: own.map(|s| s.parse().unwrap()),
+            layout: Default::default(),
         }],
         solution: base.parse().unwrap(),
         ratings: Vec::new(),

@@ -17,6 +17,7 @@ fn solved(rank: u32, id: &str, name: &str, time_ms: u64, raw: u64, lag_ms: u32) 
         lag_ms,
         puzzle: None,
         solution: None,
+        layout: Default::default(),
     }
 }
 

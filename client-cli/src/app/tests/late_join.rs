@@ -23,6 +23,7 @@ fn standing(
         lag_ms: 0,
         puzzle: Some(PUZZLE.parse().unwrap()),
         solution: Some(SOLUTION.parse().unwrap()),
+        layout: Default::default(),
     }
 }
 
@@ -42,6 +43,7 @@ fn finished_view() -> RaceView {
             standing(2, "p9", "bob", FinishStatus::Forfeited, None),
         ]),
         reason: Some(OverReason::AllDone),
+        layout: Default::default(),
     }
 }
 

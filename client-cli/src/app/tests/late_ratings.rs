@@ -20,6 +20,7 @@ fn over_unrated_yet(app: &mut App) {
             lag_ms: 0,
             puzzle: None,
             solution: None,
+            layout: Default::default(),
         }],
         solution: SOLUTION.parse().unwrap(),
         ratings: Vec::new(),

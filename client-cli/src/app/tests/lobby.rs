@@ -109,6 +109,8 @@ fn bots_are_marked_in_the_lobby_the_progress_panel_the_results_and_to_spectators
         difficulty: Difficulty::Medium,
         time_limit_s: 1800,
         rated: false,
+        layout: Default::default(),
+        variant: Default::default(),
     }));
     check_shows(&render(&app, 120, 40), "robo [bot]  racing");
     let standing = |rank, id: &str, name: &str| Standing {
@@ -123,6 +125,7 @@ fn bots_are_marked_in_the_lobby_the_progress_panel_the_results_and_to_spectators
         lag_ms: 0,
         puzzle: None,
         solution: None,
+        layout: Default::default(),
     };
     app.update(net(ServerMsg::RaceOver {
         race_id: "r1".into(),

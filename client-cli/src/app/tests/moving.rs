@@ -39,6 +39,7 @@ fn shown_again(board: &str) -> Event {
             progress: vec![],
             standings: None,
             reason: None,
+            layout: Default::default(),
         }),
         Phase::Racing,
     );

@@ -61,6 +61,8 @@ fn pool_results() -> App {
         difficulty: Difficulty::Hard,
         time_limit_s: 1800,
         rated: false,
+        layout: Default::default(),
+        variant: Default::default(),
     }));
     app.update(net(ServerMsg::RaceOver {
         race_id: "r1".into(),

@@ -215,6 +215,8 @@ fn spectators_see_the_puzzle_but_cannot_place() {
         difficulty: Difficulty::Medium,
         time_limit_s: 1800,
         rated: false,
+        layout: Default::default(),
+        variant: Default::default(),
     }));
     check_effects(app.update(key('4')), &[]);
     let buf = render(&app, 120, 40);

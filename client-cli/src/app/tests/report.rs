@@ -17,6 +17,7 @@ fn finished() -> App {
         lag_ms: 0,
         puzzle: None,
         solution: None,
+        layout: Default::default(),
     };
     app.update(net(ServerMsg::RaceOver {
         race_id: "r1".into(),

@@ -27,6 +27,7 @@ fn race_over_shows_standings_time_and_the_solution_against_the_board() {
                 lag_ms: 0,
                 puzzle: None,
                 solution: None,
+                layout: Default::default(),
             },
             Standing {
                 rank: 2,
@@ -40,6 +41,7 @@ fn race_over_shows_standings_time_and_the_solution_against_the_board() {
                 lag_ms: 0,
                 puzzle: None,
                 solution: None,
+                layout: Default::default(),
             },
         ],
         solution: SOLUTION.parse().unwrap(),
@@ -88,6 +90,7 @@ fn a_rated_race_over_shows_how_our_rating_moved() {
             lag_ms: 0,
             puzzle: None,
             solution: None,
+            layout: Default::default(),
         }],
         solution: SOLUTION.parse().unwrap(),
         ratings: vec![protocol::RatingChange {

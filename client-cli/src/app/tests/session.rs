@@ -32,6 +32,7 @@ fn resume_mid_race_keeps_local_pencil_marks_and_the_clock() {
             progress: vec![],
             standings: None,
             reason: None,
+            layout: Default::default(),
         }),
         Phase::Racing,
     )));
@@ -180,6 +181,8 @@ fn a_room_closed_for_a_drain_offers_a_new_room_or_the_pool_on_a_new_connection()
             name: "ann".into(),
             key: None,
             bot: false,
+            variant: None,
+            variants: None,
         })]
     );
     assert_eq!(app.outside, Outside::Entering);
@@ -237,6 +240,8 @@ fn server_draining_for_the_pool_asks_again_by_itself_after_a_backoff() {
         name: "ann".into(),
         key: None,
         bot: false,
+        variant: None,
+        variants: None,
     };
     let draining = |retry_ms| {
         net(ServerMsg::Error {

@@ -65,6 +65,7 @@ fn race_in_progress_offers_to_watch_then_takes_a_seat_when_it_ends() {
             name: Some("bob".into()),
             key: None,
             boards: false,
+            variants: None,
         }],
     );
     // The race has run 54 s when we arrive, 300 ms after the program started.
@@ -80,6 +81,7 @@ fn race_in_progress_offers_to_watch_then_takes_a_seat_when_it_ends() {
         progress: vec![],
         standings: None,
         reason: None,
+        layout: Default::default(),
     };
     app.update(net(spectator_joined(Some(view), Phase::Racing)));
     app.update(Event::Tick(1300));
@@ -100,6 +102,7 @@ fn race_in_progress_offers_to_watch_then_takes_a_seat_when_it_ends() {
                 name: "bob".into(),
                 bot: false,
                 key: None,
+                variants: None,
             },
         ],
     );
@@ -130,6 +133,7 @@ fn a_taken_name_is_typed_again_in_place_and_the_join_sent_again() {
             name: "bob2".into(),
             bot: false,
             key: None,
+            variants: None,
         }],
     );
     check_shows(&render(&app, 80, 24), "joining…");

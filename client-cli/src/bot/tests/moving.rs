@@ -38,6 +38,7 @@ fn shown_again(board: &Grid) -> ServerMsg {
             progress: vec![],
             standings: None,
             reason: None,
+            layout: Default::default(),
         });
     }
     msg
@@ -175,7 +176,10 @@ async fn a_bot_whose_server_is_lost_resumes_and_finishes_the_race() {
     recv_client(&mut ws).await;
     drop(ws);
     let mut ws = accept(&listener).await;
-    let resume = ClientMsg::Resume { token: "t".into() };
+    let resume = ClientMsg::Resume {
+        token: "t".into(),
+        variants: None,
+    };
     assert_eq!(recv_client(&mut ws).await, resume);
     say(&mut ws, &room_moving(Some(100))).await;
     assert_eq!(recv_client(&mut ws).await, resume, "asked again");

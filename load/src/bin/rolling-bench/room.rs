@@ -169,12 +169,14 @@ impl Room {
                     settings: Some(settings(&self.cfg)?),
                     bot: false,
                     key: None,
+                    variants: None,
                 },
                 Some(c) => ClientMsg::JoinRoom {
                     room: c.clone(),
                     name,
                     bot: false,
                     key: None,
+                    variants: None,
                 },
             };
             wsclient::send(&mut ws, &msg).await?;
@@ -427,7 +429,14 @@ impl Room {
     async fn resume(&mut self, j: usize) -> Result<()> {
         let token = self.seats[j].token.clone().context("a seat has a token")?;
         let (node, mut ws) = self.connect(self.seats[j].node + 1).await?;
-        wsclient::send(&mut ws, &ClientMsg::Resume { token }).await?;
+        wsclient::send(
+            &mut ws,
+            &ClientMsg::Resume {
+                token,
+                variants: None,
+            },
+        )
+        .await?;
         let race = wsclient::recv_until(&mut ws, STEP, |m| match m {
             ServerMsg::RoomJoined { race, phase, .. } => Some((race, phase)),
             _ => None,
@@ -496,6 +505,7 @@ fn settings(cfg: &RoomCfg) -> Result<SettingsRequest> {
         public: Some(false),
         rated: None,
         isomorphs: None,
+        variant: None,
     })
 }
 

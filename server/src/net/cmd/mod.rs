@@ -103,6 +103,7 @@ impl Session {
                 name,
                 key,
                 bot,
+                ..
             } => {
                 if self.free() && !self.peer.refused_draining() {
                     let (peer, queue) = (&mut self.peer, &mut self.queue);
@@ -113,6 +114,7 @@ impl Session {
                 arena_id,
                 name,
                 key,
+                ..
             } => {
                 if self.free() && !self.peer.refused_draining() {
                     let (peer, queue) = (&mut self.peer, &mut self.queue);
@@ -142,6 +144,7 @@ impl Session {
                 settings,
                 key,
                 bot,
+                ..
             } => {
                 if let Some(who) = self.peer.identify(key, bot).await {
                     if self.free() {
@@ -154,6 +157,7 @@ impl Session {
                 name,
                 key,
                 bot,
+                ..
             } => {
                 if let Some(who) = self.peer.identify(key, bot).await {
                     if self.free() {
@@ -167,6 +171,7 @@ impl Session {
                 name,
                 key,
                 boards,
+                ..
             } => {
                 let Some(who) = self.peer.identify(key, false).await else {
                     return;
@@ -181,13 +186,15 @@ impl Session {
                     self.forward(RoomMsg::WatchBoards).await;
                 }
             }
-            ClientMsg::Resume { token } => {
+            ClientMsg::Resume { token, .. } => {
                 if !self.free() {
                     return;
                 }
                 rooms::resume(&mut self.peer, &mut self.link, token).await;
             }
-            ClientMsg::StartDaily { difficulty, key } => {
+            ClientMsg::StartDaily {
+                difficulty, key, ..
+            } => {
                 if !self.free() {
                     return;
                 }
@@ -201,6 +208,7 @@ impl Session {
                 difficulty,
                 name,
                 key,
+                ..
             } => {
                 if !self.free() {
                     return;

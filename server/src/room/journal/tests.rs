@@ -150,10 +150,8 @@ impl Live {
                 _ => None,
             })
             .unwrap();
-        let dealt = SolvedPuzzle {
-            puzzle: Grid::parse(PUZZLE).unwrap(),
-            solution: Grid::parse(SOLUTION).unwrap(),
-        };
+        let dealt =
+            SolvedPuzzle::classic(Grid::parse(PUZZLE).unwrap(), Grid::parse(SOLUTION).unwrap());
         self.room.puzzle_ready(&race_id, dealt, t, 5_000);
         let entry = Entry::Puzzle {
             race_id,

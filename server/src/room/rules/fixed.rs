@@ -28,7 +28,7 @@ impl Fixed {
     /// The puzzle every race deals as it is: the day's, or the replayed race's.
     pub(super) fn puzzle(&self) -> Option<SolvedPuzzle> {
         let ghost = self.ghost.as_ref().map(Ghost::puzzle);
-        self.daily.as_ref().map(|(_, d)| *d).or(ghost)
+        self.daily.as_ref().map(|(_, d)| d.clone()).or(ghost)
     }
 
     /// The daily challenge's date, in a daily room.

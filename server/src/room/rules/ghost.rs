@@ -50,10 +50,10 @@ impl GhostRun {
     /// The run a stored ghost makes; `None` when the stored race does not read back as a
     /// solvable replay (a damaged row).
     pub fn from_source(src: GhostSource) -> Option<GhostRun> {
-        let puzzle = SolvedPuzzle {
-            puzzle: Grid::parse(&src.puzzle).ok()?,
-            solution: Grid::parse(&src.solution).ok()?,
-        };
+        let puzzle = SolvedPuzzle::classic(
+            Grid::parse(&src.puzzle).ok()?,
+            Grid::parse(&src.solution).ok()?,
+        );
         let mut steps = src
             .moves
             .iter()
@@ -112,7 +112,7 @@ impl Ghost {
     }
 
     pub(super) fn puzzle(&self) -> SolvedPuzzle {
-        self.run.puzzle
+        self.run.puzzle.clone()
     }
 
     /// The seat on the wire.

@@ -3,7 +3,8 @@
 //! (serialized once); with them on, each racing seat gets its own puzzle and everyone else
 //! (spectators, a seat that did not race) the race's.
 
-use engine::Grid;
+use crate::puzzles::SolvedPuzzle;
+use protocol::variant::WireLayout;
 use protocol::{ServerMsg, Settings};
 
 use super::effect::Effects;
@@ -44,23 +45,25 @@ pub(super) fn announce_start(
     fx: &mut Effects,
 ) {
     let race_id = race.race_id();
-    let started = |puzzle: Grid| ServerMsg::RaceStarted {
+    let started = |dealt: &SolvedPuzzle| ServerMsg::RaceStarted {
         race_id: race_id.clone(),
-        puzzle,
+        puzzle: dealt.puzzle,
         difficulty: settings.difficulty,
         time_limit_s: settings.time_limit_s,
         rated,
+        variant: settings.variant,
+        layout: WireLayout::of(dealt.geometry()),
     };
     let mut rest = seats.audience();
     if settings.isomorphs {
-        for (player, puzzle) in race.seat_puzzles() {
+        for (player, dealt) in race.seat_puzzles() {
             let Some(conn) = seats.conn_of(player) else {
                 continue;
             };
             rest.retain(|&c| c != conn);
-            fx.push(Effect::Send(vec![conn], started(*puzzle)));
+            fx.push(Effect::Send(vec![conn], started(dealt)));
         }
     }
-    let base = started(race.dealt().puzzle);
+    let base = started(race.dealt());
     fx.push(Effect::Send(rest, base));
 }

@@ -116,7 +116,7 @@ impl Room {
         } = &self.state
         {
             if now >= *ends_at {
-                let (race_id, seed, dealt) = (race_id.clone(), *seed, *dealt);
+                let (race_id, seed, dealt) = (race_id.clone(), *seed, dealt.clone());
                 self.begin_race(race_id, seed, dealt, now, unix_ms);
             }
         }

@@ -19,6 +19,7 @@ use super::standings::{finish_status, standings};
 use super::Identity;
 use crate::puzzles::SolvedPuzzle;
 use crate::store::{PlacementRecord, RaceRecord, SeatRecord};
+use protocol::variant::WireLayout;
 
 /// Why a race ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,8 +95,8 @@ impl Entry {
         Entry {
             player_id,
             name,
-            dealt,
             board: dealt.puzzle,
+            dealt,
             filled: 0,
             mistakes: 0,
             status: PlayerStatus::Racing,
@@ -178,16 +179,16 @@ impl Race {
     ) -> Race {
         let entries = racers
             .into_iter()
-            .map(|(player_id, name)| Entry::new(player_id, name, dealt))
+            .map(|(player_id, name)| Entry::new(player_id, name, dealt.clone()))
             .collect();
         Race {
             race_id,
+            to_fill: dealt.puzzle.n_empty() as u32,
             dealt,
             started_at: now,
             paused: Duration::ZERO,
             started_unix_ms: unix_ms,
             ended_at: None,
-            to_fill: dealt.puzzle.n_empty() as u32,
             entries,
             log: Vec::new(),
             rated: false,
@@ -244,7 +245,7 @@ impl Race {
         handicap_ms: u64,
         lag_ms: u32,
     ) {
-        let mut e = Entry::new(player_id, name, self.dealt);
+        let mut e = Entry::new(player_id, name, self.dealt.clone());
         e.handicap_ms = handicap_ms;
         e.lag_ms = Some(lag_ms);
         self.entries.push(e);
@@ -307,6 +308,7 @@ impl Race {
             progress: Vec::new(),
             standings: None,
             reason: None,
+            layout: WireLayout::default(),
         }
     }
 
@@ -337,14 +339,14 @@ impl Race {
                 own = self.dealt.isomorph(&mut rng);
             }
             taken.push(own.puzzle);
-            e.dealt = own;
             e.board = own.puzzle;
+            e.dealt = own;
         }
     }
 
     /// Each racer's own puzzle (A8), in entry order.
-    pub(super) fn seat_puzzles(&self) -> impl Iterator<Item = (&PlayerId, &Grid)> {
-        self.entries.iter().map(|e| (&e.player_id, &e.dealt.puzzle))
+    pub(super) fn seat_puzzles(&self) -> impl Iterator<Item = (&PlayerId, &SolvedPuzzle)> {
+        self.entries.iter().map(|e| (&e.player_id, &e.dealt))
     }
 
     /// Race time at `now`, or at the end once it ended.
@@ -516,6 +518,7 @@ impl Race {
                     lag_ms,
                     puzzle: Some(e.dealt.puzzle),
                     solution: Some(e.dealt.solution),
+                    layout: WireLayout::of(e.dealt.geometry()),
                 }
             })
             .collect();
@@ -591,6 +594,7 @@ impl Race {
                 .collect(),
             standings: None,
             reason: None,
+            layout: WireLayout::of(entry.map_or(self.dealt.geometry(), |e| e.dealt.geometry())),
         }
     }
 }

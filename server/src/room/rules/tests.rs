@@ -30,10 +30,7 @@ const SOLUTION: &str =
     "483921657967345821251876493548132976729564138136798245372689514814253769695417382";
 
 fn dealt() -> SolvedPuzzle {
-    SolvedPuzzle {
-        puzzle: Grid::parse(PUZZLE).unwrap(),
-        solution: Grid::parse(SOLUTION).unwrap(),
-    }
+    SolvedPuzzle::classic(Grid::parse(PUZZLE).unwrap(), Grid::parse(SOLUTION).unwrap())
 }
 
 pub(crate) fn settings() -> Settings {

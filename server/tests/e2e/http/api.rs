@@ -148,6 +148,7 @@ pub async fn raced() -> Raced {
             lag_ms: 0,
             puzzle: None,
             solution: None,
+            layout: Default::default(),
         }],
         seats: vec![SeatRecord {
             player_id: "p1".into(),

@@ -198,6 +198,7 @@ fn rated_race(order: &[&str]) -> RaceRecord {
             lag_ms: 0,
             puzzle: None,
             solution: None,
+            layout: Default::default(),
         })
         .collect();
     let seats = order

@@ -18,6 +18,7 @@ fn check_ranks(rows: &[(&str, FinishStatus, Option<u64>, u32, u32)], expected: &
             lag_ms: 0,
             puzzle: None,
             solution: None,
+            layout: protocol::variant::WireLayout::default(),
         })
         .collect();
     let got: Vec<(String, u32)> = standings(rows)
