@@ -170,7 +170,11 @@ pub fn isomorph_count(variant: Variant) -> u64 {
     }
 }
 
+/// Every line order, x's and windoku's.
 #[cfg(test)]
-pub(super) fn lines_for_tests() -> (Vec<[u8; 9]>, &'static [[u8; 9]], &'static [[u8; 9]]) {
+type Lines = (Vec<[u8; 9]>, &'static [[u8; 9]], &'static [[u8; 9]]);
+
+#[cfg(test)]
+pub(super) fn lines_for_tests() -> Lines {
     (all_line_orders(), x_lines(), windoku_lines())
 }
