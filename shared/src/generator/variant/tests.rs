@@ -104,3 +104,32 @@ fn classic_goes_to_the_classic_generator() {
         Some(Level::Medium)
     );
 }
+
+#[test]
+fn the_validator_finds_a_clash_in_every_house_and_cage() {
+    use crate::validator::conflicts_in;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+    for variant in VARIANTS {
+        let p = generate_in(&mut rng, variant, Difficulty::Easy);
+        let groups = p.geometry.houses().iter().map(|h| h.to_vec());
+        let cages = p.geometry.constraints().iter().map(|k| k.cells().to_vec());
+        for cells in groups.chain(cages) {
+            let mut board = p.solution;
+            let (a, b) = (cells[0], cells[cells.len() - 1]);
+            if a == b {
+                // A one-cell cage: any other digit breaks its sum.
+                let other = p.solution.get(a).map(|d| d.get() % 9 + 1);
+                board.set(a, other.and_then(crate::Digit::new));
+                assert!(check_solution(&p.geometry, &board).is_err());
+                continue;
+            }
+            board.set(b, p.solution.get(a));
+            let clash = conflicts_in(&p.geometry, &board);
+            assert!(
+                clash.contains(&a) && clash.contains(&b),
+                "{variant} {cells:?}"
+            );
+            assert!(check_solution(&p.geometry, &board).is_err());
+        }
+    }
+}
