@@ -6,7 +6,8 @@
 //! A transform keeps a [`Geometry`] when it maps every house to a house and every other
 //! constraint to one alike ([`Transform::keeps`]): classic Sudoku keeps all of them, a variant
 //! only some (a killer cage's sum does not survive relabelling the digits).
-//! [`Transform::random_keeping`] draws one for a geometry.
+//! [`Transform::random_keeping`] draws one for a geometry; [`Transform::for_geometry`] draws
+//! uniformly from the isomorphs a variant allows, layouts carried along (`variants`).
 
 use rand::seq::SliceRandom;
 use rand::Rng;
