@@ -3,12 +3,14 @@
 //! `sudoku-race-protocol` crate, which depends on this one, never the other way).
 //!
 //! - [`grid`]: `Cell`, `Digit`, `Grid`, the 81-character line format and the unit tables.
-//! - [`solver`]: counts solutions up to a limit; returns the solution when it is unique.
-//! - [`generator`]: random complete grids and unique puzzles at a requested difficulty.
+//! - [`solver`]: counts solutions up to a limit; returns the solution when it is unique
+//!   (`solver::geometric` for any geometry).
+//! - [`generator`]: random complete grids and unique puzzles at a requested difficulty, for
+//!   classic and (`generator::variant`) every variant, with fresh jigsaw regions and killer cages.
 //! - [`geometry`]: a puzzle's houses and other constraints, and each cell's peers, that the
 //!   validator, the isomorphs and the clients read (classic Sudoku is one shared value).
-//! - [`transform`]: validity-preserving transforms (relabel, permute, transpose), and whether
-//!   one keeps a geometry.
+//! - [`transform`]: validity-preserving transforms (relabel, permute, transpose), whether one
+//!   keeps a geometry, and the isomorphs each variant allows.
 //! - [`grader`]: human-technique solver with a step record, difficulty level and score.
 //! - [`variant`]: the variants' names (A10).
 //! - [`validator`]: conflicts on a board, placement checks, complete-solution checks, by a

@@ -275,3 +275,50 @@ fn check_bank_entry(level: &str, e: &serde_json::Value) {
             .is_some_and(|c| c < 81)));
     }
 }
+
+#[test]
+fn variant_puzzles_go_round_generate_solve_and_grade_as_json() {
+    for (variant, difficulty) in [("killer", "medium"), ("jigsaw", "easy"), ("x", "hard")] {
+        let args = [
+            "generate",
+            "--variant",
+            variant,
+            "-d",
+            difficulty,
+            "-n",
+            "2",
+            "-s",
+            "34",
+        ];
+        let out = run(&args, "");
+        assert!(out.status.success(), "{args:?}");
+        let lines = String::from_utf8_lossy(&out.stdout).into_owned();
+        let solutions: Vec<String> = lines
+            .lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).expect("one JSON object a line");
+                assert_eq!(v["variant"], variant);
+                v["solution"].as_str().expect("a solution").to_owned()
+            })
+            .collect();
+        let expected: String = solutions.iter().map(|s| format!("{s}\n")).collect();
+        check(&["solve"], &lines, &expected, "", true);
+        let graded = format!("{difficulty} ");
+        let out = run(&["grade", "--variant", variant], &lines);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(text.lines().all(|l| l.starts_with(&graded)), "{text}");
+    }
+    // A killer without its cages, and a JSON line of another variant: errors, not panics.
+    let dots = ".".repeat(81);
+    let out = run(&["solve", "--variant", "killer", "--puzzle", &dots], "");
+    assert!(!out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "error\n");
+    let x = format!(r#"{{"variant":"x","puzzle":"{dots}"}}"#);
+    check(
+        &["solve", "--variant", "windoku"],
+        &x,
+        "error\n",
+        "line 1: a x puzzle where --variant windoku was asked\n",
+        false,
+    );
+}

@@ -24,6 +24,8 @@ use super::grader::{self, Grading};
 use super::grid::{Grid, N_CELLS, UNITS};
 use super::solver;
 
+pub mod variant;
+
 /// A freshly generated puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Generated {

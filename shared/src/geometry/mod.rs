@@ -270,8 +270,9 @@ impl Geometry {
     }
 
     /// The same rules with every cell `c` moved to `to[c]` (`to` must be a permutation of
-    /// the cells): the geometry of a transformed puzzle.
-    pub(crate) fn relocated(&self, to: &[Cell; N_CELLS]) -> Geometry {
+    /// the cells): the geometry of a transformed puzzle. With `complement` the digits are
+    /// relabelled `d -> 10 - d` too, so a cage of `n` cells and sum `S` sums to `10n - S`.
+    pub(crate) fn relocated(&self, to: &[Cell; N_CELLS], complement: bool) -> Geometry {
         let houses = self.houses.iter().map(|h| h.map(|c| to[c.idx()])).collect();
         let constraints = self
             .constraints
@@ -279,7 +280,12 @@ impl Geometry {
             .map(|k| match k {
                 Constraint::Cage { cells, sum } => Constraint::Cage {
                     cells: cells.iter().map(|c| to[c.idx()]).collect(),
-                    sum: *sum,
+                    // At most nine cells: 10n - S stays within a u8.
+                    sum: if complement {
+                        10 * cells.len() as u8 - sum
+                    } else {
+                        *sum
+                    },
                 },
             })
             .collect();

@@ -1,7 +1,9 @@
-//! The engine tools: `solve`, `generate` and `grade`.
+//! The engine tools: `solve`, `generate` and `grade`, for every variant (A10).
 //!
-//! Puzzles are read one per line from a file or stdin; blank lines and lines starting with `#`
-//! are skipped. Output is one line per puzzle on stdout. A malformed line gets a message on
+//! Puzzles are read one per line from a file, stdin or `--puzzle`; blank lines and lines
+//! starting with `#` are skipped. A line is an 81-character grid of the `--variant` named
+//! (classic by default), or a variant puzzle as JSON (`text`; jigsaw and killer need it, for
+//! their layout). Output is one line per puzzle on stdout. A malformed line gets a message on
 //! stderr naming its line number and the line `error` in its place on stdout (so output lines
 //! still match input lines); the other lines are still processed, and the exit status is 1.
 
@@ -11,15 +13,34 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Args;
-use engine::{generator, grader, solver, validator, Difficulty, Grid, Level};
+use engine::generator::variant::{generate_in, stand_in_grade};
+use engine::solver::geometric::Solver;
+use engine::{generator, grader, solver, validator, Difficulty, Geometry, Grid, Level, Variant};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+
+mod text;
+
+/// A variant's name on the command line (any case).
+fn variant_arg(s: &str) -> Result<Variant, String> {
+    s.trim()
+        .to_ascii_lowercase()
+        .parse()
+        .map_err(|e: engine::UnknownVariant| e.to_string())
+}
 
 /// Arguments of `sudoku-race solve`.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
     /// File with one puzzle per line (stdin when absent).
     pub file: Option<PathBuf>,
+    /// One puzzle given here instead of a file (a grid line or a variant puzzle's JSON).
+    #[arg(long, short, conflicts_with = "file")]
+    pub puzzle: Option<String>,
+    /// The variant of plain grid lines (classic, x, windoku; jigsaw and killer come as JSON,
+    /// which names its own variant and must then agree).
+    #[arg(long, value_parser = variant_arg)]
+    pub variant: Option<Variant>,
 }
 
 /// Arguments of `sudoku-race generate`.
@@ -34,9 +55,14 @@ pub struct GenerateArgs {
     /// Seed for a reproducible run (random when absent).
     #[arg(long, short)]
     pub seed: Option<u64>,
-    /// Lay the clues out symmetrically (180-degree rotation).
+    /// Lay the clues out symmetrically (180-degree rotation; classic only, whose variant
+    /// generator always does).
     #[arg(long)]
     pub symmetric: bool,
+    /// classic, x, windoku, jigsaw or killer: the others print one JSON line a puzzle, with
+    /// its layout and solution.
+    #[arg(long, value_parser = variant_arg, default_value = "classic")]
+    pub variant: Variant,
 }
 
 /// Arguments of `sudoku-race grade`.
@@ -44,13 +70,23 @@ pub struct GenerateArgs {
 pub struct GradeArgs {
     /// File with one puzzle per line (stdin when absent).
     pub file: Option<PathBuf>,
+    /// One puzzle given here instead of a file (a grid line or a variant puzzle's JSON).
+    #[arg(long, short, conflicts_with = "file")]
+    pub puzzle: Option<String>,
+    /// The variant of plain grid lines (see `solve --variant`). Variants other than classic
+    /// get the generator's stand-in grade (no step record) until the variant grader lands.
+    #[arg(long, value_parser = variant_arg)]
+    pub variant: Option<Variant>,
     /// Print the steps of the human solution after each grade.
     #[arg(long)]
     pub explain: bool,
 }
 
-/// The whole input: the file, or stdin.
-fn read_input(file: Option<&PathBuf>) -> anyhow::Result<String> {
+/// The whole input: the puzzle given, the file, or stdin.
+fn read_input(puzzle: Option<&String>, file: Option<&PathBuf>) -> anyhow::Result<String> {
+    if let Some(puzzle) = puzzle {
+        return Ok(puzzle.clone());
+    }
     match file {
         Some(path) => {
             std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
@@ -69,8 +105,9 @@ fn read_input(file: Option<&PathBuf>) -> anyhow::Result<String> {
 /// stands as `error` in `out`. Returns the exit code.
 fn for_each_puzzle<W: Write>(
     text: &str,
+    variant: Option<Variant>,
     out: &mut W,
-    mut f: impl FnMut(&mut W, &Grid) -> io::Result<()>,
+    mut f: impl FnMut(&mut W, &Geometry, &Grid) -> io::Result<()>,
 ) -> anyhow::Result<ExitCode> {
     let mut bad = 0usize;
     for (idx, line) in text.lines().enumerate() {
@@ -78,8 +115,8 @@ fn for_each_puzzle<W: Write>(
         if trimmed.is_empty() || trimmed.starts_with('#') {
             continue;
         }
-        match Grid::parse(trimmed) {
-            Ok(grid) => f(out, &grid).context("cannot write output")?,
+        match text::parse(trimmed, variant) {
+            Ok((geometry, grid)) => f(out, &geometry, &grid).context("cannot write output")?,
             Err(err) => {
                 bad += 1;
                 eprintln!("line {}: {err}", idx + 1);
@@ -96,9 +133,16 @@ fn for_each_puzzle<W: Write>(
 
 /// `sudoku-race solve`.
 pub fn solve(args: &SolveArgs) -> anyhow::Result<ExitCode> {
-    let text = read_input(args.file.as_ref())?;
+    let text = read_input(args.puzzle.as_ref(), args.file.as_ref())?;
     let mut out = BufWriter::new(io::stdout().lock());
-    let code = for_each_puzzle(&text, &mut out, |out, grid| {
+    let code = for_each_puzzle(&text, args.variant, &mut out, |out, geometry, grid| {
+        if !geometry.is_classic() {
+            return match Solver::new(geometry).solutions(grid, 2).as_slice() {
+                [] => writeln!(out, "none"),
+                [one] => writeln!(out, "{one}"),
+                _ => writeln!(out, "multiple"),
+            };
+        }
         match solver::solve_unique(grid) {
             Ok(solution) => {
                 let mut line = [b'\n'; 82];
@@ -119,8 +163,13 @@ pub fn generate(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut out = BufWriter::new(io::stdout().lock());
     for _ in 0..args.count {
-        let generated = generator::generate(&mut rng, args.difficulty, args.symmetric);
-        writeln!(out, "{}", generated.puzzle).context("cannot write output")?;
+        if args.variant == Variant::Classic {
+            let generated = generator::generate(&mut rng, args.difficulty, args.symmetric);
+            writeln!(out, "{}", generated.puzzle).context("cannot write output")?;
+        } else {
+            let generated = generate_in(&mut rng, args.variant, args.difficulty);
+            writeln!(out, "{}", text::write(&generated)).context("cannot write output")?;
+        }
     }
     out.flush().context("cannot write output")?;
     Ok(ExitCode::SUCCESS)
@@ -128,9 +177,16 @@ pub fn generate(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
 
 /// `sudoku-race grade`.
 pub fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
-    let text = read_input(args.file.as_ref())?;
+    let text = read_input(args.puzzle.as_ref(), args.file.as_ref())?;
     let mut out = BufWriter::new(io::stdout().lock());
-    let code = for_each_puzzle(&text, &mut out, |out, grid| {
+    let code = for_each_puzzle(&text, args.variant, &mut out, |out, geometry, grid| {
+        if !geometry.is_classic() {
+            // The stand-in checks uniqueness itself; it keeps no steps to explain.
+            return match stand_in_grade(geometry, grid) {
+                Some(g) => writeln!(out, "{} {}", g.level, g.score),
+                None => writeln!(out, "invalid"),
+            };
+        }
         // Without --explain no step record is needed: the fast path gives the same level and score.
         let grading = if args.explain {
             grader::grade(grid)
