@@ -87,6 +87,11 @@ const ANSWERS = {
     s.problem = { code, message: `The host removed you from room ${room}. You cannot come back for a while.`, room };
     Object.assign(s, { room: null, you: null, phase: null, race: null });
   },
+  unsupported_variant(page, code, message, room) {
+    // A10: a room or pool of a variant this page cannot draw (one newer than this page).
+    const what = room ? `Room ${room} plays` : 'That race is';
+    page.state.problem = { code, room, message: `${what} a sudoku variant this page cannot draw (${message || code}). Reload the page for the newest version, or pick another race.` };
+  },
   server_full(page, code) {
     page.state.problem = { code, message: 'The server has no room for more players right now. Try again in a minute.' };
   },
@@ -240,13 +245,15 @@ function entering(page) {
 function pooling(page) {
   const { state, store } = page;
   return {
-    playNow(name, difficulty) {
+    playNow(name, difficulty, variant = page.poolVariant) {
       store.keepName(name);
       state.notice = null;
       page.poolName = name;
+      // Classic is the absent variant (A10).
+      page.poolVariant = variant === 'classic' ? undefined : variant;
       const retried = page.intent?.retried && page.intent.kind === 'quick';
       page.intent = { kind: 'quick', name, difficulty, retried };
-      page.withKey(name, (key) => page.link.send({ type: 'quick_race', difficulty, name, key }));
+      page.withKey(name, (key) => page.link.send({ type: 'quick_race', difficulty, variant: page.poolVariant, name, key }));
     },
     leaveQueue: () => page.link.send({ type: 'leave_queue' }),
     requeue() {
@@ -254,12 +261,12 @@ function pooling(page) {
       if (state.arena) state.arena.next_at = null;
       page.link.send({ type: 'requeue' });
     },
-    raceGhost(ghost, difficulty) {
+    raceGhost(ghost, difficulty, variant) {
       const name = page.poolName || store.name() || 'player';
       state.notice = null;
       page.intent = { kind: 'ghost', name };
       if (state.queue) page.link.send({ type: 'leave_queue' });
-      page.withKey(name, (key) => page.link.send({ type: 'race_ghost', ghost, difficulty, name, key }));
+      page.withKey(name, (key) => page.link.send({ type: 'race_ghost', ghost, difficulty, variant: variant === 'classic' ? undefined : variant, name, key }));
     },
     joinArena(arena_id, name) {
       store.keepName(name);

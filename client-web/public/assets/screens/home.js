@@ -6,10 +6,12 @@
  */
 
 import { h } from '../dom.js';
-import { errorSlot, prefsBox, settingsForm } from '../parts.js';
+import { errorSlot, prefsBox } from '../parts.js';
+import { settingsForm, variantSelect } from '../settings.js';
 import { DEFAULT_SETTINGS } from '../wire.js';
 
 /** @typedef {import('../state.js').Actions} Actions */
+/** @typedef {import('../../../types/wire.js').Variant} Variant */
 /** @typedef {() => string | null} Who the name typed, or null (and a notice) when there is none */
 
 /**
@@ -71,7 +73,7 @@ export function home(act, env) {
 }
 
 /**
- * Play now: a difficulty and the big button.
+ * Play now: a difficulty, a variant (A10) and the big button.
  * @param {Actions} act
  * @param {Who} who
  */
@@ -79,6 +81,7 @@ function playNowCard(act, who) {
   const level = h('select', { 'data-testid': 'play-difficulty', name: 'play_difficulty' },
     ...['easy', 'medium', 'hard', 'expert'].map((d) => h('option', { value: d, text: d })));
   level.value = DEFAULT_SETTINGS.difficulty;
+  const variant = variantSelect({ name: 'play_variant', testid: 'play-variant' });
   return h(
     'form',
     {
@@ -86,13 +89,14 @@ function playNowCard(act, who) {
       onsubmit: (ev) => {
         ev.preventDefault();
         const n = who();
-        if (n) act.playNow(n, /** @type {import('../../../types/wire.js').Difficulty} */ (level.value));
+        if (n) act.playNow(n, /** @type {import('../../../types/wire.js').Difficulty} */ (level.value), /** @type {Variant} */ (variant.value));
       },
     },
     h('h2', { text: 'Play now' }),
-    h('p', { class: 'muted', text: 'Race whoever else is looking for a race at that difficulty.' }),
+    h('p', { class: 'muted', text: 'Race whoever else is looking for a race at that difficulty and variant.' }),
     h('div', { class: 'row' },
       h('label', {}, h('span', { text: 'Difficulty' }), level),
+      h('label', {}, h('span', { text: 'Variant' }), variant),
       h('button', { type: 'submit', class: 'primary', 'data-testid': 'play-now', text: 'Play now' })),
   );
 }
