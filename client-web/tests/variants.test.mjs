@@ -13,7 +13,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { cageOutline, clashes, geometryFor, VARIANTS } from '../public/assets/geometry.js';
+import { cageOutline, clashes, geometry, geometryFor, VARIANTS } from '../public/assets/geometry.js';
 import { axeViolations, openPrivateRoom, shotsDir, suite, TIMEOUT } from './support.mjs';
 import { PUZZLES } from './unit/variants.mjs';
 
@@ -68,21 +68,24 @@ async function standIn(page, p) {
 }
 
 /**
- * An empty cell and a digit there that clashes in the variant's own houses and in no row,
- * column or box (classic: any clash), and the cells it clashes with.
+ * An empty cell (not `skip`) and a digit there that clashes in the variant's own houses and in
+ * no row or column, nor box where the variant keeps them (classic: any clash), and the cells it
+ * clashes with.
  * @param {Puzzle} p
+ * @param {number} skip
  */
-function variantClash(p) {
+function variantClash(p, skip) {
   const geo = geometryFor(p);
   const classic = geometryFor(null);
+  const plain = p.variant === 'jigsaw' ? geometry(classic.houses.slice(0, 18)) : classic;
   for (let cell = 0; cell < 81; cell++) {
-    if (p.puzzle[cell] !== '.') continue;
+    if (p.puzzle[cell] !== '.' || cell === skip) continue;
     for (const d of '123456789') {
       if (d === p.solution[cell]) continue;
       const board = [...p.puzzle];
       board[cell] = d;
       const hit = [...clashes(geo, board)].filter((c) => c !== cell);
-      if (hit.length && (p.variant === 'classic' || clashes(classic, board).size === 0)) return { cell, digit: d, hit };
+      if (hit.length && (p.variant === 'classic' || clashes(plain, board).size === 0)) return { cell, digit: d, hit };
     }
   }
   throw new Error(`no clash of ${p.variant}'s own`);
@@ -144,13 +147,17 @@ for (const variant of VARIANTS) test(`${variant}: picked in the create form, dra
     await page.goto(`${env.server.url}/`);
     await page.fill('[data-testid=name]', 'vera');
     await openPrivateRoom(page);
+    await page.selectOption('select[name=difficulty]', 'easy');
     await page.selectOption('select[name=variant]', variant);
     await page.click('[data-testid=create]');
     await page.waitForSelector('[data-testid=start]');
     const create = heard.find((m) => m.type === 'create_room');
     assert.deepEqual(create.variants, [...VARIANTS], 'the hello lists every variant');
     assert.equal(create.settings.variant, variant === 'classic' ? undefined : variant);
-    if (variant !== 'classic') assert.match((await page.textContent('[data-testid=settings]')) ?? '', new RegExp(`^${(await page.textContent('[data-testid=variant]')) ?? '-'} · easy`));
+    // The lobby names the variant: the header's badge, and the summary starts with it.
+    const badge = variant === 'classic' ? null : await page.textContent('[data-testid=variant]');
+    const summary = (await page.textContent('[data-testid=settings]')) ?? '';
+    assert.ok(summary.startsWith(badge ? `${badge} · easy` : 'easy'), `${badge}: ${summary}`);
     await page.click('[data-testid=start]');
     await page.waitForSelector('.screen.race [data-cell][data-given]');
     await checkDrawing(page, p);
@@ -167,7 +174,7 @@ for (const variant of VARIANTS) test(`${variant}: picked in the create form, dra
     }
     await page.keyboard.press('p');
     // A wrong digit that clashes in the variant's own houses: refused, its clash flashed.
-    const clash = variantClash(p);
+    const clash = variantClash(p, right);
     await page.click(`.screen.race [data-cell="${clash.cell}"]`);
     await page.keyboard.press(clash.digit);
     await page.waitForSelector(`.screen.race [data-cell="${clash.cell}"][data-rejected="${clash.digit}"][data-reason=conflict]`);

@@ -50,7 +50,7 @@ export type RaceView = {
   standings?: Standing[]; reason?: string;
 } & Layout;
 export type You = { player_id: string | null; token: string | null; role: 'player' | 'spectator' };
-export type RoomEntry = { room: string; players: number; max_players: number; difficulty: Difficulty; phase?: Phase };
+export type RoomEntry = { room: string; players: number; max_players: number; difficulty: Difficulty; phase?: Phase; variant?: Variant | null };
 
 /** One arena (A7), as `/api/arenas` and `arena_joined` show it. */
 export type ArenaInfo = {

@@ -7,7 +7,7 @@
 
 import { h } from '../dom.js';
 import { errorSlot, prefsBox } from '../parts.js';
-import { settingsForm, variantSelect } from '../settings.js';
+import { settingsForm, variantName, variantSelect } from '../settings.js';
 import { DEFAULT_SETTINGS } from '../wire.js';
 
 /** @typedef {import('../state.js').Actions} Actions */
@@ -173,7 +173,7 @@ function roomItem(act, who, r) {
     'li',
     {},
     h('code', { text: r.room }),
-    h('span', { text: ` ${r.difficulty} · ${r.players}/${r.max_players}${r.phase === 'finished' ? ' · between races' : ''} ` }),
+    h('span', { text: ` ${r.variant && r.variant !== 'classic' ? `${variantName(r.variant)} · ` : ''}${r.difficulty} · ${r.players}/${r.max_players}${r.phase === 'finished' ? ' · between races' : ''} ` }),
     h('button', {
       type: 'button',
       class: 'small',
