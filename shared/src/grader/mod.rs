@@ -38,10 +38,12 @@ mod singles;
 mod state;
 mod step;
 mod subsets;
+mod variant;
 mod wings;
 
+use crate::geometry::Geometry;
 use state::State;
-pub use step::{Step, Technique};
+pub use step::{Area, Step, Technique};
 
 /// A puzzle's grade.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -102,6 +104,45 @@ pub fn hint(board: &Grid) -> Option<Step> {
         .into_iter()
         .any(|t| find(t, &s, &mut step, &mut memo, &mut None))
         .then_some(step)
+}
+
+/// [`grade`] under a puzzle's `geometry` (A10's variants): the same contract, with the
+/// techniques walking the geometry's houses and cages (see the `variant` module). A classic
+/// geometry gives exactly what [`grade`] gives.
+pub fn grade_in(geometry: &Geometry, puzzle: &Grid) -> Grading {
+    if geometry.is_classic() {
+        return grade(puzzle);
+    }
+    let out = variant::run(geometry, puzzle, Level::Expert, true);
+    Grading {
+        level: out.level,
+        score: out.score,
+        steps: out.steps,
+        filled: out.filled,
+    }
+}
+
+/// [`grade_max`] under a puzzle's `geometry`: `None` as soon as a technique above `max` would
+/// be needed; no step record. A classic geometry gives exactly what [`grade_max`] gives.
+pub fn grade_max_in(geometry: &Geometry, puzzle: &Grid, max: Level) -> Option<Grading> {
+    if geometry.is_classic() {
+        return grade_max(puzzle, max);
+    }
+    let out = variant::run(geometry, puzzle, max, false);
+    (out.level <= max).then_some(Grading {
+        level: out.level,
+        score: out.score,
+        steps: Vec::new(),
+        filled: out.filled,
+    })
+}
+
+/// [`hint`] under a board's `geometry`. A classic geometry gives exactly what [`hint`] gives.
+pub fn hint_in(geometry: &Geometry, board: &Grid) -> Option<Step> {
+    if geometry.is_classic() {
+        return hint(board);
+    }
+    variant::hint(geometry, board)
 }
 
 /// Outcome of a run of the technique ladder.
@@ -200,6 +241,11 @@ fn find(
         Technique::XChain => chains::x_chain(s, step, clean),
         Technique::XYChain => chains::xy_chain(s, step),
         Technique::Aic => chains::aic(s, step),
+        // Killer's own techniques: only in the variant grader's ladder.
+        Technique::CageSum
+        | Technique::CageCombination
+        | Technique::InnieOutie
+        | Technique::CageSplit => false,
     };
     found && step.makes_progress()
 }
@@ -287,9 +333,13 @@ pub const STUCK_CELL_WEIGHT: u32 = 300;
 /// The ladder is stuck: the grade is extreme, and its score sits above every expert score
 /// (the floor), then grows with the steps taken and the cells left unsolved.
 fn stuck(out: &mut Outcome, s: &State) {
-    let unsolved = s.value.iter().filter(|&&v| v == 0).count() as u32;
+    stuck_at(out, s.value.iter().filter(|&&v| v == 0).count());
+}
+
+/// [`stuck`] with `unsolved` cells left.
+fn stuck_at(out: &mut Outcome, unsolved: usize) {
     out.level = Level::Extreme;
-    out.score += EXTREME_FLOOR + STUCK_CELL_WEIGHT * unsolved;
+    out.score += EXTREME_FLOOR + STUCK_CELL_WEIGHT * unsolved as u32;
 }
 
 /// The level just above `l`.

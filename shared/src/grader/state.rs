@@ -187,8 +187,33 @@ impl State {
         s
     }
 
+    /// Candidates derived from the digits of `grid` under the peers `peers` (a variant's
+    /// geometry): every digit not already in a peer. `None` when two peers hold the same digit.
+    pub(crate) fn with_peers(grid: &Grid, peers: &[u128; N_CELLS]) -> Option<State> {
+        let mut s = State::new(&Grid::empty());
+        for (c, &v) in grid.as_bytes().iter().enumerate() {
+            if let Some(d) = v.checked_sub(1) {
+                if s.cand[c] & 1 << d == 0 {
+                    return None;
+                }
+                s.place_among(c, usize::from(d), peers[c]);
+            }
+        }
+        s.dirty_cells = 0;
+        s.dirty_digits = 0;
+        s.unsettled = s.unsolved;
+        Some(s)
+    }
+
     /// Put digit index `d` in empty cell `c` and remove it from the peers' candidates.
+    #[inline]
     pub(crate) fn place(&mut self, c: usize, d: usize) {
+        self.place_among(c, d, PEER_BB[c]);
+    }
+
+    /// [`State::place`] with the peers of `c` given (a variant's geometry).
+    #[inline]
+    pub(crate) fn place_among(&mut self, c: usize, d: usize, peers: u128) {
         self.dirty_digits |= self.cand[c] | 1 << d;
         for e in Digits(self.cand[c]) {
             self.pos[e] &= !bit(c);
@@ -196,7 +221,7 @@ impl State {
         self.cand[c] = 0;
         self.value[c] = d as u8 + 1;
         self.unsolved &= !bit(c);
-        let hit = self.pos[d] & PEER_BB[c];
+        let hit = self.pos[d] & peers;
         for p in Bits(hit) {
             self.cand[p] &= !(1 << d);
         }

@@ -1,0 +1,212 @@
+//! The grader for a variant's geometry (A10): the same ladder and the same levels as the
+//! classic grader, over the geometry's own houses, peers and cages.
+//!
+//! - Singles, locked candidates and subsets walk every house of the geometry (diagonals,
+//!   windows, jigsaw regions); naked subsets also walk killer cages (`houses`).
+//! - Fish work on rows and columns, which every variant keeps: the classic code, sound as is.
+//! - Wings, single-digit patterns and chains are the classic code on the classic houses. They
+//!   run where every classic house is a house of the geometry (x, windoku, killer), so the
+//!   classic peers are peers and each deduction holds; they miss patterns that need a diagonal
+//!   or a window. A jigsaw has no boxes: there they do not run (a jigsaw that needs them grades
+//!   extreme).
+//! - Killer's own techniques are in `cages`: cage sum (easy), cage combination (medium), the 45
+//!   rule and the cage split (hard).
+
+use super::state::{bit, State, UNIT_BB};
+use super::step::{Area, Step, Technique};
+use super::{chains, fish, single_digit, wings, Outcome};
+use crate::difficulty::Level;
+use crate::geometry::{Constraint, Geometry};
+use crate::grid::{Grid, N_CELLS};
+
+mod cages;
+mod houses;
+mod rules;
+
+pub(super) use rules::Rules;
+
+/// Try technique `t`; on success `step` holds the deduction.
+fn find(rules: &Rules, t: Technique, s: &State, step: &mut Step) -> bool {
+    step.reset(t);
+    let clean = &mut 0;
+    let classic = rules.classic_units;
+    let found = match t {
+        Technique::NakedSingle => super::singles::naked_single(s, step),
+        Technique::HiddenSingle => houses::hidden_single(rules, s, step),
+        Technique::CageSum => cages::cage_sum(rules, s, step),
+        Technique::CageCombination => cages::combination(rules, s, step),
+        Technique::InnieOutie => cages::innie_outie(rules, s, step),
+        Technique::CageSplit => cages::split(rules, s, step),
+        Technique::Pointing => houses::locked(rules, s, false, step),
+        Technique::Claiming => houses::locked(rules, s, true, step),
+        Technique::NakedPair => houses::naked(rules, s, 2, step),
+        Technique::NakedTriple => houses::naked(rules, s, 3, step),
+        Technique::NakedQuad => houses::naked(rules, s, 4, step),
+        Technique::HiddenPair => houses::hidden(rules, s, 2, step),
+        Technique::HiddenTriple => houses::hidden(rules, s, 3, step),
+        Technique::HiddenQuad => houses::hidden(rules, s, 4, step),
+        Technique::XWing => fish::fish(s, &s.unit_places(), 2, step, clean),
+        Technique::Swordfish => fish::fish(s, &s.unit_places(), 3, step, clean),
+        Technique::Jellyfish => fish::fish(s, &s.unit_places(), 4, step, clean),
+        Technique::XYWing if classic => wings::xy_wing(s, step),
+        Technique::XYZWing if classic => wings::xyz_wing(s, step),
+        Technique::WWing if classic => wings::w_wing(s, step),
+        Technique::Skyscraper if classic => single_digit::skyscraper(s, step, clean),
+        Technique::TwoStringKite if classic => single_digit::two_string_kite(s, step, clean),
+        Technique::SimpleColouring if classic => single_digit::simple_colouring(s, step, clean),
+        Technique::XChain if classic => chains::x_chain(s, step, clean),
+        Technique::XYChain if classic => chains::xy_chain(s, step),
+        Technique::Aic if classic => chains::aic(s, step),
+        _ => false,
+    };
+    found && step.makes_progress()
+}
+
+/// Apply a found step under the geometry's peers.
+fn apply(rules: &Rules, s: &mut State, step: &Step) {
+    for &(c, d) in &step.placements {
+        let (c, d) = (c.idx(), usize::from(d.get()) - 1);
+        if s.cand[c] & (1 << d) != 0 {
+            s.place_among(c, d, rules.peers[c]);
+        }
+    }
+    for &(c, d) in &step.eliminations {
+        s.eliminate(c.idx(), usize::from(d.get()) - 1);
+    }
+}
+
+/// The candidate state of `grid` under `rules`; `None` when it shows a contradiction.
+fn start(rules: &Rules, grid: &Grid) -> Option<State> {
+    let s = State::with_peers(grid, &rules.peers)?;
+    (!rules.is_broken(&s)).then_some(s)
+}
+
+/// Solve with the ladder up to `max` (see the classic `run`).
+pub(super) fn run(geometry: &Geometry, puzzle: &Grid, max: Level, record: bool) -> Outcome {
+    let rules = Rules::new(geometry);
+    let mut out = Outcome {
+        level: Level::Easy,
+        score: 0,
+        steps: Vec::new(),
+        filled: None,
+    };
+    let Some(mut s) = start(&rules, puzzle) else {
+        super::stuck_at(&mut out, puzzle.n_empty());
+        return out;
+    };
+    let mut step = Step::empty();
+    'solve: while !s.is_solved() {
+        let steps = if record { Some(&mut out.steps) } else { None };
+        if let Some((t, n)) = houses::wave(&rules, &mut s, steps) {
+            out.score += t.weight() * n;
+            continue;
+        }
+        for t in Technique::VARIANT_ORDER {
+            if t.level() > max {
+                out.level = super::next_level(max);
+                return out;
+            }
+            if t.level() == Level::Easy || !find(&rules, t, &s, &mut step) {
+                continue;
+            }
+            apply(&rules, &mut s, &step);
+            out.level = out.level.max(t.level());
+            out.score += t.weight();
+            if record {
+                out.steps.push(std::mem::replace(&mut step, Step::empty()));
+            }
+            if s.has_dead_cell() {
+                // Only a puzzle without a solution gets here.
+                super::stuck_at(&mut out, unsolved(&s));
+                return out;
+            }
+            continue 'solve;
+        }
+        super::stuck_at(&mut out, unsolved(&s));
+        return out;
+    }
+    out.filled = Grid::from_bytes(s.value);
+    out
+}
+
+/// How many cells are still empty.
+fn unsolved(s: &State) -> usize {
+    s.unsolved.count_ones() as usize
+}
+
+/// The next step from a partly filled board under `geometry` (see the classic `hint`).
+pub(super) fn hint(geometry: &Geometry, board: &Grid) -> Option<Step> {
+    let rules = Rules::new(geometry);
+    let s = start(&rules, board)?;
+    if s.is_solved() {
+        return None;
+    }
+    let mut step = Step::empty();
+    Technique::VARIANT_ORDER
+        .into_iter()
+        .any(|t| find(&rules, t, &s, &mut step))
+        .then_some(step)
+}
+
+/// The bitboard of a house or cage.
+fn bits(cells: &[crate::grid::Cell]) -> u128 {
+    cells.iter().fold(0, |m, c| m | bit(c.idx()))
+}
+
+/// The bitboard of each classic house (rows, columns, boxes).
+const fn classic_unit(u: usize) -> u128 {
+    UNIT_BB[u]
+}
+
+/// Each killer cage's cells and sum.
+fn cages_of(geometry: &Geometry) -> Vec<rules::Cage> {
+    geometry
+        .constraints()
+        .iter()
+        .map(|k| {
+            let Constraint::Cage { cells, sum } = k;
+            rules::Cage {
+                cells: bits(cells),
+                sum: *sum,
+            }
+        })
+        .collect()
+}
+
+/// Every cell's peers under `geometry`.
+fn peers_of(geometry: &Geometry) -> [u128; N_CELLS] {
+    std::array::from_fn(|c| {
+        let cell = crate::grid::Cell::new(c as u8).expect("below 81");
+        bits(geometry.peers(cell))
+    })
+}
+
+/// The area a house is.
+fn area_of(geometry: &Geometry, index: usize, house: u128) -> Area {
+    let i = index as u8;
+    if let Some(u) = (0..27).find(|&u| classic_unit(u) == house) {
+        let k = (u % 9) as u8;
+        return [Area::Row(k), Area::Column(k), Area::Box(k)][u / 9];
+    }
+    let diagonal = |f: fn(usize) -> usize| (0..9).fold(0u128, |m, r| m | bit(9 * r + f(r)));
+    if house == diagonal(|r| r) {
+        return Area::Diagonal(0);
+    }
+    if house == diagonal(|r| 8 - r) {
+        return Area::Diagonal(1);
+    }
+    let window = |r0: usize, c0: usize| (0..9).fold(0u128, |m, k| m | bit(9 * (r0 + k / 3) + c0 + k % 3));
+    if let Some(w) = [(1, 1), (1, 5), (5, 1), (5, 5)]
+        .iter()
+        .position(|&(r, c)| window(r, c) == house)
+    {
+        return Area::Window(w as u8);
+    }
+    if geometry.variant() == crate::variant::Variant::Jigsaw && index >= 18 {
+        return Area::Region(i - 18);
+    }
+    Area::House(i)
+}
+
+#[cfg(test)]
+mod tests;

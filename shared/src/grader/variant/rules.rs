@@ -1,0 +1,233 @@
+//! A geometry as the variant grader reads it: house and cage bitboards, each cell's peers, the
+//! pairs of houses that share cells (locked candidates), and for killer the regions of the 45
+//! rule (every row, column and box, bands of two and three adjacent rows or columns, and pairs
+//! of adjacent boxes) with the cages each one covers whole, cuts, or leaves out.
+
+use super::super::state::{Bits, State, UNIT_BB};
+use super::super::step::Area;
+use super::{area_of, bits, cages_of, peers_of};
+use crate::geometry::Geometry;
+use crate::grid::N_CELLS;
+
+/// A killer cage.
+pub(crate) struct Cage {
+    /// Its cells.
+    pub(crate) cells: u128,
+    /// What its digits add up to.
+    pub(crate) sum: u8,
+}
+
+/// A region of the 45 rule: whole houses, so its digits add up to 45 per house.
+pub(crate) struct Region {
+    pub(crate) area: Area,
+    pub(crate) cells: u128,
+    /// 45 per house.
+    pub(crate) total: i32,
+    /// What the cages inside it add up to.
+    pub(crate) full_sum: i32,
+    /// Its cells outside those cages.
+    pub(crate) innies: u128,
+    /// The cells of the cages it cuts that lie outside it.
+    pub(crate) outies: u128,
+    /// What the cages it cuts add up to.
+    pub(crate) partial_sum: i32,
+    /// Its cells in no cage.
+    pub(crate) uncaged: u128,
+    /// The one cage it cuts, when it cuts exactly one and has no cell outside every cage.
+    pub(crate) crossing: Option<usize>,
+}
+
+/// See the module doc.
+pub(crate) struct Rules {
+    pub(crate) houses: Vec<u128>,
+    pub(crate) areas: Vec<Area>,
+    pub(crate) peers: [u128; N_CELLS],
+    /// Ordered pairs of houses sharing two cells or more.
+    pub(crate) pairs: Vec<(usize, usize)>,
+    /// Where naked subsets look: every house, then every cage.
+    pub(crate) groups: Vec<(u128, Area)>,
+    pub(crate) cages: Vec<Cage>,
+    /// Each cell's cage (`u8::MAX` for none).
+    cage_index: [u8; N_CELLS],
+    pub(crate) regions: Vec<Region>,
+    /// Every classic house is a house here (x, windoku, killer): the classic techniques hold.
+    pub(crate) classic_units: bool,
+}
+
+impl Rules {
+    pub(crate) fn new(geometry: &Geometry) -> Rules {
+        let houses: Vec<u128> = geometry.houses().iter().map(|h| bits(h)).collect();
+        let areas: Vec<Area> = houses
+            .iter()
+            .enumerate()
+            .map(|(i, &h)| area_of(geometry, i, h))
+            .collect();
+        let mut pairs = Vec::new();
+        for (a, &ha) in houses.iter().enumerate() {
+            for (b, &hb) in houses.iter().enumerate() {
+                if a != b && (ha & hb).count_ones() >= 2 {
+                    pairs.push((a, b));
+                }
+            }
+        }
+        let cages = cages_of(geometry);
+        let mut cage_index = [u8::MAX; N_CELLS];
+        let mut groups: Vec<(u128, Area)> = houses.iter().copied().zip(areas.clone()).collect();
+        for (i, cage) in cages.iter().enumerate() {
+            Bits(cage.cells).for_each(|c| cage_index[c] = i as u8);
+            groups.push((cage.cells, Area::Cage(i as u8)));
+        }
+        let classic_units = UNIT_BB.iter().all(|u| houses.contains(u));
+        let regions = if cages.is_empty() {
+            Vec::new()
+        } else {
+            regions(&houses, &cages)
+        };
+        Rules {
+            houses,
+            areas,
+            peers: peers_of(geometry),
+            pairs,
+            groups,
+            cages,
+            cage_index,
+            regions,
+            classic_units,
+        }
+    }
+
+    /// The cells that see every cell of `cells`.
+    pub(crate) fn common_peers(&self, cells: u128) -> u128 {
+        Bits(cells).fold(!0, |m, c| m & self.peers[c])
+    }
+
+    /// The cage of cell `c`, as an area.
+    pub(crate) fn cage_of(&self, c: usize) -> Option<Area> {
+        let i = self.cage_index[c];
+        (i != u8::MAX).then_some(Area::Cage(i))
+    }
+
+    /// Whether a fresh board shows a contradiction: an empty cell without candidates, a house
+    /// in which some digit is neither placed nor possible, or a cage past its sum or whose
+    /// filled cells miss it.
+    pub(crate) fn is_broken(&self, s: &State) -> bool {
+        if s.has_dead_cell() {
+            return true;
+        }
+        for &house in &self.houses {
+            let mut have = 0u16;
+            for c in Bits(house) {
+                have |= s.cand[c];
+                if let Some(v) = s.value[c].checked_sub(1) {
+                    have |= 1 << v;
+                }
+            }
+            if have != 0x1ff {
+                return true;
+            }
+        }
+        self.cages.iter().any(|cage| {
+            let placed: u32 = Bits(cage.cells & !s.unsolved)
+                .map(|c| u32::from(s.value[c]))
+                .sum();
+            let full = cage.cells & s.unsolved == 0;
+            placed > u32::from(cage.sum) || (full && placed != u32::from(cage.sum))
+        })
+    }
+}
+
+/// The regions of the 45 rule that are unions of the geometry's houses, smallest first.
+fn regions(houses: &[u128], cages: &[Cage]) -> Vec<Region> {
+    let mut out = Vec::new();
+    let band = |first: usize, n: usize, off: usize| {
+        (first..first + n).fold(0u128, |m, k| m | UNIT_BB[off + k])
+    };
+    for n in 1..=3u8 {
+        for first in 0..=(9 - n) {
+            let (f, l) = (first, first + n - 1);
+            let (row, col) = if n == 1 {
+                (Area::Row(f), Area::Column(f))
+            } else {
+                (Area::Rows(f, l), Area::Columns(f, l))
+            };
+            let (f, n) = (usize::from(f), usize::from(n));
+            out.push((row, band(f, n, 0), n));
+            out.push((col, band(f, n, 9), n));
+        }
+        if n == 1 {
+            for b in 0..9u8 {
+                out.push((Area::Box(b), UNIT_BB[18 + usize::from(b)], 1));
+            }
+        }
+        if n == 2 {
+            for b in 0..9u8 {
+                let bx = UNIT_BB[18 + usize::from(b)];
+                if b % 3 < 2 {
+                    out.push((Area::Boxes(b, b + 1), bx | UNIT_BB[19 + usize::from(b)], 2));
+                }
+                if b < 6 {
+                    out.push((Area::Boxes(b, b + 3), bx | UNIT_BB[21 + usize::from(b)], 2));
+                }
+            }
+        }
+    }
+    out.sort_by_key(|r| r.2);
+    out.into_iter()
+        .filter(|&(_, cells, n)| is_union_of_houses(houses, cells, n))
+        .map(|(area, cells, n)| region(area, cells, n, cages))
+        .collect()
+}
+
+/// Whether `cells` is `n` disjoint houses of the geometry (each region here is built of rows,
+/// columns or boxes; a jigsaw or a custom geometry may lack them).
+fn is_union_of_houses(houses: &[u128], cells: u128, n: usize) -> bool {
+    houses.iter().filter(|&&h| h & !cells == 0).count() >= n && cells.count_ones() as usize == 9 * n
+}
+
+/// A region with what the cages cover of it.
+fn region(area: Area, cells: u128, n: usize, cages: &[Cage]) -> Region {
+    let (mut full, mut full_sum, mut partial, mut partial_sum) = (0u128, 0, 0u128, 0);
+    let mut cut = Vec::new();
+    for (i, cage) in cages.iter().enumerate() {
+        if cage.cells & !cells == 0 {
+            full |= cage.cells;
+            full_sum += i32::from(cage.sum);
+        } else if cage.cells & cells != 0 {
+            partial |= cage.cells;
+            partial_sum += i32::from(cage.sum);
+            cut.push(i);
+        }
+    }
+    let caged = cages.iter().fold(0u128, |m, k| m | k.cells);
+    let uncaged = cells & !caged;
+    Region {
+        area,
+        cells,
+        total: 45 * n as i32,
+        full_sum,
+        innies: cells & !full,
+        outies: partial & !cells,
+        partial_sum,
+        uncaged,
+        crossing: (cut.len() == 1 && uncaged == 0).then(|| cut[0]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn killer_regions_cover_bands_and_box_pairs() {
+        let cages: Vec<(Vec<crate::grid::Cell>, u8)> = crate::grid::Cell::all()
+            .map(|c| (vec![c], 5))
+            .collect();
+        let g = Geometry::killer(cages).expect("cages");
+        let rules = Rules::new(&g);
+        // 9 + 9 + 9 single houses, 8 + 8 two-line bands and 12 box pairs, 7 + 7 three-line bands.
+        assert_eq!(rules.regions.len(), 27 + 16 + 12 + 14);
+        assert!(rules.regions.iter().all(|r| r.innies == 0 && r.uncaged == 0));
+        assert!(rules.classic_units);
+        assert_eq!(rules.peers[0], super::super::super::state::PEER_BB[0]);
+    }
+}
