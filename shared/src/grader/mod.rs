@@ -33,6 +33,7 @@ mod chains;
 mod combos;
 mod fish;
 mod intersections;
+mod outcome;
 mod single_digit;
 mod singles;
 mod state;
@@ -42,6 +43,8 @@ mod variant;
 mod wings;
 
 use crate::geometry::Geometry;
+use outcome::{next_level, stuck_at, Outcome};
+pub use outcome::{EXTREME_FLOOR, STUCK_CELL_WEIGHT};
 use state::State;
 pub use step::{Area, Step, Technique};
 
@@ -143,14 +146,6 @@ pub fn hint_in(geometry: &Geometry, board: &Grid) -> Option<Step> {
         return hint(board);
     }
     variant::hint(geometry, board)
-}
-
-/// Outcome of a run of the technique ladder.
-struct Outcome {
-    level: Level,
-    score: u32,
-    steps: Vec<Step>,
-    filled: Option<Grid>,
 }
 
 /// What the ladder knows gives nothing: per technique, a bit per unit (techniques that work
@@ -323,33 +318,10 @@ fn run_with(puzzle: &Grid, max: Level, record: bool, mut memo: Memo) -> Outcome 
     out
 }
 
-/// Above every score a puzzle the techniques solve can reach: each step removes at least one
-/// of the 729 candidates and weighs at most 280 (an AIC), so no expert grade scores this much.
-pub const EXTREME_FLOOR: u32 = 729 * 280;
-
-/// What each cell still unsolved adds to an extreme score (the weight of a guess).
-pub const STUCK_CELL_WEIGHT: u32 = 300;
-
 /// The ladder is stuck: the grade is extreme, and its score sits above every expert score
 /// (the floor), then grows with the steps taken and the cells left unsolved.
 fn stuck(out: &mut Outcome, s: &State) {
     stuck_at(out, s.value.iter().filter(|&&v| v == 0).count());
-}
-
-/// [`stuck`] with `unsolved` cells left.
-fn stuck_at(out: &mut Outcome, unsolved: usize) {
-    out.level = Level::Extreme;
-    out.score += EXTREME_FLOOR + STUCK_CELL_WEIGHT * unsolved as u32;
-}
-
-/// The level just above `l`.
-fn next_level(l: Level) -> Level {
-    match l {
-        Level::Easy => Level::Medium,
-        Level::Medium => Level::Hard,
-        Level::Hard => Level::Expert,
-        Level::Expert | Level::Extreme => Level::Extreme,
-    }
 }
 
 #[cfg(test)]

@@ -12,9 +12,10 @@
 //! - Killer's own techniques are in `cages`: cage sum (easy), cage combination (medium), the 45
 //!   rule and the cage split (hard).
 
+use super::outcome::{next_level, stuck_at, Outcome};
 use super::state::{bit, State, UNIT_BB};
 use super::step::{Area, Step, Technique};
-use super::{chains, fish, single_digit, wings, Outcome};
+use super::{chains, fish, single_digit, wings};
 use crate::difficulty::Level;
 use crate::geometry::{Constraint, Geometry};
 use crate::grid::{Grid, N_CELLS};
@@ -91,7 +92,7 @@ pub(super) fn run(geometry: &Geometry, puzzle: &Grid, max: Level, record: bool) 
         filled: None,
     };
     let Some(mut s) = start(&rules, puzzle) else {
-        super::stuck_at(&mut out, puzzle.n_empty());
+        stuck_at(&mut out, puzzle.n_empty());
         return out;
     };
     let mut step = Step::empty();
@@ -103,7 +104,7 @@ pub(super) fn run(geometry: &Geometry, puzzle: &Grid, max: Level, record: bool) 
         }
         for t in Technique::VARIANT_ORDER {
             if t.level() > max {
-                out.level = super::next_level(max);
+                out.level = next_level(max);
                 return out;
             }
             if t.level() == Level::Easy || !find(&rules, t, &s, &mut step) {
@@ -117,12 +118,12 @@ pub(super) fn run(geometry: &Geometry, puzzle: &Grid, max: Level, record: bool) 
             }
             if s.has_dead_cell() {
                 // Only a puzzle without a solution gets here.
-                super::stuck_at(&mut out, unsolved(&s));
+                stuck_at(&mut out, unsolved(&s));
                 return out;
             }
             continue 'solve;
         }
-        super::stuck_at(&mut out, unsolved(&s));
+        stuck_at(&mut out, unsolved(&s));
         return out;
     }
     out.filled = Grid::from_bytes(s.value);
@@ -195,7 +196,8 @@ fn area_of(geometry: &Geometry, index: usize, house: u128) -> Area {
     if house == diagonal(|r| 8 - r) {
         return Area::Diagonal(1);
     }
-    let window = |r0: usize, c0: usize| (0..9).fold(0u128, |m, k| m | bit(9 * (r0 + k / 3) + c0 + k % 3));
+    let window =
+        |r0: usize, c0: usize| (0..9).fold(0u128, |m, k| m | bit(9 * (r0 + k / 3) + c0 + k % 3));
     if let Some(w) = [(1, 1), (1, 5), (5, 1), (5, 5)]
         .iter()
         .position(|&(r, c)| window(r, c) == house)

@@ -219,14 +219,16 @@ mod tests {
 
     #[test]
     fn killer_regions_cover_bands_and_box_pairs() {
-        let cages: Vec<(Vec<crate::grid::Cell>, u8)> = crate::grid::Cell::all()
-            .map(|c| (vec![c], 5))
-            .collect();
+        let cages: Vec<(Vec<crate::grid::Cell>, u8)> =
+            crate::grid::Cell::all().map(|c| (vec![c], 5)).collect();
         let g = Geometry::killer(cages).expect("cages");
         let rules = Rules::new(&g);
         // 9 + 9 + 9 single houses, 8 + 8 two-line bands and 12 box pairs, 7 + 7 three-line bands.
         assert_eq!(rules.regions.len(), 27 + 16 + 12 + 14);
-        assert!(rules.regions.iter().all(|r| r.innies == 0 && r.uncaged == 0));
+        assert!(rules
+            .regions
+            .iter()
+            .all(|r| r.innies == 0 && r.uncaged == 0));
         assert!(rules.classic_units);
         assert_eq!(rules.peers[0], super::super::super::state::PEER_BB[0]);
     }
