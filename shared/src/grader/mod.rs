@@ -45,7 +45,7 @@ mod wings;
 use crate::geometry::Geometry;
 use outcome::{next_level, stuck_at, Outcome};
 pub use outcome::{EXTREME_FLOOR, STUCK_CELL_WEIGHT};
-use state::State;
+use state::{Classic, State};
 pub use step::{Area, Step, Technique};
 
 /// A puzzle's grade.
@@ -227,15 +227,15 @@ fn find(
         Technique::XWing => fish::fish(s, places, 2, step, clean),
         Technique::Swordfish => fish::fish(s, places, 3, step, clean),
         Technique::Jellyfish => fish::fish(s, places, 4, step, clean),
-        Technique::XYWing => wings::xy_wing(s, step),
-        Technique::XYZWing => wings::xyz_wing(s, step),
-        Technique::WWing => wings::w_wing(s, step),
-        Technique::Skyscraper => single_digit::skyscraper(s, step, clean),
-        Technique::TwoStringKite => single_digit::two_string_kite(s, step, clean),
-        Technique::SimpleColouring => single_digit::simple_colouring(s, step, clean),
-        Technique::XChain => chains::x_chain(s, step, clean),
-        Technique::XYChain => chains::xy_chain(s, step),
-        Technique::Aic => chains::aic(s, step),
+        Technique::XYWing => wings::xy_wing(&Classic, s, step),
+        Technique::XYZWing => wings::xyz_wing(&Classic, s, step),
+        Technique::WWing => wings::w_wing(&Classic, s, step),
+        Technique::Skyscraper => single_digit::skyscraper(&Classic, s, step, clean),
+        Technique::TwoStringKite => single_digit::two_string_kite(&Classic, s, step, clean),
+        Technique::SimpleColouring => single_digit::simple_colouring(&Classic, s, step, clean),
+        Technique::XChain => chains::x_chain(&Classic, s, step, clean),
+        Technique::XYChain => chains::xy_chain(&Classic, s, step),
+        Technique::Aic => chains::aic(&Classic, s, step),
         // Killer's own techniques: only in the variant grader's ladder.
         Technique::CageSum
         | Technique::CageCombination

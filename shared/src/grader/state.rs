@@ -57,6 +57,50 @@ pub(crate) const CELL_UNITS: [[u8; 3]; N_CELLS] = {
     t
 };
 
+/// Most houses a geometry may have for the techniques that walk [`Tables`].
+pub(crate) const MAX_UNITS: usize = 32;
+
+/// Most houses a cell may be in for the techniques that walk [`Tables`].
+pub(crate) const MAX_CELL_UNITS: usize = 7;
+
+/// The house tables that wings, single-digit patterns and chains read: classic's consts
+/// ([`Classic`], which the compiler folds in as before) or a variant's (the variant grader's
+/// rules). An implementation keeps rows and columns as houses, at most [`MAX_UNITS`] houses and
+/// [`MAX_CELL_UNITS`] per cell.
+pub(crate) trait Tables {
+    /// Every house's bitboard.
+    fn units(&self) -> &[u128];
+    /// The cells that must differ from cell `c` (its houses' cells, and a killer's cage).
+    fn peers(&self, c: usize) -> u128;
+    /// The houses of cell `c`, as indices into [`Tables::units`].
+    fn cell_units(&self, c: usize) -> &[u8];
+    /// Whether cells `a` and `b` share a house that is not a row or column (the 2-string
+    /// kite's box).
+    fn same_block(&self, a: usize, b: usize) -> bool;
+}
+
+/// Classic Sudoku's tables.
+pub(crate) struct Classic;
+
+impl Tables for Classic {
+    #[inline]
+    fn units(&self) -> &[u128] {
+        &UNIT_BB
+    }
+    #[inline]
+    fn peers(&self, c: usize) -> u128 {
+        PEER_BB[c]
+    }
+    #[inline]
+    fn cell_units(&self, c: usize) -> &[u8] {
+        &CELL_UNITS[c]
+    }
+    #[inline]
+    fn same_block(&self, a: usize, b: usize) -> bool {
+        CELL_UNITS[a][2] == CELL_UNITS[b][2]
+    }
+}
+
 /// The bit of cell `c`.
 #[inline]
 pub(crate) const fn bit(c: usize) -> u128 {
@@ -190,7 +234,16 @@ impl State {
     /// Candidates derived from the digits of `grid` under the peers `peers` (a variant's
     /// geometry): every digit not already in a peer. `None` when two peers hold the same digit.
     pub(crate) fn with_peers(grid: &Grid, peers: &[u128; N_CELLS]) -> Option<State> {
-        let mut s = State::new(&Grid::empty());
+        let all = (1u128 << N_CELLS) - 1;
+        let mut s = State {
+            cand: [ALL_DIGITS; N_CELLS],
+            value: [0; N_CELLS],
+            pos: [all; 9],
+            unsolved: all,
+            dirty_cells: 0,
+            unsettled: 0,
+            dirty_digits: 0,
+        };
         for (c, &v) in grid.as_bytes().iter().enumerate() {
             if let Some(d) = v.checked_sub(1) {
                 if s.cand[c] & 1 << d == 0 {
@@ -300,6 +353,7 @@ impl State {
 
     /// Each unit's places for each digit: bit `k` of `[u][d]` when the unit's `k`-th cell
     /// (in `UNITS` order) may hold digit index `d`.
+    #[inline(always)]
     pub(crate) fn unit_places(&self) -> [[u16; 9]; 27] {
         let mut t = [[0u16; 9]; 27];
         for (d, &p) in self.pos.iter().enumerate() {

@@ -4,11 +4,11 @@
 //! - Singles, locked candidates and subsets walk every house of the geometry (diagonals,
 //!   windows, jigsaw regions); naked subsets also walk killer cages (`houses`).
 //! - Fish work on rows and columns, which every variant keeps: the classic code, sound as is.
-//! - Wings, single-digit patterns and chains are the classic code on the classic houses. They
-//!   run where every classic house is a house of the geometry (x, windoku, killer), so the
-//!   classic peers are peers and each deduction holds; they miss patterns that need a diagonal
-//!   or a window. A jigsaw has no boxes: there they do not run (a jigsaw that needs them grades
-//!   extreme).
+//! - Wings, single-digit patterns and chains are the classic code, generic over the house
+//!   tables it reads ([`Tables`](super::state::Tables)): here the geometry's houses (strong
+//!   links in diagonals, windows and jigsaw regions) and peers (a killer cage's cells see each
+//!   other: weak links). Skyscrapers keep to rows and columns; a 2-string kite's joint is any
+//!   house that is not a line.
 //! - Killer's own techniques are in `cages`: cage sum (easy), cage combination (medium), the 45
 //!   rule and the cage split (hard).
 
@@ -30,7 +30,7 @@ pub(super) use rules::Rules;
 fn find(rules: &Rules, t: Technique, s: &State, step: &mut Step) -> bool {
     step.reset(t);
     let clean = &mut 0;
-    let classic = rules.classic_units;
+    let classic = rules.tables_fit;
     let found = match t {
         Technique::NakedSingle => super::singles::naked_single(s, step),
         Technique::HiddenSingle => houses::hidden_single(rules, s, step),
@@ -46,18 +46,25 @@ fn find(rules: &Rules, t: Technique, s: &State, step: &mut Step) -> bool {
         Technique::HiddenPair => houses::hidden(rules, s, 2, step),
         Technique::HiddenTriple => houses::hidden(rules, s, 3, step),
         Technique::HiddenQuad => houses::hidden(rules, s, 4, step),
-        Technique::XWing => fish::fish(s, &s.unit_places(), 2, step, clean),
-        Technique::Swordfish => fish::fish(s, &s.unit_places(), 3, step, clean),
-        Technique::Jellyfish => fish::fish(s, &s.unit_places(), 4, step, clean),
-        Technique::XYWing if classic => wings::xy_wing(s, step),
-        Technique::XYZWing if classic => wings::xyz_wing(s, step),
-        Technique::WWing if classic => wings::w_wing(s, step),
-        Technique::Skyscraper if classic => single_digit::skyscraper(s, step, clean),
-        Technique::TwoStringKite if classic => single_digit::two_string_kite(s, step, clean),
-        Technique::SimpleColouring if classic => single_digit::simple_colouring(s, step, clean),
-        Technique::XChain if classic => chains::x_chain(s, step, clean),
-        Technique::XYChain if classic => chains::xy_chain(s, step),
-        Technique::Aic if classic => chains::aic(s, step),
+        Technique::XWing | Technique::Swordfish | Technique::Jellyfish => {
+            let n = match t {
+                Technique::XWing => 2,
+                Technique::Swordfish => 3,
+                _ => 4,
+            };
+            fish::fish(s, &s.unit_places(), n, step, clean)
+        }
+        Technique::XYWing if classic => wings::xy_wing(rules, s, step),
+        Technique::XYZWing if classic => wings::xyz_wing(rules, s, step),
+        Technique::WWing if classic => wings::w_wing(rules, s, step),
+        Technique::Skyscraper if classic => single_digit::skyscraper(rules, s, step, clean),
+        Technique::TwoStringKite if classic => single_digit::two_string_kite(rules, s, step, clean),
+        Technique::SimpleColouring if classic => {
+            single_digit::simple_colouring(rules, s, step, clean)
+        }
+        Technique::XChain if classic => chains::x_chain(rules, s, step, clean),
+        Technique::XYChain if classic => chains::xy_chain(rules, s, step),
+        Technique::Aic if classic => chains::aic(rules, s, step),
         _ => false,
     };
     found && step.makes_progress()

@@ -3,7 +3,7 @@
 //! rule (every row, column and box, bands of two and three adjacent rows or columns, and pairs
 //! of adjacent boxes) with the cages each one covers whole, cuts, or leaves out.
 
-use super::super::state::{Bits, State, UNIT_BB};
+use super::super::state::{Bits, State, Tables, MAX_CELL_UNITS, MAX_UNITS, UNIT_BB};
 use super::super::step::Area;
 use super::{area_of, bits, cages_of, peers_of};
 use crate::geometry::Geometry;
@@ -50,8 +50,11 @@ pub(crate) struct Rules {
     /// Each cell's cage (`u8::MAX` for none).
     cage_index: [u8; N_CELLS],
     pub(crate) regions: Vec<Region>,
-    /// Every classic house is a house here (x, windoku, killer): the classic techniques hold.
-    pub(crate) classic_units: bool,
+    /// The houses of each cell, as indices into `houses`.
+    cell_houses: Vec<Vec<u8>>,
+    /// Rows and columns are houses and the counts fit [`Tables`]: wings, single-digit patterns
+    /// and chains can walk these houses.
+    pub(crate) tables_fit: bool,
 }
 
 impl Rules {
@@ -77,7 +80,15 @@ impl Rules {
             Bits(cage.cells).for_each(|c| cage_index[c] = i as u8);
             groups.push((cage.cells, Area::Cage(i as u8)));
         }
-        let classic_units = UNIT_BB.iter().all(|u| houses.contains(u));
+        let cell_houses: Vec<Vec<u8>> = (0..N_CELLS)
+            .map(|c| {
+                let own = houses.iter().enumerate().filter(|&(_, &h)| h & 1 << c != 0);
+                own.map(|(i, _)| i as u8).collect()
+            })
+            .collect();
+        let tables_fit = UNIT_BB[..18].iter().all(|u| houses.contains(u))
+            && houses.len() <= MAX_UNITS
+            && cell_houses.iter().all(|h| h.len() <= MAX_CELL_UNITS);
         let regions = if cages.is_empty() {
             Vec::new()
         } else {
@@ -92,7 +103,8 @@ impl Rules {
             cages,
             cage_index,
             regions,
-            classic_units,
+            cell_houses,
+            tables_fit,
         }
     }
 
@@ -133,6 +145,23 @@ impl Rules {
             let full = cage.cells & s.unsolved == 0;
             placed > u32::from(cage.sum) || (full && placed != u32::from(cage.sum))
         })
+    }
+}
+
+impl Tables for Rules {
+    fn units(&self) -> &[u128] {
+        &self.houses
+    }
+    fn peers(&self, c: usize) -> u128 {
+        self.peers[c]
+    }
+    fn cell_units(&self, c: usize) -> &[u8] {
+        &self.cell_houses[c]
+    }
+    fn same_block(&self, a: usize, b: usize) -> bool {
+        self.cell_houses[a]
+            .iter()
+            .any(|u| !self.areas[usize::from(*u)].is_line() && self.cell_houses[b].contains(u))
     }
 }
 
@@ -229,7 +258,7 @@ mod tests {
             .regions
             .iter()
             .all(|r| r.innies == 0 && r.uncaged == 0));
-        assert!(rules.classic_units);
+        assert!(rules.tables_fit);
         assert_eq!(rules.peers[0], super::super::super::state::PEER_BB[0]);
     }
 }
