@@ -9,6 +9,26 @@
 //!   record and is what the generator calls in its inner loop.
 //! - [`hint`] finds the next step from a partly filled board (the client's hints).
 //!
+//! - [`grade_in`], [`grade_max_in`] and [`hint_in`] do the same under a puzzle's
+//!   [`Geometry`] (A10's variants). A classic geometry takes the classic path above (the same
+//!   result, the same speed); any other goes to the `variant` module, which walks the
+//!   geometry's own houses, peers and killer cages with the same ladder and levels.
+//!
+//! Levels and weights (the weight is what one step adds to the score):
+//!
+//! | level | techniques (weight) |
+//! |---|---|
+//! | easy | naked single (4), cage sum (8, killer: a cage's last open cell), hidden single (14) |
+//! | medium | cage combination (40, killer), pointing and claiming (50), naked pair (60), hidden pair (70), naked triple (80), hidden triple (100) |
+//! | hard | 45 rule (110, killer: innies and outies), cage split (120, killer), naked quad (120), skyscraper (130), x-wing (140), 2-string kite, w-wing, swordfish, simple colouring, hidden quad (150), xy-wing, jellyfish (160), xyz-wing (180) |
+//! | expert | x-chain, xy-chain (260), aic (280) |
+//!
+//! [`Technique::ORDER`] is the classic ladder, [`Technique::VARIANT_ORDER`] the same with the
+//! killer techniques in their places; [`Technique::as_str`] names each one for the wire
+//! (`naked_single`, …, `cage_sum`, `cage_combination`, `innie_outie`, `cage_split`), and a
+//! variant's [`Step`] names the [`Area`] it lies in (a row, a jigsaw region, a cage, a band of
+//! rows for the 45 rule) and, for killer steps, the sum.
+//!
 //! One private module per technique family: `singles`, `intersections`, `subsets`, `fish`,
 //! `wings`, `single_digit` (skyscraper, 2-string kite, simple colouring) and `chains` (X-chains,
 //! XY-chains, alternating inference chains). The candidate state lives in `state`.
@@ -349,15 +369,36 @@ mod tests {
 
     #[test]
     fn ladder_goes_by_weight_and_level() {
-        let order = Technique::ORDER;
-        for w in order.windows(2) {
-            assert!(w[0].weight() <= w[1].weight(), "{} before {}", w[0], w[1]);
-            assert!(w[0].level() <= w[1].level(), "{} before {}", w[0], w[1]);
+        for order in [&Technique::ORDER[..], &Technique::VARIANT_ORDER[..]] {
+            for w in order.windows(2) {
+                assert!(w[0].weight() <= w[1].weight(), "{} before {}", w[0], w[1]);
+                assert!(w[0].level() <= w[1].level(), "{} before {}", w[0], w[1]);
+            }
+            let mut seen: Vec<Technique> = order.to_vec();
+            seen.sort();
+            seen.dedup();
+            assert_eq!(seen.len(), order.len());
         }
-        let mut seen: Vec<Technique> = order.to_vec();
-        seen.sort();
-        seen.dedup();
-        assert_eq!(seen.len(), order.len());
+        // The variants' ladder is the classic one with killer's four in their places.
+        let classic: Vec<Technique> = Technique::VARIANT_ORDER
+            .into_iter()
+            .filter(|t| Technique::ORDER.contains(t))
+            .collect();
+        assert_eq!(classic, Technique::ORDER);
+        assert_eq!(Technique::VARIANT_ORDER.len(), Technique::ORDER.len() + 4);
+    }
+
+    #[test]
+    fn technique_names_are_snake_case_and_distinct() {
+        let mut names: Vec<&str> = Technique::VARIANT_ORDER.map(Technique::as_str).to_vec();
+        assert!(names
+            .iter()
+            .all(|n| n.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')));
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), Technique::VARIANT_ORDER.len());
+        assert_eq!(Technique::TwoStringKite.as_str(), "two_string_kite");
+        assert_eq!(Technique::InnieOutie.as_str(), "innie_outie");
     }
 
     #[test]

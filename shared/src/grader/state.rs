@@ -2,11 +2,12 @@
 //! bitboards (one `u128` per digit, bit `c` set when cell `c` may hold that digit), plus the
 //! unit and peer bitboard tables every technique uses.
 //!
-//! The grader grades classic Sudoku: its techniques walk the houses of
+//! The classic grader's techniques walk the houses of
 //! [`Geometry::classic`](crate::geometry::Geometry::classic) (rows, columns, boxes, in
 //! that order), kept here as const bitboards for speed ([`UNIT_BB`], [`CELL_UNITS`],
-//! [`PEER_BB`]; a test checks them against the geometry). A variant's grader would build these
-//! tables from its own geometry.
+//! [`PEER_BB`]; a test checks them against the geometry). The variant grader builds its own
+//! from a geometry and hands them to the techniques that read [`Tables`]; its candidates start
+//! from [`State::with_peers`] and its placements go through [`State::place_among`].
 //!
 //! Digits are indices `0..9` inside this module and the technique modules (bit `d` of a
 //! candidate mask is digit `d + 1`); they become [`Digit`]s only in step records.

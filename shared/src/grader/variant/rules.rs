@@ -89,7 +89,10 @@ impl Rules {
         let tables_fit = UNIT_BB[..18].iter().all(|u| houses.contains(u))
             && houses.len() <= MAX_UNITS
             && cell_houses.iter().all(|h| h.len() <= MAX_CELL_UNITS);
-        let regions = if cages.is_empty() {
+        // The 45 rule counts each cell's cage once: cages that overlap get none.
+        let caged: u32 = cages.iter().map(|k| k.cells.count_ones()).sum();
+        let disjoint = caged == cages.iter().fold(0u128, |m, k| m | k.cells).count_ones();
+        let regions = if cages.is_empty() || !disjoint {
             Vec::new()
         } else {
             regions(&houses, &cages)
