@@ -303,3 +303,30 @@ fn dug_killer_puzzles_grade_soundly() {
         assert!(used.contains(&t), "{t} in {used:?}");
     }
 }
+
+#[test]
+fn every_step_is_sound_on_a_sweep_of_dug_puzzles() {
+    // Minimal puzzles, where the hard techniques run: every placement is the solution's digit
+    // and no elimination removes it (checked in `check_graded`).
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(34);
+    for (i, base) in [Geometry::x(), Geometry::windoku(), jigsaw()]
+        .into_iter()
+        .enumerate()
+    {
+        let first = solutions_in(&base, &Grid::empty(), 1)[0];
+        for _ in 0..4 + i {
+            let solution = relabel(&first, &shuffled_digits(&mut rng));
+            let puzzle = dig(&base, &solution, 0, &mut rng);
+            check_graded(&base, &puzzle, &solution);
+        }
+    }
+    let classic = crate::solver::solve_one(&Grid::empty()).expect("a grid");
+    let mut used = Vec::new();
+    for sizes in [2..=3, 2..=4, 2..=4, 1..=5, 2..=5, 2..=3, 2..=4, 3..=4] {
+        let solution = relabel(&classic, &shuffled_digits(&mut rng));
+        let g = killer(&solution, sizes, &mut rng);
+        let puzzle = dig(&g, &solution, 0, &mut rng);
+        used.extend(check_graded(&g, &puzzle, &solution).steps.iter().map(|s| s.technique));
+    }
+    assert!(used.contains(&Technique::InnieOutie), "{used:?}");
+}
