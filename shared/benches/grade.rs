@@ -5,14 +5,14 @@
 //! Time is the thread's CPU time (`/proc/thread-self/schedstat`, Linux) so that other work on a
 //! shared machine does not count; wall-clock time where that file is missing.
 //!
-//! Then the variants (issue 34): puzzles of each variant dug here (a seeded digger of its own:
+//! With `variants` (or a variant's name) as the argument, the variants instead (issue 34): puzzles of each variant dug here (a seeded digger of its own:
 //! a solution from the geometric solver, relabelled, clues taken away in a random order while
 //! the puzzle stays unique; killer cages cut from the solution), graded with `grade_max_in` and
 //! `grade_in`, with the levels they got.
 //!
 //! Run: `cargo bench -p sudoku-race-shared --bench grade` (reads `../shared/data` beside the
-//! workspace; an optional argument filters the sets by name; `variants` or a variant's name
-//! runs only the variants).
+//! workspace; an optional argument filters the sets by name; `-- variants` or a variant's name
+//! runs the variants' table).
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -223,7 +223,6 @@ fn rate_in(puzzles: &[(Geometry, Grid)], mut f: impl FnMut(&Geometry, &Grid) -> 
 /// minimal), their levels and grading rates.
 fn variants(filter: Option<&str>) {
     const N: usize = 20;
-    println!();
     println!("variants: {N} dug puzzles a row (seeded), levels easy/medium/hard/expert/extreme");
     println!(
         "{:<16} {:>4} {:>6} {:>20} {:>16} {:>12}",
@@ -267,12 +266,16 @@ fn main() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data");
     let clock = if cpu_time().is_some() { "cpu" } else { "wall" };
     println!("puzzles per second of {clock} time, median of {RUNS} runs");
+    if only_variants {
+        variants(filter.as_deref());
+        return;
+    }
     println!(
         "{:<28} {:>6} {:>16} {:>14}",
         "set", "n", "grade_max/s", "grade/s"
     );
     for set in SETS {
-        if only_variants || filter.as_deref().is_some_and(|f| !set.contains(f)) {
+        if filter.as_deref().is_some_and(|f| !set.contains(f)) {
             continue;
         }
         let Ok(text) = std::fs::read_to_string(format!("{dir}/{set}")) else {
@@ -285,8 +288,5 @@ fn main() {
         });
         let full = rate(&lines, |g| grade(g).score);
         println!("{set:<28} {:>6} {fast:>16.0} {full:>14.0}", lines.len());
-    }
-    if filter.is_none() || only_variants {
-        variants(filter.as_deref());
     }
 }

@@ -326,7 +326,12 @@ fn every_step_is_sound_on_a_sweep_of_dug_puzzles() {
         let solution = relabel(&classic, &shuffled_digits(&mut rng));
         let g = killer(&solution, sizes, &mut rng);
         let puzzle = dig(&g, &solution, 0, &mut rng);
-        used.extend(check_graded(&g, &puzzle, &solution).steps.iter().map(|s| s.technique));
+        used.extend(
+            check_graded(&g, &puzzle, &solution)
+                .steps
+                .iter()
+                .map(|s| s.technique),
+        );
     }
     assert!(used.contains(&Technique::InnieOutie), "{used:?}");
 }
