@@ -22,9 +22,9 @@ SECTIONS=(solver engine variants ui server journal tls cluster cluster-floor idl
     cluster-pool matcher race_start store web lag takeover failover rolling soak)
 # Each section's heading, then what it measures and how long it takes (for --list).
 declare -A ABOUT=(
-    [solver]="The solver against tdoku|our uniqueness check against tdoku, in-process (about 2 min)"
+    [solver]="The solver against tdoku|our uniqueness check against tdoku, in-process (about 30 s)"
     [engine]="Engine: solve, generate, grade|solve, generate and grade on the handbook's sets (about 3 min)"
-    [variants]="Variant grading (issue 34)|the grader on dug x, windoku, jigsaw and killer puzzles (about 2 min)"
+    [variants]="Variant grading (issue 34)|the grader on dug x, windoku, jigsaw and killer puzzles (about 30 s)"
     [ui]="Terminal client|terminal client frames (seconds)"
     [server]="Race server: placements against the bare echo|placements at 25 and 50 rooms against the ws-echo baseline (about 1 min a run)"
     [journal]="The room journal against none|placements with the standalone server's room journal against --no-journal, interleaved, at 1,000/s and 10,000/s (about 1 min a run)"
@@ -41,7 +41,7 @@ declare -A ABOUT=(
     [cluster-pool]="Seated from the cluster-wide pool|the same over 3 nodes, one server as baseline (about 10 s a run)"
     [matcher]="The pool's matcher|pool matcher, criterion (about 1 min)"
     [race_start]="A different isomorph per seat|a race start with one isomorph per seat, criterion (about 30 s)"
-    [store]="Players who persist (the store)|leaderboard, history and save_race on a generated SQLite store (about 2 min)"
+    [store]="Players who persist (the store)|leaderboard, history and save_race on a generated SQLite store (about 30 s)"
     [web]="The browser's first load|the browser's first load, br against identity (about 3 min; Chromium, npm ci)"
     [lag]="Lag compensation|lag compensation through a 150 ms delay proxy (about 75 s)"
     [takeover]="Takeover after kill -9 of a room owner|kill -9 of a room owner, until another node answers (about 15 s a try)"
