@@ -71,7 +71,10 @@ pub(super) struct Support {
 /// the first cells can take, backward what can still finish.
 pub(super) fn support(cands: &[u16], rest: i32) -> Option<Support> {
     let k = cands.len();
-    let mut fwd = vec![MaskSet::default(); k + 1];
+    if k > 9 {
+        return None;
+    }
+    let mut fwd = [MaskSet::default(); 10];
     fwd[0].insert(0);
     for (i, &cand) in cands.iter().enumerate() {
         let (done, next) = fwd.split_at_mut(i + 1);
@@ -84,7 +87,7 @@ pub(super) fn support(cands: &[u16], rest: i32) -> Option<Support> {
             }
         }
     }
-    let mut bwd = vec![MaskSet::default(); k + 1];
+    let mut bwd = [MaskSet::default(); 10];
     let (mut any, mut all) = (0u16, 0x1ffu16);
     for m in fwd[k].iter() {
         if i32::from(SUM9[usize::from(m)]) == rest {

@@ -3,7 +3,7 @@
 //! cells or more, and naked and hidden subsets in every house (naked ones in killer cages too).
 
 use super::super::combos::{self, pop9};
-use super::super::state::{bit, cell, digit, Bits, State};
+use super::super::state::{bit, cell, digit, Bits, Digits, State};
 use super::super::step::{Area, Step, Technique};
 use super::{cages, Rules};
 
@@ -136,17 +136,23 @@ pub(super) fn naked(rules: &Rules, s: &State, n: usize, step: &mut Step) -> bool
         at_least[0] |= p;
     }
     let fit = at_least[1] & !at_least[n];
+    let mut cells = [0usize; 9];
+    let mut masks = [0u16; 9];
     for &(group, area) in &rules.groups {
         if ((fit & group).count_ones() as usize) < n {
             continue;
         }
-        let cells: Vec<usize> = Bits(fit & group).collect();
-        let masks: Vec<u16> = cells.iter().map(|&c| s.cand[c]).collect();
+        let mut k = 0;
+        for c in Bits(fit & group) {
+            cells[k] = c;
+            masks[k] = s.cand[c];
+            k += 1;
+        }
         let mut try_subset = |idx: &[usize], digits: u16| {
             let pattern = idx.iter().fold(0u128, |m, &i| m | bit(cells[i]));
             let seen = rules.common_peers(pattern);
             let mut any = false;
-            for d in super::super::state::Digits(digits) {
+            for d in Digits(digits) {
                 let elim = s.pos[d] & seen;
                 if elim != 0 {
                     if !any {
@@ -160,7 +166,7 @@ pub(super) fn naked(rules: &Rules, s: &State, n: usize, step: &mut Step) -> bool
             }
             any
         };
-        if combos::find(&masks, n, &mut try_subset) {
+        if combos::find(&masks[..k], n, &mut try_subset) {
             return true;
         }
     }
@@ -169,35 +175,37 @@ pub(super) fn naked(rules: &Rules, s: &State, n: usize, step: &mut Step) -> bool
 
 /// The first hidden subset of `n` (2..=4) digits that removes something, houses in order.
 pub(super) fn hidden(rules: &Rules, s: &State, n: usize, step: &mut Step) -> bool {
-    for (h, &house) in rules.houses.iter().enumerate() {
-        let cells: Vec<usize> = Bits(house).collect();
-        let mut digits = Vec::with_capacity(9);
-        let mut masks = Vec::with_capacity(9);
-        let mut free = 0;
+    let mut digits = [0usize; 9];
+    let mut masks = [0u16; 9];
+    for (h, (&house, cells)) in rules.houses.iter().zip(&rules.house_cells).enumerate() {
+        if (s.unsolved & house).count_ones() as usize <= n {
+            continue;
+        }
+        let (mut k, mut free) = (0, 0);
         for (d, &p) in s.pos.iter().enumerate() {
-            let m = cells
-                .iter()
-                .enumerate()
-                .filter(|&(_, &c)| p & bit(c) != 0)
-                .fold(0u16, |m, (k, _)| m | 1 << k);
+            let mut m = 0u16;
+            for (i, &c) in cells.iter().enumerate() {
+                m |= (((p >> c) & 1) as u16) << i;
+            }
             free += usize::from(m != 0);
             if (2..=n).contains(&pop9(m)) {
-                digits.push(d);
-                masks.push(m);
+                digits[k] = d;
+                masks[k] = m;
+                k += 1;
             }
         }
         // A hidden subset of all the house's free digits would remove nothing.
-        if digits.len() < n || free <= n {
+        if k < n || free <= n {
             continue;
         }
         let mut try_subset = |idx: &[usize], where_: u16| {
             let keep = idx.iter().fold(0u16, |m, &i| m | 1 << digits[i]);
-            let pattern = (0..cells.len())
+            let pattern = (0..9)
                 .filter(|k| where_ & 1 << k != 0)
-                .fold(0u128, |m, k| m | bit(cells[k]));
+                .fold(0u128, |m, k| m | bit(usize::from(cells[k])));
             let mut any = false;
             for c in Bits(pattern) {
-                for d in super::super::state::Digits(s.cand[c] & !keep) {
+                for d in Digits(s.cand[c] & !keep) {
                     step.eliminations.push((cell(c), digit(d)));
                     any = true;
                 }
@@ -209,7 +217,7 @@ pub(super) fn hidden(rules: &Rules, s: &State, n: usize, step: &mut Step) -> boo
             }
             any
         };
-        if combos::find(&masks, n, &mut try_subset) {
+        if combos::find(&masks[..k], n, &mut try_subset) {
             return true;
         }
     }

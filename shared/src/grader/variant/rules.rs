@@ -50,8 +50,12 @@ pub(crate) struct Rules {
     /// Each cell's cage (`u8::MAX` for none).
     cage_index: [u8; N_CELLS],
     pub(crate) regions: Vec<Region>,
-    /// The houses of each cell, as indices into `houses`.
-    cell_houses: Vec<Vec<u8>>,
+    /// Each house's cells, in increasing order.
+    pub(crate) house_cells: Vec<[u8; 9]>,
+    /// The houses of each cell, as indices into `houses` (the first `MAX_CELL_UNITS`).
+    cell_houses: [[u8; MAX_CELL_UNITS]; N_CELLS],
+    /// How many houses each cell is in.
+    n_cell_houses: [u8; N_CELLS],
     /// Rows and columns are houses and the counts fit [`Tables`]: wings, single-digit patterns
     /// and chains can walk these houses.
     pub(crate) tables_fit: bool,
@@ -80,15 +84,26 @@ impl Rules {
             Bits(cage.cells).for_each(|c| cage_index[c] = i as u8);
             groups.push((cage.cells, Area::Cage(i as u8)));
         }
-        let cell_houses: Vec<Vec<u8>> = (0..N_CELLS)
-            .map(|c| {
-                let own = houses.iter().enumerate().filter(|&(_, &h)| h & 1 << c != 0);
-                own.map(|(i, _)| i as u8).collect()
-            })
-            .collect();
+        let mut cell_houses = [[0u8; MAX_CELL_UNITS]; N_CELLS];
+        let mut n_cell_houses = [0u8; N_CELLS];
+        let mut house_cells = Vec::with_capacity(houses.len());
+        for (i, &h) in houses.iter().enumerate() {
+            let mut cells = [0u8; 9];
+            for (k, c) in Bits(h).enumerate() {
+                cells[k] = c as u8;
+                let n = usize::from(n_cell_houses[c]);
+                if n < MAX_CELL_UNITS {
+                    cell_houses[c][n] = i as u8;
+                }
+                n_cell_houses[c] = n_cell_houses[c].saturating_add(1);
+            }
+            house_cells.push(cells);
+        }
         let tables_fit = UNIT_BB[..18].iter().all(|u| houses.contains(u))
             && houses.len() <= MAX_UNITS
-            && cell_houses.iter().all(|h| h.len() <= MAX_CELL_UNITS);
+            && n_cell_houses
+                .iter()
+                .all(|&n| usize::from(n) <= MAX_CELL_UNITS);
         // The 45 rule counts each cell's cage once: cages that overlap get none.
         let caged: u32 = cages.iter().map(|k| k.cells.count_ones()).sum();
         let disjoint = caged == cages.iter().fold(0u128, |m, k| m | k.cells).count_ones();
@@ -106,7 +121,9 @@ impl Rules {
             cages,
             cage_index,
             regions,
+            house_cells,
             cell_houses,
+            n_cell_houses,
             tables_fit,
         }
     }
@@ -159,12 +176,13 @@ impl Tables for Rules {
         self.peers[c]
     }
     fn cell_units(&self, c: usize) -> &[u8] {
-        &self.cell_houses[c]
+        &self.cell_houses[c][..usize::from(self.n_cell_houses[c])]
     }
     fn same_block(&self, a: usize, b: usize) -> bool {
-        self.cell_houses[a]
+        let of_b = self.cell_units(b);
+        self.cell_units(a)
             .iter()
-            .any(|u| !self.areas[usize::from(*u)].is_line() && self.cell_houses[b].contains(u))
+            .any(|u| !self.areas[usize::from(*u)].is_line() && of_b.contains(u))
     }
 }
 
