@@ -312,6 +312,13 @@ impl State {
         (units, digits)
     }
 
+    /// The cells whose candidates changed since the last call (or [`State::take_dirty`]);
+    /// resets the record.
+    pub(crate) fn take_dirty_cells(&mut self) -> u128 {
+        self.dirty_digits = 0;
+        std::mem::replace(&mut self.dirty_cells, 0)
+    }
+
     /// Whether every cell holds a digit.
     #[inline]
     pub(crate) fn is_solved(&self) -> bool {

@@ -10,6 +10,7 @@
 use super::super::state::{bit, cell, digit, Bits, Digits, State};
 use super::super::step::Step;
 use super::houses::record_single;
+use super::rules::cage_bit;
 use super::Rules;
 
 /// The digits' sum of each 9-bit mask.
@@ -163,11 +164,12 @@ fn restrict(s: &State, cells: u128, rest: i32, step: &mut Step) -> Option<Suppor
     Some(sup)
 }
 
-/// The first cage combination that removes something: cages in order.
-pub(super) fn combination(rules: &Rules, s: &State, step: &mut Step) -> bool {
-    for cage in &rules.cages {
+/// The first cage combination that removes something: cages in order, skipping the `clean`
+/// ones (bit `i` for cage `i`) and marking those that give nothing.
+pub(super) fn combination(rules: &Rules, s: &State, step: &mut Step, clean: &mut u128) -> bool {
+    for (i, cage) in rules.cages.iter().enumerate() {
         let open = cage.cells & s.unsolved;
-        if open == 0 {
+        if open == 0 || *clean & cage_bit(i) != 0 {
             continue;
         }
         let rest = i32::from(cage.sum) - placed_sum(s, cage.cells);
@@ -194,6 +196,7 @@ pub(super) fn combination(rules: &Rules, s: &State, step: &mut Step) -> bool {
             step.area = rules.cage_of(open.trailing_zeros() as usize);
             return true;
         }
+        *clean |= cage_bit(i);
     }
     false
 }

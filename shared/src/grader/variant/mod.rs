@@ -26,8 +26,10 @@ mod rules;
 
 pub(super) use rules::Rules;
 
-/// Try technique `t`; on success `step` holds the deduction.
-fn find(rules: &Rules, t: Technique, s: &State, step: &mut Step) -> bool {
+/// Try technique `t`; on success `step` holds the deduction. `clean`: bit `i` for each cage
+/// known to give no cage combination until its cells' candidates change (candidates only
+/// go, so such a cage still gives nothing); the search skips those and marks the ones it clears.
+fn find(rules: &Rules, t: Technique, s: &State, step: &mut Step, clean_cages: &mut u128) -> bool {
     step.reset(t);
     let clean = &mut 0;
     let classic = rules.tables_fit;
@@ -35,7 +37,7 @@ fn find(rules: &Rules, t: Technique, s: &State, step: &mut Step) -> bool {
         Technique::NakedSingle => super::singles::naked_single(s, step),
         Technique::HiddenSingle => houses::hidden_single(rules, s, step),
         Technique::CageSum => cages::cage_sum(rules, s, step),
-        Technique::CageCombination => cages::combination(rules, s, step),
+        Technique::CageCombination => cages::combination(rules, s, step, clean_cages),
         Technique::InnieOutie => cages::innie_outie(rules, s, step),
         Technique::CageSplit => cages::split(rules, s, step),
         Technique::Pointing => houses::locked(rules, s, false, step),
@@ -91,6 +93,11 @@ fn start(rules: &Rules, grid: &Grid) -> Option<State> {
 
 /// Solve with the ladder up to `max` (see the classic `run`).
 pub(super) fn run(geometry: &Geometry, puzzle: &Grid, max: Level, record: bool) -> Outcome {
+    run_with(geometry, puzzle, max, record, true)
+}
+
+/// [`run`], with or without the memo of clean cages (tests compare the two).
+fn run_with(geometry: &Geometry, puzzle: &Grid, max: Level, record: bool, memo: bool) -> Outcome {
     let rules = Rules::new(geometry);
     let mut out = Outcome {
         level: Level::Easy,
@@ -103,18 +110,24 @@ pub(super) fn run(geometry: &Geometry, puzzle: &Grid, max: Level, record: bool) 
         return out;
     };
     let mut step = Step::empty();
+    let mut clean_cages = 0u128;
     'solve: while !s.is_solved() {
         let steps = if record { Some(&mut out.steps) } else { None };
         if let Some((t, n)) = houses::wave(&rules, &mut s, steps) {
             out.score += t.weight() * n;
             continue;
         }
+        clean_cages &= if memo {
+            !rules.cages_touching(s.take_dirty_cells())
+        } else {
+            0
+        };
         for t in Technique::VARIANT_ORDER {
             if t.level() > max {
                 out.level = next_level(max);
                 return out;
             }
-            if t.level() == Level::Easy || !find(&rules, t, &s, &mut step) {
+            if t.level() == Level::Easy || !find(&rules, t, &s, &mut step, &mut clean_cages) {
                 continue;
             }
             apply(&rules, &mut s, &step);
@@ -152,7 +165,7 @@ pub(super) fn hint(geometry: &Geometry, board: &Grid) -> Option<Step> {
     let mut step = Step::empty();
     Technique::VARIANT_ORDER
         .into_iter()
-        .any(|t| find(&rules, t, &s, &mut step))
+        .any(|t| find(&rules, t, &s, &mut step, &mut 0))
         .then_some(step)
 }
 

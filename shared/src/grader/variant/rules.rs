@@ -133,6 +133,18 @@ impl Rules {
         Bits(cells).fold(!0, |m, c| m & self.peers[c])
     }
 
+    /// The cages (bit `i` for cage `i`) with a cell in `cells`.
+    pub(crate) fn cages_touching(&self, cells: u128) -> u128 {
+        let mut out = 0u128;
+        for c in Bits(cells) {
+            let i = self.cage_index[c];
+            if i != u8::MAX {
+                out |= cage_bit(usize::from(i));
+            }
+        }
+        out
+    }
+
     /// The cage of cell `c`, as an area.
     pub(crate) fn cage_of(&self, c: usize) -> Option<Area> {
         let i = self.cage_index[c];
@@ -184,6 +196,11 @@ impl Tables for Rules {
             .iter()
             .any(|u| !self.areas[usize::from(*u)].is_line() && of_b.contains(u))
     }
+}
+
+/// Cage `i`'s bit in a set of cages (none past the 128th: such a cage is never skipped).
+pub(crate) fn cage_bit(i: usize) -> u128 {
+    1u128.checked_shl(i as u32).unwrap_or(0)
 }
 
 /// The regions of the 45 rule that are unions of the geometry's houses, smallest first.

@@ -207,7 +207,7 @@ fn the_45_rule_pins_the_innie_of_a_row() {
     let rules = Rules::new(&g);
     let s = start(&rules, &Grid::empty()).expect("open board");
     let mut step = Step::empty();
-    assert!(find(&rules, Technique::InnieOutie, &s, &mut step));
+    assert!(find(&rules, Technique::InnieOutie, &s, &mut step, &mut 0));
     assert_eq!(step.to_string(), "45 rule: r1c9 sum 4 (row 1) => r1c9 = 4");
 }
 
@@ -220,8 +220,8 @@ fn a_cage_split_by_a_row_keeps_each_part_to_its_sum() {
     let rules = Rules::new(&g);
     let s = start(&rules, &Grid::empty()).expect("open board");
     let mut step = Step::empty();
-    assert!(!find(&rules, Technique::InnieOutie, &s, &mut step));
-    assert!(find(&rules, Technique::CageSplit, &s, &mut step));
+    assert!(!find(&rules, Technique::InnieOutie, &s, &mut step, &mut 0));
+    assert!(find(&rules, Technique::CageSplit, &s, &mut step, &mut 0));
     assert_eq!(step.sum, Some(24));
     assert_eq!(step.area, Some(Area::Row(0)));
     assert_eq!(step.digits.len(), 3);
@@ -286,7 +286,7 @@ fn check_levels(g: &Geometry, puzzle: &Grid, level: Level) {
 fn dug_killer_puzzles_grade_soundly() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
     let classic = crate::solver::solve_one(&Grid::empty()).expect("a grid");
-    let mut used = Vec::new();
+    let (mut used, mut graded) = (Vec::new(), Vec::new());
     for sizes in [1..=4, 2..=4, 3..=5] {
         let solution = relabel(&classic, &shuffled_digits(&mut rng));
         let g = killer(&solution, sizes, &mut rng);
@@ -294,6 +294,12 @@ fn dug_killer_puzzles_grade_soundly() {
         let grading = check_graded(&g, &puzzle, &solution);
         check_levels(&g, &puzzle, grading.level);
         used.extend(grading.steps.iter().map(|s| s.technique));
+        graded.push((g, puzzle));
+    }
+    for (g, puzzle) in &graded {
+        let with = run(g, puzzle, Level::Extreme, true);
+        let without = run_with(g, puzzle, Level::Extreme, true, false);
+        assert_eq!(with.steps, without.steps, "the memo only saves time");
     }
     for t in [
         Technique::CageSum,
