@@ -341,3 +341,96 @@ fn every_step_is_sound_on_a_sweep_of_dug_puzzles() {
     }
     assert!(used.contains(&Technique::InnieOutie), "{used:?}");
 }
+
+#[test]
+fn puzzles_of_each_variant_grade_to_their_levels() {
+    // Dug by `dug` (kept as text): the level each needs, checked against the contract of
+    // `grade_max_in` and every step against the solution.
+    let cases = [
+        (
+            Geometry::x(),
+            Level::Easy,
+            "..67.8.14..89....6.1423.7...6..7..8..2....3....38..........7.....2..5.7...7....2.",
+        ),
+        (
+            Geometry::x(),
+            Level::Medium,
+            "...7.8.14...9....6.1423.7...6..7..8..2....3....38..........7.....2..5.7...7....2.",
+        ),
+        (
+            Geometry::x(),
+            Level::Hard,
+            ".62......48.3....2..5.62..9..8..1.9......76.47...............38....9.5.6.9....2..",
+        ),
+        (
+            Geometry::x(),
+            Level::Expert,
+            "....354....5......4....9......2.....57.....6.1....4...2.......3..7..368........7.",
+        ),
+        (
+            Geometry::windoku(),
+            Level::Easy,
+            "4.....9....79.......1.8.....3....6....4.3...9.1.2.4.3.3...9..52............1...46",
+        ),
+        (
+            Geometry::windoku(),
+            Level::Medium,
+            "49....5.73.856.......4.....2.3.......8..........2..91.1.....7...361.......2.3....",
+        ),
+        (
+            Geometry::windoku(),
+            Level::Hard,
+            "7...34.6..34.6..........2...1..5..4.......3.96.93..81..7.........6...4........1..",
+        ),
+        (
+            jigsaw(),
+            Level::Easy,
+            ".....27..3..1..4.8..........837....1...3...47..6...52.8.5......1...7...4278......",
+        ),
+        (
+            jigsaw(),
+            Level::Medium,
+            ".....27..3..1....8..........8.7....1...3...47..6...52.8.5......1...7...4278......",
+        ),
+        (
+            jigsaw(),
+            Level::Hard,
+            ".....7.....3.5.9...1.8...4...43.9..2..7.8.......12....6.........5.....6..36..41..",
+        ),
+        (
+            jigsaw(),
+            Level::Expert,
+            "....58.....4...7...2.31..5.....87.2.........4..92.....1....6....9..4.5..8.......3",
+        ),
+    ];
+    let mut kinds = Vec::new();
+    for (g, level, line) in cases {
+        let p = grid(line);
+        let solutions = solutions_in(&g, &p, 2);
+        assert_eq!(solutions.len(), 1, "{line}");
+        let grading = check_graded(&g, &p, &solutions[0]);
+        assert_eq!(grading.level, level, "{} {line}", g.variant());
+        check_levels(&g, &p, level);
+        kinds.extend(grading.steps.iter().filter_map(|s| s.area).map(Area::kind));
+        // The same puzzle under other digit names: the same level (and the same score when
+        // only singles are needed, taken by whole waves).
+        let perm = [3, 1, 4, 9, 5, 2, 6, 8, 7];
+        let other = check_graded(&g, &relabel(&p, &perm), &relabel(&solutions[0], &perm));
+        assert_eq!(other.level, level, "{line}");
+        if level == Level::Easy {
+            assert_eq!(other.score, grading.score, "{line}");
+        }
+    }
+    // The variants' own houses take part.
+    for kind in ["diagonal", "window", "region"] {
+        assert!(kinds.contains(&kind), "no step in a {kind}");
+    }
+    // A killer of one-cell cages and no clue: cage sums alone, 81 of them.
+    let solution = crate::solver::solve_one(&Grid::empty()).expect("a grid");
+    let cages = Cell::all()
+        .map(|c| (vec![c], solution.get(c).map_or(0, |d| d.get())))
+        .collect();
+    let g = Geometry::killer(cages).expect("cages");
+    let grading = check_graded(&g, &Grid::empty(), &solution);
+    assert_eq!((grading.level, grading.score), (Level::Easy, 81 * 8));
+}
