@@ -377,6 +377,16 @@ impl Step {
         self.sum = None;
     }
 
+    /// Record a single: digit index `d` placed in cell `c` (its cell and digit the pattern),
+    /// found in `area`.
+    pub(crate) fn record_single(&mut self, c: usize, d: usize, area: Option<Area>) {
+        let (c, d) = (state::cell(c), state::digit(d));
+        self.cells.push(c);
+        self.digits.push(d);
+        self.placements.push((c, d));
+        self.area = area;
+    }
+
     /// Record the pattern cells of a bitboard.
     pub(super) fn add_cells(&mut self, cells: u128) {
         self.cells.extend(state::Bits(cells).map(state::cell));

@@ -9,9 +9,7 @@
 
 use super::super::state::{bit, cell, digit, Bits, Digits, State};
 use super::super::step::Step;
-use super::houses::record_single;
-use super::rules::cage_bit;
-use super::Rules;
+use super::rules::{cage_bit, Rules};
 
 /// The digits' sum of each 9-bit mask.
 const SUM9: [u8; 512] = {
@@ -147,7 +145,7 @@ pub(super) fn cage_sum(rules: &Rules, s: &State, step: &mut Step) -> bool {
     let Some(&(c, d)) = found.first() else {
         return false;
     };
-    record_single(step, c, d, rules.cage_of(c));
+    step.record_single(c, d, rules.cage_of(c));
     true
 }
 

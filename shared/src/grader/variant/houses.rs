@@ -5,15 +5,8 @@
 use super::super::combos::{self, pop9};
 use super::super::state::{bit, cell, digit, Bits, Digits, State};
 use super::super::step::{Area, Step, Technique};
-use super::{cages, Rules};
-
-/// Record a placement of digit index `d` in cell `c`.
-pub(super) fn record_single(step: &mut Step, c: usize, d: usize, area: Option<Area>) {
-    step.cells.push(cell(c));
-    step.digits.push(digit(d));
-    step.placements.push((cell(c), digit(d)));
-    step.area = area;
-}
+use super::cages;
+use super::rules::Rules;
 
 /// Per digit index, the cells that are the only place for it in some house.
 fn hidden_singles(rules: &Rules, s: &State) -> [u128; 9] {
@@ -45,7 +38,7 @@ pub(super) fn hidden_single(rules: &Rules, s: &State, step: &mut Step) -> bool {
     let Some(d) = hs.iter().position(|h| h & bit(c) != 0) else {
         return false;
     };
-    record_single(step, c, d, hidden_area(rules, s, c, d));
+    step.record_single(c, d, hidden_area(rules, s, c, d));
     true
 }
 
@@ -89,7 +82,7 @@ pub(super) fn wave(
                 Technique::CageSum => rules.cage_of(c),
                 _ => None,
             };
-            record_single(&mut step, c, d, area);
+            step.record_single(c, d, area);
             steps.push(step);
         }
         s.place_among(c, d, rules.peers[c]);

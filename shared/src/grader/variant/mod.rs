@@ -13,18 +13,18 @@
 //!   rule and the cage split (hard).
 
 use super::outcome::{next_level, stuck_at, Outcome};
-use super::state::{bit, State, UNIT_BB};
-use super::step::{Area, Step, Technique};
+use super::state::State;
+use super::step::{Step, Technique};
 use super::{chains, fish, single_digit, wings};
 use crate::difficulty::Level;
-use crate::geometry::{Constraint, Geometry};
-use crate::grid::{Grid, N_CELLS};
+use crate::geometry::Geometry;
+use crate::grid::Grid;
 
 mod cages;
 mod houses;
 mod rules;
 
-pub(super) use rules::Rules;
+use rules::Rules;
 
 /// Try technique `t`; on success `step` holds the deduction. `clean`: bit `i` for each cage
 /// known to give no cage combination until its cells' candidates change (candidates only
@@ -167,67 +167,6 @@ pub(super) fn hint(geometry: &Geometry, board: &Grid) -> Option<Step> {
         .into_iter()
         .any(|t| find(&rules, t, &s, &mut step, &mut 0))
         .then_some(step)
-}
-
-/// The bitboard of a house or cage.
-fn bits(cells: &[crate::grid::Cell]) -> u128 {
-    cells.iter().fold(0, |m, c| m | bit(c.idx()))
-}
-
-/// The bitboard of each classic house (rows, columns, boxes).
-const fn classic_unit(u: usize) -> u128 {
-    UNIT_BB[u]
-}
-
-/// Each killer cage's cells and sum.
-fn cages_of(geometry: &Geometry) -> Vec<rules::Cage> {
-    geometry
-        .constraints()
-        .iter()
-        .map(|k| {
-            let Constraint::Cage { cells, sum } = k;
-            rules::Cage {
-                cells: bits(cells),
-                sum: *sum,
-            }
-        })
-        .collect()
-}
-
-/// Every cell's peers under `geometry`.
-fn peers_of(geometry: &Geometry) -> [u128; N_CELLS] {
-    std::array::from_fn(|c| {
-        let cell = crate::grid::Cell::new(c as u8).expect("below 81");
-        bits(geometry.peers(cell))
-    })
-}
-
-/// The area a house is.
-fn area_of(geometry: &Geometry, index: usize, house: u128) -> Area {
-    let i = index as u8;
-    if let Some(u) = (0..27).find(|&u| classic_unit(u) == house) {
-        let k = (u % 9) as u8;
-        return [Area::Row(k), Area::Column(k), Area::Box(k)][u / 9];
-    }
-    let diagonal = |f: fn(usize) -> usize| (0..9).fold(0u128, |m, r| m | bit(9 * r + f(r)));
-    if house == diagonal(|r| r) {
-        return Area::Diagonal(0);
-    }
-    if house == diagonal(|r| 8 - r) {
-        return Area::Diagonal(1);
-    }
-    let window =
-        |r0: usize, c0: usize| (0..9).fold(0u128, |m, k| m | bit(9 * (r0 + k / 3) + c0 + k % 3));
-    if let Some(w) = [(1, 1), (1, 5), (5, 1), (5, 5)]
-        .iter()
-        .position(|&(r, c)| window(r, c) == house)
-    {
-        return Area::Window(w as u8);
-    }
-    if geometry.variant() == crate::variant::Variant::Jigsaw && index >= 18 {
-        return Area::Region(i - 18);
-    }
-    Area::House(i)
 }
 
 #[cfg(test)]

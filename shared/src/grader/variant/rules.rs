@@ -3,10 +3,9 @@
 //! rule (every row, column and box, bands of two and three adjacent rows or columns, and pairs
 //! of adjacent boxes) with the cages each one covers whole, cuts, or leaves out.
 
-use super::super::state::{Bits, State, Tables, MAX_CELL_UNITS, MAX_UNITS, UNIT_BB};
+use super::super::state::{bit, Bits, State, Tables, MAX_CELL_UNITS, MAX_UNITS, UNIT_BB};
 use super::super::step::Area;
-use super::{area_of, bits, cages_of, peers_of};
-use crate::geometry::Geometry;
+use crate::geometry::{Constraint, Geometry};
 use crate::grid::N_CELLS;
 
 /// A killer cage.
@@ -196,6 +195,67 @@ impl Tables for Rules {
             .iter()
             .any(|u| !self.areas[usize::from(*u)].is_line() && of_b.contains(u))
     }
+}
+
+/// The bitboard of a house or cage.
+fn bits(cells: &[crate::grid::Cell]) -> u128 {
+    cells.iter().fold(0, |m, c| m | bit(c.idx()))
+}
+
+/// The bitboard of each classic house (rows, columns, boxes).
+const fn classic_unit(u: usize) -> u128 {
+    UNIT_BB[u]
+}
+
+/// Each killer cage's cells and sum.
+fn cages_of(geometry: &Geometry) -> Vec<Cage> {
+    geometry
+        .constraints()
+        .iter()
+        .map(|k| {
+            let Constraint::Cage { cells, sum } = k;
+            Cage {
+                cells: bits(cells),
+                sum: *sum,
+            }
+        })
+        .collect()
+}
+
+/// Every cell's peers under `geometry`.
+fn peers_of(geometry: &Geometry) -> [u128; N_CELLS] {
+    std::array::from_fn(|c| {
+        let cell = crate::grid::Cell::new(c as u8).expect("below 81");
+        bits(geometry.peers(cell))
+    })
+}
+
+/// The area a house is.
+fn area_of(geometry: &Geometry, index: usize, house: u128) -> Area {
+    let i = index as u8;
+    if let Some(u) = (0..27).find(|&u| classic_unit(u) == house) {
+        let k = (u % 9) as u8;
+        return [Area::Row(k), Area::Column(k), Area::Box(k)][u / 9];
+    }
+    let diagonal = |f: fn(usize) -> usize| (0..9).fold(0u128, |m, r| m | bit(9 * r + f(r)));
+    if house == diagonal(|r| r) {
+        return Area::Diagonal(0);
+    }
+    if house == diagonal(|r| 8 - r) {
+        return Area::Diagonal(1);
+    }
+    let window =
+        |r0: usize, c0: usize| (0..9).fold(0u128, |m, k| m | bit(9 * (r0 + k / 3) + c0 + k % 3));
+    if let Some(w) = [(1, 1), (1, 5), (5, 1), (5, 5)]
+        .iter()
+        .position(|&(r, c)| window(r, c) == house)
+    {
+        return Area::Window(w as u8);
+    }
+    if geometry.variant() == crate::variant::Variant::Jigsaw && index >= 18 {
+        return Area::Region(i - 18);
+    }
+    Area::House(i)
 }
 
 /// Cage `i`'s bit in a set of cages (none past the 128th: such a cage is never skipped).

@@ -7,6 +7,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+use super::super::step::Area;
 use super::super::testing::check_sound;
 use super::super::{grade, grade_in, grade_max, grade_max_in, hint, hint_in};
 use super::*;
