@@ -399,6 +399,19 @@ mod tests {
         assert_eq!(names.len(), Technique::VARIANT_ORDER.len());
         assert_eq!(Technique::TwoStringKite.as_str(), "two_string_kite");
         assert_eq!(Technique::InnieOutie.as_str(), "innie_outie");
+        let families = [
+            "single",
+            "locked_candidates",
+            "subset",
+            "fish",
+            "wing",
+            "single_digit_pattern",
+            "chain",
+            "cage",
+        ];
+        for t in Technique::VARIANT_ORDER {
+            assert!(families.contains(&t.family()), "{t}");
+        }
     }
 
     #[test]

@@ -159,6 +159,31 @@ impl Technique {
         }
     }
 
+    /// The technique's family (A11's `family`, snake_case): `single`, `locked_candidates`,
+    /// `subset`, `fish`, `wing`, `single_digit_pattern`, `chain` or `cage` (killer's own).
+    pub const fn family(self) -> &'static str {
+        match self {
+            Technique::NakedSingle | Technique::HiddenSingle => "single",
+            Technique::Pointing | Technique::Claiming => "locked_candidates",
+            Technique::NakedPair
+            | Technique::HiddenPair
+            | Technique::NakedTriple
+            | Technique::HiddenTriple
+            | Technique::NakedQuad
+            | Technique::HiddenQuad => "subset",
+            Technique::XWing | Technique::Swordfish | Technique::Jellyfish => "fish",
+            Technique::XYWing | Technique::XYZWing | Technique::WWing => "wing",
+            Technique::Skyscraper | Technique::TwoStringKite | Technique::SimpleColouring => {
+                "single_digit_pattern"
+            }
+            Technique::XChain | Technique::XYChain | Technique::Aic => "chain",
+            Technique::CageSum
+            | Technique::CageCombination
+            | Technique::InnieOutie
+            | Technique::CageSplit => "cage",
+        }
+    }
+
     /// The lowercase name used in step descriptions.
     pub const fn name(self) -> &'static str {
         match self {
