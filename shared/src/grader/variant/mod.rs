@@ -3,7 +3,8 @@
 //!
 //! - Singles, locked candidates and subsets walk every house of the geometry (diagonals,
 //!   windows, jigsaw regions); naked subsets also walk killer cages (`houses`).
-//! - Fish work on rows and columns, which every variant keeps: the classic code, sound as is.
+//! - Fish work on rows and columns, which every variant keeps: the classic code, sound as is
+//!   (a geometry without them, which no variant is, gets no fish, wings or chains).
 //! - Wings, single-digit patterns and chains are the classic code, generic over the house
 //!   tables it reads ([`Tables`](super::state::Tables)): here the geometry's houses (strong
 //!   links in diagonals, windows and jigsaw regions) and peers (a killer cage's cells see each
@@ -32,6 +33,7 @@ use rules::Rules;
 fn find(rules: &Rules, t: Technique, s: &State, step: &mut Step, clean_cages: &mut u128) -> bool {
     step.reset(t);
     let clean = &mut 0;
+    // Rows and columns are houses (fish and skyscrapers read them) and the tables fit.
     let classic = rules.tables_fit;
     let found = match t {
         Technique::NakedSingle => super::singles::naked_single(s, step),
@@ -48,7 +50,7 @@ fn find(rules: &Rules, t: Technique, s: &State, step: &mut Step, clean_cages: &m
         Technique::HiddenPair => houses::hidden(rules, s, 2, step),
         Technique::HiddenTriple => houses::hidden(rules, s, 3, step),
         Technique::HiddenQuad => houses::hidden(rules, s, 4, step),
-        Technique::XWing | Technique::Swordfish | Technique::Jellyfish => {
+        Technique::XWing | Technique::Swordfish | Technique::Jellyfish if classic => {
             let n = match t {
                 Technique::XWing => 2,
                 Technique::Swordfish => 3,
