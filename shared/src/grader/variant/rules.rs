@@ -263,12 +263,11 @@ pub(crate) fn cage_bit(i: usize) -> u128 {
     1u128.checked_shl(i as u32).unwrap_or(0)
 }
 
-/// The regions of the 45 rule that are unions of the geometry's houses, smallest first.
+/// The regions of the 45 rule whose rows, columns and boxes are all houses here, smallest
+/// first.
 fn regions(houses: &[u128], cages: &[Cage]) -> Vec<Region> {
-    let mut out = Vec::new();
-    let band = |first: usize, n: usize, off: usize| {
-        (first..first + n).fold(0u128, |m, k| m | UNIT_BB[off + k])
-    };
+    // Each region as the classic units (indices into `UNIT_BB`) it is the union of.
+    let mut out: Vec<(Area, Vec<usize>)> = Vec::new();
     for n in 1..=3u8 {
         for first in 0..=(9 - n) {
             let (f, l) = (first, first + n - 1);
@@ -277,38 +276,30 @@ fn regions(houses: &[u128], cages: &[Cage]) -> Vec<Region> {
             } else {
                 (Area::Rows(f, l), Area::Columns(f, l))
             };
-            let (f, n) = (usize::from(f), usize::from(n));
-            out.push((row, band(f, n, 0), n));
-            out.push((col, band(f, n, 9), n));
+            let lines = usize::from(f)..=usize::from(l);
+            out.push((row, lines.clone().collect()));
+            out.push((col, lines.map(|k| 9 + k).collect()));
         }
-        if n == 1 {
-            for b in 0..9u8 {
-                out.push((Area::Box(b), UNIT_BB[18 + usize::from(b)], 1));
+        for b in 0..9u8 {
+            let u = 18 + usize::from(b);
+            match n {
+                1 => out.push((Area::Box(b), vec![u])),
+                2 if b % 3 < 2 => out.push((Area::Boxes(b, b + 1), vec![u, u + 1])),
+                _ => {}
             }
-        }
-        if n == 2 {
-            for b in 0..9u8 {
-                let bx = UNIT_BB[18 + usize::from(b)];
-                if b % 3 < 2 {
-                    out.push((Area::Boxes(b, b + 1), bx | UNIT_BB[19 + usize::from(b)], 2));
-                }
-                if b < 6 {
-                    out.push((Area::Boxes(b, b + 3), bx | UNIT_BB[21 + usize::from(b)], 2));
-                }
+            if n == 2 && b < 6 {
+                out.push((Area::Boxes(b, b + 3), vec![u, u + 3]));
             }
         }
     }
-    out.sort_by_key(|r| r.2);
+    out.sort_by_key(|r| r.1.len());
     out.into_iter()
-        .filter(|&(_, cells, n)| is_union_of_houses(houses, cells, n))
-        .map(|(area, cells, n)| region(area, cells, n, cages))
+        .filter(|(_, units)| units.iter().all(|&u| houses.contains(&UNIT_BB[u])))
+        .map(|(area, units)| {
+            let cells = units.iter().fold(0u128, |m, &u| m | UNIT_BB[u]);
+            region(area, cells, units.len(), cages)
+        })
         .collect()
-}
-
-/// Whether `cells` is `n` disjoint houses of the geometry (each region here is built of rows,
-/// columns or boxes; a jigsaw or a custom geometry may lack them).
-fn is_union_of_houses(houses: &[u128], cells: u128, n: usize) -> bool {
-    houses.iter().filter(|&&h| h & !cells == 0).count() >= n && cells.count_ones() as usize == 9 * n
 }
 
 /// A region with what the cages cover of it.
