@@ -74,8 +74,8 @@ pub(crate) fn xyz_wing(t: &impl Tables, s: &State, step: &mut Step) -> bool {
 /// The first W-Wing that removes something; cells: one wing, the strong link, the other wing.
 pub(crate) fn w_wing(t: &impl Tables, s: &State, step: &mut Step) -> bool {
     let bivalue = s.bivalue_cells();
-    // Each digit's strong links, listed when first needed.
-    let mut links = [[0u128; MAX_UNITS]; 9];
+    // Each digit's strong links (their two cells), listed when first needed.
+    let mut links = [[(0u8, 0u8); MAX_UNITS]; 9];
     let mut n_links = [0usize; 9];
     let mut listed = 0u16;
     for a in Bits(bivalue) {
@@ -96,17 +96,18 @@ pub(crate) fn w_wing(t: &impl Tables, s: &State, step: &mut Step) -> bool {
                     for &u in t.units() {
                         let link = s.pos[x] & u;
                         if is_two(link) {
-                            links[x][n_links[x]] = link;
+                            let l1 = link.trailing_zeros() as u8;
+                            let l2 = (link & (link - 1)).trailing_zeros() as u8;
+                            links[x][n_links[x]] = (l1, l2);
                             n_links[x] += 1;
                         }
                     }
                 }
-                for &link in &links[x][..n_links[x]] {
-                    if link & ends != 0 {
+                for &(l1, l2) in &links[x][..n_links[x]] {
+                    let (l1, l2) = (usize::from(l1), usize::from(l2));
+                    if (bit(l1) | bit(l2)) & ends != 0 {
                         continue;
                     }
-                    let l1 = link.trailing_zeros() as usize;
-                    let l2 = (link & (link - 1)).trailing_zeros() as usize;
                     // The link's end that sees `a`, then the one that sees `b`.
                     let sees = |x: usize, y: usize| t.peers(x) & bit(y) != 0;
                     let joined = if sees(a, l1) && sees(b, l2) {
