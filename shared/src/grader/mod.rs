@@ -31,13 +31,16 @@
 //!
 //! One private module per technique family: `singles`, `intersections`, `subsets`, `fish`,
 //! `wings`, `single_digit` (skyscraper, 2-string kite, simple colouring) and `chains` (X-chains,
-//! XY-chains, alternating inference chains). The candidate state lives in `state`.
+//! XY-chains, alternating inference chains). The candidate state lives in `state`, what a run
+//! gives in `outcome`, and the variants' grader (its house techniques, killer's cage techniques
+//! and the geometry's tables) in `variant`.
 //!
 //! Invariants:
 //! - Every technique only makes sound deductions, so on a puzzle with one solution every
 //!   placement is the solution's digit and no elimination removes it (the tests check this).
 //! - [`Technique::ORDER`] goes by weight and by level, so the level is the lowest at which the
-//!   ladder solves the puzzle; the tests find it unchanged under the validity-preserving transforms.
+//!   ladder solves the puzzle; the tests find it unchanged under the validity-preserving transforms
+//!   (and a variant's level unchanged under relabelled digits, killer aside).
 //! - Singles go by whole waves (every naked single at once, else every hidden single), so an
 //!   easy puzzle's score does not change under transforms either. Above singles one step is
 //!   taken at a time, the first found in cell and digit order, so a transformed puzzle of medium
