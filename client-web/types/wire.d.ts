@@ -118,10 +118,11 @@ export type ClientMsg =
   | { type: 'set_settings'; settings: Partial<Settings> }
   | { type: 'kick'; player_id: string }
   | { type: 'report'; player_id: string; reason: string }
-  | ({ type: 'quick_race'; difficulty: Difficulty; name: string; key?: string; variant?: Variant } & Draws)
+  // The pool, the daily, ghosts and arenas are classic only so far (A10): the page never sends them a `variant`.
+  | ({ type: 'quick_race'; difficulty: Difficulty; name: string; key?: string } & Draws)
   | { type: 'leave_queue' }
   | { type: 'requeue' }
-  | ({ type: 'race_ghost'; ghost: string; difficulty?: Difficulty; name: string; key?: string; variant?: Variant } & Draws)
-  | ({ type: 'start_daily'; difficulty?: Difficulty; name: string; key?: string; variant?: Variant } & Draws)
-  | ({ type: 'join_arena'; arena_id: string; name: string; key?: string; variant?: Variant } & Draws)
+  | ({ type: 'race_ghost'; ghost: string; difficulty?: Difficulty; name: string; key?: string } & Draws)
+  | ({ type: 'start_daily'; difficulty?: Difficulty; name: string; key?: string } & Draws)
+  | ({ type: 'join_arena'; arena_id: string; name: string; key?: string } & Draws)
   | { type: 'leave_arena' };

@@ -245,15 +245,14 @@ function entering(page) {
 function pooling(page) {
   const { state, store } = page;
   return {
-    playNow(name, difficulty, variant = page.poolVariant) {
+    playNow(name, difficulty) {
       store.keepName(name);
       state.notice = null;
       page.poolName = name;
-      // Classic is the absent variant (A10).
-      page.poolVariant = variant === 'classic' ? undefined : variant;
       const retried = page.intent?.retried && page.intent.kind === 'quick';
       page.intent = { kind: 'quick', name, difficulty, retried };
-      page.withKey(name, (key) => page.link.send({ type: 'quick_race', difficulty, variant: page.poolVariant, name, key }));
+      // The pool deals classic only (A10): never a `variant` here.
+      page.withKey(name, (key) => page.link.send({ type: 'quick_race', difficulty, name, key }));
     },
     leaveQueue: () => page.link.send({ type: 'leave_queue' }),
     requeue() {
@@ -261,12 +260,12 @@ function pooling(page) {
       if (state.arena) state.arena.next_at = null;
       page.link.send({ type: 'requeue' });
     },
-    raceGhost(ghost, difficulty, variant) {
+    raceGhost(ghost, difficulty) {
       const name = page.poolName || store.name() || 'player';
       state.notice = null;
       page.intent = { kind: 'ghost', name };
       if (state.queue) page.link.send({ type: 'leave_queue' });
-      page.withKey(name, (key) => page.link.send({ type: 'race_ghost', ghost, difficulty, variant: variant === 'classic' ? undefined : variant, name, key }));
+      page.withKey(name, (key) => page.link.send({ type: 'race_ghost', ghost, difficulty, name, key }));
     },
     joinArena(arena_id, name) {
       store.keepName(name);

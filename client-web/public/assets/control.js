@@ -31,7 +31,6 @@ import { apply, initial, me } from './state.js';
 /** @typedef {import('./state.js').Actions} Actions */
 /** @typedef {import('../../types/wire.js').ServerMsg} ServerMsg */
 /** @typedef {import('../../types/wire.js').ClientMsg} ClientMsg */
-/** @typedef {import('../../types/wire.js').Variant} Variant */
 
 /**
  * What the app needs of wire.js's `Link`.
@@ -121,8 +120,6 @@ export class Page {
     this.watchName = 'spectator';
     /** The name this page waits in the pool under, to queue again after a drop. */
     this.poolName = '';
-    /** The variant Play now last asked for (A10): the pool the page queues in again. @type {Variant | undefined} */
-    this.poolVariant = undefined;
     /** Whether a redraw waits for the end of the current burst. */
     this.queued = false;
     /** The room moving's (A12) try in flight: a later try or a change of state bumps it. */
@@ -180,7 +177,7 @@ export class Page {
       this.act.joinArena(s.arena.arena_id, this.poolName);
     } else if (!s.room && s.queue) {
       // A dropped connection left the pool: queue again.
-      this.link.send({ type: 'quick_race', difficulty: s.queue.difficulty, variant: this.poolVariant, name: this.poolName, key: this.store.key() });
+      this.link.send({ type: 'quick_race', difficulty: s.queue.difficulty, name: this.poolName, key: this.store.key() });
     } else if (token) {
       this.intent = { kind: 'resume', room: s.room ?? undefined };
       this.link.send({ type: 'resume', token });

@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * The race settings form (the creator's, and the host's between races), its summary in words,
- * and the variant picker (A10) that the form, Play now, the daily ghost and solo practice share.
+ * and the variant picker (A10) that the room form (create and the host's settings) and solo practice share.
  */
 
 import { h, setAttr } from './dom.js';

@@ -61,20 +61,20 @@ test("a race view takes the room's variant and the seat's regions", async () => 
   assert.equal(p.screen(), 'race');
 });
 
-test('Play now asks for its variant (classic as none), and queues in it again after a drop', async () => {
+test('Play now, its queueing again after a drop, and the daily ghost never ask for a variant (the server deals them classic only)', async () => {
   const p = fakePage({ local: { 'sudoku-race:key': 'k1' } });
   await p.open();
   p.take();
-  p.act.playNow('ann', 'easy', 'windoku');
-  assert.deepEqual(p.take().map((t) => JSON.parse(t)), [{ type: 'quick_race', difficulty: 'easy', variant: 'windoku', name: 'ann', key: 'k1' }]);
+  p.act.playNow('ann', 'easy');
+  assert.deepEqual(p.take().map((t) => JSON.parse(t)), [{ type: 'quick_race', difficulty: 'easy', name: 'ann', key: 'k1' }]);
   await p.hear({ type: 'queued', difficulty: 'easy', waiting: 1 });
   await p.down(1006, true);
   await p.open(true);
-  assert.deepEqual(p.take().map((t) => JSON.parse(t)), [{ type: 'quick_race', difficulty: 'easy', variant: 'windoku', name: 'ann', key: 'k1' }]);
-  p.act.playNow('ann', 'easy', 'classic');
   assert.deepEqual(p.take().map((t) => JSON.parse(t)), [{ type: 'quick_race', difficulty: 'easy', name: 'ann', key: 'k1' }]);
-  p.act.raceGhost('daily', 'hard', 'killer');
-  assert.deepEqual(p.take().map((t) => JSON.parse(t)).at(-1), { type: 'race_ghost', ghost: 'daily', difficulty: 'hard', variant: 'killer', name: 'ann', key: 'k1' });
+  p.act.raceGhost('daily', 'hard');
+  assert.deepEqual(p.take().map((t) => JSON.parse(t)).at(-1), { type: 'race_ghost', ghost: 'daily', difficulty: 'hard', name: 'ann', key: 'k1' });
+  p.act.joinArena('E-1', 'ann');
+  assert.equal(p.take().map((t) => JSON.parse(t)).filter((m) => 'variant' in m).length, 0);
 });
 
 test('unsupported_variant fills the screen and names the room', async () => {

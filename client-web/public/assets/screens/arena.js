@@ -10,7 +10,6 @@
 
 import { clock, h, setAttr, setText } from '../dom.js';
 import { errorSlot } from '../parts.js';
-import { variantSelect } from '../settings.js';
 
 /** @typedef {import('../../../types/wire.js').ArenaInfo} ArenaInfo */
 /** @typedef {import('../../../types/wire.js').ArenaStanding} ArenaStanding */
@@ -232,20 +231,19 @@ function arenaList(act, who, env) {
 }
 
 /**
- * Ghost races: today's daily winner at a difficulty and variant (A10).
+ * Ghost races: today's daily winner at a difficulty. The daily and ghosts are classic only (A10:
+ * the server refuses another variant), so there is no variant picker here.
  * @param {import('../state.js').Actions} act
  */
 function ghostCard(act) {
   const level = h('select', { 'data-testid': 'winner-difficulty', 'aria-label': 'difficulty' },
     ...['easy', 'medium', 'hard', 'expert'].map((d) => h('option', { value: d, text: d })));
   level.value = 'medium';
-  const variant = variantSelect({ name: 'winner_variant', testid: 'winner-variant' });
-  variant.setAttribute('aria-label', 'variant');
   return h('div', { class: 'card' },
     h('h2', { text: 'Ghost races' }),
     h('p', { class: 'muted', text: 'Race a stored race replayed move by move: today\'s daily winner here, or your own best from your player page.' }),
-    h('div', { class: 'row' }, level, variant,
+    h('div', { class: 'row' }, level,
       h('button', { type: 'button', class: 'primary', 'data-testid': 'race-winner',
-        onclick: () => act.raceGhost('daily', /** @type {import('../../../types/wire.js').Difficulty} */ (level.value),
-          /** @type {import('../../../types/wire.js').Variant} */ (variant.value)), text: 'Race the daily winner' })));
+        onclick: () => act.raceGhost('daily', /** @type {import('../../../types/wire.js').Difficulty} */ (level.value)),
+        text: 'Race the daily winner' })));
 }

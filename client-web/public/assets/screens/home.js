@@ -7,11 +7,10 @@
 
 import { h } from '../dom.js';
 import { errorSlot, prefsBox } from '../parts.js';
-import { settingsForm, variantName, variantSelect } from '../settings.js';
+import { settingsForm, variantName } from '../settings.js';
 import { DEFAULT_SETTINGS } from '../wire.js';
 
 /** @typedef {import('../state.js').Actions} Actions */
-/** @typedef {import('../../../types/wire.js').Variant} Variant */
 /** @typedef {() => string | null} Who the name typed, or null (and a notice) when there is none */
 
 /**
@@ -73,7 +72,8 @@ export function home(act, env) {
 }
 
 /**
- * Play now: a difficulty, a variant (A10) and the big button.
+ * Play now: a difficulty and the big button. The pool deals classic only (A10: the server refuses
+ * `quick_race` with another variant), so there is no variant picker here: variants are raced in rooms.
  * @param {Actions} act
  * @param {Who} who
  */
@@ -81,7 +81,6 @@ function playNowCard(act, who) {
   const level = h('select', { 'data-testid': 'play-difficulty', name: 'play_difficulty' },
     ...['easy', 'medium', 'hard', 'expert'].map((d) => h('option', { value: d, text: d })));
   level.value = DEFAULT_SETTINGS.difficulty;
-  const variant = variantSelect({ name: 'play_variant', testid: 'play-variant' });
   return h(
     'form',
     {
@@ -89,14 +88,13 @@ function playNowCard(act, who) {
       onsubmit: (ev) => {
         ev.preventDefault();
         const n = who();
-        if (n) act.playNow(n, /** @type {import('../../../types/wire.js').Difficulty} */ (level.value), /** @type {Variant} */ (variant.value));
+        if (n) act.playNow(n, /** @type {import('../../../types/wire.js').Difficulty} */ (level.value));
       },
     },
     h('h2', { text: 'Play now' }),
-    h('p', { class: 'muted', text: 'Race whoever else is looking for a race at that difficulty and variant.' }),
+    h('p', { class: 'muted', text: 'Race whoever else is looking for a classic race at that difficulty. Variants are raced in rooms.' }),
     h('div', { class: 'row' },
       h('label', {}, h('span', { text: 'Difficulty' }), level),
-      h('label', {}, h('span', { text: 'Variant' }), variant),
       h('button', { type: 'submit', class: 'primary', 'data-testid': 'play-now', text: 'Play now' })),
   );
 }
