@@ -26,6 +26,14 @@ fn difficulty_arg(s: &str) -> Result<Difficulty, String> {
         .map_err(|e: engine::difficulty::UnknownDifficulty| e.to_string())
 }
 
+/// A `--variant` name in any case (`Killer`, `X`).
+fn variant_arg(s: &str) -> Result<engine::Variant, String> {
+    s.trim()
+        .to_ascii_lowercase()
+        .parse()
+        .map_err(|e: engine::UnknownVariant| e.to_string())
+}
+
 /// Multiplayer real-time Sudoku races in the terminal, and the engine tools.
 #[derive(Debug, Parser)]
 #[command(name = "sudoku-race", version, about)]

@@ -212,12 +212,18 @@ impl App {
         else {
             return Vec::new();
         };
-        if self.mirror.race().is_none() {
+        let Some(race) = self.mirror.race() else {
             return Vec::new();
-        }
+        };
         let refusal = (!accepted).then_some((reason, conflicts));
-        self.play
-            .answered(id.as_ref(), cell, digit, refusal, self.clock_ms);
+        self.play.answered(
+            &race.geometry,
+            id.as_ref(),
+            cell,
+            digit,
+            refusal,
+            self.clock_ms,
+        );
         self.room_back()
     }
 

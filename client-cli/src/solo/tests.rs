@@ -183,11 +183,11 @@ fn a_change_clears_the_clash_warning() {
     assert_eq!(g.notice, None, "the warning went with the clash");
 }
 
-fn dealer(_: Difficulty) -> (Grid, Grid) {
+fn dealer(_: Variant, _: Difficulty) -> (Geometry, Grid, Grid) {
     let mut p = Grid::parse(SOLUTION).expect("grid");
     let s = p;
     p.set(Cell::new(0).expect("cell"), None);
-    (p, s)
+    (Geometry::classic().clone(), p, s)
 }
 
 #[test]

@@ -21,14 +21,6 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 mod text;
 
-/// A variant's name on the command line (any case).
-fn variant_arg(s: &str) -> Result<Variant, String> {
-    s.trim()
-        .to_ascii_lowercase()
-        .parse()
-        .map_err(|e: engine::UnknownVariant| e.to_string())
-}
-
 /// Arguments of `sudoku-race solve`.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
@@ -39,7 +31,7 @@ pub struct SolveArgs {
     pub puzzle: Option<String>,
     /// The variant of plain grid lines (classic, x, windoku; jigsaw and killer come as JSON,
     /// which names its own variant and must then agree).
-    #[arg(long, value_parser = variant_arg)]
+    #[arg(long, value_parser = crate::variant_arg)]
     pub variant: Option<Variant>,
 }
 
@@ -61,7 +53,7 @@ pub struct GenerateArgs {
     pub symmetric: bool,
     /// classic, x, windoku, jigsaw or killer: the others print one JSON line a puzzle, with
     /// its layout and solution.
-    #[arg(long, value_parser = variant_arg, default_value = "classic")]
+    #[arg(long, value_parser = crate::variant_arg, default_value = "classic")]
     pub variant: Variant,
 }
 
@@ -75,7 +67,7 @@ pub struct GradeArgs {
     pub puzzle: Option<String>,
     /// The variant of plain grid lines (see `solve --variant`). Variants other than classic
     /// get the generator's stand-in grade (no step record) until the variant grader lands.
-    #[arg(long, value_parser = variant_arg)]
+    #[arg(long, value_parser = crate::variant_arg)]
     pub variant: Option<Variant>,
     /// Print the steps of the human solution after each grade.
     #[arg(long)]

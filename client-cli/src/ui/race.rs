@@ -22,7 +22,7 @@ fn board_view<'a>(
     flash_cells: &'a [Cell],
     spectator: bool,
 ) -> BoardView<'a> {
-    let mut v = BoardView::new(&race.puzzle, &race.board);
+    let mut v = BoardView::new(&race.puzzle, &race.board).in_geometry(&race.geometry);
     if spectator {
         return v;
     }
@@ -38,7 +38,7 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
         Line::raw("waiting for the puzzle…").render(area, buf);
         return;
     };
-    let [board_area, under, right] = beside_board(area, 20, 2);
+    let [board_area, under, right] = beside_board(area, 20, 2, &race.geometry);
     let [bar_area, flash_area] =
         Layout::vertical([Constraint::Length(1), Constraint::Length(1)]).areas(under);
     let play = app.play();
@@ -49,7 +49,14 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
     let pending: Vec<(Cell, Digit)> = play.pending().collect();
     let spectator = room.role == Role::Spectator;
     if let (true, Some((leader, shown))) = (spectator, race.leader_board()) {
-        BoardView::new(&shown.givens, &shown.board).render(board_area, buf);
+        // A seat's own isomorph of a jigsaw or killer has its own layout, which its delayed
+        // board does not bring: drawn with the race's only where every seat shares it.
+        let own_layout = room.settings.isomorphs && race.variant.has_layout();
+        let plain = engine::Geometry::classic();
+        let geometry = if own_layout { plain } else { &race.geometry };
+        BoardView::new(&shown.givens, &shown.board)
+            .in_geometry(geometry)
+            .render(board_area, buf);
         digit_bar(&shown.board).render(bar_area, buf);
         let name = room.name_of(leader.as_str()).unwrap_or("?");
         let caption = format!(
