@@ -48,10 +48,20 @@ impl App {
             },
             (None, Some(room), _) => Intent::Quick {
                 difficulty: room.settings.difficulty,
+                variant: room.settings.variant,
                 name,
             },
-            (None, None, Some(Intent::Quick { difficulty, .. })) => Intent::Quick {
+            (
+                None,
+                None,
+                Some(Intent::Quick {
+                    difficulty,
+                    variant,
+                    ..
+                }),
+            ) => Intent::Quick {
                 difficulty: *difficulty,
+                variant: *variant,
                 name,
             },
             _ => {
@@ -131,7 +141,11 @@ impl Outside {
         };
         let name = name.to_owned();
         Some(match action {
-            Action::PlayNow => Intent::Quick { difficulty, name },
+            Action::PlayNow => Intent::Quick {
+                difficulty,
+                variant: engine::Variant::Classic,
+                name,
+            },
             _ => Intent::Create {
                 name,
                 settings: Some(SettingsRequest {

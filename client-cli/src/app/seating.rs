@@ -62,7 +62,7 @@ impl Seating {
             name: Some(name.to_owned()),
             key: None,
             boards: false,
-            variants: None,
+            variants: crate::net::drawn(),
         }
     }
 

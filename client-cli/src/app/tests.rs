@@ -32,6 +32,7 @@ mod results;
 mod screens;
 mod session;
 mod trial;
+mod variants;
 use engine::Difficulty;
 
 pub(crate) const PUZZLE: &str =

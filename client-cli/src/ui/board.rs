@@ -12,6 +12,8 @@
 
 mod lattice;
 
+pub use lattice::{CAGE, SUM};
+
 use engine::{Cell, Digit, Geometry, Grid, Variant};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};

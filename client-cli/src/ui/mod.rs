@@ -163,7 +163,7 @@ fn render_top(app: &App, area: Rect, buf: &mut Buffer) {
         spans.push(Span::raw(format!(
             "  room {}  ·  {}  ·  {}",
             room.code,
-            room.settings.difficulty,
+            crate::app::variant_label(room.settings.variant, room.settings.difficulty),
             match room.role {
                 Role::Player => format!("playing as {}", app.name),
                 Role::Spectator => "spectating".to_owned(),

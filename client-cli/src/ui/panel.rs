@@ -66,11 +66,10 @@ fn render_stats(app: &App, room: &Room, race: &Race, area: Rect, buf: &mut Buffe
         }
     }
     Paragraph::new(lines)
-        .block(
-            Block::new()
-                .borders(Borders::ALL)
-                .title(format!(" {} ", race.difficulty)),
-        )
+        .block(Block::new().borders(Borders::ALL).title(format!(
+            " {} ",
+            crate::app::variant_label(race.variant, race.difficulty)
+        )))
         .render(area, buf);
 }
 

@@ -67,7 +67,7 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
     let next = if room.settings.pool && room.role == protocol::Role::Player {
         format!(
             "next: press r to race again ({} pool)",
-            room.settings.difficulty
+            crate::app::variant_label(room.settings.variant, room.settings.difficulty)
         )
     } else if room.settings.pool {
         "next: its players go back to the pool".to_owned()

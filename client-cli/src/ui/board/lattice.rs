@@ -126,7 +126,7 @@ impl Pieces {
             return Edge::NONE;
         }
         let above = i.checked_sub(1).and_then(|r| cell(r, c));
-        self.between(above, cell(i, c), i % 3 == 0)
+        self.between(above, cell(i, c), i.is_multiple_of(3))
     }
 
     /// The segment of vertical line `j` (0..=9, left of column `j`) beside row `r`.
@@ -135,7 +135,7 @@ impl Pieces {
             return Edge::NONE;
         }
         let left = j.checked_sub(1).and_then(|c| cell(r, c));
-        self.between(left, cell(r, j), j % 3 == 0)
+        self.between(left, cell(r, j), j.is_multiple_of(3))
     }
 
     /// Where horizontal line `i` meets vertical line `j`: its glyph and style.
