@@ -140,3 +140,52 @@ fn run() -> anyhow::Result<ExitCode> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The command line `args` parses, and its `Debug` shows `shows`.
+    #[track_caller]
+    fn check_parses(args: &[&str], shows: &str) {
+        let cli = Cli::try_parse_from(args).expect("parses");
+        let debug = format!("{cli:?}");
+        assert!(debug.contains(shows), "{shows:?} not in {debug}");
+    }
+
+    #[test]
+    fn every_command_that_deals_a_puzzle_takes_a_variant_in_any_case() {
+        check_parses(
+            &["sudoku-race", "play", "--variant", "Killer"],
+            "variant: Killer",
+        );
+        check_parses(&["sudoku-race", "play"], "variant: Classic");
+        check_parses(
+            &["sudoku-race", "host", "--variant", "jigsaw"],
+            "variant: Some(Jigsaw)",
+        );
+        check_parses(&["sudoku-race", "quick", "--variant", "X"], "variant: X");
+        check_parses(
+            &["sudoku-race", "daily", "--variant", "windoku"],
+            "variant: Windoku",
+        );
+        check_parses(
+            &["sudoku-race", "ghost", "best", "--variant", "killer"],
+            "variant: Some(Killer)",
+        );
+        for bad in [
+            &["sudoku-race", "play", "--variant", "samurai"][..],
+            &["sudoku-race", "host", "--variant", ""],
+            &[
+                "sudoku-race",
+                "play",
+                "--variant",
+                "killer",
+                "--puzzle",
+                "1",
+            ],
+        ] {
+            assert!(Cli::try_parse_from(bad).is_err(), "{bad:?}");
+        }
+    }
+}

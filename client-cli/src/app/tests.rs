@@ -187,6 +187,9 @@ fn check_effects(effects: Vec<Effect>, expected: &[ClientMsg]) {
     assert_eq!(sent, expected);
 }
 
+// The board's variant styles (A10), for `variants`.
+use crate::ui::board::{BORDER, CAGE, SUM, TINT_BG};
+
 /// The cursor cell's background on the board.
 const CURSOR: Color = crate::ui::board::CURSOR_BG;
 

@@ -238,6 +238,53 @@ fn solved(puzzle: &str, solution: &str) -> Result<(Grid, Grid), ReplayError> {
     Ok((puzzle, solution))
 }
 
+/// The race's variant: classic when absent (A10), an error for a name this client does not know.
+fn variant_of(name: Option<&str>) -> Result<Variant, ReplayError> {
+    let Some(name) = name else {
+        return Ok(Variant::Classic);
+    };
+    name.parse()
+        .map_err(|_| ReplayError::Variant(format!("variant {} is unknown", safe(name))))
+}
+
+/// The race's seats, checked: each with its own puzzle, solution and layout (A8, A10), or the
+/// race's (`puzzle`, `solution`, its layout) where it has none.
+fn seats(
+    race: &wire::Race,
+    variant: Variant,
+    puzzle: Grid,
+    solution: Grid,
+) -> Result<Vec<Seat>, ReplayError> {
+    let geometry = |layout: &WireLayout| {
+        let layout = if layout.is_empty() {
+            &race.layout
+        } else {
+            layout
+        };
+        layout
+            .geometry(variant)
+            .map_err(|e| ReplayError::Variant(format!("layout is not a {variant}'s: {e}")))
+    };
+    race.players
+        .iter()
+        .map(|s| {
+            let (puzzle, solution) = match (&s.puzzle, &s.solution) {
+                (Some(p), Some(s)) => solved(p, s)?,
+                _ => (puzzle, solution),
+            };
+            Ok(Seat {
+                geometry: geometry(&s.layout)?,
+                player_id: s.player_id.clone(),
+                name: safe(&s.name),
+                handle: s.handle.as_deref().map(safe),
+                bot: s.bot,
+                puzzle,
+                solution,
+            })
+        })
+        .collect()
+}
+
 fn safe(s: &str) -> String {
     terminal_safe(s).into_owned()
 }
@@ -249,41 +296,8 @@ impl Replay {
     pub fn from_json(v: &Value) -> Result<Replay, ReplayError> {
         let race = wire::Race::deserialize(v)?;
         let (puzzle, solution) = solved(&race.puzzle, &race.solution)?;
-        let variant = match race.variant.as_deref() {
-            None => Variant::Classic,
-            Some(name) => name
-                .parse()
-                .map_err(|_| ReplayError::Variant(format!("variant {} is unknown", safe(name))))?,
-        };
-        let geometry = |layout: &WireLayout| {
-            let layout = if layout.is_empty() {
-                &race.layout
-            } else {
-                layout
-            };
-            layout
-                .geometry(variant)
-                .map_err(|e| ReplayError::Variant(format!("layout is not a {variant}'s: {e}")))
-        };
-        let players = race
-            .players
-            .iter()
-            .map(|s| {
-                let (puzzle, solution) = match (&s.puzzle, &s.solution) {
-                    (Some(p), Some(s)) => solved(p, s)?,
-                    _ => (puzzle, solution),
-                };
-                Ok(Seat {
-                    geometry: geometry(&s.layout)?,
-                    player_id: s.player_id.clone(),
-                    name: safe(&s.name),
-                    handle: s.handle.as_deref().map(safe),
-                    bot: s.bot,
-                    puzzle,
-                    solution,
-                })
-            })
-            .collect::<Result<Vec<Seat>, ReplayError>>()?;
+        let variant = variant_of(race.variant.as_deref())?;
+        let players = seats(&race, variant, puzzle, solution)?;
         let seat = |id: &str| players.iter().position(|p| p.player_id == id);
         // A standing of nobody seated says nothing the screen could draw: it is left out.
         let standings = race

@@ -6,7 +6,6 @@ use engine::Variant;
 use protocol::variant::{Cage, WireLayout};
 
 use super::*;
-use crate::ui::board::{BORDER, CAGE, SUM, TINT_BG};
 
 /// Killer cages over [`SOLUTION`]: in each row, the pairs of columns 0-1, 2-3, 4-5, 6-7, and
 /// column 8 alone.
