@@ -32,7 +32,7 @@ mod results;
 mod screens;
 mod session;
 mod trial;
-mod variants;
+pub(crate) mod variants;
 use engine::Difficulty;
 
 pub(crate) const PUZZLE: &str =

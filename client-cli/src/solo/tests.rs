@@ -219,3 +219,46 @@ fn n_deals_a_new_puzzle() {
     assert_eq!(g.outcome, None);
     assert_eq!(g.undo_depth(), 0);
 }
+
+#[test]
+fn a_killer_game_shows_its_cage_sums_at_80x24_and_checks_clashes_by_cage() {
+    use rand::SeedableRng;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+    let dealt =
+        engine::generator::variant::generate_in(&mut rng, Variant::Killer, Difficulty::Easy);
+    let mut g = SoloApp::new(dealt.puzzle, dealt.solution, Level::Easy, hinter)
+        .in_geometry(dealt.geometry.clone());
+    assert_eq!(g.variant(), Variant::Killer);
+    let mut t =
+        ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 24)).expect("backend");
+    t.draw(|f| f.render_widget(&g, f.area())).expect("draw");
+    let buf = t.backend().buffer().clone();
+    for k in dealt.geometry.constraints() {
+        let engine::Constraint::Cage { cells, sum } = k;
+        let first = cells.iter().min().expect("a cage has cells");
+        let (x, y) = (first.col() as u16 * 4 + 1, 1 + first.row() as u16 * 2);
+        let shown: String = (0..sum.to_string().len() as u16)
+            .map(|dx| buf[(x + dx, y)].symbol().to_owned())
+            .collect();
+        assert_eq!(shown, sum.to_string(), "the sum of the cage at {first}");
+    }
+    // Two cells of one cage with the same digit clash, wherever they are.
+    let cage = dealt
+        .geometry
+        .constraints()
+        .iter()
+        .map(|k| k.cells())
+        .find(|cells| cells.len() >= 2 && cells.iter().all(|&c| dealt.puzzle.get(c).is_none()))
+        .expect("an empty cage of two cells or more");
+    let d = Digit::new(1).expect("digit");
+    g.board.place(cage[0], d);
+    g.board.place(cage[1], d);
+    keys(&mut g, "c");
+    assert!(g.conflicts.contains(&cage[0]) && g.conflicts.contains(&cage[1]));
+    // Hints read classic houses only: a variant game says so.
+    keys(&mut g, "?");
+    assert!(g
+        .notice
+        .as_ref()
+        .is_some_and(|n| n.text.contains("classic")));
+}

@@ -63,14 +63,7 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
         },
         (_, Conn::Connecting) => vec![Line::raw("connecting…")],
         (Outside::Entering, _) => vec![Line::raw("joining…")],
-        (Outside::Refused { code, message }, _) => vec![Line::styled(
-            format!(
-                "{}: {message} ({})",
-                refused_what(app.seating().intent()),
-                code.as_str()
-            ),
-            BAD,
-        )],
+        (Outside::Refused { code, message }, _) => refused(app, *code, message),
         (
             Outside::Rename {
                 code,
@@ -122,6 +115,25 @@ fn restarting(
             Span::raw(" quit"),
         ]),
     ]
+}
+
+/// An ask refused for good: what was asked, the server's reason and code; for
+/// `unsupported_variant` (A10), what it means for this client (the variant is newer than the
+/// ones it draws).
+fn refused(app: &App, code: ErrorCode, message: &str) -> Vec<Line<'static>> {
+    let what = refused_what(app.seating().intent());
+    let mut lines = vec![Line::styled(
+        format!("{what}: {message} ({})", code.as_str()),
+        BAD,
+    )];
+    if code == ErrorCode::UnsupportedVariant {
+        let names = protocol::variant::all_names().join(", ");
+        lines.push(Line::raw(""));
+        lines.push(Line::raw(format!(
+            "this sudoku-race draws {names}; a newer one may draw the variant asked for"
+        )));
+    }
+    lines
 }
 
 /// The name a room refused, and the line to type another in.

@@ -26,7 +26,10 @@ impl Widget for &SoloApp {
                 " sudoku-race ",
                 Style::new().fg(Color::Black).bg(Color::Cyan),
             ),
-            Span::raw(format!("  solo practice  ·  {}", self.level)),
+            Span::raw(format!(
+                "  solo practice  ·  {}",
+                crate::app::variant_label(self.variant(), self.level)
+            )),
         ])
         .render(top, buf);
         let [board_area, bar_area, right] = beside_board(main, 20, 1, self.board.geometry());

@@ -195,3 +195,24 @@ fn a_variant_race_clears_pencil_marks_by_its_own_peers() {
     assert_eq!(marks_left_in_r9c1(Variant::Classic), four);
     assert_eq!(marks_left_in_r9c1(Variant::X), 0);
 }
+
+#[test]
+fn a_room_of_a_variant_this_client_cannot_draw_is_refused_clearly() {
+    let mut app = App::new("ann").with_intent(&Intent::Join {
+        room: "K7QX".into(),
+        name: "ann".into(),
+    });
+    app.update(Event::Net(NetEvent::Connected { reconnect: false }));
+    app.update(net(ServerMsg::Error {
+        code: protocol::ErrorCode::UnsupportedVariant,
+        message: "room K7QX is a hexadoku room".into(),
+        retry_ms: None,
+    }));
+    let buf = render(&app, 80, 24);
+    check_shows(
+        &buf,
+        "could not join room K7QX: room K7QX is a hexadoku room",
+    );
+    check_shows(&buf, "(unsupported_variant)");
+    check_shows(&buf, "a newer one may");
+}
