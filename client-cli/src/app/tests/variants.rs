@@ -216,3 +216,70 @@ fn a_room_of_a_variant_this_client_cannot_draw_is_refused_clearly() {
     check_shows(&buf, "(unsupported_variant)");
     check_shows(&buf, "a newer one may");
 }
+
+/// Every cage's sum of [`killer_layout`] is on the top border of its first cell, on a small
+/// lattice drawn at the main area's origin.
+#[track_caller]
+fn check_sums(buf: &Buffer) {
+    for cage in killer_layout().cages.iter().flatten() {
+        let first = usize::from(cage.cells[0]);
+        let (x, y) = corner(first / 9, first % 9);
+        let sum = cage.sum.to_string();
+        let shown: String = (1..=sum.len() as u16)
+            .map(|dx| at(buf, x + dx, y).0)
+            .collect();
+        assert_eq!(
+            shown,
+            sum,
+            "cage at cell {first}:\n{}",
+            lines(buf).join("\n")
+        );
+    }
+}
+
+#[test]
+fn the_results_of_a_killer_race_keep_its_cages_at_80x24() {
+    let mut app = racing_variant(Variant::Killer, killer_layout());
+    app.update(net(ServerMsg::RaceOver {
+        race_id: "r1".into(),
+        reason: OverReason::TimeLimit,
+        standings: vec![],
+        solution: SOLUTION.parse().unwrap(),
+        ratings: Vec::new(),
+    }));
+    let buf = render(&app, 80, 24);
+    check_sums(&buf);
+    check_shows(&buf, "given yours solution");
+}
+
+#[test]
+fn a_spectator_joining_a_killer_race_draws_it_from_the_rooms_variant_and_the_views_layout() {
+    let settings = Settings {
+        variant: Variant::Killer,
+        ..Settings::default()
+    };
+    let view = RaceView {
+        race_id: "r1".into(),
+        puzzle: Some(PUZZLE.parse().unwrap()),
+        difficulty: Difficulty::Hard,
+        time_limit_s: 1800,
+        elapsed_ms: 5_000,
+        board: None,
+        mistakes: 0,
+        progress: vec![],
+        standings: None,
+        reason: None,
+        layout: killer_layout(),
+    };
+    let mut joined = spectator_joined(Some(view), Phase::Racing);
+    if let ServerMsg::RoomJoined { settings: s, .. } = &mut joined {
+        *s = settings;
+    }
+    let mut app = App::new("eve");
+    app.update(Event::Net(NetEvent::Connected { reconnect: false }));
+    app.update(net(joined));
+    assert_eq!(race(&app).variant, Variant::Killer);
+    let buf = render(&app, 80, 24);
+    check_sums(&buf);
+    check_shows(&buf, "room K7QX  ·  killer · medium  ·  spectating");
+}
