@@ -102,6 +102,18 @@ impl Seating {
         outside::intent_room(self.intent.as_ref())
     }
 
+    /// The variant of the pool, daily or ghost we last asked for (classic if none).
+    pub fn variant(&self) -> engine::Variant {
+        match &self.intent {
+            Some(
+                Intent::Quick { variant, .. }
+                | Intent::Daily { variant, .. }
+                | Intent::Ghost { variant, .. },
+            ) => *variant,
+            _ => engine::Variant::Classic,
+        }
+    }
+
     /// The difficulty we last asked for (medium if none).
     pub(super) fn difficulty(&self) -> Difficulty {
         match &self.intent {

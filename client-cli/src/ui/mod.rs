@@ -176,7 +176,8 @@ fn render_top(app: &App, area: Rect, buf: &mut Buffer) {
         )));
     } else if let Outside::Queued { difficulty, .. } = &app.outside {
         spans.push(Span::raw(format!(
-            "  quick race  ·  {difficulty}  ·  waiting as {}",
+            "  quick race  ·  {}  ·  waiting as {}",
+            crate::app::variant_label(app.seating().variant(), difficulty),
             app.name
         )));
     }

@@ -283,3 +283,21 @@ fn a_spectator_joining_a_killer_race_draws_it_from_the_rooms_variant_and_the_vie
     check_sums(&buf);
     check_shows(&buf, "room K7QX  ·  killer · medium  ·  spectating");
 }
+
+#[test]
+fn the_queue_names_the_pools_variant() {
+    let mut app = App::new("ann").with_intent(&Intent::Quick {
+        difficulty: Difficulty::Easy,
+        variant: Variant::Killer,
+        name: "ann".into(),
+    });
+    app.update(Event::Net(NetEvent::Connected { reconnect: false }));
+    app.update(net(ServerMsg::Queued {
+        difficulty: Difficulty::Easy,
+        waiting: 1,
+    }));
+    check_shows(
+        &render(&app, 80, 24),
+        "quick race  ·  killer · easy  ·  waiting as ann",
+    );
+}
