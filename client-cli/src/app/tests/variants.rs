@@ -301,3 +301,21 @@ fn the_queue_names_the_pools_variant() {
         "quick race  ·  killer · easy  ·  waiting as ann",
     );
 }
+
+#[test]
+fn the_panel_says_what_the_variant_adds() {
+    check_shows(
+        &render(&racing_variant(Variant::Killer, killer_layout()), 80, 24),
+        "cages: no repeats, sum at top-left",
+    );
+    check_shows(
+        &render(
+            &racing_variant(Variant::Windoku, WireLayout::default()),
+            80,
+            24,
+        ),
+        "shaded windows hold 1-9 too",
+    );
+    let classic = render(&racing(), 80, 24);
+    assert!(find(&classic, "hold 1-9").is_none());
+}
