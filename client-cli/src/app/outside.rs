@@ -71,6 +71,8 @@ pub enum Outside {
         room: Option<RoomCode>,
         /// The difficulty a new room or the pool is asked at.
         difficulty: Difficulty,
+        /// And the variant (A10).
+        variant: engine::Variant,
     },
 }
 

@@ -30,11 +30,19 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
             Line::styled(format!("room {room} was closed"), BAD),
             Line::raw("the host left, or its server was lost"),
         ],
-        (Outside::Restarting { room, difficulty }, _) => {
+        (
+            Outside::Restarting {
+                room,
+                difficulty,
+                variant,
+            },
+            _,
+        ) => {
             let redo_in = app
                 .redo_at_ms()
                 .map(|at| at.saturating_sub(app.clock_ms()).div_ceil(1000));
-            restarting(room.as_ref(), *difficulty, redo_in)
+            let kind = crate::app::variant_label(*variant, difficulty);
+            restarting(room.as_ref(), &kind, redo_in)
         }
         (_, Conn::Closed(Some(e))) => vec![Line::styled(format!("disconnected: {e}"), BAD)],
         (
@@ -88,7 +96,7 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
 /// the pool or the arena is asked again by itself.
 fn restarting(
     room: Option<&protocol::RoomCode>,
-    difficulty: Difficulty,
+    kind: &str,
     redo_in: Option<u64>,
 ) -> Vec<Line<'static>> {
     let closed = match room {
@@ -108,9 +116,9 @@ fn restarting(
         },
         Line::from(vec![
             Span::styled("n", KEY),
-            Span::raw(format!(" a new room ({difficulty}), ")),
+            Span::raw(format!(" a new room ({kind}), ")),
             Span::styled("p", KEY),
-            Span::raw(format!(" play now ({difficulty} pool), ")),
+            Span::raw(format!(" play now ({kind} pool), ")),
             Span::styled("q", KEY),
             Span::raw(" quit"),
         ]),
