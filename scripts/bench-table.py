@@ -128,6 +128,13 @@ def grade(path):
          lambda name, n, fast, full: (name, n, f"{int(fast):,}", f"{int(full):,}"))
 
 
+def variants(path):
+    rows(path, "| puzzles | n | mean clues | easy/medium/hard/expert/extreme | grade_max_in/s | grade_in/s |",
+         r"(\w+ (?:minimal|26))\s+(\d+)\s+([\d.]+)\s+\[([\d, ]+)\]\s+(\d+)\s+(\d+)\s*$",
+         lambda name, n, clues, levels, fast, full: (
+             name, n, clues, levels.replace(", ", "/"), f"{int(fast):,}", f"{int(full):,}"))
+
+
 def ui(path):
     rows(path, "| bench | median |", r"(.+?)\s+([\d.]+) µs\s*$", lambda name, us: (name.strip(), f"{us} µs"))
 
@@ -235,7 +242,7 @@ def main():
     if what == "json":
         json_table(args[0])
     else:
-        {"engine": engine, "grade": grade, "ui": ui, "criterion": criterion, "lag": lag,
+        {"engine": engine, "grade": grade, "variants": variants, "ui": ui, "criterion": criterion, "lag": lag,
          "takeover": takeover, "rolling": rolling}[what](*args)
 
 

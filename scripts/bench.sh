@@ -18,12 +18,13 @@ set -uo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
 
-SECTIONS=(solver engine ui server journal tls cluster cluster-floor idle idle-cluster churn deal spectators boards pool
+SECTIONS=(solver engine variants ui server journal tls cluster cluster-floor idle idle-cluster churn deal spectators boards pool
     cluster-pool matcher race_start store web lag takeover failover rolling soak)
 # Each section's heading, then what it measures and how long it takes (for --list).
 declare -A ABOUT=(
-    [solver]="The solver against tdoku|our uniqueness check against tdoku, in-process (about 2 min)"
+    [solver]="The solver against tdoku|our uniqueness check against tdoku, in-process (about 30 s)"
     [engine]="Engine: solve, generate, grade|solve, generate and grade on the handbook's sets (about 3 min)"
+    [variants]="Variant grading (issue 34)|the grader on dug x, windoku, jigsaw and killer puzzles (about 30 s)"
     [ui]="Terminal client|terminal client frames (seconds)"
     [server]="Race server: placements against the bare echo|placements at 25 and 50 rooms against the ws-echo baseline (about 1 min a run)"
     [journal]="The room journal against none|placements with the standalone server's room journal against --no-journal, interleaved, at 1,000/s and 10,000/s (about 1 min a run)"
@@ -40,7 +41,7 @@ declare -A ABOUT=(
     [cluster-pool]="Seated from the cluster-wide pool|the same over 3 nodes, one server as baseline (about 10 s a run)"
     [matcher]="The pool's matcher|pool matcher, criterion (about 1 min)"
     [race_start]="A different isomorph per seat|a race start with one isomorph per seat, criterion (about 30 s)"
-    [store]="Players who persist (the store)|leaderboard, history and save_race on a generated SQLite store (about 2 min)"
+    [store]="Players who persist (the store)|leaderboard, history and save_race on a generated SQLite store (about 30 s)"
     [web]="The browser's first load|the browser's first load, br against identity (about 3 min; Chromium, npm ci)"
     [lag]="Lag compensation|lag compensation through a 150 ms delay proxy (about 75 s)"
     [takeover]="Takeover after kill -9 of a room owner|kill -9 of a room owner, until another node answers (about 15 s a try)"
@@ -101,6 +102,12 @@ sec_engine() {
     cmd "cargo bench -p sudoku-race-shared --bench grade"
     cargo bench -p sudoku-race-shared --bench grade >"$LOG/grade.txt" 2>"$LOG/grade.err" || return 1
     python3 "$TAB" grade "$LOG/grade.txt"
+}
+
+sec_variants() {
+    cmd "cargo bench -p sudoku-race-shared --bench grade -- variants"
+    cargo bench -p sudoku-race-shared --bench grade -- variants >"$LOG/variants.txt" 2>"$LOG/variants.err" || return 1
+    python3 "$TAB" variants "$LOG/variants.txt"
 }
 
 sec_ui() {
@@ -523,7 +530,7 @@ EOF
 needs_build() {
     local s
     for s in "${want[@]}"; do
-        case $s in solver | engine | ui | matcher | race_start | store) ;; *) return 0 ;; esac
+        case $s in solver | engine | variants | ui | matcher | race_start | store) ;; *) return 0 ;; esac
     done
     return 1
 }

@@ -71,13 +71,52 @@ impl WireLayout {
     }
 }
 
-/// Whether a client that sent `variants` (absent: it draws `classic` only) can draw `v`.
-/// Names it lists that this server does not know are ignored (a newer client's).
-pub fn draws(variants: Option<&[String]>, v: Variant) -> bool {
-    match variants {
-        None => v == Variant::Classic,
-        Some(names) => v == Variant::Classic || names.iter().any(|n| n == v.as_str()),
+/// The variants a client can draw (A10), from the `variants` it sent: `classic` always (a
+/// client that sends none draws it only). Kept with a seat, carried by the relay and the
+/// command log as one small number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Draws(u8);
+
+impl Default for Draws {
+    fn default() -> Self {
+        Draws::of(None)
     }
+}
+
+impl Draws {
+    /// What a client that sent `variants` draws. Names this server does not know are ignored
+    /// (a newer client's).
+    pub fn of(variants: Option<&[String]>) -> Draws {
+        let named = |v: &Variant| variants.is_some_and(|n| n.iter().any(|n| n == v.as_str()));
+        let bits = Variant::ALL
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| **v == Variant::Classic || named(v))
+            .fold(0u8, |b, (i, _)| b | 1 << i);
+        Draws(bits)
+    }
+
+    /// Every variant.
+    pub fn all() -> Draws {
+        Draws::of(Some(&all_names()))
+    }
+
+    /// Whether it draws `classic` alone (what a client that sends no `variants` draws).
+    pub fn is_classic_only(&self) -> bool {
+        *self == Draws::default()
+    }
+
+    /// Whether it draws `v`.
+    pub fn has(self, v: Variant) -> bool {
+        let i = Variant::ALL.iter().position(|&x| x == v).unwrap_or(0);
+        self.0 & 1 << i != 0
+    }
+}
+
+/// Whether a client that sent `variants` (absent: it draws `classic` only) can draw `v`.
+pub fn draws(variants: Option<&[String]>, v: Variant) -> bool {
+    Draws::of(variants).has(v)
 }
 
 /// The names of the variants this side can draw, for a client's `variants`.
@@ -97,6 +136,13 @@ mod tests {
         assert!(draws(Some(&some), Variant::X));
         assert!(draws(Some(&some), Variant::Classic));
         assert!(!draws(Some(&some), Variant::Jigsaw));
+        assert!(Variant::ALL.iter().all(|&v| Draws::all().has(v)));
+        let json = serde_json::to_string(&Draws::of(Some(&some))).expect("json");
+        assert_eq!(json, "3");
+        assert_eq!(
+            serde_json::from_str::<Draws>(&json).ok(),
+            Some(Draws::of(Some(&some)))
+        );
     }
 
     #[test]

@@ -176,6 +176,7 @@ impl Harness {
                     handle: y.is_multiple_of(3).then(|| format!("h{}", y % 4)),
                     bot: y.is_multiple_of(5),
                     banned: false,
+                    draws: Default::default(),
                 };
                 self.room
                     .join(conn, addr(x), Some(name(y)), Role::Player, who, now);
@@ -194,7 +195,7 @@ impl Harness {
                     0 => ResumeToken::from("0".repeat(32)),
                     n => self.tokens[usize::from(y) % n].clone(),
                 };
-                self.room.resume(conn, &token, now);
+                self.room.resume(conn, &token, Default::default(), now);
             }
             5 => self.room.set_ready(conn, y.is_multiple_of(2)),
             6 => self.room.start_race(conn, now),

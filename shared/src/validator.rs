@@ -6,7 +6,7 @@
 //! compares with a stored answer: a race accepts any grid that keeps the givens and obeys the
 //! rules.
 
-use super::geometry::{Geometry, House};
+use super::geometry::{Constraint, Geometry, House};
 use super::grid::{Cell, Digit, Grid, N_CELLS, UNITS};
 
 /// Why a grid is not a complete valid solution.
@@ -34,8 +34,8 @@ pub fn conflicts(grid: &Grid) -> Vec<Cell> {
 }
 
 /// Every filled cell that shares a house (or a cage) of `geometry` with another cell holding
-/// the same digit, in increasing order. A cage's sum is not judged here: see
-/// [`check_solution`].
+/// the same digit, and every filled cell of a cage whose digits add up to more than its sum
+/// or fill it to another sum (A10), in increasing order.
 pub fn conflicts_in(geometry: &Geometry, grid: &Grid) -> Vec<Cell> {
     let bytes = grid.as_bytes();
     let mut clash = [false; N_CELLS];
@@ -51,8 +51,24 @@ pub fn conflicts_in(geometry: &Geometry, grid: &Grid) -> Vec<Cell> {
         for constraint in geometry.constraints().iter().filter(|k| k.distinct()) {
             mark_repeats(constraint.cells(), Cell::idx, bytes, &mut clash);
         }
+        for Constraint::Cage { cells, sum } in geometry.constraints() {
+            if cage_breaks(cells, *sum, bytes) {
+                cells
+                    .iter()
+                    .filter(|c| bytes[c.idx()] != 0)
+                    .for_each(|c| clash[c.idx()] = true);
+            }
+        }
     }
     Cell::all().filter(|c| clash[c.idx()]).collect()
+}
+
+/// Whether a cage's filled digits add up to more than `sum`, or fill it to another sum.
+fn cage_breaks(cells: &[Cell], sum: u8, bytes: &[u8; N_CELLS]) -> bool {
+    let digits = cells.iter().map(|c| u16::from(bytes[c.idx()]));
+    let total: u16 = digits.clone().sum();
+    let full = digits.clone().all(|d| d != 0);
+    total > u16::from(sum) || (full && total != u16::from(sum))
 }
 
 /// Mark in `clash` every filled cell of `group` (cell `idx(c)` of the grid) whose digit
@@ -106,7 +122,19 @@ pub fn placement_conflicts_in(
             .collect();
     }
     let holds = |p: &Cell| bytes[p.idx()] == digit.get();
-    geometry.peers(cell).iter().copied().filter(holds).collect()
+    let mut out: Vec<Cell> = geometry.peers(cell).iter().copied().filter(holds).collect();
+    // A10: a cage the digit takes past its sum, or fills to another sum, clashes with the
+    // cage's other filled cells.
+    let mut after = *bytes;
+    after[cell.idx()] = digit.get();
+    for Constraint::Cage { cells, sum } in geometry.constraints() {
+        if cells.contains(&cell) && cage_breaks(cells, *sum, &after) {
+            out.extend(cells.iter().filter(|&&c| c != cell && bytes[c.idx()] != 0));
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// Whether every cell is filled and every row, column and box holds each digit once.
@@ -334,7 +362,12 @@ mod tests {
             let g = grid(line);
             assert_eq!(conflicts_in(&same, &g), conflicts(&g));
             assert_eq!(is_complete_solution_in(&same, &g), is_complete_solution(&g));
-            for c in Cell::all() {
+            // A digit that takes row 1 past 45 (its repeated 5) clashes with the cage too.
+            if line == clashing {
+                continue;
+            }
+            // Only on empty cells, as in a race (replacing a digit changes a full cage's sum).
+            for c in Cell::all().filter(|&c| g.get(c).is_none()) {
                 for d in Digit::all() {
                     assert_eq!(
                         placement_conflicts_in(&same, &g, c, d),
@@ -343,5 +376,39 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A10: a killer cage clashes when a digit takes it past its sum or fills it to another
+    /// sum (the cage's other filled cells are the clash), as well as on a repeated digit.
+    #[test]
+    fn a_cage_clashes_past_its_sum_or_filled_to_another() {
+        let at = |i: u8| Cell::new(i).expect("cell");
+        let cages = Cell::all()
+            .filter(|c| c.idx() > 2)
+            .map(|c| (vec![c], 1 + (c.get() % 9)))
+            .chain([(vec![at(0), at(1), at(2)], 8)])
+            .collect();
+        let g = Geometry::killer(cages).expect("cages");
+        let mut board = [0u8; N_CELLS];
+        board[0] = 1;
+        let board = Grid::from_bytes(board).expect("grid");
+        let d = |n: u8| Digit::new(n).expect("digit");
+        // 1 + 7 leaves nothing for the last cell: impossible, but no clash yet.
+        assert!(placement_conflicts_in(&g, &board, at(1), d(7)).is_empty());
+        assert_eq!(placement_conflicts_in(&g, &board, at(1), d(8)), vec![at(0)]);
+        assert_eq!(placement_conflicts_in(&g, &board, at(1), d(1)), vec![at(0)]);
+        let mut two = *board.as_bytes();
+        two[1] = 2;
+        let two = Grid::from_bytes(two).expect("grid");
+        // 1 + 2 + 4 = 7: full, and not 8.
+        assert_eq!(
+            placement_conflicts_in(&g, &two, at(2), d(4)),
+            vec![at(0), at(1)]
+        );
+        assert!(placement_conflicts_in(&g, &two, at(2), d(5)).is_empty());
+        let mut wrong = *two.as_bytes();
+        wrong[2] = 4;
+        let wrong = Grid::from_bytes(wrong).expect("grid");
+        assert_eq!(conflicts_in(&g, &wrong), vec![at(0), at(1), at(2)]);
     }
 }

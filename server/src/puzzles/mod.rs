@@ -51,10 +51,11 @@ impl SolvedPuzzle {
         self.isomorph(&mut Xoshiro256PlusPlus::seed_from_u64(seed))
     }
 
-    /// The same puzzle under a random transform that keeps its geometry (any, for classic
-    /// Sudoku), from one [`Transform::random`] draw of `rng`.
+    /// The same puzzle under a random transform that keeps its variant (any, for classic
+    /// Sudoku, drawn as [`Transform::random`] draws it; a jigsaw's or killer's layout is
+    /// carried along), from one [`Transform::for_geometry`] draw of `rng`.
     pub fn isomorph(&self, rng: &mut impl Rng) -> SolvedPuzzle {
-        self.transformed_by(Transform::random_keeping(rng, self.geometry()))
+        self.transformed_by(Transform::for_geometry(rng, self.geometry()))
     }
 
     /// The same puzzle under `t`, applied to the puzzle, its solution and its rules alike.
@@ -78,6 +79,13 @@ pub fn classic() -> Arc<Geometry> {
     CLASSIC
         .get_or_init(|| Arc::new(Geometry::classic().clone()))
         .clone()
+}
+
+/// A (variant, difficulty) shelf's place in the stock: classic's four first, in
+/// [`Difficulty::ALL`]'s order, then each other variant's.
+pub(crate) fn shelf(variant: Variant, difficulty: Difficulty) -> usize {
+    let v = Variant::ALL.iter().position(|&x| x == variant).unwrap_or(0);
+    v * Difficulty::ALL.len() + slot(difficulty)
 }
 
 /// A difficulty's place in the arrays kept per difficulty (the stock's shelves, the pool's

@@ -1,4 +1,4 @@
-//! The puzzle stock: a shelf of generated puzzles per difficulty, filled by a background OS
+//! The puzzle stock: a shelf of generated puzzles per variant and difficulty (A10), filled by a background OS
 //! thread so that the async workers never run the generator and `start_race` never waits on it
 //! (unless a shelf is still empty right after start-up).
 //!
@@ -11,14 +11,14 @@
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex};
 
-use engine::generator;
-use engine::Difficulty;
+use engine::generator::variant::generate_in;
+use engine::{Difficulty, Variant};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
-use super::{slot, SolvedPuzzle};
+use super::{shelf, SolvedPuzzle};
 
 #[derive(Default)]
 struct Shelf {
@@ -32,7 +32,8 @@ struct Shelf {
 }
 
 struct Shelves {
-    shelves: [Shelf; 4],
+    /// By [`shelf`]: every variant's difficulties.
+    shelves: Vec<Shelf>,
     stop: bool,
 }
 
@@ -55,13 +56,15 @@ impl std::fmt::Debug for PuzzleStock {
 }
 
 impl PuzzleStock {
-    /// Shelves that keep `target` puzzles ready per difficulty, filled by a thread started
-    /// here that stops when `shutdown` is cancelled. With `prewarm`, every difficulty is
-    /// filled from the start; otherwise a difficulty is filled once it is first asked for.
+    /// Shelves that keep `target` puzzles ready per variant and difficulty, filled by a
+    /// thread started here that stops when `shutdown` is cancelled. With `prewarm`, classic's
+    /// difficulties are filled from the start; any other shelf once it is first asked for (a
+    /// variant nobody races costs nothing).
     pub fn start(target: usize, prewarm: bool, shutdown: CancellationToken) -> Arc<PuzzleStock> {
-        let mut shelves: [Shelf; 4] = Default::default();
-        for s in &mut shelves {
-            s.wanted = prewarm;
+        let mut shelves: Vec<Shelf> = Vec::new();
+        shelves.resize_with(Variant::ALL.len() * Difficulty::ALL.len(), Shelf::default);
+        for d in Difficulty::ALL {
+            shelves[shelf(Variant::Classic, d)].wanted = prewarm;
         }
         let stock = Arc::new(PuzzleStock {
             target: target.max(1),
@@ -90,10 +93,11 @@ impl PuzzleStock {
         stock
     }
 
-    /// A puzzle of `difficulty` now, if one was ever generated (as generated: untransformed).
-    pub fn try_take(&self, difficulty: Difficulty) -> Option<SolvedPuzzle> {
+    /// A puzzle of `variant` and `difficulty` now, if one was ever generated (as generated:
+    /// untransformed).
+    pub fn try_take(&self, variant: Variant, difficulty: Difficulty) -> Option<SolvedPuzzle> {
         let mut s = self.state.lock().ok()?;
-        let shelf = &mut s.shelves[slot(difficulty)];
+        let shelf = &mut s.shelves[shelf(variant, difficulty)];
         shelf.wanted = true;
         let base = match shelf.ready.pop_front() {
             Some(d) => {
@@ -107,23 +111,25 @@ impl PuzzleStock {
         Some(base)
     }
 
-    /// A puzzle of `difficulty`, waiting for the first one to be generated if need be.
-    pub async fn take(&self, difficulty: Difficulty) -> SolvedPuzzle {
+    /// A puzzle of `variant` and `difficulty`, waiting for the first one to be generated if
+    /// need be.
+    pub async fn take(&self, variant: Variant, difficulty: Difficulty) -> SolvedPuzzle {
+        let at = shelf(variant, difficulty);
         if let Ok(mut s) = self.state.lock() {
-            let shelf = &mut s.shelves[slot(difficulty)];
+            let shelf = &mut s.shelves[at];
             shelf.waiting += 1;
             shelf.wanted = true;
         }
         self.wake.notify_one();
         let dealt = loop {
             let notified = self.arrived.notified();
-            if let Some(d) = self.try_take(difficulty) {
+            if let Some(d) = self.try_take(variant, difficulty) {
                 break d;
             }
             notified.await;
         };
         if let Ok(mut s) = self.state.lock() {
-            let w = &mut s.shelves[slot(difficulty)].waiting;
+            let w = &mut s.shelves[at].waiting;
             *w = w.saturating_sub(1);
         }
         dealt
@@ -142,14 +148,15 @@ impl PuzzleStock {
                         return;
                     }
                     // Waiting deals first, then empty shelves, then the emptiest.
-                    let pick = Difficulty::ALL
+                    let pick = Variant::ALL
                         .into_iter()
-                        .filter(|&d| {
-                            let sh = &s.shelves[slot(d)];
+                        .flat_map(|v| Difficulty::ALL.map(|d| (v, d)))
+                        .filter(|&(v, d)| {
+                            let sh = &s.shelves[shelf(v, d)];
                             sh.wanted && sh.ready.len() < self.target
                         })
-                        .min_by_key(|&d| {
-                            let sh = &s.shelves[slot(d)];
+                        .min_by_key(|&(v, d)| {
+                            let sh = &s.shelves[shelf(v, d)];
                             (sh.waiting == 0, sh.last.is_some(), sh.ready.len())
                         });
                     match pick {
@@ -161,10 +168,19 @@ impl PuzzleStock {
                     }
                 }
             };
-            let g = generator::generate(&mut rng, next, true);
-            let dealt = SolvedPuzzle::classic(g.puzzle, g.solution);
+            let (variant, difficulty) = next;
+            let g = generate_in(&mut rng, variant, difficulty);
+            let dealt = SolvedPuzzle {
+                puzzle: g.puzzle,
+                solution: g.solution,
+                geometry: if variant == Variant::Classic {
+                    super::classic()
+                } else {
+                    Arc::new(g.geometry)
+                },
+            };
             let Ok(mut s) = self.state.lock() else { return };
-            let shelf = &mut s.shelves[slot(next)];
+            let shelf = &mut s.shelves[shelf(variant, difficulty)];
             shelf.last.get_or_insert_with(|| dealt.clone());
             shelf.ready.push_back(dealt);
             drop(s);
@@ -183,21 +199,50 @@ mod tests {
         let stop = CancellationToken::new();
         let stock = PuzzleStock::start(1, false, stop.clone());
         assert!(
-            stock.try_take(Difficulty::Easy).is_none(),
+            stock.try_take(Variant::Classic, Difficulty::Easy).is_none(),
             "nothing generated unasked"
         );
-        let a = stock.take(Difficulty::Easy).await.transformed(1);
-        let b = stock.take(Difficulty::Easy).await.transformed(2);
+        let a = stock
+            .take(Variant::Classic, Difficulty::Easy)
+            .await
+            .transformed(1);
+        let b = stock
+            .take(Variant::Classic, Difficulty::Easy)
+            .await
+            .transformed(2);
         for d in [&a, &b] {
             assert_eq!(solver::solve_unique(&d.puzzle), Ok(d.solution));
         }
         assert_ne!(a.puzzle, b.puzzle, "each deal is transformed afresh");
-        let base = stock.take(Difficulty::Easy).await;
+        let base = stock.take(Variant::Classic, Difficulty::Easy).await;
         assert_eq!(
             base.transformed(7),
             base.transformed(7),
             "a seed replays its deal"
         );
+        stop.cancel();
+    }
+
+    /// A10: a variant's shelf deals puzzles of that variant, each with its own geometry; a
+    /// race's transform carries a killer's cages along (their sums complemented with the
+    /// digits, when it relabels), and the deal stays a puzzle of one solution by its rules.
+    #[tokio::test]
+    async fn a_variants_shelf_deals_its_variant_and_a_transform_keeps_its_rules() {
+        use engine::solver::geometric::count_solutions_in;
+        use engine::validator::check_solution;
+        let stop = CancellationToken::new();
+        let stock = PuzzleStock::start(1, false, stop.clone());
+        for v in [Variant::X, Variant::Jigsaw, Variant::Killer] {
+            let base = stock.take(v, Difficulty::Easy).await;
+            assert_eq!(base.variant(), v);
+            for seed in 0..4 {
+                let d = base.transformed(seed);
+                assert_eq!(d.variant(), v);
+                assert!(check_solution(d.geometry(), &d.solution).is_ok(), "{v}");
+                assert_eq!(count_solutions_in(d.geometry(), &d.puzzle, 2), 1, "{v}");
+            }
+        }
+        assert!(stock.try_take(Variant::Windoku, Difficulty::Easy).is_none());
         stop.cancel();
     }
 }

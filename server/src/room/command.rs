@@ -12,6 +12,7 @@ use std::net::IpAddr;
 use engine::{Cell, Digit};
 use protocol::convert::place_target;
 use protocol::text::check_chat;
+use protocol::variant::Draws;
 use protocol::{ClientMsg, ErrorCode, MsgId, ResumeToken, Role, Settings};
 use serde::{Deserialize, Serialize};
 use tokio::time::Instant;
@@ -38,6 +39,9 @@ pub enum Command {
     Resume {
         /// The seat's token.
         token: ResumeToken,
+        /// The variants the client draws (A10); absent from an older node: classic only.
+        #[serde(default, skip_serializing_if = "Draws::is_classic_only")]
+        draws: Draws,
     },
     /// `leave`.
     Leave,
@@ -164,7 +168,9 @@ impl Command {
                 role,
                 who,
             } => Answer::Entered(room.join(conn, addr, name.as_deref(), role, who, now)),
-            Command::Resume { token } => Answer::Entered(room.resume(conn, &token, now)),
+            Command::Resume { token, draws } => {
+                Answer::Entered(room.resume(conn, &token, draws, now))
+            }
             Command::Leave => Answer::Left(room.leave(conn, now)),
             Command::Requeue => Answer::Requeued(room.requeue(conn, now)),
             Command::Dropped => {
@@ -181,7 +187,7 @@ impl Command {
     /// Give the rules a command read back from the log (a resume names its token's hash).
     pub fn replay(self, room: &mut Room, conn: ConnId, now: Instant) {
         match self {
-            Command::Resume { token } => {
+            Command::Resume { token, .. } => {
                 room.resume_rebuilt(conn, token.as_str(), now);
             }
             cmd => {
@@ -195,8 +201,9 @@ impl Command {
     /// id it echoes.
     pub fn logged(&self) -> Option<Command> {
         Some(match self {
-            Command::Resume { token } => Command::Resume {
+            Command::Resume { token, draws } => Command::Resume {
                 token: ResumeToken::from(super::rules::takeover::token_hash(token.as_str())),
+                draws: *draws,
             },
             Command::Msg {
                 msg: RoomMsg::Place { cell, digit, .. },

@@ -106,15 +106,16 @@ impl RoomCmd {
         }
     }
 
-    /// Take back a held seat with its `token`.
+    /// Take back a held seat with its `token`, from a client that draws `draws` (A10).
     pub fn resume(
         conn: Endpoint,
         token: ResumeToken,
+        draws: protocol::variant::Draws,
         reply: oneshot::Sender<JoinOutcome>,
     ) -> RoomCmd {
         RoomCmd::Member {
             conn: conn.id(),
-            cmd: Command::Resume { token },
+            cmd: Command::Resume { token, draws },
             link: Link::Enter(conn, reply),
         }
     }

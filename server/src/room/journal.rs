@@ -17,7 +17,8 @@
 use std::net::IpAddr;
 use std::time::Duration;
 
-use engine::Grid;
+use engine::{Grid, Variant};
+use protocol::variant::WireLayout;
 use protocol::{RaceId, RoomCode, Settings};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
@@ -98,6 +99,16 @@ pub enum Entry {
         solution: String,
         /// The wall clock.
         unix_ms: i64,
+        /// Its variant (A10); absent for classic, as before variants.
+        #[serde(
+            default,
+            with = "protocol::convert::variant",
+            skip_serializing_if = "protocol::convert::variant::is_classic"
+        )]
+        variant: Variant,
+        /// A jigsaw's regions or a killer's cages, as the wire carries them.
+        #[serde(flatten)]
+        layout: WireLayout,
     },
     /// A timer fired (`unix_ms`: the wall clock then).
     Tick {
@@ -138,6 +149,9 @@ pub enum ReplayError {
     /// A logged puzzle is not a grid.
     #[error("a logged puzzle is not a grid")]
     BadGrid,
+    /// A logged puzzle's layout does not fit its variant.
+    #[error("a logged puzzle's layout does not fit its variant")]
+    BadLayout,
 }
 
 /// A room rebuilt from its log, and what the room task needs to go on running it.
@@ -163,6 +177,23 @@ pub struct Replayed {
 
 fn grid(line: &str) -> Result<Grid, ReplayError> {
     Grid::parse(line).map_err(|_| ReplayError::BadGrid)
+}
+
+/// A logged puzzle of `variant` with `layout`.
+fn solved_in(
+    puzzle: &str,
+    solution: &str,
+    variant: Variant,
+    layout: &WireLayout,
+) -> Result<SolvedPuzzle, ReplayError> {
+    let mut dealt = solved(puzzle, solution)?;
+    if variant != Variant::Classic {
+        let geometry = layout
+            .geometry(variant)
+            .map_err(|_| ReplayError::BadLayout)?;
+        dealt.geometry = std::sync::Arc::new(geometry);
+    }
+    Ok(dealt)
 }
 
 fn solved(puzzle: &str, solution: &str) -> Result<SolvedPuzzle, ReplayError> {
@@ -311,7 +342,12 @@ fn apply(room: &mut Room, entry: Entry, now: Instant) -> Result<(), ReplayError>
             puzzle,
             solution,
             unix_ms,
-        } => room.puzzle_ready(&race_id, solved(&puzzle, &solution)?, now, unix_ms),
+            variant,
+            layout,
+        } => {
+            let dealt = solved_in(&puzzle, &solution, variant, &layout)?;
+            room.puzzle_ready(&race_id, dealt, now, unix_ms);
+        }
         Entry::Tick { unix_ms } => room.tick(now, unix_ms),
         Entry::Resumed { gap_ms } => room.pause_race(Duration::from_millis(gap_ms)),
     }

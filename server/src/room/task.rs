@@ -567,8 +567,11 @@ impl Task {
             self.puzzle_ready(&race_id, day, now());
             return;
         }
-        let difficulty = self.room.settings().difficulty;
-        if let Some(base) = self.env.puzzles.try_take(difficulty) {
+        let (variant, difficulty) = (
+            self.room.settings().variant,
+            self.room.settings().difficulty,
+        );
+        if let Some(base) = self.env.puzzles.try_take(variant, difficulty) {
             // Its effects (race_started, when the countdown is zero) are applied by `apply`'s loop.
             self.puzzle_ready(&race_id, base.transformed(seed), now());
             return;
@@ -578,7 +581,7 @@ impl Task {
         let shutdown = self.env.shutdown.clone();
         self.env.tasks.spawn(async move {
             tokio::select! {
-                base = stock.take(difficulty) => {
+                base = stock.take(variant, difficulty) => {
                     let dealt = base.transformed(seed);
                     if let Some(tx) = tx.upgrade() {
                         let _ = tx.send(RoomCmd::PuzzleReady { race_id, dealt }).await;

@@ -6,15 +6,15 @@
 //! are the shortest from their start.
 
 use super::combos::pop9;
-use super::state::{bit, cell, digit, is_two, Bits, Digits, State, CELL_UNITS, PEER_BB, UNIT_BB};
+use super::state::{bit, cell, digit, is_two, Bits, Digits, State, Tables, MAX_CELL_UNITS};
 use super::step::Step;
 
 /// For digit `d`: each cell's conjugate partners (the other place of `d` in a unit where `d`
 /// has two places), and the cells with any partner.
-fn strong_links(s: &State, d: usize, partner: &mut [u128; 81]) -> u128 {
+fn strong_links(t: &impl Tables, s: &State, d: usize, partner: &mut [u128; 81]) -> u128 {
     let p = s.pos[d];
     let mut linked = 0u128;
-    for &u in &UNIT_BB {
+    for &u in t.units() {
         let m = p & u;
         if is_two(m) {
             let a = m.trailing_zeros() as usize;
@@ -28,7 +28,7 @@ fn strong_links(s: &State, d: usize, partner: &mut [u128; 81]) -> u128 {
 }
 
 /// The first X-chain that removes or places something: digits in order, start cells in order.
-pub(crate) fn x_chain(s: &State, step: &mut Step, clean: &mut u32) -> bool {
+pub(crate) fn x_chain(t: &impl Tables, s: &State, step: &mut Step, clean: &mut u32) -> bool {
     let mut partner = [0u128; 81];
     let mut queue = [(0u8, false); 2 * 81];
     for d in 0..9 {
@@ -37,7 +37,7 @@ pub(crate) fn x_chain(s: &State, step: &mut Step, clean: &mut u32) -> bool {
         }
         let p = s.pos[d];
         partner.fill(0);
-        let linked = strong_links(s, d, &mut partner);
+        let linked = strong_links(t, s, d, &mut partner);
         for start in Bits(linked) {
             let mut vis = [bit(start), 0u128]; // [off, on]
             let mut pred = [[0u8; 81]; 2];
@@ -48,7 +48,7 @@ pub(crate) fn x_chain(s: &State, step: &mut Step, clean: &mut u32) -> bool {
                 head += 1;
                 let c = c as usize;
                 let next = if on {
-                    p & PEER_BB[c] & !vis[0]
+                    p & t.peers(c) & !vis[0]
                 } else {
                     partner[c] & !vis[1]
                 };
@@ -65,7 +65,7 @@ pub(crate) fn x_chain(s: &State, step: &mut Step, clean: &mut u32) -> bool {
                     let (place, elim) = if v == start {
                         (true, 0)
                     } else {
-                        (false, p & PEER_BB[start] & PEER_BB[v])
+                        (false, p & t.peers(start) & t.peers(v))
                     };
                     if place || elim != 0 {
                         let mut cur = (v, true);
@@ -94,7 +94,7 @@ pub(crate) fn x_chain(s: &State, step: &mut Step, clean: &mut u32) -> bool {
 
 /// The first XY-chain that removes or places something: start cells in order, then the digit
 /// assumed false in the start cell.
-pub(crate) fn xy_chain(s: &State, step: &mut Step) -> bool {
+pub(crate) fn xy_chain(t: &impl Tables, s: &State, step: &mut Step) -> bool {
     let bivalue = s.bivalue_cells();
     let mut queue = [(0u8, 0u8); 2 * 81];
     let mut pred = [0u16; 81 * 9];
@@ -110,7 +110,7 @@ pub(crate) fn xy_chain(s: &State, step: &mut Step) -> bool {
                 let (c, v) = queue[head];
                 head += 1;
                 let (c, v) = (c as usize, v as usize);
-                for q in Bits(bivalue & PEER_BB[c] & s.pos[v]) {
+                for q in Bits(bivalue & t.peers(c) & s.pos[v]) {
                     let w = (s.cand[q] & !(1 << v)).trailing_zeros() as usize;
                     if vis[w] & bit(q) != 0 {
                         continue;
@@ -125,7 +125,7 @@ pub(crate) fn xy_chain(s: &State, step: &mut Step) -> bool {
                     let (place, elim) = if q == start {
                         (true, 0)
                     } else {
-                        (false, s.pos[z] & PEER_BB[start] & PEER_BB[q])
+                        (false, s.pos[z] & t.peers(start) & t.peers(q))
                     };
                     if place || elim != 0 {
                         let mut node = q * 9 + w;
@@ -154,7 +154,7 @@ pub(crate) fn xy_chain(s: &State, step: &mut Step) -> bool {
 /// The first alternating inference chain that removes or places something. Strong links:
 /// bivalue cells and conjugate pairs; weak links: two candidates of one cell, or one digit in
 /// two cells that see each other.
-pub(crate) fn aic(s: &State, step: &mut Step) -> bool {
+pub(crate) fn aic(t: &impl Tables, s: &State, step: &mut Step) -> bool {
     // Node = cell * 9 + digit; queue entries carry the side (false = off, true = on).
     let mut queue = [(0u16, false); 2 * 81 * 9];
     let mut pred = [[0u16; 81 * 9]; 2];
@@ -163,9 +163,9 @@ pub(crate) fn aic(s: &State, step: &mut Step) -> bool {
         for a in Digits(s.cand[sc]) {
             // A chain starts with a strong link.
             let linked = bivalue
-                || CELL_UNITS[sc]
+                || t.cell_units(sc)
                     .iter()
-                    .any(|&u| is_two(s.pos[a] & UNIT_BB[u as usize]));
+                    .any(|&u| is_two(s.pos[a] & t.units()[usize::from(u)]));
             if !linked {
                 continue;
             }
@@ -188,7 +188,7 @@ pub(crate) fn aic(s: &State, step: &mut Step) -> bool {
                             tail += 1;
                         }
                     }
-                    let next = s.pos[d] & PEER_BB[c] & !vis[0][d];
+                    let next = s.pos[d] & t.peers(c) & !vis[0][d];
                     vis[0][d] |= next;
                     for q in Bits(next) {
                         pred[0][q * 9 + d] = node;
@@ -198,8 +198,9 @@ pub(crate) fn aic(s: &State, step: &mut Step) -> bool {
                     continue;
                 }
                 // Strong links to "on": the other digit of a bivalue cell, conjugate partners.
-                let (targets, k) = strong_links_of(s, c, d);
+                let (targets, k) = strong_links_of(t, s, c, d);
                 for &(v, e) in &targets[..k] {
+                    let (v, e) = (usize::from(v), usize::from(e));
                     if vis[1][e] & bit(v) != 0 {
                         continue;
                     }
@@ -208,7 +209,7 @@ pub(crate) fn aic(s: &State, step: &mut Step) -> bool {
                     queue[tail] = ((v * 9 + e) as u16, true);
                     tail += 1;
                     // (v, e) is true if (sc, a) is false: one of them holds.
-                    if record_aic(s, step, (sc, a), (v, e)) {
+                    if record_aic(t, s, step, (sc, a), (v, e)) {
                         push_chain(step, &pred, v * 9 + e, start);
                         return true;
                     }
@@ -221,17 +222,22 @@ pub(crate) fn aic(s: &State, step: &mut Step) -> bool {
 
 /// The strong links from "(c, d) is off" to "on": the other digit of a bivalue cell, and the
 /// digit's conjugate partner in each unit of `c` where it has only two places.
-fn strong_links_of(s: &State, c: usize, d: usize) -> ([(usize, usize); 4], usize) {
-    let mut targets = [(0usize, 0usize); 4];
+fn strong_links_of(
+    t: &impl Tables,
+    s: &State,
+    c: usize,
+    d: usize,
+) -> ([(u8, u8); MAX_CELL_UNITS + 1], usize) {
+    let mut targets = [(0u8, 0u8); MAX_CELL_UNITS + 1];
     let mut k = 0;
     if pop9(s.cand[c]) == 2 {
-        targets[k] = (c, (s.cand[c] & !(1 << d)).trailing_zeros() as usize);
+        targets[k] = (c as u8, (s.cand[c] & !(1 << d)).trailing_zeros() as u8);
         k += 1;
     }
-    for &u in &CELL_UNITS[c] {
-        let m = s.pos[d] & UNIT_BB[u as usize];
+    for &u in t.cell_units(c) {
+        let m = s.pos[d] & t.units()[usize::from(u)];
         if is_two(m) {
-            targets[k] = ((m & !bit(c)).trailing_zeros() as usize, d);
+            targets[k] = ((m & !bit(c)).trailing_zeros() as u8, d as u8);
             k += 1;
         }
     }
@@ -255,18 +261,24 @@ fn push_chain(step: &mut Step, pred: &[[u16; 81 * 9]; 2], end: usize, start: usi
 }
 
 /// Record what follows from "`(sc, a)` or `(v, e)` holds"; whether that is anything.
-fn record_aic(s: &State, step: &mut Step, (sc, a): (usize, usize), (v, e): (usize, usize)) -> bool {
+fn record_aic(
+    t: &impl Tables,
+    s: &State,
+    step: &mut Step,
+    (sc, a): (usize, usize),
+    (v, e): (usize, usize),
+) -> bool {
     if (sc, a) == (v, e) {
         step.placements.push((cell(sc), digit(a)));
         return true;
     }
     if e == a {
-        step.eliminate_all(s.pos[a] & PEER_BB[sc] & PEER_BB[v], a);
+        step.eliminate_all(s.pos[a] & t.peers(sc) & t.peers(v), a);
     } else if v == sc {
         for x in Digits(s.cand[sc] & !(1 << a) & !(1 << e)) {
             step.eliminations.push((cell(sc), digit(x)));
         }
-    } else if PEER_BB[sc] & bit(v) != 0 {
+    } else if t.peers(sc) & bit(v) != 0 {
         if s.cand[sc] & (1 << e) != 0 {
             step.eliminations.push((cell(sc), digit(e)));
         }

@@ -9,15 +9,38 @@
 //!   record and is what the generator calls in its inner loop.
 //! - [`hint`] finds the next step from a partly filled board (the client's hints).
 //!
+//! - [`grade_in`], [`grade_max_in`] and [`hint_in`] do the same under a puzzle's
+//!   [`Geometry`] (A10's variants). A classic geometry takes the classic path above (the same
+//!   result, the same speed); any other goes to the `variant` module, which walks the
+//!   geometry's own houses, peers and killer cages with the same ladder and levels.
+//!
+//! Levels and weights (the weight is what one step adds to the score):
+//!
+//! | level | techniques (weight) |
+//! |---|---|
+//! | easy | naked single (4), cage sum (8, killer: a cage's last open cell), hidden single (14) |
+//! | medium | cage combination (40, killer), pointing and claiming (50), naked pair (60), hidden pair (70), naked triple (80), hidden triple (100) |
+//! | hard | 45 rule (110, killer: innies and outies), cage split (120, killer), naked quad (120), skyscraper (130), x-wing (140), 2-string kite, w-wing, swordfish, simple colouring, hidden quad (150), xy-wing, jellyfish (160), xyz-wing (180) |
+//! | expert | x-chain, xy-chain (260), aic (280) |
+//!
+//! [`Technique::ORDER`] is the classic ladder, [`Technique::VARIANT_ORDER`] the same with the
+//! killer techniques in their places; [`Technique::as_str`] names each one for the wire
+//! (`naked_single`, …, `cage_sum`, `cage_combination`, `innie_outie`, `cage_split`), and a
+//! variant's [`Step`] names the [`Area`] it lies in (a row, a jigsaw region, a cage, a band of
+//! rows for the 45 rule) and, for killer steps, the sum.
+//!
 //! One private module per technique family: `singles`, `intersections`, `subsets`, `fish`,
 //! `wings`, `single_digit` (skyscraper, 2-string kite, simple colouring) and `chains` (X-chains,
-//! XY-chains, alternating inference chains). The candidate state lives in `state`.
+//! XY-chains, alternating inference chains). The candidate state lives in `state`, what a run
+//! gives in `outcome`, and the variants' grader (its house techniques, killer's cage techniques
+//! and the geometry's tables) in `variant`.
 //!
 //! Invariants:
 //! - Every technique only makes sound deductions, so on a puzzle with one solution every
 //!   placement is the solution's digit and no elimination removes it (the tests check this).
 //! - [`Technique::ORDER`] goes by weight and by level, so the level is the lowest at which the
-//!   ladder solves the puzzle; the tests find it unchanged under the validity-preserving transforms.
+//!   ladder solves the puzzle; the tests find it unchanged under the validity-preserving transforms
+//!   (and a variant's level unchanged under relabelled digits, killer aside).
 //! - Singles go by whole waves (every naked single at once, else every hidden single), so an
 //!   easy puzzle's score does not change under transforms either. Above singles one step is
 //!   taken at a time, the first found in cell and digit order, so a transformed puzzle of medium
@@ -33,15 +56,20 @@ mod chains;
 mod combos;
 mod fish;
 mod intersections;
+mod outcome;
 mod single_digit;
 mod singles;
 mod state;
 mod step;
 mod subsets;
+mod variant;
 mod wings;
 
-use state::State;
-pub use step::{Step, Technique};
+use crate::geometry::Geometry;
+use outcome::{next_level, stuck_at, Outcome};
+pub use outcome::{EXTREME_FLOOR, STUCK_CELL_WEIGHT};
+use state::{Classic, State};
+pub use step::{Area, Step, Technique};
 
 /// A puzzle's grade.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -104,12 +132,43 @@ pub fn hint(board: &Grid) -> Option<Step> {
         .then_some(step)
 }
 
-/// Outcome of a run of the technique ladder.
-struct Outcome {
-    level: Level,
-    score: u32,
-    steps: Vec<Step>,
-    filled: Option<Grid>,
+/// [`grade`] under a puzzle's `geometry` (A10's variants): the same contract, with the
+/// techniques walking the geometry's houses and cages (see the `variant` module). A classic
+/// geometry gives exactly what [`grade`] gives.
+pub fn grade_in(geometry: &Geometry, puzzle: &Grid) -> Grading {
+    if geometry.is_classic() {
+        return grade(puzzle);
+    }
+    let out = variant::run(geometry, puzzle, Level::Expert, true);
+    Grading {
+        level: out.level,
+        score: out.score,
+        steps: out.steps,
+        filled: out.filled,
+    }
+}
+
+/// [`grade_max`] under a puzzle's `geometry`: `None` as soon as a technique above `max` would
+/// be needed; no step record. A classic geometry gives exactly what [`grade_max`] gives.
+pub fn grade_max_in(geometry: &Geometry, puzzle: &Grid, max: Level) -> Option<Grading> {
+    if geometry.is_classic() {
+        return grade_max(puzzle, max);
+    }
+    let out = variant::run(geometry, puzzle, max, false);
+    (out.level <= max).then_some(Grading {
+        level: out.level,
+        score: out.score,
+        steps: Vec::new(),
+        filled: out.filled,
+    })
+}
+
+/// [`hint`] under a board's `geometry`. A classic geometry gives exactly what [`hint`] gives.
+pub fn hint_in(geometry: &Geometry, board: &Grid) -> Option<Step> {
+    if geometry.is_classic() {
+        return hint(board);
+    }
+    variant::hint(geometry, board)
 }
 
 /// What the ladder knows gives nothing: per technique, a bit per unit (techniques that work
@@ -191,15 +250,20 @@ fn find(
         Technique::XWing => fish::fish(s, places, 2, step, clean),
         Technique::Swordfish => fish::fish(s, places, 3, step, clean),
         Technique::Jellyfish => fish::fish(s, places, 4, step, clean),
-        Technique::XYWing => wings::xy_wing(s, step),
-        Technique::XYZWing => wings::xyz_wing(s, step),
-        Technique::WWing => wings::w_wing(s, step),
-        Technique::Skyscraper => single_digit::skyscraper(s, step, clean),
-        Technique::TwoStringKite => single_digit::two_string_kite(s, step, clean),
-        Technique::SimpleColouring => single_digit::simple_colouring(s, step, clean),
-        Technique::XChain => chains::x_chain(s, step, clean),
-        Technique::XYChain => chains::xy_chain(s, step),
-        Technique::Aic => chains::aic(s, step),
+        Technique::XYWing => wings::xy_wing(&Classic, s, step),
+        Technique::XYZWing => wings::xyz_wing(&Classic, s, step),
+        Technique::WWing => wings::w_wing(&Classic, s, step),
+        Technique::Skyscraper => single_digit::skyscraper(&Classic, s, step, clean),
+        Technique::TwoStringKite => single_digit::two_string_kite(&Classic, s, step, clean),
+        Technique::SimpleColouring => single_digit::simple_colouring(&Classic, s, step, clean),
+        Technique::XChain => chains::x_chain(&Classic, s, step, clean),
+        Technique::XYChain => chains::xy_chain(&Classic, s, step),
+        Technique::Aic => chains::aic(&Classic, s, step),
+        // Killer's own techniques: only in the variant grader's ladder.
+        Technique::CageSum
+        | Technique::CageCombination
+        | Technique::InnieOutie
+        | Technique::CageSplit => false,
     };
     found && step.makes_progress()
 }
@@ -277,29 +341,10 @@ fn run_with(puzzle: &Grid, max: Level, record: bool, mut memo: Memo) -> Outcome 
     out
 }
 
-/// Above every score a puzzle the techniques solve can reach: each step removes at least one
-/// of the 729 candidates and weighs at most 280 (an AIC), so no expert grade scores this much.
-pub const EXTREME_FLOOR: u32 = 729 * 280;
-
-/// What each cell still unsolved adds to an extreme score (the weight of a guess).
-pub const STUCK_CELL_WEIGHT: u32 = 300;
-
 /// The ladder is stuck: the grade is extreme, and its score sits above every expert score
 /// (the floor), then grows with the steps taken and the cells left unsolved.
 fn stuck(out: &mut Outcome, s: &State) {
-    let unsolved = s.value.iter().filter(|&&v| v == 0).count() as u32;
-    out.level = Level::Extreme;
-    out.score += EXTREME_FLOOR + STUCK_CELL_WEIGHT * unsolved;
-}
-
-/// The level just above `l`.
-fn next_level(l: Level) -> Level {
-    match l {
-        Level::Easy => Level::Medium,
-        Level::Medium => Level::Hard,
-        Level::Hard => Level::Expert,
-        Level::Expert | Level::Extreme => Level::Extreme,
-    }
+    stuck_at(out, s.value.iter().filter(|&&v| v == 0).count());
 }
 
 #[cfg(test)]
@@ -327,15 +372,49 @@ mod tests {
 
     #[test]
     fn ladder_goes_by_weight_and_level() {
-        let order = Technique::ORDER;
-        for w in order.windows(2) {
-            assert!(w[0].weight() <= w[1].weight(), "{} before {}", w[0], w[1]);
-            assert!(w[0].level() <= w[1].level(), "{} before {}", w[0], w[1]);
+        for order in [&Technique::ORDER[..], &Technique::VARIANT_ORDER[..]] {
+            for w in order.windows(2) {
+                assert!(w[0].weight() <= w[1].weight(), "{} before {}", w[0], w[1]);
+                assert!(w[0].level() <= w[1].level(), "{} before {}", w[0], w[1]);
+            }
+            let mut seen: Vec<Technique> = order.to_vec();
+            seen.sort();
+            seen.dedup();
+            assert_eq!(seen.len(), order.len());
         }
-        let mut seen: Vec<Technique> = order.to_vec();
-        seen.sort();
-        seen.dedup();
-        assert_eq!(seen.len(), order.len());
+        // The variants' ladder is the classic one with killer's four in their places.
+        let classic: Vec<Technique> = Technique::VARIANT_ORDER
+            .into_iter()
+            .filter(|t| Technique::ORDER.contains(t))
+            .collect();
+        assert_eq!(classic, Technique::ORDER);
+        assert_eq!(Technique::VARIANT_ORDER.len(), Technique::ORDER.len() + 4);
+    }
+
+    #[test]
+    fn technique_names_are_snake_case_and_distinct() {
+        let mut names: Vec<&str> = Technique::VARIANT_ORDER.map(Technique::as_str).to_vec();
+        assert!(names
+            .iter()
+            .all(|n| n.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')));
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), Technique::VARIANT_ORDER.len());
+        assert_eq!(Technique::TwoStringKite.as_str(), "two_string_kite");
+        assert_eq!(Technique::InnieOutie.as_str(), "innie_outie");
+        let families = [
+            "single",
+            "locked_candidates",
+            "subset",
+            "fish",
+            "wing",
+            "single_digit_pattern",
+            "chain",
+            "cage",
+        ];
+        for t in Technique::VARIANT_ORDER {
+            assert!(families.contains(&t.family()), "{t}");
+        }
     }
 
     #[test]

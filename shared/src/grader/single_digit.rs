@@ -1,7 +1,7 @@
 //! Single-digit patterns built from strong links (a unit where a digit has exactly two places):
 //! Skyscraper, 2-String Kite and simple colouring.
 
-use super::state::{bit, is_two, Bits, State, CELL_UNITS, PEER_BB, UNIT_BB};
+use super::state::{bit, is_two, Bits, State, Tables, UNIT_BB};
 use super::step::Step;
 
 /// The two cells of a bitboard holding exactly two.
@@ -42,6 +42,7 @@ fn record(step: &mut Step, d: usize, chain: [usize; 4], elim: u128) {
 /// pass `joined(a1, a2, b1, b2)` (`a1`/`b1` the joined ends, `a2`/`b2` the free ends) and whose
 /// free ends both see a cell holding the candidate removes it there.
 fn join_links(
+    t: &impl Tables,
     s: &State,
     step: &mut Step,
     d: usize,
@@ -54,7 +55,7 @@ fn join_links(
             if !joined(a1, a2, b1, b2) {
                 continue;
             }
-            let elim = s.pos[d] & PEER_BB[a2] & PEER_BB[b2];
+            let elim = s.pos[d] & t.peers(a2) & t.peers(b2);
             if elim != 0 {
                 record(step, d, [a2, a1, b1, b2], elim);
                 return true;
@@ -66,7 +67,7 @@ fn join_links(
 
 /// The first Skyscraper that removes something: two row (or column) strong links whose ends meet
 /// in one column (row); the digit leaves every cell seeing both other ends.
-pub(crate) fn skyscraper(s: &State, step: &mut Step, clean: &mut u32) -> bool {
+pub(crate) fn skyscraper(t: &impl Tables, s: &State, step: &mut Step, clean: &mut u32) -> bool {
     let mut ls = [(0, 0); 9];
     for d in 0..9 {
         if *clean & (1 << d) != 0 {
@@ -79,7 +80,7 @@ pub(crate) fn skyscraper(s: &State, step: &mut Step, clean: &mut u32) -> bool {
                     // Joined ends share the cross line; free ends must not.
                     let line = |c: usize| if cross == 9 { c % 9 } else { c / 9 };
                     let joined = |a1, a2, b1, b2| line(a1) == line(b1) && line(a2) != line(b2);
-                    if join_links(s, step, d, ls[i], ls[j], joined) {
+                    if join_links(t, s, step, d, ls[i], ls[j], joined) {
                         return true;
                     }
                 }
@@ -92,7 +93,12 @@ pub(crate) fn skyscraper(s: &State, step: &mut Step, clean: &mut u32) -> bool {
 
 /// The first 2-String Kite that removes something: a row strong link and a column strong link
 /// with one end each in the same box; the digit leaves every cell seeing both other ends.
-pub(crate) fn two_string_kite(s: &State, step: &mut Step, clean: &mut u32) -> bool {
+pub(crate) fn two_string_kite(
+    t: &impl Tables,
+    s: &State,
+    step: &mut Step,
+    clean: &mut u32,
+) -> bool {
     let mut rows = [(0, 0); 9];
     let mut cols = [(0, 0); 9];
     for d in 0..9 {
@@ -105,13 +111,9 @@ pub(crate) fn two_string_kite(s: &State, step: &mut Step, clean: &mut u32) -> bo
             for &c in &cols[..kc] {
                 // Joined in a box, four distinct cells.
                 let joined = |a1: usize, a2: usize, b1: usize, b2: usize| {
-                    CELL_UNITS[a1][2] == CELL_UNITS[b1][2]
-                        && a1 != b1
-                        && a1 != b2
-                        && a2 != b1
-                        && a2 != b2
+                    t.same_block(a1, b1) && a1 != b1 && a1 != b2 && a2 != b1 && a2 != b2
                 };
-                if join_links(s, step, d, r, c, joined) {
+                if join_links(t, s, step, d, r, c, joined) {
                     return true;
                 }
             }
@@ -124,7 +126,12 @@ pub(crate) fn two_string_kite(s: &State, step: &mut Step, clean: &mut u32) -> bo
 /// The first simple-colouring step: for each digit, the strong links are two-coloured per
 /// connected cluster. Colour wrap: two cells of one colour see each other, so that colour is
 /// false everywhere. Colour trap: a cell seeing both colours loses the digit.
-pub(crate) fn simple_colouring(s: &State, step: &mut Step, clean: &mut u32) -> bool {
+pub(crate) fn simple_colouring(
+    t: &impl Tables,
+    s: &State,
+    step: &mut Step,
+    clean: &mut u32,
+) -> bool {
     for d in 0..9 {
         if *clean & (1 << d) != 0 {
             continue;
@@ -133,7 +140,7 @@ pub(crate) fn simple_colouring(s: &State, step: &mut Step, clean: &mut u32) -> b
         // Conjugate partners of each cell.
         let mut partner = [0u128; 81];
         let mut linked = 0u128;
-        for &u in &UNIT_BB {
+        for &u in t.units() {
             let m = p & u;
             if is_two(m) {
                 let (a, b) = two(m);
@@ -170,7 +177,7 @@ pub(crate) fn simple_colouring(s: &State, step: &mut Step, clean: &mut u32) -> b
             let mut sees = [0u128; 2];
             for (k, &col) in colour.iter().enumerate() {
                 for c in Bits(col) {
-                    sees[k] |= PEER_BB[c];
+                    sees[k] |= t.peers(c);
                 }
             }
             // Colour wrap.

@@ -2,11 +2,12 @@
 //! bitboards (one `u128` per digit, bit `c` set when cell `c` may hold that digit), plus the
 //! unit and peer bitboard tables every technique uses.
 //!
-//! The grader grades classic Sudoku: its techniques walk the houses of
+//! The classic grader's techniques walk the houses of
 //! [`Geometry::classic`](crate::geometry::Geometry::classic) (rows, columns, boxes, in
 //! that order), kept here as const bitboards for speed ([`UNIT_BB`], [`CELL_UNITS`],
-//! [`PEER_BB`]; a test checks them against the geometry). A variant's grader would build these
-//! tables from its own geometry.
+//! [`PEER_BB`]; a test checks them against the geometry). The variant grader builds its own
+//! from a geometry and hands them to the techniques that read [`Tables`]; its candidates start
+//! from [`State::with_peers`] and its placements go through [`State::place_among`].
 //!
 //! Digits are indices `0..9` inside this module and the technique modules (bit `d` of a
 //! candidate mask is digit `d + 1`); they become [`Digit`]s only in step records.
@@ -56,6 +57,50 @@ pub(crate) const CELL_UNITS: [[u8; 3]; N_CELLS] = {
     }
     t
 };
+
+/// Most houses a geometry may have for the techniques that walk [`Tables`].
+pub(crate) const MAX_UNITS: usize = 32;
+
+/// Most houses a cell may be in for the techniques that walk [`Tables`].
+pub(crate) const MAX_CELL_UNITS: usize = 7;
+
+/// The house tables that wings, single-digit patterns and chains read: classic's consts
+/// ([`Classic`], which the compiler folds in as before) or a variant's (the variant grader's
+/// rules). An implementation keeps rows and columns as houses, at most [`MAX_UNITS`] houses and
+/// [`MAX_CELL_UNITS`] per cell.
+pub(crate) trait Tables {
+    /// Every house's bitboard.
+    fn units(&self) -> &[u128];
+    /// The cells that must differ from cell `c` (its houses' cells, and a killer's cage).
+    fn peers(&self, c: usize) -> u128;
+    /// The houses of cell `c`, as indices into [`Tables::units`].
+    fn cell_units(&self, c: usize) -> &[u8];
+    /// Whether cells `a` and `b` share a house that is not a row or column (the 2-string
+    /// kite's box).
+    fn same_block(&self, a: usize, b: usize) -> bool;
+}
+
+/// Classic Sudoku's tables.
+pub(crate) struct Classic;
+
+impl Tables for Classic {
+    #[inline]
+    fn units(&self) -> &[u128] {
+        &UNIT_BB
+    }
+    #[inline]
+    fn peers(&self, c: usize) -> u128 {
+        PEER_BB[c]
+    }
+    #[inline]
+    fn cell_units(&self, c: usize) -> &[u8] {
+        &CELL_UNITS[c]
+    }
+    #[inline]
+    fn same_block(&self, a: usize, b: usize) -> bool {
+        CELL_UNITS[a][2] == CELL_UNITS[b][2]
+    }
+}
 
 /// The bit of cell `c`.
 #[inline]
@@ -187,8 +232,42 @@ impl State {
         s
     }
 
+    /// Candidates derived from the digits of `grid` under the peers `peers` (a variant's
+    /// geometry): every digit not already in a peer. `None` when two peers hold the same digit.
+    pub(crate) fn with_peers(grid: &Grid, peers: &[u128; N_CELLS]) -> Option<State> {
+        let all = (1u128 << N_CELLS) - 1;
+        let mut s = State {
+            cand: [ALL_DIGITS; N_CELLS],
+            value: [0; N_CELLS],
+            pos: [all; 9],
+            unsolved: all,
+            dirty_cells: 0,
+            unsettled: 0,
+            dirty_digits: 0,
+        };
+        for (c, &v) in grid.as_bytes().iter().enumerate() {
+            if let Some(d) = v.checked_sub(1) {
+                if s.cand[c] & 1 << d == 0 {
+                    return None;
+                }
+                s.place_among(c, usize::from(d), peers[c]);
+            }
+        }
+        s.dirty_cells = 0;
+        s.dirty_digits = 0;
+        s.unsettled = s.unsolved;
+        Some(s)
+    }
+
     /// Put digit index `d` in empty cell `c` and remove it from the peers' candidates.
+    #[inline]
     pub(crate) fn place(&mut self, c: usize, d: usize) {
+        self.place_among(c, d, PEER_BB[c]);
+    }
+
+    /// [`State::place`] with the peers of `c` given (a variant's geometry).
+    #[inline]
+    pub(crate) fn place_among(&mut self, c: usize, d: usize, peers: u128) {
         self.dirty_digits |= self.cand[c] | 1 << d;
         for e in Digits(self.cand[c]) {
             self.pos[e] &= !bit(c);
@@ -196,7 +275,7 @@ impl State {
         self.cand[c] = 0;
         self.value[c] = d as u8 + 1;
         self.unsolved &= !bit(c);
-        let hit = self.pos[d] & PEER_BB[c];
+        let hit = self.pos[d] & peers;
         for p in Bits(hit) {
             self.cand[p] &= !(1 << d);
         }
@@ -231,6 +310,13 @@ impl State {
         self.dirty_cells = 0;
         self.dirty_digits = 0;
         (units, digits)
+    }
+
+    /// The cells whose candidates changed since the last call (or [`State::take_dirty`]);
+    /// resets the record.
+    pub(crate) fn take_dirty_cells(&mut self) -> u128 {
+        self.dirty_digits = 0;
+        std::mem::replace(&mut self.dirty_cells, 0)
     }
 
     /// Whether every cell holds a digit.
@@ -275,6 +361,7 @@ impl State {
 
     /// Each unit's places for each digit: bit `k` of `[u][d]` when the unit's `k`-th cell
     /// (in `UNITS` order) may hold digit index `d`.
+    #[inline(always)]
     pub(crate) fn unit_places(&self) -> [[u16; 9]; 27] {
         let mut t = [[0u16; 9]; 27];
         for (d, &p) in self.pos.iter().enumerate() {

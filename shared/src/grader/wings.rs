@@ -3,15 +3,15 @@
 //! W-Wing (two bivalue cells xy joined by a strong link on x: y leaves every cell seeing both).
 
 use super::combos::pop9;
-use super::state::{bit, cell, is_two, Bits, State, PEER_BB, UNIT_BB};
+use super::state::{bit, cell, is_two, Bits, State, Tables, MAX_UNITS};
 use super::Step;
 
 /// The first XY-Wing that removes something, pivots in cell order; cells: pivot, pincers.
-pub(crate) fn xy_wing(s: &State, step: &mut Step) -> bool {
+pub(crate) fn xy_wing(t: &impl Tables, s: &State, step: &mut Step) -> bool {
     let bivalue = s.bivalue_cells();
     for p in Bits(bivalue) {
         let pm = s.cand[p];
-        let wings = bivalue & PEER_BB[p];
+        let wings = bivalue & t.peers(p);
         for a in Bits(wings) {
             let am = s.cand[a];
             let shared = am & pm;
@@ -25,7 +25,7 @@ pub(crate) fn xy_wing(s: &State, step: &mut Step) -> bool {
                     continue;
                 }
                 let zd = z.trailing_zeros() as usize;
-                let elim = s.pos[zd] & PEER_BB[a] & PEER_BB[b];
+                let elim = s.pos[zd] & t.peers(a) & t.peers(b);
                 if elim != 0 {
                     step.cells.extend([p, a, b].map(cell));
                     step.add_digits(pm | z);
@@ -39,14 +39,14 @@ pub(crate) fn xy_wing(s: &State, step: &mut Step) -> bool {
 }
 
 /// The first XYZ-Wing that removes something, pivots in cell order; cells: pivot, pincers.
-pub(crate) fn xyz_wing(s: &State, step: &mut Step) -> bool {
+pub(crate) fn xyz_wing(t: &impl Tables, s: &State, step: &mut Step) -> bool {
     let bivalue = s.bivalue_cells();
     for p in Bits(s.unsolved) {
         let pm = s.cand[p];
         if pop9(pm) != 3 {
             continue;
         }
-        let wings = bivalue & PEER_BB[p];
+        let wings = bivalue & t.peers(p);
         for a in Bits(wings) {
             let am = s.cand[a];
             if am & !pm != 0 {
@@ -58,7 +58,7 @@ pub(crate) fn xyz_wing(s: &State, step: &mut Step) -> bool {
                     continue;
                 }
                 let zd = (am & bm).trailing_zeros() as usize;
-                let elim = s.pos[zd] & PEER_BB[p] & PEER_BB[a] & PEER_BB[b];
+                let elim = s.pos[zd] & t.peers(p) & t.peers(a) & t.peers(b);
                 if elim != 0 {
                     step.cells.extend([p, a, b].map(cell));
                     step.add_digits(pm);
@@ -72,43 +72,44 @@ pub(crate) fn xyz_wing(s: &State, step: &mut Step) -> bool {
 }
 
 /// The first W-Wing that removes something; cells: one wing, the strong link, the other wing.
-pub(crate) fn w_wing(s: &State, step: &mut Step) -> bool {
+pub(crate) fn w_wing(t: &impl Tables, s: &State, step: &mut Step) -> bool {
     let bivalue = s.bivalue_cells();
-    // Each digit's strong links, listed when first needed.
-    let mut links = [[0u128; 27]; 9];
+    // Each digit's strong links (their two cells), listed when first needed.
+    let mut links = [[(0u8, 0u8); MAX_UNITS]; 9];
     let mut n_links = [0usize; 9];
     let mut listed = 0u16;
     for a in Bits(bivalue) {
         let m = s.cand[a];
-        for b in Bits(bivalue & !PEER_BB[a] & !((bit(a) << 1) - 1)) {
+        for b in Bits(bivalue & !t.peers(a) & !((bit(a) << 1) - 1)) {
             if s.cand[b] != m {
                 continue;
             }
             let ends = bit(a) | bit(b);
             for x in Bits(m as u128) {
                 let y = (m & !(1 << x)).trailing_zeros() as usize;
-                let elim = s.pos[y] & PEER_BB[a] & PEER_BB[b];
+                let elim = s.pos[y] & t.peers(a) & t.peers(b);
                 if elim == 0 {
                     continue;
                 }
                 if listed & (1 << x) == 0 {
                     listed |= 1 << x;
-                    for &u in &UNIT_BB {
+                    for &u in t.units() {
                         let link = s.pos[x] & u;
                         if is_two(link) {
-                            links[x][n_links[x]] = link;
+                            let l1 = link.trailing_zeros() as u8;
+                            let l2 = (link & (link - 1)).trailing_zeros() as u8;
+                            links[x][n_links[x]] = (l1, l2);
                             n_links[x] += 1;
                         }
                     }
                 }
-                for &link in &links[x][..n_links[x]] {
-                    if link & ends != 0 {
+                for &(l1, l2) in &links[x][..n_links[x]] {
+                    let (l1, l2) = (usize::from(l1), usize::from(l2));
+                    if (bit(l1) | bit(l2)) & ends != 0 {
                         continue;
                     }
-                    let l1 = link.trailing_zeros() as usize;
-                    let l2 = (link & (link - 1)).trailing_zeros() as usize;
                     // The link's end that sees `a`, then the one that sees `b`.
-                    let sees = |x: usize, y: usize| PEER_BB[x] & bit(y) != 0;
+                    let sees = |x: usize, y: usize| t.peers(x) & bit(y) != 0;
                     let joined = if sees(a, l1) && sees(b, l2) {
                         Some((l1, l2))
                     } else if sees(a, l2) && sees(b, l1) {

@@ -1,6 +1,6 @@
 //! The grader against the shared puzzle sets (small copies under `tests/data/` and `tests/data/grader/`):
 //! QQWing's ratings, soundness of every step against the solution, and `grade_max`/`hint`
-//! agreeing with `grade`.
+//! agreeing with `grade`; one variant through the public API (`grade_in`).
 
 use std::collections::BTreeMap;
 
@@ -351,4 +351,41 @@ fn every_extreme_grade_scores_above_every_expert_grade() {
         "lowest extreme {lowest_extreme} vs highest expert {highest_expert}"
     );
     assert!(lowest_extreme >= EXTREME_FLOOR);
+}
+
+/// A variant's grading through the public API: an x puzzle that needs a hard technique, its
+/// steps sound against the geometric solver's solution, each step naming its technique and,
+/// for the variant grader's house steps, the house.
+#[test]
+fn an_x_puzzle_grades_hard_through_the_public_api() {
+    use engine::grader::{grade_in, grade_max_in, hint_in, Area};
+    use engine::solver::geometric::solutions_in;
+    use engine::Geometry;
+    let x = Geometry::x();
+    let p: Grid =
+        ".62......48.3....2..5.62..9..8..1.9......76.47...............38....9.5.6.9....2.."
+            .parse()
+            .expect("grid");
+    let solution = solutions_in(&x, &p, 2);
+    assert_eq!(solution.len(), 1);
+    let grading = grade_in(&x, &p);
+    assert_eq!(grading.level, Level::Hard);
+    assert_eq!(grading.filled, Some(solution[0]));
+    for step in &grading.steps {
+        for &(c, d) in &step.placements {
+            assert_eq!(solution[0].get(c), Some(d), "{step}");
+        }
+        for &(c, d) in &step.eliminations {
+            assert_ne!(solution[0].get(c), Some(d), "{step}");
+        }
+    }
+    assert!(grading
+        .steps
+        .iter()
+        .any(|s| matches!(s.area, Some(Area::Diagonal(_)))));
+    assert_eq!(grade_max_in(&x, &p, Level::Medium), None);
+    let hint = hint_in(&x, &p).expect("a step");
+    assert_eq!(hint.technique.as_str(), grading.steps[0].technique.as_str());
+    // The classic rules read the same grid differently (the diagonals do not hold there).
+    assert_ne!(grade(&p).steps, grading.steps);
 }

@@ -153,6 +153,7 @@ fn up_frames_keep_the_relays_json() {
         handle: Some("ann".into()),
         bot: false,
         banned: false,
+        draws: Default::default(),
     };
     let up = |seq, cmd| Up {
         from: "n1".into(),
@@ -168,6 +169,7 @@ fn up_frames_keep_the_relays_json() {
     };
     let token = Command::Resume {
         token: "tok".into(),
+        draws: Default::default(),
     };
     let kick = Command::Msg {
         msg: RoomMsg::Kick {

@@ -98,6 +98,7 @@ pub async fn lookup(
                 handle: None,
                 bot,
                 banned: false,
+                draws: Default::default(),
             },
             None,
         ));
@@ -110,6 +111,7 @@ pub async fn lookup(
                 handle: Some(player.handle),
                 bot,
                 banned: player.banned,
+                draws: Default::default(),
             },
             Some(player.name),
         )),

@@ -33,12 +33,14 @@ mod rooms;
 use std::net::IpAddr;
 use std::sync::Arc;
 
+use engine::Variant;
+use protocol::variant::Draws;
 use protocol::{ClientMsg, ErrorCode, Role, ServerMsg};
 
 use super::Transport;
 use crate::outbox::Outbox;
 use crate::room::command::FromClient;
-use crate::room::handle::{RoomCmd, RoomHandle, RoomMsg};
+use crate::room::handle::{Identity, RoomCmd, RoomHandle, RoomMsg};
 
 /// One connection's state between its messages.
 pub(super) struct Session {
@@ -103,9 +105,13 @@ impl Session {
                 name,
                 key,
                 bot,
+                variant,
                 ..
             } => {
-                if self.free() && !self.peer.refused_draining() {
+                if self.free()
+                    && !self.peer.refused_draining()
+                    && classic_only(&mut self.peer, variant, "pool")
+                {
                     let (peer, queue) = (&mut self.peer, &mut self.queue);
                     queue.quick_race(peer, difficulty, name, key, bot).await;
                 }
@@ -114,9 +120,13 @@ impl Session {
                 arena_id,
                 name,
                 key,
+                variant,
                 ..
             } => {
-                if self.free() && !self.peer.refused_draining() {
+                if self.free()
+                    && !self.peer.refused_draining()
+                    && classic_only(&mut self.peer, variant, "arena")
+                {
                     let (peer, queue) = (&mut self.peer, &mut self.queue);
                     self.arena.join(peer, queue, arena_id, name, key).await;
                 }
@@ -144,9 +154,10 @@ impl Session {
                 settings,
                 key,
                 bot,
-                ..
+                variants,
             } => {
                 if let Some(who) = self.peer.identify(key, bot).await {
+                    let who = drawing(who, variants);
                     if self.free() {
                         rooms::create(&mut self.peer, &mut self.link, name, settings, who).await;
                     }
@@ -157,9 +168,10 @@ impl Session {
                 name,
                 key,
                 bot,
-                ..
+                variants,
             } => {
                 if let Some(who) = self.peer.identify(key, bot).await {
+                    let who = drawing(who, variants);
                     if self.free() {
                         let (peer, link) = (&mut self.peer, &mut self.link);
                         rooms::enter(peer, link, &room, Some(name), Role::Player, who).await;
@@ -171,11 +183,12 @@ impl Session {
                 name,
                 key,
                 boards,
-                ..
+                variants,
             } => {
                 let Some(who) = self.peer.identify(key, false).await else {
                     return;
                 };
+                let who = drawing(who, variants);
                 // A8: the room hears of `boards` once the spectator is in (the same command
                 // reaches a room on another node through the relay).
                 if !self.free() {
@@ -186,16 +199,28 @@ impl Session {
                     self.forward(RoomMsg::WatchBoards).await;
                 }
             }
-            ClientMsg::Resume { token, .. } => {
+            msg => self.apply_fixed(msg).await,
+        }
+    }
+
+    /// The messages that enter a room by a token, or a room of a puzzle fixed in advance
+    /// (the daily's, a ghost's), in no room and no pool.
+    async fn apply_fixed(&mut self, msg: ClientMsg) {
+        match msg {
+            ClientMsg::Resume { token, variants } => {
                 if !self.free() {
                     return;
                 }
-                rooms::resume(&mut self.peer, &mut self.link, token).await;
+                let draws = Draws::of(variants.as_deref());
+                rooms::resume(&mut self.peer, &mut self.link, token, draws).await;
             }
             ClientMsg::StartDaily {
-                difficulty, key, ..
+                difficulty,
+                key,
+                variant,
+                ..
             } => {
-                if !self.free() {
+                if !self.free() || !classic_only(&mut self.peer, variant, "daily") {
                     return;
                 }
                 let (peer, link) = (&mut self.peer, &mut self.link);
@@ -208,9 +233,10 @@ impl Session {
                 difficulty,
                 name,
                 key,
+                variant,
                 ..
             } => {
-                if !self.free() {
+                if !self.free() || !classic_only(&mut self.peer, variant, "ghost") {
                     return;
                 }
                 let (peer, link) = (&mut self.peer, &mut self.link);
@@ -282,5 +308,31 @@ impl Session {
             self.queue.quit(&self.peer).await;
         }
         self.arena.quit(&self.peer);
+    }
+}
+
+/// `who`, as a client that sent `variants` draws (A10).
+fn drawing(mut who: Identity, variants: Option<Vec<String>>) -> Identity {
+    who.draws = Draws::of(variants.as_deref());
+    who
+}
+
+/// A10: the pools, dailies, ghosts and arenas deal classic Sudoku only so far (a variant's
+/// race is a room's, `settings.variant`): a request for another variant's is refused
+/// clearly, never dealt classic instead. Whether the request may go on.
+fn classic_only(peer: &mut peer::Peer, variant: Option<String>, what: &str) -> bool {
+    match variant.as_deref().map(str::parse::<Variant>) {
+        None | Some(Ok(Variant::Classic)) => true,
+        Some(Err(e)) => {
+            peer.error(ErrorCode::InvalidSettings, format!("variant: {e}"));
+            false
+        }
+        Some(Ok(v)) => {
+            let why = format!(
+                "this server has no {v} {what}, only classic's: race {v} in a room (create_room with settings.variant)"
+            );
+            peer.error(ErrorCode::UnsupportedVariant, why);
+            false
+        }
     }
 }

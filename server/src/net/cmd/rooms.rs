@@ -3,6 +3,7 @@
 //! or whichever node owns them; the room entered becomes the connection's [`RoomLink`]. The
 //! caller has checked that the connection is in no room and in no pool.
 
+use protocol::variant::Draws;
 use protocol::{ErrorCode, Role, ServerMsg, Settings, SettingsRequest};
 use tokio::sync::oneshot;
 
@@ -32,6 +33,11 @@ pub(super) async fn create(
         Ok(s) => s,
         Err(e) => return peer.error(ErrorCode::InvalidSettings, e.to_string()),
     };
+    if !who.draws.has(settings.variant) {
+        let v = settings.variant;
+        let why = format!("your client cannot draw {v} sudoku: send it in `variants`");
+        return peer.error(ErrorCode::UnsupportedVariant, why);
+    }
     open_room(peer, link, name, settings, who, None, None).await;
 }
 
@@ -99,15 +105,15 @@ pub(super) async fn enter(
     link.linked(peer, room, generation, answer).await
 }
 
-/// `resume`: back into the seat a token holds.
-pub(super) async fn resume(peer: &mut Peer, link: &mut RoomLink, token: String) {
+/// `resume`: back into the seat a token holds, from a client that draws `draws` (A10).
+pub(super) async fn resume(peer: &mut Peer, link: &mut RoomLink, token: String, draws: Draws) {
     let token = protocol::ResumeToken::from(token);
     let Some(room) = peer.server.play.rooms.find_by_token(&token).await else {
         return peer.error(ErrorCode::InvalidToken, "unknown or expired token");
     };
     let generation = peer.outbox.room_gen();
     let (reply, answer) = oneshot::channel();
-    let cmd = RoomCmd::resume(Endpoint::Local(peer.outbox.clone()), token, reply);
+    let cmd = RoomCmd::resume(Endpoint::Local(peer.outbox.clone()), token, draws, reply);
     if room.tx.send(cmd).await.is_err() {
         return peer.error(ErrorCode::InvalidToken, "unknown or expired token");
     }

@@ -158,6 +158,8 @@ impl Live {
             puzzle: PUZZLE.into(),
             solution: SOLUTION.into(),
             unix_ms: 5_000,
+            variant: Default::default(),
+            layout: Default::default(),
         };
         self.push(t, entry);
     }
@@ -191,10 +193,12 @@ impl Live {
     }
 
     fn resume(&mut self, c: u64, token: &ResumeToken, t: Instant) {
-        self.room.resume(ConnId(c), token.as_str(), t);
+        self.room
+            .resume(ConnId(c), token.as_str(), Default::default(), t);
         let hash = token_hash(token.as_str());
         let resume = Command::Resume {
             token: ResumeToken::from(hash),
+            draws: Default::default(),
         };
         self.push(t, cmd(c, resume));
     }
@@ -331,9 +335,10 @@ fn a_replayed_seat_takes_its_token_back_and_the_gap_is_charged_to_nobody() {
     assert!(!r.resume(
         ConnId(10),
         &format!("#{}", token_hash(token.as_str())),
+        Default::default(),
         ms(1_500)
     ));
-    assert!(r.resume(ConnId(10), token.as_str(), ms(1_500)));
+    assert!(r.resume(ConnId(10), token.as_str(), Default::default(), ms(1_500)));
     let fx = r.take_effects();
     let shown = fx.iter().find_map(|f| match f {
         Effect::Send(_, ServerMsg::RoomJoined { you, .. }) if you.token.is_some() => {

@@ -6,6 +6,7 @@
 
 use std::net::IpAddr;
 
+use protocol::variant::Draws;
 use protocol::{
     ClosedReason, ErrorCode, FinishStatus, PlayerId, PlayerName, Role, ServerMsg, Settings, You,
 };
@@ -30,6 +31,11 @@ pub struct Identity {
     /// predates bans: not banned.
     #[serde(default)]
     pub banned: bool,
+    /// The variants its client draws (A10): a room of another refuses it. Absent from a
+    /// node or a log that predates variants: classic only, all such a room could be (and
+    /// left out when so, as it was before).
+    #[serde(default, skip_serializing_if = "Draws::is_classic_only")]
+    pub draws: Draws,
 }
 
 impl Identity {
@@ -72,6 +78,7 @@ impl Room {
         let name = parse_name(raw_name)?;
         // A5: a kicked name or address may neither play nor watch until its bar ends.
         self.bars.check(&name, addr, now)?;
+        self.check_draws(who.draws)?;
         if role == Role::Player {
             if self.draining() {
                 return Err(Refusal::new(
@@ -134,14 +141,35 @@ impl Room {
         true
     }
 
-    /// A connection takes back the seat `token` belongs to.
-    pub fn resume(&mut self, conn: ConnId, token: &str, now: Instant) -> bool {
+    /// A connection whose client draws `draws` takes back the seat `token` belongs to.
+    pub fn resume(&mut self, conn: ConnId, token: &str, draws: Draws, now: Instant) -> bool {
         if token.starts_with('#') {
             // A replayed seat's stand-in (A9), never a token a client holds.
             let why = Refusal::new(ErrorCode::InvalidToken, "unknown or expired token");
             return self.refuse(conn, why);
         }
+        if let Err(why) = self.check_draws(draws) {
+            return self.refuse(conn, why);
+        }
+        // The seat draws what the client it is back on draws (a player may come back on
+        // another client).
+        if let Some(i) = self.seats.by_token(token) {
+            self.seats.seat_mut(i).who.draws = draws;
+        }
         self.resume_seat(conn, token, now)
+    }
+
+    /// A10: a client that cannot draw the room's variant is never let in (nor dealt a grid
+    /// it cannot show).
+    fn check_draws(&self, draws: Draws) -> Result<(), Refusal> {
+        let variant = self.settings.variant;
+        if draws.has(variant) {
+            return Ok(());
+        }
+        Err(Refusal::new(
+            ErrorCode::UnsupportedVariant,
+            format!("this room races {variant} sudoku, which your client cannot draw"),
+        ))
     }
 
     /// A logged resume replayed (A9): the seat named by `hash`, its token's SHA-256.
@@ -364,10 +392,35 @@ impl Room {
             );
             return;
         }
+        if let Some(why) = self.variant_change_refused(&settings) {
+            return self.fx.error(conn, why.code, why.message);
+        }
         let settings = isomorphs::kept(settings, self.fixed.puzzle().is_some());
         tracing::info!(room = %self.code, ?settings, "settings changed");
         self.settings = settings.clone();
         self.send_all(ServerMsg::SettingsChanged { settings });
+    }
+
+    /// Why the host may not race `settings.variant` here (A10): a daily's or a ghost's
+    /// puzzle has its own variant, and every seated player must draw it.
+    fn variant_change_refused(&self, settings: &Settings) -> Option<Refusal> {
+        let variant = settings.variant;
+        if variant == self.settings.variant {
+            return None;
+        }
+        if self.fixed.puzzle().is_some() {
+            return Some(Refusal::new(
+                ErrorCode::InvalidSettings,
+                "variant: a daily or ghost room races its puzzle's variant",
+            ));
+        }
+        let cannot = self.seats.names_not_drawing(variant);
+        (!cannot.is_empty()).then(|| {
+            Refusal::new(
+                ErrorCode::UnsupportedVariant,
+                format!("{} cannot draw {variant} sudoku", cannot.join(", ")),
+            )
+        })
     }
 
     /// `kick` from `conn` (A5): the player `player_id` (connected or held) gets `kicked` and

@@ -158,6 +158,15 @@ impl Seats {
         self.seats.len()
     }
 
+    /// The names of the seated players whose client cannot draw `variant` (A10).
+    pub(super) fn names_not_drawing(&self, variant: engine::Variant) -> Vec<String> {
+        self.seats
+            .iter()
+            .filter(|s| !s.who.draws.has(variant))
+            .map(|s| s.name.to_string())
+            .collect()
+    }
+
     pub(super) fn is_empty(&self) -> bool {
         self.seats.is_empty()
     }

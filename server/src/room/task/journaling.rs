@@ -148,6 +148,8 @@ impl Journal {
             puzzle: dealt.puzzle.to_line(),
             solution: dealt.solution.to_line(),
             unix_ms,
+            variant: dealt.variant(),
+            layout: protocol::variant::WireLayout::of(dealt.geometry()),
         };
         self.log(now, entry);
     }

@@ -8,3 +8,4 @@ mod host_controls;
 mod isomorphs;
 mod pool;
 mod start_to_finish;
+mod variants;

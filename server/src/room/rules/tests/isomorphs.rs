@@ -137,7 +137,12 @@ fn the_same_seed_deals_the_same_boards_and_a_resume_gets_its_own() {
     let token = r.seats.seat_of_conn(ConnId(2)).unwrap().token.clone();
     r.dropped(ConnId(2), t0);
     r.take_effects();
-    assert!(r.resume(ConnId(7), &token, t0 + Duration::from_secs(1)));
+    assert!(r.resume(
+        ConnId(7),
+        &token,
+        Default::default(),
+        t0 + Duration::from_secs(1)
+    ));
     let fx = r.take_effects();
     let mut board = own;
     board.set(c, solution.get(c));

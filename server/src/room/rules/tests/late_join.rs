@@ -88,7 +88,7 @@ fn after_the_time_limit_the_reason_is_the_time_limit() {
     let token = "00000000000000000000000000000002";
     r.dropped(ConnId(2), t0);
     r.take_effects();
-    assert!(r.resume(ConnId(12), token, t0));
+    assert!(r.resume(ConnId(12), token, Default::default(), t0));
     let v = view_in(&to(&r.take_effects(), 12));
     assert_eq!(v.standings, Some(standings));
     assert_eq!(v.reason, Some(OverReason::TimeLimit));

@@ -17,7 +17,7 @@ fn held_seat_resume_and_expiry() {
     );
     // Resume within the grace period: same board, mistakes and clock.
     let t1 = t0 + Duration::from_secs(4);
-    assert!(r.resume(ConnId(7), &tok1, t1));
+    assert!(r.resume(ConnId(7), &tok1, Default::default(), t1));
     let fx = r.take_effects();
     match &to(&fx, 7)[0] {
         ServerMsg::RoomJoined {
@@ -29,12 +29,17 @@ fn held_seat_resume_and_expiry() {
         m => panic!("{m:?}"),
     }
     // A second resume moves the seat and closes the old connection with 1000.
-    assert!(r.resume(ConnId(8), &tok1, t1));
+    assert!(r.resume(ConnId(8), &tok1, Default::default(), t1));
     let fx = r.take_effects();
     assert!(fx
         .iter()
         .any(|f| matches!(f, Effect::Close(ConnId(7), CloseCode::Normal))));
-    assert!(!r.resume(ConnId(9), "00000000000000000000000000000000", t1));
+    assert!(!r.resume(
+        ConnId(9),
+        "00000000000000000000000000000000",
+        Default::default(),
+        t1
+    ));
     check_error(&r.take_effects(), 9, ErrorCode::InvalidToken);
     // The host (p1, conn 8) drops and its seat expires: forfeited, p2 becomes host.
     r.dropped(ConnId(8), t1);
