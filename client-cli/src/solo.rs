@@ -18,17 +18,18 @@ pub struct Hint {
     pub cells: Vec<Cell>,
 }
 
-/// Finds the next logical step on a board (the grader's step record in the binary).
-pub type Hinter = fn(&Grid) -> Option<Hint>;
+/// Finds the next logical step on a board of a geometry (the grader's step record in the
+/// binary).
+pub type Hinter = fn(&Geometry, &Grid) -> Option<Hint>;
 
 /// Deals a fresh puzzle of a variant at a difficulty: its rules (regions, cages), the puzzle and
 /// its solution (the generator in the binary).
 pub type Dealer = fn(Variant, Difficulty) -> (Geometry, Grid, Grid);
 
-/// The grader's next step on `board`, as a hint: its record (technique, cells, deduction)
+/// The grader's next step on `board` by the rules of `geometry`, as a hint: its record (technique, cells, deduction)
 /// as text, and the cells it names and places in highlighted.
-pub fn grader_hint(board: &Grid) -> Option<Hint> {
-    let step = engine::grader::hint(board)?;
+pub fn grader_hint(geometry: &Geometry, board: &Grid) -> Option<Hint> {
+    let step = engine::grader::hint_in(geometry, board)?;
     let mut cells = step.cells.clone();
     cells.extend(step.placements.iter().map(|&(c, _)| c));
     cells.extend(step.eliminations.iter().map(|&(c, _)| c));
@@ -338,12 +339,7 @@ impl SoloApp {
 
     /// `?`: the next logical step, or why there is none.
     fn show_hint(&mut self) {
-        if !self.board.geometry().is_classic() {
-            // The grader's techniques read classic houses only.
-            self.notify("hints are for classic puzzles only", true);
-            return;
-        }
-        self.hint = (self.hinter)(&self.board.board);
+        self.hint = (self.hinter)(self.board.geometry(), &self.board.board);
         if self.hint.is_none() {
             let board = &self.board;
             let msg = if validator::conflicts_in(board.geometry(), &board.board).is_empty() {

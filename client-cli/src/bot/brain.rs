@@ -144,8 +144,7 @@ impl Brain {
     fn begin(&mut self, race_id: RaceId, puzzle: Grid, board: Grid, geometry: &Geometry) {
         let solution = solve(geometry, &puzzle);
         let mut todo = match &solution {
-            Some(_) if geometry.is_classic() => pace::plan(&board, &mut self.rng),
-            Some(s) => pace::plan_in(geometry, &board, s, &mut self.rng),
+            Some(_) => pace::plan_in(geometry, &board, &mut self.rng),
             None => Vec::new(),
         };
         todo.reverse();

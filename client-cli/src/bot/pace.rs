@@ -72,7 +72,13 @@ pub struct Planned {
 /// the grader's steps, each wave of singles shuffled; an elimination's look is paid by the next
 /// placement. Cells the grader cannot reach follow in random order, one expert look each.
 pub fn plan(board: &Grid, rng: &mut impl Rng) -> Vec<Planned> {
-    let grading = grader::grade(board);
+    plan_in(Geometry::classic(), board, rng)
+}
+
+/// [`plan`] for a board of `geometry` (A10: a variant's houses and cages, which the grader's
+/// techniques walk).
+pub fn plan_in(geometry: &Geometry, board: &Grid, rng: &mut impl Rng) -> Vec<Planned> {
+    let grading = grader::grade_in(geometry, board);
     let mut order: Vec<Planned> = Vec::new();
     let mut owed: Looks = [0; Tier::COUNT];
     for step in &grading.steps {
@@ -103,88 +109,6 @@ pub fn plan(board: &Grid, rng: &mut impl Rng) -> Vec<Planned> {
         fix: false,
     }));
     order
-}
-
-/// The plan for a board of a variant (`geometry` not classic's), whose `solution` is known: the
-/// grader reads classic houses only, so the waves come from the variant's own houses and
-/// peers: naked singles, then hidden singles, else one cell nothing forces (a hard look, as a
-/// cage's sum or a longer chain of thought would take).
-pub fn plan_in(
-    geometry: &Geometry,
-    board: &Grid,
-    solution: &Grid,
-    rng: &mut impl Rng,
-) -> Vec<Planned> {
-    let mut b = *board;
-    let mut order = Vec::new();
-    let candidates = |b: &Grid, c: Cell| -> u16 {
-        let taken = geometry
-            .peers(c)
-            .iter()
-            .filter_map(|&p| b.get(p))
-            .fold(0, |m, d| m | d.bit());
-        0x1ff & !taken
-    };
-    while !b.is_full() {
-        let empty: Vec<Cell> = Cell::all().filter(|&c| b.get(c).is_none()).collect();
-        let (mut wave, tier): (Vec<Cell>, Tier) = {
-            let naked: Vec<Cell> = empty
-                .iter()
-                .copied()
-                .filter(|&c| candidates(&b, c).count_ones() == 1)
-                .collect();
-            if naked.is_empty() {
-                (
-                    hidden_singles(geometry, &b, &candidates),
-                    Tier::HiddenSingle,
-                )
-            } else {
-                (naked, Tier::NakedSingle)
-            }
-        };
-        let tier = if wave.is_empty() {
-            wave = empty.choose(rng).copied().into_iter().collect();
-            Tier::Hard
-        } else {
-            tier
-        };
-        wave.shuffle(rng);
-        for cell in wave {
-            let Some(d) = solution.get(cell) else {
-                return order;
-            };
-            b.set(cell, Some(d));
-            order.push(Planned {
-                cell,
-                looks: look(tier),
-                fix: false,
-            });
-        }
-    }
-    order
-}
-
-/// The empty cells of `b` that are the only place left for a digit in one of `geometry`'s
-/// houses, given each cell's `candidates`.
-fn hidden_singles(
-    geometry: &Geometry,
-    b: &Grid,
-    candidates: &dyn Fn(&Grid, Cell) -> u16,
-) -> Vec<Cell> {
-    let mut found = Vec::new();
-    for house in geometry.houses() {
-        for bit in (0..9).map(|d| 1u16 << d) {
-            let mut places = house
-                .iter()
-                .filter(|&&c| b.get(c).is_none() && candidates(b, c) & bit != 0);
-            if let (Some(&c), None) = (places.next(), places.next()) {
-                if !found.contains(&c) {
-                    found.push(c);
-                }
-            }
-        }
-    }
-    found
 }
 
 /// How strongly a bot plays; each is a row of [`LEVELS`].

@@ -4,7 +4,7 @@ use super::*;
 use crate::app::tests::{PUZZLE, SOLUTION};
 use crossterm::event::KeyEvent;
 
-fn hinter(_: &Grid) -> Option<Hint> {
+fn hinter(_: &Geometry, _: &Grid) -> Option<Hint> {
     Some(Hint {
         text: "naked single: r1c3 = 4".into(),
         cells: vec![Cell::at(0, 2).expect("cell")],
@@ -110,11 +110,11 @@ fn the_screen_shows_the_hint_and_highlights_its_cells() {
 #[test]
 fn the_grader_names_a_technique_and_its_cells() {
     let p = Grid::parse(PUZZLE).expect("grid");
-    let hint = grader_hint(&p).expect("an easy puzzle has a step");
+    let hint = grader_hint(Geometry::classic(), &p).expect("an easy puzzle has a step");
     assert!(hint.text.contains("single"), "{}", hint.text);
     assert!(!hint.cells.is_empty());
     let solved = Grid::parse(SOLUTION).expect("grid");
-    assert_eq!(grader_hint(&solved), None);
+    assert_eq!(grader_hint(Geometry::classic(), &solved), None);
 }
 
 #[test]
@@ -226,7 +226,7 @@ fn a_killer_game_shows_its_cage_sums_at_80x24_and_checks_clashes_by_cage() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(11);
     let dealt =
         engine::generator::variant::generate_in(&mut rng, Variant::Killer, Difficulty::Easy);
-    let mut g = SoloApp::new(dealt.puzzle, dealt.solution, Level::Easy, hinter)
+    let mut g = SoloApp::new(dealt.puzzle, dealt.solution, Level::Easy, grader_hint)
         .in_geometry(dealt.geometry.clone());
     assert_eq!(g.variant(), Variant::Killer);
     let mut t =
@@ -255,10 +255,13 @@ fn a_killer_game_shows_its_cage_sums_at_80x24_and_checks_clashes_by_cage() {
     g.board.place(cage[1], d);
     keys(&mut g, "c");
     assert!(g.conflicts.contains(&cage[0]) && g.conflicts.contains(&cage[1]));
-    // Hints read classic houses only: a variant game says so.
+    // A hint walks the killer's houses and cages: it names empty cells.
+    g.board.board.set(cage[0], None);
+    g.board.board.set(cage[1], None);
     keys(&mut g, "?");
-    assert!(g
-        .notice
-        .as_ref()
-        .is_some_and(|n| n.text.contains("classic")));
+    let hint = g.hint.as_ref().expect("an easy killer has a step");
+    assert!(
+        hint.cells.iter().any(|&c| dealt.puzzle.get(c).is_none()),
+        "{hint:?}"
+    );
 }
