@@ -319,3 +319,17 @@ fn the_panel_says_what_the_variant_adds() {
     let classic = render(&racing(), 80, 24);
     assert!(find(&classic, "hold 1-9").is_none());
 }
+
+#[test]
+fn a_killer_race_without_its_cages_is_never_trusted_with_them() {
+    // No server sends one; the board falls back to classic's houses instead of guessing.
+    let mut bad = killer_layout();
+    if let Some(cage) = bad.cages.as_mut().and_then(|c| c.first_mut()) {
+        cage.cells.push(80);
+    }
+    for layout in [WireLayout::default(), bad] {
+        let app = racing_variant(Variant::Killer, layout);
+        assert!(race(&app).geometry.is_classic());
+        check_shows(&render(&app, 80, 24), "┏━━━━━━━━━┳");
+    }
+}
