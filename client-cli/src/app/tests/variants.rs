@@ -333,3 +333,36 @@ fn a_killer_race_without_its_cages_is_never_trusted_with_them() {
         check_shows(&render(&app, 80, 24), "┏━━━━━━━━━┳");
     }
 }
+
+#[test]
+fn from_103x42_a_killer_board_is_big_with_pencil_marks_and_its_sums() {
+    let mut app = racing_variant(Variant::Killer, killer_layout());
+    // Pencil marks 1 and 9 in r1c3 (empty in PUZZLE).
+    for k in ['l', 'l', 'p', '1', '9'] {
+        app.update(key(k));
+    }
+    let small = render(&app, 102, 42);
+    assert_eq!(
+        at(&small, 8, 2).0,
+        "┆",
+        "102 columns: still the small board"
+    );
+    let buf = render(&app, 103, 42);
+    for cage in killer_layout().cages.iter().flatten() {
+        let first = usize::from(cage.cells[0]);
+        let (x, y) = ((first % 9) as u16 * 8, 1 + (first / 9) as u16 * 4);
+        let sum = cage.sum.to_string();
+        let shown: String = (1..=sum.len() as u16)
+            .map(|dx| at(&buf, x + dx, y).0)
+            .collect();
+        assert_eq!(
+            shown,
+            sum,
+            "cage at cell {first}:\n{}",
+            lines(&buf).join("\n")
+        );
+    }
+    // r1c3's inside starts at column 17, row 2: marks at 1 + 2·((d−1) mod 3), row (d−1) div 3.
+    assert_eq!(at(&buf, 18, 2).0, "1");
+    assert_eq!(at(&buf, 22, 4).0, "9");
+}
