@@ -343,6 +343,11 @@ async fn first_answer(
                             (ErrorCode::UnknownRace, Intent::Ghost { .. }) => {
                                 " (nothing stored to race: see `sudoku-race history`)".to_owned()
                             }
+                            (ErrorCode::UnsupportedVariant, _) => format!(
+                                " (this sudoku-race draws {}; a room of any of them: \
+                                 `sudoku-race host --variant NAME`)",
+                                protocol::variant::all_names().join(", ")
+                            ),
                             _ => String::new(),
                         };
                         bail!("{}: {message}{advice}", code.as_str())

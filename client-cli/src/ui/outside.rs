@@ -126,8 +126,8 @@ fn restarting(
 }
 
 /// An ask refused for good: what was asked, the server's reason and code; for
-/// `unsupported_variant` (A10), what it means for this client (the variant is newer than the
-/// ones it draws).
+/// `unsupported_variant` (A10), what it means for this client, which draws every variant it
+/// knows: the server's variant is newer, or the server has no pool, daily or ghost of it.
 fn refused(app: &App, code: ErrorCode, message: &str) -> Vec<Line<'static>> {
     let what = refused_what(app.seating().intent());
     let mut lines = vec![Line::styled(
@@ -138,7 +138,8 @@ fn refused(app: &App, code: ErrorCode, message: &str) -> Vec<Line<'static>> {
         let names = protocol::variant::all_names().join(", ");
         lines.push(Line::raw(""));
         lines.push(Line::raw(format!(
-            "this sudoku-race draws {names}; a newer one may draw the variant asked for"
+            "this sudoku-race draws {names}: the server has no such race for it (a variant \
+             newer than this client, or a pool, daily or ghost of a variant it has not opened)"
         )));
     }
     lines

@@ -214,7 +214,10 @@ fn a_room_of_a_variant_this_client_cannot_draw_is_refused_clearly() {
         "could not join room K7QX: room K7QX is a hexadoku room",
     );
     check_shows(&buf, "(unsupported_variant)");
-    check_shows(&buf, "a newer one may");
+    check_shows(
+        &buf,
+        "this sudoku-race draws classic, x, windoku, jigsaw, killer",
+    );
 }
 
 /// Every cage's sum of [`killer_layout`] is on the top border of its first cell, on a small
