@@ -245,3 +245,37 @@ test('the worker: served at /sw.js as JavaScript; the manifest is linked and nam
   const html = await (await fetch(`${env.server.url}/`)).text();
   assert.match(html, /<link rel="manifest" href="\/assets\/manifest.webmanifest">/);
 });
+
+test('a killer puzzle (A10): picked, its cages and sums drawn, a cage past its sum clashes; kept over a reload', async () => {
+  const { context, page, errors } = await soloPage(false);
+  try {
+    await page.goto(`${env.server.url}/#/solo`);
+    await page.waitForSelector('.screen.solo [data-cell][data-given]');
+    await page.selectOption('[data-testid=solo-variant]', 'killer');
+    await page.waitForSelector('.screen.solo .board[data-variant=killer]');
+    const level = /** @type {(typeof LEVELS)[number]} */ ((await page.getAttribute('.solo-levels [aria-pressed=true]', 'data-level')) ?? 'easy');
+    const givens = await page.$$eval('.screen.solo [data-cell]', (els) => els.map((c) => (c.hasAttribute('data-given') ? (c.textContent ?? '') : '.')).join(''));
+    const entry = (bank.variants?.killer?.[level] ?? []).find((e) => e.p === givens);
+    assert.ok(entry?.cages, `a bank killer puzzle at ${level}`);
+    const sums = await page.$$eval('.screen.solo [data-testid=cage-sum]', (ss) => ss.map((s) => Number(s.textContent)));
+    assert.deepEqual(sums, entry.cages.map((c) => c.sum));
+    assert.match((await page.textContent('[data-testid=solo-which]')) ?? '', /^Killer · /);
+    // Two big digits in a small cage of two empty cells.
+    const cage = entry.cages.find((c) => c.cells.length === 2 && c.sum <= 11 && c.cells.every((x) => entry.p[x] === '.'));
+    assert.ok(cage, 'a small cage');
+    const [a, b] = cage.cells;
+    await page.click(`.screen.solo [data-cell="${a}"]`);
+    await page.keyboard.press('9');
+    await page.click(`.screen.solo [data-cell="${b}"]`);
+    await page.keyboard.press('8');
+    await page.waitForSelector(`.screen.solo [data-cell="${b}"][data-clash]`);
+    assert.equal(await page.getAttribute(`.screen.solo [data-cell="${a}"]`, 'data-clash'), 'true');
+    assert.match((await page.getAttribute(`.screen.solo [data-cell="${a}"]`, 'aria-label')) ?? '', new RegExp(`clashes, cage of 2 adding to ${cage.sum}$`));
+    await page.screenshot({ path: path.join(shotsDir, 'solo-killer-desktop.png') });
+    await page.reload();
+    await page.waitForSelector(`.screen.solo .board[data-variant=killer] [data-cell="${b}"][data-clash]`);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});

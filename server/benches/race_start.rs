@@ -2,7 +2,9 @@
 //! 16 players and 4 spectators, from the puzzle's arrival to every `race_started` serialized
 //! as the room task sends it (`cargo bench -p sudoku-race-server --bench race_start`).
 //! With isomorphs the rules draw 16 transforms and apply each to the puzzle and solution, and
-//! the task serializes 17 messages instead of 1 (docs/benchmarks.md).
+//! the task serializes 17 messages instead of 1 (docs/benchmarks.md). Then the same start
+//! with isomorphs for each variant (A10): a seat's transform keeps the variant, a jigsaw's or
+//! killer's layout is carried to each seat and serialized beside its puzzle.
 
 // A bench picks its own instants.
 #![allow(clippy::disallowed_methods)]
@@ -11,7 +13,11 @@ use std::net::{IpAddr, Ipv4Addr};
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use engine::Grid;
+use std::sync::Arc;
+
+use engine::generator::variant::generate_in;
+use engine::{Difficulty, Grid, Variant};
+use protocol::variant::Draws;
 use protocol::{ResumeToken, Role, Settings};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -26,11 +32,13 @@ const PUZZLE: &str =
 const SOLUTION: &str =
     "483921657967345821251876493548132976729564138136798245372689514814253769695417382";
 
-/// A room of 16 players and 4 spectators, counting down; the race the room asked a puzzle for.
-fn counting_down(isomorphs: bool, t: Instant) -> (Room, protocol::RaceId) {
+/// A room of `variant` with 16 players and 4 spectators, counting down; the race the room
+/// asked a puzzle for.
+fn counting_down(variant: Variant, isomorphs: bool, t: Instant) -> (Room, protocol::RaceId) {
     let settings = Settings {
         max_players: 16,
         isomorphs,
+        variant,
         ..Settings::default()
     };
     let opts = RoomOpts {
@@ -64,7 +72,11 @@ fn counting_down(isomorphs: bool, t: Instant) -> (Room, protocol::RaceId) {
             1..=16 => (format!("p{c}"), Role::Player),
             _ => (format!("s{c}"), Role::Spectator),
         };
-        room.join(ConnId(c), addr, Some(&name), role, Identity::default(), t);
+        let who = Identity {
+            draws: Draws::all(),
+            ..Identity::default()
+        };
+        room.join(ConnId(c), addr, Some(&name), role, who, t);
     }
     room.start_race(ConnId(1), t);
     let race_id = room
@@ -78,19 +90,46 @@ fn counting_down(isomorphs: bool, t: Instant) -> (Room, protocol::RaceId) {
     (room, race_id)
 }
 
+/// A medium puzzle of `variant`, seeded.
+fn variant_puzzle(variant: Variant) -> SolvedPuzzle {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(34);
+    let g = generate_in(&mut rng, variant, Difficulty::Medium);
+    SolvedPuzzle {
+        puzzle: g.puzzle,
+        solution: g.solution,
+        geometry: Arc::new(g.geometry),
+    }
+}
+
 fn race_start(c: &mut Criterion) {
-    let dealt = SolvedPuzzle::classic(
+    let classic = SolvedPuzzle::classic(
         Grid::parse(PUZZLE).expect("a puzzle"),
         Grid::parse(SOLUTION).expect("a solution"),
     );
+    let mut cases = vec![
+        (
+            "shared".to_owned(),
+            Variant::Classic,
+            false,
+            classic.clone(),
+        ),
+        ("isomorphs".to_owned(), Variant::Classic, true, classic),
+    ];
+    for v in [
+        Variant::X,
+        Variant::Windoku,
+        Variant::Jigsaw,
+        Variant::Killer,
+    ] {
+        cases.push((format!("isomorphs_{v}"), v, true, variant_puzzle(v)));
+    }
     let mut group = c.benchmark_group("race_start_16_players");
-    for isomorphs in [false, true] {
-        let name = if isomorphs { "isomorphs" } else { "shared" };
+    for (name, variant, isomorphs, dealt) in cases {
         group.bench_function(name, |b| {
             b.iter_batched(
                 || {
                     let t = Instant::now();
-                    (counting_down(isomorphs, t), t)
+                    (counting_down(variant, isomorphs, t), t)
                 },
                 |((mut room, race_id), t)| {
                     room.puzzle_ready(&race_id, dealt.clone(), t + Duration::from_secs(1), 0);

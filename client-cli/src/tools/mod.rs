@@ -13,7 +13,8 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Args;
-use engine::generator::variant::{generate_in, stand_in_grade};
+use engine::generator::variant::generate_in;
+use engine::solver::geometric::count_solutions_in;
 use engine::solver::geometric::Solver;
 use engine::{generator, grader, solver, validator, Difficulty, Geometry, Grid, Level, Variant};
 use rand::{Rng, SeedableRng};
@@ -65,8 +66,8 @@ pub struct GradeArgs {
     /// One puzzle given here instead of a file (a grid line or a variant puzzle's JSON).
     #[arg(long, short, conflicts_with = "file")]
     pub puzzle: Option<String>,
-    /// The variant of plain grid lines (see `solve --variant`). Variants other than classic
-    /// get the generator's stand-in grade (no step record) until the variant grader lands.
+    /// The variant of plain grid lines (see `solve --variant`); each is graded by its own
+    /// houses and, for killer, its cage techniques.
     #[arg(long, value_parser = crate::variant_arg)]
     pub variant: Option<Variant>,
     /// Print the steps of the human solution after each grade.
@@ -172,24 +173,17 @@ pub fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
     let text = read_input(args.puzzle.as_ref(), args.file.as_ref())?;
     let mut out = BufWriter::new(io::stdout().lock());
     let code = for_each_puzzle(&text, args.variant, &mut out, |out, geometry, grid| {
-        if !geometry.is_classic() {
-            // The stand-in checks uniqueness itself; it keeps no steps to explain.
-            return match stand_in_grade(geometry, grid) {
-                Some(g) => writeln!(out, "{} {}", g.level, g.score),
-                None => writeln!(out, "invalid"),
-            };
-        }
         // Without --explain no step record is needed: the fast path gives the same level and score.
         let grading = if args.explain {
-            grader::grade(grid)
+            grader::grade_in(geometry, grid)
         } else {
-            grader::grade_max(grid, Level::Extreme).expect("no level is above extreme")
+            grader::grade_max_in(geometry, grid, Level::Extreme).expect("no level is above extreme")
         };
         // When the techniques filled the grid validly it is the only solution (they are sound
         // and assume no uniqueness); otherwise the solver decides.
         let unique = match grading.filled {
-            Some(filled) if validator::is_solution_of(grid, &filled) => true,
-            _ => solver::count_solutions(grid, 2) == 1,
+            Some(filled) if validator::is_solution_of_in(geometry, grid, &filled) => true,
+            _ => count_solutions_in(geometry, grid, 2) == 1,
         };
         if !unique {
             return writeln!(out, "invalid");

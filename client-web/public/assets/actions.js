@@ -87,6 +87,11 @@ const ANSWERS = {
     s.problem = { code, message: `The host removed you from room ${room}. You cannot come back for a while.`, room };
     Object.assign(s, { room: null, you: null, phase: null, race: null });
   },
+  unsupported_variant(page, code, message, room) {
+    // A10: a room or pool of a variant this page cannot draw (one newer than this page).
+    const what = room ? `Room ${room} plays` : 'That race is';
+    page.state.problem = { code, room, message: `${what} a sudoku variant this page cannot draw (${message || code}). Reload the page for the newest version, or pick another race.` };
+  },
   server_full(page, code) {
     page.state.problem = { code, message: 'The server has no room for more players right now. Try again in a minute.' };
   },
@@ -246,6 +251,7 @@ function pooling(page) {
       page.poolName = name;
       const retried = page.intent?.retried && page.intent.kind === 'quick';
       page.intent = { kind: 'quick', name, difficulty, retried };
+      // The pool deals classic only (A10): never a `variant` here.
       page.withKey(name, (key) => page.link.send({ type: 'quick_race', difficulty, name, key }));
     },
     leaveQueue: () => page.link.send({ type: 'leave_queue' }),

@@ -6,7 +6,7 @@
  * DOM and no network here.
  */
 
-import { peers } from './geometry.js';
+import { geometryFor } from './geometry.js';
 
 /** @typedef {import('./state.js').State} State */
 /** @typedef {import('./state.js').Race} Race */
@@ -26,8 +26,8 @@ import { peers } from './geometry.js';
 /** @typedef {{[K in ServerMsg['type']]?: Handler<K>}} Handlers */
 
 /**
- * A fresh race from what the server said of it.
- * @param {{race_id: string, puzzle: string | null, difficulty: string, time_limit_s: number}} r
+ * A fresh race from what the server said of it: its variant and the seat's layout (A10) too.
+ * @param {{race_id: string, puzzle: string | null, difficulty: string, time_limit_s: number} & import('./geometry.js').Layout} r
  * @param {number} clock0
  * @param {string | null} board
  * @returns {Race}
@@ -39,6 +39,7 @@ export function newRace(r, clock0, board) {
     puzzle: r.puzzle,
     difficulty: r.difficulty,
     time_limit_s: r.time_limit_s,
+    layout: { variant: r.variant ?? 'classic', regions: r.regions ?? null, cages: r.cages ?? null },
     clock0,
     frozen_ms: null,
     board: [...grid],
@@ -148,7 +149,8 @@ export const RACE = {
 };
 
 /**
- * A placed digit can no longer be a candidate of its peers (its row, column and box).
+ * A placed digit can no longer be a candidate of its peers (its row, column and box, and the
+ * variant's other houses: diagonals, windows, regions, cages).
  * @param {Race} race
  * @param {number} cell
  * @param {number} digit
@@ -156,7 +158,7 @@ export const RACE = {
  */
 function clearPeersMark(race, cell, digit, storage) {
   const bit = 1 << digit;
-  for (const p of peers(cell)) race.pencil[p] &= ~bit;
+  for (const p of geometryFor(race.layout).peers[cell]) race.pencil[p] &= ~bit;
   savePencil(race, storage);
 }
 

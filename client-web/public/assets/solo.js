@@ -1,26 +1,32 @@
 // @ts-check
 /**
  * Solo practice's state: one puzzle from the bank (assets/solo/bank.json, made by `sudoku-race
- * bank`), played alone with no server. No DOM, no storage, no clock here: screens/solo.js reads
+ * bank`; its variant puzzles, A10, by tools/variant-bank.mjs), played alone with no server. No DOM, no storage, no clock here: screens/solo.js reads
  * and changes a `Game` through these functions and keeps it in localStorage; tests/unit/ drives
  * them in Node.
  *
  * Rules: a wrong digit (not the solution's) is allowed and counted in `mistakes`; a digit that
- * clashes with a peer is marked by the screen (`clashes`); a hint points out a wrong digit first,
- * else gives the bank's next step. Every change of a digit or a pencil mark can be undone; a
+ * clashes (a peer holds it, or a killer cage goes past its sum) is marked by the screen
+ * (`clashes`); a hint points out a wrong digit first, else gives the bank's next step (a variant
+ * puzzle has none: the first empty cell's digit). Every change of a digit or a pencil mark can be undone; a
  * placed digit also clears that digit from its peers' pencil marks (and undo puts them back).
  */
 
-import { colOf, geometryOf, rowOf } from './geometry.js';
+import { clashes as clashing, colOf, geometryFor, rowOf } from './geometry.js';
 
 /**
  * The bank as `sudoku-race bank` prints it (see client-cli/src/bank.rs).
  * @typedef {{p: string, s: string, level: string, score: number, h: string,
  *   via: [number, number, string, string][]}} Entry
  * @typedef {{version: number, techniques: string[], easy: Entry[], medium: Entry[],
- *   hard: Entry[], expert: Entry[]}} Bank
+ *   hard: Entry[], expert: Entry[], variants?: Record<string, Partial<Record<Level, VariantEntry[]>>>}} Bank
  * @typedef {'easy' | 'medium' | 'hard' | 'expert'} Level
+ * A variant puzzle (A10): its grid, solution and layout, without hint steps.
+ * @typedef {{p: string, s: string, regions?: string, cages?: import('./geometry.js').Cage[]}} VariantEntry
  */
+
+/** The variants solo practice offers, classic first. */
+export const SOLO_VARIANTS = /** @type {const} */ (['classic', 'x', 'windoku', 'jigsaw', 'killer']);
 
 /**
  * One cell's state before a change: its index, digit (`.` for none) and pencil bits.
@@ -31,8 +37,9 @@ import { colOf, geometryOf, rowOf } from './geometry.js';
  * A puzzle in play. `board` is 81 characters; `pencil[i]` has bit `d` for pencil mark `d`;
  * `undo` holds, per action, the cells it changed as they were; `elapsed_ms` is the time played
  * up to `since` (the local clock at which the timer last started; `null` while stopped);
- * `solved_ms` is set once the board equals the solution.
- * @typedef {{level: Level, index: number, puzzle: string, solution: string, board: string,
+ * `solved_ms` is set once the board equals the solution; `layout` is the puzzle's variant and its
+ * regions or cages (A10).
+ * @typedef {{level: Level, index: number, layout: import('./geometry.js').Layout, puzzle: string, solution: string, board: string,
  *   pencil: number[], undo: Was[][], mistakes: number, hints: number, elapsed_ms: number,
  *   since: number | null, solved_ms: number | null}} Game
  */
@@ -52,19 +59,34 @@ export const LEVELS = /** @type {const} */ (['easy', 'medium', 'hard', 'expert']
 export const UNDO_LIMIT = 400;
 
 /**
- * A fresh game of the bank's puzzle `index` at `level` (wrapping around the list).
+ * The bank's puzzles of a variant at a level (classic's have hint steps).
+ * @param {Bank} bank
+ * @param {Level} level
+ * @param {string} variant
+ * @returns {(Entry | VariantEntry)[]}
+ */
+export function puzzles(bank, level, variant = 'classic') {
+  return variant === 'classic' ? bank[level] : (bank.variants?.[variant]?.[level] ?? []);
+}
+
+/**
+ * A fresh game of the bank's puzzle `index` at `level` (wrapping around the list) of a variant
+ * (classic when absent, or when the bank has none of that variant at that level).
  * @param {Bank} bank
  * @param {Level} level
  * @param {number} index
+ * @param {string} [variant]
  * @returns {Game}
  */
-export function newGame(bank, level, index) {
-  const list = bank[level];
+export function newGame(bank, level, index, variant = 'classic') {
+  const own = puzzles(bank, level, variant);
+  const list = own.length ? own : bank[level];
   const i = ((index % list.length) + list.length) % list.length;
-  const e = list[i];
+  const e = /** @type {VariantEntry} */ (list[i]);
   return {
     level,
     index: i,
+    layout: own.length && variant !== 'classic' ? { variant, regions: e.regions ?? null, cages: e.cages ?? null } : { variant: 'classic' },
     puzzle: e.p,
     solution: e.s,
     board: e.p,
@@ -78,8 +100,6 @@ export function newGame(bank, level, index) {
   };
 }
 
-/** Each cell's peers (the cells it shares a house with: row, column or box). */
-const PEERS = geometryOf('classic').peers;
 
 /**
  * @param {string} s
@@ -166,7 +186,7 @@ export function place(g, cell, digit, pencil, now) {
   }
   if (g.board[cell] === ch) return 'same';
   const bit = 1 << digit;
-  const cleared = PEERS[cell].filter((p) => g.pencil[p] & bit);
+  const cleared = geometryFor(g.layout).peers[cell].filter((p) => g.pencil[p] & bit);
   remember(g, [cell, ...cleared]);
   g.board = setChar(g.board, cell, ch);
   g.pencil[cell] = 0;
@@ -208,19 +228,13 @@ export function undo(g) {
 }
 
 /**
- * The cells whose digit a peer also holds.
- * @param {string} board
+ * The cells that clash on the game's board (geometry.js `clashes`: a digit a peer also holds, a
+ * killer cage past its sum or full to another).
+ * @param {Game} g
  * @returns {Set<number>}
  */
-export function clashes(board) {
-  /** @type {Set<number>} */
-  const out = new Set();
-  for (let i = 0; i < 81; i++) {
-    const ch = board[i];
-    if (ch === '.') continue;
-    for (const p of PEERS[i]) if (board[p] === ch) out.add(i);
-  }
-  return out;
+export function clashes(g) {
+  return clashing(geometryFor(g.layout), g.board);
 }
 
 /** @param {number} cell */
@@ -261,7 +275,7 @@ export function hint(g, bank) {
   }
   const e = bank[g.level]?.[g.index];
   const names = bank.techniques;
-  if (!e || e.p !== g.puzzle) return firstEmpty(g);
+  if (!e || e.p !== g.puzzle || (g.layout.variant ?? 'classic') !== 'classic') return firstEmpty(g);
   for (let k = 0; k + 3 < e.h.length; k += 4) {
     const cell = Number(e.h.slice(k, k + 2));
     if (g.board[cell] !== '.') continue;
@@ -354,6 +368,7 @@ export function load(text) {
   return {
     level: o.level,
     index: o.index,
+    layout: keptLayout(o.layout),
     puzzle: o.puzzle,
     solution: o.solution,
     board: o.board,
@@ -365,4 +380,17 @@ export function load(text) {
     since: null,
     solved_ms: o.solved_ms,
   };
+}
+
+/**
+ * A kept game's variant and layout: classic when it has none (a game kept before variants) or
+ * one that is not well formed; geometry.js draws what it can of a layout that does not fit.
+ * @param {any} l
+ * @returns {import('./geometry.js').Layout}
+ */
+function keptLayout(l) {
+  if (!l || typeof l !== 'object' || !SOLO_VARIANTS.includes(l.variant)) return { variant: 'classic' };
+  const regions = typeof l.regions === 'string' ? l.regions : null;
+  const cages = Array.isArray(l.cages) ? l.cages : null;
+  return { variant: l.variant, regions, cages };
 }

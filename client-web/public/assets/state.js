@@ -27,12 +27,13 @@ export { clearPencil, elapsed, marks, restorePencil, togglePencil } from './raci
 
 /**
  * @typedef {{race_id: string, puzzle: string | null, difficulty: string, time_limit_s: number,
- *   clock0: number, frozen_ms: number | null, board: string[], pencil: number[],
+ *   layout: import('./geometry.js').Layout, clock0: number, frozen_ms: number | null, board: string[], pencil: number[],
  *   mistakes: number, penalty_ms: number, progress: Map<string, Progress>,
  *   done: Map<string, {status: string, time_ms: number | null}>,
  *   flash: {cells: number[], at: number, kind: string, cell: number, digit: number} | null,
  *   pending: Map<number, {cell: number, digit: number, held: boolean}>}} Race
- * `clock0` is the local `now` at which the race clock read 0; `frozen_ms` is set once it stopped.
+ * `layout`: the race's variant and this seat's regions or cages (A10), what the board draws and
+ * the pencil clean-up reads. `clock0` is the local `now` at which the race clock read 0; `frozen_ms` is set once it stopped.
  * A pending placement is `held` while the room cannot take it (A12: moving, or the socket down).
  */
 
@@ -206,7 +207,8 @@ function raceView(s, msg, r, now, storage, prev) {
     s.standings = r.standings;
     s.over_reason = r.reason ?? null;
   }
-  const race = newRace(r, now - r.elapsed_ms, r.board);
+  // The view has no variant of its own: it is the room's (A10).
+  const race = newRace({ ...r, variant: msg.settings.variant ?? r.variant }, now - r.elapsed_ms, r.board);
   race.mistakes = r.mistakes;
   // The view carries no penalty: it is the settings' price per mistake.
   race.penalty_ms = r.mistakes * msg.settings.penalty_s * 1000;

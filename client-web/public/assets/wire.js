@@ -4,6 +4,8 @@
  * The wire's types (../types/wire.d.ts, never loaded by the browser) are the contract's.
  */
 
+import { VARIANTS } from './geometry.js';
+
 /** @typedef {import('../../types/wire.js').Settings} Settings */
 /** @typedef {import('../../types/wire.js').ServerMsg} ServerMsg */
 /** @typedef {import('../../types/wire.js').ClientMsg} ClientMsg */
@@ -26,6 +28,19 @@ export const DEFAULT_SETTINGS = {
   public: true,
   rated: false,
 };
+
+/** The messages that enter a room, the pool or an arena (A10): each says which variants this page draws. */
+const HELLOS = new Set(['create_room', 'join_room', 'spectate', 'resume', 'quick_race', 'race_ghost', 'start_daily', 'join_arena']);
+
+/**
+ * A message as it goes out: a hello (`HELLOS`) lists every variant this page draws, so the
+ * server never refuses it `unsupported_variant` for one it could show.
+ * @param {ClientMsg} msg
+ * @returns {ClientMsg}
+ */
+export function withVariants(msg) {
+  return HELLOS.has(msg.type) ? /** @type {ClientMsg} */ ({ ...msg, variants: [...VARIANTS] }) : msg;
+}
 
 /** An HTTP API answer that is not a 200: `status` 0 when the server could not be reached. */
 export class ApiError extends Error {
@@ -190,7 +205,7 @@ export class Link {
    * @param {ClientMsg} msg
    */
   send(msg) {
-    const text = JSON.stringify(msg);
+    const text = JSON.stringify(withVariants(msg));
     if (this.ws && this.ws.readyState === this.ws.OPEN) this.ws.send(text);
     else this.queue.push(text);
   }

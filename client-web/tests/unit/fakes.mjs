@@ -60,7 +60,8 @@ export function fakePage({ path = '/', search = '', hash = '', session = {}, loc
     stops: 0,
     /** @param {unknown} msg */
     send(msg) {
-      // What wire.js's Link puts on the socket.
+      // What the page asks wire.js's Link to send (the Link adds `variants` to a hello:
+      // tests/unit/wire.test.mjs).
       sent.push(JSON.stringify(msg));
     },
     connect() {

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { doneDigits } from '../../public/assets/board.js';
-import { clashes, elapsed, erase, hint, load, newGame, pause, place, resume, save, undo } from '../../public/assets/solo.js';
+import { clashes, elapsed, erase, hint, load, newGame, pause, place, puzzles, resume, save, undo } from '../../public/assets/solo.js';
 
 /** @type {import('../../public/assets/solo.js').Bank} */
 const bank = JSON.parse(readFileSync(new URL('../../public/assets/solo/bank.json', import.meta.url), 'utf8'));
@@ -81,7 +81,7 @@ test('clashes mark both cells; a solved board has all nine of every digit', () =
   const given = [...Array(9).keys()].map((c) => row * 9 + c).find((i) => g.puzzle[i] !== '.');
   assert.ok(given !== undefined);
   place(g, a, Number(g.puzzle[given]), false, 0);
-  assert.deepEqual([...clashes(g.board)].sort((x, y) => x - y), [a, given].sort((x, y) => x - y));
+  assert.deepEqual([...clashes(g)].sort((x, y) => x - y), [a, given].sort((x, y) => x - y));
   assert.deepEqual([...doneDigits(g.solution)].sort(), [1, 2, 3, 4, 5, 6, 7, 8, 9]);
   assert.ok(doneDigits(g.puzzle).size < 9);
 });
@@ -160,4 +160,44 @@ test('storage gives back the game as it was, and refuses a damaged one', () => {
   for (const bad of [null, '', '{', '{"v":2}', ...damaged]) {
     assert.equal(load(bad), null, String(bad).slice(0, 40));
   }
+});
+
+test('variants (A10): the bank has two puzzles of each variant at each difficulty, each solved by its solution without a clash', () => {
+  for (const variant of ['x', 'windoku', 'jigsaw', 'killer']) {
+    for (const level of /** @type {const} */ (['easy', 'medium', 'hard', 'expert'])) {
+      assert.equal(puzzles(bank, level, variant).length, 2, `${variant} ${level}`);
+      const g = newGame(bank, level, 3, variant);
+      assert.equal(g.index, 1);
+      assert.equal(g.layout.variant, variant);
+      assert.equal(!!g.layout.regions, variant === 'jigsaw');
+      assert.equal(!!g.layout.cages, variant === 'killer');
+      g.board = g.solution;
+      assert.deepEqual([...clashes(g)], [], `${variant} ${level}`);
+    }
+  }
+  // A variant the bank has none of is a classic game.
+  assert.deepEqual(newGame(bank, 'easy', 0, 'sudoku-x2').layout, { variant: 'classic' });
+});
+
+test('killer in solo: a cage past its sum clashes; a placed digit clears its mark from its cage; the game keeps its cages', () => {
+  const g = newGame(bank, 'easy', 0, 'killer');
+  const cages = g.layout.cages ?? [];
+  // A cage of two empty cells whose sum is small: two big digits go past it.
+  const cage = cages.find((c) => c.cells.length === 2 && c.sum <= 11 && c.cells.every((x) => g.puzzle[x] === '.'));
+  assert.ok(cage, 'a small cage of two empty cells');
+  const [a, b] = cage.cells;
+  place(g, b, 4, true, 0);
+  place(g, a, 9, false, 0);
+  assert.equal(g.pencil[b] & (1 << 9), 0, 'not marked 9');
+  place(g, b, 9, true, 0);
+  place(g, a, 4, false, 0);
+  assert.equal(g.pencil[b] & (1 << 4), 0, 'the 4 is cleared: the cage is a house');
+  place(g, b, 8, false, 0);
+  assert.ok(clashes(g).has(a) && clashes(g).has(b), `4 + 8 against ${cage.sum}`);
+  const back = load(save(g, 0));
+  assert.deepEqual(back?.layout, g.layout);
+  // A game kept before variants is classic.
+  const old = JSON.parse(save(g, 0));
+  delete old.layout;
+  assert.deepEqual(load(JSON.stringify(old))?.layout, { variant: 'classic' });
 });

@@ -231,7 +231,8 @@ function arenaList(act, who, env) {
 }
 
 /**
- * Ghost races: today's daily winner at a difficulty.
+ * Ghost races: today's daily winner at a difficulty. The daily and ghosts are classic only (A10:
+ * the server refuses another variant), so there is no variant picker here.
  * @param {import('../state.js').Actions} act
  */
 function ghostCard(act) {
@@ -243,5 +244,6 @@ function ghostCard(act) {
     h('p', { class: 'muted', text: 'Race a stored race replayed move by move: today\'s daily winner here, or your own best from your player page.' }),
     h('div', { class: 'row' }, level,
       h('button', { type: 'button', class: 'primary', 'data-testid': 'race-winner',
-        onclick: () => act.raceGhost('daily', /** @type {import('../../../types/wire.js').Difficulty} */ (level.value)), text: 'Race the daily winner' })));
+        onclick: () => act.raceGhost('daily', /** @type {import('../../../types/wire.js').Difficulty} */ (level.value)),
+        text: 'Race the daily winner' })));
 }

@@ -6,7 +6,8 @@
  */
 
 import { h } from '../dom.js';
-import { errorSlot, prefsBox, settingsForm } from '../parts.js';
+import { errorSlot, prefsBox } from '../parts.js';
+import { settingsForm, variantName } from '../settings.js';
 import { DEFAULT_SETTINGS } from '../wire.js';
 
 /** @typedef {import('../state.js').Actions} Actions */
@@ -71,7 +72,8 @@ export function home(act, env) {
 }
 
 /**
- * Play now: a difficulty and the big button.
+ * Play now: a difficulty and the big button. The pool deals classic only (A10: the server refuses
+ * `quick_race` with another variant), so there is no variant picker here: variants are raced in rooms.
  * @param {Actions} act
  * @param {Who} who
  */
@@ -90,7 +92,7 @@ function playNowCard(act, who) {
       },
     },
     h('h2', { text: 'Play now' }),
-    h('p', { class: 'muted', text: 'Race whoever else is looking for a race at that difficulty.' }),
+    h('p', { class: 'muted', text: 'Race whoever else is looking for a classic race at that difficulty. Variants are raced in rooms.' }),
     h('div', { class: 'row' },
       h('label', {}, h('span', { text: 'Difficulty' }), level),
       h('button', { type: 'submit', class: 'primary', 'data-testid': 'play-now', text: 'Play now' })),
@@ -169,7 +171,7 @@ function roomItem(act, who, r) {
     'li',
     {},
     h('code', { text: r.room }),
-    h('span', { text: ` ${r.difficulty} · ${r.players}/${r.max_players}${r.phase === 'finished' ? ' · between races' : ''} ` }),
+    h('span', { text: ` ${r.variant && r.variant !== 'classic' ? `${variantName(r.variant)} · ` : ''}${r.difficulty} · ${r.players}/${r.max_players}${r.phase === 'finished' ? ' · between races' : ''} ` }),
     h('button', {
       type: 'button',
       class: 'small',

@@ -5,7 +5,8 @@
  */
 
 import { h, setAttr, setText } from '../dom.js';
-import { chatBox, describe, errorSlot, playerList, settingsForm } from '../parts.js';
+import { chatBox, errorSlot, playerList } from '../parts.js';
+import { describe, settingsForm } from '../settings.js';
 import { me } from '../state.js';
 import { roomHeader } from './room.js';
 

@@ -13,6 +13,7 @@ const TITLES = {
   room_closed: 'The room has closed',
   restarting: 'The server is restarting',
   moved: 'Playing in another tab',
+  unsupported_variant: 'A variant this page cannot draw',
 };
 
 /**

@@ -87,7 +87,8 @@ export function race(act, env) {
       const r = s.race;
       const player = s.you?.role === 'player';
       const playing = canPlace(s);
-      const view = r && r.puzzle ? { puzzle: r.puzzle, board: player ? r.board : [...r.puzzle], pencil: r.pencil, flash: r.flash, pending: r.pending } : null;
+      const view = r && r.puzzle ? { puzzle: r.puzzle, board: player ? r.board : [...r.puzzle], pencil: r.pencil, flash: r.flash, pending: r.pending,
+        layout: r.layout } : null;
       board.update(view, playing ? s.selected : -1, now, null);
       setAttr(el, 'data-phase', s.phase);
       countdown(overlay, s, now);

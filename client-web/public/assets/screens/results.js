@@ -10,7 +10,8 @@
 
 import { createBoard } from '../board.js';
 import { h, setAttr, setText } from '../dom.js';
-import { chatBox, describe, errorSlot, playerList, settingsForm, standingsTable } from '../parts.js';
+import { chatBox, errorSlot, playerList, standingsTable } from '../parts.js';
+import { describe, settingsForm } from '../settings.js';
 import { me } from '../state.js';
 import { roomHeader } from './room.js';
 import { arenaState, arenaTable, arenaWhen, nextRaceIn } from './arena.js';
@@ -198,7 +199,8 @@ function solutionPart() {
     /** @param {State} s @param {number} now @param {HTMLElement} columns */
     update(s, now, columns) {
       const r = s.race;
-      const view = r && r.puzzle ? { puzzle: r.puzzle, board: s.you?.role === 'player' ? r.board : [...r.puzzle], pencil: new Array(81).fill(0), flash: null, pending: new Map() } : null;
+      const view = r && r.puzzle ? { puzzle: r.puzzle, board: s.you?.role === 'player' ? r.board : [...r.puzzle], pencil: new Array(81).fill(0), flash: null, pending: new Map(),
+        layout: r.layout } : null;
       // A8: our board was our own isomorph: its solution is our standing's (the race's is for spectators).
       const own = s.standings?.find((t) => t.player_id === s.you?.player_id)?.solution;
       const solution = own ?? s.solution;

@@ -1,10 +1,12 @@
 // @ts-check
 /**
  * The header every in-room screen shares: the screen's heading (for screen readers, and where
- * focus goes when the screen opens), the room code, its invite link, and the way out.
+ * focus goes when the screen opens), the room code, its variant when it is not classic (A10),
+ * its invite link, and the way out.
  */
 
-import { h, setText } from '../dom.js';
+import { h, setAttr, setText } from '../dom.js';
+import { VARIANT_NAMES } from '../geometry.js';
 import { awayText } from '../moving.js';
 
 /**
@@ -31,6 +33,7 @@ export function roomHeader(act, what, env) {
     text: 'Copy link',
   });
   const role = h('span', { class: 'badge' });
+  const variant = h('span', { class: 'badge variant', 'data-testid': 'variant', hidden: true });
   const link_state = h('span', { class: 'badge away', hidden: true, role: 'status', 'data-testid': 'away' });
   const invite = h('span', { class: 'invite-box' }, link, copy);
   const el = h(
@@ -39,6 +42,7 @@ export function roomHeader(act, what, env) {
     heading,
     h('span', { class: 'logo' }, 'sudoku', h('span', { text: '·race' })),
     h('span', { class: 'room' }, 'Room ', code),
+    variant,
     role,
     link_state,
     invite,
@@ -54,6 +58,9 @@ export function roomHeader(act, what, env) {
     const url = `${env.origin}/r/${s.room ?? ''}`;
     if (link.value !== url) link.value = url;
     setText(role, s.you?.role === 'spectator' ? 'watching' : 'player');
+    const v = s.settings.variant ?? 'classic';
+    setText(variant, VARIANT_NAMES[v] ?? v);
+    setAttr(variant, 'hidden', v === 'classic' ? '' : null);
     // A pool room takes nobody by its link, nor a ghost's (A7).
     if (s.settings.pool || s.players.some((p) => p.ghost)) invite.setAttribute('hidden', '');
     else invite.removeAttribute('hidden');

@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * `/#/solo`: practice alone on the bank's puzzles (assets/solo/bank.json), with no server. Pick
- * a difficulty (or the next puzzle), then play as in a race: the board, the digit pad and the
+ * a variant (A10) and a difficulty (or the next puzzle), then play as in a race: the board, the digit pad and the
  * keys (digits, arrows, P for pencil, Backspace to erase, Ctrl+Z to undo, H for a hint), plus a
  * timer, undo, hints and the solved screen. The game lives in solo.js; this screen keeps it in
  * localStorage after every action and every second, so a reload keeps the puzzle, the board,
@@ -12,6 +12,7 @@
 import { createBoard, doneDigits, moved } from '../board.js';
 import { clock, h, setAttr, setText } from '../dom.js';
 import { LEVELS, clashes, elapsed, erase, hint, load, newGame, pause, place, resume, save, undo } from '../solo.js';
+import { variantSelect } from '../settings.js';
 
 /** @typedef {import('../solo.js').Bank} Bank */
 /** @typedef {import('../solo.js').Game} Game */
@@ -49,28 +50,31 @@ function safe(f) {
 /** @typedef {import('../view.js').Env['storage']} Storage */
 
 /**
- * The next puzzle index per difficulty, as kept.
+ * The next puzzle index per difficulty (`easy`, …) and per variant's difficulty (`killer:easy`,
+ * …), as kept.
  * @param {Storage} storage
- * @returns {Record<Level, number>}
+ * @returns {Record<string, number>}
  */
 function nextIndex(storage) {
   const o = safe(() => JSON.parse(storage.local.getItem(NEXT_KEY) ?? '{}')) ?? {};
   /** @type {Record<string, number>} */
   const out = {};
-  for (const l of LEVELS) out[l] = Number.isInteger(o[l]) && o[l] >= 0 ? o[l] : 0;
-  return /** @type {Record<Level, number>} */ (out);
+  for (const [k, v] of Object.entries(o)) if (Number.isInteger(v) && v >= 0) out[k] = v;
+  return out;
 }
 
 /**
- * A new game at `level`: the next puzzle of that difficulty (the next index is kept).
+ * A new game at `level` of `variant`: its next puzzle of that difficulty (the next index is kept).
  * @param {Bank} bank
  * @param {Level} level
  * @param {Storage} storage
+ * @param {string} [variant]
  */
-function start(bank, level, storage) {
+function start(bank, level, storage, variant = 'classic') {
   const next = nextIndex(storage);
-  const g = newGame(bank, level, next[level]);
-  next[level] = (g.index + 1) % bank[level].length;
+  const key = variant === 'classic' ? level : `${variant}:${level}`;
+  const g = newGame(bank, level, next[key] ?? 0, variant);
+  next[key] = g.index + 1;
   safe(() => storage.local.setItem(NEXT_KEY, JSON.stringify(next)));
   return g;
 }
@@ -95,16 +99,20 @@ function keyAction(ev, selected) {
 
 /**
  * The screen's elements; `on` is what its buttons do.
- * @param {{select: (cell: number) => void, level: (l: Level) => void, next: () => void, digit: (d: number) => void,
+ * @param {{select: (cell: number) => void, level: (l: Level) => void, variant: (v: string) => void, next: () => void, digit: (d: number) => void,
  *   erase: () => void, pencil: () => void, undo: () => void, hint: () => void}} on
  */
 function layout(on) {
   const board = createBoard({ label: 'solo board', onSelect: on.select });
   const levels = LEVELS.map((l) =>
     h('button', { type: 'button', class: 'small', 'data-level': l, 'aria-pressed': 'false', onclick: () => on.level(l), text: l }));
+  const variant = variantSelect({ name: 'solo_variant', testid: 'solo-variant' });
+  variant.setAttribute('aria-label', 'variant');
+  variant.addEventListener('change', () => on.variant(variant.value));
   const ui = {
     board,
     levels,
+    variant,
     time: h('span', { class: 'clock', 'data-testid': 'solo-clock', role: 'timer', 'aria-label': 'time' }),
     which: h('span', { class: 'muted', 'data-testid': 'solo-which' }),
     mistakes: h('span', { 'data-testid': 'solo-mistakes' }),
@@ -131,7 +139,7 @@ function layout(on) {
         h('div', { class: 'board-wrap' }, board.el),
         ui.status),
       h('div', { class: 'solo-side' },
-        h('div', { class: 'row solo-levels', role: 'group', 'aria-label': 'difficulty' }, ...levels,
+        h('div', { class: 'row solo-levels', role: 'group', 'aria-label': 'difficulty' }, variant, ...levels,
           h('button', { type: 'button', class: 'small', 'data-testid': 'solo-next', onclick: on.next, text: 'Next puzzle' })),
         h('div', { class: 'controls' }, ui.pad, h('div', { class: 'row' }, ui.mode, ui.undo, ui.hint)),
         ui.solved,
@@ -166,10 +174,10 @@ function markHint(board, shown) {
  * @param {number} now
  */
 function render(ui, { game, selected, pencil, shown, said }, now) {
-  const clash = clashes(game.board);
+  const clash = clashes(game);
   const done = game.solved_ms !== null;
   ui.board.update(
-    { puzzle: game.puzzle, board: [...game.board], pencil: game.pencil, pending: new Map(),
+    { puzzle: game.puzzle, board: [...game.board], pencil: game.pencil, pending: new Map(), layout: game.layout,
       flash: clash.size ? { cells: [...clash], at: now, kind: 'conflict', cell: -1, digit: 0 } : null },
     done ? -1 : selected,
     now,
@@ -179,7 +187,9 @@ function render(ui, { game, selected, pencil, shown, said }, now) {
   const done9 = doneDigits(game.board);
   for (const b of ui.pad.querySelectorAll('[data-digit]')) setAttr(b, 'data-done', done9.has(Number(b.getAttribute('data-digit'))) ? 'true' : null);
   for (const b of ui.levels) setAttr(b, 'aria-pressed', b.getAttribute('data-level') === game.level ? 'true' : 'false');
-  setText(ui.which, `${game.level} #${game.index + 1}`);
+  const v = game.layout.variant ?? 'classic';
+  if (ui.variant.value !== v) ui.variant.value = v;
+  setText(ui.which, `${v === 'classic' ? '' : `${ui.variant.selectedOptions[0]?.text ?? v} · `}${game.level} #${game.index + 1}`);
   setText(ui.mistakes, `✗ ${game.mistakes} · hints ${game.hints}`);
   setText(ui.mode, pencil ? '✎ Pencil: on' : '✎ Pencil: off');
   setAttr(ui.mode, 'aria-pressed', pencil ? 'true' : 'false');
@@ -265,16 +275,18 @@ function soloActions(bank, v, on) {
       v.selected = cell;
       on.draw();
     },
-    /** @param {Level} level */
-    level: (level) => {
-      v.game = start(bank, level, on.storage);
+    /** @param {Level} level @param {string} [variant] */
+    level: (level, variant = v.game.layout.variant ?? 'classic') => {
+      v.game = start(bank, level, on.storage, variant);
       v.shown = null;
       resume(v.game, on.now());
-      changed(`A new ${level} puzzle.`);
+      changed(`A new ${level} ${variant === 'classic' ? '' : `${variant} `}puzzle.`);
       focus(Math.max(0, v.game.board.indexOf('.')));
       on.draw();
     },
     next: () => act.level(v.game.level),
+    /** @param {string} variant */
+    variant: (variant) => act.level(v.game.level, variant),
     /** @param {number} digit */
     digit: (digit) => {
       const what = place(v.game, v.selected, digit, v.pencil, on.now());

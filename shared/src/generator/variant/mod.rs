@@ -22,7 +22,6 @@ use crate::solver::random_solution;
 use crate::variant::Variant;
 
 mod layout;
-mod levels;
 
 /// A freshly generated puzzle of some variant, with its rules.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,7 +55,11 @@ pub fn generate_in(rng: &mut impl Rng, variant: Variant, difficulty: Difficulty)
     let level = Level::from(difficulty);
     loop {
         let (geometry, solver, solution) = fresh(rng, variant);
-        let puzzle = dig(rng, &solver, &solution, difficulty);
+        let puzzle = if by_grader(variant, difficulty) {
+            dig_graded(rng, &geometry, &solution, level)
+        } else {
+            dig(rng, &solver, &solution, difficulty)
+        };
         if let Some(grading) = graded(&geometry, &puzzle, level) {
             if grading.level == level {
                 return VariantPuzzle {
@@ -134,27 +137,37 @@ fn dig(rng: &mut impl Rng, solver: &Solver, solution: &Grid, difficulty: Difficu
     Grid::from_bytes(bytes).expect("digits come from a solution")
 }
 
-/// The grade of `puzzle` under `geometry`, `None` above `max` (or without exactly one
-/// solution): the one place the generator asks for a level.
-///
-/// Classic goes to the grader. The other variants get the stand-in (`levels`: the geometric
-/// solver's propagation, depth by depth) until the variant grader lands; then this becomes
-/// `grader::grade_max_in(geometry, puzzle, max)`.
-fn graded(geometry: &Geometry, puzzle: &Grid, max: Level) -> Option<Grading> {
-    if geometry.is_classic() {
-        return grader::grade_max(puzzle, max);
-    }
-    levels::stand_in(&Solver::new(geometry), puzzle, max)
+/// Whether `variant` puzzles at `difficulty` are dug by the grader itself rather than by a
+/// propagation depth: killers but medium ones. An easy killer dug by the solver's cage sets
+/// grades medium (they do more than the arithmetic an easy level allows), and hard and
+/// expert ones kept by subsets or merely unique grade extreme far more often than not (a
+/// killer's cages alone decide its grid); digging by the grader reaches them at once.
+fn by_grader(variant: Variant, difficulty: Difficulty) -> bool {
+    variant == Variant::Killer && difficulty != Difficulty::Medium
 }
 
-/// The stand-in grade the generator targets (see [`graded`]), for the engine tools: `None`
-/// when the puzzle has no solution or several. Classic puzzles get the grader's fast path.
-pub fn stand_in_grade(geometry: &Geometry, puzzle: &Grid) -> Option<Grading> {
-    // The grader assumes one solution; the stand-in checks it for the other variants.
-    if geometry.is_classic() && crate::solver::count_solutions(puzzle, 2) != 1 {
-        return None;
+/// Remove givens from `solution` in random order while the grader solves the puzzle at
+/// `level` or below (so it stays unique: the techniques are sound and assume nothing).
+fn dig_graded(rng: &mut impl Rng, geometry: &Geometry, solution: &Grid, level: Level) -> Grid {
+    use rand::seq::SliceRandom;
+    let mut bytes = *solution.as_bytes();
+    let mut order: Vec<usize> = (0..N_CELLS).collect();
+    order.shuffle(rng);
+    for cell in order {
+        let digit = bytes[cell];
+        bytes[cell] = 0;
+        let puzzle = Grid::from_bytes(bytes).expect("digits come from a solution");
+        if graded(geometry, &puzzle, level).is_none() {
+            bytes[cell] = digit;
+        }
     }
-    graded(geometry, puzzle, Level::Extreme)
+    Grid::from_bytes(bytes).expect("digits come from a solution")
+}
+
+/// The grade of `puzzle` under `geometry`, `None` above `max`: the one place the generator
+/// asks for a level (the grader, which knows every variant's techniques).
+fn graded(geometry: &Geometry, puzzle: &Grid, max: Level) -> Option<Grading> {
+    grader::grade_max_in(geometry, puzzle, max)
 }
 
 #[cfg(test)]

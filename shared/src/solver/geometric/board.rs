@@ -1,6 +1,6 @@
 //! The candidates of a board under a geometry's rules, and propagation at three depths of
 //! reasoning ([`Reasoning`]): what the solver runs at each node of its search, and what the
-//! variant generator's stand-in grading climbs, depth by depth.
+//! variant generator keeps a puzzle solvable at while it digs.
 //!
 //! Candidates are a `u16` per cell with bit `d` for digit `d` (unlike [`Digit::bit`], which
 //! is `d - 1`), so a cage's digit sets from the combos table apply as they are.
@@ -303,11 +303,6 @@ impl Board {
             }
         }
         best.map(|(_, i)| i)
-    }
-
-    /// How many cells are solved.
-    pub(crate) fn n_solved(&self) -> u32 {
-        self.cand.iter().filter(|c| c.is_power_of_two()).count() as u32
     }
 
     /// The grid of the solved cells (the others empty).

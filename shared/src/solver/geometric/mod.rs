@@ -9,7 +9,7 @@
 //! ([`super::count_solutions`]).
 //!
 //! The board and its deeper reasoning ([`Reasoning`]: intersections, subsets) live in `board`;
-//! the generator's stand-in grading climbs those depths.
+//! the variant generator digs puzzles that stay solvable at a level's depth.
 
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -124,11 +124,6 @@ impl Solver {
         let mut b = Board::new(&self.rules, puzzle)?;
         let found = b.propagate(&self.rules, depth);
         Some((b, found))
-    }
-
-    /// Propagate `b` further at `depth`.
-    pub(crate) fn deepen(&self, b: &mut Board, depth: Reasoning) -> Found {
-        b.propagate(&self.rules, depth)
     }
 }
 
