@@ -3,6 +3,8 @@
 //!
 //! - `render race 120x40` / `render race 80x24`: one full frame of the race screen (board with
 //!   pencil marks, side panel with 8 players, chat) drawn into a ratatui `TestBackend`.
+//! - `render killer 120x40` / `render killer 80x24`: the same of a killer race (A10: the board on
+//!   its lattice, cage outlines and sums), a medium puzzle from a seeded generator.
 //! - `update progress`: `App::update` on one server `progress` message.
 //! - `bot solve`: a bot brain choosing and confirming every placement of a 51-cell puzzle.
 //!
@@ -14,8 +16,11 @@ use client::app::{App, Event};
 use client::bot::{BotConfig, Brain, Level};
 use client::net::NetEvent;
 use crossterm::event::{KeyCode, KeyEvent};
-use engine::{Cell, Difficulty, Digit, Grid};
+use engine::generator::variant::generate_in;
+use engine::{Cell, Difficulty, Digit, Grid, Variant};
+use protocol::variant::WireLayout;
 use protocol::{ClientMsg, Phase, Player, PlayerStatus, Progress, Role, ServerMsg, Settings, You};
+use rand::SeedableRng;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 
@@ -28,7 +33,15 @@ fn msg(m: ServerMsg) -> Event {
     Event::Net(NetEvent::Message(Box::new(m)))
 }
 
-fn racing_app() -> App {
+/// A race of `variant` under way: classic's [`PUZZLE`], or a seeded medium puzzle of the variant.
+fn racing_app(variant: Variant) -> App {
+    let (puzzle, layout) = if variant == Variant::Classic {
+        (PUZZLE.parse().unwrap(), WireLayout::default())
+    } else {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+        let dealt = generate_in(&mut rng, variant, Difficulty::Medium);
+        (dealt.puzzle, WireLayout::of(&dealt.geometry))
+    };
     let mut app = App::new("p0");
     let players = (0..8)
         .map(|i| Player {
@@ -57,12 +70,12 @@ fn racing_app() -> App {
     }));
     app.update(msg(ServerMsg::RaceStarted {
         race_id: "r".into(),
-        puzzle: PUZZLE.parse().unwrap(),
+        puzzle,
         difficulty: Difficulty::Medium,
         time_limit_s: 1800,
         rated: false,
-        layout: Default::default(),
-        variant: Default::default(),
+        layout,
+        variant,
     }));
     for i in 0..8 {
         app.update(msg(ServerMsg::Progress(Progress {
@@ -165,25 +178,27 @@ fn bot_solve() {
 
 fn main() {
     let filter = std::env::args().nth(1).filter(|a| !a.starts_with('-'));
-    let app = racing_app();
+    let (classic, killer) = (racing_app(Variant::Classic), racing_app(Variant::Killer));
     let mut rows: Vec<(&str, Duration)> = Vec::new();
     let want = |name: &str| filter.as_deref().is_none_or(|f| name.contains(f));
-    for (name, w, h) in [
-        ("render race 120x40", 120, 40),
-        ("render race 80x24", 80, 24),
+    for (name, app, w, h) in [
+        ("render race 120x40", &classic, 120, 40),
+        ("render race 80x24", &classic, 80, 24),
+        ("render killer 120x40", &killer, 120, 40),
+        ("render killer 80x24", &killer, 80, 24),
     ] {
         if want(name) {
             let mut t = Terminal::new(TestBackend::new(w, h)).expect("backend");
             rows.push((
                 name,
                 median(200, || {
-                    t.draw(|f| f.render_widget(&app, f.area())).expect("draw");
+                    t.draw(|f| f.render_widget(app, f.area())).expect("draw");
                 }),
             ));
         }
     }
     if want("update progress") {
-        let mut app = racing_app();
+        let mut app = racing_app(Variant::Classic);
         let mut n = 0u32;
         rows.push((
             "update progress",

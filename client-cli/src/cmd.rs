@@ -14,7 +14,7 @@ use client::bot::{self, BotConfig, BotRole, Level, Style};
 use client::config::{Flags, Settings, Sourced};
 use client::net::{self, Endpoint, Intent, NetEvent, RoomTarget, ServerUrl, Trust};
 use client::term::{self, TermError, TermGuard};
-use engine::Difficulty;
+use engine::{Difficulty, Variant};
 use protocol::{ClientMsg, ErrorCode, PlayerName, RoomCode, ServerMsg, SettingsRequest};
 use tokio::sync::mpsc;
 
@@ -127,6 +127,9 @@ pub struct DailyArgs {
     /// easy, medium, hard or expert [default: medium].
     #[arg(long, value_parser = crate::difficulty_arg)]
     difficulty: Option<Difficulty>,
+    /// classic, x, windoku, jigsaw or killer, any case: each has its own dailies.
+    #[arg(long, value_parser = crate::variant_arg, default_value = "classic")]
+    variant: Variant,
     #[command(flatten)]
     server: ServerArg,
     #[command(flatten)]
@@ -143,6 +146,7 @@ pub fn daily(rt: &tokio::runtime::Runtime, a: DailyArgs) -> anyhow::Result<ExitC
     let to = endpoint(&settings.server, a.server.ca_file.as_deref())?;
     let intent = Intent::Daily {
         difficulty: a.difficulty.unwrap_or(Difficulty::Medium),
+        variant: a.variant,
         name: name.clone(),
     };
     tui(rt, to, intent, name, Lobby::default(), false)
@@ -172,6 +176,9 @@ pub struct RoomSettings {
     /// Rate the room's races (Weng-Lin per difficulty) when at least two identified humans start.
     #[arg(long)]
     pub rated: bool,
+    /// classic, x, windoku, jigsaw or killer, any case [default: classic].
+    #[arg(long, value_parser = crate::variant_arg)]
+    pub variant: Option<Variant>,
 }
 
 impl RoomSettings {
@@ -186,7 +193,7 @@ impl RoomSettings {
             public: self.private.then_some(false),
             rated: self.rated.then_some(true),
             isomorphs: None,
-            variant: None,
+            variant: self.variant.map(|v| v.as_str().to_owned()),
         };
         req.resolve().context("invalid room settings")?;
         Ok(req)
@@ -336,6 +343,11 @@ async fn first_answer(
                             (ErrorCode::UnknownRace, Intent::Ghost { .. }) => {
                                 " (nothing stored to race: see `sudoku-race history`)".to_owned()
                             }
+                            (ErrorCode::UnsupportedVariant, _) => format!(
+                                " (this sudoku-race draws {}; a room of any of them: \
+                                 `sudoku-race host --variant NAME`)",
+                                protocol::variant::all_names().join(", ")
+                            ),
                             _ => String::new(),
                         };
                         bail!("{}: {message}{advice}", code.as_str())

@@ -26,6 +26,14 @@ fn difficulty_arg(s: &str) -> Result<Difficulty, String> {
         .map_err(|e: engine::difficulty::UnknownDifficulty| e.to_string())
 }
 
+/// A `--variant` name in any case (`Killer`, `X`).
+fn variant_arg(s: &str) -> Result<engine::Variant, String> {
+    s.trim()
+        .to_ascii_lowercase()
+        .parse()
+        .map_err(|e: engine::UnknownVariant| e.to_string())
+}
+
 /// Multiplayer real-time Sudoku races in the terminal, and the engine tools.
 #[derive(Debug, Parser)]
 #[command(name = "sudoku-race", version, about)]
@@ -129,6 +137,55 @@ fn run() -> anyhow::Result<ExitCode> {
             let settings = client::config::Settings::load(client::config::Flags::default())?;
             print!("{}", settings.report());
             Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The command line `args` parses, and its `Debug` shows `shows`.
+    #[track_caller]
+    fn check_parses(args: &[&str], shows: &str) {
+        let cli = Cli::try_parse_from(args).expect("parses");
+        let debug = format!("{cli:?}");
+        assert!(debug.contains(shows), "{shows:?} not in {debug}");
+    }
+
+    #[test]
+    fn every_command_that_deals_a_puzzle_takes_a_variant_in_any_case() {
+        check_parses(
+            &["sudoku-race", "play", "--variant", "Killer"],
+            "variant: Killer",
+        );
+        check_parses(&["sudoku-race", "play"], "variant: Classic");
+        check_parses(
+            &["sudoku-race", "host", "--variant", "jigsaw"],
+            "variant: Some(Jigsaw)",
+        );
+        check_parses(&["sudoku-race", "quick", "--variant", "X"], "variant: X");
+        check_parses(
+            &["sudoku-race", "daily", "--variant", "windoku"],
+            "variant: Windoku",
+        );
+        check_parses(
+            &["sudoku-race", "ghost", "best", "--variant", "killer"],
+            "variant: Some(Killer)",
+        );
+        for bad in [
+            &["sudoku-race", "play", "--variant", "samurai"][..],
+            &["sudoku-race", "host", "--variant", ""],
+            &[
+                "sudoku-race",
+                "play",
+                "--variant",
+                "killer",
+                "--puzzle",
+                "1",
+            ],
+        ] {
+            assert!(Cli::try_parse_from(bad).is_err(), "{bad:?}");
         }
     }
 }

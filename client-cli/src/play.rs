@@ -7,7 +7,7 @@ use anyhow::Context;
 use clap::Args;
 use client::solo::{self, Outcome, SoloApp};
 use client::term::{self, TermError, TermGuard};
-use engine::{grader, solver, Difficulty, Grid, Level};
+use engine::{grader, solver, Difficulty, Geometry, Grid, Level, Variant};
 
 use crate::cmd::EXIT_NOT_A_TERMINAL;
 
@@ -17,9 +17,13 @@ pub struct PlayArgs {
     /// easy, medium, hard or expert (any case).
     #[arg(long, default_value = "medium", value_parser = crate::difficulty_arg)]
     pub difficulty: Difficulty,
-    /// Play this puzzle (81 characters, `.` or `0` for empty) instead of a generated one.
-    #[arg(long)]
+    /// Play this puzzle (81 characters, `.` or `0` for empty) instead of a generated one
+    /// (classic only).
+    #[arg(long, conflicts_with = "variant")]
     pub puzzle: Option<String>,
+    /// classic, x, windoku, jigsaw or killer.
+    #[arg(long, default_value = "classic", value_parser = crate::variant_arg)]
+    pub variant: Variant,
 }
 
 /// `sudoku-race play`: solo practice on the embedded engine.
@@ -28,21 +32,22 @@ pub fn play(a: PlayArgs) -> anyhow::Result<ExitCode> {
         eprintln!("sudoku-race: {}", TermError::NotATerminal);
         return Ok(ExitCode::from(EXIT_NOT_A_TERMINAL));
     }
-    let (puzzle, solution, level) = match &a.puzzle {
+    let (geometry, puzzle, solution, level) = match &a.puzzle {
         Some(line) => {
             let puzzle = Grid::parse(line).context("--puzzle")?;
             let solution = solver::solve_unique(&puzzle).context("--puzzle")?;
-            (puzzle, solution, grader::grade(&puzzle).level)
+            let level = grader::grade(&puzzle).level;
+            (Geometry::classic().clone(), puzzle, solution, level)
         }
         None => {
-            let (puzzle, solution) = deal(a.difficulty);
-            (puzzle, solution, Level::from(a.difficulty))
+            let (geometry, puzzle, solution) = deal(a.variant, a.difficulty);
+            (geometry, puzzle, solution, Level::from(a.difficulty))
         }
     };
     let mut guard = TermGuard::enter()?;
     term::log_to_file();
-    tracing::info!(puzzle = %puzzle, %level, "solo game");
-    let mut game = SoloApp::new(puzzle, solution, level, solo::grader_hint);
+    tracing::info!(puzzle = %puzzle, %level, variant = %a.variant, "solo game");
+    let mut game = SoloApp::new(puzzle, solution, level, solo::grader_hint).in_geometry(geometry);
     if a.puzzle.is_none() {
         game = game.with_dealer(deal);
     }
@@ -71,11 +76,12 @@ pub fn play(a: PlayArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A fresh puzzle at `difficulty`, with its solution (the solo game's dealer).
-fn deal(difficulty: Difficulty) -> (Grid, Grid) {
+/// A fresh `variant` puzzle at `difficulty`: its rules, the puzzle and its solution (the solo
+/// game's dealer).
+fn deal(variant: Variant, difficulty: Difficulty) -> (Geometry, Grid, Grid) {
     let mut rng = rand::thread_rng();
-    let g = engine::generator::generate(&mut rng, difficulty, true);
-    (g.puzzle, g.solution)
+    let g = engine::generator::variant::generate_in(&mut rng, variant, difficulty);
+    (g.geometry, g.puzzle, g.solution)
 }
 
 /// "an easy", "a medium", "an expert", "an extreme".

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use client::net::Intent;
-use engine::Difficulty;
+use engine::{Difficulty, Variant};
 
 use crate::cmd::{self, Lobby, NameArg, ServerArg};
 
@@ -16,6 +16,9 @@ pub struct QuickArgs {
     /// easy, medium, hard or expert, any case.
     #[arg(long, value_parser = crate::difficulty_arg, default_value = "medium")]
     difficulty: Difficulty,
+    /// classic, x, windoku, jigsaw or killer, any case: each has its own pools.
+    #[arg(long, value_parser = crate::variant_arg, default_value = "classic")]
+    variant: Variant,
     #[command(flatten)]
     server: ServerArg,
     #[command(flatten)]
@@ -29,6 +32,7 @@ pub fn quick(rt: &tokio::runtime::Runtime, a: QuickArgs) -> anyhow::Result<ExitC
     let to = cmd::endpoint(&settings.server, a.server.ca_file.as_deref())?;
     let intent = Intent::Quick {
         difficulty: a.difficulty,
+        variant: a.variant,
         name: name.clone(),
     };
     cmd::tui(rt, to, intent, name, Lobby::default(), a.name.anonymous)

@@ -149,7 +149,7 @@ mod tests {
     async fn the_loop_feeds_keys_to_the_screen_and_stops_on_quit() {
         let p = Grid::parse(PUZZLE).expect("grid");
         let s = Grid::parse(SOLUTION).expect("grid");
-        let mut game = SoloApp::new(p, s, Level::Easy, |_| None);
+        let mut game = SoloApp::new(p, s, Level::Easy, |_, _| None);
         let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("backend");
         let (tx, rx) = mpsc::unbounded_channel();
         for c in ['l', 'l', '4', 'q'] {

@@ -4,7 +4,7 @@
 //! no IO (a new puzzle comes from the [`Dealer`] the binary gives it: the generator).
 
 use crossterm::event::KeyCode;
-use engine::{validator, Cell, Difficulty, Digit, Grid, Level};
+use engine::{validator, Cell, Difficulty, Digit, Geometry, Grid, Level, Variant};
 
 use crate::app::board::{BoardState, Marks};
 use crate::app::{digit_key, erase_key, is_ctrl_c, nav_key, Effect, Event, Notice, FLASH_MS};
@@ -18,16 +18,18 @@ pub struct Hint {
     pub cells: Vec<Cell>,
 }
 
-/// Finds the next logical step on a board (the grader's step record in the binary).
-pub type Hinter = fn(&Grid) -> Option<Hint>;
+/// Finds the next logical step on a board of a geometry (the grader's step record in the
+/// binary).
+pub type Hinter = fn(&Geometry, &Grid) -> Option<Hint>;
 
-/// Deals a fresh puzzle and its solution at a difficulty (the generator in the binary).
-pub type Dealer = fn(Difficulty) -> (Grid, Grid);
+/// Deals a fresh puzzle of a variant at a difficulty: its rules (regions, cages), the puzzle and
+/// its solution (the generator in the binary).
+pub type Dealer = fn(Variant, Difficulty) -> (Geometry, Grid, Grid);
 
-/// The grader's next step on `board`, as a hint: its record (technique, cells, deduction)
+/// The grader's next step on `board` by the rules of `geometry`, as a hint: its record (technique, cells, deduction)
 /// as text, and the cells it names and places in highlighted.
-pub fn grader_hint(board: &Grid) -> Option<Hint> {
-    let step = engine::grader::hint(board)?;
+pub fn grader_hint(geometry: &Geometry, board: &Grid) -> Option<Hint> {
+    let step = engine::grader::hint_in(geometry, board)?;
     let mut cells = step.cells.clone();
     cells.extend(step.placements.iter().map(|&(c, _)| c));
     cells.extend(step.eliminations.iter().map(|&(c, _)| c));
@@ -110,6 +112,17 @@ impl SoloApp {
         }
     }
 
+    /// The game played by the rules of `geometry` (a variant's: its houses and cages).
+    pub fn in_geometry(mut self, geometry: Geometry) -> SoloApp {
+        self.board = self.board.in_geometry(geometry);
+        self
+    }
+
+    /// The variant played.
+    pub fn variant(&self) -> Variant {
+        self.board.geometry().variant()
+    }
+
     /// Let `n` deal new puzzles with `dealer`.
     pub fn with_dealer(mut self, dealer: Dealer) -> SoloApp {
         self.dealer = Some(dealer);
@@ -126,12 +139,16 @@ impl SoloApp {
             return;
         };
         let difficulty = self.level.difficulty().unwrap_or(Difficulty::Expert);
-        let (puzzle, solution) = deal(difficulty);
+        let variant = self.variant();
+        let (geometry, puzzle, solution) = deal(variant, difficulty);
         let (hinter, clock_ms) = (self.hinter, self.clock_ms);
-        *self = SoloApp::new(puzzle, solution, Level::from(difficulty), hinter).with_dealer(deal);
+        *self = SoloApp::new(puzzle, solution, Level::from(difficulty), hinter)
+            .in_geometry(geometry)
+            .with_dealer(deal);
         self.clock_ms = clock_ms;
         self.started_at_ms = Some(clock_ms);
-        self.notify(format!("a new {difficulty} puzzle"), false);
+        let kind = crate::app::variant_label(variant, difficulty);
+        self.notify(format!("a new {kind} puzzle"), false);
     }
 
     /// Time shown on the clock.
@@ -322,7 +339,7 @@ impl SoloApp {
 
     /// `?`: the next logical step, or why there is none.
     fn show_hint(&mut self) {
-        self.hint = (self.hinter)(&self.board.board);
+        self.hint = (self.hinter)(self.board.geometry(), &self.board.board);
         if self.hint.is_none() {
             let board = &self.board;
             let msg = if validator::conflicts_in(board.geometry(), &board.board).is_empty() {

@@ -80,16 +80,25 @@ pub struct BoardState {
     pub board: Grid,
     /// Pencil marks, cursor and mode.
     pub pencil_cursor: PencilAndCursor,
+    /// The rules the board is played by: its houses and cages (classic unless set).
+    geometry: Geometry,
 }
 
 impl BoardState {
-    /// A fresh board for `puzzle`, with `board` (givens plus digits already placed).
+    /// A fresh classic board for `puzzle`, with `board` (givens plus digits already placed).
     pub fn new(puzzle: Grid, board: Grid) -> BoardState {
         BoardState {
             puzzle,
             board,
             pencil_cursor: PencilAndCursor::default(),
+            geometry: Geometry::classic().clone(),
         }
+    }
+
+    /// The board played by the rules of `geometry` (a variant's).
+    pub fn in_geometry(mut self, geometry: Geometry) -> BoardState {
+        self.geometry = geometry;
+        self
     }
 
     /// Move the cursor by `dr` rows and `dc` columns, wrapping around the edges.
@@ -97,10 +106,9 @@ impl BoardState {
         self.pencil_cursor.move_cursor(dr, dc);
     }
 
-    /// The rules the board is played by (its houses, for peers and conflicts): classic Sudoku
-    /// until a puzzle carries a variant.
-    pub fn geometry(&self) -> &'static Geometry {
-        Geometry::classic()
+    /// The rules the board is played by (its houses and cages, for peers and conflicts).
+    pub fn geometry(&self) -> &Geometry {
+        &self.geometry
     }
 
     /// Whether `cell` holds a given.
@@ -121,7 +129,7 @@ impl BoardState {
     /// Put `digit` on the board: the cell's marks go, and so does `digit` from its peers' marks.
     pub fn place(&mut self, cell: Cell, digit: Digit) {
         self.board.set(cell, Some(digit));
-        self.pencil_cursor.placed(self.geometry(), cell, digit);
+        self.pencil_cursor.placed(&self.geometry, cell, digit);
     }
 
     /// How many times `digit` is on the board.

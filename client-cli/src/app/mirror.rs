@@ -2,13 +2,15 @@
 //!
 //! [`Mirror::apply`] folds one [`ServerMsg`] into the room (code, me, role, room host, players,
 //! phase, settings) and its race (puzzle, board, progress, mistakes, penalty, the clock anchor,
-//! the solution, the results). It holds no UI state (no cursor, pencil marks, flashes or chat
+//! the solution, the results; the race's variant and its rules, from the layout beside its
+//! puzzle: `geometry`). It holds no UI state (no cursor, pencil marks, flashes or chat
 //! input) and does no IO, so the online app and the bot's brain share it instead of each
 //! tracking the room their own way.
 
 use std::collections::HashMap;
 
-use engine::{Difficulty, Grid};
+use engine::{Difficulty, Geometry, Grid, Variant};
+use protocol::variant::WireLayout;
 use protocol::{
     ErrorCode, FinishStatus, OverReason, Phase, Player, PlayerId, PlayerStatus, Progress, RaceId,
     RaceView, Role, RoomCode, ServerMsg, Settings, Standing,
@@ -23,6 +25,10 @@ pub struct Race {
     pub difficulty: Difficulty,
     /// Time limit in seconds.
     pub time_limit_s: u32,
+    /// The race's variant (A10).
+    pub variant: Variant,
+    /// Our puzzle's rules: its houses, and its cages (from the layout the server sent).
+    pub geometry: Geometry,
     /// Local clock at race time 0: negative for a race that began before the local clock did
     /// (a spectator joining mid-race right after the program starts).
     pub started_at_ms: i64,
@@ -70,6 +76,16 @@ impl Race {
     }
 }
 
+/// The rules of a `variant` puzzle drawn with `layout`. A layout that does not describe one
+/// (no server sends it) leaves the variant's houses without it: classic's, for jigsaw and
+/// killer.
+pub fn geometry_of(variant: Variant, layout: &WireLayout) -> Geometry {
+    layout
+        .geometry(variant)
+        .or_else(|_| Geometry::of(variant, &Default::default()))
+        .unwrap_or_else(|_| Geometry::classic().clone())
+}
+
 impl Race {
     fn new(
         race_id: RaceId,
@@ -83,6 +99,8 @@ impl Race {
             race_id,
             difficulty,
             time_limit_s,
+            variant: Variant::Classic,
+            geometry: Geometry::classic().clone(),
             started_at_ms,
             stopped_at_ms: None,
             puzzle,
@@ -96,9 +114,10 @@ impl Race {
         }
     }
 
-    /// The race a `room_joined` describes, anchored at local time `now`; `prev` is the race we
-    /// had before, kept where the server does not repeat it (a resume of the same race).
-    fn from_view(rv: &RaceView, prev: Option<&Race>, now: u64) -> Option<Race> {
+    /// The race a `room_joined` describes (of the room's `variant`), anchored at local time
+    /// `now`; `prev` is the race we had before, kept where the server does not repeat it (a
+    /// resume of the same race).
+    fn from_view(rv: &RaceView, variant: Variant, prev: Option<&Race>, now: u64) -> Option<Race> {
         let puzzle = rv.puzzle?;
         let board = rv.board.unwrap_or(puzzle);
         let mut race = Race::new(
@@ -110,6 +129,8 @@ impl Race {
             // Not a saturating u64: the local clock may be younger than the race.
             local(now).saturating_sub(local(rv.elapsed_ms)),
         );
+        race.variant = variant;
+        race.geometry = geometry_of(variant, &rv.layout);
         race.mistakes = rv.mistakes;
         race.progress = rv
             .progress
@@ -286,7 +307,9 @@ impl Mirror {
             let results = race
                 .as_ref()
                 .and_then(|rv| Results::from_view(rv, you.player_id.as_ref()));
-            let race = race.as_ref().and_then(|rv| Race::from_view(rv, prev, now));
+            let race = race
+                .as_ref()
+                .and_then(|rv| Race::from_view(rv, settings.variant, prev, now));
             self.room = Some(Room {
                 code: room.clone(),
                 me: you.player_id.clone(),
@@ -387,6 +410,8 @@ impl Room {
                 puzzle,
                 difficulty,
                 time_limit_s,
+                variant,
+                layout,
                 ..
             } => {
                 self.phase = Phase::Racing;
@@ -400,6 +425,8 @@ impl Room {
                     *time_limit_s,
                     local(now),
                 );
+                race.variant = *variant;
+                race.geometry = geometry_of(*variant, layout);
                 let to_fill = puzzle.n_empty() as u32;
                 for p in self.players.iter_mut() {
                     p.status = PlayerStatus::Racing;

@@ -390,6 +390,15 @@ impl App {
     }
 }
 
+/// A race's kind as the screens name it: its difficulty, after its variant unless classic
+/// ("killer · medium", or "medium").
+pub fn variant_label(variant: engine::Variant, difficulty: impl std::fmt::Display) -> String {
+    match variant {
+        engine::Variant::Classic => difficulty.to_string(),
+        v => format!("{v} · {difficulty}"),
+    }
+}
+
 /// `m:ss` (or `h:mm:ss`) for a duration in ms.
 pub fn clock(ms: u64) -> String {
     let s = ms / 1000;

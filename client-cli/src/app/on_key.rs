@@ -314,6 +314,7 @@ impl App {
         let intent = Intent::Ghost {
             ghost: ghost.to_owned(),
             difficulty: None,
+            variant: engine::Variant::Classic,
             name: self.name.clone(),
         };
         let ask = self.seating.ask(intent);

@@ -60,7 +60,8 @@ impl App {
             // In: nothing to ask again.
             self.redo = None;
         }
-        let Some(restart) = Outside::restart(msg, prev_room, self.last_difficulty()) else {
+        let last = (self.last_difficulty(), self.last_variant());
+        let Some(restart) = Outside::restart(msg, prev_room, last) else {
             return false;
         };
         if let ServerMsg::Error { retry_ms, .. } = msg {
@@ -79,6 +80,14 @@ impl App {
         match self.room() {
             Some(room) => room.settings.difficulty,
             None => self.seating.difficulty(),
+        }
+    }
+
+    /// The variant we last raced or asked for (classic if none).
+    fn last_variant(&self) -> engine::Variant {
+        match self.room() {
+            Some(room) => room.settings.variant,
+            None => self.seating.variant(),
         }
     }
 
@@ -212,12 +221,18 @@ impl App {
         else {
             return Vec::new();
         };
-        if self.mirror.race().is_none() {
+        let Some(race) = self.mirror.race() else {
             return Vec::new();
-        }
+        };
         let refusal = (!accepted).then_some((reason, conflicts));
-        self.play
-            .answered(id.as_ref(), cell, digit, refusal, self.clock_ms);
+        self.play.answered(
+            &race.geometry,
+            id.as_ref(),
+            cell,
+            digit,
+            refusal,
+            self.clock_ms,
+        );
         self.room_back()
     }
 

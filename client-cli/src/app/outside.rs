@@ -71,6 +71,8 @@ pub enum Outside {
         room: Option<RoomCode>,
         /// The difficulty a new room or the pool is asked at.
         difficulty: Difficulty,
+        /// And the variant (A10).
+        variant: engine::Variant,
     },
 }
 
@@ -111,19 +113,33 @@ pub fn renamed(intent: &Intent, new_name: &str) -> Intent {
             name,
             boards: *boards,
         },
-        Intent::Daily { difficulty, .. } => Intent::Daily {
+        Intent::Daily {
+            difficulty,
+            variant,
+            ..
+        } => Intent::Daily {
             difficulty: *difficulty,
+            variant: *variant,
             name,
         },
-        Intent::Quick { difficulty, .. } => Intent::Quick {
+        Intent::Quick {
+            difficulty,
+            variant,
+            ..
+        } => Intent::Quick {
             difficulty: *difficulty,
+            variant: *variant,
             name,
         },
         Intent::Ghost {
-            ghost, difficulty, ..
+            ghost,
+            difficulty,
+            variant,
+            ..
         } => Intent::Ghost {
             ghost: ghost.clone(),
             difficulty: *difficulty,
+            variant: *variant,
             name,
         },
         Intent::Arena { arena_id, .. } => Intent::Arena {

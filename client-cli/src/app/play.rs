@@ -283,10 +283,12 @@ impl Play {
         )
     }
 
-    /// The server's answer to one of our placements, at local time `now`: no longer pending;
-    /// placed, or flashed with the reason it was refused.
+    /// The server's answer to one of our placements, at local time `now`, in a race of
+    /// `geometry`: no longer pending; placed (the digit leaves its peers' pencil marks), or
+    /// flashed with the reason it was refused.
     pub(super) fn answered(
         &mut self,
+        geometry: &Geometry,
         id: Option<&MsgId>,
         cell: Cell,
         digit: Digit,
@@ -299,8 +301,7 @@ impl Play {
         }
         match refusal {
             None => {
-                // A race is classic Sudoku until race_started names a variant.
-                self.pencil_cursor.placed(Geometry::classic(), cell, digit);
+                self.pencil_cursor.placed(geometry, cell, digit);
                 if self.flash.as_ref().is_some_and(|f| f.cell == cell) {
                     self.flash = None;
                 }

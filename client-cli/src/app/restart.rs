@@ -48,10 +48,20 @@ impl App {
             },
             (None, Some(room), _) => Intent::Quick {
                 difficulty: room.settings.difficulty,
+                variant: room.settings.variant,
                 name,
             },
-            (None, None, Some(Intent::Quick { difficulty, .. })) => Intent::Quick {
+            (
+                None,
+                None,
+                Some(Intent::Quick {
+                    difficulty,
+                    variant,
+                    ..
+                }),
+            ) => Intent::Quick {
                 difficulty: *difficulty,
+                variant: *variant,
                 name,
             },
             _ => {
@@ -110,7 +120,7 @@ impl Outside {
     pub(super) fn restart(
         msg: &ServerMsg,
         prev_room: Option<String>,
-        difficulty: Difficulty,
+        (difficulty, variant): (Difficulty, engine::Variant),
     ) -> Option<Outside> {
         let room = match msg {
             ServerMsg::RoomClosed { room, .. } if crate::net::restarting(msg) => Some(room.clone()),
@@ -120,22 +130,36 @@ impl Outside {
             } => prev_room.and_then(|r| RoomCode::try_from(r.as_str()).ok()),
             _ => return None,
         };
-        Some(Outside::Restarting { room, difficulty })
+        Some(Outside::Restarting {
+            room,
+            difficulty,
+            variant,
+        })
     }
 
     /// `n` (a new room) or `p` (Play now) on the restart screen: what to ask for, under `name`,
     /// on a new connection.
     pub(super) fn again(&self, action: Action, name: &str) -> Option<Intent> {
-        let Outside::Restarting { difficulty, .. } = *self else {
+        let Outside::Restarting {
+            difficulty,
+            variant,
+            ..
+        } = *self
+        else {
             return None;
         };
         let name = name.to_owned();
         Some(match action {
-            Action::PlayNow => Intent::Quick { difficulty, name },
+            Action::PlayNow => Intent::Quick {
+                difficulty,
+                variant,
+                name,
+            },
             _ => Intent::Create {
                 name,
                 settings: Some(SettingsRequest {
                     difficulty: Some(difficulty.as_str().to_owned()),
+                    variant: crate::net::wire_variant(variant),
                     ..SettingsRequest::default()
                 }),
             },

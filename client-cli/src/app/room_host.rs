@@ -6,13 +6,13 @@
 //! only when `settings_changed` comes back (the mirror applies it), so a refused draft leaves
 //! the screen as the server has it.
 
-use engine::Difficulty;
+use engine::{Difficulty, Variant};
 use protocol::{PlayerId, Settings, SettingsRequest};
 
 use super::{clock, Room};
 
 /// The rows of the editor, top to bottom.
-pub const ROWS: [&str; 4] = ["difficulty", "time limit", "mistakes", "penalty"];
+pub const ROWS: [&str; 5] = ["difficulty", "time limit", "mistakes", "penalty", "variant"];
 
 /// Time limits offered, in seconds (the protocol takes 60..=7200).
 const TIME_LIMITS_S: [u32; 12] = [
@@ -80,7 +80,8 @@ impl Tool {
                 );
                 draft.max_mistakes = u8::try_from(i).unwrap_or(MAX_MISTAKES);
             }
-            _ => draft.penalty_s = step_in(&PENALTIES_S, draft.penalty_s, dir),
+            3 => draft.penalty_s = step_in(&PENALTIES_S, draft.penalty_s, dir),
+            _ => draft.variant = step_in(&Variant::ALL, draft.variant, dir),
         }
     }
 }
@@ -109,7 +110,8 @@ pub fn value_text(s: &Settings, row: usize) -> String {
         0 => s.difficulty.to_string(),
         1 => clock(u64::from(s.time_limit_s) * 1000),
         2 => mistakes_text(s.max_mistakes),
-        _ => format!("{} s per mistake", s.penalty_s),
+        3 => format!("{} s per mistake", s.penalty_s),
+        _ => s.variant.to_string(),
     }
 }
 
@@ -130,7 +132,7 @@ pub fn summary(s: &Settings) -> String {
     };
     format!(
         "{}, {}, {mistakes}, {} s penalty",
-        s.difficulty,
+        super::variant_label(s.variant, s.difficulty),
         clock(u64::from(s.time_limit_s) * 1000),
         s.penalty_s
     )
@@ -148,7 +150,7 @@ pub fn request(s: &Settings) -> SettingsRequest {
         public: Some(s.public),
         rated: Some(s.rated),
         isomorphs: Some(s.isomorphs),
-        variant: None,
+        variant: Some(s.variant.to_string()),
     }
 }
 
@@ -181,19 +183,23 @@ mod tests {
             tool.step_value(1);
         }
         tool.step_row(1, ROWS.len());
+        tool.step_value(-1);
+        tool.step_row(1, ROWS.len());
         tool.step_row(1, ROWS.len());
         tool.step_value(-1);
+        tool.step_value(1);
         let Tool::Settings { row, draft } = tool else {
             panic!("still the editor");
         };
-        assert_eq!(row, 3, "the last row stops the cursor");
+        assert_eq!(row, 4, "the last row stops the cursor");
+        assert_eq!(draft.variant, Variant::X, "classic is the first variant");
         assert_eq!(draft.difficulty, Difficulty::Expert);
         assert_eq!(draft.time_limit_s, 1200);
         assert_eq!(draft.max_mistakes, 10);
         assert_eq!(draft.penalty_s, 5);
         assert_eq!(
             summary(&draft),
-            "expert, 20:00, out after 10 mistakes, 5 s penalty"
+            "x · expert, 20:00, out after 10 mistakes, 5 s penalty"
         );
     }
 }

@@ -62,7 +62,7 @@ impl Seating {
             name: Some(name.to_owned()),
             key: None,
             boards: false,
-            variants: None,
+            variants: crate::net::drawn(),
         }
     }
 
@@ -100,6 +100,18 @@ impl Seating {
     /// The room an ask named, if any.
     pub(super) fn room(&self) -> Option<&str> {
         outside::intent_room(self.intent.as_ref())
+    }
+
+    /// The variant of the pool, daily or ghost we last asked for (classic if none).
+    pub fn variant(&self) -> engine::Variant {
+        match &self.intent {
+            Some(
+                Intent::Quick { variant, .. }
+                | Intent::Daily { variant, .. }
+                | Intent::Ghost { variant, .. },
+            ) => *variant,
+            _ => engine::Variant::Classic,
+        }
     }
 
     /// The difficulty we last asked for (medium if none).

@@ -32,6 +32,7 @@ mod results;
 mod screens;
 mod session;
 mod trial;
+pub(crate) mod variants;
 use engine::Difficulty;
 
 pub(crate) const PUZZLE: &str =
@@ -185,6 +186,9 @@ fn check_effects(effects: Vec<Effect>, expected: &[ClientMsg]) {
         .collect();
     assert_eq!(sent, expected);
 }
+
+// The board's variant styles (A10), for `variants`.
+use crate::ui::board::{BORDER, CAGE, SUM, TINT_BG};
 
 /// The cursor cell's background on the board.
 const CURSOR: Color = crate::ui::board::CURSOR_BG;

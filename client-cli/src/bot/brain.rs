@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use engine::solver;
-use engine::{Cell, Digit, Grid};
+use engine::{Cell, Digit, Geometry, Grid};
 use protocol::{
     ClientMsg, ErrorCode, FinishStatus, MsgId, Phase, PlaceReason, RaceId, Role, ServerMsg,
     Standing,
@@ -139,16 +139,12 @@ impl Brain {
         }
     }
 
-    fn begin(&mut self, race_id: RaceId, puzzle: Grid, board: Grid) {
-        let solution = match solver::solve_unique(&puzzle) {
-            Ok(s) => Some(s),
-            Err(e) => {
-                warn!(error = %e, "the puzzle has no unique solution; the bot will forfeit");
-                None
-            }
-        };
-        let mut todo = match solution {
-            Some(_) => pace::plan(&board, &mut self.rng),
+    /// Solve the race's `puzzle` by the rules of `geometry` (the seat's own puzzle and
+    /// layout: A10) and plan the cells `board` leaves empty.
+    fn begin(&mut self, race_id: RaceId, puzzle: Grid, board: Grid, geometry: &Geometry) {
+        let solution = solve(geometry, &puzzle);
+        let mut todo = match &solution {
+            Some(_) => pace::plan_in(geometry, &board, &mut self.rng),
             None => Vec::new(),
         };
         todo.reverse();
@@ -187,7 +183,12 @@ impl Brain {
             ServerMsg::PlayerJoined { .. } | ServerMsg::HostChanged { .. } => self.maybe_start(),
             ServerMsg::RaceStarted {
                 race_id, puzzle, ..
-            } => self.begin(race_id.clone(), *puzzle, *puzzle),
+            } => {
+                // The mirror has read the race's variant and layout.
+                let geometry = self.mirror.race().map(|r| r.geometry.clone());
+                let geometry = geometry.unwrap_or_else(|| Geometry::classic().clone());
+                self.begin(race_id.clone(), *puzzle, *puzzle, &geometry);
+            }
             ServerMsg::Placement {
                 id,
                 cell,
@@ -227,11 +228,12 @@ impl Brain {
             return;
         };
         let (race_id, puzzle, board) = (rv.race_id.clone(), rv.puzzle, rv.board);
+        let geometry = rv.geometry.clone();
         let same = self.race.as_ref().is_some_and(|r| r.race_id == race_id);
         if !same || self.race.as_ref().is_some_and(|r| r.out.is_none()) {
             // A resume: continue from the server's board.
             let out = self.race.as_ref().and_then(|r| r.out);
-            self.begin(race_id, puzzle, board);
+            self.begin(race_id, puzzle, board, &geometry);
             if let Some(r) = self.race.as_mut() {
                 r.out = out;
             }
@@ -387,6 +389,23 @@ impl Brain {
         self.in_flight = Some((id, cell, digit));
         Some(place(id, cell, digit))
     }
+}
+
+/// The one solution of `puzzle` by the rules of `geometry`, if it has exactly one.
+fn solve(geometry: &Geometry, puzzle: &Grid) -> Option<Grid> {
+    if geometry.is_classic() {
+        return solver::solve_unique(puzzle)
+            .map_err(
+                |e| warn!(error = %e, "the puzzle has no unique solution; the bot will forfeit"),
+            )
+            .ok();
+    }
+    let mut found = solver::geometric::solutions_in(geometry, puzzle, 2);
+    if found.len() != 1 {
+        warn!(solutions = found.len(), variant = %geometry.variant(), "the puzzle has no unique solution; the bot will forfeit");
+        return None;
+    }
+    found.pop()
 }
 
 fn place(id: u64, cell: Cell, digit: Digit) -> ClientMsg {

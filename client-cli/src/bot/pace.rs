@@ -11,7 +11,7 @@
 use std::time::Duration;
 
 use engine::grader::{self, Technique};
-use engine::{Cell, Grid};
+use engine::{Cell, Geometry, Grid};
 use rand::seq::SliceRandom;
 use rand::Rng;
 
@@ -72,7 +72,13 @@ pub struct Planned {
 /// the grader's steps, each wave of singles shuffled; an elimination's look is paid by the next
 /// placement. Cells the grader cannot reach follow in random order, one expert look each.
 pub fn plan(board: &Grid, rng: &mut impl Rng) -> Vec<Planned> {
-    let grading = grader::grade(board);
+    plan_in(Geometry::classic(), board, rng)
+}
+
+/// [`plan`] for a board of `geometry` (A10: a variant's houses and cages, which the grader's
+/// techniques walk).
+pub fn plan_in(geometry: &Geometry, board: &Grid, rng: &mut impl Rng) -> Vec<Planned> {
+    let grading = grader::grade_in(geometry, board);
     let mut order: Vec<Planned> = Vec::new();
     let mut owed: Looks = [0; Tier::COUNT];
     for step in &grading.steps {

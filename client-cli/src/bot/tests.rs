@@ -4,8 +4,9 @@ use super::pace::{Tier, LEVELS};
 use super::*;
 use crate::app::tests::{PUZZLE, SOLUTION};
 use engine::{Cell, Digit, Grid};
-use protocol::{ErrorCode, PlaceReason, Role, ServerMsg};
-use protocol::{Phase, Player, PlayerStatus, Settings, You};
+use protocol::{
+    ErrorCode, Phase, PlaceReason, Player, PlayerStatus, Role, ServerMsg, Settings, You,
+};
 
 fn joined(host: &str) -> ServerMsg {
     joined_with(host, Settings::default())
@@ -598,3 +599,4 @@ fn the_plan_fills_every_empty_cell_once_singles_first() {
 }
 
 mod moving;
+mod variants;

@@ -33,6 +33,8 @@ pub enum Intent {
     Daily {
         /// Which of the day's four puzzles.
         difficulty: engine::Difficulty,
+        /// Of which variant (A10: a day has its puzzles per variant).
+        variant: engine::Variant,
         /// Display name (the room shows the handle).
         name: String,
     },
@@ -40,6 +42,8 @@ pub enum Intent {
     Quick {
         /// The pool's difficulty.
         difficulty: engine::Difficulty,
+        /// The pool's variant (A10: pools are per variant and difficulty).
+        variant: engine::Variant,
         /// Display name.
         name: String,
     },
@@ -50,6 +54,8 @@ pub enum Intent {
         ghost: String,
         /// For `best` and `daily` (the server's default is medium).
         difficulty: Option<engine::Difficulty>,
+        /// For `best` and `daily`: of which variant (A10).
+        variant: engine::Variant,
         /// Display name.
         name: String,
     },
@@ -74,28 +80,33 @@ impl Intent {
                 settings: settings.clone(),
                 key: None,
                 bot: false,
-                variants: None,
+                variants: crate::net::drawn(),
             }),
             Intent::Join { room, name } => Some(ClientMsg::JoinRoom {
                 room: room.clone(),
                 name: name.clone(),
                 key: None,
                 bot: false,
-                variants: None,
+                variants: crate::net::drawn(),
             }),
             Intent::Spectate { room, name, boards } => Some(ClientMsg::Spectate {
                 room: room.clone(),
                 name: Some(name.clone()),
                 key: None,
                 boards: *boards,
-                variants: None,
+                variants: crate::net::drawn(),
             }),
-            Intent::Quick { difficulty, name } => Some(quick_race(*difficulty, name)),
+            Intent::Quick {
+                difficulty,
+                variant,
+                name,
+            } => Some(quick_race(*difficulty, *variant, name)),
             Intent::Ghost {
                 ghost,
                 difficulty,
+                variant,
                 name,
-            } => Some(race_ghost(ghost, *difficulty, name)),
+            } => Some(race_ghost(ghost, *difficulty, *variant, name)),
             Intent::Arena { arena_id, name } => Some(join_arena(arena_id, name)),
             // The daily is asked with the identity key, which only the session holds.
             Intent::Daily { .. } | Intent::Nothing => None,
@@ -103,15 +114,30 @@ impl Intent {
     }
 }
 
-/// `quick_race` for the pool of `difficulty` (the session stamps the key on it).
-pub(crate) fn quick_race(difficulty: engine::Difficulty, name: &str) -> ClientMsg {
+/// The variants this client draws, for every hello (A10 `variants`): all of them, so the
+/// server deals any room's or pool's puzzle.
+pub fn drawn() -> Option<Vec<String>> {
+    Some(protocol::variant::all_names())
+}
+
+/// A request's `variant` (A10): absent for classic, as a server from before variants expects.
+pub fn wire_variant(variant: engine::Variant) -> Option<String> {
+    (variant != engine::Variant::Classic).then(|| variant.as_str().to_owned())
+}
+
+/// `quick_race` for the pool of `difficulty` and `variant` (the session stamps the key on it).
+pub(crate) fn quick_race(
+    difficulty: engine::Difficulty,
+    variant: engine::Variant,
+    name: &str,
+) -> ClientMsg {
     ClientMsg::QuickRace {
         difficulty: difficulty.as_str().to_owned(),
         name: name.to_owned(),
         key: None,
         bot: false,
-        variant: None,
-        variants: None,
+        variant: wire_variant(variant),
+        variants: crate::net::drawn(),
     }
 }
 
@@ -119,6 +145,7 @@ pub(crate) fn quick_race(difficulty: engine::Difficulty, name: &str) -> ClientMs
 pub(crate) fn race_ghost(
     ghost: &str,
     difficulty: Option<engine::Difficulty>,
+    variant: engine::Variant,
     name: &str,
 ) -> ClientMsg {
     ClientMsg::RaceGhost {
@@ -126,8 +153,8 @@ pub(crate) fn race_ghost(
         difficulty: difficulty.map(|d| d.as_str().to_owned()),
         name: name.to_owned(),
         key: None,
-        variant: None,
-        variants: None,
+        variant: wire_variant(variant),
+        variants: crate::net::drawn(),
     }
 }
 
@@ -138,6 +165,6 @@ pub(crate) fn join_arena(arena_id: &str, name: &str) -> ClientMsg {
         name: name.to_owned(),
         key: None,
         variant: None,
-        variants: None,
+        variants: crate::net::drawn(),
     }
 }

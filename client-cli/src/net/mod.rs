@@ -39,7 +39,7 @@ mod serve;
 pub mod tls;
 pub mod url;
 
-pub use intent::Intent;
+pub use intent::{drawn, wire_variant, Intent};
 pub(crate) use intent::{join_arena, quick_race};
 
 use std::borrow::Cow;
@@ -366,12 +366,21 @@ fn hello(first: bool, intent: &Intent, who: &Identity, seat: &Seat) -> Option<Cl
     if let Some(m) = hello.as_mut() {
         who.stamp(m);
     }
-    if let (true, Intent::Daily { difficulty, .. }, Some(key)) = (first, intent, &who.key) {
+    if let (
+        true,
+        Intent::Daily {
+            difficulty,
+            variant,
+            ..
+        },
+        Some(key),
+    ) = (first, intent, &who.key)
+    {
         hello = Some(ClientMsg::StartDaily {
             difficulty: difficulty.as_str().to_owned(),
             key: key.clone(),
-            variant: None,
-            variants: None,
+            variant: wire_variant(*variant),
+            variants: crate::net::drawn(),
         });
     }
     hello

@@ -50,6 +50,8 @@ pub(super) struct Seat {
     pub(super) queued: Option<Difficulty>,
     /// The name we last asked the pool under.
     pub(super) pool_name: Option<String>,
+    /// The variant of the pool we last asked for (A10; `queued` does not say it).
+    pub(super) pool_variant: engine::Variant,
     /// The arena we are a member of (A7), with the name we joined under, from `join_arena`
     /// until `leave_arena` or `left_arena`: between its races we hold no seat, so we join it
     /// again.
@@ -66,7 +68,10 @@ impl Seat {
                 seat.spectating = Some((room.clone(), name.clone()));
                 seat.boards = *boards;
             }
-            Intent::Quick { name, .. } => seat.pool_name = Some(name.clone()),
+            Intent::Quick { name, variant, .. } => {
+                seat.pool_name = Some(name.clone());
+                seat.pool_variant = *variant;
+            }
             Intent::Arena { arena_id, name } => seat.arena = Some((arena_id.clone(), name.clone())),
             _ => {}
         }
@@ -116,7 +121,13 @@ impl Seat {
     /// a `leave_queue` leaves it.
     pub(super) fn sent(&mut self, msg: &ClientMsg) {
         match msg {
-            ClientMsg::QuickRace { name, .. } => self.pool_name = Some(name.clone()),
+            ClientMsg::QuickRace { name, variant, .. } => {
+                self.pool_name = Some(name.clone());
+                self.pool_variant = variant
+                    .as_deref()
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or_default();
+            }
             ClientMsg::LeaveQueue => self.queued = None,
             ClientMsg::JoinArena { arena_id, name, .. } => {
                 self.arena = Some((arena_id.clone(), name.clone()));
@@ -138,7 +149,7 @@ impl Seat {
         if let Some(token) = &self.token {
             return Some(ClientMsg::Resume {
                 token: token.to_string(),
-                variants: None,
+                variants: crate::net::drawn(),
             });
         }
         if let Some((arena_id, name)) = &self.arena {
@@ -147,7 +158,7 @@ impl Seat {
         }
         if let Some(difficulty) = self.queued {
             let name = self.pool_name.as_deref().unwrap_or("player");
-            return Some(super::quick_race(difficulty, name));
+            return Some(super::quick_race(difficulty, self.pool_variant, name));
         }
         self.spectating
             .as_ref()
@@ -156,7 +167,7 @@ impl Seat {
                 name: Some(name.clone()),
                 key: None,
                 boards: self.boards,
-                variants: None,
+                variants: crate::net::drawn(),
             })
     }
 }

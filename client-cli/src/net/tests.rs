@@ -83,7 +83,7 @@ async fn a_dropped_player_reconnects_resumes_and_flushes_what_was_queued() {
             settings: None,
             bot: false,
             key: None,
-            variants: None,
+            variants: crate::net::drawn(),
         }
     );
     let joined = joined(Role::Player, Some("tok1"));
@@ -122,7 +122,7 @@ async fn a_dropped_player_reconnects_resumes_and_flushes_what_was_queued() {
         recv_client(&mut ws).await,
         ClientMsg::Resume {
             token: "tok1".into(),
-            variants: None,
+            variants: crate::net::drawn(),
         }
     );
     // What waited goes once the seat is back.
@@ -178,7 +178,7 @@ fn seat_remembers_how_to_come_back() {
         &seat,
         Some(ClientMsg::Resume {
             token: "tok".into(),
-            variants: None,
+            variants: crate::net::drawn(),
         }),
     );
     let mut seat = Seat {
@@ -193,7 +193,7 @@ fn seat_remembers_how_to_come_back() {
             name: Some("eve".into()),
             key: None,
             boards: false,
-            variants: None,
+            variants: crate::net::drawn(),
         }),
     );
     seat.observe(&ServerMsg::RoomClosed {
@@ -218,7 +218,7 @@ fn a_room_view_without_a_token_keeps_the_seats_token() {
         &seat,
         Some(ClientMsg::Resume {
             token: "tok".into(),
-            variants: None,
+            variants: crate::net::drawn(),
         }),
     );
 }
@@ -334,6 +334,7 @@ async fn a_quick_session_queues_with_its_key_and_queues_again_until_seated() {
         bot: false,
     };
     let intent = Intent::Quick {
+        variant: engine::Variant::Classic,
         difficulty: engine::Difficulty::Hard,
         name: "ann".into(),
     };
@@ -344,7 +345,7 @@ async fn a_quick_session_queues_with_its_key_and_queues_again_until_seated() {
         key: Some(protocol::IdentityKey::from("k-ann".to_owned())),
         bot: false,
         variant: None,
-        variants: None,
+        variants: crate::net::drawn(),
     };
     let mut ws = accept(&listener).await;
     assert_eq!(recv_client(&mut ws).await, quick);
@@ -366,7 +367,7 @@ async fn a_quick_session_queues_with_its_key_and_queues_again_until_seated() {
         recv_client(&mut ws).await,
         ClientMsg::Resume {
             token: "tok-pool".into(),
-            variants: None,
+            variants: crate::net::drawn(),
         }
     );
 }
@@ -390,7 +391,7 @@ fn a_queued_seat_forgets_the_room_it_requeued_from_and_leaving_the_queue_ends_it
             key: None,
             bot: false,
             variant: None,
-            variants: None,
+            variants: crate::net::drawn(),
         }),
     );
     seat.sent(&ClientMsg::LeaveQueue);
@@ -418,7 +419,7 @@ async fn an_arena_session_joins_with_its_key_and_joins_again_between_races() {
         name: "ann".into(),
         key: Some(key),
         variant: None,
-        variants: None,
+        variants: crate::net::drawn(),
     };
     assert!(carries_key(&join), "a key is never logged");
     let mut ws = accept(&listener).await;
@@ -441,7 +442,7 @@ async fn an_arena_session_joins_with_its_key_and_joins_again_between_races() {
         recv_client(&mut ws).await,
         ClientMsg::Resume {
             token: "tok-arena".into(),
-            variants: None,
+            variants: crate::net::drawn(),
         }
     );
 }
@@ -454,7 +455,7 @@ fn leaving_the_arena_forgets_it_and_a_ghost_race_carries_the_key() {
         name: "bob".into(),
         key: None,
         variant: None,
-        variants: None,
+        variants: crate::net::drawn(),
     });
     assert!(seat.can_come_back());
     seat.sent(&ClientMsg::LeaveArena);
@@ -464,7 +465,7 @@ fn leaving_the_arena_forgets_it_and_a_ghost_race_carries_the_key() {
         name: "bob".into(),
         key: None,
         variant: None,
-        variants: None,
+        variants: crate::net::drawn(),
     });
     seat.observe(&ServerMsg::LeftArena {
         arena_id: "blitz-1".into(),
@@ -475,7 +476,12 @@ fn leaving_the_arena_forgets_it_and_a_ghost_race_carries_the_key() {
         key: Some(protocol::IdentityKey::from("k".to_owned())),
         bot: false,
     };
-    let mut msg = super::intent::race_ghost("best", Some(engine::Difficulty::Hard), "bob");
+    let mut msg = super::intent::race_ghost(
+        "best",
+        Some(engine::Difficulty::Hard),
+        engine::Variant::Classic,
+        "bob",
+    );
     who.stamp(&mut msg);
     assert_eq!(
         msg,
@@ -485,7 +491,7 @@ fn leaving_the_arena_forgets_it_and_a_ghost_race_carries_the_key() {
             name: "bob".into(),
             key: Some(protocol::IdentityKey::from("k".to_owned())),
             variant: None,
-            variants: None,
+            variants: crate::net::drawn(),
         }
     );
     assert!(carries_key(&msg));
@@ -497,6 +503,7 @@ async fn a_restarting_server_ends_the_socket_and_the_next_ask_goes_out_on_a_new_
     let (session, mut events) = connect(
         url,
         Intent::Quick {
+            variant: engine::Variant::Classic,
             difficulty: engine::Difficulty::Easy,
             name: "ann".into(),
         },
@@ -540,7 +547,7 @@ async fn a_restarting_server_ends_the_socket_and_the_next_ask_goes_out_on_a_new_
         settings: None,
         key: None,
         bot: false,
-        variants: None,
+        variants: crate::net::drawn(),
     }));
     let mut again = accept(&listener).await;
     assert!(

@@ -13,8 +13,9 @@ mod playback;
 pub use app::{ReplayApp, HELP};
 pub use playback::{Playback, PlayerState, SPEEDS};
 
-use engine::{Cell, Digit, Grid, ParseGridError};
+use engine::{Cell, Digit, Geometry, Grid, ParseGridError, Variant};
 use protocol::text::terminal_safe;
+use protocol::variant::WireLayout;
 use protocol::FinishStatus;
 use serde::Deserialize;
 use serde_json::Value;
@@ -36,6 +37,9 @@ pub enum ReplayError {
     /// The solution is not full, or disagrees with a given.
     #[error("the race's solution does not complete its puzzle")]
     Solution,
+    /// A variant this client does not know, or a layout that is not one (A10).
+    #[error("the race's {0}")]
+    Variant(String),
     /// A placement that cannot have happened.
     #[error("placement {index}: {why}")]
     Placement {
@@ -85,6 +89,8 @@ pub struct Seat {
     pub puzzle: Grid,
     /// The seat's own solution.
     pub solution: Grid,
+    /// The seat's own rules (A10: its regions or cages, beside its puzzle).
+    pub geometry: Geometry,
 }
 
 /// A line of the final standings.
@@ -134,6 +140,8 @@ pub struct Replay {
     pub rated: bool,
     /// The daily challenge's date, if it was one (terminal-safe).
     pub daily: Option<String>,
+    /// Its variant (A10).
+    pub variant: Variant,
     /// Why it ended (terminal-safe).
     pub reason: String,
     /// How long it ran.
@@ -164,6 +172,12 @@ mod wire {
         pub reason: String,
         pub rated: bool,
         pub daily: Option<String>,
+        /// A10: absent for classic.
+        #[serde(default)]
+        pub variant: Option<String>,
+        /// The race's own regions or cages (A10).
+        #[serde(flatten)]
+        pub layout: protocol::variant::WireLayout,
         pub players: Vec<Seat>,
         pub standings: Vec<Standing>,
         pub placements: Vec<Placement>,
@@ -181,6 +195,9 @@ mod wire {
         pub puzzle: Option<String>,
         #[serde(default)]
         pub solution: Option<String>,
+        /// The seat's own regions or cages (A10); none: the race's.
+        #[serde(flatten)]
+        pub layout: protocol::variant::WireLayout,
     }
 
     #[derive(Deserialize)]
@@ -221,6 +238,53 @@ fn solved(puzzle: &str, solution: &str) -> Result<(Grid, Grid), ReplayError> {
     Ok((puzzle, solution))
 }
 
+/// The race's variant: classic when absent (A10), an error for a name this client does not know.
+fn variant_of(name: Option<&str>) -> Result<Variant, ReplayError> {
+    let Some(name) = name else {
+        return Ok(Variant::Classic);
+    };
+    name.parse()
+        .map_err(|_| ReplayError::Variant(format!("variant {} is unknown", safe(name))))
+}
+
+/// The race's seats, checked: each with its own puzzle, solution and layout (A8, A10), or the
+/// race's (`puzzle`, `solution`, its layout) where it has none.
+fn seats(
+    race: &wire::Race,
+    variant: Variant,
+    puzzle: Grid,
+    solution: Grid,
+) -> Result<Vec<Seat>, ReplayError> {
+    let geometry = |layout: &WireLayout| {
+        let layout = if layout.is_empty() {
+            &race.layout
+        } else {
+            layout
+        };
+        layout
+            .geometry(variant)
+            .map_err(|e| ReplayError::Variant(format!("layout is not a {variant}'s: {e}")))
+    };
+    race.players
+        .iter()
+        .map(|s| {
+            let (puzzle, solution) = match (&s.puzzle, &s.solution) {
+                (Some(p), Some(s)) => solved(p, s)?,
+                _ => (puzzle, solution),
+            };
+            Ok(Seat {
+                geometry: geometry(&s.layout)?,
+                player_id: s.player_id.clone(),
+                name: safe(&s.name),
+                handle: s.handle.as_deref().map(safe),
+                bot: s.bot,
+                puzzle,
+                solution,
+            })
+        })
+        .collect()
+}
+
 fn safe(s: &str) -> String {
     terminal_safe(s).into_owned()
 }
@@ -232,24 +296,8 @@ impl Replay {
     pub fn from_json(v: &Value) -> Result<Replay, ReplayError> {
         let race = wire::Race::deserialize(v)?;
         let (puzzle, solution) = solved(&race.puzzle, &race.solution)?;
-        let players = race
-            .players
-            .iter()
-            .map(|s| {
-                let (puzzle, solution) = match (&s.puzzle, &s.solution) {
-                    (Some(p), Some(s)) => solved(p, s)?,
-                    _ => (puzzle, solution),
-                };
-                Ok(Seat {
-                    player_id: s.player_id.clone(),
-                    name: safe(&s.name),
-                    handle: s.handle.as_deref().map(safe),
-                    bot: s.bot,
-                    puzzle,
-                    solution,
-                })
-            })
-            .collect::<Result<Vec<Seat>, ReplayError>>()?;
+        let variant = variant_of(race.variant.as_deref())?;
+        let players = seats(&race, variant, puzzle, solution)?;
         let seat = |id: &str| players.iter().position(|p| p.player_id == id);
         // A standing of nobody seated says nothing the screen could draw: it is left out.
         let standings = race
@@ -291,6 +339,7 @@ impl Replay {
             difficulty: safe(&race.difficulty),
             rated: race.rated,
             daily: race.daily.as_deref().map(safe),
+            variant,
             reason: safe(&race.reason),
             duration_ms: race.duration_ms,
             puzzle,

@@ -447,3 +447,37 @@ fn each_seat_replays_on_its_own_isomorph() {
     v["players"][1]["solution"] = json!(SOLUTION);
     check_refused(v, "does not complete");
 }
+
+#[test]
+fn a_variant_race_carries_its_layout_to_each_seat() {
+    let regions = crate::app::tests::variants::REGIONS;
+    let mut v = full_race();
+    v["variant"] = json!("jigsaw");
+    v["regions"] = json!(regions);
+    let r = Replay::from_json(&v).expect("a jigsaw race");
+    assert_eq!(r.variant, Variant::Jigsaw);
+    assert!(r
+        .players
+        .iter()
+        .all(|s| s.geometry.variant() == Variant::Jigsaw));
+    let shown = screen(&ReplayApp::new(r), 80, 24);
+    assert!(shown.contains("jigsaw · easy"), "{shown}");
+    assert!(!shown.contains("board needs"), "{shown}");
+    // A seat's own layout goes with its own puzzle.
+    v["players"][1]["regions"] = json!("0".repeat(81));
+    assert!(matches!(
+        Replay::from_json(&v),
+        Err(ReplayError::Variant(_))
+    ));
+    let mut v = full_race();
+    v["variant"] = json!("samurai");
+    assert!(matches!(
+        Replay::from_json(&v),
+        Err(ReplayError::Variant(_))
+    ));
+    v["variant"] = json!("killer");
+    assert!(
+        matches!(Replay::from_json(&v), Err(ReplayError::Variant(_))),
+        "a killer without cages"
+    );
+}

@@ -4,7 +4,7 @@ use super::*;
 use crate::app::tests::{PUZZLE, SOLUTION};
 use crossterm::event::KeyEvent;
 
-fn hinter(_: &Grid) -> Option<Hint> {
+fn hinter(_: &Geometry, _: &Grid) -> Option<Hint> {
     Some(Hint {
         text: "naked single: r1c3 = 4".into(),
         cells: vec![Cell::at(0, 2).expect("cell")],
@@ -110,11 +110,11 @@ fn the_screen_shows_the_hint_and_highlights_its_cells() {
 #[test]
 fn the_grader_names_a_technique_and_its_cells() {
     let p = Grid::parse(PUZZLE).expect("grid");
-    let hint = grader_hint(&p).expect("an easy puzzle has a step");
+    let hint = grader_hint(Geometry::classic(), &p).expect("an easy puzzle has a step");
     assert!(hint.text.contains("single"), "{}", hint.text);
     assert!(!hint.cells.is_empty());
     let solved = Grid::parse(SOLUTION).expect("grid");
-    assert_eq!(grader_hint(&solved), None);
+    assert_eq!(grader_hint(Geometry::classic(), &solved), None);
 }
 
 #[test]
@@ -183,11 +183,11 @@ fn a_change_clears_the_clash_warning() {
     assert_eq!(g.notice, None, "the warning went with the clash");
 }
 
-fn dealer(_: Difficulty) -> (Grid, Grid) {
+fn dealer(_: Variant, _: Difficulty) -> (Geometry, Grid, Grid) {
     let mut p = Grid::parse(SOLUTION).expect("grid");
     let s = p;
     p.set(Cell::new(0).expect("cell"), None);
-    (p, s)
+    (Geometry::classic().clone(), p, s)
 }
 
 #[test]
@@ -218,4 +218,50 @@ fn n_deals_a_new_puzzle() {
     assert_eq!(g.board.puzzle.n_empty(), 1);
     assert_eq!(g.outcome, None);
     assert_eq!(g.undo_depth(), 0);
+}
+
+#[test]
+fn a_killer_game_shows_its_cage_sums_at_80x24_and_checks_clashes_by_cage() {
+    use rand::SeedableRng;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+    let dealt =
+        engine::generator::variant::generate_in(&mut rng, Variant::Killer, Difficulty::Easy);
+    let mut g = SoloApp::new(dealt.puzzle, dealt.solution, Level::Easy, grader_hint)
+        .in_geometry(dealt.geometry.clone());
+    assert_eq!(g.variant(), Variant::Killer);
+    let mut t =
+        ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 24)).expect("backend");
+    t.draw(|f| f.render_widget(&g, f.area())).expect("draw");
+    let buf = t.backend().buffer().clone();
+    for k in dealt.geometry.constraints() {
+        let engine::Constraint::Cage { cells, sum } = k;
+        let first = cells.iter().min().expect("a cage has cells");
+        let (x, y) = (first.col() as u16 * 4 + 1, 1 + first.row() as u16 * 2);
+        let shown: String = (0..sum.to_string().len() as u16)
+            .map(|dx| buf[(x + dx, y)].symbol().to_owned())
+            .collect();
+        assert_eq!(shown, sum.to_string(), "the sum of the cage at {first}");
+    }
+    // Two cells of one cage with the same digit clash, wherever they are.
+    let cage = dealt
+        .geometry
+        .constraints()
+        .iter()
+        .map(|k| k.cells())
+        .find(|cells| cells.len() >= 2 && cells.iter().all(|&c| dealt.puzzle.get(c).is_none()))
+        .expect("an empty cage of two cells or more");
+    let d = Digit::new(1).expect("digit");
+    g.board.place(cage[0], d);
+    g.board.place(cage[1], d);
+    keys(&mut g, "c");
+    assert!(g.conflicts.contains(&cage[0]) && g.conflicts.contains(&cage[1]));
+    // A hint walks the killer's houses and cages: it names empty cells.
+    g.board.board.set(cage[0], None);
+    g.board.board.set(cage[1], None);
+    keys(&mut g, "?");
+    let hint = g.hint.as_ref().expect("an easy killer has a step");
+    assert!(
+        hint.cells.iter().any(|&c| dealt.puzzle.get(c).is_none()),
+        "{hint:?}"
+    );
 }

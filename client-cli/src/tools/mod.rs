@@ -22,14 +22,6 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 mod text;
 
-/// A variant's name on the command line (any case).
-fn variant_arg(s: &str) -> Result<Variant, String> {
-    s.trim()
-        .to_ascii_lowercase()
-        .parse()
-        .map_err(|e: engine::UnknownVariant| e.to_string())
-}
-
 /// Arguments of `sudoku-race solve`.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
@@ -40,7 +32,7 @@ pub struct SolveArgs {
     pub puzzle: Option<String>,
     /// The variant of plain grid lines (classic, x, windoku; jigsaw and killer come as JSON,
     /// which names its own variant and must then agree).
-    #[arg(long, value_parser = variant_arg)]
+    #[arg(long, value_parser = crate::variant_arg)]
     pub variant: Option<Variant>,
 }
 
@@ -62,7 +54,7 @@ pub struct GenerateArgs {
     pub symmetric: bool,
     /// classic, x, windoku, jigsaw or killer: the others print one JSON line a puzzle, with
     /// its layout and solution.
-    #[arg(long, value_parser = variant_arg, default_value = "classic")]
+    #[arg(long, value_parser = crate::variant_arg, default_value = "classic")]
     pub variant: Variant,
 }
 
@@ -76,7 +68,7 @@ pub struct GradeArgs {
     pub puzzle: Option<String>,
     /// The variant of plain grid lines (see `solve --variant`); each is graded by its own
     /// houses and, for killer, its cage techniques.
-    #[arg(long, value_parser = variant_arg)]
+    #[arg(long, value_parser = crate::variant_arg)]
     pub variant: Option<Variant>,
     /// Print the steps of the human solution after each grade.
     #[arg(long)]

@@ -45,7 +45,7 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
     let s = &room.settings;
     lines.push(Line::raw(format!(
         "Settings: {} · {}{} room · up to {} players · {} limit",
-        s.difficulty,
+        crate::app::variant_label(s.variant, s.difficulty),
         if s.public { "public" } else { "private" },
         if s.rated { " rated" } else { "" },
         s.max_players,

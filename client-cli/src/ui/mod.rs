@@ -163,7 +163,7 @@ fn render_top(app: &App, area: Rect, buf: &mut Buffer) {
         spans.push(Span::raw(format!(
             "  room {}  ·  {}  ·  {}",
             room.code,
-            room.settings.difficulty,
+            crate::app::variant_label(room.settings.variant, room.settings.difficulty),
             match room.role {
                 Role::Player => format!("playing as {}", app.name),
                 Role::Spectator => "spectating".to_owned(),
@@ -176,7 +176,8 @@ fn render_top(app: &App, area: Rect, buf: &mut Buffer) {
         )));
     } else if let Outside::Queued { difficulty, .. } = &app.outside {
         spans.push(Span::raw(format!(
-            "  quick race  ·  {difficulty}  ·  waiting as {}",
+            "  quick race  ·  {}  ·  waiting as {}",
+            crate::app::variant_label(app.seating().variant(), difficulty),
             app.name
         )));
     }

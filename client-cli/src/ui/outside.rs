@@ -30,11 +30,19 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
             Line::styled(format!("room {room} was closed"), BAD),
             Line::raw("the host left, or its server was lost"),
         ],
-        (Outside::Restarting { room, difficulty }, _) => {
+        (
+            Outside::Restarting {
+                room,
+                difficulty,
+                variant,
+            },
+            _,
+        ) => {
             let redo_in = app
                 .redo_at_ms()
                 .map(|at| at.saturating_sub(app.clock_ms()).div_ceil(1000));
-            restarting(room.as_ref(), *difficulty, redo_in)
+            let kind = crate::app::variant_label(*variant, difficulty);
+            restarting(room.as_ref(), &kind, redo_in)
         }
         (_, Conn::Closed(Some(e))) => vec![Line::styled(format!("disconnected: {e}"), BAD)],
         (
@@ -63,14 +71,7 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
         },
         (_, Conn::Connecting) => vec![Line::raw("connecting…")],
         (Outside::Entering, _) => vec![Line::raw("joining…")],
-        (Outside::Refused { code, message }, _) => vec![Line::styled(
-            format!(
-                "{}: {message} ({})",
-                refused_what(app.seating().intent()),
-                code.as_str()
-            ),
-            BAD,
-        )],
+        (Outside::Refused { code, message }, _) => refused(app, *code, message),
         (
             Outside::Rename {
                 code,
@@ -95,7 +96,7 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
 /// the pool or the arena is asked again by itself.
 fn restarting(
     room: Option<&protocol::RoomCode>,
-    difficulty: Difficulty,
+    kind: &str,
     redo_in: Option<u64>,
 ) -> Vec<Line<'static>> {
     let closed = match room {
@@ -115,13 +116,33 @@ fn restarting(
         },
         Line::from(vec![
             Span::styled("n", KEY),
-            Span::raw(format!(" a new room ({difficulty}), ")),
+            Span::raw(format!(" a new room ({kind}), ")),
             Span::styled("p", KEY),
-            Span::raw(format!(" play now ({difficulty} pool), ")),
+            Span::raw(format!(" play now ({kind} pool), ")),
             Span::styled("q", KEY),
             Span::raw(" quit"),
         ]),
     ]
+}
+
+/// An ask refused for good: what was asked, the server's reason and code; for
+/// `unsupported_variant` (A10), what it means for this client, which draws every variant it
+/// knows: the server's variant is newer, or the server has no pool, daily or ghost of it.
+fn refused(app: &App, code: ErrorCode, message: &str) -> Vec<Line<'static>> {
+    let what = refused_what(app.seating().intent());
+    let mut lines = vec![Line::styled(
+        format!("{what}: {message} ({})", code.as_str()),
+        BAD,
+    )];
+    if code == ErrorCode::UnsupportedVariant {
+        let names = protocol::variant::all_names().join(", ");
+        lines.push(Line::raw(""));
+        lines.push(Line::raw(format!(
+            "this sudoku-race draws {names}: the server has no such race for it (a variant \
+             newer than this client, or a pool, daily or ghost of a variant it has not opened)"
+        )));
+    }
+    lines
 }
 
 /// The name a room refused, and the line to type another in.

@@ -31,6 +31,18 @@ pub(super) fn render(app: &App, room: &Room, race: &Race, area: Rect, buf: &mut 
     render_chat(app, chat, buf);
 }
 
+/// What a variant adds to classic's rules, in a line of the side panel (A10).
+fn variant_rule(variant: engine::Variant) -> Option<&'static str> {
+    use engine::Variant as V;
+    match variant {
+        V::Classic => None,
+        V::X => Some("shaded diagonals hold 1-9 too"),
+        V::Windoku => Some("shaded windows hold 1-9 too"),
+        V::Jigsaw => Some("heavy outlines: regions hold 1-9"),
+        V::Killer => Some("cages: no repeats, sum at top-left"),
+    }
+}
+
 /// The clock against the time limit; for a player, our mistakes, penalty and finish.
 fn render_stats(app: &App, room: &Room, race: &Race, area: Rect, buf: &mut Buffer) {
     let elapsed = race.elapsed_ms(app.clock_ms());
@@ -65,12 +77,15 @@ fn render_stats(app: &App, room: &Room, race: &Race, area: Rect, buf: &mut Buffe
             ));
         }
     }
+    // The variant's extra rule, in the line left free (a finish takes it).
+    if let Some(rule) = variant_rule(race.variant) {
+        lines.push(Line::styled(rule, Style::new().fg(Color::DarkGray)));
+    }
     Paragraph::new(lines)
-        .block(
-            Block::new()
-                .borders(Borders::ALL)
-                .title(format!(" {} ", race.difficulty)),
-        )
+        .block(Block::new().borders(Borders::ALL).title(format!(
+            " {} ",
+            crate::app::variant_label(race.variant, race.difficulty)
+        )))
         .render(area, buf);
 }
 

@@ -3,7 +3,7 @@
 //! for boards (`spectate --boards`, A8) sees the leader's delayed board in its place.
 
 use engine::{Cell, Digit};
-use protocol::Role;
+use protocol::{PlayerId, Role};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -12,6 +12,7 @@ use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use super::board::{beside_board, digit_bar, BoardView};
 use super::panel;
+use crate::app::mirror::Delayed;
 use crate::app::{App, Play, Race, Room};
 
 /// The board as we play it: the server's board under our pencil marks and cursor (spectators
@@ -22,7 +23,7 @@ fn board_view<'a>(
     flash_cells: &'a [Cell],
     spectator: bool,
 ) -> BoardView<'a> {
-    let mut v = BoardView::new(&race.puzzle, &race.board);
+    let mut v = BoardView::new(&race.puzzle, &race.board).in_geometry(&race.geometry);
     if spectator {
         return v;
     }
@@ -33,12 +34,37 @@ fn board_view<'a>(
     v
 }
 
+/// A boards-spectator's view (A8): the leader's delayed board, its digit bar and a caption.
+fn render_leader(
+    room: &Room,
+    race: &Race,
+    (leader, shown): (&PlayerId, &Delayed),
+    [board_area, bar_area, caption_area]: [Rect; 3],
+    buf: &mut Buffer,
+) {
+    // A seat's own isomorph of a jigsaw or killer has its own layout, which its delayed board
+    // does not bring: drawn with the race's only where every seat shares it.
+    let own_layout = room.settings.isomorphs && race.variant.has_layout();
+    let plain = engine::Geometry::classic();
+    let geometry = if own_layout { plain } else { &race.geometry };
+    BoardView::new(&shown.givens, &shown.board)
+        .in_geometry(geometry)
+        .render(board_area, buf);
+    digit_bar(&shown.board).render(bar_area, buf);
+    let name = room.name_of(leader.as_str()).unwrap_or("?");
+    let caption = format!(
+        "leader: {name}, as of {} (delayed)",
+        crate::app::clock(shown.at_ms)
+    );
+    Line::styled(caption, Style::new().fg(Color::DarkGray)).render(caption_area, buf);
+}
+
 pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
     let Some(race) = &room.race else {
         Line::raw("waiting for the puzzle…").render(area, buf);
         return;
     };
-    let [board_area, under, right] = beside_board(area, 20, 2);
+    let [board_area, under, right] = beside_board(area, 20, 2, &race.geometry);
     let [bar_area, flash_area] =
         Layout::vertical([Constraint::Length(1), Constraint::Length(1)]).areas(under);
     let play = app.play();
@@ -49,14 +75,13 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
     let pending: Vec<(Cell, Digit)> = play.pending().collect();
     let spectator = room.role == Role::Spectator;
     if let (true, Some((leader, shown))) = (spectator, race.leader_board()) {
-        BoardView::new(&shown.givens, &shown.board).render(board_area, buf);
-        digit_bar(&shown.board).render(bar_area, buf);
-        let name = room.name_of(leader.as_str()).unwrap_or("?");
-        let caption = format!(
-            "leader: {name}, as of {} (delayed)",
-            crate::app::clock(shown.at_ms)
+        render_leader(
+            room,
+            race,
+            (leader, shown),
+            [board_area, bar_area, flash_area],
+            buf,
         );
-        Line::styled(caption, Style::new().fg(Color::DarkGray)).render(flash_area, buf);
         panel::render(app, room, race, right, buf);
         return;
     }

@@ -31,7 +31,12 @@ impl Widget for &ReplayApp {
         .areas(area);
         self.render_top(top, buf);
         help_line(&HELP).render(help, buf);
-        let [board_area, caption, right] = beside_board(main, 30, 2);
+        let r = self.playback.replay();
+        let geometry = r
+            .players
+            .get(self.selected)
+            .map_or(engine::Geometry::classic(), |s| &s.geometry);
+        let [board_area, caption, right] = beside_board(main, 30, 2, geometry);
         let states = self.playback.players();
         self.render_board(&states, board_area, caption, buf);
         self.render_side(&states, right, buf);
@@ -44,7 +49,7 @@ impl ReplayApp {
         let mut about = format!(
             "  replay {}  ·  {}  ·  {}",
             r.race_id,
-            r.difficulty,
+            crate::app::variant_label(r.variant, &r.difficulty),
             if r.rated { "rated" } else { "unrated" }
         );
         if let Some(day) = &r.daily {
@@ -68,7 +73,7 @@ impl ReplayApp {
             Line::raw("nobody raced").render(area, buf);
             return;
         };
-        let mut view = BoardView::new(&seat.puzzle, &state.board);
+        let mut view = BoardView::new(&seat.puzzle, &state.board).in_geometry(&seat.geometry);
         // The move just played, if it was this player's: green where it went in, red for a
         // digit the server refused as a mistake.
         let last = self.playback.last().filter(|p| p.player == self.selected);

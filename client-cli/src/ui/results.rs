@@ -8,7 +8,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, Widget, Wrap};
 
-use engine::Grid;
+use engine::{Geometry, Grid};
 
 use super::board::{self, BoardView};
 use super::{arena, finish_word, players_lines, render_chat, seat_mark};
@@ -18,7 +18,11 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
     let Some(results) = &room.results else {
         return;
     };
-    let [board_area, legend, right] = board::beside_board(area, 30, 1);
+    let geometry = room
+        .race
+        .as_ref()
+        .map_or(Geometry::classic(), |r| &r.geometry);
+    let [board_area, legend, right] = board::beside_board(area, 30, 1, geometry);
     // No board for who joined after the race: it has no solution to show it against.
     if let (Some(race), Some(solution)) = (&room.race, &results.solution) {
         render_final_board(race, solution, board_area, legend, buf);
@@ -63,7 +67,7 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
     let next = if room.settings.pool && room.role == protocol::Role::Player {
         format!(
             "next: press r to race again ({} pool)",
-            room.settings.difficulty
+            crate::app::variant_label(room.settings.variant, room.settings.difficulty)
         )
     } else if room.settings.pool {
         "next: its players go back to the pool".to_owned()
@@ -84,7 +88,7 @@ pub(super) fn render(app: &App, room: &Room, area: Rect, buf: &mut Buffer) {
 
 /// Our board against the solution, and the legend of its colours below it.
 fn render_final_board(race: &Race, solution: &Grid, area: Rect, legend: Rect, buf: &mut Buffer) {
-    let mut view = BoardView::new(&race.puzzle, &race.board);
+    let mut view = BoardView::new(&race.puzzle, &race.board).in_geometry(&race.geometry);
     view.solution = Some(solution);
     view.render(area, buf);
     Line::from(vec![

@@ -26,10 +26,13 @@ impl Widget for &SoloApp {
                 " sudoku-race ",
                 Style::new().fg(Color::Black).bg(Color::Cyan),
             ),
-            Span::raw(format!("  solo practice  ·  {}", self.level)),
+            Span::raw(format!(
+                "  solo practice  ·  {}",
+                crate::app::variant_label(self.variant(), self.level)
+            )),
         ])
         .render(top, buf);
-        let [board_area, bar_area, right] = beside_board(main, 20, 1);
+        let [board_area, bar_area, right] = beside_board(main, 20, 1, self.board.geometry());
         render_board(self, board_area, buf);
         digit_bar(&self.board.board).render(bar_area, buf);
         Paragraph::new(panel_lines(self))
@@ -64,7 +67,8 @@ impl Widget for &SoloApp {
 /// solution after giving up.
 fn render_board(app: &SoloApp, area: Rect, buf: &mut Buffer) {
     let hint_cells = app.hint.as_ref().map_or(&[][..], |h| &h.cells[..]);
-    let mut view = BoardView::new(&app.board.puzzle, &app.board.board);
+    let mut view =
+        BoardView::new(&app.board.puzzle, &app.board.board).in_geometry(app.board.geometry());
     view.pencil = Some(&app.board.pencil_cursor.pencil);
     view.cursor = Some(app.board.pencil_cursor.cursor);
     view.conflicts = &app.conflicts;

@@ -22,6 +22,7 @@ async fn the_terminal_clients_daily_intent_starts_the_race() {
     };
     let intent = Intent::Daily {
         difficulty: Difficulty::Easy,
+        variant: engine::Variant::Classic,
         name: "dora".into(),
     };
     let (_session, mut events) = net::connect_as(Endpoint::from(&url), intent, who);

@@ -62,6 +62,7 @@ async fn sudoku_race_ghost_races_a_stored_race_that_shows_and_finishes() {
     let intent = Intent::Ghost {
         ghost: source.clone(),
         difficulty: None,
+        variant: engine::Variant::Classic,
         name: "bob".into(),
     };
     let app = App::new("bob").with_intent(&intent);

@@ -34,6 +34,7 @@ impl Racer {
     fn quick(url: &net::ServerUrl, name: &str) -> Racer {
         let intent = Intent::Quick {
             difficulty: Difficulty::Easy,
+            variant: engine::Variant::Classic,
             name: name.into(),
         };
         let app = App::new(name).with_intent(&intent);

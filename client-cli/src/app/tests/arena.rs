@@ -152,6 +152,7 @@ fn a_ghost_is_marked_in_the_lobby_the_progress_panel_and_the_results() {
 #[test]
 fn the_queue_offers_the_ghost_of_pool_alone_and_g_leaves_the_queue_to_race_it() {
     let mut app = App::new("ann").with_intent(&Intent::Quick {
+        variant: engine::Variant::Classic,
         difficulty: Difficulty::Hard,
         name: "ann".into(),
     });
@@ -180,7 +181,7 @@ fn the_queue_offers_the_ghost_of_pool_alone_and_g_leaves_the_queue_to_race_it() 
                 name: "ann".into(),
                 key: None,
                 variant: None,
-                variants: None,
+                variants: crate::net::drawn(),
             },
         ],
     );
@@ -193,6 +194,7 @@ fn the_queue_offers_the_ghost_of_pool_alone_and_g_leaves_the_queue_to_race_it() 
     assert!(app.room().is_some());
     // A refusal names the ghost.
     let mut refused = App::new("ann").with_intent(&Intent::Ghost {
+        variant: engine::Variant::Classic,
         ghost: "best".into(),
         difficulty: Some(Difficulty::Easy),
         name: "ann".into(),

@@ -58,7 +58,7 @@ fn the_leaders_delayed_board_shows_beside_the_panel() {
             name: Some("eve".into()),
             key: None,
             boards: true,
-            variants: None,
+            variants: crate::net::drawn(),
         })
     );
     app.update(board("p1", filled(&[]), 0));

@@ -13,6 +13,7 @@ fn queued(waiting: u32) -> Event {
 /// ann, asking the hard pool, has her first `queued` at local time 1000.
 fn in_the_queue() -> App {
     let mut app = App::new("ann").with_intent(&Intent::Quick {
+        variant: engine::Variant::Classic,
         difficulty: Difficulty::Hard,
         name: "ann".into(),
     });

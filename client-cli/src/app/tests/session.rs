@@ -182,7 +182,7 @@ fn a_room_closed_for_a_drain_offers_a_new_room_or_the_pool_on_a_new_connection()
             key: None,
             bot: false,
             variant: None,
-            variants: None,
+            variants: crate::net::drawn(),
         })]
     );
     assert_eq!(app.outside, Outside::Entering);
@@ -202,6 +202,7 @@ fn a_room_closed_for_a_drain_offers_a_new_room_or_the_pool_on_a_new_connection()
 #[test]
 fn server_draining_for_an_ask_offers_the_same_and_n_asks_for_a_new_room() {
     let mut app = App::new("ann").with_intent(&Intent::Quick {
+        variant: engine::Variant::Classic,
         difficulty: Difficulty::Hard,
         name: "ann".into(),
     });
@@ -241,7 +242,7 @@ fn server_draining_for_the_pool_asks_again_by_itself_after_a_backoff() {
         key: None,
         bot: false,
         variant: None,
-        variants: None,
+        variants: crate::net::drawn(),
     };
     let draining = |retry_ms| {
         net(ServerMsg::Error {
@@ -251,6 +252,7 @@ fn server_draining_for_the_pool_asks_again_by_itself_after_a_backoff() {
         })
     };
     let mut app = App::new("ann").with_intent(&Intent::Quick {
+        variant: engine::Variant::Classic,
         difficulty: Difficulty::Hard,
         name: "ann".into(),
     });

@@ -65,7 +65,7 @@ fn race_in_progress_offers_to_watch_then_takes_a_seat_when_it_ends() {
             name: Some("bob".into()),
             key: None,
             boards: false,
-            variants: None,
+            variants: crate::net::drawn(),
         }],
     );
     // The race has run 54 s when we arrive, 300 ms after the program started.
@@ -102,7 +102,7 @@ fn race_in_progress_offers_to_watch_then_takes_a_seat_when_it_ends() {
                 name: "bob".into(),
                 bot: false,
                 key: None,
-                variants: None,
+                variants: crate::net::drawn(),
             },
         ],
     );
@@ -133,7 +133,7 @@ fn a_taken_name_is_typed_again_in_place_and_the_join_sent_again() {
             name: "bob2".into(),
             bot: false,
             key: None,
-            variants: None,
+            variants: crate::net::drawn(),
         }],
     );
     check_shows(&render(&app, 80, 24), "joining…");

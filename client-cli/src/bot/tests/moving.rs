@@ -178,7 +178,7 @@ async fn a_bot_whose_server_is_lost_resumes_and_finishes_the_race() {
     let mut ws = accept(&listener).await;
     let resume = ClientMsg::Resume {
         token: "t".into(),
-        variants: None,
+        variants: crate::net::drawn(),
     };
     assert_eq!(recv_client(&mut ws).await, resume);
     say(&mut ws, &room_moving(Some(100))).await;

@@ -55,7 +55,7 @@ async fn a_resume_answered_room_moving_goes_again_and_what_waited_goes_once_the_
     let mut ws = accept(&listener).await;
     let resume = ClientMsg::Resume {
         token: "tok1".into(),
-        variants: None,
+        variants: crate::net::drawn(),
     };
     assert_eq!(recv_client(&mut ws).await, resume);
     let place = ClientMsg::Place {
