@@ -287,7 +287,12 @@ async fn every_client_file_is_served_as_it_is_or_slimmed() {
 /// Whether a line of a page, script or style sheet names a URL on another host. `ws://` and
 /// `wss://` are allowed: the client builds its socket's URL from `location`.
 fn names_another_host(line: &str) -> bool {
-    let mut rest = line;
+    // The SVG namespace's name is an identifier (`createElementNS`, `xmlns`), never fetched.
+    const SVG: &str = "http://www.w3.org/2000/svg";
+    let line = line
+        .replace(&format!("'{SVG}'"), "''")
+        .replace(&format!("\"{SVG}\""), "\"\"");
+    let mut rest = line.as_str();
     while let Some(at) = rest.find("://") {
         let scheme = rest[..at]
             .rsplit(|c: char| !c.is_ascii_alphanumeric())
@@ -307,6 +312,12 @@ fn the_url_scan_sees_what_it_should() {
         r#"<script src="https://cdn.example/x.js">"#
     ));
     assert!(names_another_host("@import url(http://x.example/a.css);"));
+    assert!(!names_another_host(
+        "const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');"
+    ));
+    assert!(names_another_host(
+        r#"<script src="http://www.w3.org/2000/svg.js">"#
+    ));
     assert!(!names_another_host(
         "const url = `${location.protocol === 'https:' ? 'wss://' : 'ws://'}${location.host}/ws`;"
     ));
