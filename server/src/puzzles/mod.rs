@@ -55,7 +55,17 @@ impl SolvedPuzzle {
     /// Sudoku, drawn as [`Transform::random`] draws it; a jigsaw's or killer's layout is
     /// carried along), from one [`Transform::for_geometry`] draw of `rng`.
     pub fn isomorph(&self, rng: &mut impl Rng) -> SolvedPuzzle {
-        self.transformed_by(Transform::for_geometry(rng, self.geometry()))
+        let t = Transform::for_geometry(rng, self.geometry());
+        if self.variant().has_layout() {
+            return self.transformed_by(t);
+        }
+        // Classic's, x's and windoku's transforms here map their houses onto themselves: the
+        // same rules, shared (rebuilding their tables per seat was most of a race's start).
+        SolvedPuzzle {
+            puzzle: t.apply(&self.puzzle),
+            solution: t.apply(&self.solution),
+            geometry: self.geometry.clone(),
+        }
     }
 
     /// The same puzzle under `t`, applied to the puzzle, its solution and its rules alike.
