@@ -114,11 +114,6 @@ impl Draws {
     }
 }
 
-/// Whether a client that sent `variants` (absent: it draws `classic` only) can draw `v`.
-pub fn draws(variants: Option<&[String]>, v: Variant) -> bool {
-    Draws::of(variants).has(v)
-}
-
 /// The names of the variants this side can draw, for a client's `variants`.
 pub fn all_names() -> Vec<String> {
     Variant::ALL.iter().map(|v| v.as_str().to_owned()).collect()
@@ -127,6 +122,10 @@ pub fn all_names() -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn draws(variants: Option<&[String]>, v: Variant) -> bool {
+        Draws::of(variants).has(v)
+    }
 
     #[test]
     fn a_client_without_variants_draws_classic_only() {
